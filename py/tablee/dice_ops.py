@@ -1,0 +1,1 @@
+"""Dice ops (roll, odds): being written."""

@@ -1,0 +1,93 @@
+"""The table of API operations: each op is a name, a JSON Schema and a pure handler.
+
+System modules register their ops with :func:`op`; :mod:`tablee.api` dispatches to
+them and ``describe`` publishes the schemas, so the API documents itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "Op",
+    "OPS",
+    "op",
+    "request_schema",
+    "rng_from",
+    "SEED_SCHEMA",
+    "SYSTEM_IDS",
+]
+
+#: The five systems, in the order the app lists them.
+SYSTEM_IDS = ("systmj", "versality", "pointzero", "theorem", "unicreon")
+
+#: A seed is a non-negative integer JavaScript can hold exactly (< 2**53).
+SEED_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": 2**53 - 1}
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    system: str | None
+    schema: dict[str, Any]
+    handler: Handler
+    summary: str
+
+
+OPS: dict[str, Op] = {}
+
+
+def request_schema(
+    name: str,
+    properties: dict[str, Any] | None = None,
+    required: tuple[str, ...] | list[str] = (),
+) -> dict[str, Any]:
+    """The JSON Schema of a whole request to ``name``, its ``op`` field included."""
+    props: dict[str, Any] = {"op": {"const": name}}
+    props.update(properties or {})
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": props,
+        "required": ["op", *required],
+        "additionalProperties": False,
+    }
+
+
+def op(
+    name: str,
+    *,
+    system: str | None = None,
+    properties: dict[str, Any] | None = None,
+    required: tuple[str, ...] | list[str] = (),
+    summary: str = "",
+) -> Callable[[Handler], Handler]:
+    """Register ``handler(request) -> response`` under ``name``.
+
+    The handler receives a request already validated against its schema and returns a
+    JSON-ready dict; it raises :class:`tablee.errors.RulesError` for a broken rule.
+    """
+    if system is not None and system not in SYSTEM_IDS:
+        raise ValueError(f"unknown system {system!r}")
+
+    def register(handler: Handler) -> Handler:
+        if name in OPS:
+            raise ValueError(f"op {name!r} registered twice")
+        OPS[name] = Op(name, system, request_schema(name, properties, required), handler, summary)
+        return handler
+
+    return register
+
+
+def rng_from(request: dict[str, Any]) -> random.Random:
+    """The explicit RNG of a request: ``random.Random(request["seed"])``.
+
+    Mersenne Twister seeded from an int gives the same stream in CPython 3.11 and in
+    Pyodide's 3.14, so a seed replays a roll exactly anywhere.
+    """
+    return random.Random(request["seed"])

@@ -1,0 +1,1 @@
+"""Table document store: being written."""
