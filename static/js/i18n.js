@@ -1,0 +1,78 @@
+// UI text: flat key -> string maps in static/i18n/<lang>/<namespace>.json, French first.
+// t(key, params) fills {name} placeholders; a missing key falls back to French, then to
+// the key itself, so a gap shows up on screen instead of breaking the page.
+
+export const LANGUAGES = ["fr", "en"];
+export const NAMESPACES = ["core", "kernel", "cards", "unicreon", "versality"];
+
+const tables = { fr: {}, en: {} };
+let current = "fr";
+
+async function loadLanguage(lang) {
+  const parts = await Promise.all(
+    NAMESPACES.map(async (ns) => {
+      try {
+        const response = await fetch(new URL(`../i18n/${lang}/${ns}.json`, import.meta.url));
+        return response.ok ? await response.json() : {};
+      } catch {
+        return {};
+      }
+    }),
+  );
+  tables[lang] = Object.assign({}, ...parts);
+}
+
+export async function initI18n(lang) {
+  await Promise.all(LANGUAGES.map(loadLanguage));
+  setLanguage(lang);
+}
+
+export function setLanguage(lang) {
+  current = LANGUAGES.includes(lang) ? lang : "fr";
+  document.documentElement.lang = current;
+}
+
+export function language() {
+  return current;
+}
+
+export function has(key) {
+  return key in tables[current] || key in tables.fr;
+}
+
+export function t(key, params = {}) {
+  const template = tables[current][key] ?? tables.fr[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? formatParam(params[name]) : whole,
+  );
+}
+
+function formatParam(value) {
+  if (Array.isArray(value)) return value.map(formatParam).join(", ");
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** The user-facing message of an API error or a field problem ({code, message_key, params}). */
+export function errorMessage(error) {
+  if (!error) return "";
+  const key = error.message_key ?? `error.${error.code}`;
+  return has(key) ? t(key, error.params ?? {}) : t("error.unknown", { code: error.code });
+}
+
+export function formatPercent(value) {
+  const digits = value > 0 && value < 0.1 ? 3 : value < 10 ? 2 : 1;
+  return `${value.toLocaleString(current === "fr" ? "fr-FR" : "en-GB", {
+    maximumFractionDigits: digits,
+  })} %`;
+}
+
+export function formatTime(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(current === "fr" ? "fr-FR" : "en-GB", {
+    dateStyle: "short",
+    timeStyle: "medium",
+  });
+}

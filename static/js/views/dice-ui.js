@@ -1,0 +1,63 @@
+// Shared pieces of dice views: a rolled result (every die, kept and dropped told apart)
+// and an exact distribution as an accessible table with bars.
+
+import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { formatPercent, t } from "../i18n.js";
+
+/** One roll result as returned by the `roll` op. */
+export function renderDiceResult(result, { fresh = true } = {}) {
+  return html`
+    <p class="total" aria-live="polite">
+      <span class="visually-hidden">${t("tray.total")} </span><span data-testid="total">${result.total}</span>
+    </p>
+    <p class="muted small">${result.expr} · ${t("tray.seed")} ${result.seed}</p>
+    ${result.terms.map((term) => renderTerm(term, fresh))}
+  `;
+}
+
+function renderTerm(term, fresh) {
+  if (term.kind === "const") {
+    return html`<p class="die-term">${term.sign < 0 ? "−" : "+"} ${Math.abs(term.value)}</p>`;
+  }
+  const sign = term.sign < 0 ? "−" : "";
+  return html`
+    <div class="die-term">
+      <span>${sign}${term.text}${term.display !== undefined ? html` = <strong>${term.display}</strong>` : nothing}</span>
+      <ul class="dice" aria-label=${term.text}>
+        ${term.dice.map(
+          (die, index) => html`<li class="die ${die.kept ? "kept" : "dropped"} ${fresh ? "fresh" : ""}"
+              data-kept=${die.kept ? "true" : "false"}
+              aria-label=${`${dieLabel(term, index)} ${die.value}${die.kept ? "" : ` (${t("tray.dropped")})`}`}>
+              ${die.value}</li>`,
+        )}
+      </ul>
+    </div>
+  `;
+}
+
+function dieLabel(term, index) {
+  if (term.kind === "d66" || term.kind === "d100") return index === 0 ? t("tray.tens") : t("tray.units");
+  return t("tray.die");
+}
+
+/** rows: [{total|label, p, percent}] */
+export function renderDistribution(rows, header) {
+  const max = Math.max(...rows.map((r) => r.percent), 0.0001);
+  return html`
+    <div class="odds-scroll" tabindex="0" role="region" aria-label=${t("tray.distribution")}>
+      <table class="odds-table">
+        <thead><tr><th scope="col">${header}</th><th scope="col" class="num">%</th>
+          <th scope="col" class="bar-cell"><span class="visually-hidden">${t("tray.bar")}</span></th></tr></thead>
+        <tbody>
+          ${rows.map(
+            (r) => html`<tr>
+              <th scope="row">${r.label ?? r.total}</th>
+              <td class="num" title=${r.p}>${formatPercent(r.percent)}</td>
+              <td class="bar-cell" aria-hidden="true"><div class="bar" style="width: ${(100 * r.percent) / max}%"></div></td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  `;
+}

@@ -1,0 +1,60 @@
+// Roll log: every roll and test of the table, newest first, kept in the document.
+
+import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { formatTime, t } from "../i18n.js";
+import { downloadBlob, downloadJson, todayStamp } from "../storage.js";
+
+function diceSummary(result) {
+  if (!result || !Array.isArray(result.terms)) return "";
+  return result.terms
+    .filter((term) => Array.isArray(term.dice))
+    .map((term) => `${term.text}: ${term.dice.map((d) => (d.kept ? d.value : `(${d.value})`)).join(" ")}`)
+    .join(" · ");
+}
+
+function entryText(entry) {
+  const total = entry.result?.total ?? entry.result?.summary ?? "";
+  return `${entry.at}\t${entry.who ?? ""}\t${entry.label}\t${total}\t${diceSummary(entry.result)}`;
+}
+
+function exportText(app) {
+  const lines = [["at", "who", "label", "total", "dice"].join("\t"), ...app.doc.log.map(entryText)];
+  downloadBlob(`tablee-journal-${todayStamp()}.tsv`, new Blob([lines.join("\n") + "\n"], { type: "text/tab-separated-values" }));
+}
+
+function clearLog(app) {
+  if (!confirm(t("log.clear_confirm"))) return;
+  app.update((doc) => {
+    doc.log = [];
+  });
+}
+
+export function render(app) {
+  const entries = [...app.doc.log].reverse();
+  return html`
+    <h1>${t("log.title")}</h1>
+    <div class="row">
+      <button type="button" id="export-log" ?disabled=${!entries.length}
+        @click=${() => downloadJson(`tablee-journal-${todayStamp()}.json`, { app: "tablee", kind: "log", table: app.doc.name, log: app.doc.log })}>
+        ${t("log.export_json")}</button>
+      <button type="button" ?disabled=${!entries.length} @click=${() => exportText(app)}>${t("log.export_tsv")}</button>
+      <button type="button" class="danger" ?disabled=${!entries.length} @click=${() => clearLog(app)}>${t("log.clear")}</button>
+    </div>
+    <p class="muted small">${t("log.count", { n: entries.length })}</p>
+    ${entries.length
+      ? html`<ol class="log-list" id="log-list" reversed>
+          ${entries.map(
+            (e) => html`<li class="log-entry">
+              <header>
+                <span><strong>${e.who ? `${e.who} · ` : ""}${e.label}</strong></span>
+                <time class="muted small" datetime=${e.at}>${formatTime(e.at)}</time>
+              </header>
+              ${e.result?.total !== undefined ? html`<span class="log-total">${e.result.total}</span>` : nothing}
+              ${e.result?.summary ? html`<p>${e.result.summary}</p>` : nothing}
+              <p class="muted small">${diceSummary(e.result)}${e.request?.seed !== undefined ? ` · ${t("tray.seed")} ${e.request.seed}` : ""}</p>
+            </li>`,
+          )}
+        </ol>`
+      : html`<p class="muted">${t("log.empty")}</p>`}
+  `;
+}
