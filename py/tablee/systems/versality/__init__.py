@@ -1,3 +1,10 @@
-"""Versality (001_28decc945b538010.txt). Being written."""
+"""Versality (001_28decc945b538010.txt): a personal deck of outcome cards bought with points.
 
-PLAYABLE = False
+Importing this package registers its ops (``versality.*``) and the store validators.
+"""
+
+from . import ops  # noqa: F401  (registers the ops)
+
+PLAYABLE = True
+
+__all__ = ["PLAYABLE"]

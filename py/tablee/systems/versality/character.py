@@ -1,0 +1,376 @@
+"""Versality characters: JSON shape, guided creation checks, wounds, healing, progression.
+
+Source: 001_28decc945b538010.txt ("Présentation du système" to "Améliorer ses
+caractéristiques & compétence."); readings: rules/README.md (Versality).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import fastjsonschema
+
+from ...errors import Problem, RulesError, declare
+from . import rules as R
+
+__all__ = [
+    "CHARACTER_SCHEMA",
+    "add_wound",
+    "check_creation",
+    "heal",
+    "improve",
+    "improvement_points",
+    "new_character",
+    "validate_character",
+    "wound_status",
+]
+
+declare(
+    "versality.char.invalid",
+    "versality.char.power_missing",
+    "versality.char.power_unapproved",
+    "versality.char.traits_count",
+    "versality.char.traits_unapproved",
+    "versality.char.characteristic_points",
+    "versality.char.skill_points",
+    "versality.char.skill_max",
+    "versality.deck.base_missing",
+    "versality.deck.creation_points",
+    "versality.deck.compensation_due",
+    "versality.deck.failure_invalid",
+    "versality.wound.incapacitated",
+    "versality.heal.self",
+    "versality.heal.used",
+    "versality.heal.no_wound",
+    "versality.improve.points",
+    "versality.improve.failure_not_needed",
+    "versality.improve.compensation_due",
+    "versality.improve.maximum",
+)
+
+_TEXT = {"type": "string", "maxLength": 500}
+_SCORE = {"type": "integer", "minimum": 0, "maximum": 20}
+
+
+def _scores(names: tuple[str, ...], item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {n: item for n in names},
+        "required": list(names),
+        "additionalProperties": False,
+    }
+
+
+#: A Versality character (the table document's ``characters[i]``).
+CHARACTER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "minLength": 1, "maxLength": 64},
+        "system": {"const": "versality"},
+        "name": {"type": "string", "maxLength": 100},
+        "powers": {
+            "type": "array",
+            "maxItems": 12,
+            "items": {
+                "type": "object",
+                "properties": {"text": _TEXT, "approved": {"type": "boolean"}},
+                "required": ["text", "approved"],
+                "additionalProperties": False,
+            },
+        },
+        "forces": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6},
+        "faiblesses": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6},
+        "traits_approved": {"type": "boolean"},
+        "characteristics": _scores(R.CHARACTERISTICS, _SCORE),
+        "skills": _scores(R.SKILLS, _SCORE),
+        "deck": {
+            "type": "array",
+            "maxItems": 60,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "kind": {"enum": list(R.KINDS)},
+                    "origin": {"enum": ["base", "creation", "improvement"]},
+                },
+                "required": ["kind", "origin"],
+                "additionalProperties": False,
+            },
+        },
+        "wounds": _scores(R.CHARACTERISTICS, {"type": "integer", "minimum": 0, "maximum": 6}),
+        "incapacitated": {"type": "boolean"},
+        "heal_used": {"type": "boolean"},
+        "improvement_points": {"type": "integer", "minimum": 0, "maximum": 999},
+        "notes": {"type": "string", "maxLength": 4000},
+    },
+    "required": [
+        "id",
+        "system",
+        "name",
+        "powers",
+        "forces",
+        "faiblesses",
+        "traits_approved",
+        "characteristics",
+        "skills",
+        "deck",
+        "wounds",
+        "incapacitated",
+        "heal_used",
+        "improvement_points",
+    ],
+    "additionalProperties": False,
+}
+
+_shape = fastjsonschema.compile(
+    {"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA}
+)
+
+
+def new_character(character_id: str, name: str) -> dict[str, Any]:
+    """A blank character at the start of guided creation (base deck, nothing spent)."""
+    return {
+        "id": character_id,
+        "system": "versality",
+        "name": name,
+        "powers": [],
+        "forces": [],
+        "faiblesses": [],
+        "traits_approved": False,
+        "characteristics": dict.fromkeys(R.CHARACTERISTICS, 0),
+        "skills": dict.fromkeys(R.SKILLS, 0),
+        "deck": [{"kind": k, "origin": "base"} for k in R.BASE_DECK],
+        "wounds": dict.fromkeys(R.CHARACTERISTICS, 0),
+        "incapacitated": False,
+        "heal_used": False,
+        "improvement_points": 0,
+    }
+
+
+def validate_character(data: Any) -> list[Problem]:
+    """Store hook: problems of an untrusted character (shape and ranges), never raises."""
+    try:
+        _shape(data)
+    except fastjsonschema.JsonSchemaException as exc:
+        return [
+            Problem(
+                str(exc.name or "").removeprefix("data").lstrip("."),
+                "versality.char.invalid",
+                {"detail": str(exc.message)[:200]},
+            )
+        ]
+    except Exception:  # pragma: no cover - defensive: untrusted data must never raise
+        return [Problem("", "versality.char.invalid", {"detail": "unreadable"})]
+    return []
+
+
+def check_creation(c: dict[str, Any]) -> list[Problem]:
+    """Every creation rule the character breaks, each on its form field.
+
+    Source: "Choisir son pouvoir" (MJ approval → ``approved`` flag), "Créer son deck de
+    résolution" (base 4 cards = 7 points, 5 points to spend, cards never removed),
+    "Les échecs" (⌈12 / 2⌉ = 6 failure points), "Forces et faiblesses" (2+1 or 3+2),
+    "Caractéristiques et compétences" (3 points, 5 points, at most 3 in a skill).
+    ``c`` must already satisfy :data:`CHARACTER_SCHEMA`.
+    """
+    problems: list[Problem] = []
+    if not c["powers"] or not any(p["text"].strip() for p in c["powers"]):
+        problems.append(Problem("powers", "versality.char.power_missing"))
+    for i, p in enumerate(c["powers"]):
+        if p["text"].strip() and not p["approved"]:
+            problems.append(Problem(f"powers.{i}.approved", "versality.char.power_unapproved"))
+    nf = len([f for f in c["forces"] if f.strip()])
+    nw = len([f for f in c["faiblesses"] if f.strip()])
+    if {"forces": nf, "faiblesses": nw} not in R.CREATION["traits"]:
+        problems.append(Problem("forces", "versality.char.traits_count", {"forces": nf, "faiblesses": nw}))
+    elif not c["traits_approved"]:
+        problems.append(Problem("traits_approved", "versality.char.traits_unapproved"))
+    total = sum(c["characteristics"].values())
+    if total != R.CREATION["characteristic_points"]:
+        problems.append(
+            Problem(
+                "characteristics",
+                "versality.char.characteristic_points",
+                {"total": total, "expected": R.CREATION["characteristic_points"]},
+            )
+        )
+    total = sum(c["skills"].values())
+    if total != R.CREATION["skill_points"]:
+        problems.append(
+            Problem(
+                "skills",
+                "versality.char.skill_points",
+                {"total": total, "expected": R.CREATION["skill_points"]},
+            )
+        )
+    for s in R.SKILLS:
+        if c["skills"][s] > R.CREATION["skill_max"]:
+            problems.append(
+                Problem(
+                    f"skills.{s}",
+                    "versality.char.skill_max",
+                    {"skill": s, "value": c["skills"][s], "maximum": R.CREATION["skill_max"]},
+                )
+            )
+    problems.extend(check_deck(c))
+    return problems
+
+
+def check_deck(c: dict[str, Any]) -> list[Problem]:
+    """Deck problems: base cards, 5 creation points, failure purchases, compensation due."""
+    problems: list[Problem] = []
+    deck = c["deck"]
+    base = sorted(card["kind"] for card in deck if card["origin"] == "base")
+    if base != sorted(R.BASE_DECK):
+        problems.append(Problem("deck", "versality.deck.base_missing", {"expected": list(R.BASE_DECK)}))
+    spent = sum(R.SUCCESS_PRICES.get(card["kind"], 0) for card in deck if card["origin"] == "creation")
+    if spent != R.CREATION["success_points"]:
+        problems.append(
+            Problem(
+                "deck",
+                "versality.deck.creation_points",
+                {"spent": spent, "expected": R.CREATION["success_points"]},
+            )
+        )
+    at_creation = [card["kind"] for card in deck if card["origin"] in ("base", "creation")]
+    required = R.ledger(at_creation)["failure_required"]
+    failures = [k for k in at_creation if k in R.FAILURE_VALUES]
+    if not R.failure_sequence_exists(required, failures):
+        problems.append(
+            Problem(
+                "deck",
+                "versality.deck.failure_invalid",
+                {"required": required, "value": sum(R.FAILURE_VALUES[k] for k in failures)},
+            )
+        )
+    whole = R.ledger(card["kind"] for card in deck)
+    if whole["due"]:
+        problems.append(Problem("deck", "versality.deck.compensation_due", {"due": whole["due"]}))
+    return problems
+
+
+# --------------------------------------------------------------------------- wounds
+def wound_status(c: dict[str, Any]) -> str:
+    """ "indemne", "blesse", "hors_de_combat" or "incapacite".
+
+    Source: "Blessure, incapacité et mort"; reading: rules/README.md — two wounds on one
+    characteristic, or one on each, put the character hors de combat; the next wound
+    incapacitates (recorded in ``incapacitated`` by :func:`add_wound`).
+    """
+    w = c["wounds"]
+    if c["incapacitated"]:
+        return "incapacite"
+    if max(w.values()) >= 2 or min(w.values()) >= 1:
+        return "hors_de_combat"
+    if sum(w.values()):
+        return "blesse"
+    return "indemne"
+
+
+def add_wound(c: dict[str, Any], characteristic: str) -> dict[str, Any]:
+    """One more (untreated) wound on a characteristic. Source: "Blessure, incapacité et mort"."""
+    new = copy.deepcopy(c)
+    was_out = wound_status(c) in ("hors_de_combat", "incapacite")
+    new["wounds"][characteristic] = min(new["wounds"][characteristic] + 1, 6)
+    if was_out:
+        new["incapacitated"] = True
+    return new
+
+
+def heal(
+    healer: dict[str, Any], target: dict[str, Any], characteristic: str, success: bool
+) -> dict[str, Any]:
+    """A "soulager" test on an ally: once per game, never oneself.
+
+    Source: "Blessure, incapacité et mort". Readings (ours): the once-per-game limit is the
+    healer's (``heal_used``, reset by the session start); the attempt uses it even if the
+    test fails; a success removes one wound of that characteristic; incapacité is lifted
+    only when the character is no longer hors de combat after the heal.
+    """
+    if healer["id"] == target["id"]:
+        raise RulesError("versality.heal.self")
+    if healer["heal_used"]:
+        raise RulesError("versality.heal.used", healer=healer["id"])
+    if target["wounds"][characteristic] <= 0:
+        raise RulesError("versality.heal.no_wound", characteristic=characteristic)
+    h, t = copy.deepcopy(healer), copy.deepcopy(target)
+    h["heal_used"] = True
+    if success:
+        t["wounds"][characteristic] -= 1
+        if t["incapacitated"]:
+            t["incapacitated"] = False
+            t["incapacitated"] = wound_status(t) == "hors_de_combat"
+    return {"healer": h, "target": t, "healed": success}
+
+
+# --------------------------------------------------------------------------- progression
+def improvement_points(*, survived_unhurt: bool, objective: bool, catastrophe: int) -> dict[str, int]:
+    """Points earned at the end of a scenario.
+
+    Source: "La progression : monter de niveau": 1 for coming out alive and unhurt, 1 for
+    the objective, 1 more for not going past 10 on the catastrophe scale "pour ce faire".
+    Reading (ours): the third point rewards reaching the objective with catastrophe ≤ 10,
+    so it needs the objective.
+    """
+    pts = {
+        "survived_unhurt": int(survived_unhurt),
+        "objective": int(objective),
+        "discretion": int(objective and catastrophe <= 10),
+    }
+    pts["total"] = sum(pts.values())
+    return pts
+
+
+def purchase_cost(c: dict[str, Any], purchase: dict[str, Any]) -> int:
+    """Price in improvement points. Source: "La progression" and its subsections;
+    reading: rules/README.md (skill: current score, at least 1; characteristic: 1 + all
+    characteristic points held). Failure cards cost nothing: they are compensation."""
+    kind = purchase["type"]
+    if kind == "card":
+        return R.SUCCESS_PRICES.get(purchase["kind"], 0)
+    if kind == "power":
+        return R.POWER_PRICE
+    if kind == "characteristic":
+        return 1 + sum(c["characteristics"].values())
+    if kind == "skill":
+        return max(1, c["skills"][purchase["name"]])
+    return 0
+
+
+def improve(c: dict[str, Any], purchase: dict[str, Any]) -> dict[str, Any]:
+    """Spend improvement points on one purchase; returns the new character and the cost.
+
+    A failure card (compensation) is allowed only while compensation is owed
+    (:func:`rules.failure_purchase_allowed`); a success card cannot be bought while a
+    previous one still leaves a card's worth of compensation due.
+    """
+    cost = purchase_cost(c, purchase)
+    if cost > c["improvement_points"]:
+        raise RulesError("versality.improve.points", cost=cost, available=c["improvement_points"])
+    full = {
+        "card": len(c["deck"]) >= 60,
+        "power": len(c["powers"]) >= 12,
+        "characteristic": c["characteristics"].get(purchase.get("name", ""), 0) >= 20,
+        "skill": c["skills"].get(purchase.get("name", ""), 0) >= 20,
+    }
+    if full.get(purchase["type"], False):
+        raise RulesError("versality.improve.maximum", type=purchase["type"])
+    new = copy.deepcopy(c)
+    new["improvement_points"] -= cost
+    gap = R.ledger(card["kind"] for card in c["deck"])["gap"]
+    kind = purchase["type"]
+    if kind == "card":
+        k = purchase["kind"]
+        if k in R.FAILURE_VALUES:
+            if not R.failure_purchase_allowed(gap, k):
+                raise RulesError("versality.improve.failure_not_needed", gap=gap, kind=k)
+        elif gap >= min(R.FAILURE_VALUES.values()):
+            raise RulesError("versality.improve.compensation_due", due=gap)
+        new["deck"].append({"kind": k, "origin": "improvement"})
+    elif kind == "power":
+        new["powers"].append({"text": purchase.get("text", ""), "approved": False})
+    elif kind == "characteristic":
+        new["characteristics"][purchase["name"]] += 1
+    elif kind == "skill":
+        new["skills"][purchase["name"]] += 1
+    return {"character": new, "cost": cost, "ledger": R.ledger(card["kind"] for card in new["deck"])}

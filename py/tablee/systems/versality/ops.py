@@ -1,0 +1,398 @@
+"""Versality API ops (registered on import). Source: 001_28decc945b538010.txt."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+from ... import cards
+from ...errors import RulesError, declare
+from ...registry import SEED_SCHEMA, op, rng_from
+from ...store import register_character_validator, register_state_validator
+from . import character as C
+from . import rules as R
+from . import state as S
+
+__all__: list[str] = []
+
+declare("versality.char.not_valid", "versality.power.unknown_character")
+
+_CHAR = C.CHARACTER_SCHEMA
+_STATE = S.STATE_SCHEMA
+_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+_TEST_PROPS = {
+    "characteristic": {"enum": list(R.CHARACTERISTICS)},
+    "skill": {"enum": list(R.SKILLS)},
+    "difficulty": {"enum": list(R.DIFFICULTIES)},
+}
+_MODS = {
+    "force": {"type": "boolean"},
+    "faiblesse": {"type": "boolean"},
+    "tokens": {"type": "integer", "minimum": 0, "maximum": 3},
+}
+
+register_character_validator("versality", C.validate_character)
+register_state_validator("versality", S.validate_state)
+
+
+def _dist(dist: dict[str, Fraction]) -> list[dict[str, Any]]:
+    """Best outcome first, every outcome listed (zero odds as "0/1")."""
+    return [{"outcome": k, **cards.fraction_json(dist.get(k, Fraction(0)))} for k in reversed(R.OUTCOMES)]
+
+
+def _char(c: dict[str, Any]) -> dict[str, Any]:
+    problems = C.validate_character(c)
+    if problems:
+        raise RulesError("versality.char.not_valid", field=problems[0].field)
+    return c
+
+
+@op("versality.rules", system="versality", summary="The rules as data: ladder, prices, difficulties, bands.")
+def _rules(request: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "outcomes": list(reversed(R.OUTCOMES)),
+        "success_prices": R.SUCCESS_PRICES,
+        "failure_values": R.FAILURE_VALUES,
+        "base_deck": list(R.BASE_DECK),
+        "creation": {**R.CREATION, "traits": list(R.CREATION["traits"])},
+        "characteristics": list(R.CHARACTERISTICS),
+        "skills": list(R.SKILLS),
+        "difficulties": R.DIFFICULTIES,
+        "token_steps": {str(k): v for k, v in R.TOKEN_STEPS.items() if k},
+        "catastrophe_bands": list(R.CATASTROPHE_BANDS),
+        "power_price": R.POWER_PRICE,
+    }
+
+
+@op(
+    "versality.character.new",
+    system="versality",
+    properties={"id": _ID, "name": {"type": "string", "maxLength": 100}},
+    required=("id",),
+    summary="A blank character to start guided creation (base deck of 4 cards).",
+)
+def _char_new(request: dict[str, Any]) -> dict[str, Any]:
+    return {"character": C.new_character(request["id"], request.get("name", ""))}
+
+
+@op(
+    "versality.character.check",
+    system="versality",
+    properties={"character": _CHAR},
+    required=("character",),
+    summary="Creation problems (French messages by key), deck ledger and status.",
+)
+def _char_check(request: dict[str, Any]) -> dict[str, Any]:
+    c = _char(request["character"])
+    problems = C.check_creation(c)
+    return {
+        "valid": not problems,
+        "problems": [p.to_json() for p in problems],
+        "ledger": R.ledger(card["kind"] for card in c["deck"]),
+        "status": C.wound_status(c),
+        "untreated_wounds": sum(c["wounds"].values()),
+    }
+
+
+@op("versality.state.new", system="versality", summary="An empty Versality table state.")
+def _state_new(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": S.new_state()}
+
+
+@op(
+    "versality.view.player",
+    system="versality",
+    properties={"state": _STATE},
+    required=("state",),
+    summary="The table state without MJ-only data (catastrophe, tokens, power uses, deck order).",
+)
+def _view(request: dict[str, Any]) -> dict[str, Any]:
+    return {"view": S.player_view(S.require_state(request["state"]))}
+
+
+@op(
+    "versality.deck.build",
+    system="versality",
+    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
+    required=("state", "character", "seed"),
+    summary="(Re)build and shuffle a character's deck from the sheet.",
+)
+def _deck_build(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    return {"seed": request["seed"], "state": S.build_deck(state, c, rng_from(request))}
+
+
+@op(
+    "versality.test.odds",
+    system="versality",
+    properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, **_MODS},
+    required=("character", "characteristic", "skill", "difficulty"),
+    summary="Exact odds of each card and final outcome of a test, from the deck as it stands.",
+)
+def _odds(request: dict[str, Any]) -> dict[str, Any]:
+    c = _char(request["character"])
+    plan = R.test_plan(
+        c["characteristics"][request["characteristic"]],
+        c["skills"][request["skill"]],
+        R.DIFFICULTIES[request["difficulty"]],
+        sum(c["wounds"].values()),
+    )
+    state = S.require_state(request["state"]) if "state" in request else None
+    deck = state["decks"].get(c["id"]) if state else None
+    if deck is None:
+        pile = {k: 0 for k in R.KINDS}
+        for card in c["deck"]:
+            pile[card["kind"]] += 1
+        refill: dict[str, int] = {}
+    else:
+        if c["id"] in state["pending"]:
+            raise RulesError("versality.test.pending", character=c["id"])
+        pile = cards.counts_by_kind(deck, "draw")
+        refill = cards.counts_by_kind(deck, "discard")
+    if not sum(pile.values()) + sum(refill.values()):
+        raise RulesError("versality.deck.empty")
+    card, final = R.outcome_distribution(
+        pile,
+        refill,
+        plan["count"],
+        plan["rule"],
+        force=request.get("force", False),
+        faiblesse=request.get("faiblesse", False),
+        tokens=request.get("tokens", 0),
+    )
+    return {
+        **plan,
+        "reshuffle": plan["count"] > sum(pile.values()),
+        "card": _dist(card),
+        "final": _dist(final),
+    }
+
+
+@op(
+    "versality.test.draw",
+    system="versality",
+    properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, "seed": SEED_SCHEMA},
+    required=("state", "character", "characteristic", "skill", "difficulty", "seed"),
+    summary="Draw the cards of a test (seeded) into the deck's hand; the rule waits for resolve.",
+)
+def _draw(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    new, info = S.draw_test(
+        state, c, request["characteristic"], request["skill"], request["difficulty"], rng_from(request)
+    )
+    return {"seed": request["seed"], "state": new, "test": info}
+
+
+@op(
+    "versality.test.resolve",
+    system="versality",
+    properties={
+        "state": _STATE,
+        "character_id": _ID,
+        "choice": {"type": "string", "maxLength": 64},
+        **_MODS,
+        "seed": SEED_SCHEMA,
+    },
+    required=("state", "character_id", "seed"),
+    summary="Play the chosen (or worst) card, apply force/faiblesse/MJ tokens, discard it, shuffle back.",
+)
+def _resolve(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    new, result = S.resolve_test(
+        state,
+        request["character_id"],
+        rng_from(request),
+        choice=request.get("choice"),
+        force=request.get("force", False),
+        faiblesse=request.get("faiblesse", False),
+        tokens=request.get("tokens", 0),
+    )
+    return {"seed": request["seed"], "state": new, "result": result}
+
+
+@op(
+    "versality.power.use",
+    system="versality",
+    properties={
+        "state": _STATE,
+        "character_id": _ID,
+        "points": {"type": "integer", "minimum": 1, "maximum": 5},
+        "note": {"type": "string", "maxLength": 200},
+    },
+    required=("state", "character_id", "points"),
+    summary="MJ: a power was used; the catastrophe scale rises 1–5 (hidden from players).",
+)
+def _power(request: dict[str, Any]) -> dict[str, Any]:
+    """Source: "Choisir son pouvoir"."""
+    state = copy.deepcopy(S.require_state(request["state"]))
+    if len(state["power_uses"]) >= 500:
+        raise RulesError("versality.state.invalid", field="power_uses", detail="full")
+    state["power_uses"].append(
+        {
+            "character_id": request["character_id"],
+            "points": request["points"],
+            "note": request.get("note", ""),
+        }
+    )
+    state["catastrophe"] = min(state["catastrophe"] + request["points"], 9999)
+    return {"state": state, "band": R.catastrophe_band(state["catastrophe"])}
+
+
+@op(
+    "versality.mj.adjust",
+    system="versality",
+    properties={
+        "state": _STATE,
+        "catastrophe": {"type": "integer", "minimum": -100, "maximum": 100},
+        "tokens": {"type": "integer", "minimum": -100, "maximum": 100},
+    },
+    required=("state",),
+    summary="MJ: add to (or take from) the catastrophe scale and the tokens (floor 0).",
+)
+def _adjust(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    state["catastrophe"] = min(max(0, state["catastrophe"] + request.get("catastrophe", 0)), 9999)
+    state["tokens"] = min(max(0, state["tokens"] + request.get("tokens", 0)), 9999)
+    return {"state": state, "band": R.catastrophe_band(state["catastrophe"])}
+
+
+@op(
+    "versality.mj.band",
+    system="versality",
+    properties={"state": _STATE},
+    required=("state",),
+    summary="MJ: the catastrophe value and its band (i18n key versality.catastrophe.<band>).",
+)
+def _band(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    return {
+        "catastrophe": state["catastrophe"],
+        "band": R.catastrophe_band(state["catastrophe"]),
+        "tokens": state["tokens"],
+    }
+
+
+@op(
+    "versality.session.start",
+    system="versality",
+    properties={"state": _STATE, "characters": {"type": "array", "items": _CHAR, "maxItems": 12}},
+    required=("state", "characters"),
+    summary="Start a session: MJ gains 1 token per uncompensated failure point; soulager is available again.",
+)
+def _session(request: dict[str, Any]) -> dict[str, Any]:
+    """Source: "Les échecs" ("Au début de la session, il en gagne 1 par points d'échec non
+    compensé"); reading: rules/README.md (standing debt, every session)."""
+    state = copy.deepcopy(S.require_state(request["state"]))
+    debts = []
+    chars = []
+    for c in request["characters"]:
+        _char(c)
+        debt = R.ledger(card["kind"] for card in c["deck"])["debt"]
+        debts.append({"character_id": c["id"], "debt": debt})
+        chars.append({**copy.deepcopy(c), "heal_used": False})
+    gained = sum(d["debt"] for d in debts)
+    state["tokens"] = min(state["tokens"] + gained, 9999)
+    state["session"] = min(state["session"] + 1, 9999)
+    return {"state": state, "characters": chars, "tokens_gained": gained, "debts": debts}
+
+
+@op(
+    "versality.wound",
+    system="versality",
+    properties={"character": _CHAR, "characteristic": {"enum": list(R.CHARACTERISTICS)}},
+    required=("character", "characteristic"),
+    summary="One more wound; returns the status.",
+)
+def _wound(request: dict[str, Any]) -> dict[str, Any]:
+    c = _char(request["character"])
+    if c["incapacitated"]:
+        raise RulesError("versality.wound.incapacitated", character=c["id"])
+    new = C.add_wound(c, request["characteristic"])
+    return {"character": new, "status": C.wound_status(new), "untreated_wounds": sum(new["wounds"].values())}
+
+
+@op(
+    "versality.heal",
+    system="versality",
+    properties={
+        "healer": _CHAR,
+        "target": _CHAR,
+        "characteristic": {"enum": list(R.CHARACTERISTICS)},
+        "outcome": {"enum": list(R.OUTCOMES)},
+    },
+    required=("healer", "target", "characteristic", "outcome"),
+    summary="The healer's once-per-game soulager on an ally: a success removes one wound.",
+)
+def _heal(request: dict[str, Any]) -> dict[str, Any]:
+    healer, target = _char(request["healer"]), _char(request["target"])
+    out = C.heal(healer, target, request["characteristic"], request["outcome"] in R.SUCCESSES)
+    return {**out, "status": C.wound_status(out["target"])}
+
+
+@op(
+    "versality.scenario.end",
+    system="versality",
+    properties={
+        "character": _CHAR,
+        "survived_unhurt": {"type": "boolean"},
+        "objective": {"type": "boolean"},
+        "catastrophe": {"type": "integer", "minimum": 0, "maximum": 9999},
+    },
+    required=("character", "survived_unhurt", "objective", "catastrophe"),
+    summary="Improvement points earned at the end of a scenario, added to the character.",
+)
+def _end(request: dict[str, Any]) -> dict[str, Any]:
+    c = copy.deepcopy(_char(request["character"]))
+    pts = C.improvement_points(
+        survived_unhurt=request["survived_unhurt"],
+        objective=request["objective"],
+        catastrophe=request["catastrophe"],
+    )
+    c["improvement_points"] = min(c["improvement_points"] + pts["total"], 999)
+    return {"character": c, "points": pts}
+
+
+_PURCHASE = {
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {"type": {"const": "card"}, "kind": {"enum": list(R.KINDS)}},
+            "required": ["type", "kind"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"type": {"const": "power"}, "text": {"type": "string", "maxLength": 500}},
+            "required": ["type"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"type": {"const": "characteristic"}, "name": {"enum": list(R.CHARACTERISTICS)}},
+            "required": ["type", "name"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"type": {"const": "skill"}, "name": {"enum": list(R.SKILLS)}},
+            "required": ["type", "name"],
+            "additionalProperties": False,
+        },
+    ]
+}
+
+
+@op(
+    "versality.improve",
+    system="versality",
+    properties={"character": _CHAR, "purchase": _PURCHASE},
+    required=("character", "purchase"),
+    summary="Spend improvement points: a card (failure cards are free compensation), a power (5), "
+    "a characteristic (1 + points held), a skill (its score, at least 1).",
+)
+def _improve(request: dict[str, Any]) -> dict[str, Any]:
+    c = _char(request["character"])
+    return C.improve(c, request["purchase"])

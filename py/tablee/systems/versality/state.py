@@ -1,0 +1,310 @@
+"""The Versality table state (``document["systems"]["versality"]``): the MJ's side and decks.
+
+Shape::
+
+    {"catastrophe": int,            # MJ only. Source: "L'échelle de catastrophe"
+     "tokens": int,                 # MJ's degradation tokens. Source: "Les échecs"
+     "power_uses": [{"character_id", "points": 1..5, "note"}],   # MJ only
+     "session": int,
+     "decks": {"<character id>": <card state, piles draw/hand/discard>},
+     "pending": {"<character id>": {"rule", "count", "score", "characteristic",
+                                    "skill", "difficulty", "wounds"}}}
+
+Each deck is a :mod:`tablee.cards` state: ``draw`` (hidden), ``hand`` (public: the cards
+of the test being played), ``discard`` (public).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import fastjsonschema
+
+from ... import cards
+from ...errors import Problem, RulesError, declare
+from . import rules as R
+
+__all__ = [
+    "STATE_SCHEMA",
+    "build_deck",
+    "draw_test",
+    "new_state",
+    "player_view",
+    "require_state",
+    "resolve_test",
+    "validate_state",
+]
+
+declare(
+    "versality.state.invalid",
+    "versality.deck.empty",
+    "versality.deck.missing",
+    "versality.test.pending",
+    "versality.test.none_pending",
+    "versality.test.choice_required",
+    "versality.test.choice_not_drawn",
+    "versality.test.choice_forbidden",
+    "versality.test.incapacitated",
+    "versality.tokens.not_enough",
+)
+
+PILES = ("draw", "hand", "discard")
+_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+PENDING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "rule": {"enum": ["choose", "worst"]},
+        "count": {"type": "integer", "minimum": 1, "maximum": 80},
+        "score": {"type": "integer", "minimum": -80, "maximum": 80},
+        "characteristic": {"enum": list(R.CHARACTERISTICS)},
+        "skill": {"enum": list(R.SKILLS)},
+        "difficulty": {"enum": list(R.DIFFICULTIES)},
+        "wounds": {"type": "integer", "minimum": 0, "maximum": 18},
+    },
+    "required": ["rule", "count", "score", "characteristic", "skill", "difficulty", "wounds"],
+    "additionalProperties": False,
+}
+STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "catastrophe": {"type": "integer", "minimum": 0, "maximum": 9999},
+        "tokens": {"type": "integer", "minimum": 0, "maximum": 9999},
+        "session": {"type": "integer", "minimum": 0, "maximum": 9999},
+        "power_uses": {
+            "type": "array",
+            "maxItems": 500,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "character_id": _ID,
+                    "points": {"type": "integer", "minimum": 1, "maximum": 5},
+                    "note": {"type": "string", "maxLength": 200},
+                },
+                "required": ["character_id", "points"],
+                "additionalProperties": False,
+            },
+        },
+        "decks": {
+            "type": "object",
+            "propertyNames": _ID,
+            "additionalProperties": cards.CARD_STATE_SCHEMA,
+            "maxProperties": 12,
+        },
+        "pending": {
+            "type": "object",
+            "propertyNames": _ID,
+            "additionalProperties": PENDING_SCHEMA,
+            "maxProperties": 12,
+        },
+    },
+    "required": ["catastrophe", "tokens", "session", "power_uses", "decks", "pending"],
+    "additionalProperties": False,
+}
+
+_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
+
+
+def new_state() -> dict[str, Any]:
+    """An empty Versality table state."""
+    return {"catastrophe": 0, "tokens": 0, "session": 0, "power_uses": [], "decks": {}, "pending": {}}
+
+
+def validate_state(data: Any) -> list[Problem]:
+    """Store hook: problems of an untrusted Versality state, never raises."""
+    try:
+        _shape(data)
+    except fastjsonschema.JsonSchemaException as exc:
+        return [
+            Problem(
+                str(exc.name or "").removeprefix("data").lstrip("."),
+                "versality.state.invalid",
+                {"detail": str(exc.message)[:200]},
+            )
+        ]
+    except Exception:  # pragma: no cover
+        return [Problem("", "versality.state.invalid", {"detail": "unreadable"})]
+    problems: list[Problem] = []
+    for cid, deck in data["decks"].items():
+        problems.extend(cards.check_state(deck, field=f"decks.{cid}"))
+        if problems:
+            continue
+        if set(deck["piles"]) != set(PILES):
+            problems.append(Problem(f"decks.{cid}.piles", "versality.state.invalid", {"detail": "piles"}))
+        elif any(card["kind"] not in R.KINDS for card in deck["cards"].values()):
+            problems.append(Problem(f"decks.{cid}.cards", "versality.state.invalid", {"detail": "kind"}))
+        elif bool(deck["piles"]["hand"]["cards"]) != (cid in data["pending"]):
+            problems.append(Problem(f"decks.{cid}.piles.hand", "versality.state.invalid", {"detail": "hand"}))
+    for cid in data["pending"]:
+        if cid not in data["decks"]:
+            problems.append(Problem(f"pending.{cid}", "versality.state.invalid", {"detail": "deck"}))
+    return problems
+
+
+def require_state(data: Any) -> dict[str, Any]:
+    problems = validate_state(data)
+    if problems:
+        p = problems[0]
+        raise RulesError("versality.state.invalid", field=p.field, detail=str(p.params.get("detail", p.code)))
+    return data
+
+
+def player_view(state: dict[str, Any]) -> dict[str, Any]:
+    """What the players may see (the phone handed around): no catastrophe value, no MJ
+    tokens, no power-use points; deck draw piles show counts, not order.
+
+    Source: "Choisir son pouvoir" ("ils ne peuvent jamais connaître le nombre de points
+    exact"); reading: rules/README.md (MJ view only).
+    """
+    return {
+        "session": state["session"],
+        "decks": {cid: cards.view(deck) for cid, deck in state["decks"].items()},
+        "pending": copy.deepcopy(state["pending"]),
+    }
+
+
+def build_deck(state: dict[str, Any], character: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """(Re)build a character's deck from the cards on the sheet, shuffled; clears a pending test."""
+    kinds = [card["kind"] for card in character["deck"]]
+    if not kinds:
+        raise RulesError("versality.deck.empty")
+    seen: dict[str, int] = {}
+    defs = []
+    for k in kinds:
+        seen[k] = seen.get(k, 0) + 1
+        defs.append({"id": f"{k}-{seen[k]}", "kind": k})
+    deck = cards.new_state(defs, rng=rng)
+    deck = cards.ensure_pile(deck, "hand", visibility="public")
+    new = copy.deepcopy(state)
+    new["decks"][character["id"]] = deck
+    new["pending"].pop(character["id"], None)
+    if len(new["decks"]) > 12:
+        raise RulesError("versality.state.invalid", field="decks", detail="too many decks")
+    return new
+
+
+def _on_reshuffles(state: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each reshuffle: catastrophe +1 and one token for the MJ (mutates ``state``).
+
+    Source: "Les échecs" (épuise son deck), "Fonctionnement d'un test"; README.
+    """
+    out = []
+    for e in events:
+        out.append(e)
+        if e["type"] == "reshuffle":
+            state["catastrophe"] = min(state["catastrophe"] + 1, 9999)
+            state["tokens"] = min(state["tokens"] + 1, 9999)
+            out.append({"type": "catastrophe", "delta": 1, "tokens": 1})
+    return out
+
+
+def draw_test(
+    state: dict[str, Any],
+    character: dict[str, Any],
+    characteristic: str,
+    skill: str,
+    difficulty: str,
+    rng: random.Random,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Draw the cards of a test into the deck's ``hand`` and remember the rule.
+
+    Source: "Fonctionnement d'un test"; the deck is built first if the table has none
+    for this character. Reading (ours): an incapacitated character cannot be tested; a
+    draw longer than the deck takes all of it, reshuffles the discard (catastrophe +1,
+    one token) and goes on; a draw longer than all cards takes them all.
+    """
+    cid = character["id"]
+    if character["incapacitated"]:
+        raise RulesError("versality.test.incapacitated", character=cid)
+    if cid in state["pending"]:
+        raise RulesError("versality.test.pending", character=cid)
+    if cid not in state["decks"]:
+        state = build_deck(state, character, rng)
+    new = copy.deepcopy(state)
+    wounds = sum(character["wounds"].values())
+    plan = R.test_plan(
+        character["characteristics"][characteristic],
+        character["skills"][skill],
+        R.DIFFICULTIES[difficulty],
+        wounds,
+    )
+    deck, drawn, events = cards.draw(new["decks"][cid], plan["count"], rng, source="draw", to="hand")
+    if not drawn:
+        raise RulesError("versality.deck.empty")
+    new["decks"][cid] = deck
+    events = _on_reshuffles(new, events)
+    new["pending"][cid] = {
+        **plan,
+        "count": min(plan["count"], 80),
+        "characteristic": characteristic,
+        "skill": skill,
+        "difficulty": difficulty,
+        "wounds": min(wounds, 18),
+    }
+    info = {
+        **plan,
+        "drawn": [{"id": c, "kind": deck["cards"][c]["kind"]} for c in drawn],
+        "events": events,
+    }
+    return new, info
+
+
+def resolve_test(
+    state: dict[str, Any],
+    character_id: str,
+    rng: random.Random,
+    *,
+    choice: str | None = None,
+    force: bool = False,
+    faiblesse: bool = False,
+    tokens: int = 0,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play the card, apply force/faiblesse/tokens, discard it, shuffle the rest back.
+
+    Source: "Fonctionnement d'un test", "Forces et faiblesses", "Les échecs"; reading:
+    rules/README.md. Reading (ours): when the deck is empty after the others go back
+    (its last card was played), it is reshuffled at once (catastrophe +1, one token).
+    """
+    if character_id not in state["pending"]:
+        raise RulesError("versality.test.none_pending", character=character_id)
+    pending = state["pending"][character_id]
+    deck = state["decks"][character_id]
+    hand = list(deck["piles"]["hand"]["cards"])
+    if not hand:
+        raise RulesError("versality.state.invalid", field=f"decks.{character_id}.piles.hand", detail="hand")
+    if tokens > state["tokens"]:
+        raise RulesError("versality.tokens.not_enough", tokens=tokens, available=state["tokens"])
+    kind_of = {c: deck["cards"][c]["kind"] for c in hand}
+    if pending["rule"] == "choose":
+        if choice is None:
+            raise RulesError("versality.test.choice_required")
+        if choice not in hand:
+            raise RulesError("versality.test.choice_not_drawn", card=choice)
+        played = choice
+    else:
+        played = min(hand, key=lambda c: R.OUTCOMES.index(kind_of[c]))
+        if choice is not None:
+            if kind_of.get(choice) != kind_of[played]:
+                raise RulesError("versality.test.choice_forbidden", card=choice)
+            played = choice
+    result = R.apply_modifiers(kind_of[played], force=force, faiblesse=faiblesse, tokens=tokens)
+    new = copy.deepcopy(state)
+    deck = cards.discard(deck, [played], src="hand", dst="discard")
+    rest = [c for c in hand if c != played]
+    deck, events = cards.return_to_deck(deck, rest, src="hand", dst="draw", rng=rng)
+    if not deck["piles"]["draw"]["cards"]:
+        back = list(deck["piles"]["discard"]["cards"])
+        deck = cards.move(deck, back, "discard", "draw")
+        deck, _ = cards.shuffle(deck, "draw", rng)
+        events.append({"type": "reshuffle", "pile": "draw", "from": "discard", "count": len(back)})
+    new["decks"][character_id] = deck
+    new["tokens"] -= tokens
+    events = _on_reshuffles(new, events)
+    del new["pending"][character_id]
+    return new, {
+        **result,
+        "played": {"id": played, "kind": kind_of[played]},
+        "rule": pending["rule"],
+        "events": events,
+    }
