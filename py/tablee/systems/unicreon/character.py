@@ -1,0 +1,425 @@
+"""Unicreon characters: document shape, validation, creation rules, inventory and shop.
+
+Source: 004_12a5de9999b9d0ad.txt, "Création de personnages" ("Création", "Caractéristiques",
+"Points de vie", "Richesse", "Équipement", "Liste d'équipement") and "Armement".
+Readings (rules/README.md, Unicreon, and here): the text's skill list is missing, so skills are
+free names with a level; the PO rule is checked as "PO left + cost of what was bought = 40";
+items the MJ gives for free are custom items with cost 0.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import fastjsonschema
+
+from tablee.errors import Problem, RulesError, declare
+
+from .data import (
+    CARRIED,
+    CATALOGUE,
+    CHARACTERISTIC_LABELS,
+    CHARACTERISTIC_SUM,
+    CHARACTERISTICS,
+    NPC_TIERS,
+    SKILL_LEVELS,
+    START_PO,
+    START_PV,
+)
+
+__all__ = [
+    "CHARACTER_SCHEMA",
+    "CUSTOM_ITEM_SCHEMA",
+    "ITEM_SCHEMA",
+    "TEXT_FIELDS",
+    "add_item",
+    "buy",
+    "check_creation",
+    "encumbrance",
+    "ensure_character",
+    "find_item",
+    "new_character",
+    "new_uid",
+    "validate_character",
+]
+
+declare(
+    "unicreon.char.malformed",
+    "unicreon.char.invalid",
+    "unicreon.char.value",
+    "unicreon.char.zero",
+    "unicreon.char.sum",
+    "unicreon.char.required",
+    "unicreon.char.pv",
+    "unicreon.char.po",
+    "unicreon.char.encumbrance",
+    "unicreon.char.pv_above_max",
+    "unicreon.char.uid_duplicate",
+    "unicreon.char.range",
+    "unicreon.char.two_armours",
+    "unicreon.char.two_shields",
+    "unicreon.shop.unknown",
+    "unicreon.shop.po",
+    "unicreon.shop.encumbrance",
+    "unicreon.item.unknown",
+)
+
+#: The free-text fields of the sheet. Source: "Création" (nom, histoire, origines, métier,
+#: description, don, défaut, terrible secret optionnel).
+TEXT_FIELDS: tuple[str, ...] = ("story", "origins", "job", "description", "don", "defaut", "secret")
+REQUIRED_TEXT: tuple[str, ...] = ("name", "story", "origins", "job", "description", "don", "defaut")
+
+CHAR_ENUM = {"enum": list(CHARACTERISTICS)}
+AMOUNT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": ["fixed", "max", "infinite"]},
+        "value": {"type": ["integer", "null"], "minimum": 0, "maximum": 999},
+    },
+    "required": ["kind", "value"],
+    "additionalProperties": False,
+}
+RANGE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "ideal": {"type": "integer", "minimum": 0, "maximum": 100000},
+        "max": {"type": "integer", "minimum": 0, "maximum": 100000},
+    },
+    "required": ["ideal", "max"],
+    "additionalProperties": False,
+}
+WEAPON_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "characteristic": CHAR_ENUM,
+        "damage": AMOUNT_SCHEMA,
+        "ranged": {"type": "boolean"},
+        "thrown": {"type": "boolean"},
+        "melee_ok": {"type": "boolean"},
+        "range": {"anyOf": [{"type": "null"}, RANGE_SCHEMA]},
+        "malus_steps": {"type": "integer", "minimum": 0, "maximum": 4},
+    },
+    "required": ["characteristic", "damage", "ranged", "thrown", "melee_ok", "range", "malus_steps"],
+    "additionalProperties": False,
+}
+PROTECTION_SCHEMA = {
+    "type": "object",
+    "properties": {"characteristic": CHAR_ENUM, "absorb": AMOUNT_SCHEMA},
+    "required": ["characteristic", "absorb"],
+    "additionalProperties": False,
+}
+CATEGORIES = ["bag", "gear", "care", "animal", "weapon", "armour", "shield"]
+_ITEM_PROPS: dict[str, Any] = {
+    "name": {"type": "string", "maxLength": 80},
+    "category": {"enum": CATEGORIES},
+    "cost": {"type": "integer", "minimum": 0, "maximum": 1000000},
+    "pe": {"type": "integer", "minimum": 0, "maximum": 100000},
+    "capacity": {"type": "integer", "minimum": 0, "maximum": 100000},
+    "uses": {"type": ["integer", "null"], "minimum": 0, "maximum": 999},
+    "heal": {"type": "integer", "minimum": 0, "maximum": 999},
+    "cures": {"type": "boolean"},
+    "bonus_steps": {"type": "integer", "minimum": 0, "maximum": 5},
+    "npc_tier": {"enum": [None, *NPC_TIERS]},
+    "carried": {"enum": list(CARRIED)},
+    "weapon": {"anyOf": [{"type": "null"}, WEAPON_SCHEMA]},
+    "protection": {"anyOf": [{"type": "null"}, PROTECTION_SCHEMA]},
+}
+#: An item a character owns: catalogue stats copied at purchase (``ref`` = catalogue id) or a
+#: custom item defined by the MJ (``ref`` null). Source: "Liste d'équipement", "Armement";
+#: reading: example items are custom items (rules/README.md, Unicreon).
+ITEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "uid": {"type": "string", "minLength": 1, "maxLength": 40},
+        "ref": {"enum": [None, *CATALOGUE]},
+        **_ITEM_PROPS,
+    },
+    "required": ["uid", "ref", *_ITEM_PROPS],
+    "additionalProperties": False,
+}
+#: What the MJ submits for a custom item (no uid, no ref).
+CUSTOM_ITEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": dict(_ITEM_PROPS),
+    "required": ["name", "category"],
+    "additionalProperties": False,
+}
+
+SKILL_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+        "level": {"enum": list(SKILL_LEVELS)},
+    },
+    "required": ["name", "level"],
+    "additionalProperties": False,
+}
+CONDITION_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": ["poison", "disease", "infection"]},
+        "name": {"type": "string", "maxLength": 80},
+        "diagnosed": {"type": "boolean"},
+    },
+    "required": ["kind", "name", "diagnosed"],
+    "additionalProperties": False,
+}
+_CHAR_PROPS: dict[str, Any] = {
+    "id": {"type": "string", "minLength": 1, "maxLength": 64},
+    "system": {"const": "unicreon"},
+    "name": {"type": "string", "maxLength": 80},
+    **{f: {"type": "string", "maxLength": 4000} for f in TEXT_FIELDS},
+    "characteristics": {
+        "type": "object",
+        "properties": {c: {"type": "integer", "minimum": 0, "maximum": 99} for c in CHARACTERISTICS},
+        "required": list(CHARACTERISTICS),
+        "additionalProperties": False,
+    },
+    "skills": {"type": "array", "items": SKILL_SCHEMA, "maxItems": 40},
+    "pv": {"type": "integer", "minimum": 0, "maximum": 999},
+    "pv_max": {"type": "integer", "minimum": 1, "maximum": 999},
+    "po": {"type": "integer", "minimum": 0, "maximum": 10000000},
+    "inventory": {"type": "array", "items": ITEM_SCHEMA, "maxItems": 200},
+    "conditions": {"type": "array", "items": CONDITION_SCHEMA, "maxItems": 20},
+    "down": {"enum": [None, "down", "unconscious", "dead"]},
+    "ignore_encumbrance": {"type": "boolean"},
+    "important_npc": {"type": "boolean"},
+}
+#: The stored character (document["characters"][i] with system "unicreon").
+CHARACTER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": _CHAR_PROPS,
+    "required": list(_CHAR_PROPS),
+    "additionalProperties": False,
+}
+
+_validate_shape = fastjsonschema.compile(CHARACTER_SCHEMA)
+
+
+def new_character(*, cid: str = "unicreon-1", name: str = "") -> dict[str, Any]:
+    """A blank sheet with the starting values: 12 PV, 40 PO, characteristics summing to 150.
+
+    Source: "Création du personnage" (12 PV, 40 PO, 150 points)."""
+    return {
+        "id": cid,
+        "system": "unicreon",
+        "name": name,
+        **{f: "" for f in TEXT_FIELDS},
+        "characteristics": {"puissance": 40, "agilite": 40, "perception": 40, "volonte": 30},
+        "skills": [],
+        "pv": START_PV,
+        "pv_max": START_PV,
+        "po": START_PO,
+        "inventory": [],
+        "conditions": [],
+        "down": None,
+        "ignore_encumbrance": False,
+        "important_npc": False,
+    }
+
+
+def _semantic_problems(character: dict[str, Any]) -> list[Problem]:
+    problems: list[Problem] = []
+    if character["pv"] > character["pv_max"]:
+        problems.append(
+            Problem(
+                "pv", "unicreon.char.pv_above_max", {"pv": character["pv"], "pv_max": character["pv_max"]}
+            )
+        )
+    seen: set[str] = set()
+    for i, item in enumerate(character["inventory"]):
+        if item["uid"] in seen:
+            problems.append(
+                Problem(f"inventory.{i}.uid", "unicreon.char.uid_duplicate", {"uid": item["uid"]})
+            )
+        seen.add(item["uid"])
+        weapon = item["weapon"]
+        if weapon and weapon["range"] and weapon["range"]["ideal"] > weapon["range"]["max"]:
+            problems.append(Problem(f"inventory.{i}.weapon.range", "unicreon.char.range", {}))
+    return problems
+
+
+def validate_character(character: Any) -> list[Problem]:
+    """Store validator: shape (types, keys, ranges) and invariants. Never raises."""
+    try:
+        _validate_shape(character)
+    except fastjsonschema.JsonSchemaException as exc:
+        return [
+            Problem(
+                str(exc.name or "").removeprefix("data").lstrip("."),
+                "unicreon.char.malformed",
+                {"detail": str(exc.message)[:200]},
+            )
+        ]
+    except Exception as exc:  # pragma: no cover - defensive: untrusted data must never raise
+        return [Problem("", "unicreon.char.malformed", {"detail": type(exc).__name__})]
+    return _semantic_problems(character)
+
+
+def ensure_character(character: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a schema-valid character, refused when its invariants are broken."""
+    problems = _semantic_problems(character)
+    if problems:
+        raise RulesError("unicreon.char.invalid", problems=[p.to_json() for p in problems])
+    return copy.deepcopy(character)
+
+
+def encumbrance(character: dict[str, Any]) -> dict[str, Any]:
+    """Load (PE of items in bags) against the capacity of the bags carried.
+
+    Source: "Équipement": objects carried must fit the bags' capacity; objects in hand or worn do
+    not count; the MJ may ignore encumbrance (``ignore_encumbrance``)."""
+    load = sum(i["pe"] for i in character["inventory"] if i["carried"] == "bag")
+    capacity = sum(i["capacity"] for i in character["inventory"] if i["category"] == "bag")
+    over = load > capacity and not character["ignore_encumbrance"]
+    return {"load": load, "capacity": capacity, "over": over, "ignored": character["ignore_encumbrance"]}
+
+
+def check_creation(character: dict[str, Any]) -> list[Problem]:
+    """Every creation rule the sheet breaks, as field-level problems.
+
+    Source: "Création" (name, story, origins, job, description, don, défaut required; secret
+    optional), "Caractéristiques" (values 50/40/30/20/10, 150 points all used, none zero),
+    "Points de vie" (12 PV), "Richesse" (40 PO), "Équipement" (encumbrance), "Armures et
+    boucliers" (one shield and one armour at a time)."""
+    problems = list(_semantic_problems(character))
+    for f in REQUIRED_TEXT:
+        if not character[f].strip():
+            problems.append(Problem(f, "unicreon.char.required", {"field": f}))
+    chars = character["characteristics"]
+    for c in CHARACTERISTICS:
+        if chars[c] == 0:
+            problems.append(Problem(f"characteristics.{c}", "unicreon.char.zero", {"characteristic": c}))
+        elif chars[c] not in CHARACTERISTIC_LABELS:
+            problems.append(
+                Problem(
+                    f"characteristics.{c}", "unicreon.char.value", {"characteristic": c, "value": chars[c]}
+                )
+            )
+    total = sum(chars[c] for c in CHARACTERISTICS)
+    if total != CHARACTERISTIC_SUM:
+        problems.append(
+            Problem("characteristics", "unicreon.char.sum", {"total": total, "expected": CHARACTERISTIC_SUM})
+        )
+    if character["pv_max"] != START_PV or character["pv"] != START_PV:
+        problems.append(Problem("pv", "unicreon.char.pv", {"pv": character["pv"], "expected": START_PV}))
+    spent = sum(i["cost"] for i in character["inventory"])
+    if character["po"] + spent != START_PO:
+        problems.append(
+            Problem("po", "unicreon.char.po", {"po": character["po"], "spent": spent, "expected": START_PO})
+        )
+    enc = encumbrance(character)
+    if enc["over"]:
+        problems.append(
+            Problem(
+                "inventory", "unicreon.char.encumbrance", {"load": enc["load"], "capacity": enc["capacity"]}
+            )
+        )
+    problems.extend(protection_problems(character))
+    return problems
+
+
+def protection_problems(character: dict[str, Any]) -> list[Problem]:
+    """At most one armour worn and one shield in hand. Source: "Armures et boucliers"."""
+    problems = []
+    armours = [i for i in character["inventory"] if i["category"] == "armour" and i["carried"] == "worn"]
+    shields = [i for i in character["inventory"] if i["category"] == "shield" and i["carried"] == "hand"]
+    if len(armours) > 1:
+        problems.append(Problem("inventory", "unicreon.char.two_armours", {"count": len(armours)}))
+    if len(shields) > 1:
+        problems.append(Problem("inventory", "unicreon.char.two_shields", {"count": len(shields)}))
+    return problems
+
+
+def new_uid(character: dict[str, Any]) -> str:
+    """The first free item uid "i<n>" (deterministic)."""
+    used = {i["uid"] for i in character["inventory"]}
+    n = 1
+    while f"i{n}" in used:
+        n += 1
+    return f"i{n}"
+
+
+def find_item(character: dict[str, Any], uid: str) -> dict[str, Any]:
+    for item in character["inventory"]:
+        if item["uid"] == uid:
+            return item
+    raise RulesError("unicreon.item.unknown", uid=uid)
+
+
+def _check_fits(character: dict[str, Any]) -> None:
+    enc = encumbrance(character)
+    if enc["over"]:
+        raise RulesError("unicreon.shop.encumbrance", load=enc["load"], capacity=enc["capacity"])
+
+
+def add_item(character: dict[str, Any], item: dict[str, Any], *, pay: bool) -> dict[str, Any]:
+    """Add an item (a copy of ``item`` with a fresh uid), paying its cost when ``pay``; refused
+    when PO are short or when it does not fit the bags. Returns the new character."""
+    out = copy.deepcopy(character)
+    if pay and item["cost"] > out["po"]:
+        raise RulesError("unicreon.shop.po", cost=item["cost"], po=out["po"])
+    new = copy.deepcopy(item)
+    new["uid"] = new_uid(out)
+    out["inventory"].append(new)
+    if pay:
+        out["po"] -= item["cost"]
+    _check_fits(out)
+    return out
+
+
+def buy(character: dict[str, Any], ref: str, *, carried: str | None = None) -> dict[str, Any]:
+    """Buy a catalogue item: PO deducted, refused when short or too heavy for the bags.
+
+    Source: "Liste d'équipement", "Armement" (prices), "Richesse", "Équipement"."""
+    if ref not in CATALOGUE:
+        raise RulesError("unicreon.shop.unknown", ref=ref)
+    item = {"uid": "", "ref": ref, "name": "", **copy.deepcopy(CATALOGUE[ref])}
+    if carried is not None:
+        item["carried"] = carried
+    return add_item(character, item, pay=True)
+
+
+def custom_item(spec: dict[str, Any]) -> dict[str, Any]:
+    """A full item from the MJ's partial spec (defaults: gear, 0 PO, 0 PE, in a bag)."""
+    item: dict[str, Any] = {
+        "uid": "",
+        "ref": None,
+        "name": "",
+        "category": "gear",
+        "cost": 0,
+        "pe": 0,
+        "capacity": 0,
+        "uses": None,
+        "heal": 0,
+        "cures": False,
+        "bonus_steps": 0,
+        "npc_tier": None,
+        "carried": "bag",
+        "weapon": None,
+        "protection": None,
+    }
+    item.update(copy.deepcopy(spec))
+    if (
+        item["weapon"]
+        and item["weapon"]["range"]
+        and item["weapon"]["range"]["ideal"] > item["weapon"]["range"]["max"]
+    ):
+        raise RulesError("unicreon.char.range")
+    return item
+
+
+def set_carried(character: dict[str, Any], uid: str, carried: str) -> dict[str, Any]:
+    out = copy.deepcopy(character)
+    find_item(out, uid)["carried"] = carried
+    _check_fits(out)
+    return out
+
+
+def remove_item(character: dict[str, Any], uid: str, *, refund: int = 0) -> dict[str, Any]:
+    out = copy.deepcopy(character)
+    item = find_item(out, uid)
+    out["inventory"].remove(item)
+    out["po"] += refund
+    return out

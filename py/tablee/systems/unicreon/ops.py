@@ -1,0 +1,780 @@
+"""Unicreon API ops (registered on import). Every handler is pure: JSON in, JSON out.
+
+Source: 004_12a5de9999b9d0ad.txt (see each rules module); readings: rules/README.md (Unicreon).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import fastjsonschema
+
+from tablee.errors import Problem, RulesError, declare
+from tablee.registry import SEED_SCHEMA, op, rng_from
+from tablee.store import register_character_validator, register_state_validator
+
+from . import character as ch
+from . import combat as cb
+from . import health as hl
+from .data import (
+    BESTIARY,
+    CARRIED,
+    CATALOGUE,
+    CHARACTERISTICS,
+    DIFFICULTIES,
+    NPC_TIERS,
+    SKILL_LEVELS,
+    data_tables,
+)
+from .resolution import (
+    difficulty_label,
+    difficulty_value,
+    opposition_odds,
+    resolve_opposition,
+    resolve_test,
+    roll_d66,
+    target,
+    test_odds,
+)
+
+__all__ = ["SYSTEM_STATE_SCHEMA", "validate_state"]
+
+declare(
+    "unicreon.test.no_value",
+    "unicreon.test.no_character",
+    "unicreon.state.malformed",
+    "unicreon.state.invalid",
+)
+
+S = "unicreon"
+CHARACTER = ch.CHARACTER_SCHEMA
+STATE = cb.STATE_SCHEMA
+UID = {"type": "string", "minLength": 1, "maxLength": 40}
+CID = cb.CID
+SKILL = {"enum": [None, *SKILL_LEVELS]}
+STEPS = {"type": "integer", "minimum": 0, "maximum": 10}
+
+#: A test: characteristic (read from ``character``) or an explicit value; difficulty; stacked
+#: bonus/malus steps; a skill level; items of the character that lower the difficulty.
+TEST_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "characteristic": {"enum": [None, *CHARACTERISTICS]},
+        "value": {"type": ["integer", "null"], "minimum": 0, "maximum": 99},
+        "difficulty": {"enum": list(DIFFICULTIES)},
+        "bonus": STEPS,
+        "malus": STEPS,
+        "item_steps": STEPS,
+        "items": {"type": "array", "items": UID, "maxItems": 20},
+        "skill": SKILL,
+    },
+    "additionalProperties": False,
+}
+
+#: document["systems"]["unicreon"]: the combat tracker and the MJ's custom item library.
+SYSTEM_STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "combat": {"anyOf": [{"type": "null"}, STATE]},
+        "custom_items": {"type": "array", "items": ch.ITEM_SCHEMA, "maxItems": 200},
+    },
+    "additionalProperties": False,
+}
+_validate_system_state = fastjsonschema.compile(SYSTEM_STATE_SCHEMA)
+
+
+def validate_state(state: Any) -> list[Problem]:
+    """Store validator for document["systems"]["unicreon"]. Never raises."""
+    try:
+        _validate_system_state(state)
+        combat = state.get("combat")
+        details = cb.state_problems(combat) if combat is not None else []
+    except fastjsonschema.JsonSchemaException as exc:
+        return [
+            Problem(
+                str(exc.name or "").removeprefix("data").lstrip("."),
+                "unicreon.state.malformed",
+                {"detail": str(exc.message)[:200]},
+            )
+        ]
+    except Exception as exc:  # pragma: no cover - defensive
+        return [Problem("", "unicreon.state.malformed", {"detail": type(exc).__name__})]
+    return [Problem("combat", "unicreon.state.invalid", {"detail": d}) for d in details]
+
+
+register_character_validator(S, ch.validate_character)
+register_state_validator(S, validate_state)
+
+
+def _state(request: dict[str, Any]) -> dict[str, Any]:
+    state = request["state"]
+    details = cb.state_problems(state)
+    if details:
+        raise RulesError("unicreon.state.invalid", detail=details[0])
+    return state
+
+
+def _char(request: dict[str, Any], key: str = "character") -> dict[str, Any]:
+    return ch.ensure_character(request[key])
+
+
+def _char_out(character: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"character": character, "encumbrance": ch.encumbrance(character), **extra}
+
+
+def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict[str, Any]:
+    """Target of a test spec. Source: "Tests et résolutions", "Bonus/Malus", "Objets usuels"."""
+    value = spec.get("value")
+    characteristic = spec.get("characteristic")
+    if value is None:
+        if character is None or characteristic is None:
+            raise RulesError("unicreon.test.no_value")
+        value = character["characteristics"][characteristic]
+    item_steps = spec.get("item_steps", 0)
+    if spec.get("items"):
+        if character is None:
+            raise RulesError("unicreon.test.no_character")
+        item_steps += sum(ch.find_item(character, uid)["bonus_steps"] for uid in spec["items"])
+    diff = difficulty_value(
+        spec.get("difficulty", "moyen"),
+        bonus=spec.get("bonus", 0),
+        malus=spec.get("malus", 0),
+        items=item_steps,
+    )
+    skill = spec.get("skill")
+    return {
+        "value": value,
+        "difficulty_value": diff,
+        "difficulty": difficulty_label(diff),
+        "skill": skill,
+        "skill_value": SKILL_LEVELS[skill] if skill else 0,
+        "target": target(value, diff, skill),
+    }
+
+
+def _opt_char(request: dict[str, Any], key: str) -> dict[str, Any] | None:
+    return ch.ensure_character(request[key]) if request.get(key) is not None else None
+
+
+# --- data and characters -------------------------------------------------------------------
+
+
+@op(
+    "unicreon.data",
+    system=S,
+    summary="Every Unicreon data table (characteristics, difficulties, prices, NPCs).",
+)
+def _data(request: dict[str, Any]) -> dict[str, Any]:
+    return data_tables()
+
+
+@op(
+    "unicreon.character.new",
+    system=S,
+    properties={
+        "id": {"type": "string", "minLength": 1, "maxLength": 64},
+        "name": {"type": "string", "maxLength": 80},
+    },
+    summary="A blank character sheet with the starting values (12 PV, 40 PO).",
+)
+def _character_new(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(ch.new_character(cid=request.get("id", "unicreon-1"), name=request.get("name", "")))
+
+
+@op(
+    "unicreon.character.check",
+    system=S,
+    properties={"character": CHARACTER},
+    required=("character",),
+    summary="Every creation rule the sheet breaks, as field-level problems.",
+)
+def _character_check(request: dict[str, Any]) -> dict[str, Any]:
+    c = request["character"]
+    problems = [p.to_json() for p in ch.check_creation(c)]
+    return {"ok": not problems, "problems": problems, "encumbrance": ch.encumbrance(c)}
+
+
+@op(
+    "unicreon.shop.buy",
+    system=S,
+    properties={"character": CHARACTER, "ref": {"enum": list(CATALOGUE)}, "carried": {"enum": list(CARRIED)}},
+    required=("character", "ref"),
+    summary="Buy a catalogue item: PO deducted; refused when PO are short or the bags are full.",
+)
+def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
+    out = ch.buy(_char(request), request["ref"], carried=request.get("carried"))
+    return _char_out(out, uid=out["inventory"][-1]["uid"])
+
+
+@op(
+    "unicreon.shop.sell",
+    system=S,
+    properties={
+        "character": CHARACTER,
+        "uid": UID,
+        "price": {"type": "integer", "minimum": 0, "maximum": 1000000},
+    },
+    required=("character", "uid"),
+    summary="Sell (or give back) an item for its cost, or for the price the MJ sets.",
+)
+def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
+    c = _char(request)
+    price = request.get("price", ch.find_item(c, request["uid"])["cost"])
+    out = ch.remove_item(c, request["uid"], refund=0)
+    out["po"] = min(10000000, out["po"] + price)
+    return _char_out(out)
+
+
+@op(
+    "unicreon.inventory.custom",
+    system=S,
+    properties={"character": CHARACTER, "item": ch.CUSTOM_ITEM_SCHEMA, "pay": {"type": "boolean"}},
+    required=("character", "item"),
+    summary="Give a custom item defined by the MJ (paid only when pay is true).",
+)
+def _inventory_custom(request: dict[str, Any]) -> dict[str, Any]:
+    item = ch.custom_item(request["item"])
+    out = ch.add_item(_char(request), item, pay=request.get("pay", False))
+    return _char_out(out, uid=out["inventory"][-1]["uid"])
+
+
+@op(
+    "unicreon.inventory.remove",
+    system=S,
+    properties={"character": CHARACTER, "uid": UID},
+    required=("character", "uid"),
+    summary="Drop an item (no PO back).",
+)
+def _inventory_remove(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(ch.remove_item(_char(request), request["uid"]))
+
+
+@op(
+    "unicreon.inventory.carry",
+    system=S,
+    properties={"character": CHARACTER, "uid": UID, "carried": {"enum": list(CARRIED)}},
+    required=("character", "uid", "carried"),
+    summary="Move an item to a bag, a hand, worn or following; refused when the bags overflow.",
+)
+def _inventory_carry(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(ch.set_carried(_char(request), request["uid"], request["carried"]))
+
+
+@op(
+    "unicreon.item.use",
+    system=S,
+    properties={
+        "character": CHARACTER,
+        "uid": UID,
+        "target": CHARACTER,
+        "condition": {"type": "integer", "minimum": 0, "maximum": 19},
+    },
+    required=("character", "uid"),
+    summary="Use an item: one use spent; care items heal; antidotes cure a diagnosed condition.",
+)
+def _item_use(request: dict[str, Any]) -> dict[str, Any]:
+    res = hl.use_item(
+        _char(request),
+        request["uid"],
+        target=_opt_char(request, "target"),
+        condition=request.get("condition"),
+    )
+    return _char_out(res["character"], target=res["target"])
+
+
+# --- tests ---------------------------------------------------------------------------------
+
+
+def _test_response(spec_target: dict[str, Any], res: dict[str, Any]) -> dict[str, Any]:
+    return {**spec_target, **res}
+
+
+@op(
+    "unicreon.test",
+    system=S,
+    properties={"test": TEST_SCHEMA, "character": CHARACTER, "seed": SEED_SCHEMA},
+    required=("test", "seed"),
+    summary="Roll a test (d66 ≥ characteristic + difficulty − skill): both dice, raw, real, band.",
+)
+def _test(request: dict[str, Any]) -> dict[str, Any]:
+    t = _test_target(request["test"], _opt_char(request, "character"))
+    dice = roll_d66(rng_from(request))
+    return {"seed": request["seed"], **_test_response(t, resolve_test(dice[0], dice[1], t["target"]))}
+
+
+@op(
+    "unicreon.test.odds",
+    system=S,
+    properties={"test": TEST_SCHEMA, "character": CHARACTER},
+    required=("test",),
+    summary="Exact odds of a test: success and each résultat réel band over the 36 d66.",
+)
+def _test_odds(request: dict[str, Any]) -> dict[str, Any]:
+    t = _test_target(request["test"], _opt_char(request, "character"))
+    return {**t, **test_odds(t["target"])}
+
+
+OPP_PROPS: dict[str, Any] = {
+    "a": TEST_SCHEMA,
+    "b": TEST_SCHEMA,
+    "character_a": CHARACTER,
+    "character_b": CHARACTER,
+    "mode": {"enum": ["auto", "plain", "modified"]},
+    "initiator": {"enum": [None, "a", "b"]},
+}
+
+
+def _opp_setup(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], bool]:
+    """Mode "auto": the plain form when both sides test at Moyen with no skill, else the modified
+    form. Source: "Tests en opposition"."""
+    ta = _test_target(request["a"], _opt_char(request, "character_a"))
+    tb = _test_target(request["b"], _opt_char(request, "character_b"))
+    mode = request.get("mode", "auto")
+    if mode == "auto":
+        modified = any(t["difficulty_value"] != 0 or t["skill"] for t in (ta, tb))
+    else:
+        modified = mode == "modified"
+    return ta, tb, modified
+
+
+@op(
+    "unicreon.opposition",
+    system=S,
+    properties={**OPP_PROPS, "seed": SEED_SCHEMA},
+    required=("a", "b", "seed"),
+    summary="Roll an opposition (plain: higher raw wins; modified: both must succeed first).",
+)
+def _opposition(request: dict[str, Any]) -> dict[str, Any]:
+    ta, tb, modified = _opp_setup(request)
+    rng = rng_from(request)
+    da, db = roll_d66(rng), roll_d66(rng)
+    ra = _test_response(ta, resolve_test(da[0], da[1], ta["target"]))
+    rb = _test_response(tb, resolve_test(db[0], db[1], tb["target"]))
+    res = resolve_opposition(ra, rb, modified=modified, initiator=request.get("initiator"))
+    return {"seed": request["seed"], "modified": modified, "a": ra, "b": rb, **res}
+
+
+@op(
+    "unicreon.opposition.odds",
+    system=S,
+    properties=OPP_PROPS,
+    required=("a", "b"),
+    summary="Exact odds of an opposition over the 1296 pairs of d66.",
+)
+def _opposition_odds(request: dict[str, Any]) -> dict[str, Any]:
+    ta, tb, modified = _opp_setup(request)
+    odds = opposition_odds(ta["target"], tb["target"], modified=modified, initiator=request.get("initiator"))
+    return {"modified": modified, "a": ta, "b": tb, **odds}
+
+
+# --- health --------------------------------------------------------------------------------
+
+AMOUNT = {"type": "integer", "minimum": 0, "maximum": 999}
+
+
+@op(
+    "unicreon.health.damage",
+    system=S,
+    properties={"character": CHARACTER, "amount": AMOUNT},
+    required=("character", "amount"),
+    summary="Lose PV (0 PV: down until the MJ decides).",
+)
+def _damage(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(hl.apply_damage(_char(request), request["amount"]))
+
+
+@op(
+    "unicreon.health.heal",
+    system=S,
+    properties={"character": CHARACTER, "amount": AMOUNT},
+    required=("character", "amount"),
+    summary="Regain PV, never above the max.",
+)
+def _heal(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(hl.apply_heal(_char(request), request["amount"]))
+
+
+@op(
+    "unicreon.health.down",
+    system=S,
+    properties={"character": CHARACTER, "state": {"enum": [None, "down", "unconscious", "dead"]}},
+    required=("character", "state"),
+    summary="The MJ's choice at 0 PV: unconscious or dead.",
+)
+def _down(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(hl.set_down(_char(request), request["state"]))
+
+
+@op(
+    "unicreon.health.rest",
+    system=S,
+    properties={"character": CHARACTER, "kind": {"enum": ["short", "full"]}},
+    required=("character", "kind"),
+    summary="Rest: short = 1 PV; full day and night = half the PV lost.",
+)
+def _rest(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(hl.rest(_char(request), request["kind"]))
+
+
+@op(
+    "unicreon.health.new_adventure",
+    system=S,
+    properties={"character": CHARACTER},
+    required=("character",),
+    summary="Full health at the start of an adventure.",
+)
+def _new_adventure(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(hl.new_adventure(_char(request)))
+
+
+@op(
+    "unicreon.health.afflict",
+    system=S,
+    properties={
+        "character": CHARACTER,
+        "kind": {"enum": ["poison", "disease", "infection"]},
+        "name": {"type": "string", "maxLength": 80},
+        "diagnosed": {"type": "boolean"},
+    },
+    required=("character", "kind"),
+    summary="Add a poison, disease or infected wound (1d6 PV per day).",
+)
+def _afflict(request: dict[str, Any]) -> dict[str, Any]:
+    return _char_out(
+        hl.afflict(
+            _char(request),
+            request["kind"],
+            request.get("name", ""),
+            diagnosed=request.get("diagnosed", False),
+        )
+    )
+
+
+DIAG_PROPS = {
+    "character": CHARACTER,
+    "condition": {"type": "integer", "minimum": 0, "maximum": 19},
+    "perception": {"type": "integer", "minimum": 0, "maximum": 99},
+    "skill": SKILL,
+}
+
+
+def _diag_target(request: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Diagnosis: the healer's Perception test at Moyen (0). Source: "Soins"."""
+    c = _char(request)
+    if not 0 <= request["condition"] < len(c["conditions"]):
+        raise RulesError("unicreon.health.unknown_condition", index=request["condition"])
+    return c, target(request["perception"], 0, request.get("skill"))
+
+
+@op(
+    "unicreon.health.diagnose",
+    system=S,
+    properties={**DIAG_PROPS, "seed": SEED_SCHEMA},
+    required=("character", "condition", "perception", "seed"),
+    summary="Diagnose a condition: the healer's Perception test (Moyen); success marks it diagnosed.",
+)
+def _diagnose(request: dict[str, Any]) -> dict[str, Any]:
+    c, tgt = _diag_target(request)
+    dice = roll_d66(rng_from(request))
+    res = resolve_test(dice[0], dice[1], tgt)
+    out = hl.diagnosed(c, request["condition"]) if res["success"] else c
+    return _char_out(out, seed=request["seed"], test=res)
+
+
+@op(
+    "unicreon.health.diagnose.odds",
+    system=S,
+    properties=DIAG_PROPS,
+    required=("character", "condition", "perception"),
+    summary="Exact odds of a diagnosis.",
+)
+def _diagnose_odds(request: dict[str, Any]) -> dict[str, Any]:
+    _, tgt = _diag_target(request)
+    return test_odds(tgt)
+
+
+@op(
+    "unicreon.health.day",
+    system=S,
+    properties={"character": CHARACTER, "seed": SEED_SCHEMA},
+    required=("character", "seed"),
+    summary="One adventure day: each condition costs 1d6 PV.",
+)
+def _day(request: dict[str, Any]) -> dict[str, Any]:
+    c = _char(request)
+    dice = hl.roll_condition_dice(c, rng_from(request))
+    return _char_out(hl.condition_day(c, dice), seed=request["seed"], dice=dice, pv_lost=sum(dice))
+
+
+@op(
+    "unicreon.health.day.odds",
+    system=S,
+    properties={"character": CHARACTER},
+    required=("character",),
+    summary="Exact distribution of the PV lost in one adventure day.",
+)
+def _day_odds(request: dict[str, Any]) -> dict[str, Any]:
+    return {"pv_lost": hl.condition_day_odds(len(_char(request)["conditions"]))}
+
+
+# --- combat --------------------------------------------------------------------------------
+
+
+@op("unicreon.combat.new", system=S, summary="An empty combat tracker.")
+def _combat_new(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": cb.new_state()}
+
+
+@op(
+    "unicreon.combat.add_character",
+    system=S,
+    properties={"state": STATE, "character": CHARACTER, "side": {"enum": ["pc", "npc"]}},
+    required=("state", "character"),
+    summary="Add a PC (or an important NPC) to the fight.",
+)
+def _combat_add_character(request: dict[str, Any]) -> dict[str, Any]:
+    out = cb.add_character(_state(request), _char(request), side=request.get("side", "pc"))
+    return {"state": out, "cid": out["combatants"][-1]["cid"]}
+
+
+@op(
+    "unicreon.combat.add_npc",
+    system=S,
+    properties={
+        "state": STATE,
+        "tier": {"enum": list(NPC_TIERS)},
+        "beast": {"enum": list(BESTIARY)},
+        "count": {"type": "integer", "minimum": 1, "maximum": 20},
+        "name": {"type": "string", "maxLength": 60},
+    },
+    required=("state",),
+    summary="Add generic NPCs of a tier, or beasts, in one request (give tier or beast).",
+)
+def _combat_add_npc(request: dict[str, Any]) -> dict[str, Any]:
+    tier, beast = request.get("tier"), request.get("beast")
+    if (tier is None) == (beast is None):
+        raise RulesError("unicreon.combat.unknown", cid=None)
+    count = request.get("count", 1)
+    out = cb.add_npcs(_state(request), tier=tier, beast=beast, count=count, name=request.get("name", ""))
+    return {"state": out, "cids": [c["cid"] for c in out["combatants"][-count:]]}
+
+
+@op(
+    "unicreon.combat.remove",
+    system=S,
+    properties={"state": STATE, "cid": CID},
+    required=("state", "cid"),
+    summary="Take a combatant out of the fight.",
+)
+def _combat_remove(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": cb.remove(_state(request), request["cid"])}
+
+
+@op(
+    "unicreon.combat.surprise",
+    system=S,
+    properties={"state": STATE, "attackers": {"type": "array", "items": CID, "minItems": 1, "maxItems": 60}},
+    required=("state", "attackers"),
+    summary="A free surprise round for the attackers, before initiative.",
+)
+def _combat_surprise(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": cb.surprise(_state(request), request["attackers"])}
+
+
+@op(
+    "unicreon.combat.initiative",
+    system=S,
+    properties={"state": STATE, "seed": SEED_SCHEMA},
+    required=("state", "seed"),
+    summary="Roll initiative (Agilité; one MJ roll for all NPCs) and start round 1.",
+)
+def _combat_initiative(request: dict[str, Any]) -> dict[str, Any]:
+    out = cb.initiative(_state(request), rng_from(request))
+    return {"state": out, "seed": request["seed"], "order": out["order"]}
+
+
+@op(
+    "unicreon.combat.initiative.odds",
+    system=S,
+    properties={"state": STATE},
+    required=("state",),
+    summary="Each PC's (and the MJ's) chance to succeed at initiative.",
+)
+def _combat_initiative_odds(request: dict[str, Any]) -> dict[str, Any]:
+    state = _state(request)
+    entries = {
+        c["cid"]: test_odds(target(c["characteristics"]["agilite"]))
+        for c in state["combatants"]
+        if c["side"] == "pc" and c["down"] is None
+    }
+    npcs = [c for c in state["combatants"] if c["side"] == "npc" and c["down"] is None]
+    if npcs:
+        entries[cb.MJ] = test_odds(target(min(c["characteristics"]["agilite"] for c in npcs)))
+    return {"entries": entries}
+
+
+@op(
+    "unicreon.combat.next",
+    system=S,
+    properties={"state": STATE},
+    required=("state",),
+    summary="End the current turn (a new round after the last).",
+)
+def _combat_next(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": cb.next_turn(_state(request))}
+
+
+@op(
+    "unicreon.combat.engage",
+    system=S,
+    properties={"state": STATE, "cid": CID, "target": CID},
+    required=("state", "cid", "target"),
+    summary="Move into contact with a foe (one action).",
+)
+def _combat_engage(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": cb.engage(_state(request), request["cid"], request["target"])}
+
+
+@op(
+    "unicreon.combat.pickup",
+    system=S,
+    properties={"state": STATE, "cid": CID, "uid": UID},
+    required=("state", "cid", "uid"),
+    summary="Pick a thrown weapon back up (one action).",
+)
+def _combat_pickup(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": cb.pickup(_state(request), request["cid"], request["uid"])}
+
+
+ATTACK_PROPS: dict[str, Any] = {
+    "state": STATE,
+    "attacker": CID,
+    "defender": CID,
+    "weapon": {"anyOf": [{"type": "null"}, UID]},
+    "protection": {"anyOf": [{"type": "null"}, UID]},
+    "ranged": {"type": "boolean"},
+    "distance": {"type": "integer", "minimum": 0, "maximum": 100000},
+    "aim": {"type": "boolean"},
+    "surprise": {"type": "boolean"},
+    "attacker_skill": SKILL,
+    "defender_skill": SKILL,
+    "attacker_malus": {"type": "integer", "minimum": -4, "maximum": 4},
+    "defender_malus": {"type": "integer", "minimum": -4, "maximum": 4},
+    "allow_same_side": {"type": "boolean"},
+}
+
+
+@op(
+    "unicreon.combat.attack",
+    system=S,
+    properties={**ATTACK_PROPS, "seed": SEED_SCHEMA},
+    required=("state", "attacker", "defender", "seed"),
+    summary="A passe d'armes: attack vs defence, damage, absorption, PV lost.",
+)
+def _combat_attack(request: dict[str, Any]) -> dict[str, Any]:
+    state = _state(request)
+    rng = rng_from(request)
+    a_dice, d_dice = roll_d66(rng), roll_d66(rng)
+    return {"seed": request["seed"], **cb.attack(state, request, a_dice, d_dice)}
+
+
+@op(
+    "unicreon.combat.attack.odds",
+    system=S,
+    properties=ATTACK_PROPS,
+    required=("state", "attacker", "defender"),
+    summary="Exact odds of a passe d'armes (hit, absorption, PV lost).",
+)
+def _combat_attack_odds(request: dict[str, Any]) -> dict[str, Any]:
+    return cb.attack_odds(_state(request), request)
+
+
+ESCAPE_PROPS = {"state": STATE, "cid": CID, "from": CID, "mode": {"enum": ["two_actions", "opposition"]}}
+
+
+@op(
+    "unicreon.combat.escape",
+    system=S,
+    properties={**ESCAPE_PROPS, "seed": SEED_SCHEMA},
+    required=("state", "cid", "from", "mode", "seed"),
+    summary="Escape from melee: two actions, or one action and an Agilité opposition.",
+)
+def _combat_escape(request: dict[str, Any]) -> dict[str, Any]:
+    rng = rng_from(request)
+    dice = (roll_d66(rng), roll_d66(rng)) if request["mode"] == "opposition" else None
+    res = cb.escape(_state(request), request["cid"], request["from"], request["mode"], dice)
+    return {"seed": request["seed"], **res}
+
+
+@op(
+    "unicreon.combat.escape.odds",
+    system=S,
+    properties=ESCAPE_PROPS,
+    required=("state", "cid", "from", "mode"),
+    summary="Exact odds of an escape.",
+)
+def _combat_escape_odds(request: dict[str, Any]) -> dict[str, Any]:
+    state = _state(request)
+    c, foe = cb.get(state, request["cid"]), cb.get(state, request["from"])
+    if request["mode"] == "two_actions":
+        return {"success": {"p": "1/1", "percent": 100.0}}
+    odds = opposition_odds(
+        target(c["characteristics"]["agilite"]),
+        target(foe["characteristics"]["agilite"]),
+        modified=False,
+        initiator="a",
+    )
+    return {"success": odds["a_wins"], "failure": odds["b_wins"]}
+
+
+@op(
+    "unicreon.combat.adjust",
+    system=S,
+    properties={
+        "state": STATE,
+        "cid": CID,
+        "pv_delta": {"type": "integer", "minimum": -999, "maximum": 999},
+        "down": {"enum": ["keep", None, "down", "unconscious", "dead"]},
+    },
+    required=("state", "cid"),
+    summary="MJ: change a combatant's PV (0..max) or down state.",
+)
+def _combat_adjust(request: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "state": cb.adjust(
+            _state(request),
+            request["cid"],
+            pv_delta=request.get("pv_delta", 0),
+            down=request.get("down", "keep"),
+        )
+    }
+
+
+@op(
+    "unicreon.combat.end",
+    system=S,
+    properties={"state": STATE},
+    required=("state",),
+    summary="End the fight; returns the PV to copy back to each character.",
+)
+def _combat_end(request: dict[str, Any]) -> dict[str, Any]:
+    return cb.end_combat(_state(request))
+
+
+@op(
+    "unicreon.combat.apply",
+    system=S,
+    properties={"state": STATE, "character": CHARACTER},
+    required=("state", "character"),
+    summary="Copy a combatant's PV and down state back onto its character.",
+)
+def _combat_apply(request: dict[str, Any]) -> dict[str, Any]:
+    state, c = _state(request), _char(request)
+    for x in state["combatants"]:
+        if x["character_id"] == c["id"]:
+            out = copy.deepcopy(c)
+            out["pv"] = min(x["pv"], out["pv_max"])
+            out["down"] = x["down"]
+            return _char_out(out)
+    raise RulesError("unicreon.combat.unknown", cid=c["id"])
