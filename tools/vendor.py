@@ -38,9 +38,9 @@ NPM_FILES: dict[str, tuple[str, list[str]]] = {
     ),
     "lit-html": ("lit-html", ["*.js", "directives/*.js"]),
 }
-# PyScript chunks for features Tablée does not use (editor, terminal, MicroPython, games):
-# vendored (a dynamic import never 404s) but not precached, to keep the first visit light.
-NOT_PRECACHED = re.compile(r"^static/vendor/pyscript/(codemirror|xterm|py-editor|py-terminal|py-game|mpy)")
+# Files vendored but not precached. PyScript's core imports its plugin chunks (py-editor…)
+# at start-up even when unused, so every PyScript chunk stays in the offline cache.
+NOT_PRECACHED = re.compile(r"\.map$")
 
 # The app's own files, precached for offline use (globs relative to ROOT).
 APP_GLOBS = [
@@ -162,7 +162,7 @@ def precache_list() -> list[Path]:
         if p.is_file() and not p.name.startswith(".") and p.name != "precache.js":
             files.add(p)
     rels = sorted(p.relative_to(ROOT).as_posix() for p in files)
-    return [ROOT / r for r in rels if not NOT_PRECACHED.match(r)]
+    return [ROOT / r for r in rels if not NOT_PRECACHED.search(r)]
 
 
 def write_precache() -> None:

@@ -197,6 +197,7 @@ async function boot() {
   if (saved.status === "empty") {
     app.doc.language = language();
     app.doc.name = t("table.default_name");
+    persist();
   }
   if (saved.status === "unusable") {
     app.notify("error", t(`storage.unusable.${saved.reason}`, { key: saved.backup ?? "—" }));

@@ -1,0 +1,47 @@
+# Tablée: two set-up commands (see README.md).
+#   make serve   installs what is missing, vendors the runtime, serves http://localhost:$(PORT)/
+#   make test    installs the test tools in .venv, finds Chromium, runs tests/ and e2e/
+PORT ?= 8000
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+.PHONY: serve test setup system-deps browser unit e2e lint bench clean
+
+serve: setup
+	$(PYTHON) tools/serve.py --port $(PORT)
+
+setup: system-deps
+	$(PYTHON) tools/vendor.py
+
+system-deps:
+	@bash tools/system-deps.sh
+
+$(VENV)/.installed: requirements-test.txt requirements-runtime.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet -r requirements-test.txt
+	touch $@
+
+browser: $(VENV)/.installed
+	@bash tools/browser.sh $(VPY)
+
+test: setup $(VENV)/.installed browser
+	$(VPY) -m ruff check py tests e2e tools
+	$(VPY) -m pytest tests e2e $(PYTEST_ARGS)
+
+unit: $(VENV)/.installed
+	$(VPY) -m pytest tests $(PYTEST_ARGS)
+
+e2e: setup $(VENV)/.installed browser
+	$(VPY) -m pytest e2e $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed
+	$(VPY) -m ruff check py tests e2e tools
+
+bench: setup $(VENV)/.installed browser
+	$(VPY) tools/bench.py
+
+clean:
+	rm -rf static/vendor node_modules $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,125 @@
+"""End-to-end tests: the real site, served under a sub-path, in Chromium.
+
+The browser is Debian's Chromium (CHROMIUM_PATH or /usr/bin/chromium) when present,
+else Playwright's own build (``playwright install chromium``, done by ``make test``).
+Every test fails on an uncaught page error and on any request that leaves the site's
+origin: the app must never reach a CDN.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from serve import make_server  # noqa: E402
+
+BASE = "/tablee/"
+ENGINE_TIMEOUT_MS = 120_000
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    if not (ROOT / "static" / "vendor" / "precache.js").exists():
+        pytest.fail("static/vendor is missing: run `make setup` (make test does it for you)")
+    port = free_port()
+    httpd = make_server(port, BASE, quiet=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def site(server) -> str:
+    return server + BASE
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    args = {**browser_type_launch_args, "args": CHROMIUM_FLAGS}
+    path = chromium_path()
+    if path:
+        args["executable_path"] = path
+    return args
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 360, "height": 740}, "locale": "fr-FR"}
+
+
+@pytest.fixture
+def guarded(context, server):
+    """Record page errors and abort (and record) any request to another origin."""
+    foreign: list[str] = []
+    errors: list[str] = []
+    own = re.escape(server)
+
+    def block(route):
+        foreign.append(route.request.url)
+        route.abort()
+
+    context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), block)
+    context.on("weberror", lambda e: errors.append(str(e.error)))
+    context.on("console", lambda m: CONSOLE.append(f"{m.type}: {m.text}"))
+    CONSOLE.clear()
+    yield {"foreign": foreign, "errors": errors}
+    assert not foreign, f"requests left the site's origin: {foreign}"
+    assert not errors, f"uncaught page errors: {errors}"
+
+
+@pytest.fixture
+def app(page, site, guarded):
+    """A page on the app with the engine ready."""
+    page.goto(site)
+    wait_engine(page)
+    return page
+
+
+CONSOLE: list[str] = []
+
+
+def wait_engine(page, state: str = "ready") -> None:
+    page.wait_for_function(
+        "s => document.documentElement.dataset.engine === s || document.documentElement.dataset.engine === 'failed'",
+        arg=state,
+        timeout=ENGINE_TIMEOUT_MS,
+    )
+    engine = page.evaluate("document.documentElement.dataset.engine")
+    assert engine == state, "engine " + engine + "; console:\n" + "\n".join(CONSOLE[-30:])
+
+
+def saved_document(page) -> dict:
+    return page.evaluate("JSON.parse(localStorage.getItem('tablee.document'))")

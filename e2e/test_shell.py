@@ -1,0 +1,199 @@
+"""The foundation in a real browser: engine, tray, odds, log, offline, safety, layout."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import ROOT, saved_document, wait_engine
+from playwright.sync_api import expect
+
+XSS_NAME = "<img src=x onerror=alert(1)>"
+
+
+def roll(page, expr: str) -> None:
+    page.fill("#dice-expr", expr)
+    page.click("#roll-button")
+
+
+def test_engine_ready_in_french_with_english_one_click_away(app):
+    expect(app.locator("html")).to_have_attribute("lang", "fr")
+    expect(app.locator("#engine-status")).to_have_text("Moteur de règles : prêt")
+    expect(app.get_by_role("heading", name="Lancer de dés")).to_be_visible()
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "en")
+    expect(app.get_by_role("heading", name="Dice roller")).to_be_visible()
+    assert saved_document(app)["language"] == "en"
+    app.reload()
+    wait_engine(app)
+    expect(app.get_by_role("heading", name="Dice roller")).to_be_visible()
+
+
+def test_tray_shows_odds_then_every_die_kept_and_dropped(app):
+    app.fill("#dice-expr", "6d6kh4+2")
+    expect(app.locator("#odds-title")).to_contain_text("6d6kh4+2")
+    # 6d6kh4+2 runs from 6 to 26: one row per total.
+    expect(app.locator("#odds tbody tr")).to_have_count(21)
+    app.fill("#at-least", "20")
+    expect(app.locator("#at-least-odds")).to_contain_text("au moins 20")
+    app.click("#roll-button")
+    dice = app.locator("#roll-result li.die")
+    expect(dice).to_have_count(6)
+    expect(app.locator("#roll-result li.die[data-kept=false]")).to_have_count(2)
+    kept = [int(v) for v in app.locator("#roll-result li.die[data-kept=true]").all_inner_texts()]
+    dropped = [int(v) for v in app.locator("#roll-result li.die[data-kept=false]").all_inner_texts()]
+    assert min(kept) >= max(dropped)
+    assert int(app.inner_text("[data-testid=total]")) == sum(kept) + 2
+
+
+def test_quick_buttons_and_d100_read_00_to_99(app):
+    app.click("button.quick[data-expr=d100]")
+    expect(app.locator("#dice-expr")).to_have_value("d100")
+    expect(app.locator("#odds tbody tr")).to_have_count(100)
+    expect(app.locator("#odds tbody tr").first.locator("th")).to_have_text("0")
+    app.click("#roll-button")
+    expect(app.locator("#roll-result li.die")).to_have_count(2)
+    total = int(app.inner_text("[data-testid=total]"))
+    tens, units = (int(v) for v in app.locator("#roll-result li.die").all_inner_texts())
+    assert total == 10 * tens + units and 0 <= total <= 99
+
+
+def test_bad_expression_gets_a_clear_message_and_no_roll(app):
+    app.fill("#dice-expr", "3d6+")
+    expect(app.locator("#dice-error")).not_to_be_empty()
+    app.fill("#dice-expr", "500d6")
+    expect(app.locator("#dice-error")).to_contain_text("100")
+    app.click("#roll-button")
+    expect(app.locator("#roll-result li.die")).to_have_count(0)
+    assert saved_document(app)["log"] == []
+
+
+def test_log_survives_a_reload_and_exports(app):
+    roll(app, "3d6")
+    total = app.inner_text("[data-testid=total]")
+    app.goto(app.url.split("#")[0] + "#/log")
+    expect(app.locator("#log-list li")).to_have_count(1)
+    app.reload()
+    wait_engine(app)
+    expect(app.locator("#log-list li")).to_have_count(1)
+    expect(app.locator("#log-list li .log-total")).to_have_text(total)
+    with app.expect_download() as info:
+        app.click("#export-log")
+    exported = json.loads(open(info.value.path(), encoding="utf-8").read())
+    assert exported["log"][0]["request"]["expr"] == "3d6"
+    assert exported["log"][0]["result"]["total"] == int(total)
+
+
+def test_offline_after_first_visit(app, context):
+    app.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    app.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    context.set_offline(True)
+    try:
+        app.reload()
+        wait_engine(app)
+        roll(app, "2d6")
+        expect(app.locator("#roll-result li.die")).to_have_count(2)
+    finally:
+        context.set_offline(False)
+
+
+def test_a_table_name_is_text_never_markup(app):
+    dialogs = []
+    app.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    app.goto(app.url.split("#")[0] + "#/table")
+    app.fill("#table-name-input", XSS_NAME)
+    app.press("#table-name-input", "Enter")
+    app.locator("#table-name-input").blur()
+    expect(app.locator("#table-name")).to_have_text(XSS_NAME)
+    assert app.locator("header img").count() == 0
+    app.reload()
+    wait_engine(app)
+    expect(app.locator("#table-name")).to_have_text(XSS_NAME)
+    assert app.locator("img[src=x]").count() == 0
+    assert dialogs == []
+
+
+def test_importing_a_corrupted_file_keeps_the_table(app, tmp_path):
+    roll(app, "d20")
+    app.goto(app.url.split("#")[0] + "#/table")
+    before = saved_document(app)
+    broken = tmp_path / "table.json"
+    broken.write_text('{"schema": 1, "app": "tablee", "name": ')
+    app.set_input_files("#import-table", str(broken))
+    expect(app.locator("#import-error")).to_contain_text("table.json")
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text(json.dumps({"schema": 1, "app": "tablee", "name": "X", "language": "fr", "characters": "oops",
+                                   "log": [], "systems": {}, "settings": {}}))
+    app.set_input_files("#import-table", str(foreign))
+    expect(app.locator("#import-error")).to_contain_text("refusé")
+    assert saved_document(app) == before
+
+
+def test_import_replaces_only_after_consent_and_keeps_a_backup(app, tmp_path):
+    roll(app, "d20")
+    original = saved_document(app)
+    other = dict(original, name="Autre table", log=[])
+    path = tmp_path / "autre.json"
+    path.write_text(json.dumps(other))
+    app.goto(app.url.split("#")[0] + "#/table")
+    app.once("dialog", lambda d: d.dismiss())
+    app.set_input_files("#import-table", str(path))
+    app.wait_for_timeout(300)
+    assert saved_document(app) == original
+    app.once("dialog", lambda d: d.accept())
+    app.set_input_files("#import-table", str(path))
+    expect(app.locator("#table-name")).to_have_text("Autre table")
+    expect(app.locator("#backup-list li")).to_have_count(1)
+    backups = app.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('tablee.backup.')).map(k => localStorage.getItem(k))"
+    )
+    assert json.loads(backups[0]) == original
+
+
+def test_a_corrupted_saved_blob_is_backed_up_not_lost(page, site, guarded):
+    page.goto(site)
+    page.evaluate("localStorage.setItem('tablee.document', '{not json')")
+    page.reload()
+    wait_engine(page)
+    expect(page.locator(".notice.error")).to_contain_text("sauvegarde")
+    backups = page.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('tablee.backup.')).map(k => localStorage.getItem(k))"
+    )
+    assert backups == ["{not json"]
+    assert saved_document(page)["schema"] == 1
+
+
+def test_a_schema0_table_is_migrated(page, site, guarded):
+    fixture = (ROOT / "tests" / "fixtures" / "table-schema0.json").read_text()
+    page.goto(site)
+    page.evaluate("raw => localStorage.setItem('tablee.document', raw)", fixture)
+    page.reload()
+    wait_engine(page)
+    page.wait_for_function("JSON.parse(localStorage.getItem('tablee.document')).schema === 1")
+    doc = saved_document(page)
+    assert doc["name"] == json.loads(fixture)["title"]
+    assert len(doc["log"]) == len(json.loads(fixture)["rolls"])
+
+
+def test_every_view_fits_360px_without_horizontal_scroll(app):
+    app.fill("#dice-expr", "100d6")  # the widest odds table
+    roll(app, "20d6kh10")
+    for route in ("tray", "log", "table", "about"):
+        app.goto(app.url.split("#")[0] + f"#/{route}")
+        app.wait_for_timeout(200)
+        width = app.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"#/{route} scrolls horizontally ({width}px)"
+
+
+def test_about_credits_the_five_systems(app):
+    app.goto(app.url.split("#")[0] + "#/about")
+    for name, credit in [
+        ("SYSTMJ", "Dubos"),
+        ("Versality", "Alban Damien"),
+        ("Point Zéro", "non indiqués"),
+        ("Théorem", "non indiqués"),
+        ("Unicreon", "Amaury Bouchard"),
+    ]:
+        card = app.locator("article", has=app.get_by_role("heading", name=name, exact=True))
+        expect(card).to_contain_text(credit)
+    assert re.search(r"CC BY 4\.0", app.inner_text("#about-unicreon"))
