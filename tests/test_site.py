@@ -1,0 +1,118 @@
+"""The static site's own promises, checked without a browser.
+
+- pyscript.toml copies exactly the package's .py files and the pinned wheels into the worker;
+- every URL in the shell is relative (the site works under any sub-path);
+- the French and English UI texts have the same keys;
+- the JS fallback credits on the "À propos" page agree with tablee.systems;
+- the service worker serves from a generated list (never maintained by hand).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import vendor  # noqa: E402
+
+from tablee.systems import SYSTEMS  # noqa: E402
+
+
+def test_pyscript_toml_lists_every_rules_file_and_pinned_wheel():
+    config = tomllib.loads((ROOT / "pyscript.toml").read_text())
+    files = config["files"]
+    expected = {
+        f"./{p.relative_to(ROOT).as_posix()}": f"./{p.relative_to(ROOT / 'py').as_posix()}"
+        for p in vendor.python_files()
+        if p.name != "worker.py" or p.parent.name != "py"
+    }
+    listed = {k: v for k, v in files.items() if k.startswith("./py/")}
+    assert listed == expected, "pyscript.toml is out of date: run `make setup`"
+    wheels = sorted(k for k, v in files.items() if v == "./*")
+    pins = vendor.pinned_wheels()
+    assert len(wheels) == len(pins)
+    for pin, wheel in zip(sorted(pins), wheels, strict=True):
+        name, version = pin.split("==")
+        assert Path(wheel).name.startswith(f"{name}-{version}-"), (pin, wheel)
+    assert "interpreter" not in config, "a worker ignores it; the engine passes the local Pyodide instead"
+
+
+def test_runtime_requirements_are_pinned_once_for_cpython_and_pyodide():
+    pins = dict(p.split("==") for p in vendor.pinned_wheels())
+    assert pins["icepool"] == "2.1.3"
+    import fastjsonschema
+    import icepool
+
+    assert icepool.__version__ == pins["icepool"]
+    assert fastjsonschema.VERSION == pins["fastjsonschema"]
+
+
+def test_npm_runtime_is_pinned_exactly():
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    assert package["dependencies"] == {"@pyscript/core": "0.7.31", "lit-html": "3.3.1", "pyodide": "314.0.7"}
+    for name, version in package["dependencies"].items():
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version
+
+
+SHELL_FILES = [
+    "index.html",
+    "sw.js",
+    "manifest.webmanifest",
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "static" / "js").rglob("*.js")),
+]
+
+
+@pytest.mark.parametrize("path", SHELL_FILES)
+def test_no_absolute_or_foreign_urls_in_the_shell(path):
+    text = (ROOT / path).read_text()
+    # src/href attributes and fetch/import/URL arguments must be relative.
+    for match in re.finditer(r"""(?:href|src)=["']([^"']+)["']|(?:fetch|import|new URL)\(\s*["'`]([^"'`]+)""", text):
+        url = match.group(1) or match.group(2)
+        assert not url.startswith("/"), f"{path}: absolute URL {url}"
+        assert not re.match(r"^[a-z]+://", url), f"{path}: foreign URL {url}"
+
+
+def test_french_and_english_texts_have_the_same_keys():
+    fr_dir, en_dir = ROOT / "static/i18n/fr", ROOT / "static/i18n/en"
+    assert sorted(p.name for p in fr_dir.glob("*.json")) == sorted(p.name for p in en_dir.glob("*.json"))
+    for fr_file in fr_dir.glob("*.json"):
+        fr = json.loads(fr_file.read_text())
+        en = json.loads((en_dir / fr_file.name).read_text())
+        assert set(fr) == set(en), f"{fr_file.name}: {sorted(set(fr) ^ set(en))}"
+        assert all(isinstance(v, str) and v for v in [*fr.values(), *en.values()]), fr_file.name
+        for key in fr:
+            assert set(re.findall(r"\{(\w+)\}", fr[key])) == set(re.findall(r"\{(\w+)\}", en[key])), key
+
+
+def test_every_i18n_namespace_file_is_loaded_by_the_page():
+    loader = (ROOT / "static/js/i18n.js").read_text()
+    namespaces = json.loads(re.search(r"NAMESPACES = (\[[^\]]*\])", loader).group(1))
+    assert sorted(namespaces) == sorted(p.stem for p in (ROOT / "static/i18n/fr").glob("*.json"))
+
+
+def test_about_page_fallback_agrees_with_the_rules_package():
+    about = (ROOT / "static/js/views/about.js").read_text()
+    for system in SYSTEMS.values():
+        line = next(line for line in about.splitlines() if f'id: "{system["id"]}"' in line)
+        assert f'name: "{system["name"]}"' in line
+        for author in system["authors"]:
+            assert json.dumps(author, ensure_ascii=False) in line
+        licence = json.dumps(system["licence"]) if system["licence"] else "null"
+        assert f"licence: {licence}" in line
+
+
+def test_service_worker_uses_the_generated_precache_list():
+    sw = (ROOT / "sw.js").read_text()
+    assert 'importScripts("./static/vendor/precache.js")' in sw
+    assert "skipWaiting" in sw and "SKIP_WAITING" in sw  # updates wait for the user
+    globs = vendor.APP_GLOBS
+    for needed in ("index.html", "pyscript.toml", "py/**/*.py", "static/js/**/*.js", "static/i18n/**/*.json"):
+        assert needed in globs
