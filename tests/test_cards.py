@@ -36,7 +36,7 @@ def test_draw_reshuffles_discard_and_reports_it():
 
 def test_draw_stops_short_when_everything_is_drawn():
     s = _state(["a"], ["b"])
-    new, drawn, events = cards.draw(s, 5, random.Random(0))
+    _, drawn, events = cards.draw(s, 5, random.Random(0))
     assert len(drawn) == 2 and events[-1] == {"type": "exhausted", "pile": "draw", "missing": 3}
 
 
@@ -132,7 +132,11 @@ def test_refill_distribution_matches_brute_force(pile, refill, n, worst):
             e = pick(hand, key=ORDER.index)
             expected[e] = expected.get(e, 0) + Fraction(1, len(combos))
     got = cards.refill_extreme_distribution(
-        {k: pile.count(k) for k in set(pile)}, {k: refill.count(k) for k in set(refill)}, n, ORDER, worst=worst
+        {k: pile.count(k) for k in set(pile)},
+        {k: refill.count(k) for k in set(refill)},
+        n,
+        ORDER,
+        worst=worst,
     )
     assert got == expected
 

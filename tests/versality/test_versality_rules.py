@@ -75,10 +75,13 @@ def test_failure_compensation_choices():
     assert C.check_deck(advance) == [] and R.ledger(c["kind"] for c in advance["deck"])["credit"] == 2
     # one non-mais leaves 3: a card is still affordable, so the player must continue
     assert {p.code for p in C.check_deck(_with_failures("non-mais"))} == {
-        "versality.deck.failure_invalid", "versality.deck.compensation_due"}
+        "versality.deck.failure_invalid",
+        "versality.deck.compensation_due",
+    }
     # three non-mais: the third one was not needed
     assert [p.code for p in C.check_deck(_with_failures("non-mais", "non-mais", "non-mais"))] == [
-        "versality.deck.failure_invalid"]
+        "versality.deck.failure_invalid"
+    ]
 
 
 def test_cumulative_compensation_reading():
@@ -105,9 +108,23 @@ def test_test_plan_readme(charac, skill, diff, wounds, expected):
 
 
 def test_difficulty_table_and_skills_from_text():
-    assert R.DIFFICULTIES == {"facile": 1, "conventionnelle": 2, "inhabituelle": 3, "complexe": 4, "epique": 5}
-    assert R.SKILLS == ("traquer", "survivre", "terroriser", "combattre", "soulager", "comprendre",
-                        "fureter", "resister")
+    assert R.DIFFICULTIES == {
+        "facile": 1,
+        "conventionnelle": 2,
+        "inhabituelle": 3,
+        "complexe": 4,
+        "epique": 5,
+    }
+    assert R.SKILLS == (
+        "traquer",
+        "survivre",
+        "terroriser",
+        "combattre",
+        "soulager",
+        "comprendre",
+        "fureter",
+        "resister",
+    )
 
 
 def test_force_faiblesse_and_tokens_readme():
@@ -127,8 +144,15 @@ def test_force_faiblesse_and_tokens_readme():
 
 def test_catastrophe_bands_from_text():
     assert [R.catastrophe_band(v) for v in (0, 5, 6, 10, 11, 15, 16, 99)] == [
-        "sous_radars", "sous_radars", "gene_legere", "gene_legere", "gene_pregnante", "gene_pregnante",
-        "tous_moyens", "tous_moyens"]
+        "sous_radars",
+        "sous_radars",
+        "gene_legere",
+        "gene_legere",
+        "gene_pregnante",
+        "gene_pregnante",
+        "tous_moyens",
+        "tous_moyens",
+    ]
 
 
 def _brute_final(pile, n, rule, **mods):
@@ -182,11 +206,11 @@ def test_wounds_readme():
 def test_heal_once_per_game_never_self():
     a = C.add_wound(sample_character(), "mental")
     b = sample_character(id="bob")
-    with pytest.raises(Exception, match="versality.heal.self"):
+    with pytest.raises(Exception, match=r"versality.heal.self"):
         C.heal(a, a, "mental", True)
     out = C.heal(b, a, "mental", True)
     assert out["target"]["wounds"]["mental"] == 0 and out["healer"]["heal_used"]
-    with pytest.raises(Exception, match="versality.heal.used"):
+    with pytest.raises(Exception, match=r"versality.heal.used"):
         C.heal(out["healer"], C.add_wound(a, "mental"), "mental", True)
 
 
@@ -203,7 +227,7 @@ def test_improvement_points_and_prices_readme():
     assert out["cost"] == 3 and out["ledger"]["debt"] == 2
     out = C.improve(out["character"], {"type": "card", "kind": "non-et"})  # carte d'avance
     assert out["cost"] == 0 and out["ledger"]["credit"] == 3
-    with pytest.raises(Exception, match="versality.improve.failure_not_needed"):
+    with pytest.raises(Exception, match=r"versality.improve.failure_not_needed"):
         C.improve(out["character"], {"type": "card", "kind": "non-mais"})
 
 

@@ -1,0 +1,150 @@
+"""Versality through the JSON door: seeded replay, player view, odds strings, fuzz."""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis_jsonschema import from_schema
+from test_versality_rules import sample_character
+
+from tablee.api import handle
+from tablee.registry import OPS
+from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
+
+
+def _game(api, roundtrip):
+    c = sample_character()
+    state = api({"op": "versality.state.new"})["state"]
+    state = api({"op": "versality.deck.build", "state": state, "character": c, "seed": 11})["state"]
+    log = []
+    for i in range(12):
+        if roundtrip:
+            state = json.loads(json.dumps(state))
+        diff = ["facile", "epique"][i % 2]
+        d = api(
+            {
+                "op": "versality.test.draw",
+                "state": state,
+                "character": c,
+                "characteristic": "mental",
+                "skill": "traquer",
+                "difficulty": diff,
+                "seed": 100 + i,
+            }
+        )
+        state = json.loads(json.dumps(d["state"])) if roundtrip else d["state"]
+        choice = d["test"]["drawn"][-1]["id"] if d["test"]["rule"] == "choose" else None
+        req = {
+            "op": "versality.test.resolve",
+            "state": state,
+            "character_id": "ana",
+            "seed": 200 + i,
+            "force": True,
+        }
+        if choice:
+            req["choice"] = choice
+        r = api(req)
+        state = r["state"]
+        log.append((d["test"]["drawn"], r["result"]["final"]))
+    return log, state
+
+
+def test_seeded_game_replays_after_json_round_trips(api):
+    a = _game(api, False)
+    b = _game(api, True)
+    assert a == b
+    assert a[1]["catastrophe"] >= 1  # 12 tests on a 8-card deck: at least one reshuffle
+
+
+def test_player_view_hides_mj_data(api):
+    state = api({"op": "versality.state.new"})["state"]
+    state = api({"op": "versality.power.use", "state": state, "character_id": "ana", "points": 4})["state"]
+    state = api({"op": "versality.mj.adjust", "state": state, "tokens": 2})["state"]
+    state = api({"op": "versality.deck.build", "state": state, "character": sample_character(), "seed": 1})[
+        "state"
+    ]
+    view = api({"op": "versality.view.player", "state": state})["view"]
+    text = json.dumps(view)
+    assert "catastrophe" not in view and "tokens" not in view and "power_uses" not in view
+    assert "points" not in text
+    assert set(view["decks"]["ana"]["piles"]["draw"]["cards"]) == {None}
+    assert view["decks"]["ana"]["piles"]["draw"]["count"] == 8
+
+
+def test_odds_op_exact_strings(api):
+    c = sample_character()  # mental 2 + traquer 3 - facile 1 = 4: draw 4, choose
+    r = api(
+        {
+            "op": "versality.test.odds",
+            "character": c,
+            "characteristic": "mental",
+            "skill": "traquer",
+            "difficulty": "facile",
+        }
+    )
+    assert (r["count"], r["rule"]) == (4, "choose")
+    final = {x["outcome"]: x["fraction"] for x in r["final"]}
+    # 8 cards, 2 oui-et: P(no oui-et among 4) = C(6,4)/C(8,4) = 15/70
+    assert final["oui-et"] == "11/14"
+    assert sum(__import__("fractions").Fraction(x) for x in final.values()) == 1
+
+
+def test_session_start_gives_debt_tokens_and_resets_heal(api):
+    c = sample_character(heal_used=True)
+    c["deck"] = [x for x in c["deck"] if x["kind"] != "non-mais"] + [{"kind": "non-et", "origin": "creation"}]
+    state = api({"op": "versality.state.new"})["state"]
+    r = api({"op": "versality.session.start", "state": state, "characters": [c]})
+    assert r["tokens_gained"] == 1 and r["state"]["tokens"] == 1 and not r["characters"][0]["heal_used"]
+
+
+def test_resolve_refuses_bad_choices():
+    c = sample_character()
+    state = handle({"op": "versality.state.new"})["state"]
+    d = handle(
+        {
+            "op": "versality.test.draw",
+            "state": state,
+            "character": c,
+            "characteristic": "physique",
+            "skill": "survivre",
+            "difficulty": "epique",
+            "seed": 5,
+        }
+    )
+    assert d["test"]["rule"] == "worst" and d["test"]["count"] == 6
+    r = handle(
+        {"op": "versality.test.resolve", "state": d["state"], "character_id": "ana", "seed": 1, "tokens": 1}
+    )
+    assert r["error"]["code"] == "versality.tokens.not_enough"
+
+
+def test_validators_reject_garbage_without_raising():
+    for bad in (
+        None,
+        [],
+        {"id": 3},
+        {**sample_character(), "extra": 1},
+        {**sample_character(), "wounds": {}},
+    ):
+        assert CHARACTER_VALIDATORS["versality"](bad)
+        assert STATE_VALIDATORS["versality"](bad)
+    assert CHARACTER_VALIDATORS["versality"](sample_character()) == []
+
+
+# Ops whose requests embed a whole character or table state are too slow to generate with
+# hypothesis-jsonschema within the suite budget; the kernel's own fuzz covers every op.
+MINE = sorted(
+    name
+    for name in OPS
+    if name.startswith(("versality.", "cards."))
+    and not {"character", "state", "healer", "characters"} & set(OPS[name].schema["properties"])
+)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=__import__("hypothesis").strategies.data())
+def test_fuzz_ops_only_raise_rules_errors(data):
+    for name in MINE:
+        request = data.draw(from_schema(OPS[name].schema), label=name)
+        response = handle(request)
+        assert response.get("error", {}).get("code") != "request.internal", (name, response)
+        assert response.get("error", {}).get("code") != "request.invalid", (name, response)
