@@ -1,19 +1,117 @@
-"""The table document: schema, validation, migrations (being written).
+"""The table document: schema, validation, migrations, and the ``store.*`` ops.
 
-Systems plug their own checks in with the two hooks below, so an imported file is
-validated down to each character before it can touch saved data.
+Current layout (schema 1)::
+
+    {"schema": 1, "app": "tablee", "name": str (1..80), "language": "fr" | "en",
+     "characters": [ {"id": str (1..64), "system": <system id>, "name": str (1..80), ...} ],
+     "log": [ {"id": str (1..64), "at": str (ISO-8601 written by the browser, <= 40),
+               "kind": str (1..64, e.g. "roll", "unicreon.test"), "system": <system id> | null,
+               "who": str (<= 80, optional), "label": str (<= 200),
+               "request": object, "result": object} ],
+     "systems": { <system id>: {...that system's table state...} },
+     "settings": {...free JSON object...}}
+
+Every key above is required (``who`` excepted) and no other key is allowed, at the top
+level and in log entries. Characters only need ``id``/``system``/``name`` here; the
+system checks the rest through :func:`register_character_validator`. Same for
+``systems[<id>]`` with :func:`register_state_validator`. Systems plug their own checks in
+with these two hooks, so an imported file is validated down to each character before it
+can touch saved data.
+
+Bounds: at most :data:`MAX_LOG` log entries (the browser trims the oldest), at most
+:data:`MAX_CHARACTERS` characters, character ids unique, each log ``request``/``result``
+at most :data:`MAX_ENTRY_SIZE` characters of JSON, the whole document at most
+:data:`MAX_DOCUMENT_SIZE` characters of JSON (``store.too_large``) and
+:data:`MAX_DEPTH` levels of nesting.
+
+Schema 0 is the pre-release layout some browsers may still hold (no ``schema`` and no
+``app`` key)::
+
+    {"title": str (1..80), "lang": "fr" | "en",
+     "rolls": [ {"expr": str (<= 200), "total": int, "dice": [int, ...] (<= 100), "time": str (<= 40)} ]}
+
+Migration 0 -> 1: ``title`` -> ``name``, ``lang`` -> ``language``, no characters, no
+system state, empty settings; roll ``i`` becomes the log entry
+``{"id": "v0-<i>", "at": time, "kind": "roll", "system": null, "label": expr,
+"request": {"op": "roll", "expr": expr}, "result": {"expr": expr, "total": total, "dice": dice}}``
+(schema 0 kept no seed nor terms, so the result keeps only what there was); only the
+last :data:`MAX_LOG` rolls are kept. Migrations are a chain ``MIGRATIONS[v]: doc_v -> doc_v+1``.
+
+Loading never mutates its input and returns new dicts. Errors: ``store.not_object``,
+``store.foreign``, ``store.newer`` {found, supported}, ``store.too_large`` {size, max},
+``store.invalid`` {path, reason[, expected | max | problem]} for the first problem found:
+``path`` is dotted (``characters.2.name``; ``""`` is the whole document) and ``reason`` one
+of :data:`REASONS` or, when a system validator objects, that problem's code (the problem
+itself is in ``problem``).
 """
 
 from __future__ import annotations
 
+import copy
+import math
 from collections.abc import Callable
 from typing import Any
 
-from .errors import Problem
+from .errors import Problem, RulesError, declare
+from .registry import SYSTEM_IDS, op
 
-__all__ = ["CURRENT_SCHEMA", "register_character_validator", "register_state_validator"]
+__all__ = [
+    "CHARACTER_VALIDATORS",
+    "CURRENT_SCHEMA",
+    "MAX_CHARACTERS",
+    "MAX_DEPTH",
+    "MAX_DOCUMENT_SIZE",
+    "MAX_ENTRY_SIZE",
+    "MAX_LOG",
+    "MIGRATIONS",
+    "REASONS",
+    "STATE_VALIDATORS",
+    "check_character",
+    "load_document",
+    "new_document",
+    "register_character_validator",
+    "register_state_validator",
+    "validate_document",
+]
 
 CURRENT_SCHEMA = 1
+APP = "tablee"
+LANGUAGES = ("fr", "en")
+MAX_LOG = 1000
+MAX_CHARACTERS = 200
+MAX_ENTRY_SIZE = 20_000
+MAX_DOCUMENT_SIZE = 2_000_000
+MAX_DEPTH = 32
+
+#: Why ``store.invalid`` rejected a path (when no system validator did).
+REASONS = (
+    "missing",  # a required key is absent
+    "unknown_key",  # a key the schema does not know
+    "type",  # wrong JSON type; params.expected names the right one
+    "empty",  # an empty string where text is required
+    "too_long",  # a string longer than params.max
+    "too_many",  # a list longer than params.max
+    "too_large",  # a log request/result above params.max characters of JSON
+    "too_deep",  # nesting deeper than params.max
+    "not_json",  # a value JSON cannot hold (NaN, non-string key, ...)
+    "enum",  # not one of the allowed values (params.expected)
+    "unknown_system",  # not one of the five system ids
+    "duplicate",  # a character id used twice
+    "rejected",  # a system validator failed on this data
+)
+
+declare(
+    "store.not_object",
+    "store.foreign",
+    "store.newer",
+    "store.invalid",
+    "store.too_large",
+    "store.char.not_object",
+    "store.char.id",
+    "store.char.system",
+    "store.char.name",
+    "store.char.rejected",
+)
 
 #: system id -> fn(character dict) -> problems (empty list when the character is valid)
 CHARACTER_VALIDATORS: dict[str, Callable[[dict[str, Any]], list[Problem]]] = {}
@@ -27,3 +125,351 @@ def register_character_validator(system: str, fn: Callable[[dict[str, Any]], lis
 
 def register_state_validator(system: str, fn: Callable[[dict[str, Any]], list[Problem]]) -> None:
     STATE_VALIDATORS[system] = fn
+
+
+# ---------------------------------------------------------------- helpers
+
+
+class _Invalid(Exception):
+    def __init__(self, path: str, reason: str, **params: Any) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+        self.params = params
+
+    def error(self) -> RulesError:
+        return RulesError("store.invalid", path=self.path, reason=self.reason, **self.params)
+
+
+def _join(path: str, key: str | int) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _json_size(value: Any, path: str, *, limit: int, depth_limit: int = MAX_DEPTH) -> int:
+    """Characters ``value`` takes as JSON (an upper estimate), stopping once above ``limit``.
+
+    Iterative, so no untrusted nesting can blow the stack; raises :class:`_Invalid` for
+    nesting deeper than ``depth_limit`` and for values JSON cannot hold.
+    """
+    size = 0
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while stack and size <= limit:
+        item, where, depth = stack.pop()
+        if item is None or isinstance(item, bool):
+            size += 5
+        elif isinstance(item, int):
+            size += item.bit_length() // 3 + 2
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise _Invalid(where, "not_json")
+            size += 24
+        elif isinstance(item, str):
+            size += len(item) + 2
+        elif isinstance(item, (list, dict)):
+            if depth >= depth_limit:
+                raise _Invalid(where, "too_deep", max=depth_limit)
+            size += 2
+            if isinstance(item, list):
+                size += len(item)
+                stack.extend((v, _join(where, i), depth + 1) for i, v in enumerate(item))
+            else:
+                for k, v in item.items():
+                    if not isinstance(k, str):
+                        raise _Invalid(where, "not_json")
+                    size += len(k) + 4
+                    stack.append((v, _join(where, k), depth + 1))
+        else:
+            raise _Invalid(where, "not_json")
+    return size
+
+
+_TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "integer"}
+
+
+def _need(value: Any, kind: type, path: str) -> None:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise _Invalid(path, "type", expected=_TYPE_NAMES[kind])
+
+
+def _text(value: Any, path: str, max_len: int, *, min_len: int = 1) -> None:
+    _need(value, str, path)
+    if len(value) < min_len:
+        raise _Invalid(path, "empty")
+    if len(value) > max_len:
+        raise _Invalid(path, "too_long", max=max_len)
+
+
+def _keys(obj: dict[str, Any], path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    for key in required:
+        if key not in obj:
+            raise _Invalid(_join(path, key), "missing")
+    allowed = set(required) | set(optional)
+    for key in obj:
+        if key not in allowed:
+            raise _Invalid(_join(path, key), "unknown_key")
+
+
+def _list(value: Any, path: str, max_items: int) -> list[Any]:
+    _need(value, list, path)
+    if len(value) > max_items:
+        raise _Invalid(path, "too_many", max=max_items)
+    return value
+
+
+def _enum(value: Any, path: str, allowed: tuple[Any, ...]) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise _Invalid(path, "enum", expected=list(allowed))
+
+
+def _run_hook(fn: Callable[[dict[str, Any]], list[Problem]], data: dict[str, Any]) -> list[Problem]:
+    """Run a system validator on a private copy; a validator that crashes rejects the data."""
+    try:
+        problems = list(fn(copy.deepcopy(data)))
+    except Exception as exc:  # untrusted data must never escape as a traceback
+        return [Problem("", "store.char.rejected", {"kind": type(exc).__name__})]
+    return problems
+
+
+# ---------------------------------------------------------------- schema 1
+
+
+def _check_character_base(character: Any) -> list[Problem]:
+    """The fields the kernel owns in every character (id, system, name)."""
+    if not isinstance(character, dict):
+        return [Problem("", "store.char.not_object")]
+    problems = []
+    cid = character.get("id")
+    if not isinstance(cid, str) or not 1 <= len(cid) <= 64:
+        problems.append(Problem("id", "store.char.id", {"max": 64}))
+    if character.get("system") not in SYSTEM_IDS:
+        problems.append(Problem("system", "store.char.system", {"expected": list(SYSTEM_IDS)}))
+    name = character.get("name")
+    if not isinstance(name, str) or not 1 <= len(name) <= 80:
+        problems.append(Problem("name", "store.char.name", {"max": 80}))
+    return problems
+
+
+def check_character(character: Any) -> list[Problem]:
+    """Every problem of one character: the kernel's fields, then its system's validator."""
+    problems = _check_character_base(character)
+    if problems:
+        return problems
+    fn = CHARACTER_VALIDATORS.get(character["system"])
+    return _run_hook(fn, character) if fn else []
+
+
+def _raise_problem(path: str, problem: Problem) -> None:
+    where = _join(path, problem.field) if problem.field else path
+    raise _Invalid(where, problem.code, problem=problem.to_json())
+
+
+def _validate_v1(doc: dict[str, Any]) -> None:
+    _keys(doc, "", ("schema", "app", "name", "language", "characters", "log", "systems", "settings"))
+    _text(doc["name"], "name", 80)
+    _enum(doc["language"], "language", LANGUAGES)
+
+    seen: set[str] = set()
+    for i, character in enumerate(_list(doc["characters"], "characters", MAX_CHARACTERS)):
+        path = _join("characters", i)
+        _need(character, dict, path)
+        _text(character.get("id"), _join(path, "id"), 64)
+        _text(character.get("name"), _join(path, "name"), 80)
+        if character.get("system") not in SYSTEM_IDS:
+            raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))
+        if character["id"] in seen:
+            raise _Invalid(_join(path, "id"), "duplicate")
+        seen.add(character["id"])
+        fn = CHARACTER_VALIDATORS.get(character["system"])
+        if fn:
+            for problem in _run_hook(fn, character):
+                _raise_problem(path, problem)
+
+    for i, entry in enumerate(_list(doc["log"], "log", MAX_LOG)):
+        path = _join("log", i)
+        _need(entry, dict, path)
+        _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who",))
+        _text(entry["id"], _join(path, "id"), 64)
+        _text(entry["at"], _join(path, "at"), 40)
+        _text(entry["kind"], _join(path, "kind"), 64)
+        if entry["system"] is not None and entry["system"] not in SYSTEM_IDS:
+            raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))
+        if "who" in entry:
+            _text(entry["who"], _join(path, "who"), 80, min_len=0)
+        _text(entry["label"], _join(path, "label"), 200, min_len=0)
+        for key in ("request", "result"):
+            where = _join(path, key)
+            _need(entry[key], dict, where)
+            if _json_size(entry[key], where, limit=MAX_ENTRY_SIZE) > MAX_ENTRY_SIZE:
+                raise _Invalid(where, "too_large", max=MAX_ENTRY_SIZE)
+
+    _need(doc["systems"], dict, "systems")
+    for sid, state in doc["systems"].items():
+        path = _join("systems", sid)
+        if sid not in SYSTEM_IDS:
+            raise _Invalid(path, "unknown_system", expected=list(SYSTEM_IDS))
+        _need(state, dict, path)
+        fn = STATE_VALIDATORS.get(sid)
+        if fn:
+            for problem in _run_hook(fn, state):
+                _raise_problem(path, problem)
+
+    _need(doc["settings"], dict, "settings")
+
+
+# ---------------------------------------------------------------- schema 0 and migrations
+
+
+def _looks_like_v0(doc: dict[str, Any]) -> bool:
+    unversioned = "schema" not in doc and "app" not in doc
+    return unversioned and "rolls" in doc and set(doc) <= {"title", "lang", "rolls"}
+
+
+def _validate_v0(doc: dict[str, Any]) -> None:
+    _keys(doc, "", ("title", "lang", "rolls"))
+    _text(doc["title"], "title", 80)
+    _enum(doc["lang"], "lang", LANGUAGES)
+    for i, roll in enumerate(_list(doc["rolls"], "rolls", 100_000)):
+        path = _join("rolls", i)
+        _need(roll, dict, path)
+        _keys(roll, path, ("expr", "total", "dice", "time"))
+        _text(roll["expr"], _join(path, "expr"), 200)
+        _need(roll["total"], int, _join(path, "total"))
+        for j, die in enumerate(_list(roll["dice"], _join(path, "dice"), 100)):
+            _need(die, int, _join(_join(path, "dice"), j))
+        _text(roll["time"], _join(path, "time"), 40)
+
+
+def _migrate_0_to_1(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 0 (pre-release: title, lang, rolls) -> schema 1. See the module docstring."""
+    log = [
+        {
+            "id": f"v0-{i}",
+            "at": roll["time"],
+            "kind": "roll",
+            "system": None,
+            "label": roll["expr"],
+            "request": {"op": "roll", "expr": roll["expr"]},
+            "result": {"expr": roll["expr"], "total": roll["total"], "dice": list(roll["dice"])},
+        }
+        for i, roll in enumerate(doc["rolls"])
+    ]
+    return {
+        "schema": 1,
+        "app": APP,
+        "name": doc["title"],
+        "language": doc["lang"],
+        "characters": [],
+        "log": log[-MAX_LOG:],
+        "systems": {},
+        "settings": {},
+    }
+
+
+#: version v -> function turning a valid schema-v document into a schema-(v+1) one
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _migrate_0_to_1}
+#: version v -> structural check of a schema-v document (raises ``_Invalid``)
+_VALIDATORS: dict[int, Callable[[dict[str, Any]], None]] = {0: _validate_v0, 1: _validate_v1}
+
+
+# ---------------------------------------------------------------- public functions
+
+
+def new_document(name: str, language: str) -> dict[str, Any]:
+    """A fresh, empty, valid table document."""
+    doc = {
+        "schema": CURRENT_SCHEMA,
+        "app": APP,
+        "name": name,
+        "language": language,
+        "characters": [],
+        "log": [],
+        "systems": {},
+        "settings": {},
+    }
+    validate_document(doc)
+    return doc
+
+
+def _version(doc: dict[str, Any]) -> int:
+    if doc.get("app") != APP:
+        if _looks_like_v0(doc):
+            return 0
+        raise RulesError("store.foreign")
+    if "schema" not in doc:
+        raise _Invalid("schema", "missing")
+    version = doc["schema"]
+    _need(version, int, "schema")
+    if version > CURRENT_SCHEMA:
+        raise RulesError("store.newer", found=version, supported=CURRENT_SCHEMA)
+    if version < 1:
+        raise _Invalid("schema", "enum", expected=list(range(1, CURRENT_SCHEMA + 1)))
+    return version
+
+
+def load_document(value: Any) -> tuple[dict[str, Any], int | None]:
+    """Validate an untrusted value and migrate it to the current schema.
+
+    Returns ``(document, migrated_from)`` where ``migrated_from`` is the schema the value
+    was in, or ``None`` when it was already current. Raises :class:`RulesError` (``store.*``).
+    """
+    try:
+        size = _json_size(value, "", limit=MAX_DOCUMENT_SIZE)
+        if size > MAX_DOCUMENT_SIZE:
+            raise RulesError("store.too_large", size=size, max=MAX_DOCUMENT_SIZE)
+        if not isinstance(value, dict):
+            raise RulesError("store.not_object")
+        version = _version(value)
+        doc = copy.deepcopy(value)
+        _VALIDATORS[version](doc)
+        start = version
+        while version < CURRENT_SCHEMA:
+            doc = MIGRATIONS[version](doc)
+            version += 1
+            _VALIDATORS[version](doc)
+    except _Invalid as exc:
+        raise exc.error() from None
+    return doc, (start if start != CURRENT_SCHEMA else None)
+
+
+def validate_document(doc: Any) -> None:
+    """Raise :class:`RulesError` unless ``doc`` is a valid CURRENT-schema document."""
+    _, migrated_from = load_document(doc)
+    if migrated_from is not None:
+        raise RulesError("store.invalid", path="schema", reason="enum", expected=[CURRENT_SCHEMA])
+
+
+# ---------------------------------------------------------------- ops
+
+_NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 80}
+
+
+@op(
+    "store.new",
+    properties={"name": _NAME_SCHEMA, "language": {"enum": list(LANGUAGES)}},
+    required=("name", "language"),
+    summary="A fresh, empty table document.",
+)
+def _new(request: dict[str, Any]) -> dict[str, Any]:
+    return {"document": new_document(request["name"], request["language"])}
+
+
+@op(
+    "store.load",
+    properties={"document": {}},
+    required=("document",),
+    summary="Validate an untrusted table document (an imported file) and migrate it to the current schema.",
+)
+def _load(request: dict[str, Any]) -> dict[str, Any]:
+    doc, migrated_from = load_document(request["document"])
+    return {"document": doc, "migrated_from": migrated_from}
+
+
+@op(
+    "store.check_character",
+    properties={"character": {"type": "object"}},
+    required=("character",),
+    summary="Check one character (an import) with the kernel's and its system's validators.",
+)
+def _check_character(request: dict[str, Any]) -> dict[str, Any]:
+    problems = check_character(request["character"])
+    return {"ok": not problems, "problems": [p.to_json() for p in problems]}
