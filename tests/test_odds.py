@@ -116,7 +116,7 @@ def test_d66_is_not_a_66_sided_die():
         ("100d1000", "dice.odds_too_large"),
         ("2d1000kh1", "dice.odds_keep_too_large"),
         ("100d10dl1", "dice.odds_keep_too_large"),
-        ("50d10kh30+50d14kh40", "dice.odds_keep_too_large"),  # each alone fits,
+        ("50d10kh30+50d14kh40", "dice.odds_keep_too_large"),  # each term alone fits
         ("2d", "dice.syntax"),
     ],
 )
