@@ -45,10 +45,16 @@ self.addEventListener("fetch", (event) => {
       const cache = await caches.open(CACHE);
       const url = new URL(request.url);
       url.hash = "";
-      const hit = (await cache.match(url.href, { ignoreSearch: true })) ||
-        (request.mode === "navigate" ? await cache.match(SCOPE) : undefined);
+      const hit = await cache.match(url.href, { ignoreSearch: true });
       if (hit) return hit;
-      return fetch(request);
+      try {
+        return await fetch(request);
+      } catch (error) {
+        // Offline on a page we do not know: the app shell is the best answer.
+        const shell = request.mode === "navigate" ? await cache.match(SCOPE) : undefined;
+        if (shell) return shell;
+        throw error;
+      }
     })(),
   );
 });

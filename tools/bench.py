@@ -146,8 +146,11 @@ def main() -> None:
         if chromium_path():
             launch["executable_path"] = chromium_path()
         browser = p.chromium.launch(**launch)
+        print("measuring Tablée loads…", file=sys.stderr, flush=True)
         app_cold, app_warm = load_times(browser, site, site, args.runs)
+        print("measuring bare Pyodide loads…", file=sys.stderr, flush=True)
         bare_cold, bare_warm = load_times(browser, site, bare, args.runs)
+        print("measuring rolls…", file=sys.stderr, flush=True)
         rolls = roll_round_trips(browser, site, args.rolls)
         browser.close()
     httpd.shutdown()
