@@ -1,0 +1,155 @@
+// The MJ's screen (#/versality/mj): degradation tokens, the catastrophe scale with its band
+// and meaning, power uses (1–5 points, hidden from players), session start (tokens from
+// debts), manual adjustments, end of scenario. The only module that shows MJ-only data.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { errorMessage, t } from "../../i18n.js";
+import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState } from "./common.js";
+
+const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
+  scenario: { objective: false, unhurt: {} } };
+
+function bandOf(value, bands) {
+  return bands?.find((b) => value >= b.min && (b.max === null || value <= b.max))?.id ?? null;
+}
+
+async function run(app, request, after) {
+  const r = await app.call(request);
+  if (r.error) {
+    ui.error = r.error;
+    ui.message = null;
+    app.rerender();
+    return;
+  }
+  ui.error = null;
+  after(r);
+}
+
+function adjust(app, field, delta) {
+  run(app, { op: "versality.mj.adjust", state: tableState(app.doc), [field]: delta }, (r) => {
+    ui.message = t(`versality.ui.mj_adjusted_${field}`, { delta: delta > 0 ? `+${delta}` : delta });
+    saveState(app, r.state);
+  });
+}
+
+function powerUse(app, list) {
+  const id = ui.power.character || list[0]?.id;
+  if (!id) return;
+  run(app, { op: "versality.power.use", state: tableState(app.doc), character_id: id, points: ui.power.points, note: ui.power.note.slice(0, 200) }, (r) => {
+    ui.message = t("versality.ui.mj_power_added", { points: ui.power.points });
+    ui.power.note = "";
+    saveState(app, r.state);
+  });
+}
+
+function startSession(app, list) {
+  run(app, { op: "versality.session.start", state: tableState(app.doc), characters: list }, (r) => {
+    ui.message = t("versality.ui.mj_session_started", { session: r.state.session, tokens: r.tokens_gained });
+    app.update((doc) => {
+      doc.systems.versality = r.state;
+      for (const c of r.characters) replaceCharacter(doc, c);
+    });
+  });
+}
+
+function endScenario(app, list) {
+  const state = tableState(app.doc);
+  (async () => {
+    const lines = [];
+    const updated = [];
+    for (const c of list) {
+      const r = await app.call({ op: "versality.scenario.end", character: c, survived_unhurt: Boolean(ui.scenario.unhurt[c.id]),
+        objective: ui.scenario.objective, catastrophe: state.catastrophe });
+      if (r.error) {
+        ui.error = r.error;
+        app.rerender();
+        return;
+      }
+      updated.push(r.character);
+      lines.push(t("versality.ui.mj_points_earned", { name: nameOf(c), n: r.points.total }));
+    }
+    ui.error = null;
+    ui.message = lines.join(" · ");
+    app.update((doc) => { for (const c of updated) replaceCharacter(doc, c); });
+  })();
+}
+
+export function render(app) {
+  const state = tableState(app.doc);
+  const list = characters(app.doc);
+  const r = rules(app);
+  const band = bandOf(state.catastrophe, r?.catastrophe_bands);
+  const nameById = Object.fromEntries(list.map((c) => [c.id, nameOf(c)]));
+  const dis = !ready(app);
+  return html`
+    ${backLink("#/versality", t("versality.ui.back_players"))}
+    <h1>${t("versality.ui.mj_title")}</h1>
+    <p class="notice warning vs-mj-warning">${t("versality.ui.mj_warning")}</p>
+    <div role="status" aria-live="polite" data-testid="vs-mj-status">
+      ${ui.error ? html`<p class="field-error">${errorMessage(ui.error)}</p>` : nothing}
+      ${ui.message ? html`<p>${ui.message}</p>` : nothing}
+    </div>
+    <section class="card" aria-labelledby="vs-cat-title" id="vs-catastrophe">
+      <h2 id="vs-cat-title">${t("versality.catastrophe.title")}</h2>
+      <p class="vs-big"><span data-testid="vs-catastrophe">${state.catastrophe}</span></p>
+      <meter class="vs-meter" min="0" max="20" low="6" high="11" optimum="0" value=${Math.min(state.catastrophe, 20)}
+        aria-label=${t("versality.catastrophe.title")}></meter>
+      <ol class="vs-bands">
+        ${(r?.catastrophe_bands ?? []).map((b) => html`<li class=${b.id === band ? "current" : ""} data-band=${b.id}
+          aria-current=${b.id === band ? "true" : "false"}>
+          <strong>${b.max === null ? t("versality.ui.band_from", { min: b.min }) : t("versality.ui.band_range", { min: b.min, max: b.max })}</strong>
+          — ${t(`versality.catastrophe.${b.id}`)}</li>`)}
+      </ol>
+      <div class="row" role="group" aria-label=${t("versality.ui.mj_adjust_catastrophe")}>
+        <button type="button" ?disabled=${dis} @click=${() => adjust(app, "catastrophe", -1)} aria-label=${t("versality.ui.mj_cat_minus")}>−1</button>
+        <button type="button" ?disabled=${dis} @click=${() => adjust(app, "catastrophe", 1)} aria-label=${t("versality.ui.mj_cat_plus")}>+1</button>
+      </div>
+    </section>
+    <section class="card" aria-labelledby="vs-tokens-title" id="vs-tokens-box">
+      <h2 id="vs-tokens-title">${t("versality.tokens.title")}</h2>
+      <p class="vs-big"><span data-testid="vs-tokens">${state.tokens}</span></p>
+      <p class="muted small">${t("versality.ui.tokens_help")}</p>
+      <div class="row" role="group" aria-label=${t("versality.ui.mj_adjust_tokens")}>
+        <button type="button" ?disabled=${dis} @click=${() => adjust(app, "tokens", -1)} aria-label=${t("versality.ui.mj_tokens_minus")}>−1</button>
+        <button type="button" ?disabled=${dis} @click=${() => adjust(app, "tokens", 1)} aria-label=${t("versality.ui.mj_tokens_plus")}>+1</button>
+      </div>
+    </section>
+    <section class="card" aria-labelledby="vs-power-title">
+      <h2 id="vs-power-title">${t("versality.ui.mj_power_title")}</h2>
+      <p class="muted small">${t("versality.ui.mj_power_help")}</p>
+      ${list.length === 0 ? html`<p class="muted">${t("versality.ui.no_characters")}</p>` : html`
+        <div class="vs-form-grid">
+          <div class="field"><label for="vs-power-char">${t("versality.ui.character")}</label>
+            <select id="vs-power-char" @change=${(e) => { ui.power.character = e.target.value; }}>
+              ${list.map((c) => html`<option value=${c.id} ?selected=${c.id === ui.power.character}>${nameOf(c)}</option>`)}
+            </select></div>
+          <div class="field"><label for="vs-power-points">${t("versality.ui.mj_power_points")}</label>
+            <select id="vs-power-points" @change=${(e) => { ui.power.points = Number(e.target.value); }}>
+              ${[1, 2, 3, 4, 5].map((n) => html`<option value=${n} ?selected=${n === ui.power.points}>${n}</option>`)}
+            </select></div>
+        </div>
+        <div class="field"><label for="vs-power-note">${t("versality.ui.mj_power_note")}</label>
+          <input id="vs-power-note" maxlength="200" .value=${ui.power.note} @input=${(e) => { ui.power.note = e.target.value; }}></div>
+        <button type="button" ?disabled=${dis} id="vs-power-add" @click=${() => powerUse(app, list)}>${t("versality.ui.mj_power_add")}</button>`}
+      ${state.power_uses.length ? html`<ol class="vs-power-list" data-testid="vs-power-uses">
+        ${[...state.power_uses].reverse().slice(0, 20).map((u) => html`<li>${nameById[u.character_id] ?? "—"} : +${u.points}${u.note ? ` — ${u.note}` : ""}</li>`)}
+      </ol>` : nothing}
+    </section>
+    <section class="card" aria-labelledby="vs-session-title">
+      <h2 id="vs-session-title">${t("versality.ui.mj_session_title")}</h2>
+      <p>${t("versality.ui.mj_session_n", { n: state.session })}</p>
+      <p class="muted small">${t("versality.ui.mj_session_help")}</p>
+      <button type="button" ?disabled=${dis} id="vs-session-start" @click=${() => startSession(app, list)}>${t("versality.ui.mj_session_start")}</button>
+    </section>
+    <section class="card" aria-labelledby="vs-end-title">
+      <h2 id="vs-end-title">${t("versality.ui.mj_end_title")}</h2>
+      <p class="muted small">${t("versality.ui.mj_end_help")}</p>
+      <label class="check"><input type="checkbox" .checked=${ui.scenario.objective} @change=${(e) => { ui.scenario.objective = e.target.checked; }}> ${t("versality.points.objective")}</label>
+      <fieldset><legend>${t("versality.points.survived_unhurt")}</legend>
+        ${list.map((c) => html`<label class="check"><input type="checkbox" .checked=${Boolean(ui.scenario.unhurt[c.id])}
+          @change=${(e) => { ui.scenario.unhurt[c.id] = e.target.checked; }}> ${nameOf(c)}</label>`)}
+      </fieldset>
+      <button type="button" ?disabled=${dis || list.length === 0} @click=${() => endScenario(app, list)}>${t("versality.ui.mj_end_do")}</button>
+    </section>
+  `;
+}

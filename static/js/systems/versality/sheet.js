@@ -1,0 +1,422 @@
+// Versality character sheet: guided creation checked at every step by
+// versality.character.check (each problem shown at its field), then the played sheet:
+// wounds, soulager an ally, improvement purchases. Source of every rule: the Python engine.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { live } from "../../../vendor/lit-html/directives/live.js";
+import { errorMessage, t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderStrip } from "../../views/cards.js";
+import {
+  CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
+  findCharacter, hasProblem, isValidated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
+  saveState, tableState,
+} from "./common.js";
+
+const ui = { id: null, error: null, heal: { ally: "", characteristic: "physique", outcome: "oui" },
+  improve: { power: "", characteristic: "physique", skill: "traquer" }, message: null };
+
+function reset(id) {
+  if (ui.id === id) return;
+  ui.id = id;
+  ui.error = null;
+  ui.message = null;
+  ui.improve.power = "";
+  ui.heal.ally = "";
+}
+
+function edit(app, id, mutate) {
+  app.update((doc) => {
+    const c = findCharacter(doc, id);
+    if (c) mutate(c);
+  });
+}
+
+const clampInt = (value, lo, hi) => {
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : lo;
+};
+
+const describedBy = (...fields) => fields.map(fieldId).join(" ");
+
+/** Replace the character with an op's answer and say what happened (or show the error). */
+async function runCharacterOp(app, request, { onOk } = {}) {
+  const response = await app.call(request);
+  if (response.error) {
+    ui.error = response.error;
+    ui.message = null;
+    app.rerender();
+    return null;
+  }
+  ui.error = null;
+  onOk?.(response);
+  return response;
+}
+
+// --------------------------------------------------------------------------- creation
+function powerSection(app, c, check, locked) {
+  const powers = c.powers.length ? c.powers : [{ text: "", approved: false }];
+  return html`<fieldset class="card vs-step" id="vs-step-power">
+    <legend>${t("versality.ui.step_power")}</legend>
+    <p class="muted small">${t("versality.ui.power_help")}</p>
+    ${powers.map((p, i) => html`<div class="field">
+      <label for=${`vs-power-${i}`}>${i === 0 ? t("versality.ui.power") : t("versality.ui.power_n", { n: i + 1 })}</label>
+      <textarea id=${`vs-power-${i}`} maxlength="500" rows="2" .value=${live(p.text)}
+        aria-invalid=${hasProblem(check, "powers") && i === 0 ? "true" : "false"}
+        aria-describedby=${describedBy("powers")}
+        @input=${(e) => edit(app, c.id, (d) => {
+          if (!d.powers.length) d.powers.push({ text: "", approved: false });
+          d.powers[i].text = e.target.value.slice(0, 500);
+        })}></textarea>
+      <label class="check"><input type="checkbox" id=${`vs-power-${i}-approved`} .checked=${live(p.approved)}
+        aria-invalid=${hasProblem(check, `powers.${i}.approved`) ? "true" : "false"}
+        aria-describedby=${describedBy(`powers.${i}.approved`)}
+        @change=${(e) => edit(app, c.id, (d) => {
+          if (!d.powers.length) d.powers.push({ text: "", approved: false });
+          d.powers[i].approved = e.target.checked;
+        })}> ${t("versality.ui.approved_by_mj")}</label>
+      ${fieldErrors(check, `powers.${i}.approved`)}
+    </div>`)}
+    ${fieldErrors(check, "powers")}
+  </fieldset>`;
+}
+
+function creationSpent(c, prices) {
+  return c.deck.filter((k) => k.origin === "creation").reduce((s, k) => s + (prices[k.kind] ?? 0), 0);
+}
+
+function removeCard(app, c, index) {
+  edit(app, c.id, (d) => {
+    if (d.deck[index]?.origin === "creation") d.deck.splice(index, 1);
+  });
+}
+
+function cardChips(app, c, kinds, locked) {
+  const items = c.deck.map((card, index) => ({ card, index })).filter(({ card }) => kinds.includes(card.kind));
+  return html`<ul class="vs-chips" aria-label=${t("versality.ui.cards_in_deck")}>
+    ${items.map(({ card, index }) => html`<li class="vs-chip tone-${cardFace(card).tone}" data-testid="vs-deck-card" data-kind=${card.kind} data-origin=${card.origin}>
+      <span>${outcomeLabel(card.kind)}</span>
+      <span class="muted small">${t(`versality.ui.origin.${card.origin}`)}</span>
+      ${!locked && card.origin === "creation"
+        ? html`<button type="button" class="vs-chip-remove" aria-label=${t("versality.ui.remove_card", { card: outcomeLabel(card.kind) })}
+            @click=${() => removeCard(app, c, index)}>✕</button>`
+        : html`<span class="visually-hidden">${t("versality.ui.locked")}</span>`}
+    </li>`)}
+  </ul>`;
+}
+
+function failureAllowed(gap, value, cheapest) {
+  return gap > 0 && (value <= gap || gap < cheapest);
+}
+
+function deckSection(app, c, check, locked, r) {
+  const prices = r?.success_prices ?? {};
+  const values = r?.failure_values ?? {};
+  const budget = r?.creation?.success_points ?? 5;
+  const spent = creationSpent(c, prices);
+  const left = budget - spent;
+  const ledger = check?.ledger;
+  const cheapest = Math.min(...Object.values(values), Infinity);
+  const addCard = (kind) => edit(app, c.id, (d) => { d.deck.push({ kind, origin: "creation" }); });
+  const deckInvalid = hasProblem(check, "deck");
+  return html`<fieldset class="card vs-step" id="vs-step-deck">
+    <legend>${t("versality.ui.step_deck")}</legend>
+    <p class="muted small">${t("versality.ui.deck_help")}</p>
+    ${cardChips(app, c, ["oui-et", "oui", "oui-mais"], locked)}
+    ${locked ? nothing : html`
+      <p class="vs-remaining" data-testid="vs-success-left" aria-live="polite">${t("versality.ui.points_left", { left, total: budget })}</p>
+      <div class="row" role="group" aria-label=${t("versality.ui.buy_success")}>
+        ${["oui-et", "oui", "oui-mais"].map((kind) => html`<button type="button" data-testid=${`vs-buy-${kind}`}
+          aria-describedby=${describedBy("deck")}
+          ?disabled=${!r || (prices[kind] ?? 99) > left} @click=${() => addCard(kind)}>
+          + ${outcomeLabel(kind)} <span class="small">(${t("versality.ui.price", { n: prices[kind] ?? "…" })})</span></button>`)}
+      </div>
+      <p class="muted small">${t("versality.ui.never_removed")}</p>`}
+  </fieldset>
+  <fieldset class="card vs-step" id="vs-step-failure">
+    <legend>${t("versality.ui.step_failure")}</legend>
+    <p class="muted small">${t("versality.ui.failure_help")}</p>
+    ${cardChips(app, c, ["non-mais", "non-et"], locked)}
+    ${ledger ? html`<dl class="facts vs-ledger" data-testid="vs-ledger">
+      <dt>${t("versality.ui.ledger_success")}</dt><dd>${ledger.success_points}</dd>
+      <dt>${t("versality.ui.ledger_required")}</dt><dd>${ledger.failure_required}</dd>
+      <dt>${t("versality.ui.ledger_value")}</dt><dd>${ledger.failure_value}</dd>
+      <dt>${t("versality.ui.ledger_gap")}</dt><dd data-testid="vs-gap">${Math.max(ledger.gap, 0)}</dd>
+    </dl>
+    ${ledger.debt ? html`<p class="vs-choice" data-testid="vs-debt">${t("versality.ui.shortfall_choice", { gap: ledger.gap })}<br>${t("versality.ledger.debt", { debt: ledger.debt })}</p>` : nothing}
+    ${ledger.credit ? html`<p data-testid="vs-credit">${t("versality.ledger.credit", { credit: ledger.credit })}</p>` : nothing}` : nothing}
+    ${locked ? nothing : html`<div class="row" role="group" aria-label=${t("versality.ui.buy_failure")}>
+      ${["non-mais", "non-et"].map((kind) => html`<button type="button" data-testid=${`vs-buy-${kind}`}
+        aria-describedby=${describedBy("deck")}
+        ?disabled=${!ledger || !failureAllowed(ledger.gap, values[kind] ?? 99, cheapest)} @click=${() => addCard(kind)}>
+        + ${outcomeLabel(kind)} <span class="small">(${t("versality.ui.compensates", { n: values[kind] ?? "…" })})</span></button>`)}
+    </div>`}
+    <div aria-invalid=${deckInvalid ? "true" : "false"}>${fieldErrors(check, "deck")}</div>
+  </fieldset>`;
+}
+
+function traitsSection(app, c, check) {
+  const three = c.forces.length >= 3;
+  const nf = three ? 3 : 2;
+  const nw = three ? 2 : 1;
+  const setMode = (isThree) => edit(app, c.id, (d) => {
+    const f = isThree ? 3 : 2;
+    const w = isThree ? 2 : 1;
+    d.forces = Array.from({ length: f }, (_, i) => d.forces[i] ?? "");
+    d.faiblesses = Array.from({ length: w }, (_, i) => d.faiblesses[i] ?? "");
+  });
+  const input = (list, i, label) => html`<div class="field">
+    <label for=${`vs-${list}-${i}`}>${label}</label>
+    <input id=${`vs-${list}-${i}`} maxlength="200" .value=${live(c[list][i] ?? "")}
+      aria-invalid=${hasProblem(check, "forces") && !(c[list][i] ?? "").trim() ? "true" : "false"} aria-describedby=${describedBy("forces")}
+      @input=${(e) => edit(app, c.id, (d) => {
+        const n = list === "forces" ? nf : nw;
+        d[list] = Array.from({ length: n }, (_, k) => d[list][k] ?? "");
+        d[list][i] = e.target.value.slice(0, 200);
+      })}>
+  </div>`;
+  return html`<fieldset class="card vs-step" id="vs-step-traits">
+    <legend>${t("versality.ui.step_traits")}</legend>
+    <div class="row" role="radiogroup" aria-label=${t("versality.ui.traits_mode")}>
+      <label class="check"><input type="radio" name="vs-traits-mode" .checked=${live(!three)} @change=${() => setMode(false)}> ${t("versality.ui.traits_2_1")}</label>
+      <label class="check"><input type="radio" name="vs-traits-mode" .checked=${live(three)} @change=${() => setMode(true)}> ${t("versality.ui.traits_3_2")}</label>
+    </div>
+    ${Array.from({ length: nf }, (_, i) => input("forces", i, t("versality.ui.force_n", { n: i + 1 })))}
+    ${Array.from({ length: nw }, (_, i) => input("faiblesses", i, t("versality.ui.faiblesse_n", { n: i + 1 })))}
+    ${fieldErrors(check, "forces")}
+    <label class="check"><input type="checkbox" id="vs-traits-approved" .checked=${live(c.traits_approved)}
+      aria-invalid=${hasProblem(check, "traits_approved") ? "true" : "false"} aria-describedby=${describedBy("traits_approved")}
+      @change=${(e) => edit(app, c.id, (d) => { d.traits_approved = e.target.checked; })}> ${t("versality.ui.approved_by_mj")}</label>
+    ${fieldErrors(check, "traits_approved")}
+  </fieldset>`;
+}
+
+function scoresSection(app, c, check, { group, names, labelKey, budget, max, legend, locked }) {
+  const total = names.reduce((s, n) => s + c[group][n], 0);
+  return html`<fieldset class="card vs-step" id=${`vs-step-${group}`}>
+    <legend>${legend}</legend>
+    ${locked ? nothing : html`<p class="vs-remaining" data-testid=${`vs-${group}-left`} aria-live="polite">
+      ${t("versality.ui.points_left", { left: budget - total, total: budget })}${max ? html` · ${t("versality.ui.max_per_skill", { max })}` : nothing}</p>`}
+    <div class="vs-scores">
+      ${names.map((n) => {
+        const field = `${group}.${n}`;
+        const bad = hasProblem(check, field);
+        return html`<div class="field vs-score">
+          <label for=${`vs-${group}-${n}`}>${t(`${labelKey}.${n}`)}</label>
+          <input type="number" inputmode="numeric" min="0" max="20" id=${`vs-${group}-${n}`} .value=${live(String(c[group][n]))}
+            ?readonly=${locked} aria-invalid=${bad ? "true" : "false"} aria-describedby=${describedBy(field, group)}
+            @change=${(e) => edit(app, c.id, (d) => { d[group][n] = clampInt(e.target.value, 0, 20); })}>
+          ${fieldErrors(check, field)}
+        </div>`;
+      })}
+    </div>
+    ${fieldErrors(check, group)}
+  </fieldset>`;
+}
+
+function validate(app, c) {
+  app.update((doc) => {
+    doc.settings.versality ??= {};
+    doc.settings.versality.validated ??= [];
+    if (!doc.settings.versality.validated.includes(c.id)) doc.settings.versality.validated.push(c.id);
+  });
+  app.notify("status", t("versality.ui.validated", { name: nameOf(c) }));
+}
+
+// --------------------------------------------------------------------------- played sheet
+function woundsSection(app, c, check) {
+  const wound = (characteristic) => runCharacterOp(app, { op: "versality.wound", character: c, characteristic }, {
+    onOk: (r) => {
+      ui.message = t("versality.ui.wounded", { name: nameOf(c), characteristic: t(`versality.characteristic.${characteristic}`), status: t(`versality.status.${r.status}`) });
+      edit(app, c.id, (d) => Object.assign(d, r.character));
+    },
+  });
+  return html`<section class="card" aria-labelledby="vs-wounds-title" id="vs-wounds">
+    <h2 id="vs-wounds-title">${t("versality.ui.wounds")}</h2>
+    <p>${t("versality.ui.status")} <strong data-testid="vs-status">${check?.status ? t(`versality.status.${check.status}`) : "…"}</strong>
+      ${check?.untreated_wounds ? html` · <span data-testid="vs-untreated">${t("versality.ui.untreated", { n: check.untreated_wounds })}</span>` : nothing}</p>
+    <ul class="vs-wound-list">
+      ${CHARACTERISTICS.map((k) => html`<li>
+        <span>${t(`versality.characteristic.${k}`)} : <strong data-testid=${`vs-wounds-${k}`}>${c.wounds[k]}</strong></span>
+        <button type="button" ?disabled=${!ready(app) || c.incapacitated} data-testid=${`vs-wound-${k}`}
+          @click=${() => wound(k)}>${t("versality.ui.add_wound")}</button>
+      </li>`)}
+    </ul>
+    <p class="muted small">${t("versality.ui.wounds_help")}</p>
+  </section>`;
+}
+
+function healSection(app, c) {
+  const allies = characters(app.doc).filter((x) => x.id !== c.id);
+  const ally = allies.find((x) => x.id === ui.heal.ally) ?? allies[0] ?? null;
+  const doHeal = () => runCharacterOp(app, {
+    op: "versality.heal", healer: c, target: ally, characteristic: ui.heal.characteristic, outcome: ui.heal.outcome,
+  }, {
+    onOk: (r) => {
+      ui.message = r.healed
+        ? t("versality.ui.healed", { name: nameOf(ally), characteristic: t(`versality.characteristic.${ui.heal.characteristic}`) })
+        : t("versality.ui.heal_failed", { name: nameOf(ally) });
+      app.update((doc) => {
+        replaceCharacter(doc, r.healer);
+        replaceCharacter(doc, r.target);
+      });
+      app.addLog({ kind: "versality.heal", system: "versality", who: nameOf(c), label: t("versality.ui.heal_log", { name: nameOf(ally) }),
+        request: { op: "versality.heal", characteristic: ui.heal.characteristic, outcome: ui.heal.outcome }, result: { summary: ui.message } });
+    },
+  });
+  return html`<section class="card" aria-labelledby="vs-heal-title" id="vs-heal">
+    <h2 id="vs-heal-title">${t("versality.ui.heal")}</h2>
+    <p class="muted small">${t("versality.ui.heal_help")}</p>
+    ${c.heal_used ? html`<p data-testid="vs-heal-used">${t("versality.ui.heal_used")}</p>` : nothing}
+    ${allies.length === 0 ? html`<p class="muted">${t("versality.ui.no_ally")}</p>` : html`
+      <div class="vs-form-grid">
+        <div class="field"><label for="vs-heal-ally">${t("versality.ui.ally")}</label>
+          <select id="vs-heal-ally" @change=${(e) => { ui.heal.ally = e.target.value; app.rerender(); }}>
+            ${allies.map((a) => html`<option value=${a.id} ?selected=${a.id === ally.id}>${nameOf(a)}</option>`)}
+          </select></div>
+        <div class="field"><label for="vs-heal-char">${t("versality.ui.wounded_characteristic")}</label>
+          <select id="vs-heal-char" @change=${(e) => { ui.heal.characteristic = e.target.value; }}>
+            ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.heal.characteristic}>${t(`versality.characteristic.${k}`)} (${ally.wounds[k]})</option>`)}
+          </select></div>
+        <div class="field"><label for="vs-heal-outcome">${t("versality.ui.heal_outcome")}</label>
+          <select id="vs-heal-outcome" @change=${(e) => { ui.heal.outcome = e.target.value; }}>
+            ${["oui-et", "oui", "oui-mais", "non-mais", "non-et", "echec-critique"].map((o) => html`<option value=${o} ?selected=${o === ui.heal.outcome}>${outcomeLabel(o)}</option>`)}
+          </select></div>
+      </div>
+      <button type="button" ?disabled=${!ready(app) || c.heal_used} @click=${doHeal}>${t("versality.ui.heal_do")}</button>`}
+  </section>`;
+}
+
+async function rebuildDeckIfIdle(app, character) {
+  const state = tableState(app.doc);
+  if (!state.decks[character.id] || state.pending[character.id]) return false;
+  const r = await app.call({ op: "versality.deck.build", state, character, seed: newSeed() });
+  if (r.error) return false;
+  saveState(app, r.state);
+  return true;
+}
+
+function progressionSection(app, c, r) {
+  const chars = c.characteristics;
+  const charCost = 1 + CHARACTERISTICS.reduce((s, k) => s + chars[k], 0);
+  const skillCost = Math.max(1, c.skills[ui.improve.skill]);
+  const buy = (purchase, label) => runCharacterOp(app, { op: "versality.improve", character: c, purchase }, {
+    onOk: async (res) => {
+      ui.message = t("versality.ui.bought", { what: label, cost: res.cost });
+      edit(app, c.id, (d) => Object.assign(d, res.character));
+      if (purchase.type === "card" && await rebuildDeckIfIdle(app, res.character)) {
+        ui.message += ` ${t("versality.ui.deck_rebuilt")}`;
+        app.rerender();
+      }
+      if (purchase.type === "power") ui.improve.power = "";
+    },
+  });
+  const prices = r?.success_prices ?? {};
+  return html`<section class="card" aria-labelledby="vs-prog-title" id="vs-progression">
+    <h2 id="vs-prog-title">${t("versality.ui.progression")}</h2>
+    <p>${t("versality.ui.improvement_points")} <strong data-testid="vs-improvement-points">${c.improvement_points}</strong></p>
+    <p class="muted small">${t("versality.ui.progression_help")}</p>
+    <h3>${t("versality.ui.buy_card")}</h3>
+    <div class="row">
+      ${KINDS.map((kind) => html`<button type="button" data-testid=${`vs-improve-${kind}`} ?disabled=${!ready(app)}
+        @click=${() => buy({ type: "card", kind }, outcomeLabel(kind))}>+ ${outcomeLabel(kind)}
+        <span class="small">(${kind in prices ? t("versality.ui.price", { n: prices[kind] }) : t("versality.ui.free_compensation")})</span></button>`)}
+    </div>
+    <h3>${t("versality.purchase.power")}</h3>
+    <div class="field"><label for="vs-new-power">${t("versality.ui.new_power_text")}</label>
+      <input id="vs-new-power" maxlength="500" .value=${live(ui.improve.power)} @input=${(e) => { ui.improve.power = e.target.value; }}></div>
+    <button type="button" ?disabled=${!ready(app)} @click=${() => buy({ type: "power", text: ui.improve.power.slice(0, 500) }, t("versality.purchase.power"))}>
+      ${t("versality.ui.buy_power", { n: r?.power_price ?? 5 })}</button>
+    <h3>${t("versality.purchase.characteristic")}</h3>
+    <div class="row">
+      <div class="field"><label for="vs-improve-char">${t("versality.ui.characteristic")}</label>
+        <select id="vs-improve-char" @change=${(e) => { ui.improve.characteristic = e.target.value; app.rerender(); }}>
+          ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.improve.characteristic}>${t(`versality.characteristic.${k}`)} (${chars[k]})</option>`)}
+        </select></div>
+      <button type="button" ?disabled=${!ready(app)} data-testid="vs-improve-characteristic"
+        @click=${() => buy({ type: "characteristic", name: ui.improve.characteristic }, t(`versality.characteristic.${ui.improve.characteristic}`))}>
+        ${t("versality.ui.raise", { n: charCost })}</button>
+    </div>
+    <h3>${t("versality.purchase.skill")}</h3>
+    <div class="row">
+      <div class="field"><label for="vs-improve-skill">${t("versality.ui.skill")}</label>
+        <select id="vs-improve-skill" @change=${(e) => { ui.improve.skill = e.target.value; app.rerender(); }}>
+          ${SKILLS.map((k) => html`<option value=${k} ?selected=${k === ui.improve.skill}>${t(`versality.skill.${k}`)} (${c.skills[k]})</option>`)}
+        </select></div>
+      <button type="button" ?disabled=${!ready(app)} data-testid="vs-improve-skill"
+        @click=${() => buy({ type: "skill", name: ui.improve.skill }, t(`versality.skill.${ui.improve.skill}`))}>
+        ${t("versality.ui.raise", { n: skillCost })}</button>
+    </div>
+  </section>`;
+}
+
+function summarySection(c, check) {
+  return html`<section class="card" aria-labelledby="vs-summary-title">
+    <h2 id="vs-summary-title">${t("versality.ui.summary")}</h2>
+    <dl class="facts">
+      ${CHARACTERISTICS.map((k) => html`<dt>${t(`versality.characteristic.${k}`)}</dt><dd>${c.characteristics[k]}</dd>`)}
+    </dl>
+    <dl class="facts vs-skills">
+      ${SKILLS.map((k) => html`<dt>${t(`versality.skill.${k}`)}</dt><dd>${c.skills[k]}</dd>`)}
+    </dl>
+    <p><strong>${t("versality.ui.forces")}</strong> ${c.forces.filter((x) => x.trim()).join(" · ") || "—"}</p>
+    <p><strong>${t("versality.ui.faiblesses")}</strong> ${c.faiblesses.filter((x) => x.trim()).join(" · ") || "—"}</p>
+    <h3>${t("versality.ui.deck")} (${c.deck.length})</h3>
+    ${renderStrip(c.deck.map((k, i) => ({ id: String(i), kind: k.kind })), { face: cardFace, label: t("versality.ui.deck"), testid: "vs-sheet-deck" })}
+    ${check?.ledger?.debt ? html`<p>${t("versality.ledger.debt", { debt: check.ledger.debt })}</p>` : nothing}
+    ${check?.ledger?.credit ? html`<p>${t("versality.ledger.credit", { credit: check.ledger.credit })}</p>` : nothing}
+    ${check?.ledger?.due ? html`<p class="field-error">${t("error.versality.deck.compensation_due", { due: check.ledger.due })}</p>` : nothing}
+  </section>`;
+}
+
+export function render(app, id) {
+  reset(id);
+  const c = findCharacter(app.doc, id);
+  if (!c) {
+    return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
+  }
+  const check = checkOf(app, c);
+  const r = rules(app);
+  const validated = isValidated(app.doc, id);
+  const status = html`<div role="status" aria-live="polite" class="vs-status-line" data-testid="vs-sheet-status">
+    ${ui.error ? html`<p class="field-error">${errorMessage(ui.error)}</p>` : nothing}
+    ${ui.message ? html`<p>${ui.message}</p>` : nothing}</div>`;
+  const header = html`
+    ${backLink("#/versality", t("versality.ui.back"))}
+    <h1>${nameOf(c)}</h1>
+    <div class="field">
+      <label for="vs-name">${t("versality.ui.name")}</label>
+      <input id="vs-name" maxlength="100" .value=${live(c.name)} @input=${(e) => edit(app, id, (d) => { d.name = e.target.value.slice(0, 100); })}>
+    </div>`;
+  if (!validated) {
+    const problems = check?.problems?.length ?? null;
+    return html`${header}
+      <p class="muted">${t("versality.ui.creation_intro")}</p>
+      ${powerSection(app, c, check, false)}
+      ${deckSection(app, c, check, false, r)}
+      ${traitsSection(app, c, check)}
+      ${scoresSection(app, c, check, { group: "characteristics", names: CHARACTERISTICS, labelKey: "versality.characteristic",
+        budget: r?.creation?.characteristic_points ?? 3, legend: t("versality.ui.step_characteristics") })}
+      ${scoresSection(app, c, check, { group: "skills", names: SKILLS, labelKey: "versality.skill",
+        budget: r?.creation?.skill_points ?? 5, max: r?.creation?.skill_max ?? 3, legend: t("versality.ui.step_skills") })}
+      <section class="card" aria-labelledby="vs-validate-title">
+        <h2 id="vs-validate-title">${t("versality.ui.validate_title")}</h2>
+        <p data-testid="vs-problem-count" aria-live="polite">${problems === null ? t("versality.ui.checking")
+          : problems === 0 ? t("versality.ui.all_good") : t("versality.ui.problems_left", { n: problems })}</p>
+        <p class="muted small">${t("versality.ui.validate_help")}</p>
+        <button type="button" class="primary" id="vs-validate" ?disabled=${!check?.valid} @click=${() => validate(app, c)}>
+          ${t("versality.ui.validate")}</button>
+      </section>`;
+  }
+  return html`${header}
+    <div class="row vs-actions">
+      <a class="button primary" href=${`#/versality/test/${encodeURIComponent(id)}`} id="vs-go-test">${t("versality.ui.make_test")}</a>
+    </div>
+    ${status}
+    ${powerSection(app, c, check, true)}
+    ${summarySection(c, check)}
+    ${woundsSection(app, c, check)}
+    ${healSection(app, c)}
+    ${progressionSection(app, c, r)}
+    ${traitsSection(app, c, check)}`;
+}

@@ -1,0 +1,240 @@
+// A Versality test on the card table: choose characteristic, skill, difficulty (untreated
+// wounds add to it), force/faiblesse; see the number of cards, the rule and the exact odds
+// (versality.test.odds, from the deck as it stands) BEFORE drawing; draw (versality.test.draw),
+// choose a card when allowed, the MJ's tokens, resolve (versality.test.resolve), log it.
+// Player view: catastrophe and token counts are never shown here (only on the MJ screen).
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { errorMessage, formatPercent, t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
+import { renderDistribution } from "../../views/dice-ui.js";
+import {
+  CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
+  ready, saveState, tableState, tone,
+} from "./common.js";
+
+const DIFF_VALUE = { facile: 1, conventionnelle: 2, inhabituelle: 3, complexe: 4, epique: 5 };
+
+const ui = {
+  id: null, characteristic: "physique", skill: "combattre", difficulty: "conventionnelle",
+  force: false, faiblesse: false, tokens: 0, choice: null,
+  odds: null, oddsKey: null, oddsAsked: null, error: null, busy: false,
+  result: null, announce: "", fresh: false,
+};
+
+function reset(id) {
+  if (ui.id === id) return;
+  Object.assign(ui, { id, force: false, faiblesse: false, tokens: 0, choice: null, odds: null, oddsKey: null,
+    oddsAsked: null, error: null, result: null, announce: "" });
+}
+
+function oddsRequest(c, state) {
+  return { op: "versality.test.odds", state, character: c, characteristic: ui.characteristic, skill: ui.skill,
+    difficulty: ui.difficulty, force: ui.force, faiblesse: ui.faiblesse };
+}
+
+function refreshOdds(app, c, state) {
+  const request = oddsRequest(c, state);
+  const key = JSON.stringify(request);
+  if (ui.oddsKey === key || ui.oddsAsked === key || !ready(app)) return;
+  ui.oddsAsked = key;
+  app.call(request).then((r) => {
+    if (ui.oddsAsked !== key) return;
+    ui.oddsKey = key;
+    ui.odds = r;
+    app.rerender();
+  });
+}
+
+/** What the player hears about events: the reshuffle only (catastrophe and tokens are the MJ's). */
+function announceEvents(events) {
+  return events.filter((e) => e.type === "reshuffle").map(() => t("versality.ui.reshuffled")).join(" ");
+}
+
+async function draw(app, c) {
+  if (ui.busy) return;
+  ui.busy = true;
+  ui.result = null;
+  ui.choice = null;
+  ui.tokens = 0;
+  app.rerender();
+  const state = tableState(app.doc);
+  const request = { op: "versality.test.draw", characteristic: ui.characteristic, skill: ui.skill, difficulty: ui.difficulty, seed: newSeed() };
+  const r = await app.call({ ...request, state, character: c });
+  ui.busy = false;
+  if (r.error) {
+    ui.error = r.error;
+    app.rerender();
+    return;
+  }
+  ui.error = null;
+  ui.fresh = true;
+  ui.lastDraw = request;
+  ui.announce = [t("versality.ui.drawn_announce", { count: r.test.drawn.length, cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
+    announceEvents(r.test.events)].filter(Boolean).join(" ");
+  if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
+  saveState(app, r.state);
+}
+
+async function resolve(app, c, pending) {
+  if (ui.busy) return;
+  ui.busy = true;
+  app.rerender();
+  const state = tableState(app.doc);
+  const request = { op: "versality.test.resolve", character_id: c.id, force: ui.force, faiblesse: ui.faiblesse, tokens: ui.tokens, seed: newSeed() };
+  if (pending.rule === "choose" && ui.choice) request.choice = ui.choice;
+  const r = await app.call({ ...request, state });
+  ui.busy = false;
+  if (r.error) {
+    // Never tell the players how many tokens the MJ holds.
+    ui.error = r.error.code === "versality.tokens.not_enough" ? { code: "x", message_key: "versality.ui.not_enough_tokens", params: {} } : r.error;
+    app.rerender();
+    return;
+  }
+  ui.error = null;
+  ui.fresh = false;
+  ui.result = { ...r.result, pending };
+  ui.choice = null;
+  const reshuffle = announceEvents(r.result.events);
+  ui.announce = [t("versality.ui.result_announce", { outcome: outcomeLabel(r.result.final) }), reshuffle].filter(Boolean).join(" ");
+  saveState(app, r.state);
+  const label = `${t(`versality.characteristic.${pending.characteristic}`)} + ${t(`versality.skill.${pending.skill}`)} · ${t(`versality.difficulty.${pending.difficulty}`)}`;
+  app.addLog({
+    kind: "versality.test", system: "versality", who: nameOf(c), label,
+    request: { ...(ui.lastDraw ?? {}), resolve: request },
+    result: { summary: `${outcomeLabel(r.result.final)} — ${t("versality.ui.played_card", { card: outcomeLabel(r.result.played.kind) })}${reshuffle ? ` · ${reshuffle}` : ""}` },
+  });
+}
+
+async function rebuild(app, c) {
+  const r = await app.call({ op: "versality.deck.build", state: tableState(app.doc), character: c, seed: newSeed() });
+  if (r.error) {
+    ui.error = r.error;
+    app.rerender();
+    return;
+  }
+  ui.announce = t("versality.ui.deck_rebuilt");
+  saveState(app, r.state);
+}
+
+function setupForm(app, c, pending) {
+  const wounds = CHARACTERISTICS.reduce((s, k) => s + c.wounds[k], 0);
+  const score = c.characteristics[ui.characteristic] + c.skills[ui.skill] - DIFF_VALUE[ui.difficulty] - wounds;
+  const locked = Boolean(pending);
+  const set = (key) => (e) => { ui[key] = e.target.type === "checkbox" ? e.target.checked : e.target.value; ui.result = null; app.rerender(); };
+  return html`<section class="card" aria-labelledby="vs-test-setup-title">
+    <h2 id="vs-test-setup-title">${t("versality.ui.test_setup")}</h2>
+    <div class="vs-form-grid">
+      <div class="field"><label for="vs-test-char">${t("versality.ui.characteristic")}</label>
+        <select id="vs-test-char" ?disabled=${locked} @change=${set("characteristic")}>
+          ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.characteristic}>${t(`versality.characteristic.${k}`)} (${c.characteristics[k]})</option>`)}
+        </select></div>
+      <div class="field"><label for="vs-test-skill">${t("versality.ui.skill")}</label>
+        <select id="vs-test-skill" ?disabled=${locked} @change=${set("skill")}>
+          ${SKILLS.map((k) => html`<option value=${k} ?selected=${k === ui.skill}>${t(`versality.skill.${k}`)} (${c.skills[k]})</option>`)}
+        </select></div>
+      <div class="field"><label for="vs-test-diff">${t("versality.ui.difficulty")}</label>
+        <select id="vs-test-diff" ?disabled=${locked} @change=${set("difficulty")}>
+          ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`versality.difficulty.${k}`)}</option>`)}
+        </select></div>
+    </div>
+    ${wounds ? html`<p class="vs-wound-note" data-testid="vs-test-wounds">${t("versality.ui.wounds_difficulty", { n: wounds })}</p>` : nothing}
+    <fieldset class="vs-mods"><legend>${t("versality.ui.mods")}</legend>
+      <label class="check"><input type="checkbox" id="vs-force" ?disabled=${locked} .checked=${ui.force} @change=${set("force")}>
+        ${t("versality.ui.force_applies")}${c.forces.some((x) => x.trim()) ? html` <span class="muted small">(${c.forces.filter((x) => x.trim()).join(", ")})</span>` : nothing}</label>
+      <label class="check"><input type="checkbox" id="vs-faiblesse" ?disabled=${locked} .checked=${ui.faiblesse} @change=${set("faiblesse")}>
+        ${t("versality.ui.faiblesse_applies")}${c.faiblesses.some((x) => x.trim()) ? html` <span class="muted small">(${c.faiblesses.filter((x) => x.trim()).join(", ")})</span>` : nothing}</label>
+    </fieldset>
+    <p class="vs-score-line" data-testid="vs-score">${t("versality.ui.score_line", {
+      characteristic: c.characteristics[ui.characteristic], skill: c.skills[ui.skill], difficulty: DIFF_VALUE[ui.difficulty], wounds, score })}</p>
+  </section>`;
+}
+
+function oddsSection(odds) {
+  if (!odds) return html`<p class="muted">${t("versality.ui.odds_loading")}</p>`;
+  if (odds.error) return html`<p class="field-error" role="alert">${errorMessage(odds.error)}</p>`;
+  const rows = odds.final.map((row) => ({ label: outcomeLabel(row.outcome), p: row.fraction, percent: row.percent }));
+  return html`<div data-testid="vs-odds">
+    <p class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}><strong>${t(`versality.rule.${odds.rule}`, { count: odds.count })}</strong></p>
+    <p class="muted small">${odds.rule === "choose" ? t("versality.ui.odds_best") : t("versality.ui.odds_worst")}</p>
+    ${odds.reshuffle ? html`<p class="small">${t("versality.ui.odds_reshuffle")}</p>` : nothing}
+    ${renderDistribution(rows, t("versality.ui.outcome"))}
+    <ul class="vs-fractions small muted">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : ${r.fraction} (${formatPercent(r.percent)})</li>`)}</ul>
+  </div>`;
+}
+
+function tableSection(app, c, deck, pending) {
+  const drawCount = deck?.piles.draw.cards.length ?? c.deck.length;
+  const discardIds = deck?.piles.discard.cards ?? [];
+  const discard = discardIds.map((id) => deck.cards[id]);
+  const hand = (deck?.piles.hand.cards ?? []).map((id) => deck.cards[id]);
+  let appliedId = null;
+  if (pending?.rule === "worst" && hand.length) {
+    const order = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"];
+    appliedId = hand.reduce((w, card) => (order.indexOf(card.kind) < order.indexOf(w.kind) ? card : w)).id;
+  }
+  return html`<section class="card vs-table" aria-labelledby="vs-table-title" data-testid="vs-card-table">
+    <h2 id="vs-table-title">${t("versality.ui.card_table")}</h2>
+    <div class="card-piles">
+      ${renderPile({ id: "draw", label: t("cards.pile.draw"), count: drawCount, faceDown: true })}
+      ${renderPile({ id: "discard", label: t("cards.pile.discard"), count: discard.length, top: discard[0] ?? null, faceDown: false, face: cardFace })}
+    </div>
+    ${discard.length ? html`<details class="vs-discard"><summary>${t("versality.ui.discard_list", { count: discard.length })}</summary>
+      ${renderStrip(discard, { face: cardFace, label: t("cards.pile.discard"), testid: "vs-discard" })}</details>` : nothing}
+    ${pending ? html`
+      <h3 id="vs-hand-title">${t("versality.ui.drawn_cards", { count: hand.length })}</h3>
+      <p>${pending.rule === "choose" ? t("versality.ui.choose_help") : t("versality.ui.worst_help")}</p>
+      ${renderHand(hand, {
+        face: cardFace, fresh: ui.fresh, choose: pending.rule === "choose", selectedId: ui.choice, appliedId,
+        onSelect: (card) => { ui.choice = card.id; ui.fresh = false; app.rerender(); },
+        label: t("versality.ui.drawn_cards", { count: hand.length }),
+      })}
+      <div class="field vs-tokens"><label for="vs-tokens">${t("versality.ui.tokens_spent")}</label>
+        <select id="vs-tokens" @change=${(e) => { ui.tokens = Number(e.target.value); }}>
+          ${[0, 1, 2, 3].map((n) => html`<option value=${n} ?selected=${n === ui.tokens}>${t(`versality.ui.tokens_${n}`)}</option>`)}
+        </select></div>
+      <button type="button" class="primary" id="vs-resolve" ?disabled=${!ready(app) || ui.busy || (pending.rule === "choose" && !ui.choice)}
+        @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>
+    ` : html`${resultSection()}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated}
+        @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? t("versality.ui.draw_n", { count: ui.odds.count }) : t("versality.ui.draw")}</button>`}
+  </section>`;
+}
+
+function resultSection() {
+  const r = ui.result;
+  if (!r) return nothing;
+  return html`<section class="card vs-result" aria-labelledby="vs-result-title" data-testid="vs-result" data-final=${r.final} data-played=${r.played.kind}>
+    <h2 id="vs-result-title">${t("versality.ui.result")}</h2>
+    <p class="vs-final tone-${tone(r.final)}" data-testid="vs-final">${outcomeLabel(r.final)}</p>
+    <p>${t("versality.ui.played_card", { card: outcomeLabel(r.played.kind) })} · ${t(`versality.ui.rule_applied_${r.rule}`)}</p>
+    ${r.steps.length ? html`<ol class="vs-steps" data-testid="vs-steps">
+      ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.tokens})` : ""} : ${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
+    </ol>` : html`<p class="muted small">${t("versality.ui.no_steps")}</p>`}
+  </section>`;
+}
+
+export function render(app, id) {
+  reset(id);
+  const c = findCharacter(app.doc, id);
+  if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
+  const state = tableState(app.doc);
+  const deck = state.decks[id] ?? null;
+  const pending = state.pending[id] ?? null;
+  if (!pending) refreshOdds(app, c, state);
+  const stale = deck && !pending && Object.keys(deck.cards).length !== c.deck.length;
+  return html`
+    ${backLink(`#/versality/character/${encodeURIComponent(id)}`, t("versality.ui.back_sheet", { name: nameOf(c) }))}
+    <h1>${t("versality.ui.test_title", { name: nameOf(c) })}</h1>
+    <div class="visually-hidden" role="status" aria-live="polite" data-testid="vs-announce">${ui.announce}</div>
+    ${ui.announce ? html`<p class="vs-announce-visible" aria-hidden="true" data-testid="vs-announce-visible">${ui.announce}</p>` : nothing}
+    ${c.incapacitated ? html`<p class="field-error">${t("error.versality.test.incapacitated")}</p>` : nothing}
+    ${stale ? html`<p class="notice warning">${t("versality.ui.deck_stale", { table: Object.keys(deck.cards).length, sheet: c.deck.length })}
+      <button type="button" ?disabled=${!ready(app)} @click=${() => rebuild(app, c)}>${t("versality.ui.rebuild")}</button></p>` : nothing}
+    ${setupForm(app, c, pending)}
+    ${pending ? html`<p class="small muted">${t(`versality.rule.${pending.rule}`, { count: pending.count })}</p>` : html`<section class="card" aria-labelledby="vs-odds-title">
+      <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>${oddsSection(ui.odds)}</section>`}
+    ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${errorMessage(ui.error)}</p>` : nothing}
+    ${tableSection(app, c, deck, pending)}
+  `;
+}
