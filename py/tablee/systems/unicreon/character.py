@@ -41,6 +41,7 @@ __all__ = [
     "find_item",
     "new_character",
     "new_uid",
+    "nullable",
     "validate_character",
 ]
 
@@ -71,6 +72,13 @@ TEXT_FIELDS: tuple[str, ...] = ("story", "origins", "job", "description", "don",
 REQUIRED_TEXT: tuple[str, ...] = ("name", "story", "origins", "job", "description", "don", "defaut")
 
 CHAR_ENUM = {"enum": list(CHARACTERISTICS)}
+
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or null. A type list, not anyOf: same meaning, much cheaper to fuzz."""
+    return {**schema, "type": [schema["type"], "null"]}
+
+
 AMOUNT_SCHEMA = {
     "type": "object",
     "properties": {
@@ -97,7 +105,7 @@ WEAPON_SCHEMA = {
         "ranged": {"type": "boolean"},
         "thrown": {"type": "boolean"},
         "melee_ok": {"type": "boolean"},
-        "range": {"anyOf": [{"type": "null"}, RANGE_SCHEMA]},
+        "range": nullable(RANGE_SCHEMA),
         "malus_steps": {"type": "integer", "minimum": 0, "maximum": 4},
     },
     "required": ["characteristic", "damage", "ranged", "thrown", "melee_ok", "range", "malus_steps"],
@@ -122,8 +130,8 @@ _ITEM_PROPS: dict[str, Any] = {
     "bonus_steps": {"type": "integer", "minimum": 0, "maximum": 5},
     "npc_tier": {"enum": [None, *NPC_TIERS]},
     "carried": {"enum": list(CARRIED)},
-    "weapon": {"anyOf": [{"type": "null"}, WEAPON_SCHEMA]},
-    "protection": {"anyOf": [{"type": "null"}, PROTECTION_SCHEMA]},
+    "weapon": nullable(WEAPON_SCHEMA),
+    "protection": nullable(PROTECTION_SCHEMA),
 }
 #: An item a character owns: catalogue stats copied at purchase (``ref`` = catalogue id) or a
 #: custom item defined by the MJ (``ref`` null). Source: "Liste d'équipement", "Armement";

@@ -29,7 +29,7 @@ from typing import Any
 
 from tablee.errors import RulesError, declare
 
-from .character import CHAR_ENUM, ITEM_SCHEMA, SKILL_SCHEMA, encumbrance  # noqa: F401
+from .character import CHAR_ENUM, ITEM_SCHEMA, PROTECTION_SCHEMA, WEAPON_SCHEMA, nullable
 from .data import BESTIARY, CHARACTERISTICS, NPC_TIERS
 from .resolution import D66, frac, resolve_opposition, resolve_test, roll_d66, target
 
@@ -76,6 +76,26 @@ declare(
 MAX_COMBATANTS = 60
 CID = {"type": "string", "minLength": 1, "maxLength": 40}
 
+_RECORD_KEYS = {
+    "uid": {"type": "string", "minLength": 1, "maxLength": 40},
+    "name": {"type": "string", "maxLength": 80},
+    "ref": ITEM_SCHEMA["properties"]["ref"],
+}
+#: A weapon a combatant holds: its inventory uid, name, catalogue ref and weapon stats, flat.
+WEAPON_RECORD: dict[str, Any] = {
+    "type": "object",
+    "properties": {**_RECORD_KEYS, **WEAPON_SCHEMA["properties"]},
+    "required": [*_RECORD_KEYS, *WEAPON_SCHEMA["required"]],
+    "additionalProperties": False,
+}
+#: A shield or armour a combatant can defend with (uid, name, ref, characteristic, absorb).
+PROTECTION_RECORD: dict[str, Any] = {
+    "type": "object",
+    "properties": {**_RECORD_KEYS, **PROTECTION_SCHEMA["properties"]},
+    "required": [*_RECORD_KEYS, *PROTECTION_SCHEMA["required"]],
+    "additionalProperties": False,
+}
+
 COMBATANT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -93,45 +113,39 @@ COMBATANT_SCHEMA: dict[str, Any] = {
         },
         "pv": {"type": "integer", "minimum": 0, "maximum": 999},
         "pv_max": {"type": "integer", "minimum": 1, "maximum": 999},
-        "natural": {
-            "anyOf": [
-                {"type": "null"},
-                {
-                    "type": "object",
-                    "properties": {
-                        "characteristic": CHAR_ENUM,
-                        "damage": {"type": "integer", "minimum": 0, "maximum": 999},
-                    },
-                    "required": ["characteristic", "damage"],
-                    "additionalProperties": False,
+        "natural": nullable(
+            {
+                "type": "object",
+                "properties": {
+                    "characteristic": CHAR_ENUM,
+                    "damage": {"type": "integer", "minimum": 0, "maximum": 999},
                 },
-            ]
-        },
-        "weapons": {"type": "array", "items": ITEM_SCHEMA, "maxItems": 30},
-        "protections": {"type": "array", "items": ITEM_SCHEMA, "maxItems": 10},
+                "required": ["characteristic", "damage"],
+                "additionalProperties": False,
+            }
+        ),
+        "weapons": {"type": "array", "items": WEAPON_RECORD, "maxItems": 30},
+        "protections": {"type": "array", "items": PROTECTION_RECORD, "maxItems": 10},
         "lost": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 30},
         "actions": {"type": "integer", "minimum": 0, "maximum": 2},
-        "initiative": {
-            "anyOf": [
-                {"type": "null"},
-                {
-                    "type": "object",
-                    "properties": {
-                        "dice": {
-                            "type": "array",
-                            "items": {"type": "integer", "minimum": 1, "maximum": 6},
-                            "minItems": 2,
-                            "maxItems": 2,
-                        },
-                        "raw": {"type": "integer", "minimum": 11, "maximum": 66},
-                        "target": {"type": "integer", "minimum": -100, "maximum": 300},
-                        "success": {"type": "boolean"},
+        "initiative": nullable(
+            {
+                "type": "object",
+                "properties": {
+                    "dice": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 1, "maximum": 6},
+                        "minItems": 2,
+                        "maxItems": 2,
                     },
-                    "required": ["dice", "raw", "target", "success"],
-                    "additionalProperties": False,
+                    "raw": {"type": "integer", "minimum": 11, "maximum": 66},
+                    "target": {"type": "integer", "minimum": -100, "maximum": 300},
+                    "success": {"type": "boolean"},
                 },
-            ]
-        },
+                "required": ["dice", "raw", "target", "success"],
+                "additionalProperties": False,
+            }
+        ),
         "down": {"enum": [None, "down", "unconscious", "dead"]},
         "engaged": {"type": "array", "items": CID, "maxItems": MAX_COMBATANTS},
         "blocked": {
@@ -269,13 +283,17 @@ def add_character(state: dict[str, Any], character: dict[str, Any], *, side: str
         characteristics=dict(character["characteristics"]),
         pv=min(character["pv"], character["pv_max"]),
         pv_max=character["pv_max"],
-        weapons=[copy.deepcopy(i) for i in inv if i["weapon"] is not None][:30],
-        protections=[copy.deepcopy(i) for i in inv if i["protection"] is not None][:10],
+        weapons=[_record(i, "weapon") for i in inv if i["weapon"] is not None][:30],
+        protections=[_record(i, "protection") for i in inv if i["protection"] is not None][:10],
         down=character["down"],
     )
     out["combatants"].append(combatant)
     _join_order(out, combatant)
     return out
+
+
+def _record(item: dict[str, Any], key: str) -> dict[str, Any]:
+    return {"uid": item["uid"], "name": item["name"], "ref": item["ref"], **copy.deepcopy(item[key])}
 
 
 def add_npcs(
@@ -572,7 +590,7 @@ def attack_setup(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
             raise RulesError("unicreon.combat.no_weapon", uid=req["weapon"])
         if weapon["uid"] in attacker["lost"]:
             raise RulesError("unicreon.combat.weapon_lost", uid=weapon["uid"])
-    wstats = weapon["weapon"] if weapon else None
+    wstats = weapon
     ranged = req.get("ranged")
     if ranged is None:
         ranged = bool(wstats and wstats["ranged"])
@@ -618,7 +636,7 @@ def attack_setup(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
         prot = _find(defender["protections"], req["protection"])
         if prot is None:
             raise RulesError("unicreon.combat.no_protection", uid=req["protection"])
-    d_char = prot["protection"]["characteristic"] if prot else "agilite"
+    d_char = prot["characteristic"] if prot else "agilite"
     a_skill, d_skill = req.get("attacker_skill"), req.get("defender_skill")
     a_val, d_val = attacker["characteristics"][a_char], defender["characteristics"][d_char]
     return {
@@ -638,7 +656,7 @@ def attack_setup(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
             "steps": defence_steps,
             "target": target(d_val, 10 * defence_steps, d_skill),
             "moyen_target": target(d_val, 0, d_skill),
-            "absorb": prot["protection"]["absorb"] if prot else None,
+            "absorb": prot["absorb"] if prot else None,
             "protection": prot["uid"] if prot else None,
         },
     }

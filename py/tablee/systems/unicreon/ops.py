@@ -6,6 +6,7 @@ Source: 004_12a5de9999b9d0ad.txt (see each rules module); readings: rules/README
 from __future__ import annotations
 
 import copy
+from functools import cache
 from typing import Any
 
 import fastjsonschema
@@ -17,6 +18,7 @@ from tablee.store import register_character_validator, register_state_validator
 from . import character as ch
 from . import combat as cb
 from . import health as hl
+from .character import nullable
 from .data import (
     BESTIARY,
     CARRIED,
@@ -48,8 +50,14 @@ declare(
 )
 
 S = "unicreon"
-CHARACTER = ch.CHARACTER_SCHEMA
-STATE = cb.STATE_SCHEMA
+#: Requests carry characters as plain objects too; ``_char`` validates them against
+#: character.CHARACTER_SCHEMA (same reason as STATE below) and answers unicreon.char.malformed.
+CHARACTER: dict[str, Any] = {"type": "object", "maxProperties": 40}
+#: Requests carry the combat state as a plain object: the handler validates it against
+#: combat.STATE_SCHEMA (published by ``unicreon.schemas``) and answers unicreon.state.malformed.
+#: Reading: the full nested schema made schema-driven fuzzing (hypothesis-jsonschema) take ~1 s
+#: per request, so the request schema stays light and the check happens in ``_state``.
+STATE: dict[str, Any] = {"type": "object", "maxProperties": 20}
 UID = {"type": "string", "minLength": 1, "maxLength": 40}
 CID = cb.CID
 SKILL = {"enum": [None, *SKILL_LEVELS]}
@@ -76,18 +84,22 @@ TEST_SCHEMA: dict[str, Any] = {
 SYSTEM_STATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "combat": {"anyOf": [{"type": "null"}, STATE]},
+        "combat": nullable(cb.STATE_SCHEMA),
         "custom_items": {"type": "array", "items": ch.ITEM_SCHEMA, "maxItems": 200},
     },
     "additionalProperties": False,
 }
-_validate_system_state = fastjsonschema.compile(SYSTEM_STATE_SCHEMA)
+
+
+@cache
+def _validator(which: str) -> Any:
+    return fastjsonschema.compile(SYSTEM_STATE_SCHEMA if which == "system" else cb.STATE_SCHEMA)
 
 
 def validate_state(state: Any) -> list[Problem]:
     """Store validator for document["systems"]["unicreon"]. Never raises."""
     try:
-        _validate_system_state(state)
+        _validator("system")(state)
         combat = state.get("combat")
         details = cb.state_problems(combat) if combat is not None else []
     except fastjsonschema.JsonSchemaException as exc:
@@ -109,6 +121,12 @@ register_state_validator(S, validate_state)
 
 def _state(request: dict[str, Any]) -> dict[str, Any]:
     state = request["state"]
+    try:
+        _validator("combat")(state)
+    except fastjsonschema.JsonSchemaException as exc:
+        raise RulesError(
+            "unicreon.state.malformed", detail=f"{exc.name or ''}: {exc.message}"[:200]
+        ) from None
     details = cb.state_problems(state)
     if details:
         raise RulesError("unicreon.state.invalid", detail=details[0])
@@ -116,6 +134,10 @@ def _state(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _char(request: dict[str, Any], key: str = "character") -> dict[str, Any]:
+    problems = ch.validate_character(request[key])
+    if problems:
+        p = problems[0]
+        raise RulesError(p.code, field=f"{key}.{p.field}".rstrip("."), **p.params)
     return ch.ensure_character(request[key])
 
 
@@ -154,7 +176,22 @@ def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict
 
 
 def _opt_char(request: dict[str, Any], key: str) -> dict[str, Any] | None:
-    return ch.ensure_character(request[key]) if request.get(key) is not None else None
+    return _char(request, key) if request.get(key) is not None else None
+
+
+@op(
+    "unicreon.schemas",
+    system=S,
+    summary="JSON Schemas of the character, the combat state and the table state.",
+)
+def _schemas(request: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(
+        {
+            "character": ch.CHARACTER_SCHEMA,
+            "combat_state": cb.STATE_SCHEMA,
+            "system_state": SYSTEM_STATE_SCHEMA,
+        }
+    )
 
 
 # --- data and characters -------------------------------------------------------------------
@@ -191,6 +228,9 @@ def _character_new(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _character_check(request: dict[str, Any]) -> dict[str, Any]:
     c = request["character"]
+    shape = [p for p in ch.validate_character(c) if p.code == "unicreon.char.malformed"]
+    if shape:
+        raise RulesError(shape[0].code, field=f"character.{shape[0].field}".rstrip("."), **shape[0].params)
     problems = [p.to_json() for p in ch.check_creation(c)]
     return {"ok": not problems, "problems": problems, "encumbrance": ch.encumbrance(c)}
 
@@ -651,8 +691,8 @@ ATTACK_PROPS: dict[str, Any] = {
     "state": STATE,
     "attacker": CID,
     "defender": CID,
-    "weapon": {"anyOf": [{"type": "null"}, UID]},
-    "protection": {"anyOf": [{"type": "null"}, UID]},
+    "weapon": nullable(UID),
+    "protection": nullable(UID),
     "ranged": {"type": "boolean"},
     "distance": {"type": "integer", "minimum": 0, "maximum": 100000},
     "aim": {"type": "boolean"},
