@@ -283,7 +283,7 @@ function healSection(app, c) {
             ${["oui-et", "oui", "oui-mais", "non-mais", "non-et", "echec-critique"].map((o) => html`<option value=${o} ?selected=${o === ui.heal.outcome}>${outcomeLabel(o)}</option>`)}
           </select></div>
       </div>
-      <button type="button" ?disabled=${!ready(app) || c.heal_used} @click=${doHeal}>${t("versality.ui.heal_do")}</button>`}
+      <button type="button" id="vs-heal-do" ?disabled=${!ready(app) || c.heal_used} @click=${doHeal}>${t("versality.ui.heal_do")}</button>`}
   </section>`;
 }
 

@@ -1,0 +1,288 @@
+"""Versality in a real browser at 360 px: guided creation with rule messages at their
+fields, tests on the card table (choose among 2, worst of 3), the reshuffle seen by the
+players and counted on the MJ screen only, wounds and progression, and a reload that
+keeps every deck in the same order."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import saved_document, wait_engine
+from playwright.sync_api import expect
+
+ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
+SECRET_NOTE = "vol au-dessus de la foule"
+
+
+def no_horizontal_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{page.url}: scrollWidth {width}"
+
+
+def character(cid: str, name: str) -> dict:
+    """A validated character: base deck + oui-et + oui (5 points) + two non-mais (6 = ⌈12/2⌉)."""
+    deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
+    deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
+    return {
+        "id": cid, "system": "versality", "name": name,
+        "powers": [{"text": "Télékinésie", "approved": True}],
+        "forces": ["Agile", "Têtue"], "faiblesses": ["Naïve"], "traits_approved": True,
+        "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
+        "skills": {"traquer": 3, "survivre": 1, "terroriser": 0, "combattre": 1, "soulager": 0,
+                   "comprendre": 0, "fureter": 0, "resister": 0},
+        "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
+        "incapacitated": False, "heal_used": False, "improvement_points": 0,
+    }
+
+
+def seed_table(page, chars: list[dict]) -> None:
+    doc = saved_document(page)
+    doc["characters"] += chars
+    doc["settings"]["versality"] = {"validated": [c["id"] for c in chars]}
+    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    page.reload()
+    wait_engine(page)
+
+
+def set_number(page, selector: str, value: int) -> None:
+    page.fill(selector, str(value))
+    page.press(selector, "Tab")
+
+
+def drawn_kinds(page) -> list[str]:
+    cards = page.locator("[data-testid=hand-card]")
+    return [cards.nth(i).get_attribute("data-kind") for i in range(cards.count())]
+
+
+def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
+    app.goto(app.url.split("#")[0] + "#/versality")
+    expect(app.get_by_role("heading", name="Versality")).to_be_visible()
+    no_horizontal_scroll(app)
+    app.fill("#vs-new-name", "Nadia")
+    app.click("#vs-create")
+    expect(app.locator("#vs-power-0")).to_be_visible()
+    # Step 1: the power, with the MJ's approval asked at its checkbox.
+    expect(app.locator("[data-field=powers]")).to_have_text("Le personnage doit avoir un pouvoir.")
+    app.fill("#vs-power-0", "Télékinésie")
+    expect(app.locator("[data-field='powers.0.approved']")).to_have_text("Le MJ doit approuver ce pouvoir.")
+    app.check("#vs-power-0-approved")
+    expect(app.locator("[data-field='powers.0.approved']")).to_have_text("")
+    # Step 2: 5 points of success cards; a 3-point card no longer fits after 3 + 2.
+    expect(app.locator("[data-testid=vs-success-left]")).to_contain_text("Points restants : 5 sur 5")
+    app.click("[data-testid=vs-buy-oui-et]")
+    expect(app.locator("[data-testid=vs-success-left]")).to_contain_text("Points restants : 2 sur 5")
+    app.click("[data-testid=vs-buy-oui]")
+    expect(app.locator("[data-testid=vs-success-left]")).to_contain_text("Points restants : 0 sur 5")
+    expect(app.locator("[data-testid=vs-buy-oui-mais]")).to_be_disabled()
+    # Failures: 12 success points → 6 to compensate, shown in the ledger.
+    expect(app.locator("[data-testid=vs-ledger]")).to_contain_text("12")
+    expect(app.locator("[data-testid=vs-gap]")).to_have_text("6")
+    app.click("[data-testid=vs-buy-non-mais]")
+    expect(app.locator("[data-testid=vs-gap]")).to_have_text("3")
+    # non-et (5) is worth more than the 3 left while a non-mais is affordable: not allowed.
+    expect(app.locator("[data-testid=vs-buy-non-et]")).to_be_disabled()
+    app.click("[data-testid=vs-buy-non-mais]")
+    expect(app.locator("[data-testid=vs-gap]")).to_have_text("0")
+    expect(app.locator("[data-field=deck]")).to_have_text("")
+    # Step 3: traits.
+    expect(app.locator("[data-field=forces]")).to_contain_text("Il faut 2 forces et 1 faiblesse")
+    app.fill("#vs-forces-0", "Agile")
+    app.fill("#vs-forces-1", "Têtue")
+    app.fill("#vs-faiblesses-0", "Naïve")
+    app.check("#vs-traits-approved")
+    # Steps 4-5: breaking a rule shows its message at the field.
+    set_number(app, "#vs-characteristics-physique", 2)
+    set_number(app, "#vs-characteristics-personnalite", 1)
+    set_number(app, "#vs-skills-combattre", 4)
+    expect(app.locator("[data-field='skills.combattre']")).to_contain_text("une compétence ne dépasse pas 3")
+    expect(app.locator("#vs-skills-combattre")).to_have_attribute("aria-invalid", "true")
+    set_number(app, "#vs-skills-traquer", 3)
+    expect(app.locator("[data-field=skills]")).to_contain_text("Il faut répartir 5 points de compétences (il y en a 7)")
+    expect(app.locator("[data-testid=vs-skills-left]")).to_contain_text("Points restants : -2 sur 5")
+    expect(app.locator("#vs-validate")).to_be_disabled()
+    no_horizontal_scroll(app)
+    set_number(app, "#vs-skills-combattre", 1)
+    set_number(app, "#vs-skills-survivre", 1)
+    expect(app.locator("[data-testid=vs-problem-count]")).to_contain_text("Tout est en règle")
+    # A card bought during creation may still be taken back before validation...
+    assert app.locator(".vs-chip-remove").count() == 4
+    app.click("#vs-validate")
+    # ...never after.
+    expect(app.locator("#vs-go-test")).to_be_visible()
+    expect(app.locator(".vs-chip-remove")).to_have_count(0)
+    expect(app.locator("[data-testid=vs-sheet-deck-card]")).to_have_count(8)
+    no_horizontal_scroll(app)
+
+    # Wounds: one on Physique, and the test screen shows it as added difficulty.
+    app.click("[data-testid=vs-wound-physique]")
+    expect(app.locator("[data-testid=vs-status]")).to_have_text("Blessé")
+    expect(app.locator("[data-testid=vs-untreated]")).to_contain_text("+1 en difficulté")
+    app.click("#vs-go-test")
+    expect(app.locator("[data-testid=vs-test-wounds]")).to_contain_text("+1 en difficulté")
+    no_horizontal_scroll(app)
+
+    # End of scenario on the MJ screen: objective reached, catastrophe ≤ 10 → 2 points.
+    app.goto(app.url.split("#")[0] + "#/versality")
+    app.click("#vs-mj-link")
+    expect(app.get_by_role("heading", name="Écran de la MJ")).to_be_visible()
+    app.get_by_label("Objectif réussi").check()
+    app.click("text=Attribuer les points d'amélioration")
+    expect(app.locator("[data-testid=vs-mj-status]")).to_contain_text("Nadia : +2")
+    no_horizontal_scroll(app)
+
+    # Progression: a skill at its score (1), then a power (5) that is too dear.
+    app.goto(app.url.split("#")[0] + "#/versality")
+    app.click("a.vs-char-name")
+    expect(app.locator("[data-testid=vs-improvement-points]")).to_have_text("2")
+    app.select_option("#vs-improve-skill", "combattre")
+    expect(app.locator("[data-testid=vs-improve-skill]")).to_contain_text("coût 1")
+    app.click("[data-testid=vs-improve-skill]")
+    expect(app.locator("[data-testid=vs-improvement-points]")).to_have_text("1")
+    app.fill("#vs-new-power", "Vol")
+    app.click("text=Acheter ce pouvoir")
+    expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("Il faut 5 points d'amélioration (disponibles : 1)")
+    doc = saved_document(app)
+    nadia = next(c for c in doc["characters"] if c["name"] == "Nadia")
+    assert nadia["skills"]["combattre"] == 2 and nadia["improvement_points"] == 1
+    assert nadia["wounds"]["physique"] == 1 and len(nadia["powers"]) == 1
+
+
+def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
+    seed_table(app, [character("vs-ana", "Ana")])
+    base = app.url.split("#")[0]
+    app.goto(base + "#/versality/test/vs-ana")
+    expect(app.get_by_role("heading", name="Test de Ana")).to_be_visible()
+
+    # 1. Physique 2 + Combattre 1 − facile 1 = 2: draw 2 and choose; odds before the draw.
+    app.select_option("#vs-test-char", "physique")
+    app.select_option("#vs-test-skill", "combattre")
+    app.select_option("#vs-test-diff", "facile")
+    rule = app.locator("[data-testid=vs-rule]")
+    expect(rule).to_have_attribute("data-count", "2")
+    expect(rule).to_have_text("Piochez 2 cartes et choisissez-en une.")
+    # Exact odds from the 8-card deck, best of 2: oui-et = 1 − C(6,2)/C(8,2) = 13/28.
+    expect(app.locator(".vs-fractions li[data-outcome=oui-et]")).to_have_attribute("data-p", "13/28")
+    expect(app.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "8")
+    no_horizontal_scroll(app)
+    app.click("#vs-draw")
+    expect(app.locator("[data-testid=hand-card]")).to_have_count(2)
+    expect(app.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "6")
+    expect(app.locator("#vs-resolve")).to_be_disabled()
+    second = app.locator("[data-testid=hand-card]").nth(1)
+    chosen = second.get_attribute("data-kind")
+    second.focus()
+    app.keyboard.press("Enter")  # keyboard choice
+    expect(second).to_have_attribute("aria-pressed", "true")
+    app.click("#vs-resolve")
+    result = app.locator("[data-testid=vs-result]")
+    expect(result).to_have_attribute("data-played", chosen)
+    expect(result).to_have_attribute("data-final", chosen)
+    expect(app.locator("[data-testid=pile-discard]")).to_have_attribute("data-count", "1")
+    expect(app.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "7")
+
+    # 2. Mental 0 + Comprendre 0 − facile 1 = −1: draw 3, the worst applies.
+    app.select_option("#vs-test-char", "mental")
+    app.select_option("#vs-test-skill", "comprendre")
+    expect(rule).to_have_text("Piochez 3 cartes : la pire s'applique.")
+    app.click("#vs-draw")
+    expect(app.locator("[data-testid=hand-card]")).to_have_count(3)
+    kinds = drawn_kinds(app)
+    worst = min(kinds, key=ORDER.index)
+    expect(app.locator(".play-card.applied")).to_have_attribute("data-kind", worst)
+    expect(app.locator("#vs-resolve")).to_be_enabled()
+    app.click("#vs-resolve")
+    expect(result).to_have_attribute("data-played", worst)
+    expect(result).to_have_attribute("data-final", worst)
+
+    # 3. Épique (−5): 7 cards from a draw pile of 6: the discard is reshuffled in, and the
+    # players are told (live region) without any catastrophe or token figure.
+    app.select_option("#vs-test-diff", "epique")
+    expect(rule).to_have_attribute("data-count", "7")
+    expect(app.locator("[data-testid=vs-odds]")).to_contain_text("la défausse sera remélangée")
+    app.click("#vs-draw")
+    expect(app.locator("[data-testid=hand-card]")).to_have_count(7)
+    expect(app.locator("[data-testid=vs-announce]")).to_contain_text("Deck épuisé : toutes les cartes sont remélangées.")
+    worst = min(drawn_kinds(app), key=ORDER.index)
+    app.click("#vs-resolve")
+    expect(result).to_have_attribute("data-final", worst)
+    no_horizontal_scroll(app)
+    log = saved_document(app)["log"]
+    assert [e["system"] for e in log[-3:]] == ["versality"] * 3
+    assert all(e["who"] == "Ana" and isinstance(e["request"]["seed"], int) for e in log[-3:])
+
+    # The MJ screen (deliberately reached) shows the scale and the token that moved.
+    app.goto(base + "#/versality")
+    app.click("#vs-mj-link")
+    expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("1")
+    expect(app.locator("[data-testid=vs-tokens]")).to_have_text("1")
+    expect(app.locator(".vs-bands li[aria-current=true]")).to_contain_text("Sous les radars")
+    app.select_option("#vs-power-points", "5")
+    app.fill("#vs-power-note", SECRET_NOTE)
+    app.click("#vs-power-add")
+    expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("6")
+    expect(app.locator(".vs-bands li[aria-current=true]")).to_contain_text("Gêne légère")
+    app.get_by_role("button", name="Pions plus un").click()
+    expect(app.locator("[data-testid=vs-tokens]")).to_have_text("2")
+    no_horizontal_scroll(app)
+    mj = saved_document(app)["systems"]["versality"]
+    assert (mj["catastrophe"], mj["tokens"]) == (6, 2)
+
+    # Player views: no catastrophe, no token count, no power-use points or notes in the DOM.
+    for route in ("#/versality", "#/versality/character/vs-ana", "#/versality/test/vs-ana"):
+        app.goto(base + route)
+        expect(app.locator(".versality")).to_be_visible()
+        dom = app.inner_html("main").lower()
+        assert "catastrophe" not in dom, route
+        assert SECRET_NOTE not in dom, route
+        assert app.locator("[data-testid=vs-catastrophe], [data-testid=vs-tokens], [data-testid=vs-power-uses]").count() == 0
+        no_horizontal_scroll(app)
+
+    # A test drawn but not played survives a reload; every deck keeps its exact order.
+    app.goto(base + "#/versality/test/vs-ana")
+    app.select_option("#vs-test-diff", "facile")
+    app.click("#vs-draw")
+    expect(app.locator("[data-testid=hand-card]")).to_have_count(3)
+    before = saved_document(app)["systems"]["versality"]
+    hand = drawn_kinds(app)
+    app.reload()
+    wait_engine(app)
+    after = saved_document(app)["systems"]["versality"]
+    assert json.dumps(after, sort_keys=True) == json.dumps(before, sort_keys=True)
+    expect(app.locator("[data-testid=hand-card]")).to_have_count(3)
+    assert drawn_kinds(app) == hand
+    app.click("#vs-resolve")
+    expect(result).to_have_attribute("data-final", min(hand, key=ORDER.index))
+
+
+def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
+    ana = character("vs-ana", "Ana")
+    ana["wounds"]["mental"] = 1
+    seed_table(app, [ana, character("vs-bo", "Bo")])
+    base = app.url.split("#")[0]
+    app.goto(base + "#/versality")
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(2)
+    no_horizontal_scroll(app)
+    app.locator("[data-testid=vs-char][data-id=vs-bo]").get_by_role("button", name="Dupliquer").click()
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
+    expect(app.get_by_role("link", name="Copie de Bo")).to_be_visible()
+    copy = app.locator("[data-testid=vs-char]").nth(2)
+    copy.get_by_role("button", name="Supprimer").click()
+    copy.get_by_role("button", name="Annuler").click()
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
+    copy.get_by_role("button", name="Supprimer").click()
+    app.click("[data-testid=vs-confirm-delete]")
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(2)
+    assert [c["name"] for c in saved_document(app)["characters"]] == ["Ana", "Bo"]
+
+    # Bo soulage Ana (never himself): a success heals her Mental wound, once per game.
+    app.goto(base + "#/versality/character/vs-bo")
+    app.select_option("#vs-heal-ally", "vs-ana")
+    app.select_option("#vs-heal-char", "mental")
+    app.select_option("#vs-heal-outcome", "oui")
+    app.click("#vs-heal-do")
+    expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("une blessure en Mental est soignée")
+    expect(app.locator("[data-testid=vs-heal-used]")).to_be_visible()
+    doc = saved_document(app)
+    chars = {c["id"]: c for c in doc["characters"]}
+    assert chars["vs-ana"]["wounds"]["mental"] == 0 and chars["vs-bo"]["heal_used"] is True
+    no_horizontal_scroll(app)
