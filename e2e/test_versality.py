@@ -216,6 +216,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("1")
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("1")
     expect(app.locator(".vs-bands li[aria-current=true]")).to_contain_text("Sous les radars")
+    expect(app.locator("[data-testid=vs-reshuffles]")).to_contain_text("Ana : deck épuisé et remélangé → catastrophe +1, +1 pion(s)")
     app.select_option("#vs-power-points", "5")
     app.fill("#vs-power-note", SECRET_NOTE)
     app.click("#vs-power-add")

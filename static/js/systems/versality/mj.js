@@ -74,6 +74,16 @@ function endScenario(app, list) {
   })();
 }
 
+/** Reshuffles recorded in the roll log (each: catastrophe +1 and one token for the MJ). */
+function reshuffleHistory(app) {
+  const entries = app.doc.log.filter((e) => e.system === "versality" && e.result?.reshuffles > 0).slice(-5).reverse();
+  if (!entries.length) return nothing;
+  return html`<section class="card" aria-labelledby="vs-resh-title" data-testid="vs-reshuffles">
+    <h2 id="vs-resh-title">${t("versality.ui.mj_reshuffles")}</h2>
+    <ul>${entries.map((e) => html`<li>${t("versality.ui.mj_reshuffle_line", { name: e.who ?? "—", n: e.result.reshuffles })}</li>`)}</ul>
+  </section>`;
+}
+
 export function render(app) {
   const state = tableState(app.doc);
   const list = characters(app.doc);
@@ -105,6 +115,7 @@ export function render(app) {
         <button type="button" ?disabled=${dis} @click=${() => adjust(app, "catastrophe", 1)} aria-label=${t("versality.ui.mj_cat_plus")}>+1</button>
       </div>
     </section>
+    ${reshuffleHistory(app)}
     <section class="card" aria-labelledby="vs-tokens-title" id="vs-tokens-box">
       <h2 id="vs-tokens-title">${t("versality.tokens.title")}</h2>
       <p class="vs-big"><span data-testid="vs-tokens">${state.tokens}</span></p>

@@ -71,6 +71,7 @@ async function draw(app, c) {
   ui.error = null;
   ui.fresh = true;
   ui.lastDraw = request;
+  ui.lastEvents = r.test.events;
   ui.announce = [t("versality.ui.drawn_announce", { count: r.test.drawn.length, cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
     announceEvents(r.test.events)].filter(Boolean).join(" ");
   if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
@@ -97,13 +98,16 @@ async function resolve(app, c, pending) {
   ui.result = { ...r.result, pending };
   ui.choice = null;
   const reshuffle = announceEvents(r.result.events);
+  // Reshuffles of the draw and of the resolve: each one raised the scale and gave a token (MJ screen).
+  const reshuffles = [...(ui.lastEvents ?? []), ...r.result.events].filter((e) => e.type === "reshuffle").length;
+  ui.lastEvents = [];
   ui.announce = [t("versality.ui.result_announce", { outcome: outcomeLabel(r.result.final) }), reshuffle].filter(Boolean).join(" ");
   saveState(app, r.state);
   const label = `${t(`versality.characteristic.${pending.characteristic}`)} + ${t(`versality.skill.${pending.skill}`)} · ${t(`versality.difficulty.${pending.difficulty}`)}`;
   app.addLog({
     kind: "versality.test", system: "versality", who: nameOf(c), label,
     request: { ...(ui.lastDraw ?? {}), resolve: request },
-    result: { summary: `${outcomeLabel(r.result.final)} — ${t("versality.ui.played_card", { card: outcomeLabel(r.result.played.kind) })}${reshuffle ? ` · ${reshuffle}` : ""}` },
+    result: { reshuffles, summary: `${outcomeLabel(r.result.final)} — ${t("versality.ui.played_card", { card: outcomeLabel(r.result.played.kind) })}${reshuffle ? ` · ${reshuffle}` : ""}` },
   });
 }
 
