@@ -76,6 +76,7 @@ async function draw(app, c) {
     announceEvents(r.test.events)].filter(Boolean).join(" ");
   if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
   saveState(app, r.state);
+  reveal("vs-hand-title");
 }
 
 async function resolve(app, c, pending) {
@@ -103,12 +104,18 @@ async function resolve(app, c, pending) {
   ui.lastEvents = [];
   ui.announce = [t("versality.ui.result_announce", { outcome: outcomeLabel(r.result.final) }), reshuffle].filter(Boolean).join(" ");
   saveState(app, r.state);
+  reveal("vs-result-title");
   const label = `${t(`versality.characteristic.${pending.characteristic}`)} + ${t(`versality.skill.${pending.skill}`)} · ${t(`versality.difficulty.${pending.difficulty}`)}`;
   app.addLog({
     kind: "versality.test", system: "versality", who: nameOf(c), label,
     request: { ...(ui.lastDraw ?? {}), resolve: request },
     result: { reshuffles, summary: `${outcomeLabel(r.result.final)} — ${t("versality.ui.played_card", { card: outcomeLabel(r.result.played.kind) })}${reshuffle ? ` · ${reshuffle}` : ""}` },
   });
+}
+
+/** On a phone the cards are below the form: bring them into view (focus stays put). */
+function reveal(id) {
+  requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: "start", behavior: "smooth" }));
 }
 
 async function rebuild(app, c) {
