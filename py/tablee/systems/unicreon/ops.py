@@ -47,6 +47,7 @@ declare(
     "unicreon.test.no_character",
     "unicreon.state.malformed",
     "unicreon.state.invalid",
+    "unicreon.combat.npc_kind",
 )
 
 S = "unicreon"
@@ -594,7 +595,7 @@ def _combat_add_character(request: dict[str, Any]) -> dict[str, Any]:
 def _combat_add_npc(request: dict[str, Any]) -> dict[str, Any]:
     tier, beast = request.get("tier"), request.get("beast")
     if (tier is None) == (beast is None):
-        raise RulesError("unicreon.combat.unknown", cid=None)
+        raise RulesError("unicreon.combat.npc_kind")
     count = request.get("count", 1)
     out = cb.add_npcs(_state(request), tier=tier, beast=beast, count=count, name=request.get("name", ""))
     return {"state": out, "cids": [c["cid"] for c in out["combatants"][-count:]]}
