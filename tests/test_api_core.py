@@ -1,0 +1,123 @@
+"""The JSON door as a whole: describe, every op's schema fuzzed, every error code translated.
+
+The op list is read from the registry at collection time, so ops added later are
+covered without touching this file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis_jsonschema import from_schema
+from jsonschema import Draft202012Validator
+
+from tablee import api, registry
+from tablee.errors import declared_codes
+
+REPO = Path(__file__).resolve().parent.parent
+I18N = REPO / "static" / "i18n"
+OP_NAMES = sorted(registry.OPS)
+#: Codes a request generated FROM the op's schema must never produce.
+FORBIDDEN = {"request.internal", "request.invalid", "request.unknown_op", "request.not_object"}
+#: Examples per system op. hypothesis-jsonschema needs up to ~3 s per example for the big
+#: state schemas (cards, Versality) and there are ~70 ops, so 2 keeps the file near a minute;
+#: set TABLEE_FUZZ_EXAMPLES=40 for a soak run (~20 min). The kernel's own ops are cheap: 30 each.
+FUZZ_EXAMPLES = int(os.environ.get("TABLEE_FUZZ_EXAMPLES", "2"))
+KERNEL_EXAMPLES = max(30, FUZZ_EXAMPLES)
+KERNEL_OPS = {"describe", "roll", "odds", "store.new", "store.load", "store.check_character"}
+
+
+def _messages(lang: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for path in sorted((I18N / lang).glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(data, dict), path
+        merged.update(data)
+    return merged
+
+
+def test_describe_lists_systems_and_ops():
+    r = api.handle({"op": "describe"})
+    assert [s["id"] for s in r["systems"]] == list(registry.SYSTEM_IDS)
+    assert len(r["systems"]) == 5
+    names = [o["op"] for o in r["ops"]]
+    assert names == sorted(registry.OPS)
+    for o in r["ops"]:
+        assert o["schema"]["properties"]["op"] == {"const": o["op"]}
+        assert o["schema"]["additionalProperties"] is False
+        assert o["system"] in (None, *registry.SYSTEM_IDS)
+    assert {"roll", "odds", "store.new", "store.load", "store.check_character"} <= set(names)
+
+
+@pytest.mark.parametrize("name", OP_NAMES)
+def test_schema_is_valid_draft_2020_12(name):
+    Draft202012Validator.check_schema(registry.OPS[name].schema)
+
+
+@pytest.mark.parametrize("name", OP_NAMES)
+def test_fuzz_op_from_its_schema(name):
+    codes = declared_codes()
+
+    @settings(
+        max_examples=KERNEL_EXAMPLES if name in KERNEL_OPS else FUZZ_EXAMPLES,
+        deadline=None,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+        database=None,
+    )
+    @given(from_schema(registry.OPS[name].schema))
+    def check(request):
+        response = api.handle(request)
+        assert isinstance(response, dict)
+        json.dumps(response)  # JSON-ready
+        if "error" in response:
+            err = response["error"]
+            assert set(err) == {"code", "message_key", "params"}
+            assert err["code"] in codes, err
+            assert err["code"] not in FORBIDDEN, (request, err)
+            assert err["message_key"] == f"error.{err['code']}"
+            assert isinstance(err["params"], dict)
+
+    check()
+
+
+def test_every_declared_code_has_french_and_english_messages():
+    codes = declared_codes()
+    assert {"request.internal", "dice.syntax", "store.invalid"} <= codes
+    for lang in ("fr", "en"):
+        messages = _messages(lang)
+        missing = sorted(c for c in codes if not str(messages.get(f"error.{c}", "")).strip())
+        assert not missing, (lang, missing)
+
+
+def test_kernel_namespace_is_the_same_in_both_languages():
+    fr = json.loads((I18N / "fr" / "kernel.json").read_text(encoding="utf-8"))
+    en = json.loads((I18N / "en" / "kernel.json").read_text(encoding="utf-8"))
+    assert set(fr) == set(en)
+    for key in fr:  # same placeholders on both sides
+        assert sorted(_placeholders(fr[key])) == sorted(_placeholders(en[key])), key
+
+
+def _placeholders(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"\{(\w+)\}", text)
+
+
+def test_handle_json_round_trip():
+    req = {"op": "roll", "expr": "2d6+1", "seed": 99}
+    text = api.handle_json(json.dumps(req))
+    assert json.loads(text) == api.handle(req)
+    assert json.loads(api.handle_json("not json"))["error"]["code"] == "request.not_object"
+    assert json.loads(api.handle_json("[1, 2]"))["error"]["code"] == "request.not_object"
+    assert json.loads(api.handle_json('{"op": "nope"}'))["error"] == {
+        "code": "request.unknown_op", "message_key": "error.request.unknown_op", "params": {"op": "nope"},
+    }
+    bad = json.loads(api.handle_json('{"op": "roll", "expr": "d6"}'))["error"]
+    assert bad["code"] == "request.invalid" and bad["params"]["op"] == "roll"
+    fr = api.handle_json(json.dumps({"op": "store.new", "name": "Été", "language": "fr"}))
+    assert "Été" in fr  # ensure_ascii=False: accents cross as text
