@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from serve import make_server  # noqa: E402
+from serve import Handler, make_server  # noqa: E402
 
 BASE = "/tablee/"
 ENGINE_TIMEOUT_MS = 120_000
@@ -49,12 +49,41 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class SiteHandler(Handler):
+    """The site as served, plus a switch to publish a "new version" of the precache list."""
+
+    version_suffix = ""
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.version_suffix and self.path.endswith("/static/vendor/precache.js"):
+            text = (ROOT / "static/vendor/precache.js").read_text()
+            body = re.sub(r'("version": ")(\w+)"', rf'\g<1>\g<2>{self.version_suffix}"', text).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+
+@pytest.fixture
+def new_version():
+    """Call it to make the server publish a new version of the app (a new precache list)."""
+
+    def publish(suffix: str = "next") -> None:
+        SiteHandler.version_suffix = suffix
+
+    yield publish
+    SiteHandler.version_suffix = ""
+
+
 @pytest.fixture(scope="session")
 def server():
     if not (ROOT / "static" / "vendor" / "precache.js").exists():
         pytest.fail("static/vendor is missing: run `make setup` (make test does it for you)")
     port = free_port()
-    httpd = make_server(port, BASE, quiet=True)
+    httpd = make_server(port, BASE, quiet=True, handler_class=SiteHandler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{port}"

@@ -69,10 +69,12 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     quiet = False
 
 
-def make_server(port: int, base: str = "/", host: str = "127.0.0.1", quiet: bool = False) -> Server:
+def make_server(
+    port: int, base: str = "/", host: str = "127.0.0.1", quiet: bool = False, handler_class: type = Handler
+) -> Server:
     if not base.startswith("/") or not base.endswith("/"):
         raise ValueError("--base must start and end with '/'")
-    handler = type("BoundHandler", (Handler,), {"base": base})
+    handler = type("BoundHandler", (handler_class,), {"base": base})
     server = Server((host, port), functools.partial(handler, directory=str(ROOT)))
     server.quiet = quiet
     return server
