@@ -124,9 +124,10 @@ function renderChrome() {
   document.getElementById("table-name").textContent = app.doc.name;
   const toggle = document.getElementById("lang-toggle");
   const other = language() === "fr" ? "en" : "fr";
-  toggle.textContent = other.toUpperCase();
+  // The button names the other language in that language ("English", "Français").
+  toggle.textContent = t(`lang.name_${other}`);
   toggle.lang = other;
-  toggle.setAttribute("aria-label", t(`lang.switch_to_${other}`));
+  toggle.title = t(`lang.switch_to_${other}`);
   const nav = document.getElementById("app-nav");
   nav.setAttribute("aria-label", t("nav.label"));
   for (const link of nav.querySelectorAll("a[data-route]")) {

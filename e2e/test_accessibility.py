@@ -1,0 +1,40 @@
+"""Accessibility: axe-core (pinned in package.json, dev only) finds no serious or critical
+violation on the shell's screens, and the keyboard alone reaches and runs a roll."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from playwright.sync_api import expect
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """() => axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)})))"""
+    )
+    return result
+
+
+@pytest.mark.parametrize("route", ["tray", "log", "table", "about", "versality", "unicreon"])
+def test_no_serious_axe_violation(app, route):
+    app.fill("#dice-expr", "2d6")
+    app.click("#roll-button")
+    app.goto(app.url.split("#")[0] + f"#/{route}")
+    app.wait_for_timeout(400)
+    assert axe_violations(app) == []
+
+
+def test_keyboard_alone_rolls_dice(app):
+    app.keyboard.press("Tab")
+    expect(app.locator(".skip-link")).to_be_focused()
+    app.keyboard.press("Enter")
+    app.locator("#dice-expr").focus()
+    app.keyboard.press("Control+A")
+    app.keyboard.type("3d6")
+    app.keyboard.press("Enter")
+    expect(app.locator("#roll-result li.die")).to_have_count(3)
