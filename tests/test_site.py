@@ -116,3 +116,20 @@ def test_service_worker_uses_the_generated_precache_list():
     globs = vendor.APP_GLOBS
     for needed in ("index.html", "pyscript.toml", "py/**/*.py", "static/js/**/*.js", "static/i18n/**/*.json"):
         assert needed in globs
+
+
+def test_manifest_makes_the_app_installable():
+    manifest = json.loads((ROOT / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    assert manifest["display"] == "standalone" and manifest["lang"] == "fr"
+    sizes = {}
+    for icon in manifest["icons"]:
+        path = ROOT / icon["src"]
+        assert path.exists(), icon["src"]
+        if icon["type"] == "image/png":
+            header = path.read_bytes()[:24]
+            assert header[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+            assert f"{width}x{height}" == icon["sizes"], icon["src"]
+            sizes[icon["sizes"]] = True
+    assert {"192x192", "512x512"} <= set(sizes)
