@@ -140,7 +140,7 @@ def write_pyscript_toml(wheels: list[Path]) -> None:
     text = path.read_text()
     head = text.split(FILES_BEGIN, 1)[0].rstrip() + "\n\n"
     lines = [FILES_BEGIN, "[files]"]
-    for wheel in wheels:
+    for wheel in sorted(wheels):
         lines.append(f'"./{wheel.relative_to(ROOT).as_posix()}" = "./*"')
     for py in python_files():
         rel = py.relative_to(ROOT).as_posix()
