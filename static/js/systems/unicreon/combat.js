@@ -1,0 +1,387 @@
+// Unicreon combat tracker (#/unicreon/combat; state in doc.systems.unicreon.combat, kept by
+// the pure ops unicreon.combat.*): add PCs and NPCs (generic tiers, bestiary), surprise round,
+// initiative (odds shown; the MJ rolls once for every NPC), turns of two actions, passes
+// d'armes with their exact odds before the roll, escape, engage, pickup, MJ adjustments,
+// and the end of the fight writing PV back onto the characters.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderDistribution } from "../../views/dice-ui.js";
+import {
+  BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
+  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, tableState,
+} from "./common.js";
+
+const ui = {
+  busy: false, error: null, count: 1, announce: "",
+  attacker: "", defender: "", weapon: "", protection: "", ranged: false, distance: 0, aim: false, surprise: false,
+  attackerSkill: "", defenderSkill: "", last: null, escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
+};
+const initOdds = oddsCache();
+const attackOdds = oddsCache();
+const escapeOdds = oddsCache();
+
+const combatOf = (doc) => tableState(doc).combat;
+
+function saveCombat(app, combat, mutate) {
+  app.update((doc) => {
+    doc.systems.unicreon = { ...(doc.systems.unicreon ?? { custom_items: [] }), combat };
+    if (!doc.systems.unicreon.custom_items) doc.systems.unicreon.custom_items = [];
+    mutate?.(doc);
+  });
+}
+
+/** Run a combat op on the stored state; stores the new state; returns the response or null. */
+async function run(app, request, { announce, after } = {}) {
+  if (ui.busy) return null;
+  ui.busy = true;
+  app.rerender();
+  const r = await app.call({ ...request, state: combatOf(app.doc) });
+  ui.busy = false;
+  if (r.error) {
+    ui.error = r.error;
+    app.rerender();
+    return null;
+  }
+  ui.error = null;
+  if (announce) ui.announce = typeof announce === "function" ? announce(r) : announce;
+  saveCombat(app, r.state, after ? (doc) => after(doc, r) : undefined);
+  return r;
+}
+
+export function cname(c) {
+  if (!c) return "?";
+  if (c.kind === "character") return c.name || t("unicreon.ui.unnamed");
+  const m = /\s(\d+)$/.exec(c.name);
+  const base = c.name.replace(/\s\d+$/, "");
+  const short = base === c.ref ? t(`unicreon.ui.short.${c.ref}`) : base;
+  return m ? `${short} ${m[1]}` : short;
+}
+const byCid = (st, cid) => st.combatants.find((c) => c.cid === cid) ?? null;
+
+function currentMembers(st) {
+  if (!["fight", "surprise"].includes(st.phase) || !st.order.length) return [];
+  const entry = st.order[st.turn];
+  if (entry === "mj") return st.combatants.filter((c) => c.side === "npc" && !c.down);
+  const c = byCid(st, entry);
+  return c && !c.down ? [c] : [];
+}
+
+// ----------------------------------------------------------------------------- setup
+function addSection(app, st) {
+  const inFight = new Set(st.combatants.map((c) => c.character_id).filter(Boolean));
+  const pcs = characters(app.doc).filter((c) => !inFight.has(c.id));
+  const count = Math.max(1, Math.min(20, Number(ui.count) || 1));
+  const dis = !ready(app) || ui.busy;
+  return html`<section class="card" aria-labelledby="uc-add-title">
+    <h2 id="uc-add-title">${t("unicreon.ui.add_fighters")}</h2>
+    ${pcs.length ? html`<h3>${t("unicreon.ui.table_characters")}</h3><div class="row">
+      ${pcs.map((c) => html`<button type="button" data-testid="uc-add-pc" ?disabled=${dis}
+        @click=${() => run(app, { op: "unicreon.combat.add_character", character: c, side: c.important_npc ? "npc" : "pc" }, { announce: t("unicreon.ui.added", { name: nameOf(c) }) })}>
+        + ${nameOf(c)}${c.important_npc ? ` (${t("unicreon.ui.npc")})` : ""}</button>`)}</div>` : html`<p class="muted small">${t("unicreon.ui.all_pcs_in")}</p>`}
+    <h3>${t("unicreon.ui.npcs")}</h3>
+    <div class="field uc-count"><label for="uc-npc-count">${t("unicreon.ui.count")}</label>
+      <input id="uc-npc-count" type="number" min="1" max="20" .value=${String(ui.count)} @change=${(e) => { ui.count = e.target.value; app.rerender(); }}></div>
+    <div class="row">${TIERS.map((k) => html`<button type="button" data-testid=${`uc-add-tier-${k}`} ?disabled=${dis}
+      @click=${() => run(app, { op: "unicreon.combat.add_npc", tier: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.tier.${k}`)}` }) })}>+ ${t(`unicreon.tier.${k}`)}</button>`)}</div>
+    <div class="row">${BEASTS.map((k) => html`<button type="button" data-testid=${`uc-add-beast-${k}`} ?disabled=${dis}
+      @click=${() => run(app, { op: "unicreon.combat.add_npc", beast: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.ui.short.${k}`)}` }) })}>+ ${t(`unicreon.ui.short.${k}`)}</button>`)}</div>
+  </section>`;
+}
+
+function initiativeSection(app, st) {
+  const odds = initOdds(app, { op: "unicreon.combat.initiative.odds", state: st });
+  const entries = odds && !odds.error ? odds.entries : {};
+  const npcs = st.combatants.filter((c) => c.side === "npc" && !c.down);
+  const pcs = st.combatants.filter((c) => c.side === "pc" && !c.down);
+  const canSurprise = st.phase === "setup" && st.round === 0;
+  return html`<section class="card" aria-labelledby="uc-init-title">
+    <h2 id="uc-init-title">${t("unicreon.ui.initiative")}</h2>
+    <p class="muted small">${t("unicreon.ui.initiative_help")}</p>
+    <dl class="facts" data-testid="uc-init-odds">
+      ${pcs.map((c) => html`<dt>${cname(c)} (${charLabel("agilite")} ${c.characteristics.agilite})</dt><dd>${entries[c.cid] ? prob(entries[c.cid].success) : "…"}</dd>`)}
+      ${npcs.length ? html`<dt>${t("unicreon.ui.mj")}</dt><dd>${entries.mj ? html`${prob(entries.mj.success)} <span class="small muted">(${t("unicreon.ui.target")} ${entries.mj.target})</span>` : "…"}</dd>` : nothing}
+    </dl>
+    <button type="button" class="primary" id="uc-initiative" ?disabled=${!ready(app) || ui.busy || !st.combatants.length} @click=${() => rollInitiative(app)}>${t("unicreon.ui.roll_initiative")}</button>
+    ${canSurprise && st.combatants.length > 1 ? html`<details class="uc-surprise"><summary>${t("unicreon.ui.surprise_round")}</summary>
+      <p class="muted small">${t("unicreon.ui.surprise_help")}</p>
+      ${st.combatants.map((c) => html`<label class="check"><input type="checkbox" .checked=${ui.surpriseSet.includes(c.cid)}
+        @change=${(e) => { ui.surpriseSet = e.target.checked ? [...ui.surpriseSet, c.cid] : ui.surpriseSet.filter((x) => x !== c.cid); }}> ${cname(c)}</label>`)}
+      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => { const a = ui.surpriseSet.filter((x) => byCid(st, x)); if (a.length) run(app, { op: "unicreon.combat.surprise", attackers: a }, { announce: t("unicreon.ui.surprise_started") }); }}>${t("unicreon.ui.start_surprise")}</button>
+    </details>` : nothing}
+  </section>`;
+}
+
+async function rollInitiative(app) {
+  const seed = newSeed();
+  const r = await run(app, { op: "unicreon.combat.initiative", seed });
+  if (!r) return;
+  const st = r.state;
+  const lines = st.combatants.filter((c) => c.initiative).map((c) => `${cname(c)} ${c.initiative.raw}${c.initiative.success ? "✓" : "✗"}`);
+  if (st.npc_initiative) lines.push(`${t("unicreon.ui.mj")} ${st.npc_initiative.raw}${st.npc_initiative.success ? "✓" : "✗"}`);
+  const order = st.order.map((e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)))).join(" → ");
+  ui.announce = t("unicreon.ui.order_is", { order });
+  const terms = st.combatants.filter((c) => c.initiative).map((c) => d66Term(c.initiative.dice, cname(c)));
+  if (st.npc_initiative) terms.push(d66Term(st.npc_initiative.dice, t("unicreon.ui.mj")));
+  app.addLog({ kind: "unicreon.initiative", system: "unicreon", who: t("unicreon.ui.combat"), label: t("unicreon.ui.initiative"),
+    request: { op: "unicreon.combat.initiative", seed }, result: { summary: `${lines.join(" · ")} — ${order}`, terms } });
+}
+
+// ----------------------------------------------------------------------------- fighters
+function fighters(app, st) {
+  const members = new Set(currentMembers(st).map((c) => c.cid));
+  const dis = !ready(app) || ui.busy;
+  return html`<section class="card" aria-labelledby="uc-fighters-title">
+    <h2 id="uc-fighters-title">${t("unicreon.ui.fighters")}</h2>
+    ${st.combatants.length === 0 ? html`<p class="muted">${t("unicreon.ui.no_fighters")}</p>` : nothing}
+    <ul class="uc-fighters" data-testid="uc-fighters">
+      ${st.combatants.map((c) => {
+        const pct = c.pv_max ? Math.round((100 * c.pv) / c.pv_max) : 0;
+        return html`<li class="uc-fighter ${members.has(c.cid) ? "current" : ""} ${c.down ? "down" : ""} side-${c.side}" data-testid="uc-fighter" data-cid=${c.cid} data-pv=${c.pv}>
+          <div class="uc-fighter-head"><strong>${cname(c)}</strong>
+            <span class="small">${c.side === "pc" ? t("unicreon.ui.pc") : t("unicreon.ui.npc")}</span>
+            <span class="uc-pv" data-testid="uc-fighter-pv">${c.pv}/${c.pv_max} PV</span>
+            ${c.down ? html`<strong class="outcome-bad">${t(`unicreon.down.${c.down}`)}</strong>` : nothing}
+            ${members.has(c.cid) ? html`<span class="uc-actions" data-testid="uc-actions-left">${t("unicreon.ui.actions_left", { n: c.actions })}</span>` : nothing}</div>
+          <div class="uc-pvbar" role="meter" aria-label=${t("unicreon.ui.pv_of", { name: cname(c) })} aria-valuemin="0" aria-valuemax=${c.pv_max} aria-valuenow=${c.pv}><div style="width:${pct}%"></div></div>
+          <p class="small muted">${["puissance", "agilite", "perception", "volonte"].map((k) => `${charLabel(k).slice(0, 3)}. ${c.characteristics[k]}`).join(" · ")}
+            ${c.engaged.length ? html`<br>${t("unicreon.ui.engaged_with", { names: c.engaged.map((x) => cname(byCid(st, x))).join(", ") })}` : nothing}
+            ${c.lost.length ? html`<br>${t("unicreon.ui.lost_weapons", { n: c.lost.length })}` : nothing}</p>
+          <details class="uc-adjust"><summary>${t("unicreon.ui.adjust")}</summary>
+            <div class="row">
+              <button type="button" ?disabled=${dis} aria-label=${t("unicreon.ui.pv_minus", { name: cname(c) })} @click=${() => run(app, { op: "unicreon.combat.adjust", cid: c.cid, pv_delta: -1 })}>−1 PV</button>
+              <button type="button" ?disabled=${dis} aria-label=${t("unicreon.ui.pv_plus", { name: cname(c) })} @click=${() => run(app, { op: "unicreon.combat.adjust", cid: c.cid, pv_delta: 1 })}>+1 PV</button>
+              <label class="visually-hidden" for=${`uc-down-${c.cid}`}>${t("unicreon.ui.down_state")}</label>
+              <select id=${`uc-down-${c.cid}`} ?disabled=${dis} @change=${(e) => run(app, { op: "unicreon.combat.adjust", cid: c.cid, down: e.target.value || null })}>
+                <option value="" ?selected=${!c.down}>${t("unicreon.ui.up")}</option>
+                ${["down", "unconscious", "dead"].map((k) => html`<option value=${k} ?selected=${k === c.down}>${t(`unicreon.down.${k}`)}</option>`)}
+              </select>
+              <button type="button" class="danger" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.remove", cid: c.cid })}>${t("unicreon.ui.remove")}</button>
+            </div>
+          </details>
+        </li>`;
+      })}
+    </ul>
+  </section>`;
+}
+
+// ----------------------------------------------------------------------------- turn & actions
+function turnSection(app, st) {
+  const entry = st.order[st.turn];
+  const who = entry === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, entry));
+  return html`<section class="card uc-turn" aria-labelledby="uc-turn-title">
+    <h2 id="uc-turn-title">${st.phase === "surprise" ? t("unicreon.ui.surprise_round") : t("unicreon.ui.round_n", { n: st.round })}</h2>
+    <ol class="uc-order" data-testid="uc-order">${st.order.map((e, i) => html`<li class=${i === st.turn ? "current" : ""} aria-current=${i === st.turn ? "step" : "false"}>
+      ${e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e))}</li>`)}</ol>
+    <p class="uc-whose" data-testid="uc-whose">${t("unicreon.ui.whose_turn", { who })}</p>
+    <button type="button" id="uc-next" ?disabled=${!ready(app) || ui.busy} @click=${() => { ui.last = null; run(app, { op: "unicreon.combat.next" }, { announce: (r) => { const e = r.state.order[r.state.turn]; return r.state.phase === "setup" ? t("unicreon.ui.surprise_over") : t("unicreon.ui.whose_turn", { who: e === "mj" ? t("unicreon.ui.mj") : cname(byCid(r.state, e)) }); } }); }}>${t("unicreon.ui.next_turn")}</button>
+  </section>`;
+}
+
+function attackRequest(st) {
+  const req = { attacker: ui.attacker, defender: ui.defender };
+  const a = byCid(st, ui.attacker);
+  const d = byCid(st, ui.defender);
+  if (a?.weapons.some((w) => w.uid === ui.weapon && !a.lost.includes(w.uid))) req.weapon = ui.weapon;
+  if (d?.protections.some((p) => p.uid === ui.protection)) req.protection = ui.protection;
+  if (ui.ranged) {
+    req.ranged = true;
+    req.distance = Math.max(0, Math.min(100000, Number(ui.distance) || 0));
+  }
+  if (ui.aim) req.aim = true;
+  if (ui.surprise) req.surprise = true;
+  if (ui.attackerSkill) req.attacker_skill = ui.attackerSkill;
+  if (ui.defenderSkill) req.defender_skill = ui.defenderSkill;
+  return req;
+}
+
+function weaponLabel(w) {
+  return `${w.ref ? t(`unicreon.item.${w.ref}`) : w.name} [${charLabel(w.characteristic)} ${amountLabel(w.damage)}]`;
+}
+
+function actionSection(app, st) {
+  const members = currentMembers(st).filter((c) => c.actions > 0);
+  if (!members.some((c) => c.cid === ui.attacker)) ui.attacker = members[0]?.cid ?? "";
+  const a = byCid(st, ui.attacker);
+  const foes = st.combatants.filter((c) => c.cid !== ui.attacker && !c.down && (!a || c.side !== a.side));
+  if (!foes.some((c) => c.cid === ui.defender)) ui.defender = (a && foes.find((f) => a.engaged.includes(f.cid)))?.cid ?? foes[0]?.cid ?? "";
+  const d = byCid(st, ui.defender);
+  if (!a) return html`<section class="card"><p class="muted" data-testid="uc-no-actions">${t("unicreon.ui.no_actions_left")}</p></section>`;
+  const weapons = a.weapons.filter((w) => !a.lost.includes(w.uid));
+  if (!weapons.some((w) => w.uid === ui.weapon)) ui.weapon = "";
+  const w = weapons.find((x) => x.uid === ui.weapon);
+  if (!w?.ranged && ui.ranged) ui.ranged = false;
+  if (d && !d.protections.some((p) => p.uid === ui.protection)) ui.protection = d.protections[0]?.uid ?? "";
+  const req = d ? attackRequest(st) : null;
+  const odds = req ? attackOdds(app, { op: "unicreon.combat.attack.odds", state: st, ...req }) : null;
+  const engaged = d && a.engaged.includes(d.cid);
+  const needsEngage = d && !ui.ranged && !engaged;
+  const dis = !ready(app) || ui.busy;
+  const set = (key, kind) => (e) => { ui[key] = kind === "bool" ? e.target.checked : e.target.value; ui.last = null; app.rerender(); };
+  const natural = a.natural ? `${t("unicreon.ui.natural")} [${charLabel(a.natural.characteristic)} ${a.natural.damage} PV]` : `${t("unicreon.ui.unarmed")} [${charLabel("puissance")} 1 PV]`;
+  const escapable = a.engaged.map((x) => byCid(st, x)).filter(Boolean);
+  if (!escapable.some((x) => x.cid === ui.escapeFrom)) ui.escapeFrom = escapable[0]?.cid ?? "";
+  return html`<section class="card" aria-labelledby="uc-attack-title">
+    <h2 id="uc-attack-title">${t("unicreon.ui.passe")}</h2>
+    <div class="uc-grid">
+      <div class="field"><label for="uc-a-attacker">${t("unicreon.ui.attacker")}</label>
+        <select id="uc-a-attacker" @change=${set("attacker")}>${members.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.attacker}>${cname(c)} (${t("unicreon.ui.actions_left", { n: c.actions })})</option>`)}</select></div>
+      <div class="field"><label for="uc-a-defender">${t("unicreon.ui.defender")}</label>
+        <select id="uc-a-defender" @change=${set("defender")}>${foes.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.defender}>${cname(c)} (${c.pv} PV)</option>`)}</select></div>
+      <div class="field"><label for="uc-a-weapon">${t("unicreon.ui.weapon")}</label>
+        <select id="uc-a-weapon" @change=${set("weapon")}>
+          <option value="" ?selected=${!ui.weapon}>${natural}</option>
+          ${weapons.map((x) => html`<option value=${x.uid} ?selected=${x.uid === ui.weapon}>${weaponLabel(x)}</option>`)}
+        </select></div>
+      <div class="field"><label for="uc-a-protection">${t("unicreon.ui.protection")}</label>
+        <select id="uc-a-protection" @change=${set("protection")}>
+          <option value="" ?selected=${!ui.protection}>${t("unicreon.ui.no_protection")}</option>
+          ${(d?.protections ?? []).map((p) => html`<option value=${p.uid} ?selected=${p.uid === ui.protection}>${p.ref ? t(`unicreon.item.${p.ref}`) : p.name} [${charLabel(p.characteristic)} ${amountLabel(p.absorb)}]</option>`)}
+        </select></div>
+      <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
+        <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
+          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.attackerSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
+      <div class="field"><label for="uc-a-dskill">${t("unicreon.ui.defender_skill")}</label>
+        <select id="uc-a-dskill" @change=${set("defenderSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
+          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.defenderSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
+    </div>
+    <div class="row">
+      ${w?.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-ranged" .checked=${ui.ranged} @change=${set("ranged", "bool")}> ${t("unicreon.ui.ranged")}</label>` : nothing}
+      ${ui.ranged ? html`<div class="field"><label for="uc-a-distance">${t("unicreon.ui.distance")}</label>
+        <input id="uc-a-distance" type="number" min="0" .value=${String(ui.distance)} @change=${set("distance")}></div>
+        <label class="check"><input type="checkbox" id="uc-a-aim" .checked=${ui.aim} @change=${set("aim", "bool")}> ${t("unicreon.ui.aim")}</label>` : nothing}
+      ${!ui.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-surprise" .checked=${ui.surprise} @change=${set("surprise", "bool")}> ${t("unicreon.ui.surprise")}</label>` : nothing}
+    </div>
+    ${needsEngage ? html`<p class="uc-hint">${t("unicreon.ui.must_engage")}</p>
+      <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
+      : d ? html`${oddsView(odds)}
+      <button type="button" class="primary" id="uc-attack" ?disabled=${dis || !odds || odds.error} @click=${() => attack(app, st)}>${t("unicreon.ui.attack_btn", { a: cname(a), d: cname(d) })}</button>` : html`<p class="muted">${t("unicreon.ui.no_foe")}</p>`}
+    ${lastView(st)}
+    ${a.lost.length ? html`<div class="row">${a.weapons.filter((x) => a.lost.includes(x.uid)).map((x) => html`<button type="button" ?disabled=${dis}
+      @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.pickup")} : ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
+    ${escapable.length ? escapeView(app, st, a, escapable) : nothing}
+  </section>`;
+}
+
+function oddsView(odds) {
+  if (!odds) return html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`;
+  if (odds.error) return errorLine(odds.error, "uc-attack-odds-error");
+  const s = odds.setup;
+  const rows = Object.entries(odds.pv_lost).map(([n, p]) => ({ label: n, p: p.p, percent: p.percent }));
+  return html`<div data-testid="uc-attack-odds">
+    <p class="small">${t("unicreon.ui.attack_setup", { ac: charLabel(s.attack.characteristic), at: s.attack.target, dmg: amountLabel(s.attack.damage), dc: charLabel(s.defence.characteristic), dt: s.defence.target })}
+      ${s.defence.absorb ? html` · ${t("unicreon.ui.absorb")} ${amountLabel(s.defence.absorb)}` : nothing}</p>
+    <dl class="facts"><dt>${t("unicreon.ui.hit")}</dt><dd>${prob(odds.hit, "uc-odds-hit")}</dd>
+      <dt>${t("unicreon.ui.miss")}</dt><dd>${prob(odds.miss)}</dd>
+      <dt>${t("unicreon.ui.absorbed")}</dt><dd>${prob(odds.absorbed)}</dd></dl>
+    ${renderDistribution(rows, t("unicreon.ui.pv_lost"))}
+  </div>`;
+}
+
+async function attack(app, st) {
+  const a = byCid(st, ui.attacker);
+  const d = byCid(st, ui.defender);
+  const seed = newSeed();
+  const req = { op: "unicreon.combat.attack", ...attackRequest(st), seed };
+  const r = await run(app, req);
+  if (!r) return;
+  const x = r.exchange;
+  ui.last = { ...r, aName: cname(a), dName: cname(d) };
+  const verdict = x.hit ? t("unicreon.ui.hit_result", { d: cname(d), n: x.pv_lost, pv: r.defender_pv }) : t("unicreon.ui.miss_result", { d: cname(d) });
+  ui.announce = verdict;
+  app.addLog({ kind: "unicreon.attack", system: "unicreon", who: cname(a), label: t("unicreon.ui.passe_vs", { d: cname(d) }), request: req,
+    result: { total: x.pv_lost, summary: `${verdict} (${x.attacker.raw} / ${x.defender.raw})`, terms: [d66Term(x.attacker.dice, cname(a)), d66Term(x.defender.dice, cname(d))] } });
+  requestAnimationFrame(() => document.getElementById("uc-last")?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+}
+
+function lastView() {
+  const r = ui.last;
+  if (!r) return nothing;
+  const x = r.exchange;
+  return html`<div class="uc-result" id="uc-last" data-testid="uc-attack-result" data-hit=${String(x.hit)} data-pv-lost=${x.pv_lost}>
+    <div class="uc-two">
+      <div><p><strong>${r.aName}</strong></p>${renderD66(x.attacker.dice, r.aName)}<p class="small">${t("unicreon.ui.raw")} ${x.attacker.raw} / ${x.attacker.target} ${x.attacker.success ? "✓" : "✗"}</p></div>
+      <div><p><strong>${r.dName}</strong></p>${renderD66(x.defender.dice, r.dName)}<p class="small">${t("unicreon.ui.raw")} ${x.defender.raw} / ${x.defender.target} ${x.defender.success ? "✓" : "✗"}</p></div>
+    </div>
+    <p class="uc-verdict ${x.hit ? "outcome-ok" : "outcome-bad"}">${x.hit ? t("unicreon.ui.hit") : t("unicreon.ui.miss")} — ${t("unicreon.ui.winner", { name: x.winner === "attacker" ? r.aName : r.dName })}</p>
+    ${x.hit ? html`<p>${t("unicreon.ui.damage_line", { damage: x.damage, absorbed: x.absorbed, lost: x.pv_lost, pv: r.defender_pv })}</p>` : nothing}
+  </div>`;
+}
+
+function escapeView(app, st, a, foes) {
+  const odds = ui.escapeFrom ? escapeOdds(app, { op: "unicreon.combat.escape.odds", state: st, cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode }) : null;
+  return html`<details class="uc-escape"><summary>${t("unicreon.ui.escape")}</summary>
+    <div class="uc-grid">
+      <div class="field"><label for="uc-e-from">${t("unicreon.ui.escape_from")}</label>
+        <select id="uc-e-from" @change=${(e) => { ui.escapeFrom = e.target.value; app.rerender(); }}>${foes.map((f) => html`<option value=${f.cid} ?selected=${f.cid === ui.escapeFrom}>${cname(f)}</option>`)}</select></div>
+      <div class="field"><label for="uc-e-mode">${t("unicreon.ui.escape_mode")}</label>
+        <select id="uc-e-mode" @change=${(e) => { ui.escapeMode = e.target.value; app.rerender(); }}>
+          ${["opposition", "two_actions"].map((m) => html`<option value=${m} ?selected=${m === ui.escapeMode}>${t(`unicreon.ui.escape_${m}`)}</option>`)}</select></div>
+    </div>
+    <p>${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</p>
+    <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${async () => {
+      const seed = newSeed();
+      const r = await run(app, { op: "unicreon.combat.escape", cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode, seed },
+        { announce: (res) => (res.escape?.success === false ? t("unicreon.ui.escape_failed", { name: cname(a) }) : t("unicreon.ui.escaped", { name: cname(a) })) });
+      if (r) app.addLog({ kind: "unicreon.escape", system: "unicreon", who: cname(a), label: t("unicreon.ui.escape"), request: { op: "unicreon.combat.escape", cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode, seed },
+        result: { summary: ui.announce } });
+    }}>${t("unicreon.ui.escape_btn")}</button>
+  </details>`;
+}
+
+// ----------------------------------------------------------------------------- end
+async function endCombat(app) {
+  const st = combatOf(app.doc);
+  if (ui.busy) return;
+  ui.busy = true;
+  app.rerender();
+  const r = await app.call({ op: "unicreon.combat.end", state: st });
+  if (r.error) {
+    ui.busy = false;
+    ui.error = r.error;
+    app.rerender();
+    return;
+  }
+  const updated = [];
+  for (const back of r.characters) {
+    const c = findCharacter(app.doc, back.character_id);
+    if (!c) continue;
+    const applied = await app.call({ op: "unicreon.combat.apply", state: r.state, character: c });
+    if (!applied.error) updated.push(applied.character);
+  }
+  ui.busy = false;
+  ui.error = null;
+  ui.last = null;
+  ui.announce = t("unicreon.ui.ended", { names: updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
+  saveCombat(app, r.state, (doc) => updated.forEach((c) => replaceCharacter(doc, c)));
+}
+
+export function render(app) {
+  const st = combatOf(app.doc);
+  const dis = !ready(app) || ui.busy;
+  const head = html`${backLink("#/unicreon", t("unicreon.ui.back"))}<h1>${t("unicreon.ui.combat")}</h1>
+    <div class="visually-hidden" role="status" aria-live="polite">${ui.announce}</div>
+    ${ui.announce ? html`<p class="uc-announce" aria-hidden="true" data-testid="uc-announce">${ui.announce}</p>` : nothing}
+    ${errorLine(ui.error, "uc-combat-error")}`;
+  if (!st) {
+    return html`${head}<section class="card"><p>${t("unicreon.ui.no_combat")}</p>
+      <button type="button" class="primary" id="uc-new-combat" ?disabled=${dis} @click=${async () => {
+        const r = await app.call({ op: "unicreon.combat.new" });
+        if (!r.error) { ui.announce = ""; saveCombat(app, r.state); }
+      }}>${t("unicreon.ui.new_combat")}</button></section>`;
+  }
+  const fighting = st.phase === "fight" || st.phase === "surprise";
+  return html`${head}
+    <p class="small muted" data-testid="uc-phase" data-phase=${st.phase}>${t(`unicreon.ui.phase_${st.phase}`)}</p>
+    ${fighting ? turnSection(app, st) : nothing}
+    ${fighting ? actionSection(app, st) : nothing}
+    ${fighters(app, st)}
+    ${st.phase === "setup" ? initiativeSection(app, st) : nothing}
+    ${st.phase !== "over" ? addSection(app, st) : nothing}
+    <section class="card">
+      ${st.phase !== "over" ? html`<button type="button" class="danger" id="uc-end-combat" ?disabled=${dis || !st.combatants.length} @click=${() => endCombat(app)}>${t("unicreon.ui.end_combat")}</button>
+        <p class="muted small">${t("unicreon.ui.end_help")}</p>`
+        : html`<button type="button" id="uc-clear-combat" ?disabled=${dis} @click=${() => { ui.announce = ""; saveCombat(app, null); }}>${t("unicreon.ui.clear_combat")}</button>`}
+    </section>`;
+}

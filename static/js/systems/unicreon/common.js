@@ -1,0 +1,171 @@
+// Unicreon UI: shared helpers. Every rule lives in Python (tablee.systems.unicreon); this
+// file reads the table document, caches unicreon.data, and lays out field problems.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { errorMessage, formatPercent, t } from "../../i18n.js";
+
+export const SYSTEM = "unicreon";
+export const CHARACTERISTICS = ["puissance", "agilite", "perception", "volonte"];
+export const VALUES = [10, 20, 30, 40, 50];
+export const VALUE_LABEL = { 10: "expert", 20: "fort", 30: "bon", 40: "moyen", 50: "faible" };
+export const DIFFICULTIES = ["facile", "moyen", "difficile", "tres_difficile", "improbable", "impossible"];
+export const DIFF_VALUE = { facile: -10, moyen: 0, difficile: 10, tres_difficile: 20, improbable: 30, impossible: 40 };
+export const SKILL_LEVELS = ["faible", "moyen", "bon", "fort"];
+export const BANDS = ["bof", "bien", "top"]; // d6 edition: the résultat réel runs 1-6
+export const TIERS = ["faible", "moyen", "fort", "mortel"];
+export const BEASTS = ["rongeurs", "canides", "grands_felins", "grands_mammiferes"];
+
+let cssLoaded = false;
+export function ensureStyles() {
+  if (cssLoaded) return;
+  cssLoaded = true;
+  document.head.append(
+    Object.assign(document.createElement("link"), {
+      rel: "stylesheet",
+      href: new URL("../../../css/unicreon.css", import.meta.url).href,
+    }),
+  );
+}
+
+/** unicreon.data, fetched once (price lists, NPC tiers, bestiary). */
+export const dataCache = { data: null, pending: false };
+export function rulesData(app) {
+  if (!dataCache.data && !dataCache.pending && app.engine.state === "ready") {
+    dataCache.pending = true;
+    app.call({ op: "unicreon.data" }).then((r) => {
+      dataCache.pending = false;
+      if (!r.error) {
+        dataCache.data = r;
+        app.rerender();
+      }
+    });
+  }
+  return dataCache.data;
+}
+
+export function ready(app) {
+  return app.engine.state === "ready";
+}
+
+export function tableState(doc) {
+  return doc.systems?.unicreon ?? { combat: null, custom_items: [] };
+}
+
+export function characters(doc) {
+  return doc.characters.filter((c) => c.system === SYSTEM);
+}
+
+export function findCharacter(doc, id) {
+  return doc.characters.find((c) => c.system === SYSTEM && c.id === id) ?? null;
+}
+
+export function replaceCharacter(doc, character) {
+  const i = doc.characters.findIndex((c) => c.id === character.id);
+  if (i >= 0) doc.characters[i] = character;
+}
+
+export function nameOf(c) {
+  return c?.name?.trim() || t("unicreon.ui.unnamed");
+}
+
+export const charLabel = (k) => t(`unicreon.char.${k}`);
+export const valueLabel = (v) => (VALUE_LABEL[v] ? t(`unicreon.value.${VALUE_LABEL[v]}`) : String(v));
+
+/** A catalogue item's label, or a custom item's own name. */
+export function itemLabel(item) {
+  return item.ref ? t(`unicreon.item.${item.ref}`) : item.name || "?";
+}
+
+export function amountLabel(amount) {
+  if (!amount) return "";
+  return t(`unicreon.amount.${amount.kind}`, { value: amount.value });
+}
+
+/** "[Agilité max 4 PV]" for a weapon or protection. */
+export function statsLabel(item) {
+  if (item.weapon) return `[${charLabel(item.weapon.characteristic)} ${amountLabel(item.weapon.damage)}]`;
+  if (item.protection) return `[${charLabel(item.protection.characteristic)} ${amountLabel(item.protection.absorb)}]`;
+  return "";
+}
+
+/** A probability {p, percent}: the percent, the exact fraction beside it. */
+export function prob(pr, testid) {
+  if (!pr) return nothing;
+  return html`<span class="uc-prob" data-testid=${testid ?? nothing} data-p=${pr.p} title=${pr.p}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.p})</span></span>`;
+}
+
+export function problemsAt(check, field, { under = false } = {}) {
+  if (!check?.problems) return [];
+  return check.problems.filter((p) => p.field === field || (under && p.field.startsWith(`${field}.`)));
+}
+
+export function fieldId(field) {
+  return `uc-err-${field.replace(/[^a-z0-9]+/gi, "-")}`;
+}
+
+export function fieldErrors(check, field, opts) {
+  const list = problemsAt(check, field, opts);
+  return html`<p class="field-error" id=${fieldId(field)} data-field=${field}>${list.map((p, i) => html`${i ? html`<br>` : nothing}${errorMessage(p)}`)}</p>`;
+}
+
+export function hasProblem(check, field, opts) {
+  return problemsAt(check, field, opts).length > 0;
+}
+
+/** unicreon.character.check, re-run whenever the sheet changes. */
+const checks = new Map();
+export function checkOf(app, character) {
+  if (!character) return null;
+  const key = JSON.stringify(character);
+  const entry = checks.get(character.id);
+  if (entry?.key === key) return entry.result;
+  if (ready(app) && entry?.asked !== key) {
+    checks.set(character.id, { ...entry, asked: key });
+    app.call({ op: "unicreon.character.check", character }).then((result) => {
+      const cur = checks.get(character.id);
+      if (cur?.asked !== key) return;
+      checks.set(character.id, { key, asked: key, result: result.error ? { error: result.error } : result });
+      app.rerender();
+    });
+  }
+  return entry?.result ?? null;
+}
+
+/** An odds cache keyed by the request: returns the last answer, asks again when it changes. */
+export function oddsCache() {
+  const box = { key: null, asked: null, value: null };
+  return (app, request) => {
+    const key = JSON.stringify(request);
+    if (box.key !== key && box.asked !== key && ready(app)) {
+      box.asked = key;
+      app.call(request).then((r) => {
+        if (box.asked !== key) return;
+        box.key = key;
+        box.value = r;
+        app.rerender();
+      });
+    }
+    return box.key === key ? box.value : null;
+  };
+}
+
+/** Both dice of a d66, tens then units. */
+export function renderD66(dice, label) {
+  return html`<ul class="dice" aria-label=${label ?? "d66"}>
+    <li class="die kept" aria-label=${`${t("tray.tens")} ${dice[0]}`}>${dice[0]}</li>
+    <li class="die kept" aria-label=${`${t("tray.units")} ${dice[1]}`}>${dice[1]}</li>
+  </ul>`;
+}
+
+/** A log "terms" entry for a d66 (the roll log lists the dice). */
+export function d66Term(dice, text = "d66") {
+  return { kind: "d66", text, sign: 1, dice: dice.map((value) => ({ value, kept: true })) };
+}
+
+export function backLink(href, label) {
+  return html`<p class="uc-back"><a href=${href}>← ${label}</a></p>`;
+}
+
+export function errorLine(error, testid) {
+  return error ? html`<p class="field-error" role="alert" data-testid=${testid ?? "uc-error"}>${errorMessage(error)}</p>` : nothing;
+}

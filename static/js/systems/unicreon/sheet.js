@@ -1,0 +1,425 @@
+// Unicreon character sheet: creation checked by unicreon.character.check (each problem at its
+// field), skills, equipment (shop, encumbrance, uses, sell/remove, MJ's custom items) and health
+// (damage, heal, rest, new adventure, poisons/diseases/infections, diagnosis, adventure day).
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { live } from "../../../vendor/lit-html/directives/live.js";
+import { errorMessage, t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderDistribution } from "../../views/dice-ui.js";
+import {
+  CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, d66Term, errorLine,
+  fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
+  renderD66, replaceCharacter, rulesData, statsLabel, valueLabel,
+} from "./common.js";
+
+const TEXT_FIELDS = [
+  ["name", 80, false], ["job", 200, false], ["origins", 500, true], ["story", 2000, true],
+  ["description", 1000, true], ["don", 300, false], ["defaut", 300, false],
+];
+const SHOP_GROUPS = [
+  ["bags", (d) => d.bags], ["gear", (d) => d.gear], ["weapons", (d) => d.weapons], ["armours", (d) => d.armours],
+];
+
+const ui = {
+  id: null, error: null, message: null, busy: false, showSecret: false,
+  skill: { name: "", level: "moyen" }, amount: 1, afflict: { kind: "poison", name: "" },
+  healer: "", useTarget: "", lastRoll: null,
+  custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false },
+};
+const diagOdds = oddsCache();
+const dayOdds = oddsCache();
+
+function reset(id) {
+  if (ui.id === id) return;
+  Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", lastRoll: null });
+}
+
+function edit(app, id, mutate) {
+  app.update((doc) => {
+    const c = findCharacter(doc, id);
+    if (c) mutate(c);
+  });
+}
+
+const describedBy = (...fields) => fields.map(fieldId).join(" ");
+const clampInt = (value, lo, hi) => {
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : lo;
+};
+
+/** Run an op that answers {character, ...}: store the character, say `message`, or show the error. */
+async function charOp(app, request, message, { after } = {}) {
+  if (ui.busy) return null;
+  ui.busy = true;
+  app.rerender();
+  const r = await app.call(request);
+  ui.busy = false;
+  if (r.error) {
+    ui.error = r.error;
+    ui.message = null;
+    app.rerender();
+    return null;
+  }
+  ui.error = null;
+  ui.message = typeof message === "function" ? message(r) : message;
+  app.update((doc) => {
+    replaceCharacter(doc, r.character);
+    if (r.target && r.target.id !== r.character.id) replaceCharacter(doc, r.target);
+    after?.(doc, r);
+  });
+  return r;
+}
+
+// ----------------------------------------------------------------------------- identity
+function identity(app, c, check) {
+  return html`<section class="card" aria-labelledby="uc-id-title">
+    <h2 id="uc-id-title">${t("unicreon.ui.identity")}</h2>
+    ${TEXT_FIELDS.map(([f, max, long]) => html`<div class="field">
+      <label for=${`uc-${f}`}>${t(`unicreon.field.${f}`)}</label>
+      ${long
+        ? html`<textarea id=${`uc-${f}`} maxlength=${max} rows="2" .value=${live(c[f])}
+            aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${describedBy(f)}
+            @input=${(e) => edit(app, c.id, (d) => { d[f] = e.target.value.slice(0, max); })}></textarea>`
+        : html`<input id=${`uc-${f}`} maxlength=${max} autocomplete="off" .value=${live(c[f])}
+            aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${describedBy(f)}
+            @input=${(e) => edit(app, c.id, (d) => { d[f] = e.target.value.slice(0, max); })}>`}
+      ${fieldErrors(check, f)}
+    </div>`)}
+    <div class="field uc-secret">
+      <button type="button" id="uc-secret-toggle" aria-expanded=${ui.showSecret ? "true" : "false"} aria-controls="uc-secret-box"
+        @click=${() => { ui.showSecret = !ui.showSecret; app.rerender(); }}>
+        ${ui.showSecret ? t("unicreon.ui.hide_secret") : t("unicreon.ui.show_secret")}</button>
+      <div id="uc-secret-box" ?hidden=${!ui.showSecret}>
+        ${ui.showSecret ? html`<label for="uc-secret">${t("unicreon.field.secret")} <span class="muted small">(${t("unicreon.ui.optional")})</span></label>
+          <textarea id="uc-secret" maxlength="1000" rows="2" .value=${live(c.secret)}
+            @input=${(e) => edit(app, c.id, (d) => { d.secret = e.target.value.slice(0, 1000); })}></textarea>` : nothing}
+      </div>
+      ${!ui.showSecret ? html`<p class="muted small">${c.secret ? t("unicreon.ui.secret_hidden") : t("unicreon.ui.secret_none")}</p>` : nothing}
+      ${fieldErrors(check, "secret")}
+    </div>
+  </section>`;
+}
+
+// ----------------------------------------------------------------------------- characteristics
+function characteristicsSection(app, c, check) {
+  const sum = CHARACTERISTICS.reduce((s, k) => s + (c.characteristics[k] ?? 0), 0);
+  return html`<fieldset class="card" id="uc-chars" aria-invalid=${hasProblem(check, "characteristics") ? "true" : "false"}
+    aria-describedby=${describedBy("characteristics")}>
+    <legend>${t("unicreon.field.characteristics")}</legend>
+    <p class="muted small">${t("unicreon.ui.chars_help")}</p>
+    <div class="uc-grid">
+      ${CHARACTERISTICS.map((k) => {
+        const f = `characteristics.${k}`;
+        return html`<div class="field">
+          <label for=${`uc-char-${k}`}>${charLabel(k)}</label>
+          <select id=${`uc-char-${k}`} aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${describedBy(f, "characteristics")}
+            @change=${(e) => edit(app, c.id, (d) => { d.characteristics[k] = Number(e.target.value); })}>
+            ${VALUES.includes(c.characteristics[k]) ? nothing : html`<option value=${c.characteristics[k]} selected>${c.characteristics[k]}</option>`}
+            ${VALUES.map((v) => html`<option value=${v} ?selected=${v === c.characteristics[k]}>${v} — ${valueLabel(v)}</option>`)}
+          </select>
+          ${fieldErrors(check, f)}
+        </div>`;
+      })}
+    </div>
+    <p class="uc-sum ${sum === 150 ? "ok" : "bad"}" data-testid="uc-sum" aria-live="polite">${t("unicreon.ui.sum", { sum, expected: 150 })}</p>
+    ${fieldErrors(check, "characteristics")}
+  </fieldset>`;
+}
+
+// ----------------------------------------------------------------------------- skills
+function skillsSection(app, c, check) {
+  const add = (e) => {
+    e.preventDefault();
+    const name = ui.skill.name.trim().slice(0, 60);
+    if (!name) return;
+    edit(app, c.id, (d) => { d.skills.push({ name, level: ui.skill.level }); });
+    ui.skill.name = "";
+  };
+  return html`<section class="card" aria-labelledby="uc-skills-title">
+    <h2 id="uc-skills-title">${t("unicreon.field.skills")}</h2>
+    <p class="muted small">${t("unicreon.ui.skills_help")}</p>
+    ${c.skills.length ? html`<ul class="uc-list" data-testid="uc-skills">${c.skills.map((s, i) => html`<li>
+      <span>${s.name} — ${t(`unicreon.skill.${s.level}`)}</span>
+      <button type="button" class="danger small-btn" aria-label=${t("unicreon.ui.remove_named", { name: s.name })}
+        @click=${() => edit(app, c.id, (d) => { d.skills.splice(i, 1); })}>✕</button>
+      ${fieldErrors(check, `skills.${i}`, { under: true })}</li>`)}</ul>` : html`<p class="muted">${t("unicreon.ui.no_skills")}</p>`}
+    <form class="row" @submit=${add}>
+      <div class="field uc-grow"><label for="uc-skill-name">${t("unicreon.ui.skill_name")}</label>
+        <input id="uc-skill-name" maxlength="60" .value=${live(ui.skill.name)} @input=${(e) => { ui.skill.name = e.target.value; }}></div>
+      <div class="field"><label for="uc-skill-level">${t("unicreon.ui.skill_level")}</label>
+        <select id="uc-skill-level" @change=${(e) => { ui.skill.level = e.target.value; }}>
+          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.skill.level}>${t(`unicreon.skill.${l}`)}</option>`)}
+        </select></div>
+      <button type="submit" id="uc-skill-add">${t("unicreon.ui.add")}</button>
+    </form>
+  </section>`;
+}
+
+// ----------------------------------------------------------------------------- equipment
+function encumbranceLine(c, enc) {
+  if (!enc) return nothing;
+  if (c.ignore_encumbrance) return html`<p class="muted" data-testid="uc-encumbrance">${t("unicreon.ui.encumbrance_ignored", { load: enc.load })}</p>`;
+  return html`<p class=${enc.over ? "field-error" : ""} data-testid="uc-encumbrance">
+    ${t("unicreon.ui.encumbrance", { load: enc.load, capacity: enc.capacity })}
+    <meter class="uc-meter" min="0" max=${Math.max(enc.capacity, 1)} value=${enc.load} aria-hidden="true"></meter></p>`;
+}
+
+function itemDetails(item) {
+  const bits = [t(`unicreon.category.${item.category}`)];
+  const stats = statsLabel(item);
+  if (stats) bits.push(stats);
+  if (item.capacity) bits.push(t("unicreon.ui.capacity", { n: item.capacity }));
+  if (item.pe) bits.push(`${item.pe} PE`);
+  if (item.heal) bits.push(t("unicreon.ui.heals", { n: item.heal }));
+  if (item.cures) bits.push(t("unicreon.ui.cures"));
+  if (item.bonus_steps) bits.push(t("unicreon.ui.bonus_steps", { n: item.bonus_steps }));
+  if (item.weapon?.range) bits.push(t("unicreon.ui.range", item.weapon.range));
+  if (item.weapon?.malus_steps) bits.push(t("unicreon.ui.with_malus"));
+  return bits.join(" · ");
+}
+
+function inventorySection(app, c, enc) {
+  const others = characters(app.doc).filter((x) => x.id !== c.id);
+  return html`<section class="card" aria-labelledby="uc-inv-title">
+    <h2 id="uc-inv-title">${t("unicreon.field.inventory")}</h2>
+    <p class="uc-big-line"><span>${t("unicreon.field.po")} : <strong data-testid="uc-po">${c.po}</strong></span></p>
+    ${encumbranceLine(c, enc)}
+    ${c.inventory.length === 0 ? html`<p class="muted">${t("unicreon.ui.no_items")}</p>` : nothing}
+    <ul class="uc-items" data-testid="uc-inventory">
+      ${c.inventory.map((item) => html`<li class="uc-item" data-testid="uc-item" data-ref=${item.ref ?? ""} data-uid=${item.uid}>
+        <div><strong>${itemLabel(item)}</strong>
+          ${item.uses !== null ? html` <span class="uc-uses" data-testid="uc-uses">${t("unicreon.ui.uses_left", { n: item.uses })}</span>` : nothing}
+          <br><span class="small muted">${itemDetails(item)}</span></div>
+        <div class="row">
+          <label class="visually-hidden" for=${`uc-carry-${item.uid}`}>${t("unicreon.ui.carried_label", { name: itemLabel(item) })}</label>
+          <select id=${`uc-carry-${item.uid}`} class="uc-carry" ?disabled=${!ready(app) || ui.busy}
+            @change=${(e) => charOp(app, { op: "unicreon.inventory.carry", character: c, uid: item.uid, carried: e.target.value }, null)}>
+            ${["bag", "hand", "worn", "following"].map((k) => html`<option value=${k} ?selected=${k === item.carried}>${t(`unicreon.carried.${k}`)}</option>`)}
+          </select>
+          ${item.uses !== null ? html`<button type="button" data-testid="uc-use" ?disabled=${!ready(app) || ui.busy || item.uses < 1}
+            @click=${() => useItem(app, c, item)}>${t("unicreon.ui.use")}</button>` : nothing}
+          <button type="button" data-testid="uc-sell" ?disabled=${!ready(app) || ui.busy}
+            @click=${() => charOp(app, { op: "unicreon.shop.sell", character: c, uid: item.uid }, t("unicreon.ui.sold", { name: itemLabel(item) }))}>${t("unicreon.ui.sell")}</button>
+          <button type="button" class="danger" ?disabled=${!ready(app) || ui.busy}
+            @click=${() => charOp(app, { op: "unicreon.inventory.remove", character: c, uid: item.uid }, t("unicreon.ui.removed", { name: itemLabel(item) }))}>${t("unicreon.ui.remove")}</button>
+        </div>
+      </li>`)}
+    </ul>
+    ${c.inventory.some((i) => i.heal) && others.length ? html`<div class="field"><label for="uc-use-target">${t("unicreon.ui.care_target")}</label>
+      <select id="uc-use-target" @change=${(e) => { ui.useTarget = e.target.value; }}>
+        <option value="" ?selected=${!ui.useTarget}>${nameOf(c)}</option>
+        ${others.map((o) => html`<option value=${o.id} ?selected=${o.id === ui.useTarget}>${nameOf(o)}</option>`)}
+      </select></div>` : nothing}
+    <div class="uc-status" role="status" aria-live="polite" data-testid="uc-sheet-status">${ui.message ?? ""}</div>
+    ${errorLine(ui.error, "uc-sheet-error")}
+    ${shop(app, c)}
+    ${customForm(app, c)}
+  </section>`;
+}
+
+function useItem(app, c, item) {
+  const request = { op: "unicreon.item.use", character: c, uid: item.uid };
+  const target = ui.useTarget && item.heal ? findCharacter(app.doc, ui.useTarget) : null;
+  if (target) request.target = target;
+  return charOp(app, request, (r) => {
+    const who = r.target ?? r.character;
+    return item.heal ? t("unicreon.ui.used_heal", { name: itemLabel(item), who: nameOf(who), pv: who.pv, pv_max: who.pv_max })
+      : t("unicreon.ui.used", { name: itemLabel(item) });
+  });
+}
+
+function shop(app, c) {
+  const data = rulesData(app);
+  return html`<details class="uc-shop" id="uc-shop">
+    <summary>${t("unicreon.ui.shop")}</summary>
+    ${!data ? html`<p class="muted">${t("unicreon.ui.loading")}</p>` : SHOP_GROUPS.map(([g, pick]) => html`
+      <h3>${t(`unicreon.ui.shop_${g}`)}</h3>
+      <ul class="uc-items">
+        ${Object.entries(pick(data)).map(([ref, item]) => html`<li class="uc-item">
+          <div><strong>${t(`unicreon.item.${ref}`)}</strong>${item.uses !== null ? html` <span class="small">(${t("unicreon.ui.uses_n", { n: item.uses })})</span>` : nothing}
+            <br><span class="small muted">${itemDetails(item)}</span></div>
+          <button type="button" data-testid=${`uc-buy-${ref}`} ?disabled=${!ready(app) || ui.busy}
+            @click=${() => charOp(app, { op: "unicreon.shop.buy", character: c, ref }, (r) => t("unicreon.ui.bought", { name: t(`unicreon.item.${ref}`), po: r.character.po }))}>
+            ${t("unicreon.ui.buy_for", { cost: item.cost })}</button>
+        </li>`)}
+      </ul>`)}
+  </details>`;
+}
+
+function customForm(app, c) {
+  const f = ui.custom;
+  const set = (key, num) => (e) => { f[key] = e.target.type === "checkbox" ? e.target.checked : num ? Number(e.target.value) : e.target.value; if (key === "category") app.rerender(); };
+  const armed = f.category === "weapon" || f.category === "armour" || f.category === "shield";
+  const give = (e) => {
+    e.preventDefault();
+    const amount = { kind: f.kind, value: f.kind === "infinite" ? 0 : clampInt(f.value, 0, 999) };
+    const item = {
+      name: f.name.trim().slice(0, 80) || t("unicreon.ui.custom_default"), category: f.category,
+      cost: clampInt(f.cost, 0, 1000000), pe: clampInt(f.pe, 0, 100000),
+      uses: f.uses === "" ? null : clampInt(f.uses, 0, 999), heal: clampInt(f.heal, 0, 999), bonus_steps: clampInt(f.bonus_steps, 0, 5),
+    };
+    if (f.category === "weapon") {
+      item.weapon = { characteristic: f.characteristic, damage: amount, ranged: false, thrown: false, melee_ok: true, range: null, malus_steps: 0 };
+      item.carried = "hand";
+    } else if (armed) {
+      item.protection = { characteristic: f.characteristic, absorb: amount };
+      item.carried = f.category === "shield" ? "hand" : "worn";
+    }
+    charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay: f.pay }, t("unicreon.ui.custom_given", { name: item.name }));
+  };
+  return html`<details class="uc-custom" id="uc-custom">
+    <summary>${t("unicreon.ui.custom_title")}</summary>
+    <form class="stack" @submit=${give}>
+      <div class="uc-grid">
+        <div class="field"><label for="uc-cu-name">${t("unicreon.field.name")}</label><input id="uc-cu-name" maxlength="80" .value=${live(f.name)} @input=${set("name")}></div>
+        <div class="field"><label for="uc-cu-cat">${t("unicreon.ui.category")}</label>
+          <select id="uc-cu-cat" @change=${set("category")}>${["gear", "care", "bag", "animal", "weapon", "armour", "shield"].map((k) => html`<option value=${k} ?selected=${k === f.category}>${t(`unicreon.category.${k}`)}</option>`)}</select></div>
+        <div class="field"><label for="uc-cu-cost">${t("unicreon.ui.cost")}</label><input id="uc-cu-cost" type="number" min="0" .value=${live(String(f.cost))} @input=${set("cost", true)}></div>
+        <div class="field"><label for="uc-cu-pe">${t("unicreon.field.pe")}</label><input id="uc-cu-pe" type="number" min="0" .value=${live(String(f.pe))} @input=${set("pe", true)}></div>
+        <div class="field"><label for="uc-cu-uses">${t("unicreon.ui.uses")}</label><input id="uc-cu-uses" type="number" min="0" placeholder="∞" .value=${live(String(f.uses))} @input=${set("uses")}></div>
+        <div class="field"><label for="uc-cu-heal">${t("unicreon.ui.heal_pv")}</label><input id="uc-cu-heal" type="number" min="0" .value=${live(String(f.heal))} @input=${set("heal", true)}></div>
+        <div class="field"><label for="uc-cu-bonus">${t("unicreon.ui.bonus_steps_label")}</label><input id="uc-cu-bonus" type="number" min="0" max="5" .value=${live(String(f.bonus_steps))} @input=${set("bonus_steps", true)}></div>
+        ${armed ? html`
+          <div class="field"><label for="uc-cu-char">${t("unicreon.ui.characteristic")}</label>
+            <select id="uc-cu-char" @change=${set("characteristic")}>${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === f.characteristic}>${charLabel(k)}</option>`)}</select></div>
+          <div class="field"><label for="uc-cu-kind">${f.category === "weapon" ? t("unicreon.ui.damage") : t("unicreon.ui.absorb")}</label>
+            <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
+          <div class="field"><label for="uc-cu-value">${t("unicreon.field.pv")}</label><input id="uc-cu-value" type="number" min="0" .value=${live(String(f.value))} @input=${set("value", true)}></div>` : nothing}
+      </div>
+      <label class="check"><input type="checkbox" id="uc-cu-pay" .checked=${live(f.pay)} @change=${set("pay")}> ${t("unicreon.ui.custom_pay")}</label>
+      <button type="submit" ?disabled=${!ready(app) || ui.busy}>${t("unicreon.ui.custom_give")}</button>
+    </form>
+  </details>`;
+}
+
+// ----------------------------------------------------------------------------- health
+function healthSection(app, c) {
+  const all = characters(app.doc);
+  const healer = findCharacter(app.doc, ui.healer) ?? c;
+  const cures = c.inventory.filter((i) => i.cures && (i.uses ?? 1) > 0);
+  const dOdds = c.conditions.length ? dayOdds(app, { op: "unicreon.health.day.odds", character: c }) : null;
+  const amount = () => clampInt(ui.amount, 0, 999);
+  const pct = c.pv_max ? Math.round((100 * c.pv) / c.pv_max) : 0;
+  return html`<section class="card" aria-labelledby="uc-health-title">
+    <h2 id="uc-health-title">${t("unicreon.ui.health")}</h2>
+    <p class="uc-big-line">${t("unicreon.field.pv")} : <strong data-testid="uc-pv">${c.pv}</strong> / ${c.pv_max}
+      ${c.down ? html` · <strong class="outcome-bad" data-testid="uc-down">${t(`unicreon.down.${c.down}`)}</strong>` : nothing}</p>
+    <div class="uc-pvbar" aria-hidden="true"><div style="width:${pct}%"></div></div>
+    <div class="row">
+      <div class="field"><label for="uc-amount">${t("unicreon.ui.amount")}</label>
+        <input id="uc-amount" type="number" min="0" max="999" .value=${live(String(ui.amount))} @input=${(e) => { ui.amount = e.target.value; }}></div>
+      <button type="button" class="danger" id="uc-damage" ?disabled=${!ready(app) || ui.busy}
+        @click=${() => charOp(app, { op: "unicreon.health.damage", character: c, amount: amount() }, (r) => t("unicreon.ui.pv_now", { pv: r.character.pv }))}>${t("unicreon.ui.damage_btn")}</button>
+      <button type="button" id="uc-heal" ?disabled=${!ready(app) || ui.busy}
+        @click=${() => charOp(app, { op: "unicreon.health.heal", character: c, amount: amount() }, (r) => t("unicreon.ui.pv_now", { pv: r.character.pv }))}>${t("unicreon.ui.heal_btn")}</button>
+    </div>
+    <div class="row">
+      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => charOp(app, { op: "unicreon.health.rest", character: c, kind: "short" }, (r) => t("unicreon.ui.pv_now", { pv: r.character.pv }))}>${t("unicreon.ui.rest_short")}</button>
+      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => charOp(app, { op: "unicreon.health.rest", character: c, kind: "full" }, (r) => t("unicreon.ui.pv_now", { pv: r.character.pv }))}>${t("unicreon.ui.rest_full")}</button>
+      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => charOp(app, { op: "unicreon.health.new_adventure", character: c }, (r) => t("unicreon.ui.pv_now", { pv: r.character.pv }))}>${t("unicreon.ui.new_adventure")}</button>
+    </div>
+    <div class="field"><label for="uc-down-state">${t("unicreon.ui.down_state")}</label>
+      <select id="uc-down-state" ?disabled=${!ready(app) || ui.busy}
+        @change=${(e) => charOp(app, { op: "unicreon.health.down", character: c, state: e.target.value || null }, null)}>
+        <option value="" ?selected=${!c.down}>${t("unicreon.ui.up")}</option>
+        ${["down", "unconscious", "dead"].map((k) => html`<option value=${k} ?selected=${k === c.down}>${t(`unicreon.down.${k}`)}</option>`)}
+      </select></div>
+
+    <h3>${t("unicreon.ui.conditions")}</h3>
+    ${c.conditions.length === 0 ? html`<p class="muted">${t("unicreon.ui.no_conditions")}</p>` : html`<ul class="uc-list" data-testid="uc-conditions">
+      ${c.conditions.map((cond, i) => {
+        const odds = cond.diagnosed ? null : diagOddsFor(app, c, i, healer);
+        return html`<li class="uc-cond">
+          <div><strong>${t(`unicreon.condition.${cond.kind}`)}</strong>${cond.name ? ` — ${cond.name}` : ""}
+            <span class="small ${cond.diagnosed ? "" : "muted"}">· ${cond.diagnosed ? t("unicreon.ui.diagnosed") : t("unicreon.ui.not_diagnosed")}</span></div>
+          <div class="row">
+            ${cond.diagnosed ? cures.map((item) => html`<button type="button" ?disabled=${!ready(app) || ui.busy}
+                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.cured", { name: itemLabel(item) }))}>${t("unicreon.ui.use_on", { name: itemLabel(item) })}</button>`)
+              : html`<button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => diagnose(app, c, i, healer)}>
+                ${t("unicreon.ui.diagnose_btn", { who: nameOf(healer) })}</button>
+                <span class="small">${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</span>`}
+          </div>
+        </li>`;
+      })}</ul>
+      ${all.length > 1 ? html`<div class="field"><label for="uc-healer">${t("unicreon.ui.healer")}</label>
+        <select id="uc-healer" @change=${(e) => { ui.healer = e.target.value; app.rerender(); }}>
+          ${all.map((o) => html`<option value=${o.id} ?selected=${o.id === healer.id}>${nameOf(o)} (${charLabel("perception")} ${o.characteristics.perception})</option>`)}
+        </select></div>` : nothing}
+      <h3>${t("unicreon.ui.day")}</h3>
+      ${dOdds && !dOdds.error ? renderDistribution(Object.entries(dOdds.pv_lost).map(([n, p]) => ({ label: n, p: p.p, percent: p.percent })), t("unicreon.ui.pv_lost")) : nothing}
+      <button type="button" id="uc-day" ?disabled=${!ready(app) || ui.busy} @click=${() => day(app, c)}>${t("unicreon.ui.day_btn")}</button>`}
+    ${ui.lastRoll?.id === c.id ? html`<div class="uc-roll" data-testid="uc-health-roll">${ui.lastRoll.body}</div>` : nothing}
+    <form class="row" @submit=${(e) => { e.preventDefault(); charOp(app, { op: "unicreon.health.afflict", character: c, kind: ui.afflict.kind, name: ui.afflict.name.trim().slice(0, 80) }, null); ui.afflict.name = ""; }}>
+      <div class="field"><label for="uc-afflict-kind">${t("unicreon.ui.afflict_kind")}</label>
+        <select id="uc-afflict-kind" @change=${(e) => { ui.afflict.kind = e.target.value; }}>
+          ${["poison", "disease", "infection"].map((k) => html`<option value=${k} ?selected=${k === ui.afflict.kind}>${t(`unicreon.condition.${k}`)}</option>`)}
+        </select></div>
+      <div class="field uc-grow"><label for="uc-afflict-name">${t("unicreon.ui.afflict_name")}</label>
+        <input id="uc-afflict-name" maxlength="80" .value=${live(ui.afflict.name)} @input=${(e) => { ui.afflict.name = e.target.value; }}></div>
+      <button type="submit" ?disabled=${!ready(app) || ui.busy}>${t("unicreon.ui.afflict_btn")}</button>
+    </form>
+  </section>`;
+}
+
+const diagCaches = new Map();
+function diagOddsFor(app, c, i, healer) {
+  const key = `${c.id}:${i}`;
+  if (!diagCaches.has(key)) diagCaches.set(key, oddsCache());
+  return diagCaches.get(key)(app, { op: "unicreon.health.diagnose.odds", character: c, condition: i, perception: healer.characteristics.perception });
+}
+
+async function diagnose(app, c, i, healer) {
+  const request = { op: "unicreon.health.diagnose", condition: i, perception: healer.characteristics.perception, seed: newSeed() };
+  const r = await charOp(app, { ...request, character: c }, (res) => (res.test.success ? t("unicreon.ui.diagnose_ok") : t("unicreon.ui.diagnose_ko")));
+  if (!r) return;
+  ui.lastRoll = { id: c.id, body: html`${renderD66(r.test.dice)}<p>${t("unicreon.ui.raw")} ${r.test.raw} / ${t("unicreon.ui.target")} ${r.test.target} —
+    <strong class=${r.test.success ? "outcome-ok" : "outcome-bad"}>${r.test.success ? t("unicreon.ui.success") : t("unicreon.ui.failure")}</strong></p>` };
+  app.addLog({ kind: "unicreon.diagnose", system: "unicreon", who: nameOf(healer), label: `${t("unicreon.ui.diagnose")} — ${nameOf(c)}`, request,
+    result: { total: r.test.raw, summary: r.test.success ? t("unicreon.ui.success") : t("unicreon.ui.failure"), terms: [d66Term(r.test.dice)] } });
+}
+
+async function day(app, c) {
+  const request = { op: "unicreon.health.day", seed: newSeed() };
+  const r = await charOp(app, { ...request, character: c }, (res) => t("unicreon.ui.day_lost", { n: res.pv_lost, pv: res.character.pv }));
+  if (!r) return;
+  ui.lastRoll = { id: c.id, body: html`<ul class="dice">${r.dice.map((d) => html`<li class="die kept">${d}</li>`)}</ul>
+    <p>${t("unicreon.ui.day_lost", { n: r.pv_lost, pv: r.character.pv })}</p>` };
+  app.addLog({ kind: "unicreon.day", system: "unicreon", who: nameOf(c), label: t("unicreon.ui.day"), request,
+    result: { total: r.pv_lost, summary: t("unicreon.ui.day_lost", { n: r.pv_lost, pv: r.character.pv }), terms: [{ kind: "dice", text: `${r.dice.length}d6`, sign: 1, dice: r.dice.map((value) => ({ value, kept: true })) }] } });
+}
+
+// ----------------------------------------------------------------------------- options
+function optionsSection(app, c) {
+  return html`<section class="card" aria-labelledby="uc-opt-title">
+    <h2 id="uc-opt-title">${t("unicreon.ui.mj_options")}</h2>
+    <label class="check"><input type="checkbox" id="uc-ignore-enc" .checked=${live(c.ignore_encumbrance)}
+      @change=${(e) => edit(app, c.id, (d) => { d.ignore_encumbrance = e.target.checked; })}> ${t("unicreon.field.ignore_encumbrance")}</label>
+    <label class="check"><input type="checkbox" id="uc-important" .checked=${live(c.important_npc)}
+      @change=${(e) => edit(app, c.id, (d) => { d.important_npc = e.target.checked; })}> ${t("unicreon.field.important_npc")}</label>
+  </section>`;
+}
+
+export function render(app, id) {
+  reset(id);
+  const c = findCharacter(app.doc, id);
+  if (!c) return html`${backLink("#/unicreon", t("unicreon.ui.back"))}<p role="alert">${t("unicreon.ui.not_found")}</p>`;
+  const check = checkOf(app, c);
+  const count = check?.problems?.length ?? null;
+  return html`
+    ${backLink("#/unicreon", t("unicreon.ui.back"))}
+    <h1>${nameOf(c)}</h1>
+    <p class="row"><a class="button primary" id="uc-go-test" href=${`#/unicreon/test/${encodeURIComponent(c.id)}`}>${t("unicreon.ui.make_test")}</a></p>
+    <p class="small ${count ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
+      ${count === null ? "" : count ? t("unicreon.ui.problems", { n: count }) : t("unicreon.ui.all_good")}</p>
+    ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
+    ${identity(app, c, check)}
+    ${characteristicsSection(app, c, check)}
+    ${skillsSection(app, c, check)}
+    ${inventorySection(app, c, check?.encumbrance)}
+    ${fieldErrors(check, "inventory", { under: true })}
+    ${fieldErrors(check, "po")}
+    ${healthSection(app, c)}
+    ${optionsSection(app, c)}
+  `;
+}
