@@ -54,7 +54,7 @@ class SiteHandler(Handler):
 
     version_suffix = ""
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         if self.version_suffix and self.path.endswith("/static/vendor/precache.js"):
             text = (ROOT / "static/vendor/precache.js").read_text()
             body = re.sub(r'("version": ")(\w+)"', rf'\g<1>\g<2>{self.version_suffix}"', text).encode()

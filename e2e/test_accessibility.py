@@ -4,8 +4,9 @@ violation on the shell's screens, and the keyboard alone reaches and runs a roll
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
 from playwright.sync_api import expect
+
+from conftest import ROOT
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 

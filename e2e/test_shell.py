@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import ROOT, saved_document, wait_engine
 from playwright.sync_api import expect
+
+from conftest import ROOT, saved_document, wait_engine
 
 XSS_NAME = "<img src=x onerror=alert(1)>"
 

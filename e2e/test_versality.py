@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import saved_document, wait_engine
 from playwright.sync_api import expect
+
+from conftest import saved_document, wait_engine
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"

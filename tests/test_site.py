@@ -21,7 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import vendor  # noqa: E402
-
 from tablee.systems import SYSTEMS  # noqa: E402
 
 

@@ -46,7 +46,7 @@ BARE_PY = '__export__ = ["ping"]\n\n\ndef ping():\n    return "pong"\n'
 class BenchHandler(serve.Handler):
     """The site, plus a bare Pyodide page under /tablee/__bench__/ (not part of the site)."""
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         extra = {f"{BASE}{BARE_PATH}": ("text/html", BARE_HTML), f"{BASE}{BARE_PATH}bare.py": ("text/plain", BARE_PY)}
         if self.path in extra:
             kind, body = extra[self.path]
@@ -103,11 +103,12 @@ def roll_round_trips(browser, site: str, count: int) -> list[float]:
         ms = page.evaluate(
             """() => new Promise((resolve) => {
                 const target = document.getElementById("roll-result");
-                const before = target.querySelector("[data-testid=total]")?.parentElement?.nextElementSibling?.textContent;
+                const seedLine = () => target.querySelector("p.muted")?.textContent;
+                const before = seedLine();
                 const start = performance.now();
                 const observer = new MutationObserver(() => {
-                  const seedLine = target.querySelector("p.muted")?.textContent;
-                  if (seedLine && seedLine !== before) { observer.disconnect(); resolve(performance.now() - start); }
+                  const now = seedLine();
+                  if (now && now !== before) { observer.disconnect(); resolve(performance.now() - start); }
                 });
                 observer.observe(target, { subtree: true, childList: true, characterData: true });
                 document.getElementById("roll-button").click();
@@ -158,7 +159,8 @@ def main() -> None:
     med = statistics.median
     print(f"Tablée bench ({args.runs} loads per figure, medians; Chromium {chromium_path() or 'playwright'})")
     print(f"{'':22}{'Tablée':>10}{'bare Pyodide':>14}{'ratio':>8}")
-    for label, app_t, bare_t in (("engine ready, cold", app_cold, bare_cold), ("engine ready, warm", app_warm, bare_warm)):
+    rows = (("engine ready, cold", app_cold, bare_cold), ("engine ready, warm", app_warm, bare_warm))
+    for label, app_t, bare_t in rows:
         print(f"{label:22}{med(app_t):>8.0f}ms{med(bare_t):>12.0f}ms{med(app_t) / med(bare_t):>8.2f}")
     print(f"roll round trip over {len(rolls)} rolls: median {med(rolls):.1f} ms, p95 {percentile(rolls, 0.95):.1f} ms")
 

@@ -14,7 +14,8 @@ with sync_playwright() as p:
     svg = (ICONS / "icon.svg").read_text()
     for size in (192, 512):
         page = browser.new_page(viewport={"width": size, "height": size})
-        page.set_content(f'<body style="margin:0">{svg.replace("<svg ", f"<svg width={size} height={size} ", 1)}</body>')
+        sized = svg.replace("<svg ", f"<svg width={size} height={size} ", 1)
+        page.set_content(f'<body style="margin:0">{sized}</body>')
         page.screenshot(path=str(ICONS / f"icon-{size}.png"), omit_background=True)
         page.close()
     browser.close()

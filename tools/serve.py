@@ -33,7 +33,7 @@ TYPES = {
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     base = "/"
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}  # noqa: RUF012
 
     def translate_path(self, path: str) -> str:
         # Strip the sub-path; anything outside it maps to a file that does not exist.
@@ -41,7 +41,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return str(ROOT / "__outside_base__")
         return super().translate_path("/" + path[len(self.base):])
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server naming)
+    def do_GET(self) -> None:
         if self.base != "/" and self.path in ("/", self.base.rstrip("/")):
             self.send_response(302)
             self.send_header("Location", self.base)
@@ -58,7 +58,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002
+    def log_message(self, format: str, *args) -> None:
         if not getattr(self.server, "quiet", False):
             super().log_message(format, *args)
 

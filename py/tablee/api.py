@@ -22,8 +22,11 @@ __all__ = ["handle", "handle_json"]
 
 def _load_ops() -> None:
     """Import every module that registers ops (kernel first, then the systems)."""
-    from . import dice_ops, store  # noqa: F401
-    from . import systems  # noqa: F401
+    from . import (  # noqa: F401
+        dice_ops,
+        store,
+        systems,
+    )
 
 
 @cache

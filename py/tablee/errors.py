@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RulesError", "Problem", "declare", "declared_codes"]
+__all__ = ["Problem", "RulesError", "declare", "declared_codes"]
 
 _CODES: set[str] = set()
 
@@ -66,7 +66,12 @@ class Problem:
         _check(self.code)
 
     def to_json(self) -> dict[str, Any]:
-        return {"field": self.field, "code": self.code, "message_key": f"error.{self.code}", "params": dict(self.params)}
+        return {
+            "field": self.field,
+            "code": self.code,
+            "message_key": f"error.{self.code}",
+            "params": dict(self.params),
+        }
 
 
 declare(

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "Op",
     "OPS",
+    "SEED_SCHEMA",
+    "SYSTEM_IDS",
+    "Op",
     "op",
     "request_schema",
     "rng_from",
-    "SEED_SCHEMA",
-    "SYSTEM_IDS",
 ]
 
 #: The five systems, in the order the app lists them.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import unicreon, versality  # noqa: F401  (registers their ops)
+from . import unicreon, versality  # importing a system registers its ops
 
 __all__ = ["SYSTEMS"]
 
