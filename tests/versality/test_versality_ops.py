@@ -148,3 +148,57 @@ def test_fuzz_ops_only_raise_rules_errors(data):
         response = handle(request)
         assert response.get("error", {}).get("code") != "request.internal", (name, response)
         assert response.get("error", {}).get("code") != "request.invalid", (name, response)
+
+
+def test_new_character_is_in_creation(api):
+    c = api({"op": "versality.character.new", "id": "zoe", "name": "Zoé"})["character"]
+    assert c["created"] is False
+    assert CHARACTER_VALIDATORS["versality"](c) == []
+
+
+def test_finish_refuses_while_check_has_problems():
+    blank = handle({"op": "versality.character.new", "id": "zoe"})["character"]
+    problems = handle({"op": "versality.character.check", "character": blank})["problems"]
+    r = handle({"op": "versality.character.finish", "character": blank})
+    assert r["error"]["code"] == "versality.char.not_finished"
+    assert r["error"]["params"] == {"count": len(problems), "field": problems[0]["field"]}
+    assert len(problems) >= 4  # power, traits, characteristic and skill points, creation cards
+
+
+def test_finish_sets_created_once_and_changes_nothing_else(api):
+    c = sample_character()
+    done = api({"op": "versality.character.finish", "character": c})["character"]
+    assert done["created"] is True and c["created"] is False
+    assert {k: v for k, v in done.items() if k != "created"} == {k: v for k, v in c.items() if k != "created"}
+    r = handle({"op": "versality.character.finish", "character": done})
+    assert r["error"]["code"] == "versality.char.already_created"
+
+
+def test_improvement_cards_only_after_creation(api):
+    c = sample_character(improvement_points=3)
+    c["deck"].append({"kind": "oui-mais", "origin": "improvement"})
+    c["deck"].append({"kind": "non-mais", "origin": "improvement"})
+    check = api({"op": "versality.character.check", "character": c})
+    assert not check["valid"]
+    assert [(p["field"], p["code"], p["params"]) for p in check["problems"]] == [
+        ("deck", "versality.deck.improvement_before_creation", {"count": 2})
+    ]
+    assert handle({"op": "versality.character.finish", "character": c})["error"]["code"] == (
+        "versality.char.not_finished"
+    )
+    created = {**c, "created": True}
+    assert api({"op": "versality.character.check", "character": created})["valid"]
+    # improve keeps working on a created character
+    bought = api({"op": "versality.improve", "character": created, "purchase": {"type": "card", "kind": "oui-mais"}})
+    assert bought["character"]["created"] is True and bought["cost"] == 1
+
+
+def test_validator_requires_a_boolean_created():
+    good = sample_character()
+    missing = {k: v for k, v in good.items() if k != "created"}
+    for bad in (missing, {**good, "created": 1}, {**good, "created": "true"}, {**good, "created": None}):
+        problems = CHARACTER_VALIDATORS["versality"](bad)
+        assert [p.code for p in problems] == ["versality.char.invalid"], bad.get("created")
+    assert CHARACTER_VALIDATORS["versality"]({**good, "created": True}) == []
+    r = handle({"op": "versality.character.check", "character": missing})
+    assert r["error"]["code"] == "request.invalid"

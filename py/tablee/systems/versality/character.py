@@ -18,6 +18,7 @@ __all__ = [
     "CHARACTER_SCHEMA",
     "add_wound",
     "check_creation",
+    "finish_creation",
     "heal",
     "improve",
     "improvement_points",
@@ -39,6 +40,9 @@ declare(
     "versality.deck.creation_points",
     "versality.deck.compensation_due",
     "versality.deck.failure_invalid",
+    "versality.deck.improvement_before_creation",
+    "versality.char.not_finished",
+    "versality.char.already_created",
     "versality.wound.incapacitated",
     "versality.heal.self",
     "versality.heal.used",
@@ -63,12 +67,19 @@ def _scores(names: tuple[str, ...], item: dict[str, Any]) -> dict[str, Any]:
 
 
 #: A Versality character (the table document's ``characters[i]``).
+#:
+#: ``created`` is false during guided creation and true once the creation was validated
+#: (:func:`finish_creation`): from then on the cards bought at creation are permanent
+#: (Source: "Créer son deck de résolution", N.B. "une carte ne peut plus être modifiée ni
+#: retirée du deck"). The field is required: no character data was released before it
+#: existed, so there is no migration of older documents (they are simply rejected).
 CHARACTER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "id": {"type": "string", "minLength": 1, "maxLength": 64},
         "system": {"const": "versality"},
         "name": {"type": "string", "maxLength": 100},
+        "created": {"type": "boolean"},
         "powers": {
             "type": "array",
             "maxItems": 12,
@@ -107,6 +118,7 @@ CHARACTER_SCHEMA: dict[str, Any] = {
         "id",
         "system",
         "name",
+        "created",
         "powers",
         "forces",
         "faiblesses",
@@ -133,6 +145,7 @@ def new_character(character_id: str, name: str) -> dict[str, Any]:
         "id": character_id,
         "system": "versality",
         "name": name,
+        "created": False,
         "powers": [],
         "forces": [],
         "faiblesses": [],
@@ -148,7 +161,11 @@ def new_character(character_id: str, name: str) -> dict[str, Any]:
 
 
 def validate_character(data: Any) -> list[Problem]:
-    """Store hook: problems of an untrusted character (shape and ranges), never raises."""
+    """Store hook: problems of an untrusted character (shape and ranges), never raises.
+
+    Every field of :data:`CHARACTER_SCHEMA` is required, ``created`` included (no released
+    data predates it, so no migration is needed).
+    """
     try:
         _shape(data)
     except fastjsonschema.JsonSchemaException as exc:
@@ -171,6 +188,9 @@ def check_creation(c: dict[str, Any]) -> list[Problem]:
     résolution" (base 4 cards = 7 points, 5 points to spend, cards never removed),
     "Les échecs" (⌈12 / 2⌉ = 6 failure points), "Forces et faiblesses" (2+1 or 3+2),
     "Caractéristiques et compétences" (3 points, 5 points, at most 3 in a skill).
+    A character still in creation (``created`` false) cannot hold cards bought with
+    improvement points: those are earned at the end of a scenario ("La progression : monter
+    de niveau"), after creation.
     ``c`` must already satisfy :data:`CHARACTER_SCHEMA`.
     """
     problems: list[Problem] = []
@@ -213,7 +233,33 @@ def check_creation(c: dict[str, Any]) -> list[Problem]:
                 )
             )
     problems.extend(check_deck(c))
+    if not c["created"]:
+        bought = sum(1 for card in c["deck"] if card["origin"] == "improvement")
+        if bought:
+            problems.append(Problem("deck", "versality.deck.improvement_before_creation", {"count": bought}))
     return problems
+
+
+def finish_creation(c: dict[str, Any]) -> dict[str, Any]:
+    """Validate the creation: the character becomes ``created`` (its cards are permanent).
+
+    Refused while :func:`check_creation` reports a problem (``versality.char.not_finished``,
+    with the number of problems and the first one's field), and for a character already
+    created (``versality.char.already_created``). Source: "Créer son deck de résolution"
+    (N.B. a card bought can never be removed); the validation step itself is the app's.
+    """
+    if c["created"]:
+        raise RulesError("versality.char.already_created", character=c["id"])
+    problems = check_creation(c)
+    if problems:
+        raise RulesError(
+            "versality.char.not_finished",
+            count=len(problems),
+            field=problems[0].field,
+        )
+    new = copy.deepcopy(c)
+    new["created"] = True
+    return new
 
 
 def check_deck(c: dict[str, Any]) -> list[Problem]:

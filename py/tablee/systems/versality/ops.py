@@ -95,6 +95,19 @@ def _char_check(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@op(
+    "versality.character.finish",
+    system="versality",
+    properties={"character": _CHAR},
+    required=("character",),
+    summary="Validate the creation (refused while character.check has problems): sets created, "
+    "after which the cards bought are permanent.",
+)
+def _char_finish(request: dict[str, Any]) -> dict[str, Any]:
+    """Source: "Créer son deck de résolution" (N.B. cards are never removed once bought)."""
+    return {"character": C.finish_creation(_char(request["character"]))}
+
+
 @op("versality.state.new", system="versality", summary="An empty Versality table state.")
 def _state_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.new_state()}
