@@ -239,12 +239,6 @@ function actionSection(app, st) {
           <option value="" ?selected=${!ui.protection}>${t("unicreon.ui.no_protection")}</option>
           ${(d?.protections ?? []).map((p) => html`<option value=${p.uid} ?selected=${p.uid === ui.protection}>${p.ref ? t(`unicreon.item.${p.ref}`) : p.name} [${charLabel(p.characteristic)} ${amountLabel(p.absorb)}]</option>`)}
         </select></div>
-      <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
-        <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
-          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.attackerSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
-      <div class="field"><label for="uc-a-dskill">${t("unicreon.ui.defender_skill")}</label>
-        <select id="uc-a-dskill" @change=${set("defenderSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
-          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.defenderSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
     </div>
     <div class="row">
       ${w?.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-ranged" .checked=${ui.ranged} @change=${set("ranged", "bool")}> ${t("unicreon.ui.ranged")}</label>` : nothing}
@@ -253,11 +247,20 @@ function actionSection(app, st) {
         <label class="check"><input type="checkbox" id="uc-a-aim" .checked=${ui.aim} @change=${set("aim", "bool")}> ${t("unicreon.ui.aim")}</label>` : nothing}
       ${!ui.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-surprise" .checked=${ui.surprise} @change=${set("surprise", "bool")}> ${t("unicreon.ui.surprise")}</label>` : nothing}
     </div>
+    <details class="uc-more" ?open=${Boolean(ui.attackerSkill || ui.defenderSkill)}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
+      <div class="uc-grid">
+      <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
+        <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
+          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.attackerSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
+      <div class="field"><label for="uc-a-dskill">${t("unicreon.ui.defender_skill")}</label>
+        <select id="uc-a-dskill" @change=${set("defenderSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
+          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.defenderSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
+      </div>
+    </details>
     ${needsEngage ? html`<p class="uc-hint">${t("unicreon.ui.must_engage")}</p>
       <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
       : d ? html`${oddsView(odds)}
       <button type="button" class="primary" id="uc-attack" ?disabled=${dis || !odds || odds.error} @click=${() => attack(app, st)}>${t("unicreon.ui.attack_btn", { a: cname(a), d: cname(d) })}</button>` : html`<p class="muted">${t("unicreon.ui.no_foe")}</p>`}
-    ${lastView(st)}
     ${a.lost.length ? html`<div class="row">${a.weapons.filter((x) => a.lost.includes(x.uid)).map((x) => html`<button type="button" ?disabled=${dis}
       @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.pickup")} : ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
     ${escapable.length ? escapeView(app, st, a, escapable) : nothing}
@@ -376,6 +379,7 @@ export function render(app) {
     <p class="small muted" data-testid="uc-phase" data-phase=${st.phase}>${t(`unicreon.ui.phase_${st.phase}`)}</p>
     ${fighting ? turnSection(app, st) : nothing}
     ${fighting ? actionSection(app, st) : nothing}
+    ${fighting && ui.last ? html`<section class="card" aria-labelledby="uc-last-title"><h2 id="uc-last-title">${t("unicreon.ui.last_passe")}</h2>${lastView()}</section>` : nothing}
     ${fighters(app, st)}
     ${st.phase === "setup" ? initiativeSection(app, st) : nothing}
     ${st.phase !== "over" ? addSection(app, st) : nothing}

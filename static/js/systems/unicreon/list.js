@@ -66,7 +66,7 @@ function reference(app) {
     <ul class="uc-beasts" data-testid="uc-ref-beasts">
       ${BEASTS.map((k) => {
         const b = data.bestiary[k];
-        return html`<li><strong>${t(`unicreon.beast.${k}`)}</strong>
+        return html`<li><strong>${t(`unicreon.beast.${k}`)}</strong><br>
           <span class="small">${t("unicreon.ui.beast_line", { pv: b.pv, damage: b.damage, attack: charLabel(b.attack) })}</span><br>
           <span class="small muted">${CHARACTERISTICS.map((c) => `${charLabel(c)} ${c === "volonte" && b.volonte_range ? b.volonte_range.join("–") : b.characteristics[c]}`).join(" · ")}</span></li>`;
       })}
