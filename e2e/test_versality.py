@@ -21,11 +21,11 @@ def no_horizontal_scroll(page) -> None:
 
 
 def character(cid: str, name: str) -> dict:
-    """A validated character: base deck + oui-et + oui (5 points) + two non-mais (6 = ⌈12/2⌉)."""
+    """A created (validated) character: base deck + oui-et + oui (5 points) + two non-mais (6 = ⌈12/2⌉)."""
     deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
     deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
     return {
-        "id": cid, "system": "versality", "name": name,
+        "id": cid, "system": "versality", "name": name, "created": True,
         "powers": [{"text": "Télékinésie", "approved": True}],
         "forces": ["Agile", "Têtue"], "faiblesses": ["Naïve"], "traits_approved": True,
         "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
@@ -39,7 +39,6 @@ def character(cid: str, name: str) -> dict:
 def seed_table(page, chars: list[dict]) -> None:
     doc = saved_document(page)
     doc["characters"] += chars
-    doc["settings"]["versality"] = {"validated": [c["id"] for c in chars]}
     page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
     page.reload()
     wait_engine(page)
@@ -107,9 +106,12 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     expect(app.locator("[data-testid=vs-problem-count]")).to_contain_text("Tout est en règle")
     # A card bought during creation may still be taken back before validation...
     assert app.locator(".vs-chip-remove").count() == 4
+    assert saved_document(app)["characters"][-1]["created"] is False
     app.click("#vs-validate")
-    # ...never after.
+    # ...never after: the engine set `created` on the character itself.
     expect(app.locator("#vs-go-test")).to_be_visible()
+    doc = saved_document(app)
+    assert doc["characters"][-1]["created"] is True and "versality" not in doc["settings"]
     expect(app.locator(".vs-chip-remove")).to_have_count(0)
     expect(app.locator("[data-testid=vs-sheet-deck-card]")).to_have_count(8)
     no_horizontal_scroll(app)
@@ -267,6 +269,8 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     app.locator("[data-testid=vs-char][data-id=vs-bo]").get_by_role("button", name="Dupliquer").click()
     expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
     expect(app.get_by_role("link", name="Copie de Bo")).to_be_visible()
+    copied = next(c for c in saved_document(app)["characters"] if c["name"] == "Copie de Bo")
+    assert copied["created"] is True and copied["id"] != "vs-bo"
     copy = app.locator("[data-testid=vs-char]").nth(2)
     copy.get_by_role("button", name="Supprimer").click()
     copy.get_by_role("button", name="Annuler").click()

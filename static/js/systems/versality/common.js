@@ -71,9 +71,9 @@ export function replaceCharacter(doc, character) {
   if (i >= 0) doc.characters[i] = character;
 }
 
-/** Creation is validated once (document settings): creation cards are then locked. */
-export function isValidated(doc, id) {
-  return Boolean(doc.settings?.versality?.validated?.includes(id));
+/** Creation is validated once (versality.character.finish sets `created`): its cards are then locked. */
+export function isCreated(character) {
+  return character?.created === true;
 }
 
 export function tone(kind) {

@@ -4,7 +4,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../../i18n.js";
 import { newId } from "../../storage.js";
-import { characters, isValidated, nameOf, ready, tableState } from "./common.js";
+import { characters, isCreated, nameOf, ready, tableState } from "./common.js";
 
 const ui = { confirmDelete: null, name: "", error: null, busy: false };
 
@@ -33,8 +33,7 @@ function duplicate(app, c) {
   copy.id = newId("vs");
   copy.name = t("versality.ui.copy_of", { name: nameOf(c) }).slice(0, 100);
   app.update((doc) => {
-    doc.characters.push(copy);
-    if (isValidated(doc, c.id)) doc.settings.versality.validated.push(copy.id);
+    doc.characters.push(copy); // `created` travels with the copy
   });
   app.notify("status", t("versality.ui.duplicated", { name: copy.name }));
 }
@@ -48,8 +47,6 @@ function remove(app, c) {
       delete st.decks[c.id];
       delete st.pending[c.id];
     }
-    const v = doc.settings.versality?.validated;
-    if (v) doc.settings.versality.validated = v.filter((x) => x !== c.id);
   });
   app.notify("status", t("versality.ui.deleted", { name: nameOf(c) }));
 }
@@ -70,7 +67,7 @@ export function render(app) {
           return html`<li class="vs-char" data-testid="vs-char" data-id=${c.id}>
             <div class="vs-char-head">
               <a href=${`#/versality/character/${encodeURIComponent(c.id)}`} class="vs-char-name">${nameOf(c)}</a>
-              <span class="muted small">${isValidated(app.doc, c.id) ? t("versality.ui.deck_size", { count: size }) : t("versality.ui.in_creation")}</span>
+              <span class="muted small">${isCreated(c) ? t("versality.ui.deck_size", { count: size }) : t("versality.ui.in_creation")}</span>
             </div>
             <div class="row">
               <a class="button" href=${`#/versality/test/${encodeURIComponent(c.id)}`}>${t("versality.ui.make_test")}</a>

@@ -9,7 +9,7 @@ import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
-  findCharacter, hasProblem, isValidated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
+  findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
   saveState, tableState,
 } from "./common.js";
 
@@ -214,13 +214,14 @@ function scoresSection(app, c, check, { group, names, labelKey, budget, max, leg
   </fieldset>`;
 }
 
+/** "Valider la création": the engine refuses while character.check has problems. */
 function validate(app, c) {
-  app.update((doc) => {
-    doc.settings.versality ??= {};
-    doc.settings.versality.validated ??= [];
-    if (!doc.settings.versality.validated.includes(c.id)) doc.settings.versality.validated.push(c.id);
+  return runCharacterOp(app, { op: "versality.character.finish", character: c }, {
+    onOk: (r) => {
+      edit(app, c.id, (d) => Object.assign(d, r.character));
+      app.notify("status", t("versality.ui.validated", { name: nameOf(c) }));
+    },
   });
-  app.notify("status", t("versality.ui.validated", { name: nameOf(c) }));
 }
 
 // --------------------------------------------------------------------------- played sheet
@@ -377,7 +378,7 @@ export function render(app, id) {
   }
   const check = checkOf(app, c);
   const r = rules(app);
-  const validated = isValidated(app.doc, id);
+  const created = isCreated(c);
   const status = html`<div role="status" aria-live="polite" class="vs-status-line" data-testid="vs-sheet-status">
     ${ui.error ? html`<p class="field-error">${errorMessage(ui.error)}</p>` : nothing}
     ${ui.message ? html`<p>${ui.message}</p>` : nothing}</div>`;
@@ -388,7 +389,7 @@ export function render(app, id) {
       <label for="vs-name">${t("versality.ui.name")}</label>
       <input id="vs-name" maxlength="100" .value=${live(c.name)} @input=${(e) => edit(app, id, (d) => { d.name = e.target.value.slice(0, 100); })}>
     </div>`;
-  if (!validated) {
+  if (!created) {
     const problems = check?.problems?.length ?? null;
     return html`${header}
       <p class="muted">${t("versality.ui.creation_intro")}</p>
@@ -404,8 +405,10 @@ export function render(app, id) {
         <p data-testid="vs-problem-count" aria-live="polite">${problems === null ? t("versality.ui.checking")
           : problems === 0 ? t("versality.ui.all_good") : t("versality.ui.problems_left", { n: problems })}</p>
         <p class="muted small">${t("versality.ui.validate_help")}</p>
-        <button type="button" class="primary" id="vs-validate" ?disabled=${!check?.valid} @click=${() => validate(app, c)}>
+        <button type="button" class="primary" id="vs-validate" ?disabled=${!ready(app) || !check?.valid} @click=${() => validate(app, c)}>
           ${t("versality.ui.validate")}</button>
+        <div role="status" aria-live="polite" data-testid="vs-validate-status">
+          ${ui.error ? html`<p class="field-error">${errorMessage(ui.error)}</p>` : nothing}</div>
       </section>`;
   }
   return html`${header}
