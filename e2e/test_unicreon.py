@@ -107,7 +107,7 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     expect(app.locator("[data-testid=uc-odds]")).to_have_attribute("data-target", "30")
     expect(app.locator("[data-testid=uc-odds-success]")).to_have_attribute("data-p", "2/3")
     expect(app.locator("[data-testid=uc-result]")).to_have_count(0)  # odds first, no dice yet
-    expect(app.locator("[data-testid=uc-odds] .odds-table")).to_contain_text("Bof")
+    expect(app.locator("[data-testid=uc-odds] .odds-table")).to_contain_text("Bof (réel 1–2)")
     no_horizontal_scroll(app)
     app.click("#uc-roll")
     result = app.locator("[data-testid=uc-result]")

@@ -70,12 +70,16 @@ function currentMembers(st) {
 
 // ----------------------------------------------------------------------------- setup
 function addSection(app, st) {
+  if (st.phase !== "setup") return html`<details class="card" id="uc-reinforcements"><summary>${t("unicreon.ui.reinforcements")}</summary>${addBody(app, st)}</details>`;
+  return html`<section class="card" aria-labelledby="uc-add-title"><h2 id="uc-add-title">${t("unicreon.ui.add_fighters")}</h2>${addBody(app, st)}</section>`;
+}
+
+function addBody(app, st) {
   const inFight = new Set(st.combatants.map((c) => c.character_id).filter(Boolean));
   const pcs = characters(app.doc).filter((c) => !inFight.has(c.id));
   const count = Math.max(1, Math.min(20, Number(ui.count) || 1));
   const dis = !ready(app) || ui.busy;
-  return html`<section class="card" aria-labelledby="uc-add-title">
-    <h2 id="uc-add-title">${t("unicreon.ui.add_fighters")}</h2>
+  return html`
     ${pcs.length ? html`<h3>${t("unicreon.ui.table_characters")}</h3><div class="row">
       ${pcs.map((c) => html`<button type="button" data-testid="uc-add-pc" ?disabled=${dis}
         @click=${() => run(app, { op: "unicreon.combat.add_character", character: c, side: c.important_npc ? "npc" : "pc" }, { announce: t("unicreon.ui.added", { name: nameOf(c) }) })}>
@@ -86,8 +90,7 @@ function addSection(app, st) {
     <div class="row">${TIERS.map((k) => html`<button type="button" data-testid=${`uc-add-tier-${k}`} ?disabled=${dis}
       @click=${() => run(app, { op: "unicreon.combat.add_npc", tier: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.tier.${k}`)}` }) })}>+ ${t(`unicreon.tier.${k}`)}</button>`)}</div>
     <div class="row">${BEASTS.map((k) => html`<button type="button" data-testid=${`uc-add-beast-${k}`} ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.add_npc", beast: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.ui.short.${k}`)}` }) })}>+ ${t(`unicreon.ui.short.${k}`)}</button>`)}</div>
-  </section>`;
+      @click=${() => run(app, { op: "unicreon.combat.add_npc", beast: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.ui.short.${k}`)}` }) })}>+ ${t(`unicreon.ui.short.${k}`)}</button>`)}</div>`;
 }
 
 function initiativeSection(app, st) {
@@ -226,15 +229,15 @@ function actionSection(app, st) {
     <h2 id="uc-attack-title">${t("unicreon.ui.passe")}</h2>
     <div class="uc-grid">
       <div class="field"><label for="uc-a-attacker">${t("unicreon.ui.attacker")}</label>
-        <select id="uc-a-attacker" @change=${set("attacker")}>${members.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.attacker}>${cname(c)} (${t("unicreon.ui.actions_left", { n: c.actions })})</option>`)}</select></div>
+        <select id="uc-a-attacker" @change=${set("attacker")}>${members.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.attacker}>${cname(c)}</option>`)}</select></div>
       <div class="field"><label for="uc-a-defender">${t("unicreon.ui.defender")}</label>
         <select id="uc-a-defender" @change=${set("defender")}>${foes.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.defender}>${cname(c)} (${c.pv} PV)</option>`)}</select></div>
-      <div class="field"><label for="uc-a-weapon">${t("unicreon.ui.weapon")}</label>
+      <div class="field uc-wide"><label for="uc-a-weapon">${t("unicreon.ui.weapon")}</label>
         <select id="uc-a-weapon" @change=${set("weapon")}>
           <option value="" ?selected=${!ui.weapon}>${natural}</option>
           ${weapons.map((x) => html`<option value=${x.uid} ?selected=${x.uid === ui.weapon}>${weaponLabel(x)}</option>`)}
         </select></div>
-      <div class="field"><label for="uc-a-protection">${t("unicreon.ui.protection")}</label>
+      <div class="field uc-wide"><label for="uc-a-protection">${t("unicreon.ui.protection")}</label>
         <select id="uc-a-protection" @change=${set("protection")}>
           <option value="" ?selected=${!ui.protection}>${t("unicreon.ui.no_protection")}</option>
           ${(d?.protections ?? []).map((p) => html`<option value=${p.uid} ?selected=${p.uid === ui.protection}>${p.ref ? t(`unicreon.item.${p.ref}`) : p.name} [${charLabel(p.characteristic)} ${amountLabel(p.absorb)}]</option>`)}

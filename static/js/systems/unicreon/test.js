@@ -70,13 +70,26 @@ function reveal(id) {
   requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: "start", behavior: "smooth" }));
 }
 
+/** A stacked bonus or malus count with − and + buttons (0 to 10 steps). */
+function stepper(app, key, label) {
+  const change = (delta) => { ui[key] = Math.max(0, Math.min(10, ui[key] + delta)); ui.result = null; app.rerender(); };
+  return html`<div class="field uc-stepper" role="group" aria-labelledby=${`uc-t-${key}-label`}>
+    <span class="uc-label" id=${`uc-t-${key}-label`}>${label}</span>
+    <div class="uc-stepper-row">
+      <button type="button" id=${`uc-t-${key}-minus`} aria-label=${t("unicreon.ui.less", { what: label })} ?disabled=${ui[key] <= 0} @click=${() => change(-1)}>−</button>
+      <output id=${`uc-t-${key}`} aria-live="polite">${ui[key]}</output>
+      <button type="button" id=${`uc-t-${key}-plus`} aria-label=${t("unicreon.ui.more", { what: label })} ?disabled=${ui[key] >= 10} @click=${() => change(1)}>+</button>
+    </div>
+  </div>`;
+}
+
 function setup(app, c) {
   const set = (key, num) => (e) => { ui[key] = num ? Math.max(0, Math.min(10, Number(e.target.value) || 0)) : e.target.value; ui.result = null; app.rerender(); };
   const helpers = c.inventory.filter((i) => i.bonus_steps > 0);
   return html`<section class="card" aria-labelledby="uc-setup-title">
     <h2 id="uc-setup-title">${t("unicreon.ui.test_setup")}</h2>
     <div class="uc-grid">
-      <div class="field"><label for="uc-t-char">${t("unicreon.ui.characteristic")}</label>
+      <div class="field uc-wide"><label for="uc-t-char">${t("unicreon.ui.characteristic")}</label>
         <select id="uc-t-char" @change=${set("characteristic")}>
           ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.characteristic}>${charLabel(k)} (${c.characteristics[k]} — ${valueLabel(c.characteristics[k])})</option>`)}
         </select></div>
@@ -84,11 +97,9 @@ function setup(app, c) {
         <select id="uc-t-diff" @change=${set("difficulty")}>
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`unicreon.difficulty.${k}`)} (${DIFF_VALUE[k] > 0 ? "+" : ""}${DIFF_VALUE[k]})</option>`)}
         </select></div>
-      <div class="field"><label for="uc-t-bonus">${t("unicreon.ui.bonus_steps_test")}</label>
-        <input id="uc-t-bonus" type="number" min="0" max="10" .value=${String(ui.bonus)} @change=${set("bonus", true)}></div>
-      <div class="field"><label for="uc-t-malus">${t("unicreon.ui.malus_steps_test")}</label>
-        <input id="uc-t-malus" type="number" min="0" max="10" .value=${String(ui.malus)} @change=${set("malus", true)}></div>
-      <div class="field"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
+      ${stepper(app, "bonus", t("unicreon.ui.bonus_steps_test"))}
+      ${stepper(app, "malus", t("unicreon.ui.malus_steps_test"))}
+      <div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
         <select id="uc-t-skill" @change=${set("skill")}>
           <option value="" ?selected=${ui.skill === ""}>${t("unicreon.ui.no_skill")}</option>
           ${c.skills.map((s, i) => html`<option value=${String(i)} ?selected=${String(i) === ui.skill}>${s.name} — ${t(`unicreon.skill.${s.level}`)}</option>`)}
@@ -106,7 +117,7 @@ function setup(app, c) {
 function oddsBlock(odds) {
   if (!odds) return html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`;
   if (odds.error) return errorLine(odds.error);
-  const rows = BANDS.map((b) => ({ label: t(`unicreon.band.${b}`), p: odds.bands[b].p, percent: odds.bands[b].percent }));
+  const rows = BANDS.map((b) => ({ label: t(`unicreon.ui.band_short.${b}`), p: odds.bands[b].p, percent: odds.bands[b].percent }));
   rows.push({ label: t("unicreon.ui.failure"), p: odds.failure.p, percent: odds.failure.percent });
   return html`<div data-testid="uc-odds" data-target=${odds.target}>
     <p class="uc-target">${t("unicreon.ui.target_line", { value: odds.value, difficulty: t(`unicreon.difficulty.${odds.difficulty}`), dv: odds.difficulty_value, skill: odds.skill_value, target: odds.target })}</p>
