@@ -95,7 +95,20 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     expect(bandage.locator("[data-testid=uc-uses]")).to_have_text("2 utilisation(s) restante(s)")
     bandage.locator("[data-testid=uc-use]").click()
     expect(bandage.locator("[data-testid=uc-uses]")).to_have_text("1 utilisation(s) restante(s)")
+    # The MJ's custom item (the example's fleuret [Agilité 2 PV]), given free and kept in the library.
+    app.click("#uc-custom summary")
+    app.fill("#uc-cu-name", "Fleuret d'Estelle")
+    app.select_option("#uc-cu-cat", "weapon")
+    app.fill("#uc-cu-value", "2")
+    app.click("text=Donner cet objet")
+    expect(app.locator("[data-testid=uc-inventory]")).to_contain_text("Fleuret d'Estelle")
+    expect(app.locator("[data-testid=uc-inventory]")).to_contain_text("[Agilité 2 PV]")
+    expect(app.locator("[data-testid=uc-library]")).to_contain_text("Fleuret d'Estelle")
+    expect(app.locator("[data-testid=uc-po]")).to_have_text("15")
+    no_horizontal_scroll(app)
     ana = next(c for c in saved_document(app)["characters"] if c["name"] == "Ana")
+    assert [i["ref"] for i in ana["inventory"]] == ["sac_a_dos", "bandage", None]
+    ana["inventory"].pop()
     assert ana["po"] == 15 and [i["ref"] for i in ana["inventory"]] == ["sac_a_dos", "bandage"]
     assert ana["inventory"][1]["uses"] == 1 and ana["secret"] == "A coulé le navire du roi"
 

@@ -151,7 +151,8 @@ function fighters(app, st) {
           <p class="small muted">${["puissance", "agilite", "perception", "volonte"].map((k) => `${charLabel(k).slice(0, 3)}. ${c.characteristics[k]}`).join(" · ")}
             ${c.engaged.length ? html`<br>${t("unicreon.ui.engaged_with", { names: c.engaged.map((x) => cname(byCid(st, x))).join(", ") })}` : nothing}
             ${c.lost.length ? html`<br>${t("unicreon.ui.lost_weapons", { n: c.lost.length })}` : nothing}</p>
-          <details class="uc-adjust"><summary>${t("unicreon.ui.adjust")}</summary>
+          ${c.down === "down" ? html`<p class="uc-hint small">${t("unicreon.ui.down_choice", { name: cname(c) })}</p>` : nothing}
+          <details class="uc-adjust" ?open=${c.down === "down"}><summary>${t("unicreon.ui.adjust")}</summary>
             <div class="row">
               <button type="button" ?disabled=${dis} aria-label=${t("unicreon.ui.pv_minus", { name: cname(c) })} @click=${() => run(app, { op: "unicreon.combat.adjust", cid: c.cid, pv_delta: -1 })}>−1 PV</button>
               <button type="button" ?disabled=${dis} aria-label=${t("unicreon.ui.pv_plus", { name: cname(c) })} @click=${() => run(app, { op: "unicreon.combat.adjust", cid: c.cid, pv_delta: 1 })}>+1 PV</button>
@@ -170,6 +171,14 @@ function fighters(app, st) {
 }
 
 // ----------------------------------------------------------------------------- turn & actions
+function initiativeLine(st) {
+  const rolls = st.combatants.filter((c) => c.initiative).map((c) => ({ name: cname(c), r: c.initiative }));
+  if (st.npc_initiative) rolls.push({ name: t("unicreon.ui.mj"), r: st.npc_initiative });
+  if (!rolls.length) return nothing;
+  return html`<p class="small" data-testid="uc-init-rolls">${t("unicreon.ui.initiative")} : ${rolls.map(({ name, r }, i) => html`${i ? " · " : ""}${name}
+    <span class="uc-mini-dice" aria-label=${`d66 ${r.dice.join(" ")}`}>${r.dice[0]}${r.dice[1]}</span>/${r.target} ${r.success ? "✓" : "✗"}`)}</p>`;
+}
+
 function turnSection(app, st) {
   const entry = st.order[st.turn];
   const who = entry === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, entry));
@@ -177,6 +186,7 @@ function turnSection(app, st) {
     <h2 id="uc-turn-title">${st.phase === "surprise" ? t("unicreon.ui.surprise_round") : t("unicreon.ui.round_n", { n: st.round })}</h2>
     <ol class="uc-order" data-testid="uc-order">${st.order.map((e, i) => html`<li class=${i === st.turn ? "current" : ""} aria-current=${i === st.turn ? "step" : "false"}>
       ${e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e))}</li>`)}</ol>
+    ${initiativeLine(st)}
     <p class="uc-whose" data-testid="uc-whose">${t("unicreon.ui.whose_turn", { who })}</p>
     <button type="button" id="uc-next" ?disabled=${!ready(app) || ui.busy} @click=${() => { ui.last = null; run(app, { op: "unicreon.combat.next" }, { announce: (r) => { const e = r.state.order[r.state.turn]; return r.state.phase === "setup" ? t("unicreon.ui.surprise_over") : t("unicreon.ui.whose_turn", { who: e === "mj" ? t("unicreon.ui.mj") : cname(byCid(r.state, e)) }); } }); }}>${t("unicreon.ui.next_turn")}</button>
   </section>`;

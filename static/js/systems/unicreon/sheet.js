@@ -10,7 +10,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, d66Term, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
-  renderD66, replaceCharacter, rulesData, statsLabel, valueLabel,
+  renderD66, replaceCharacter, rulesData, statsLabel, tableState, valueLabel,
 } from "./common.js";
 
 const TEXT_FIELDS = [
@@ -247,6 +247,26 @@ function shop(app, c) {
   </details>`;
 }
 
+/** The MJ's item, as the ops take it (no uid, no ref). */
+function strip(item) {
+  const { uid: _uid, ref: _ref, ...rest } = item;
+  return rest;
+}
+
+/** Give a custom item (paid or not); a new one also goes to the table's library. */
+async function giveCustom(app, c, item, pay, remember) {
+  const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay }, t("unicreon.ui.custom_given", { name: item.name }), {
+    after: (doc, res) => {
+      if (!remember) return;
+      const full = res.character.inventory[res.character.inventory.length - 1];
+      const st = doc.systems.unicreon ?? (doc.systems.unicreon = { combat: null, custom_items: [] });
+      if (!st.custom_items) st.custom_items = [];
+      if (st.custom_items.length < 200) st.custom_items.push({ ...full, uid: `lib${Date.now().toString(36)}` });
+    },
+  });
+  return r;
+}
+
 function customForm(app, c) {
   const f = ui.custom;
   const set = (key, num) => (e) => { f[key] = e.target.type === "checkbox" ? e.target.checked : num ? Number(e.target.value) : e.target.value; if (key === "category") app.rerender(); };
@@ -266,10 +286,20 @@ function customForm(app, c) {
       item.protection = { characteristic: f.characteristic, absorb: amount };
       item.carried = f.category === "shield" ? "hand" : "worn";
     }
-    charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay: f.pay }, t("unicreon.ui.custom_given", { name: item.name }));
+    giveCustom(app, c, item, f.pay, true);
   };
+  const library = tableState(app.doc).custom_items ?? [];
   return html`<details class="uc-custom" id="uc-custom">
     <summary>${t("unicreon.ui.custom_title")}</summary>
+    ${library.length ? html`<h3>${t("unicreon.ui.library")}</h3><ul class="uc-items" data-testid="uc-library">
+      ${library.map((item, i) => html`<li class="uc-item"><div><strong>${item.name}</strong> <span class="small">(${item.cost} PO)</span><br><span class="small muted">${itemDetails(item)}</span></div>
+        <div class="row">
+          <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => giveCustom(app, c, strip(item), false, false)}>${t("unicreon.ui.give_free")}</button>
+          <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => giveCustom(app, c, strip(item), true, false)}>${t("unicreon.ui.buy_for", { cost: item.cost })}</button>
+          <button type="button" class="danger" aria-label=${t("unicreon.ui.remove_named", { name: item.name })}
+            @click=${() => app.update((doc) => { doc.systems.unicreon.custom_items.splice(i, 1); })}>✕</button>
+        </div></li>`)}
+    </ul><h3>${t("unicreon.ui.custom_new")}</h3>` : nothing}
     <form class="stack" @submit=${give}>
       <div class="uc-grid">
         <div class="field"><label for="uc-cu-name">${t("unicreon.field.name")}</label><input id="uc-cu-name" maxlength="80" .value=${live(f.name)} @input=${set("name")}></div>
