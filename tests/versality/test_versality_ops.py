@@ -202,3 +202,17 @@ def test_validator_requires_a_boolean_created():
     assert CHARACTER_VALIDATORS["versality"]({**good, "created": True}) == []
     r = handle({"op": "versality.character.check", "character": missing})
     assert r["error"]["code"] == "request.invalid"
+
+
+def test_creation_budgets_bind_creation_only(api):
+    """Source: "Caractéristiques et compétences" (3 and 5 points, at most 3 at creation);
+    "La progression": afterwards characteristics and skills grow with improvement points."""
+    c = sample_character(improvement_points=20)
+    grown = api({"op": "versality.character.finish", "character": c})["character"]
+    for purchase in ({"type": "characteristic", "name": "physique"}, {"type": "skill", "name": "traquer"}):
+        grown = api({"op": "versality.improve", "character": grown, "purchase": purchase})["character"]
+    grown["skills"]["traquer"] = 4
+    assert api({"op": "versality.character.check", "character": grown})["valid"]
+    in_creation = {**grown, "created": False}
+    codes = {p["code"] for p in api({"op": "versality.character.check", "character": in_creation})["problems"]}
+    assert {"versality.char.characteristic_points", "versality.char.skill_points", "versality.char.skill_max"} <= codes

@@ -205,6 +205,21 @@ def check_creation(c: dict[str, Any]) -> list[Problem]:
         problems.append(Problem("forces", "versality.char.traits_count", {"forces": nf, "faiblesses": nw}))
     elif not c["traits_approved"]:
         problems.append(Problem("traits_approved", "versality.char.traits_unapproved"))
+    if not c["created"]:
+        problems.extend(_creation_budgets(c))
+    problems.extend(check_deck(c))
+    if not c["created"]:
+        bought = sum(1 for card in c["deck"] if card["origin"] == "improvement")
+        if bought:
+            problems.append(Problem("deck", "versality.deck.improvement_before_creation", {"count": bought}))
+    return problems
+
+
+def _creation_budgets(c: dict[str, Any]) -> list[Problem]:
+    """The point budgets of creation: 3 characteristic points, 5 skill points, at most 3 in
+    one skill. Source: "Caractéristiques et compétences". They bind the creation only: once
+    ``created``, characteristics and skills grow with improvement points ("La progression")."""
+    problems: list[Problem] = []
     total = sum(c["characteristics"].values())
     if total != R.CREATION["characteristic_points"]:
         problems.append(
@@ -232,11 +247,6 @@ def check_creation(c: dict[str, Any]) -> list[Problem]:
                     {"skill": s, "value": c["skills"][s], "maximum": R.CREATION["skill_max"]},
                 )
             )
-    problems.extend(check_deck(c))
-    if not c["created"]:
-        bought = sum(1 for card in c["deck"] if card["origin"] == "improvement")
-        if bought:
-            problems.append(Problem("deck", "versality.deck.improvement_before_creation", {"count": bought}))
     return problems
 
 
