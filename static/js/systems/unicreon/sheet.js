@@ -440,6 +440,10 @@ export function render(app, id) {
     ${backLink("#/unicreon", t("unicreon.ui.back"))}
     <h1>${nameOf(c)}</h1>
     <p class="row"><a class="button primary" id="uc-go-test" href=${`#/unicreon/test/${encodeURIComponent(c.id)}`}>${t("unicreon.ui.make_test")}</a></p>
+    <nav class="uc-jump" aria-label=${t("unicreon.ui.jump")}>
+      ${[["uc-chars", "unicreon.field.characteristics"], ["uc-skills-title", "unicreon.field.skills"], ["uc-inv-title", "unicreon.field.inventory"], ["uc-health-title", "unicreon.ui.health"]].map(([target, key]) => html`<button type="button" class="uc-jump-btn"
+        @click=${() => { const el = document.getElementById(target); el?.scrollIntoView({ block: "start", behavior: "smooth" }); el?.querySelector("select, input, button")?.focus({ preventScroll: true }); }}>${t(key)}</button>`)}
+    </nav>
     <p class="small ${count ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
       ${count === null ? "" : count ? t("unicreon.ui.problems", { n: count }) : t("unicreon.ui.all_good")}</p>
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
