@@ -15,6 +15,7 @@ from typing import Any
 import fastjsonschema
 
 from tablee.errors import Problem, RulesError, declare
+from tablee.schema import shape_problems
 
 from .data import (
     CARRIED,
@@ -250,19 +251,7 @@ def _semantic_problems(character: dict[str, Any]) -> list[Problem]:
 
 def validate_character(character: Any) -> list[Problem]:
     """Store validator: shape (types, keys, ranges) and invariants. Never raises."""
-    try:
-        _validate_shape(character)
-    except fastjsonschema.JsonSchemaException as exc:
-        return [
-            Problem(
-                str(exc.name or "").removeprefix("data").lstrip("."),
-                "unicreon.char.malformed",
-                {"detail": str(exc.message)[:200]},
-            )
-        ]
-    except Exception as exc:  # pragma: no cover - defensive: untrusted data must never raise
-        return [Problem("", "unicreon.char.malformed", {"detail": type(exc).__name__})]
-    return _semantic_problems(character)
+    return shape_problems(_validate_shape, character, "unicreon.char.malformed") or _semantic_problems(character)
 
 
 def ensure_character(character: dict[str, Any]) -> dict[str, Any]:

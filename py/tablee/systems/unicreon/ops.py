@@ -13,6 +13,7 @@ import fastjsonschema
 
 from tablee.errors import Problem, RulesError, declare
 from tablee.registry import SEED_SCHEMA, op, rng_from
+from tablee.schema import shape_problems
 from tablee.store import register_character_validator, register_state_validator
 
 from . import character as ch
@@ -99,19 +100,12 @@ def _validator(which: str) -> Any:
 
 def validate_state(state: Any) -> list[Problem]:
     """Store validator for document["systems"]["unicreon"]. Never raises."""
+    problems = shape_problems(_validator("system"), state, "unicreon.state.malformed")
+    if problems:
+        return problems
     try:
-        _validator("system")(state)
-        combat = state.get("combat")
-        details = cb.state_problems(combat) if combat is not None else []
-    except fastjsonschema.JsonSchemaException as exc:
-        return [
-            Problem(
-                str(exc.name or "").removeprefix("data").lstrip("."),
-                "unicreon.state.malformed",
-                {"detail": str(exc.message)[:200]},
-            )
-        ]
-    except Exception as exc:  # pragma: no cover - defensive
+        details = cb.state_problems(state["combat"]) if state["combat"] is not None else []
+    except Exception as exc:  # pragma: no cover - defensive: untrusted data must never raise
         return [Problem("", "unicreon.state.malformed", {"detail": type(exc).__name__})]
     return [Problem("combat", "unicreon.state.invalid", {"detail": d}) for d in details]
 

@@ -12,6 +12,7 @@ from typing import Any
 import fastjsonschema
 
 from ...errors import Problem, RulesError, declare
+from ...schema import shape_problems
 from . import rules as R
 
 __all__ = [
@@ -166,19 +167,7 @@ def validate_character(data: Any) -> list[Problem]:
     Every field of :data:`CHARACTER_SCHEMA` is required, ``created`` included (no released
     data predates it, so no migration is needed).
     """
-    try:
-        _shape(data)
-    except fastjsonschema.JsonSchemaException as exc:
-        return [
-            Problem(
-                str(exc.name or "").removeprefix("data").lstrip("."),
-                "versality.char.invalid",
-                {"detail": str(exc.message)[:200]},
-            )
-        ]
-    except Exception:  # pragma: no cover - defensive: untrusted data must never raise
-        return [Problem("", "versality.char.invalid", {"detail": "unreadable"})]
-    return []
+    return shape_problems(_shape, data, "versality.char.invalid")
 
 
 def check_creation(c: dict[str, Any]) -> list[Problem]:

@@ -24,6 +24,7 @@ import fastjsonschema
 
 from ... import cards
 from ...errors import Problem, RulesError, declare
+from ...schema import shape_problems
 from . import rules as R
 
 __all__ = [
@@ -113,19 +114,9 @@ def new_state() -> dict[str, Any]:
 
 def validate_state(data: Any) -> list[Problem]:
     """Store hook: problems of an untrusted Versality state, never raises."""
-    try:
-        _shape(data)
-    except fastjsonschema.JsonSchemaException as exc:
-        return [
-            Problem(
-                str(exc.name or "").removeprefix("data").lstrip("."),
-                "versality.state.invalid",
-                {"detail": str(exc.message)[:200]},
-            )
-        ]
-    except Exception:  # pragma: no cover
-        return [Problem("", "versality.state.invalid", {"detail": "unreadable"})]
-    problems: list[Problem] = []
+    problems = shape_problems(_shape, data, "versality.state.invalid")
+    if problems:
+        return problems
     for cid, deck in data["decks"].items():
         problems.extend(cards.check_state(deck, field=f"decks.{cid}"))
         if problems:
