@@ -108,9 +108,13 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     no_horizontal_scroll(app)
     ana = next(c for c in saved_document(app)["characters"] if c["name"] == "Ana")
     assert [i["ref"] for i in ana["inventory"]] == ["sac_a_dos", "bandage", None]
-    ana["inventory"].pop()
-    assert ana["po"] == 15 and [i["ref"] for i in ana["inventory"]] == ["sac_a_dos", "bandage"]
     assert ana["inventory"][1]["uses"] == 1 and ana["secret"] == "A coulé le navire du roi"
+    # Selling the half-used bandage at the price the MJ says.
+    bandage.locator("[data-testid=uc-sell]").click()
+    app.fill("#uc-sell-i2", "2")
+    app.click("[data-testid=uc-sell-confirm]")
+    expect(app.locator("[data-testid=uc-po]")).to_have_text("17")
+    expect(app.locator("[data-testid=uc-item][data-ref=bandage]")).to_have_count(0)
 
     # A Perception test, Difficile, with the skill: 40 + 10 − 20 = 30 → d66 ≥ 30 is 2/3.
     app.click("#uc-go-test")

@@ -210,7 +210,8 @@ function attackRequest(st) {
 }
 
 function weaponLabel(w) {
-  return `${w.ref ? t(`unicreon.item.${w.ref}`) : w.name} [${charLabel(w.characteristic)} ${amountLabel(w.damage)}]`;
+  const range = w.range ? ` · ${t("unicreon.ui.range", w.range)}` : "";
+  return `${w.ref ? t(`unicreon.item.${w.ref}`) : w.name} [${charLabel(w.characteristic)} ${amountLabel(w.damage)}]${range}`;
 }
 
 function actionSection(app, st) {

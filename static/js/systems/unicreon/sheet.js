@@ -24,7 +24,7 @@ const SHOP_GROUPS = [
 const ui = {
   id: null, error: null, message: null, busy: false, showSecret: false,
   skill: { name: "", level: "moyen" }, amount: 1, afflict: { kind: "poison", name: "" },
-  healer: "", useTarget: "", lastRoll: null,
+  healer: "", useTarget: "", lastRoll: null, selling: null,
   custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false },
 };
 const diagOdds = oddsCache();
@@ -32,7 +32,7 @@ const dayOdds = oddsCache();
 
 function reset(id) {
   if (ui.id === id) return;
-  Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", lastRoll: null });
+  Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", lastRoll: null, selling: null });
 }
 
 function edit(app, id, mutate) {
@@ -199,11 +199,22 @@ function inventorySection(app, c, enc) {
           </select>
           ${item.uses !== null ? html`<button type="button" data-testid="uc-use" ?disabled=${!ready(app) || ui.busy || item.uses < 1}
             @click=${() => useItem(app, c, item)}>${t("unicreon.ui.use")}</button>` : nothing}
-          <button type="button" data-testid="uc-sell" ?disabled=${!ready(app) || ui.busy}
-            @click=${() => charOp(app, { op: "unicreon.shop.sell", character: c, uid: item.uid }, t("unicreon.ui.sold", { name: itemLabel(item) }))}>${t("unicreon.ui.sell")}</button>
+          ${ui.selling?.uid === item.uid ? nothing : html`<button type="button" data-testid="uc-sell" ?disabled=${!ready(app) || ui.busy}
+            @click=${() => { ui.selling = { uid: item.uid, price: item.cost }; app.rerender(); }}>${t("unicreon.ui.sell")}</button>`}
           <button type="button" class="danger" ?disabled=${!ready(app) || ui.busy}
             @click=${() => charOp(app, { op: "unicreon.inventory.remove", character: c, uid: item.uid }, t("unicreon.ui.removed", { name: itemLabel(item) }))}>${t("unicreon.ui.remove")}</button>
         </div>
+        ${ui.selling?.uid === item.uid ? html`<form class="row uc-sell-form" @submit=${(e) => {
+            e.preventDefault();
+            const price = clampInt(ui.selling.price, 0, 1000000);
+            ui.selling = null;
+            charOp(app, { op: "unicreon.shop.sell", character: c, uid: item.uid, price }, (r) => t("unicreon.ui.sold", { name: itemLabel(item), price, po: r.character.po }));
+          }}>
+          <div class="field"><label for=${`uc-sell-${item.uid}`}>${t("unicreon.ui.sell_price")}</label>
+            <input id=${`uc-sell-${item.uid}`} type="number" min="0" .value=${String(ui.selling.price)} @input=${(e) => { ui.selling.price = e.target.value; }}></div>
+          <button type="submit" class="primary" data-testid="uc-sell-confirm">${t("unicreon.ui.sell_confirm")}</button>
+          <button type="button" @click=${() => { ui.selling = null; app.rerender(); }}>${t("unicreon.ui.cancel")}</button>
+        </form>` : nothing}
       </li>`)}
     </ul>
     ${c.inventory.some((i) => i.heal) && others.length ? html`<div class="field"><label for="uc-use-target">${t("unicreon.ui.care_target")}</label>
