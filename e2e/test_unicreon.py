@@ -65,6 +65,8 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
                         ("description", "Petite, tatouée"), ("don", "Sent toujours bon"), ("defaut", "Bavarde")):
         app.fill(f"#uc-{field}", text)
     expect(app.locator("[data-testid=uc-problem-count]")).to_have_text("Tout est en règle.")
+    app.click("#uc-finish-creation")
+    expect(app.locator("[data-testid=uc-created]")).to_be_visible()
     # The terrible secret stays hidden unless asked for.
     expect(app.locator("#uc-secret")).to_have_count(0)
     app.click("#uc-secret-toggle")
@@ -115,6 +117,8 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.click("[data-testid=uc-sell-confirm]")
     expect(app.locator("[data-testid=uc-po]")).to_have_text("17")
     expect(app.locator("[data-testid=uc-item][data-ref=bandage]")).to_have_count(0)
+    # In play, PO no longer have to add up to the starting 40.
+    expect(app.locator("[data-testid=uc-problem-count]")).to_have_text("Tout est en règle.")
 
     # A Perception test, Difficile, with the skill: 40 + 10 − 20 = 30 → d66 ≥ 30 is 2/3.
     app.click("#uc-go-test")
@@ -148,6 +152,7 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
 def test_fight_a_canide_then_reload_and_end(app):
     doc = saved_document(app)
     doc["characters"].append(character("uc-bea", "Béa"))
+    doc["settings"]["unicreon"] = {"created": ["uc-bea"]}
     app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
     app.reload()
     wait_engine(app)

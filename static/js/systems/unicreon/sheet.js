@@ -10,7 +10,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, d66Term, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
-  renderD66, replaceCharacter, rulesData, statsLabel, tableState, valueLabel,
+  renderD66, replaceCharacter, rulesData, statsLabel, tableState, valueLabel, isCreated, setCreated, playCheck,
 } from "./common.js";
 
 const TEXT_FIELDS = [
@@ -445,8 +445,11 @@ export function render(app, id) {
   reset(id);
   const c = findCharacter(app.doc, id);
   if (!c) return html`${backLink("#/unicreon", t("unicreon.ui.back"))}<p role="alert">${t("unicreon.ui.not_found")}</p>`;
-  const check = checkOf(app, c);
+  const created = isCreated(app.doc, c.id);
+  const raw = checkOf(app, c);
+  const check = playCheck(app.doc, c, raw);
   const count = check?.problems?.length ?? null;
+  const creationOk = raw?.problems && !raw.problems.length;
   return html`
     ${backLink("#/unicreon", t("unicreon.ui.back"))}
     <h1>${nameOf(c)}</h1>
@@ -458,6 +461,12 @@ export function render(app, id) {
     <p class="small ${count ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
       ${count === null ? "" : count ? t("unicreon.ui.problems", { n: count }) : t("unicreon.ui.all_good")}</p>
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
+    <p class="row">${created
+      ? html`<span class="muted small" data-testid="uc-created">${t("unicreon.ui.in_play")}</span>
+        <button type="button" class="uc-jump-btn" @click=${() => app.update((doc) => setCreated(doc, c.id, false))}>${t("unicreon.ui.reopen_creation")}</button>`
+      : html`<button type="button" id="uc-finish-creation" ?disabled=${!creationOk}
+        @click=${() => app.update((doc) => setCreated(doc, c.id, true))}>${t("unicreon.ui.finish_creation")}</button>
+        <span class="muted small">${t("unicreon.ui.finish_help")}</span>`}</p>
     ${identity(app, c, check)}
     ${characteristicsSection(app, c, check)}
     ${skillsSection(app, c, check)}
