@@ -82,6 +82,62 @@ def test_secret_is_optional_and_po_must_add_up():
     assert "unicreon.char.po" in codes(c)
 
 
+def test_new_character_is_in_creation():
+    c = call({"op": "unicreon.character.new", "id": "n", "name": "N"})["character"]
+    assert c["created"] is False
+    assert CHARACTER_VALIDATORS["unicreon"](c) == []
+
+
+def test_finish_refuses_while_check_has_problems_then_sets_created_once():
+    c = complete()
+    c["story"] = ""
+    c["po"] = 39
+    resp = handle({"op": "unicreon.character.finish", "character": c})
+    assert resp["error"]["code"] == "unicreon.char.not_finished"
+    assert resp["error"]["params"] == {"count": 2, "field": "story"}
+    assert resp["error"]["message_key"] == "error.unicreon.char.not_finished"
+    c["story"] = "Gardienne de phare."
+    c["po"] = 40
+    c = call({"op": "unicreon.shop.buy", "character": c, "ref": "sac_a_dos"})["character"]
+    done = call({"op": "unicreon.character.finish", "character": c})
+    assert done["character"]["created"] is True
+    assert done["character"] == {**c, "created": True}
+    assert done["encumbrance"] == {"load": 0, "capacity": 15, "over": False, "ignored": False}
+    again = handle({"op": "unicreon.character.finish", "character": done["character"]})
+    assert again["error"]["code"] == "unicreon.char.already_created"
+    assert again["error"]["params"] == {"character": "x"}
+
+
+def test_creation_only_rules_skipped_once_created():
+    """12 PV, 40 PO minus purchases and the texts bind creation; in play PV and PO move."""
+    c = complete()
+    c["story"] = ""
+    c["po"] = 7
+    c["pv"] = 5
+    c["pv_max"] = 14
+    assert codes(c) == {"unicreon.char.required": "story", "unicreon.char.po": "po", "unicreon.char.pv": "pv"}
+    c["created"] = True
+    assert codes(c) == {}
+
+
+def test_rules_of_play_still_checked_once_created():
+    """Characteristics never change in Unicreon: their value and sum stay checked; so do the
+    bags, the one armour / one shield rule and PV ≤ PV max."""
+    c = complete(puissance=0, volonte=35)
+    c["created"] = True
+    c = call({"op": "unicreon.shop.buy", "character": c, "ref": "torche", "carried": "hand"})["character"]
+    c["inventory"][0]["carried"] = "bag"  # 1 PE in no bag at all
+    c["pv"] = 13
+    found = codes(c)
+    assert found == {
+        "unicreon.char.pv_above_max": "pv",
+        "unicreon.char.zero": "characteristics.puissance",
+        "unicreon.char.value": "characteristics.volonte",
+        "unicreon.char.sum": "characteristics",
+        "unicreon.char.encumbrance": "inventory",
+    }
+
+
 def test_buy_deducts_po_and_refuses_when_short():
     c = complete()
     resp = call({"op": "unicreon.shop.buy", "character": c, "ref": "sac_a_dos"})
@@ -225,6 +281,10 @@ def test_store_validator_rejects_bad_data_without_raising():
         {**good, "characteristics": {"puissance": 10}},
         {**good, "pv": 13},
         {**good, "pv": True},
+        {k: v for k, v in good.items() if k != "created"},
+        {**good, "created": 1},
+        {**good, "created": None},
+        {**good, "created": "true"},
     ):
         problems = validate(bad)
         assert problems and all(p.code.startswith("unicreon.char.") for p in problems)

@@ -68,6 +68,7 @@ def characters(draw, cid: str = "p"):
     c["po"] = draw(st.integers(0, 400))
     c["ignore_encumbrance"] = draw(st.booleans())
     c["pv"] = draw(st.integers(0, 12))
+    c["created"] = draw(st.booleans())
     for ref in draw(st.lists(st.sampled_from(list(CATALOGUE)), max_size=4)):
         resp = call({"op": "unicreon.shop.buy", "character": c, "ref": ref, "carried": "hand"})
         c = resp.get("character", c)
@@ -94,6 +95,7 @@ def test_character_ops_on_valid_characters(data, c, other):
     seed = draw(st.integers(0, 2**32))
     reqs = [
         {"op": "unicreon.character.check", "character": c},
+        {"op": "unicreon.character.finish", "character": c},
         {"op": "unicreon.shop.sell", "character": c, "uid": uid_of(draw, c)},
         {"op": "unicreon.inventory.remove", "character": c, "uid": uid_of(draw, c)},
         {

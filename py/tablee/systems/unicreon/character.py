@@ -40,6 +40,7 @@ __all__ = [
     "encumbrance",
     "ensure_character",
     "find_item",
+    "finish_creation",
     "new_character",
     "new_uid",
     "nullable",
@@ -61,6 +62,8 @@ declare(
     "unicreon.char.range",
     "unicreon.char.two_armours",
     "unicreon.char.two_shields",
+    "unicreon.char.not_finished",
+    "unicreon.char.already_created",
     "unicreon.shop.unknown",
     "unicreon.shop.po",
     "unicreon.shop.encumbrance",
@@ -178,6 +181,7 @@ _CHAR_PROPS: dict[str, Any] = {
     "id": {"type": "string", "minLength": 1, "maxLength": 64},
     "system": {"const": "unicreon"},
     "name": {"type": "string", "maxLength": 80},
+    "created": {"type": "boolean"},
     **{f: {"type": "string", "maxLength": 4000} for f in TEXT_FIELDS},
     "characteristics": {
         "type": "object",
@@ -196,6 +200,12 @@ _CHAR_PROPS: dict[str, Any] = {
     "important_npc": {"type": "boolean"},
 }
 #: The stored character (document["characters"][i] with system "unicreon").
+#:
+#: ``created`` is false while the sheet is being created and true once the creation was
+#: finished (:func:`finish_creation`): from then on only the rules of play apply, not the
+#: starting values of "Création du personnage" (12 PV, 40 PO, every text filled). Every key is
+#: required, ``created`` included: no character data was released before it existed, so there
+#: is no migration of older documents (they are simply rejected by the validator).
 CHARACTER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": _CHAR_PROPS,
@@ -207,13 +217,15 @@ _validate_shape = fastjsonschema.compile(CHARACTER_SCHEMA)
 
 
 def new_character(*, cid: str = "unicreon-1", name: str = "") -> dict[str, Any]:
-    """A blank sheet with the starting values: 12 PV, 40 PO, characteristics summing to 150.
+    """A blank sheet with the starting values: 12 PV, 40 PO, characteristics summing to 150,
+    still in creation (``created`` false).
 
     Source: "Création du personnage" (12 PV, 40 PO, 150 points)."""
     return {
         "id": cid,
         "system": "unicreon",
         "name": name,
+        "created": False,
         **{f: "" for f in TEXT_FIELDS},
         "characteristics": {"puissance": 40, "agilite": 40, "perception": 40, "volonte": 30},
         "skills": [],
@@ -274,16 +286,22 @@ def encumbrance(character: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_creation(character: dict[str, Any]) -> list[Problem]:
-    """Every creation rule the sheet breaks, as field-level problems.
+    """Every rule the sheet breaks, as field-level problems.
 
-    Source: "Création" (name, story, origins, job, description, don, défaut required; secret
-    optional), "Caractéristiques" (values 50/40/30/20/10, 150 points all used, none zero),
-    "Points de vie" (12 PV), "Richesse" (40 PO), "Équipement" (encumbrance), "Armures et
-    boucliers" (one shield and one armour at a time)."""
+    Rules that always hold: "Caractéristiques" / "Création du personnage" (values
+    50/40/30/20/10, 150 points all used, none zero: the text has no way for characteristics to
+    change, so they stay checked in play), "Équipement" (encumbrance), "Armures et boucliers"
+    (one shield and one armour at a time), and the sheet's invariants (PV ≤ PV max, unique
+    item uids, ranges).
+    Creation-only rules, checked while ``created`` is false: "Création" (name, story, origins,
+    job, description, don, défaut required; secret optional), "Points de vie" (12 PV),
+    "Richesse" (40 PO, checked as "PO left + cost of what was bought = 40"). Reading: these are
+    the text's "Création du personnage" starting values; in play PV and PO change freely
+    ("Richesse ... peut être utilisée en cours de jeu"; damage, sales, the MJ's gifts).
+    ``character`` must already satisfy :data:`CHARACTER_SCHEMA`."""
     problems = list(_semantic_problems(character))
-    for f in REQUIRED_TEXT:
-        if not character[f].strip():
-            problems.append(Problem(f, "unicreon.char.required", {"field": f}))
+    if not character["created"]:
+        problems.extend(_creation_problems(character))
     chars = character["characteristics"]
     for c in CHARACTERISTICS:
         if chars[c] == 0:
@@ -299,13 +317,6 @@ def check_creation(character: dict[str, Any]) -> list[Problem]:
         problems.append(
             Problem("characteristics", "unicreon.char.sum", {"total": total, "expected": CHARACTERISTIC_SUM})
         )
-    if character["pv_max"] != START_PV or character["pv"] != START_PV:
-        problems.append(Problem("pv", "unicreon.char.pv", {"pv": character["pv"], "expected": START_PV}))
-    spent = sum(i["cost"] for i in character["inventory"])
-    if character["po"] + spent != START_PO:
-        problems.append(
-            Problem("po", "unicreon.char.po", {"po": character["po"], "spent": spent, "expected": START_PO})
-        )
     enc = encumbrance(character)
     if enc["over"]:
         problems.append(
@@ -315,6 +326,40 @@ def check_creation(character: dict[str, Any]) -> list[Problem]:
         )
     problems.extend(protection_problems(character))
     return problems
+
+
+def _creation_problems(character: dict[str, Any]) -> list[Problem]:
+    """The starting values of "Création du personnage": texts filled ("Création"), 12 PV
+    ("Points de vie"), 40 PO minus purchases ("Richesse"). They bind the creation only."""
+    problems = [
+        Problem(f, "unicreon.char.required", {"field": f}) for f in REQUIRED_TEXT if not character[f].strip()
+    ]
+    if character["pv_max"] != START_PV or character["pv"] != START_PV:
+        problems.append(Problem("pv", "unicreon.char.pv", {"pv": character["pv"], "expected": START_PV}))
+    spent = sum(i["cost"] for i in character["inventory"])
+    if character["po"] + spent != START_PO:
+        problems.append(
+            Problem("po", "unicreon.char.po", {"po": character["po"], "spent": spent, "expected": START_PO})
+        )
+    return problems
+
+
+def finish_creation(character: dict[str, Any]) -> dict[str, Any]:
+    """Finish the creation: a copy of the character with ``created`` true, after which the
+    creation-only rules (12 PV, 40 PO, texts filled) no longer apply.
+
+    Refused for a character already created (``unicreon.char.already_created``) and while
+    :func:`check_creation` reports a problem (``unicreon.char.not_finished``, with the number of
+    problems and the first one's field). Source: "Création de personnages" (the sheet is
+    complete once every step is done); the finishing step itself is the app's."""
+    if character["created"]:
+        raise RulesError("unicreon.char.already_created", character=character["id"])
+    problems = check_creation(character)
+    if problems:
+        raise RulesError("unicreon.char.not_finished", count=len(problems), field=problems[0].field)
+    out = copy.deepcopy(character)
+    out["created"] = True
+    return out
 
 
 def protection_problems(character: dict[str, Any]) -> list[Problem]:

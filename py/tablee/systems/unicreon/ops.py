@@ -219,7 +219,8 @@ def _character_new(request: dict[str, Any]) -> dict[str, Any]:
     system=S,
     properties={"character": CHARACTER},
     required=("character",),
-    summary="Every creation rule the sheet breaks, as field-level problems.",
+    summary="Every rule the sheet breaks, as field-level problems (the creation-only rules "
+    "while created is false).",
 )
 def _character_check(request: dict[str, Any]) -> dict[str, Any]:
     c = request["character"]
@@ -228,6 +229,19 @@ def _character_check(request: dict[str, Any]) -> dict[str, Any]:
         raise RulesError(shape[0].code, field=f"character.{shape[0].field}".rstrip("."), **shape[0].params)
     problems = [p.to_json() for p in ch.check_creation(c)]
     return {"ok": not problems, "problems": problems, "encumbrance": ch.encumbrance(c)}
+
+
+@op(
+    "unicreon.character.finish",
+    system=S,
+    properties={"character": CHARACTER},
+    required=("character",),
+    summary="Finish the creation (refused while character.check has problems, or when already "
+    "created): sets created, after which only the rules of play apply.",
+)
+def _character_finish(request: dict[str, Any]) -> dict[str, Any]:
+    """Source: "Création de personnages"; see character.finish_creation."""
+    return _char_out(ch.finish_creation(_char(request)))
 
 
 @op(
