@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-from conftest import saved_document, wait_engine
 from playwright.sync_api import expect
+
+from conftest import saved_document, wait_engine
 
 
 def no_horizontal_scroll(page) -> None:
@@ -22,9 +23,9 @@ def go(page, route: str) -> None:
 
 
 def character(cid: str, name: str) -> dict:
-    """A finished character: Puissance 20 (Fort), a couteau long in hand, 0 PO left."""
+    """A finished character (created): Puissance 20 (Fort), a couteau long in hand, 0 PO left."""
     return {
-        "id": cid, "system": "unicreon", "name": name, "story": "Ancienne gardienne de phare.",
+        "id": cid, "system": "unicreon", "name": name, "created": True, "story": "Ancienne gardienne de phare.",
         "origins": "Les côtes du nord", "job": "Escrimeuse", "description": "Grande, cheveux gris",
         "don": "Voit dans le noir", "defaut": "A peur des chats", "secret": "",
         "characteristics": {"puissance": 20, "agilite": 40, "perception": 40, "volonte": 50},
@@ -65,8 +66,12 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
                         ("description", "Petite, tatouée"), ("don", "Sent toujours bon"), ("defaut", "Bavarde")):
         app.fill(f"#uc-{field}", text)
     expect(app.locator("[data-testid=uc-problem-count]")).to_have_text("Tout est en règle.")
+    assert saved_document(app)["characters"][-1]["created"] is False
     app.click("#uc-finish-creation")
     expect(app.locator("[data-testid=uc-created]")).to_be_visible()
+    # The engine (unicreon.character.finish) set `created` on the character itself.
+    doc = saved_document(app)
+    assert doc["characters"][-1]["created"] is True and "unicreon" not in doc["settings"]
     # The terrible secret stays hidden unless asked for.
     expect(app.locator("#uc-secret")).to_have_count(0)
     app.click("#uc-secret-toggle")
@@ -152,7 +157,6 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
 def test_fight_a_canide_then_reload_and_end(app):
     doc = saved_document(app)
     doc["characters"].append(character("uc-bea", "Béa"))
-    doc["settings"]["unicreon"] = {"created": ["uc-bea"]}
     app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
     app.reload()
     wait_engine(app)
@@ -215,6 +219,12 @@ def test_fight_a_canide_then_reload_and_end(app):
     expect(app.locator("[data-testid=uc-pv]")).to_have_text(str(bea_pv))
     no_horizontal_scroll(app)
     go(app, "#/unicreon")
+    # A duplicate keeps the flag: `created` is part of the character.
+    app.locator("[data-testid=uc-char][data-id=uc-bea]").get_by_role("button", name="Dupliquer").click()
+    expect(app.locator("[data-testid=uc-char]")).to_have_count(2)
+    copied = saved_document(app)["characters"][-1]
+    assert copied["created"] is True and copied["id"] != "uc-bea"
+    expect(app.locator("[data-testid=uc-char]").nth(1)).not_to_contain_text("En création")
     app.click("#uc-reference summary")
     expect(app.locator("[data-testid=uc-ref-beasts]")).to_contain_text("Canidés")
     no_horizontal_scroll(app)

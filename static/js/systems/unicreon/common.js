@@ -169,21 +169,3 @@ export function backLink(href, label) {
 export function errorLine(error, testid) {
   return error ? html`<p class="field-error" role="alert" data-testid=${testid ?? "uc-error"}>${errorMessage(error)}</p>` : nothing;
 }
-
-/** Creation is closed once (document settings): the creation-only rules (PV 12, PO 40 minus
- * purchases, every text filled) no longer apply to a character in play. */
-export const CREATION_ONLY = new Set(["unicreon.char.po", "unicreon.char.pv", "unicreon.char.required"]);
-export function isCreated(doc, id) {
-  return Boolean(doc.settings?.unicreon?.created?.includes(id));
-}
-export function setCreated(doc, id, on) {
-  const st = (doc.settings.unicreon ??= {});
-  const list = (st.created ??= []).filter((x) => x !== id);
-  if (on) list.push(id);
-  st.created = list;
-}
-/** The check as it applies to this character now (creation rules dropped once created). */
-export function playCheck(doc, c, check) {
-  if (!check?.problems || !isCreated(doc, c.id)) return check;
-  return { ...check, problems: check.problems.filter((p) => !CREATION_ONLY.has(p.code)) };
-}

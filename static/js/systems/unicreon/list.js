@@ -5,7 +5,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../../i18n.js";
 import { newId } from "../../storage.js";
 import {
-  BEASTS, CHARACTERISTICS, TIERS, charLabel, characters, isCreated, nameOf, ready, rulesData, setCreated, tableState,
+  BEASTS, CHARACTERISTICS, TIERS, charLabel, characters, nameOf, ready, rulesData, tableState,
 } from "./common.js";
 
 const ui = { confirmDelete: null, name: "", error: null, busy: false };
@@ -35,8 +35,7 @@ function duplicate(app, c) {
   copy.id = newId("uc");
   copy.name = t("unicreon.ui.copy_of", { name: nameOf(c) }).slice(0, 80);
   app.update((doc) => {
-    doc.characters.push(copy);
-    if (isCreated(doc, c.id)) setCreated(doc, copy.id, true);
+    doc.characters.push(copy); // `created` travels with the copy
   });
   app.notify("status", t("unicreon.ui.duplicated", { name: copy.name }));
 }
@@ -45,7 +44,6 @@ function remove(app, c) {
   ui.confirmDelete = null;
   app.update((doc) => {
     doc.characters = doc.characters.filter((x) => x.id !== c.id);
-    setCreated(doc, c.id, false);
   });
   app.notify("status", t("unicreon.ui.deleted", { name: nameOf(c) }));
 }
@@ -88,7 +86,7 @@ export function render(app) {
         ${list.map((c) => html`<li class="uc-char" data-testid="uc-char" data-id=${c.id}>
           <div class="uc-char-head">
             <a href=${`#/unicreon/character/${encodeURIComponent(c.id)}`} class="uc-char-name">${nameOf(c)}</a>
-            <span class="muted small">${isCreated(app.doc, c.id) ? "" : `${t("unicreon.ui.in_creation")} · `}${t("unicreon.ui.pv_po", { pv: c.pv, pv_max: c.pv_max, po: c.po })}${c.important_npc ? ` · ${t("unicreon.field.important_npc")}` : ""}${c.down ? ` · ${t(`unicreon.down.${c.down}`)}` : ""}</span>
+            <span class="muted small">${c.created ? "" : `${t("unicreon.ui.in_creation")} · `}${t("unicreon.ui.pv_po", { pv: c.pv, pv_max: c.pv_max, po: c.po })}${c.important_npc ? ` · ${t("unicreon.field.important_npc")}` : ""}${c.down ? ` · ${t(`unicreon.down.${c.down}`)}` : ""}</span>
           </div>
           <div class="row">
             <a class="button" href=${`#/unicreon/test/${encodeURIComponent(c.id)}`}>${t("unicreon.ui.make_test")}</a>

@@ -10,7 +10,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, d66Term, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
-  renderD66, replaceCharacter, rulesData, statsLabel, tableState, valueLabel, isCreated, setCreated, playCheck,
+  renderD66, replaceCharacter, rulesData, statsLabel, tableState, valueLabel,
 } from "./common.js";
 
 const TEXT_FIELDS = [
@@ -24,7 +24,7 @@ const SHOP_GROUPS = [
 const ui = {
   id: null, error: null, message: null, busy: false, showSecret: false,
   skill: { name: "", level: "moyen" }, amount: 1, afflict: { kind: "poison", name: "" },
-  healer: "", useTarget: "", lastRoll: null, selling: null,
+  healer: "", useTarget: "", lastRoll: null, selling: null, finishError: null,
   custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false },
 };
 const diagOdds = oddsCache();
@@ -32,7 +32,7 @@ const dayOdds = oddsCache();
 
 function reset(id) {
   if (ui.id === id) return;
-  Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", lastRoll: null, selling: null });
+  Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", lastRoll: null, selling: null, finishError: null });
 }
 
 function edit(app, id, mutate) {
@@ -69,6 +69,23 @@ async function charOp(app, request, message, { after } = {}) {
     after?.(doc, r);
   });
   return r;
+}
+
+/** "Terminer la création": unicreon.character.finish refuses while character.check has problems
+ * (its refusal is shown beside the button); once `created`, check drops the creation-only rules. */
+async function finish(app, c) {
+  if (ui.busy) return;
+  ui.busy = true;
+  app.rerender();
+  const r = await app.call({ op: "unicreon.character.finish", character: c });
+  ui.busy = false;
+  ui.finishError = r.error ?? null;
+  if (r.error) {
+    app.rerender();
+    return;
+  }
+  // finish only sets `created`: keep any edit typed while the engine answered.
+  edit(app, c.id, (d) => { d.created = r.character.created; });
 }
 
 // ----------------------------------------------------------------------------- identity
@@ -445,11 +462,9 @@ export function render(app, id) {
   reset(id);
   const c = findCharacter(app.doc, id);
   if (!c) return html`${backLink("#/unicreon", t("unicreon.ui.back"))}<p role="alert">${t("unicreon.ui.not_found")}</p>`;
-  const created = isCreated(app.doc, c.id);
-  const raw = checkOf(app, c);
-  const check = playCheck(app.doc, c, raw);
+  const created = c.created === true;
+  const check = checkOf(app, c);
   const count = check?.problems?.length ?? null;
-  const creationOk = raw?.problems && !raw.problems.length;
   return html`
     ${backLink("#/unicreon", t("unicreon.ui.back"))}
     <h1>${nameOf(c)}</h1>
@@ -463,10 +478,11 @@ export function render(app, id) {
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
     <p class="row">${created
       ? html`<span class="muted small" data-testid="uc-created">${t("unicreon.ui.in_play")}</span>
-        <button type="button" class="uc-jump-btn" @click=${() => app.update((doc) => setCreated(doc, c.id, false))}>${t("unicreon.ui.reopen_creation")}</button>`
-      : html`<button type="button" id="uc-finish-creation" ?disabled=${!creationOk}
-        @click=${() => app.update((doc) => setCreated(doc, c.id, true))}>${t("unicreon.ui.finish_creation")}</button>
+        <button type="button" class="uc-jump-btn" @click=${() => edit(app, c.id, (d) => { d.created = false; })}>${t("unicreon.ui.reopen_creation")}</button>`
+      : html`<button type="button" id="uc-finish-creation" ?disabled=${!ready(app) || ui.busy || !check?.ok}
+        @click=${() => finish(app, c)}>${t("unicreon.ui.finish_creation")}</button>
         <span class="muted small">${t("unicreon.ui.finish_help")}</span>`}</p>
+    <div role="status" aria-live="polite" data-testid="uc-finish-status">${created ? nothing : errorLine(ui.finishError, "uc-finish-error")}</div>
     ${identity(app, c, check)}
     ${characteristicsSection(app, c, check)}
     ${skillsSection(app, c, check)}
