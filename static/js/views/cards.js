@@ -5,19 +5,11 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
-
-let stylesLoaded = false;
+import { loadStylesheet } from "./ui.js";
 
 /** Load static/css/cards.css once (index.html belongs to the shell). */
 export function ensureCardStyles() {
-  if (stylesLoaded || typeof document === "undefined") return;
-  stylesLoaded = true;
-  document.head.append(
-    Object.assign(document.createElement("link"), {
-      rel: "stylesheet",
-      href: new URL("../../css/cards.css", import.meta.url).href,
-    }),
-  );
+  loadStylesheet(new URL("../../css/cards.css", import.meta.url).href);
 }
 
 const defaultFace = (card) => ({ label: card?.kind ?? "?", tone: "", note: "" });

@@ -1,0 +1,130 @@
+// Small UI helpers every system view shares: loading a stylesheet once, the routing of a
+// system's pages, field problems laid out at their field, a cache of engine answers keyed by
+// the request, a busy-guarded engine call, and bringing a result into view.
+// System-agnostic: Unicreon and Versality use them; Point Zéro, Théorem and SYSTMJ can too.
+
+import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { errorMessage } from "../i18n.js";
+
+const loadedSheets = new Set();
+
+/** Append `<link rel="stylesheet" href>` once (index.html belongs to the shell). */
+export function loadStylesheet(href) {
+  if (loadedSheets.has(href) || typeof document === "undefined") return;
+  loadedSheets.add(href);
+  document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
+}
+
+/**
+ * A system view from its pages: `#/<system>/<page>[/<id>]`. `pages` maps a page name to
+ * `{render(app, id), id: true when the page needs an id}`; anything else renders `fallback(app)`.
+ */
+export function renderSystemPage(app, system, pages, fallback) {
+  const [page, id] = app.params;
+  const entry = Object.hasOwn(pages, page) ? pages[page] : null;
+  const body = entry && (!entry.id || id) ? entry.render(app, id) : fallback(app);
+  return html`<div class=${system} data-page=${page ?? "list"}>${body}</div>`;
+}
+
+/**
+ * Field problems of a check answer (`{problems: [{field, code, message_key, params}]}`) for a
+ * system whose element ids start with `prefix` ("uc", "vs"): the problems on a field (exact, or
+ * under it with `{under: true}`), the id of its `<p class="field-error">` (for aria-describedby),
+ * that paragraph (always rendered, so aria-describedby stays valid), and whether there is one.
+ */
+export function fieldProblems(prefix) {
+  const problemsAt = (check, field, { under = false } = {}) => {
+    if (!check?.problems) return [];
+    return check.problems.filter((p) => p.field === field || (under && p.field.startsWith(`${field}.`)));
+  };
+  const fieldId = (field) => `${prefix}-err-${field.replace(/[^a-z0-9]+/gi, "-")}`;
+  const fieldErrors = (check, field, opts) => {
+    const list = problemsAt(check, field, opts);
+    return html`<p class="field-error" id=${fieldId(field)} data-field=${field}>${list.map((p, i) => html`${i ? html`<br>` : nothing}${errorMessage(p)}`)}</p>`;
+  };
+  const hasProblem = (check, field, opts) => problemsAt(check, field, opts).length > 0;
+  return { problemsAt, fieldId, fieldErrors, hasProblem };
+}
+
+/**
+ * A cache of one engine answer keyed by its request (odds before a roll): `get(app, request)`
+ * returns the answer to that request, asks again when the request changes (once the engine is
+ * ready) and re-renders on the answer. Meanwhile it returns null, or with `keepStale` the last
+ * answer. `get.clear()` forgets it (another character).
+ */
+export function requestCache({ keepStale = false } = {}) {
+  const box = { key: null, asked: null, value: null };
+  const get = (app, request) => {
+    const key = JSON.stringify(request);
+    if (box.key !== key && box.asked !== key && app.engine.state === "ready") {
+      box.asked = key;
+      app.call(request).then((r) => {
+        if (box.asked !== key) return;
+        box.key = key;
+        box.value = r;
+        app.rerender();
+      });
+    }
+    return box.key === key || keepStale ? box.value : null;
+  };
+  get.clear = () => Object.assign(box, { key: null, asked: null, value: null });
+  return get;
+}
+
+/**
+ * Report an engine answer into a view's state: on an error, `state[errorKey]` holds it, a
+ * `state.message` (when the view has one) is cleared, the view re-renders and the result is
+ * null; otherwise `state[errorKey]` is cleared and the answer returned.
+ */
+function report(app, state, r, errorKey) {
+  if (r.error) {
+    state[errorKey] = r.error;
+    if ("message" in state) state.message = null;
+    app.rerender();
+    return null;
+  }
+  state[errorKey] = null;
+  return r;
+}
+
+/** `app.call(request)`, its error reported into `state` (see `report`): the answer or null. */
+export async function callReporting(app, state, request, { errorKey = "error" } = {}) {
+  return report(app, state, await app.call(request), errorKey);
+}
+
+/**
+ * `callReporting` guarded by `state.busy` (one call at a time; the view re-renders with its
+ * buttons disabled meanwhile): null when busy or refused.
+ */
+export async function callBusy(app, state, request, { errorKey = "error" } = {}) {
+  if (state.busy) return null;
+  state.busy = true;
+  app.rerender();
+  const r = await app.call(request);
+  state.busy = false;
+  return report(app, state, r, errorKey);
+}
+
+/** An engine answer that never changes (a system's data tables), asked once the engine is
+ * ready: `get(app)` returns it, or null until it came (then the view re-renders). */
+export function engineData(op) {
+  const box = { data: null, pending: false };
+  return (app) => {
+    if (!box.data && !box.pending && app.engine.state === "ready") {
+      box.pending = true;
+      app.call({ op }).then((r) => {
+        box.pending = false;
+        if (!r.error) {
+          box.data = r;
+          app.rerender();
+        }
+      });
+    }
+    return box.data;
+  };
+}
+
+/** On a phone the result is below the form: bring it into view (focus stays put). */
+export function reveal(id) {
+  requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: "start", behavior: "smooth" }));
+}
