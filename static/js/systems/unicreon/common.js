@@ -3,6 +3,11 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, t } from "../../i18n.js";
+import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
+import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+
+export { replaceCharacter } from "../../views/characters.js";
+export { requestCache as oddsCache } from "../../views/ui.js";
 
 export const SYSTEM = "unicreon";
 export const CHARACTERISTICS = ["puissance", "agilite", "perception", "volonte"];
@@ -15,33 +20,12 @@ export const BANDS = ["bof", "bien", "top"]; // d6 edition: the résultat réel 
 export const TIERS = ["faible", "moyen", "fort", "mortel"];
 export const BEASTS = ["rongeurs", "canides", "grands_felins", "grands_mammiferes"];
 
-let cssLoaded = false;
 export function ensureStyles() {
-  if (cssLoaded) return;
-  cssLoaded = true;
-  document.head.append(
-    Object.assign(document.createElement("link"), {
-      rel: "stylesheet",
-      href: new URL("../../../css/unicreon.css", import.meta.url).href,
-    }),
-  );
+  loadStylesheet(new URL("../../../css/unicreon.css", import.meta.url).href);
 }
 
 /** unicreon.data, fetched once (price lists, NPC tiers, bestiary). */
-export const dataCache = { data: null, pending: false };
-export function rulesData(app) {
-  if (!dataCache.data && !dataCache.pending && app.engine.state === "ready") {
-    dataCache.pending = true;
-    app.call({ op: "unicreon.data" }).then((r) => {
-      dataCache.pending = false;
-      if (!r.error) {
-        dataCache.data = r;
-        app.rerender();
-      }
-    });
-  }
-  return dataCache.data;
-}
+export const rulesData = engineData("unicreon.data");
 
 export function ready(app) {
   return app.engine.state === "ready";
@@ -51,18 +35,8 @@ export function tableState(doc) {
   return doc.systems?.unicreon ?? { combat: null, custom_items: [] };
 }
 
-export function characters(doc) {
-  return doc.characters.filter((c) => c.system === SYSTEM);
-}
-
-export function findCharacter(doc, id) {
-  return doc.characters.find((c) => c.system === SYSTEM && c.id === id) ?? null;
-}
-
-export function replaceCharacter(doc, character) {
-  const i = doc.characters.findIndex((c) => c.id === character.id);
-  if (i >= 0) doc.characters[i] = character;
-}
+export const characters = (doc) => systemCharacters(doc, SYSTEM);
+export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);
 
 export function nameOf(c) {
   return c?.name?.trim() || t("unicreon.ui.unnamed");
@@ -94,60 +68,11 @@ export function prob(pr, testid) {
   return html`<span class="uc-prob" data-testid=${testid ?? nothing} data-p=${pr.p} title=${pr.p}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.p})</span></span>`;
 }
 
-export function problemsAt(check, field, { under = false } = {}) {
-  if (!check?.problems) return [];
-  return check.problems.filter((p) => p.field === field || (under && p.field.startsWith(`${field}.`)));
-}
-
-export function fieldId(field) {
-  return `uc-err-${field.replace(/[^a-z0-9]+/gi, "-")}`;
-}
-
-export function fieldErrors(check, field, opts) {
-  const list = problemsAt(check, field, opts);
-  return html`<p class="field-error" id=${fieldId(field)} data-field=${field}>${list.map((p, i) => html`${i ? html`<br>` : nothing}${errorMessage(p)}`)}</p>`;
-}
-
-export function hasProblem(check, field, opts) {
-  return problemsAt(check, field, opts).length > 0;
-}
+/** Field problems of unicreon.character.check, laid out at their field (ids "uc-err-…"). */
+export const { problemsAt, fieldId, fieldErrors, hasProblem } = fieldProblems("uc");
 
 /** unicreon.character.check, re-run whenever the sheet changes. */
-const checks = new Map();
-export function checkOf(app, character) {
-  if (!character) return null;
-  const key = JSON.stringify(character);
-  const entry = checks.get(character.id);
-  if (entry?.key === key) return entry.result;
-  if (ready(app) && entry?.asked !== key) {
-    checks.set(character.id, { ...entry, asked: key });
-    app.call({ op: "unicreon.character.check", character }).then((result) => {
-      const cur = checks.get(character.id);
-      if (cur?.asked !== key) return;
-      checks.set(character.id, { key, asked: key, result: result.error ? { error: result.error } : result });
-      app.rerender();
-    });
-  }
-  return entry?.result ?? null;
-}
-
-/** An odds cache keyed by the request: returns the last answer, asks again when it changes. */
-export function oddsCache() {
-  const box = { key: null, asked: null, value: null };
-  return (app, request) => {
-    const key = JSON.stringify(request);
-    if (box.key !== key && box.asked !== key && ready(app)) {
-      box.asked = key;
-      app.call(request).then((r) => {
-        if (box.asked !== key) return;
-        box.key = key;
-        box.value = r;
-        app.rerender();
-      });
-    }
-    return box.key === key ? box.value : null;
-  };
-}
+export const checkOf = checkCache("unicreon.character.check");
 
 /** Both dice of a d66, tens then units. */
 export function renderD66(dice, label) {

@@ -7,6 +7,7 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { callBusy } from "../../views/ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, d66Term, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
@@ -50,18 +51,8 @@ const clampInt = (value, lo, hi) => {
 
 /** Run an op that answers {character, ...}: store the character, say `message`, or show the error. */
 async function charOp(app, request, message, { after } = {}) {
-  if (ui.busy) return null;
-  ui.busy = true;
-  app.rerender();
-  const r = await app.call(request);
-  ui.busy = false;
-  if (r.error) {
-    ui.error = r.error;
-    ui.message = null;
-    app.rerender();
-    return null;
-  }
-  ui.error = null;
+  const r = await callBusy(app, ui, request);
+  if (!r) return null;
   ui.message = typeof message === "function" ? message(r) : message;
   app.update((doc) => {
     replaceCharacter(doc, r.character);
@@ -74,18 +65,9 @@ async function charOp(app, request, message, { after } = {}) {
 /** "Terminer la création": unicreon.character.finish refuses while character.check has problems
  * (its refusal is shown beside the button); once `created`, check drops the creation-only rules. */
 async function finish(app, c) {
-  if (ui.busy) return;
-  ui.busy = true;
-  app.rerender();
-  const r = await app.call({ op: "unicreon.character.finish", character: c });
-  ui.busy = false;
-  ui.finishError = r.error ?? null;
-  if (r.error) {
-    app.rerender();
-    return;
-  }
+  const r = await callBusy(app, ui, { op: "unicreon.character.finish", character: c }, { errorKey: "finishError" });
   // finish only sets `created`: keep any edit typed while the engine answered.
-  edit(app, c.id, (d) => { d.created = r.character.created; });
+  if (r) edit(app, c.id, (d) => { d.created = r.character.created; });
 }
 
 // ----------------------------------------------------------------------------- identity

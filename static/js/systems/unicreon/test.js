@@ -7,6 +7,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { callBusy, reveal } from "../../views/ui.js";
 import {
   BANDS, CHARACTERISTICS, DIFFICULTIES, DIFF_VALUE, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, valueLabel,
@@ -46,28 +47,15 @@ function describe(c, s) {
 }
 
 async function roll(app, c) {
-  if (ui.busy) return;
-  ui.busy = true;
-  app.rerender();
   const s = spec(c);
   const request = { op: "unicreon.test", test: s, seed: newSeed() };
-  const r = await app.call({ ...request, character: c });
-  ui.busy = false;
-  if (r.error) {
-    ui.error = r.error;
-    app.rerender();
-    return;
-  }
-  ui.error = null;
+  const r = await callBusy(app, ui, { ...request, character: c });
+  if (!r) return;
   ui.result = r;
   const verdict = r.success ? `${t("unicreon.ui.success")} — ${t(`unicreon.band.${r.band}`)}` : t("unicreon.ui.failure");
   app.addLog({ kind: "unicreon.test", system: "unicreon", who: nameOf(c), label: describe(c, s), request,
     result: { total: r.raw, summary: `${verdict} (${t("unicreon.ui.target")} ${r.target})`, terms: [d66Term(r.dice)] } });
   reveal("uc-result-title");
-}
-
-function reveal(id) {
-  requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: "start", behavior: "smooth" }));
 }
 
 /** A stacked bonus or malus count with − and + buttons (0 to 10 steps). */

@@ -4,6 +4,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../../i18n.js";
+import { callReporting } from "../../views/ui.js";
 import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState } from "./common.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
@@ -14,15 +15,8 @@ function bandOf(value, bands) {
 }
 
 async function run(app, request, after) {
-  const r = await app.call(request);
-  if (r.error) {
-    ui.error = r.error;
-    ui.message = null;
-    app.rerender();
-    return;
-  }
-  ui.error = null;
-  after(r);
+  const r = await callReporting(app, ui, request);
+  if (r) after(r);
 }
 
 function adjust(app, field, delta) {

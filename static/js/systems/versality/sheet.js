@@ -7,6 +7,7 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
+import { callReporting } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
@@ -41,15 +42,8 @@ const describedBy = (...fields) => fields.map(fieldId).join(" ");
 
 /** Replace the character with an op's answer and say what happened (or show the error). */
 async function runCharacterOp(app, request, { onOk } = {}) {
-  const response = await app.call(request);
-  if (response.error) {
-    ui.error = response.error;
-    ui.message = null;
-    app.rerender();
-    return null;
-  }
-  ui.error = null;
-  onOk?.(response);
+  const response = await callReporting(app, ui, request);
+  if (response) onOk?.(response);
   return response;
 }
 

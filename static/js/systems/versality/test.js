@@ -9,6 +9,7 @@ import { errorMessage, formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { callBusy, requestCache, reveal } from "../../views/ui.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, saveState, tableState, tone,
@@ -19,14 +20,18 @@ const DIFF_VALUE = { facile: 1, conventionnelle: 2, inhabituelle: 3, complexe: 4
 const ui = {
   id: null, characteristic: "physique", skill: "combattre", difficulty: "conventionnelle",
   force: false, faiblesse: false, tokens: 0, choice: null,
-  odds: null, oddsKey: null, oddsAsked: null, error: null, busy: false,
+  odds: null, error: null, busy: false,
   result: null, announce: "", fresh: false,
 };
 
+/** versality.test.odds for the form as it stands; the last answer stays shown while asking. */
+const testOdds = requestCache({ keepStale: true });
+
 function reset(id) {
   if (ui.id === id) return;
-  Object.assign(ui, { id, force: false, faiblesse: false, tokens: 0, choice: null, odds: null, oddsKey: null,
-    oddsAsked: null, error: null, result: null, announce: "" });
+  Object.assign(ui, { id, force: false, faiblesse: false, tokens: 0, choice: null, odds: null,
+    error: null, result: null, announce: "" });
+  testOdds.clear();
 }
 
 function oddsRequest(c, state) {
@@ -35,16 +40,7 @@ function oddsRequest(c, state) {
 }
 
 function refreshOdds(app, c, state) {
-  const request = oddsRequest(c, state);
-  const key = JSON.stringify(request);
-  if (ui.oddsKey === key || ui.oddsAsked === key || !ready(app)) return;
-  ui.oddsAsked = key;
-  app.call(request).then((r) => {
-    if (ui.oddsAsked !== key) return;
-    ui.oddsKey = key;
-    ui.odds = r;
-    app.rerender();
-  });
+  ui.odds = testOdds(app, oddsRequest(c, state));
 }
 
 /** What the player hears about events: the reshuffle only (catastrophe and tokens are the MJ's). */
@@ -54,21 +50,13 @@ function announceEvents(events) {
 
 async function draw(app, c) {
   if (ui.busy) return;
-  ui.busy = true;
   ui.result = null;
   ui.choice = null;
   ui.tokens = 0;
-  app.rerender();
   const state = tableState(app.doc);
   const request = { op: "versality.test.draw", characteristic: ui.characteristic, skill: ui.skill, difficulty: ui.difficulty, seed: newSeed() };
-  const r = await app.call({ ...request, state, character: c });
-  ui.busy = false;
-  if (r.error) {
-    ui.error = r.error;
-    app.rerender();
-    return;
-  }
-  ui.error = null;
+  const r = await callBusy(app, ui, { ...request, state, character: c });
+  if (!r) return;
   ui.fresh = true;
   ui.lastDraw = request;
   ui.lastEvents = r.test.events;
@@ -111,11 +99,6 @@ async function resolve(app, c, pending) {
     request: { ...(ui.lastDraw ?? {}), resolve: request },
     result: { reshuffles, summary: `${outcomeLabel(r.result.final)} — ${t("versality.ui.played_card", { card: outcomeLabel(r.result.played.kind) })}${reshuffle ? ` · ${reshuffle}` : ""}` },
   });
-}
-
-/** On a phone the cards are below the form: bring them into view (focus stays put). */
-function reveal(id) {
-  requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: "start", behavior: "smooth" }));
 }
 
 async function rebuild(app, c) {
