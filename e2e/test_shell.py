@@ -153,6 +153,7 @@ def test_import_replaces_only_after_consent_and_keeps_a_backup(app, tmp_path):
 
 def test_a_corrupted_saved_blob_is_backed_up_not_lost(page, site, guarded):
     page.goto(site)
+    wait_engine(page)  # the first boot has saved its fresh table: nothing will overwrite ours
     page.evaluate("localStorage.setItem('tablee.document', '{not json')")
     page.reload()
     wait_engine(page)
@@ -167,6 +168,7 @@ def test_a_corrupted_saved_blob_is_backed_up_not_lost(page, site, guarded):
 def test_a_schema0_table_is_migrated(page, site, guarded):
     fixture = (ROOT / "tests" / "fixtures" / "table-schema0.json").read_text()
     page.goto(site)
+    wait_engine(page)
     page.evaluate("raw => localStorage.setItem('tablee.document', raw)", fixture)
     page.reload()
     wait_engine(page)
@@ -219,3 +221,20 @@ def test_a_new_version_waits_for_the_user_then_replaces_the_old_cache(app, new_v
     app.wait_for_function("caches.keys().then(k => k.length === 1 && k[0].endsWith('next'))", timeout=30_000)
     assert app.evaluate("caches.keys()") == [old[0] + "next"]
     assert len(saved_document(app)["log"]) == 1  # the table survived the update
+
+
+def test_a_hostile_deeply_nested_import_is_refused_and_the_engine_lives_on(app, tmp_path):
+    before = saved_document(app)
+    hostile = tmp_path / "deep.json"
+    hostile.write_text(
+        '{"schema":1,"app":"tablee","name":"x","language":"fr","characters":[],"log":[],"systems":{},'
+        '"settings":{"x":' + "[" * 5000 + "]" * 5000 + "}}"
+    )
+    app.goto(app.url.split("#")[0] + "#/table")
+    app.set_input_files("#import-table", str(hostile))
+    expect(app.locator("#import-error")).to_contain_text("trop imbriquée")
+    assert saved_document(app) == before
+    app.goto(app.url.split("#")[0] + "#/tray")
+    roll(app, "2d6")
+    expect(app.locator("#roll-result li.die")).to_have_count(2)
+    expect(app.locator("#engine-status")).to_have_text("Moteur de règles : prêt")

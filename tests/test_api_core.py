@@ -112,7 +112,7 @@ def test_handle_json_round_trip():
     req = {"op": "roll", "expr": "2d6+1", "seed": 99}
     text = api.handle_json(json.dumps(req))
     assert json.loads(text) == api.handle(req)
-    assert json.loads(api.handle_json("not json"))["error"]["code"] == "request.not_object"
+    assert json.loads(api.handle_json("not json"))["error"]["code"] == "request.not_json"
     assert json.loads(api.handle_json("[1, 2]"))["error"]["code"] == "request.not_object"
     assert json.loads(api.handle_json('{"op": "nope"}'))["error"] == {
         "code": "request.unknown_op", "message_key": "error.request.unknown_op", "params": {"op": "nope"},
@@ -121,3 +121,12 @@ def test_handle_json_round_trip():
     assert bad["code"] == "request.invalid" and bad["params"]["op"] == "roll"
     fr = api.handle_json(json.dumps({"op": "store.new", "name": "Été", "language": "fr"}))
     assert "Été" in fr  # ensure_ascii=False: accents cross as text
+
+
+def test_handle_json_refuses_deep_nesting_and_bad_json_as_errors():
+    """A hostile file nested thousands deep must come back as an error, never an exception
+    (in Pyodide the page refuses it first: static/js/engine.js, MAX_REQUEST_DEPTH)."""
+    deep = json.loads(api.handle_json("[" * 5000 + "]" * 5000))
+    assert deep["error"]["code"] == "request.too_deep"
+    assert deep["error"]["params"] == {"max": api.MAX_REQUEST_DEPTH}
+    assert json.loads(api.handle_json("{"))["error"]["code"] == "request.not_json"

@@ -117,7 +117,7 @@ def test_d66_is_not_a_66_sided_die():
         ("2d1000kh1", "dice.odds_keep_too_large"),
         ("100d10dl1", "dice.odds_keep_too_large"),
         ("50d10kh30+50d14kh40", "dice.odds_keep_too_large"),  # each term alone fits
-        ("2d", "dice.syntax"),
+        ("2d", "dice.incomplete"),
     ],
 )
 def test_odds_bounds(text, code):

@@ -17,7 +17,10 @@ from . import registry
 from .errors import RulesError
 from .registry import OPS, op
 
-__all__ = ["handle", "handle_json"]
+__all__ = ["MAX_REQUEST_DEPTH", "handle", "handle_json"]
+
+#: The deepest nesting a request may have; static/js/engine.js enforces the same bound.
+MAX_REQUEST_DEPTH = 64
 
 
 def _load_ops() -> None:
@@ -57,8 +60,12 @@ def handle_json(text: str) -> str:
     """String in, string out: what the worker exposes to the page."""
     try:
         request = json.loads(text)
+    except RecursionError:
+        # The page refuses such requests first (static/js/engine.js): in Pyodide the wasm
+        # stack may overflow before Python's recursion limit is reached.
+        return json.dumps(RulesError("request.too_deep", max=MAX_REQUEST_DEPTH).to_json())
     except ValueError:
-        return json.dumps(RulesError("request.not_object").to_json())
+        return json.dumps(RulesError("request.not_json").to_json())
     return json.dumps(handle(request), ensure_ascii=False)
 
 

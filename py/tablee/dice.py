@@ -72,6 +72,7 @@ declare(
     "dice.empty",
     "dice.too_long",
     "dice.syntax",
+    "dice.incomplete",
     "dice.bad_count",
     "dice.bad_sides",
     "dice.bad_keep",
@@ -213,7 +214,11 @@ class _Scanner:
             self.pos += 1
 
     def error(self) -> RulesError:
-        return RulesError("dice.syntax", position=self.pos, found=self.peek())
+        """The first character that does not fit, counted from 1 as a reader counts;
+        ``dice.incomplete`` when the expression stops where more was expected."""
+        if self.pos >= len(self.text):
+            return RulesError("dice.incomplete", position=self.pos + 1)
+        return RulesError("dice.syntax", position=self.pos + 1, found=self.peek())
 
     def digits(self) -> int | None:
         start = self.pos
@@ -276,7 +281,7 @@ def _parse_keep(sc: _Scanner) -> Keep | None:
 def parse(expr: str) -> Expression:
     """Parse ``expr`` into an :class:`Expression`, or raise :class:`RulesError` (``dice.*``)."""
     if not isinstance(expr, str):
-        raise RulesError("dice.syntax", position=0, found="")
+        raise RulesError("dice.syntax", position=1, found="")
     if len(expr) > MAX_LENGTH:
         raise RulesError("dice.too_long", length=len(expr), max=MAX_LENGTH)
     if not expr.strip():

@@ -79,4 +79,6 @@ declare(
     "request.unknown_op",
     "request.invalid",
     "request.internal",
+    "request.not_json",
+    "request.too_deep",
 )

@@ -223,8 +223,12 @@ async function boot() {
   });
 
   onEngineState((state, detail) => {
+    const wasReady = app.engine.state === "ready";
     app.engine.state = state;
     if (state === "ready") app.engine.describe = detail.describe;
+    if (state === "failed" && wasReady) {
+      app.notify("error", t("engine.stopped"), [{ label: t("storage.reload"), run: () => location.reload() }]);
+    }
     renderAll();
   });
   document.getElementById("main").replaceChildren(); // the static boot message goes

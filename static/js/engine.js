@@ -51,9 +51,43 @@ export function startEngine() {
   return workerPromise;
 }
 
-/** Send one request to tablee.api.handle; resolves with the JSON response (errors included). */
+/** The deepest nesting a request may have (tablee.api.MAX_REQUEST_DEPTH). */
+export const MAX_REQUEST_DEPTH = 64;
+
+/** Nesting depth of a JSON value, without recursion (an imported file may be hostile). */
+export function depthOf(value) {
+  let deepest = 0;
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop();
+    if (item === null || typeof item !== "object") continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_REQUEST_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Send one request to tablee.api.handle; resolves with the JSON response (errors included).
+ * A request nested deeper than MAX_REQUEST_DEPTH is refused here: in Pyodide such a request
+ * can overflow the wasm stack and kill the interpreter for good.
+ */
 export async function call(request) {
+  if (depthOf(request) > MAX_REQUEST_DEPTH) {
+    return {
+      error: { code: "request.too_deep", message_key: "error.request.too_deep", params: { max: MAX_REQUEST_DEPTH } },
+    };
+  }
   const worker = await startEngine();
-  const text = await worker.sync.handle(JSON.stringify(request));
+  let text;
+  try {
+    text = await worker.sync.handle(JSON.stringify(request));
+  } catch (error) {
+    // The interpreter itself failed: nothing will answer any more until a reload.
+    console.error("Tablée engine stopped", error);
+    setState("failed", { error: String(error) });
+    return { error: { code: "engine.stopped", message_key: "engine.stopped", params: {} } };
+  }
   return JSON.parse(text);
 }
