@@ -58,10 +58,25 @@ function formatParam(value) {
 export function errorMessage(error) {
   if (!error) return "";
   const key = error.message_key ?? `error.${error.code}`;
-  return has(key) ? t(key, error.params ?? {}) : t("error.unknown", { code: error.code });
+  return has(key) ? t(key, readableParams(error.params ?? {})) : t("error.unknown", { code: error.code });
+}
+
+/** A `reason` param is a code: show its words (store.reason.*, or the system problem it names). */
+function readableParams(params) {
+  const { reason } = params;
+  if (typeof reason !== "string") return params;
+  if (has(`store.reason.${reason}`)) return { ...params, reason: t(`store.reason.${reason}`) };
+  if (has(`error.${reason}`)) return { ...params, reason: t(`error.${reason}`, params.problem?.params ?? {}) };
+  return params;
+}
+
+/** A number written the way the current language writes it (decimal comma in French). */
+export function formatNumber(value, maximumFractionDigits = 3) {
+  return value.toLocaleString(current === "fr" ? "fr-FR" : "en-GB", { maximumFractionDigits });
 }
 
 export function formatPercent(value) {
+  if (value > 0 && value < 0.001) return `< ${formatNumber(0.001)} %`; // never "0 %" for a possible outcome
   const digits = value > 0 && value < 0.1 ? 3 : value < 10 ? 2 : 1;
   return `${value.toLocaleString(current === "fr" ? "fr-FR" : "en-GB", {
     maximumFractionDigits: digits,

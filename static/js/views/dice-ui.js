@@ -40,24 +40,35 @@ function dieLabel(term, index) {
   return t("tray.die");
 }
 
-/** rows: [{total|label, p, percent}] */
+/** Past this many rows the table scrolls inside its own box instead of growing the page. */
+const SCROLL_ROWS = 24;
+
+/**
+ * An exact distribution as a table: each row with its percentage, its exact fraction
+ * (visible, not only in a tooltip) and a bar. rows: [{total|label, p: "num/den", percent}]
+ */
 export function renderDistribution(rows, header) {
   const max = Math.max(...rows.map((r) => r.percent), 0.0001);
+  const long = rows.length > SCROLL_ROWS;
+  const table = html`
+    <table class="odds-table">
+      <thead><tr><th scope="col">${header}</th><th scope="col" class="num">%</th>
+        <th scope="col" class="exact">${t("tray.exact")}</th>
+        <th scope="col" class="bar-cell"><span class="visually-hidden">${t("tray.bar")}</span></th></tr></thead>
+      <tbody>
+        ${rows.map(
+          (r) => html`<tr>
+            <th scope="row">${r.label ?? r.total}</th>
+            <td class="num">${formatPercent(r.percent)}</td>
+            <td class="exact">${r.p}</td>
+            <td class="bar-cell" aria-hidden="true"><div class="bar" style="width: ${(100 * r.percent) / max}%"></div></td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>`;
+  if (!long) return table;
   return html`
-    <div class="odds-scroll" tabindex="0" role="region" aria-label=${t("tray.distribution")}>
-      <table class="odds-table">
-        <thead><tr><th scope="col">${header}</th><th scope="col" class="num">%</th>
-          <th scope="col" class="bar-cell"><span class="visually-hidden">${t("tray.bar")}</span></th></tr></thead>
-        <tbody>
-          ${rows.map(
-            (r) => html`<tr>
-              <th scope="row">${r.label ?? r.total}</th>
-              <td class="num" title=${r.p}>${formatPercent(r.percent)}</td>
-              <td class="bar-cell" aria-hidden="true"><div class="bar" style="width: ${(100 * r.percent) / max}%"></div></td>
-            </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <p class="muted small">${t("tray.rows", { n: rows.length })}</p>
+    <div class="odds-scroll" tabindex="0" role="region" aria-label=${t("tray.distribution")}>${table}</div>
   `;
 }

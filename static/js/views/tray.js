@@ -1,7 +1,7 @@
 // Dice tray: type an expression or tap a quick die, see its exact odds, roll, log it.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatPercent, t } from "../i18n.js";
+import { errorMessage, formatNumber, formatPercent, t } from "../i18n.js";
 import { newSeed } from "../storage.js";
 import { renderDiceResult, renderDistribution } from "./dice-ui.js";
 
@@ -129,7 +129,7 @@ export function render(app) {
                 : nothing}
               ${renderDistribution(odds.distribution, t("tray.total"))}
             `
-          : html`<p class="muted">${ready ? t("tray.no_odds") : t("engine.loading")}</p>`}
+          : html`<p class="muted">${!ready ? t("engine.loading") : state.error ? t("tray.odds_need_valid") : t("tray.no_odds")}</p>`}
       </section>
     </div>
   `;
@@ -138,8 +138,7 @@ export function render(app) {
 function formatFraction(text) {
   const [num, den] = String(text).split("/").map(Number);
   if (!den) return text;
-  const value = num / den;
-  return Number.isInteger(value) ? String(value) : value.toLocaleString(undefined, { maximumFractionDigits: 3 });
+  return formatNumber(num / den);
 }
 
 export { formatFraction };
