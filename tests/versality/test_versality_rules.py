@@ -240,3 +240,18 @@ def test_resolve_reshuffles_empty_deck_and_feeds_mj():
     st2, res = S.resolve_test(st1, "ana", random.Random(3), choice=info["drawn"][0]["id"])
     assert [e["type"] for e in res["events"]][-2:] == ["reshuffle", "catastrophe"]
     assert st2["catastrophe"] == 1 and st2["tokens"] == 1
+
+
+def test_steps_list_only_modifiers_that_move_the_outcome():
+    """A force on oui-et (already the top) or a faiblesse/tokens at the floor changes
+    nothing: the result must not show a step "Oui, et… → Oui, et…"."""
+    assert R.apply_modifiers("oui-et", force=True)["steps"] == []
+    assert R.apply_modifiers("echec-critique", faiblesse=True, tokens=2)["steps"] == []
+    r = R.apply_modifiers("oui-et", force=True, faiblesse=True)
+    assert r["steps"] == [{"by": "faiblesse", "from": "oui-et", "to": "oui"}] and r["final"] == "oui"
+    r = R.apply_modifiers("non-et", faiblesse=True, tokens=1)
+    assert r["steps"] == [{"by": "faiblesse", "from": "non-et", "to": "echec-critique"}]
+    assert R.apply_modifiers("oui", tokens=2)["steps"] == [{"by": "tokens", "tokens": 2, "from": "oui", "to": "non-et"}]
+    for kind in R.OUTCOMES:
+        for mods in ({"force": True}, {"faiblesse": True}, {"tokens": 3}):
+            assert all(s["from"] != s["to"] for s in R.apply_modifiers(kind, **mods)["steps"])

@@ -121,26 +121,30 @@ def apply_modifiers(
     Reading (ours): a force applies when the card played is a success and lifts it one
     step (oui-et stays oui-et); then a faiblesse lowers one step; then the MJ's tokens
     lower 1/3/5 steps; the floor is échec critique. Whether a force/faiblesse "can apply"
-    is agreed at the table before the draw: the caller passes booleans.
+    is agreed at the table before the draw: the caller passes booleans. ``steps`` lists
+    only the modifiers that moved the outcome (a force on oui-et, a faiblesse or tokens
+    at échec critique change nothing and are not listed).
     """
     if tokens not in TOKEN_STEPS:
         raise RulesError("versality.test.tokens", tokens=tokens, maximum=3)
     if kind not in OUTCOMES:
         raise RulesError("versality.test.card_unknown", kind=kind)
     i = OUTCOMES.index(kind)
-    steps = []
+    steps: list[dict[str, Any]] = []
+
+    def step(by: str, new: int, **extra: Any) -> int:
+        # A step that changes nothing (force on oui-et, faiblesse or tokens at the floor)
+        # is not a step: the result lists only what moved the outcome.
+        if new != i:
+            steps.append({"by": by, **extra, "from": OUTCOMES[i], "to": OUTCOMES[new]})
+        return new
+
     if force and kind in SUCCESSES:
-        new = min(i + 1, len(OUTCOMES) - 1)
-        steps.append({"by": "force", "from": OUTCOMES[i], "to": OUTCOMES[new]})
-        i = new
+        i = step("force", min(i + 1, len(OUTCOMES) - 1))
     if faiblesse:
-        new = max(i - 1, 0)
-        steps.append({"by": "faiblesse", "from": OUTCOMES[i], "to": OUTCOMES[new]})
-        i = new
+        i = step("faiblesse", max(i - 1, 0))
     if tokens:
-        new = max(i - TOKEN_STEPS[tokens], 0)
-        steps.append({"by": "tokens", "tokens": tokens, "from": OUTCOMES[i], "to": OUTCOMES[new]})
-        i = new
+        i = step("tokens", max(i - TOKEN_STEPS[tokens], 0), tokens=tokens)
     return {"card": kind, "final": OUTCOMES[i], "steps": steps}
 
 
