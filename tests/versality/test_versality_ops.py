@@ -216,3 +216,15 @@ def test_creation_budgets_bind_creation_only(api):
     in_creation = {**grown, "created": False}
     codes = {p["code"] for p in api({"op": "versality.character.check", "character": in_creation})["problems"]}
     assert {"versality.char.characteristic_points", "versality.char.skill_points", "versality.char.skill_max"} <= codes
+
+
+def test_a_blank_power_cannot_be_bought(api):
+    """Source: "Choisir son pouvoir" (the MJ approves a described power): 5 points for an
+    empty text bought nothing; the points stay."""
+    c = api({"op": "versality.character.finish", "character": sample_character(improvement_points=9)})["character"]
+    for purchase in ({"type": "power", "text": ""}, {"type": "power", "text": "  \n\t"}, {"type": "power"}):
+        r = handle({"op": "versality.improve", "character": c, "purchase": purchase})
+        assert r["error"]["code"] == "versality.improve.power_blank", purchase
+    r = api({"op": "versality.improve", "character": c, "purchase": {"type": "power", "text": "Vol"}})
+    assert r["cost"] == 5 and r["character"]["improvement_points"] == 4
+    assert r["character"]["powers"][-1] == {"text": "Vol", "approved": False}

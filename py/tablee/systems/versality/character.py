@@ -52,6 +52,7 @@ declare(
     "versality.improve.failure_not_needed",
     "versality.improve.compensation_due",
     "versality.improve.maximum",
+    "versality.improve.power_blank",
 )
 
 _TEXT = {"type": "string", "maxLength": 500}
@@ -387,8 +388,13 @@ def improve(c: dict[str, Any], purchase: dict[str, Any]) -> dict[str, Any]:
 
     A failure card (compensation) is allowed only while compensation is owed
     (:func:`rules.failure_purchase_allowed`); a success card cannot be bought while a
-    previous one still leaves a card's worth of compensation due.
+    previous one still leaves a card's worth of compensation due. A power needs a text
+    (``versality.improve.power_blank`` for a missing, empty or blank one): the MJ approves
+    a described power ("Choisir son pouvoir"), not an empty line.
     """
+    if purchase["type"] == "power" and not purchase.get("text", "").strip():
+        # 5 points for a power with no text buys nothing the MJ could approve.
+        raise RulesError("versality.improve.power_blank")
     cost = purchase_cost(c, purchase)
     if cost > c["improvement_points"]:
         raise RulesError("versality.improve.points", cost=cost, available=c["improvement_points"])

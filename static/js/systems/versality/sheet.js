@@ -319,8 +319,10 @@ function progressionSection(app, c, r) {
     </div>
     <h3>${t("versality.purchase.power")}</h3>
     <div class="field"><label for="vs-new-power">${t("versality.ui.new_power_text")}</label>
-      <input id="vs-new-power" maxlength="500" .value=${live(ui.improve.power)} @input=${(e) => { ui.improve.power = e.target.value; }}></div>
-    <button type="button" ?disabled=${!ready(app)} @click=${() => buy({ type: "power", text: ui.improve.power.slice(0, 500) }, t("versality.purchase.power"))}>
+      <input id="vs-new-power" maxlength="500" .value=${live(ui.improve.power)} aria-describedby="vs-new-power-help"
+        @input=${(e) => { const was = ui.improve.power.trim(); ui.improve.power = e.target.value; if (!was !== !ui.improve.power.trim()) app.rerender(); }}>
+      <p class="muted small" id="vs-new-power-help">${t("versality.ui.new_power_help")}</p></div>
+    <button type="button" id="vs-buy-power" ?disabled=${!ready(app) || !ui.improve.power.trim()} @click=${() => buy({ type: "power", text: ui.improve.power.slice(0, 500) }, t("versality.purchase.power"))}>
       ${t("versality.ui.buy_power", { n: r?.power_price ?? 5 })}</button>
     <h3>${t("versality.purchase.characteristic")}</h3>
     <div class="row">
