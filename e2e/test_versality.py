@@ -156,7 +156,9 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
 
 
 def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
-    seed_table(app, [character("vs-ana", "Ana")])
+    ana = character("vs-ana", "Ana")
+    ana["improvement_points"] = 1
+    seed_table(app, [ana])
     base = app.url.split("#")[0]
     app.goto(base + "#/versality/test/vs-ana")
     expect(app.get_by_role("heading", name="Test de Ana")).to_be_visible()
@@ -261,6 +263,19 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     assert drawn_kinds(app) == hand
     app.click("#vs-resolve")
     expect(result).to_have_attribute("data-final", min(hand, key=ORDER.index))
+
+    # Buying a card adds it to the draw pile only: the discard stays (no free reshuffle
+    # dodging the exhaustion penalty), the MJ's scale and tokens do not move.
+    before = saved_document(app)["systems"]["versality"]
+    app.goto(base + "#/versality/character/vs-ana")
+    app.click("[data-testid=vs-improve-oui-mais]")
+    expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("mélangée dans la pioche")
+    after = saved_document(app)["systems"]["versality"]
+    old, new = before["decks"]["vs-ana"], after["decks"]["vs-ana"]
+    assert new["piles"]["discard"]["cards"] == old["piles"]["discard"]["cards"] != []
+    assert len(new["piles"]["draw"]["cards"]) == len(old["piles"]["draw"]["cards"]) + 1
+    assert len(new["cards"]) == 9
+    assert (after["catastrophe"], after["tokens"]) == (before["catastrophe"], before["tokens"])
 
 
 def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):

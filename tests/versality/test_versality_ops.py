@@ -228,3 +228,64 @@ def test_a_blank_power_cannot_be_bought(api):
     r = api({"op": "versality.improve", "character": c, "purchase": {"type": "power", "text": "Vol"}})
     assert r["cost"] == 5 and r["character"]["improvement_points"] == 4
     assert r["character"]["powers"][-1] == {"text": "Vol", "approved": False}
+
+
+def _played_state(api, c, tests=3):
+    """A table where ``c`` played ``tests`` tests: cards in the discard, a shorter draw pile."""
+    empty = api({"op": "versality.state.new"})["state"]
+    state = api({"op": "versality.deck.build", "state": empty, "character": c, "seed": 5})["state"]
+    for i in range(tests):
+        d = api({"op": "versality.test.draw", "state": state, "character": c, "characteristic": "mental",
+                 "skill": "traquer", "difficulty": "facile", "seed": 30 + i})
+        state = api({"op": "versality.test.resolve", "state": d["state"], "character_id": c["id"], "seed": 40 + i,
+                     "choice": d["test"]["drawn"][0]["id"]})["state"]
+    return state
+
+
+def test_deck_sync_adds_only_the_new_cards_to_the_draw_pile(api):
+    """Buying a card must not reshuffle the discard back for free ("Les échecs": running out
+    of deck costs catastrophe +1 and a token): sync adds the new card(s) to the draw pile only."""
+    c = api({"op": "versality.character.finish", "character": sample_character(improvement_points=9)})["character"]
+    state = _played_state(api, c)
+    before = state["decks"]["ana"]
+    assert len(before["piles"]["discard"]["cards"]) == 3 and len(before["piles"]["draw"]["cards"]) == 5
+    for kind in ("oui-mais", "non-mais", "oui"):
+        c = api({"op": "versality.improve", "character": c, "purchase": {"type": "card", "kind": kind}})["character"]
+    r = api({"op": "versality.deck.sync", "state": state, "character": c, "seed": 77})
+    deck = r["state"]["decks"]["ana"]
+    assert sorted(a["kind"] for a in r["added"]) == ["non-mais", "oui", "oui-mais"]
+    assert deck["piles"]["discard"]["cards"] == before["piles"]["discard"]["cards"]  # untouched, same order
+    assert deck["piles"]["hand"]["cards"] == []
+    assert len(deck["piles"]["draw"]["cards"]) == 5 + 3
+    assert set(deck["piles"]["draw"]["cards"]) == set(before["piles"]["draw"]["cards"]) | {a["id"] for a in r["added"]}
+    # counts conserved: the table deck now holds exactly the sheet's cards, kind by kind
+    kinds = sorted(card["kind"] for card in deck["cards"].values())
+    assert kinds == sorted(card["kind"] for card in c["deck"]) and len(deck["cards"]) == 11
+    assert (r["state"]["catastrophe"], r["state"]["tokens"]) == (state["catastrophe"], state["tokens"])
+    # seeded replay (after a JSON round trip), and a second sync adds nothing and changes nothing
+    again = api({"op": "versality.deck.sync", "state": json.loads(json.dumps(state)), "character": c, "seed": 77})
+    assert again == r
+    idle = api({"op": "versality.deck.sync", "state": r["state"], "character": c, "seed": 1})
+    assert idle["added"] == [] and idle["state"] == r["state"]
+
+
+def test_deck_sync_keeps_a_pending_hand_and_refuses_cards_the_sheet_lacks(api):
+    c = api({"op": "versality.character.finish", "character": sample_character(improvement_points=9)})["character"]
+    state = _played_state(api, c, tests=1)
+    d = api({"op": "versality.test.draw", "state": state, "character": c, "characteristic": "mental",
+             "skill": "traquer", "difficulty": "facile", "seed": 3})
+    purchase = {"type": "card", "kind": "oui-mais"}
+    bought = api({"op": "versality.improve", "character": c, "purchase": purchase})["character"]
+    r = api({"op": "versality.deck.sync", "state": d["state"], "character": bought, "seed": 2})
+    hand = d["state"]["decks"]["ana"]["piles"]["hand"]["cards"]
+    assert r["state"]["decks"]["ana"]["piles"]["hand"]["cards"] == hand
+    assert r["state"]["pending"] == d["state"]["pending"]
+    # the table holds a card the sheet no longer has: refused, never silently dropped
+    shorter = {**c, "deck": c["deck"][:-1]}
+    err = handle({"op": "versality.deck.sync", "state": state, "character": shorter, "seed": 2})["error"]
+    assert err["code"] == "versality.deck.sync_extra"
+    assert err["params"] == {"kind": "non-mais", "table": 2, "sheet": 1}
+    # no deck on the table yet: it is built from the sheet
+    empty = api({"op": "versality.state.new"})["state"]
+    fresh = api({"op": "versality.deck.sync", "state": empty, "character": c, "seed": 4})
+    assert len(fresh["state"]["decks"]["ana"]["piles"]["draw"]["cards"]) == len(c["deck"]) == len(fresh["added"])

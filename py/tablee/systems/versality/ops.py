@@ -138,6 +138,21 @@ def _deck_build(request: dict[str, Any]) -> dict[str, Any]:
 
 
 @op(
+    "versality.deck.sync",
+    system="versality",
+    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
+    required=("state", "character", "seed"),
+    summary="Add the sheet's new cards to the table deck, shuffled into the draw pile; "
+    "discard and hand untouched (builds the deck when the table has none).",
+)
+def _deck_sync(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    new, added = S.sync_deck(state, c, rng_from(request))
+    return {"seed": request["seed"], "state": new, "added": added}
+
+
+@op(
     "versality.test.odds",
     system="versality",
     properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, **_MODS},

@@ -35,6 +35,7 @@ __all__ = [
     "player_view",
     "require_state",
     "resolve_test",
+    "sync_deck",
     "validate_state",
 ]
 
@@ -42,6 +43,7 @@ declare(
     "versality.state.invalid",
     "versality.deck.empty",
     "versality.deck.missing",
+    "versality.deck.sync_extra",
     "versality.test.pending",
     "versality.test.none_pending",
     "versality.test.choice_required",
@@ -173,6 +175,55 @@ def build_deck(state: dict[str, Any], character: dict[str, Any], rng: random.Ran
     if len(new["decks"]) > 12:
         raise RulesError("versality.state.invalid", field="decks", detail="too many decks")
     return new
+
+
+def sync_deck(
+    state: dict[str, Any], character: dict[str, Any], rng: random.Random
+) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """Add to the table deck the cards of the sheet it lacks, shuffled into the draw pile.
+
+    Buying a card ("La progression") adds it to the deck; rebuilding the whole deck would
+    put the discard back into the draw pile without the exhaustion penalty ("Les échecs":
+    catastrophe +1 and a token when the deck runs out). So only the new cards go in: the
+    discard and a pending test's hand are untouched, the draw pile (hidden) is shuffled.
+    Counts are compared by kind; a table deck holding more cards of a kind than the sheet
+    (cards are never removed once bought) is refused: ``versality.deck.sync_extra``.
+    With no deck on the table yet, the deck is built (:func:`build_deck`). Returns the
+    new state and the cards added (``[{"id", "kind"}]``).
+    """
+    cid = character["id"]
+    if cid not in state["decks"]:
+        new = build_deck(state, character, rng)
+        deck = new["decks"][cid]
+        return new, [{"id": c, "kind": deck["cards"][c]["kind"]} for c in deck["piles"]["draw"]["cards"]]
+    deck = copy.deepcopy(state["decks"][cid])
+    table: dict[str, int] = {}
+    for card in deck["cards"].values():
+        table[card["kind"]] = table.get(card["kind"], 0) + 1
+    sheet: dict[str, int] = {}
+    for card in character["deck"]:
+        sheet[card["kind"]] = sheet.get(card["kind"], 0) + 1
+    for kind in R.KINDS:
+        if table.get(kind, 0) > sheet.get(kind, 0):
+            raise RulesError(
+                "versality.deck.sync_extra", kind=kind, table=table.get(kind, 0), sheet=sheet.get(kind, 0)
+            )
+    added: list[dict[str, str]] = []
+    for kind in R.KINDS:
+        n = 0
+        for _ in range(sheet.get(kind, 0) - table.get(kind, 0)):
+            n += 1
+            while f"{kind}-{n}" in deck["cards"]:
+                n += 1
+            card_id = f"{kind}-{n}"
+            deck["cards"][card_id] = {"id": card_id, "kind": kind}
+            deck["piles"]["draw"]["cards"].append(card_id)
+            added.append({"id": card_id, "kind": kind})
+    if added:
+        deck, _ = cards.shuffle(deck, "draw", rng)
+    new = copy.deepcopy(state)
+    new["decks"][cid] = deck
+    return new, added
 
 
 def _on_reshuffles(state: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -282,13 +282,18 @@ function healSection(app, c) {
   </section>`;
 }
 
-async function rebuildDeckIfIdle(app, character) {
+/** A card bought goes into the table deck (versality.deck.sync: shuffled into the draw
+ * pile only; the discard keeps waiting for the deck to run out, with its penalty). */
+async function syncDeck(app, character) {
   const state = tableState(app.doc);
-  if (!state.decks[character.id] || state.pending[character.id]) return false;
-  const r = await app.call({ op: "versality.deck.build", state, character, seed: newSeed() });
-  if (r.error) return false;
+  if (!state.decks[character.id]) return false;
+  const r = await app.call({ op: "versality.deck.sync", state, character, seed: newSeed() });
+  if (r.error) {
+    ui.error = r.error;
+    return false;
+  }
   saveState(app, r.state);
-  return true;
+  return r.added.length > 0;
 }
 
 function progressionSection(app, c, r) {
@@ -299,10 +304,10 @@ function progressionSection(app, c, r) {
     onOk: async (res) => {
       ui.message = t("versality.ui.bought", { what: label, cost: res.cost });
       edit(app, c.id, (d) => Object.assign(d, res.character));
-      if (purchase.type === "card" && await rebuildDeckIfIdle(app, res.character)) {
-        ui.message += ` ${t("versality.ui.deck_rebuilt")}`;
-        app.rerender();
+      if (purchase.type === "card" && await syncDeck(app, res.character)) {
+        ui.message += ` ${t("versality.ui.deck_synced")}`;
       }
+      if (purchase.type === "card") app.rerender();
       if (purchase.type === "power") ui.improve.power = "";
     },
   });

@@ -101,14 +101,17 @@ async function resolve(app, c, pending) {
   });
 }
 
-async function rebuild(app, c) {
-  const r = await app.call({ op: "versality.deck.build", state: tableState(app.doc), character: c, seed: newSeed() });
+/** The sheet has cards the table lacks: add them (sync). Rebuilding (which also brings the
+ * discard back without the exhaustion penalty) is offered only when sync cannot work. */
+async function updateDeck(app, c, op) {
+  const r = await app.call({ op, state: tableState(app.doc), character: c, seed: newSeed() });
   if (r.error) {
     ui.error = r.error;
     app.rerender();
     return;
   }
-  ui.announce = t("versality.ui.deck_rebuilt");
+  ui.error = null;
+  ui.announce = t(op === "versality.deck.sync" ? "versality.ui.deck_synced_many" : "versality.ui.deck_rebuilt");
   saveState(app, r.state);
 }
 
@@ -224,7 +227,9 @@ export function render(app, id) {
     ${ui.announce ? html`<p class="vs-announce-visible" aria-hidden="true" data-testid="vs-announce-visible">${ui.announce}</p>` : nothing}
     ${c.incapacitated ? html`<p class="field-error">${t("error.versality.test.incapacitated")}</p>` : nothing}
     ${stale ? html`<p class="notice warning">${t("versality.ui.deck_stale", { table: Object.keys(deck.cards).length, sheet: c.deck.length })}
-      <button type="button" ?disabled=${!ready(app)} @click=${() => rebuild(app, c)}>${t("versality.ui.rebuild")}</button></p>` : nothing}
+      ${Object.keys(deck.cards).length < c.deck.length
+        ? html`<button type="button" id="vs-sync" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.sync")}>${t("versality.ui.sync")}</button>`
+        : html`<button type="button" id="vs-rebuild" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.build")}>${t("versality.ui.rebuild")}</button>`}</p>` : nothing}
     ${setupForm(app, c, pending)}
     ${pending ? html`<p class="small muted">${t(`versality.rule.${pending.rule}`, { count: pending.count })}</p>` : html`<section class="card" aria-labelledby="vs-odds-title">
       <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>${oddsSection(ui.odds)}</section>`}
