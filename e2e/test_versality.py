@@ -129,8 +129,21 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     app.click("#vs-mj-link")
     expect(app.get_by_role("heading", name="Écran de la MJ")).to_be_visible()
     app.get_by_label("Objectif réussi").check()
-    app.click("text=Attribuer les points d'amélioration")
+    app.click("#vs-award")
     expect(app.locator("[data-testid=vs-mj-status]")).to_contain_text("Nadia : +2")
+    # One award per scenario end: the form is reset, and a second click only asks for an
+    # explicit confirmation (the award is recorded in the table state for this session).
+    expect(app.get_by_label("Objectif réussi")).not_to_be_checked()
+    expect(app.locator("[data-testid=vs-awarded]")).to_contain_text("déjà attribués pendant la session 0")
+    app.click("#vs-award")
+    expect(app.locator("[data-testid=vs-award-confirm]")).to_contain_text("Points déjà attribués pendant la session 0.")
+    assert app.evaluate("document.activeElement.id") == "vs-award-confirm-title"
+    no_horizontal_scroll(app)
+    app.click("#vs-award-cancel")
+    expect(app.locator("[data-testid=vs-award-confirm]")).to_have_count(0)
+    doc = saved_document(app)
+    assert next(c for c in doc["characters"] if c["name"] == "Nadia")["improvement_points"] == 2
+    assert doc["systems"]["versality"]["awarded_session"] == 0
     no_horizontal_scroll(app)
 
     # Progression: a skill at its score (1), then a power (5) that is too dear.

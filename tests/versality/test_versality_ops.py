@@ -289,3 +289,32 @@ def test_deck_sync_keeps_a_pending_hand_and_refuses_cards_the_sheet_lacks(api):
     empty = api({"op": "versality.state.new"})["state"]
     fresh = api({"op": "versality.deck.sync", "state": empty, "character": c, "seed": 4})
     assert len(fresh["state"]["decks"]["ana"]["piles"]["draw"]["cards"]) == len(c["deck"]) == len(fresh["added"])
+
+
+def test_scenario_award_once_per_session_unless_confirmed(api):
+    """Source: "La progression : monter de niveau". One award per scenario end: a second
+    click in the same session is refused until the MJ confirms (again: true); a new
+    session allows the next award without confirmation."""
+    mira = {**sample_character(id="mira", name="Mira"), "improvement_points": 1}
+    bo = sample_character(id="bo", name="Bo")
+    state = api({"op": "versality.state.new"})["state"]
+    assert state["awarded_session"] is None
+    req = {"op": "versality.scenario.award", "characters": [mira, bo], "objective": True, "unhurt": ["mira"]}
+    r = api({**req, "state": state})
+    assert [c["improvement_points"] for c in r["characters"]] == [1 + 3, 0 + 2]
+    assert [a["points"]["total"] for a in r["awards"]] == [3, 2]
+    assert r["state"]["awarded_session"] == 0 and r["state"]["session"] == 0
+    again = handle({**req, "state": r["state"], "characters": r["characters"]})
+    assert again["error"]["code"] == "versality.scenario.already_awarded"
+    assert again["error"]["params"] == {"session": 0}
+    confirmed = api({**req, "state": r["state"], "characters": r["characters"], "again": True})
+    assert confirmed["characters"][0]["improvement_points"] == 7
+    started = api({"op": "versality.session.start", "state": confirmed["state"], "characters": confirmed["characters"]})
+    nxt = api({**req, "state": started["state"], "characters": started["characters"], "unhurt": []})
+    assert nxt["state"]["awarded_session"] == 1 and nxt["characters"][0]["improvement_points"] == 9
+    # the record is part of the validated state: wrong types are rejected, null and ints kept
+    assert STATE_VALIDATORS["versality"](nxt["state"]) == []
+    for bad in ("1", -1, 10000, True):
+        assert STATE_VALIDATORS["versality"]({**state, "awarded_session": bad}), bad
+    missing = {k: v for k, v in state.items() if k != "awarded_session"}
+    assert [p.code for p in STATE_VALIDATORS["versality"](missing)] == ["versality.state.invalid"]

@@ -16,7 +16,7 @@ from . import state as S
 
 __all__: list[str] = []
 
-declare("versality.char.not_valid", "versality.power.unknown_character")
+declare("versality.char.not_valid", "versality.power.unknown_character", "versality.scenario.already_awarded")
 
 _CHAR = C.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
@@ -381,6 +381,46 @@ def _end(request: dict[str, Any]) -> dict[str, Any]:
     )
     c["improvement_points"] = min(c["improvement_points"] + pts["total"], 999)
     return {"character": c, "points": pts}
+
+
+@op(
+    "versality.scenario.award",
+    system="versality",
+    properties={
+        "state": _STATE,
+        "characters": {"type": "array", "items": _CHAR, "maxItems": 12},
+        "objective": {"type": "boolean"},
+        "unhurt": {"type": "array", "items": _ID, "maxItems": 12},
+        "again": {"type": "boolean"},
+    },
+    required=("state", "characters", "objective"),
+    summary="End of scenario for the table: improvement points to every character, once per "
+    "session (a second award in the same session needs again: true).",
+)
+def _award(request: dict[str, Any]) -> dict[str, Any]:
+    """Source: "La progression : monter de niveau" (points earned at the end of a scenario).
+
+    Reading (ours): a scenario ends once; the table state records the session of the last
+    award (``awarded_session``) and a second award in the same session is refused
+    (``versality.scenario.already_awarded``) unless the MJ confirms it (``again``): two
+    scenarios ending in one session is possible, a double click is not a second scenario.
+    ``unhurt`` lists the ids of the characters who came out alive and unhurt.
+    """
+    state = copy.deepcopy(S.require_state(request["state"]))
+    if state["awarded_session"] == state["session"] and not request.get("again", False):
+        raise RulesError("versality.scenario.already_awarded", session=state["session"])
+    unhurt = set(request.get("unhurt", []))
+    chars, awards = [], []
+    for c in request["characters"]:
+        new = copy.deepcopy(_char(c))
+        pts = C.improvement_points(
+            survived_unhurt=new["id"] in unhurt, objective=request["objective"], catastrophe=state["catastrophe"]
+        )
+        new["improvement_points"] = min(new["improvement_points"] + pts["total"], 999)
+        chars.append(new)
+        awards.append({"character_id": new["id"], "points": pts})
+    state["awarded_session"] = state["session"]
+    return {"state": state, "characters": chars, "awards": awards}
 
 
 _PURCHASE = {

@@ -6,6 +6,7 @@ Shape::
      "tokens": int,                 # MJ's degradation tokens. Source: "Les échecs"
      "power_uses": [{"character_id", "points": 1..5, "note"}],   # MJ only
      "session": int,
+     "awarded_session": int | None, # session of the last end-of-scenario award (None: never)
      "decks": {"<character id>": <card state, piles draw/hand/discard>},
      "pending": {"<character id>": {"rule", "count", "score", "characteristic",
                                     "skill", "difficulty", "wounds"}}}
@@ -75,6 +76,7 @@ STATE_SCHEMA: dict[str, Any] = {
         "catastrophe": {"type": "integer", "minimum": 0, "maximum": 9999},
         "tokens": {"type": "integer", "minimum": 0, "maximum": 9999},
         "session": {"type": "integer", "minimum": 0, "maximum": 9999},
+        "awarded_session": {"type": ["integer", "null"], "minimum": 0, "maximum": 9999},
         "power_uses": {
             "type": "array",
             "maxItems": 500,
@@ -102,7 +104,7 @@ STATE_SCHEMA: dict[str, Any] = {
             "maxProperties": 12,
         },
     },
-    "required": ["catastrophe", "tokens", "session", "power_uses", "decks", "pending"],
+    "required": ["catastrophe", "tokens", "session", "awarded_session", "power_uses", "decks", "pending"],
     "additionalProperties": False,
 }
 
@@ -111,7 +113,15 @@ _shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-
 
 def new_state() -> dict[str, Any]:
     """An empty Versality table state."""
-    return {"catastrophe": 0, "tokens": 0, "session": 0, "power_uses": [], "decks": {}, "pending": {}}
+    return {
+        "catastrophe": 0,
+        "tokens": 0,
+        "session": 0,
+        "awarded_session": None,
+        "power_uses": [],
+        "decks": {},
+        "pending": {},
+    }
 
 
 def validate_state(data: Any) -> list[Problem]:

@@ -28,7 +28,7 @@ export function ensureStyles() {
 /** The rules as data, fetched once from the engine (prices, creation budgets, bands). */
 export const rules = engineData("versality.rules");
 
-export const EMPTY_STATE = Object.freeze({ catastrophe: 0, tokens: 0, session: 0, power_uses: [], decks: {}, pending: {} });
+export const EMPTY_STATE = Object.freeze({ catastrophe: 0, tokens: 0, session: 0, awarded_session: null, power_uses: [], decks: {}, pending: {} });
 
 /** The whole Versality table state (MJ data included): pass it to the ops, never display it here. */
 export function tableState(doc) {

@@ -3,12 +3,13 @@
 // debts), manual adjustments, end of scenario. The only module that shows MJ-only data.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t } from "../../i18n.js";
 import { callReporting } from "../../views/ui.js";
 import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState } from "./common.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
-  scenario: { objective: false, unhurt: {} } };
+  scenario: { objective: false, unhurt: {} }, confirmAward: false };
 
 function bandOf(value, bands) {
   return bands?.find((b) => value >= b.min && (b.max === null || value <= b.max))?.id ?? null;
@@ -46,26 +47,41 @@ function startSession(app, list) {
   });
 }
 
-function endScenario(app, list) {
+/** End of scenario (versality.scenario.award): once per session, recorded in the table
+ * state; a second award in the same session needs the MJ's explicit confirmation. The form
+ * is reset after an award so the same boxes are not sent twice by accident. */
+function endScenario(app, list, { again = false } = {}) {
   const state = tableState(app.doc);
-  (async () => {
-    const lines = [];
-    const updated = [];
-    for (const c of list) {
-      const r = await app.call({ op: "versality.scenario.end", character: c, survived_unhurt: Boolean(ui.scenario.unhurt[c.id]),
-        objective: ui.scenario.objective, catastrophe: state.catastrophe });
-      if (r.error) {
-        ui.error = r.error;
-        app.rerender();
-        return;
-      }
-      updated.push(r.character);
-      lines.push(t("versality.ui.mj_points_earned", { name: nameOf(c), n: r.points.total }));
-    }
-    ui.error = null;
-    ui.message = lines.join(" · ");
-    app.update((doc) => { for (const c of updated) replaceCharacter(doc, c); });
-  })();
+  if (!again && state.awarded_session === state.session) {
+    ui.confirmAward = true;
+    app.rerender();
+    document.getElementById("vs-award-confirm-title")?.focus();
+    return;
+  }
+  const unhurt = list.filter((c) => ui.scenario.unhurt[c.id]).map((c) => c.id);
+  run(app, { op: "versality.scenario.award", state, characters: list, objective: ui.scenario.objective, unhurt, again }, (r) => {
+    const names = Object.fromEntries(list.map((c) => [c.id, nameOf(c)]));
+    ui.message = r.awards.map((a) => t("versality.ui.mj_points_earned", { name: names[a.character_id], n: a.points.total })).join(" · ");
+    ui.scenario = { objective: false, unhurt: {} };
+    ui.confirmAward = false;
+    app.update((doc) => {
+      doc.systems.versality = r.state;
+      for (const c of r.characters) replaceCharacter(doc, c);
+    });
+  });
+}
+
+function awardConfirm(app, list, state) {
+  if (!ui.confirmAward) return nothing;
+  return html`<div class="notice warning vs-confirm" role="group" aria-labelledby="vs-award-confirm-title" data-testid="vs-award-confirm">
+    <p id="vs-award-confirm-title" tabindex="-1"><strong>${t("versality.ui.mj_award_again_title", { session: state.session })}</strong></p>
+    <p>${t("versality.ui.mj_award_again_help")}</p>
+    <div class="row">
+      <button type="button" class="danger" id="vs-award-again" ?disabled=${!ready(app)} @click=${() => endScenario(app, list, { again: true })}>
+        ${t("versality.ui.mj_award_again_yes")}</button>
+      <button type="button" id="vs-award-cancel" @click=${() => { ui.confirmAward = false; app.rerender(); }}>${t("versality.ui.cancel")}</button>
+    </div>
+  </div>`;
 }
 
 /** Reshuffles recorded in the roll log (each: catastrophe +1 and one token for the MJ). */
@@ -149,12 +165,14 @@ export function render(app) {
     <section class="card" aria-labelledby="vs-end-title">
       <h2 id="vs-end-title">${t("versality.ui.mj_end_title")}</h2>
       <p class="muted small">${t("versality.ui.mj_end_help")}</p>
-      <label class="check"><input type="checkbox" .checked=${ui.scenario.objective} @change=${(e) => { ui.scenario.objective = e.target.checked; }}> ${t("versality.points.objective")}</label>
+      <label class="check"><input type="checkbox" id="vs-objective" .checked=${live(ui.scenario.objective)} @change=${(e) => { ui.scenario.objective = e.target.checked; }}> ${t("versality.points.objective")}</label>
       <fieldset><legend>${t("versality.points.survived_unhurt")}</legend>
-        ${list.map((c) => html`<label class="check"><input type="checkbox" .checked=${Boolean(ui.scenario.unhurt[c.id])}
+        ${list.map((c) => html`<label class="check"><input type="checkbox" .checked=${live(Boolean(ui.scenario.unhurt[c.id]))}
           @change=${(e) => { ui.scenario.unhurt[c.id] = e.target.checked; }}> ${nameOf(c)}</label>`)}
       </fieldset>
-      <button type="button" ?disabled=${dis || list.length === 0} @click=${() => endScenario(app, list)}>${t("versality.ui.mj_end_do")}</button>
+      ${state.awarded_session === state.session ? html`<p class="small" data-testid="vs-awarded">${t("versality.ui.mj_awarded_in_session", { session: state.session })}</p>` : nothing}
+      <button type="button" id="vs-award" ?disabled=${dis || list.length === 0 || ui.confirmAward} @click=${() => endScenario(app, list)}>${t("versality.ui.mj_end_do")}</button>
+      ${awardConfirm(app, list, state)}
     </section>
   `;
 }
