@@ -190,6 +190,12 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     app.click("#vs-draw")
     expect(app.locator("[data-testid=hand-card]")).to_have_count(2)
     expect(app.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "6")
+    # The draw button is gone: focus moved to the drawn cards' heading, not to <body>.
+    assert app.evaluate("document.activeElement.id") == "vs-hand-title"
+    # The MJ's token decision sits in its own labelled "MJ" box (no count shown).
+    mj_box = app.locator("[data-testid=vs-mj-box]")
+    expect(mj_box.locator("legend")).to_have_text("MJ")
+    expect(mj_box.get_by_label("Décision de la MJ : pions dépensés")).to_be_visible()
     expect(app.locator("#vs-resolve")).to_be_disabled()
     second = app.locator("[data-testid=hand-card]").nth(1)
     chosen = second.get_attribute("data-kind")
@@ -199,6 +205,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     app.click("#vs-resolve")
     result = app.locator("[data-testid=vs-result]")
     expect(result).to_have_attribute("data-played", chosen)
+    assert app.evaluate("document.activeElement.id") == "vs-result-title"
     expect(result).to_have_attribute("data-final", chosen)
     expect(app.locator("[data-testid=pile-discard]")).to_have_attribute("data-count", "1")
     expect(app.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "7")

@@ -64,7 +64,14 @@ async function draw(app, c) {
     announceEvents(r.test.events)].filter(Boolean).join(" ");
   if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
   saveState(app, r.state);
-  reveal("vs-hand-title");
+  // The draw button is gone: keep keyboard and screen-reader users at the drawn cards.
+  focusHeading("vs-hand-title");
+}
+
+/** Move focus to a heading (tabindex=-1) that the last render put in place of the button pressed. */
+function focusHeading(id) {
+  document.getElementById(id)?.focus({ preventScroll: true });
+  reveal(id);
 }
 
 async function resolve(app, c, pending) {
@@ -92,7 +99,7 @@ async function resolve(app, c, pending) {
   ui.lastEvents = [];
   ui.announce = [t("versality.ui.result_announce", { outcome: outcomeLabel(r.result.final) }), reshuffle].filter(Boolean).join(" ");
   saveState(app, r.state);
-  reveal("vs-result-title");
+  focusHeading("vs-result-title");
   const label = `${t(`versality.characteristic.${pending.characteristic}`)} + ${t(`versality.skill.${pending.skill}`)} · ${t(`versality.difficulty.${pending.difficulty}`)}`;
   app.addLog({
     kind: "versality.test", system: "versality", who: nameOf(c), label,
@@ -180,17 +187,20 @@ function tableSection(app, c, deck, pending) {
     ${discard.length ? html`<details class="vs-discard"><summary>${t("versality.ui.discard_list", { count: discard.length })}</summary>
       ${renderStrip(discard, { face: cardFace, label: t("cards.pile.discard"), testid: "vs-discard" })}</details>` : nothing}
     ${pending ? html`
-      <h3 id="vs-hand-title">${t("versality.ui.drawn_cards", { count: hand.length })}</h3>
+      <h3 id="vs-hand-title" tabindex="-1">${t("versality.ui.drawn_cards", { count: hand.length })}</h3>
       <p>${pending.rule === "choose" ? t("versality.ui.choose_help") : t("versality.ui.worst_help")}</p>
       ${renderHand(hand, {
         face: cardFace, fresh: ui.fresh, choose: pending.rule === "choose", selectedId: ui.choice, appliedId,
         onSelect: (card) => { ui.choice = card.id; ui.fresh = false; app.rerender(); },
         label: t("versality.ui.drawn_cards", { count: hand.length }),
       })}
-      <div class="field vs-tokens"><label for="vs-tokens">${t("versality.ui.tokens_spent")}</label>
-        <select id="vs-tokens" @change=${(e) => { ui.tokens = Number(e.target.value); }}>
-          ${[0, 1, 2, 3].map((n) => html`<option value=${n} ?selected=${n === ui.tokens}>${t(`versality.ui.tokens_${n}`)}</option>`)}
-        </select></div>
+      <fieldset class="vs-mj-box" data-testid="vs-mj-box"><legend>${t("versality.ui.mj_box")}</legend>
+        <div class="field vs-tokens"><label for="vs-tokens">${t("versality.ui.tokens_spent")}</label>
+          <select id="vs-tokens" aria-describedby="vs-tokens-help" @change=${(e) => { ui.tokens = Number(e.target.value); }}>
+            ${[0, 1, 2, 3].map((n) => html`<option value=${n} ?selected=${n === ui.tokens}>${t(`versality.ui.tokens_${n}`)}</option>`)}
+          </select></div>
+        <p class="muted small" id="vs-tokens-help">${t("versality.ui.tokens_spent_help")}</p>
+      </fieldset>
       <button type="button" class="primary" id="vs-resolve" ?disabled=${!ready(app) || ui.busy || (pending.rule === "choose" && !ui.choice)}
         @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>
     ` : html`${resultSection()}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated}
@@ -202,7 +212,7 @@ function resultSection() {
   const r = ui.result;
   if (!r) return nothing;
   return html`<section class="card vs-result" aria-labelledby="vs-result-title" data-testid="vs-result" data-final=${r.final} data-played=${r.played.kind}>
-    <h2 id="vs-result-title">${t("versality.ui.result")}</h2>
+    <h2 id="vs-result-title" tabindex="-1">${t("versality.ui.result")}</h2>
     <p class="vs-final tone-${tone(r.final)}" data-testid="vs-final">${outcomeLabel(r.final)}</p>
     <p>${t("versality.ui.played_card", { card: outcomeLabel(r.played.kind) })} · ${t(`versality.ui.rule_applied_${r.rule}`)}</p>
     ${r.steps.length ? html`<ol class="vs-steps" data-testid="vs-steps">
