@@ -7,7 +7,7 @@ import { downloadBlob, downloadJson, todayStamp } from "../storage.js";
 function diceSummary(result) {
   if (!result || !Array.isArray(result.terms)) return "";
   return result.terms
-    .filter((term) => Array.isArray(term.dice))
+    .filter((term) => Array.isArray(term.dice) && term.dice.length > 0)
     .map((term) => `${term.text}: ${term.dice.map((d) => (d.kept ? d.value : `(${d.value})`)).join(" ")}`)
     .join(" · ");
 }
