@@ -69,6 +69,8 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     expect(app.locator("[data-field='powers.0.approved']")).to_have_text("")
     # Step 2: 5 points of success cards; a 3-point card no longer fits after 3 + 2.
     expect(app.locator("[data-testid=vs-success-left]")).to_contain_text("Points restants : 5 sur 5")
+    expect(app.locator("[data-testid=vs-buy-oui-mais]")).to_contain_text("(1 pt)")
+    expect(app.locator("[data-testid=vs-buy-oui]")).to_contain_text("(2 pts)")
     app.click("[data-testid=vs-buy-oui-et]")
     expect(app.locator("[data-testid=vs-success-left]")).to_contain_text("Points restants : 2 sur 5")
     app.click("[data-testid=vs-buy-oui]")
@@ -98,7 +100,9 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     expect(app.locator("#vs-skills-combattre")).to_have_attribute("aria-invalid", "true")
     set_number(app, "#vs-skills-traquer", 3)
     expect(app.locator("[data-field=skills]")).to_contain_text("Il faut répartir 5 points de compétences (il y en a 7)")
-    expect(app.locator("[data-testid=vs-skills-left]")).to_contain_text("Points restants : -2 sur 5")
+    # Over budget: never a negative "points left", the excess in words (plural).
+    expect(app.locator("[data-testid=vs-skills-left]")).to_contain_text("Dépassement : 2 points de trop")
+    expect(app.locator("[data-testid=vs-skills-left]")).not_to_contain_text("-2")
     expect(app.locator("#vs-validate")).to_be_disabled()
     no_horizontal_scroll(app)
     set_number(app, "#vs-skills-combattre", 1)
@@ -246,7 +250,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("1")
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("1")
     expect(app.locator(".vs-bands li[aria-current=true]")).to_contain_text("Sous les radars")
-    expect(app.locator("[data-testid=vs-reshuffles]")).to_contain_text("Ana : deck épuisé et remélangé → catastrophe +1, +1 pion(s)")
+    expect(app.locator("[data-testid=vs-reshuffles]")).to_contain_text("Ana : deck épuisé et remélangé → catastrophe +1, +1 pion pour la MJ")
     app.select_option("#vs-power-points", "5")
     app.fill("#vs-power-note", SECRET_NOTE)
     app.click("#vs-power-add")

@@ -4,7 +4,7 @@
 // only mj.js does (the phone is handed around on the player view).
 
 import { html } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { language, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
@@ -47,6 +47,18 @@ export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);
 /** Creation is validated once (versality.character.finish sets `created`): its cards are then locked. */
 export function isCreated(character) {
   return character?.created === true;
+}
+
+/** A count in words: key `<key>_one` or `<key>_other`, chosen by the language's plural
+ * rules (French: 0 and 1 are singular), with `{count}` and the other params. */
+export function tn(key, count, params = {}) {
+  const form = new Intl.PluralRules(language()).select(count) === "one" ? "one" : "other";
+  return t(`${key}_${form}`, { ...params, count });
+}
+
+/** Points left of a budget, never negative: past it, how many points too many. */
+export function budgetLine(left, total) {
+  return left < 0 ? tn("versality.ui.points_over", -left) : tn("versality.ui.points_left", left, { total });
 }
 
 export function tone(kind) {

@@ -4,7 +4,7 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
-import { SYSTEM, isCreated, nameOf, tableState } from "./common.js";
+import { SYSTEM, isCreated, nameOf, tableState, tn } from "./common.js";
 
 // A duplicate keeps `created`: the flag is a field of the character. A deleted character's
 // deck and pending test go with it.
@@ -25,7 +25,7 @@ export function render(app) {
   const meta = (c) => {
     const deck = state.decks[c.id];
     const size = deck ? Object.keys(deck.cards).length : c.deck.length;
-    return isCreated(c) ? t("versality.ui.deck_size", { count: size }) : t("versality.ui.in_creation");
+    return isCreated(c) ? tn("versality.ui.deck_size", size) : t("versality.ui.in_creation");
   };
   return html`
     <h1>${t("versality.ui.title")}</h1>

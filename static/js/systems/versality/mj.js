@@ -6,7 +6,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t } from "../../i18n.js";
 import { callReporting } from "../../views/ui.js";
-import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState } from "./common.js";
+import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState, tn } from "./common.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
   scenario: { objective: false, unhurt: {} }, confirmAward: false };
@@ -39,7 +39,7 @@ function powerUse(app, list) {
 
 function startSession(app, list) {
   run(app, { op: "versality.session.start", state: tableState(app.doc), characters: list }, (r) => {
-    ui.message = t("versality.ui.mj_session_started", { session: r.state.session, tokens: r.tokens_gained });
+    ui.message = tn("versality.ui.mj_session_started", r.tokens_gained, { session: r.state.session });
     app.update((doc) => {
       doc.systems.versality = r.state;
       for (const c of r.characters) replaceCharacter(doc, c);
@@ -90,7 +90,7 @@ function reshuffleHistory(app) {
   if (!entries.length) return nothing;
   return html`<section class="card" aria-labelledby="vs-resh-title" data-testid="vs-reshuffles">
     <h2 id="vs-resh-title">${t("versality.ui.mj_reshuffles")}</h2>
-    <ul>${entries.map((e) => html`<li>${t("versality.ui.mj_reshuffle_line", { name: e.who ?? "—", n: e.result.reshuffles })}</li>`)}</ul>
+    <ul>${entries.map((e) => html`<li>${tn("versality.ui.mj_reshuffle_line", e.result.reshuffles, { name: e.who ?? "—" })}</li>`)}</ul>
   </section>`;
 }
 

@@ -11,7 +11,7 @@ import { callReporting } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
-  saveState, tableState,
+  saveState, tableState, tn, budgetLine,
 } from "./common.js";
 
 const ui = { id: null, error: null, heal: { ally: "", characteristic: "physique", outcome: "oui" },
@@ -118,12 +118,12 @@ function deckSection(app, c, check, locked, r) {
     <p class="muted small">${t("versality.ui.deck_help")}</p>
     ${cardChips(app, c, ["oui-et", "oui", "oui-mais"], locked)}
     ${locked ? nothing : html`
-      <p class="vs-remaining" data-testid="vs-success-left" aria-live="polite">${t("versality.ui.points_left", { left, total: budget })}</p>
+      <p class="vs-remaining" data-testid="vs-success-left" aria-live="polite">${budgetLine(left, budget)}</p>
       <div class="row" role="group" aria-label=${t("versality.ui.buy_success")}>
         ${["oui-et", "oui", "oui-mais"].map((kind) => html`<button type="button" data-testid=${`vs-buy-${kind}`}
           aria-describedby=${describedBy("deck")}
           ?disabled=${!r || (prices[kind] ?? 99) > left} @click=${() => addCard(kind)}>
-          + ${outcomeLabel(kind)} <span class="small">(${t("versality.ui.price", { n: prices[kind] ?? "…" })})</span></button>`)}
+          + ${outcomeLabel(kind)} <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : "…"})</span></button>`)}
       </div>
       <p class="muted small">${t("versality.ui.never_removed")}</p>`}
   </fieldset>
@@ -137,8 +137,8 @@ function deckSection(app, c, check, locked, r) {
       <dt>${t("versality.ui.ledger_value")}</dt><dd>${ledger.failure_value}</dd>
       <dt>${t("versality.ui.ledger_gap")}</dt><dd data-testid="vs-gap">${Math.max(ledger.gap, 0)}</dd>
     </dl>
-    ${ledger.debt ? html`<p class="vs-choice" data-testid="vs-debt">${t("versality.ui.shortfall_choice", { gap: ledger.gap })}<br>${t("versality.ledger.debt", { debt: ledger.debt })}</p>` : nothing}
-    ${ledger.credit ? html`<p data-testid="vs-credit">${t("versality.ledger.credit", { credit: ledger.credit })}</p>` : nothing}` : nothing}
+    ${ledger.debt ? html`<p class="vs-choice" data-testid="vs-debt">${tn("versality.ui.shortfall_choice", ledger.gap)}<br>${tn("versality.ledger.debt", ledger.debt)}</p>` : nothing}
+    ${ledger.credit ? html`<p data-testid="vs-credit">${tn("versality.ledger.credit", ledger.credit)}</p>` : nothing}` : nothing}
     ${locked ? nothing : html`<div class="row" role="group" aria-label=${t("versality.ui.buy_failure")}>
       ${["non-mais", "non-et"].map((kind) => html`<button type="button" data-testid=${`vs-buy-${kind}`}
         aria-describedby=${describedBy("deck")}
@@ -190,7 +190,7 @@ function scoresSection(app, c, check, { group, names, labelKey, budget, max, leg
   return html`<fieldset class="card vs-step" id=${`vs-step-${group}`}>
     <legend>${legend}</legend>
     ${locked ? nothing : html`<p class="vs-remaining" data-testid=${`vs-${group}-left`} aria-live="polite">
-      ${t("versality.ui.points_left", { left: budget - total, total: budget })}${max ? html` · ${t("versality.ui.max_per_skill", { max })}` : nothing}</p>`}
+      ${budgetLine(budget - total, budget)}${max ? html` · ${t("versality.ui.max_per_skill", { max })}` : nothing}</p>`}
     <div class="vs-scores">
       ${names.map((n) => {
         const field = `${group}.${n}`;
@@ -229,7 +229,7 @@ function woundsSection(app, c, check) {
   return html`<section class="card" aria-labelledby="vs-wounds-title" id="vs-wounds">
     <h2 id="vs-wounds-title">${t("versality.ui.wounds")}</h2>
     <p>${t("versality.ui.status")} <strong data-testid="vs-status">${check?.status ? t(`versality.status.${check.status}`) : "…"}</strong>
-      ${check?.untreated_wounds ? html` · <span data-testid="vs-untreated">${t("versality.ui.untreated", { n: check.untreated_wounds })}</span>` : nothing}</p>
+      ${check?.untreated_wounds ? html` · <span data-testid="vs-untreated">${tn("versality.ui.untreated", check.untreated_wounds)}</span>` : nothing}</p>
     <ul class="vs-wound-list">
       ${CHARACTERISTICS.map((k) => html`<li>
         <span>${t(`versality.characteristic.${k}`)} : <strong data-testid=${`vs-wounds-${k}`}>${c.wounds[k]}</strong></span>
@@ -320,7 +320,7 @@ function progressionSection(app, c, r) {
     <div class="row">
       ${KINDS.map((kind) => html`<button type="button" data-testid=${`vs-improve-${kind}`} ?disabled=${!ready(app)}
         @click=${() => buy({ type: "card", kind }, outcomeLabel(kind))}>+ ${outcomeLabel(kind)}
-        <span class="small">(${kind in prices ? t("versality.ui.price", { n: prices[kind] }) : t("versality.ui.free_compensation")})</span></button>`)}
+        <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : t("versality.ui.free_compensation")})</span></button>`)}
     </div>
     <h3>${t("versality.purchase.power")}</h3>
     <div class="field"><label for="vs-new-power">${t("versality.ui.new_power_text")}</label>
@@ -365,8 +365,8 @@ function summarySection(c, check) {
     <p><strong>${t("versality.ui.faiblesses")}</strong> ${c.faiblesses.filter((x) => x.trim()).join(" · ") || "—"}</p>
     <h3>${t("versality.ui.deck")} (${c.deck.length})</h3>
     ${renderStrip(c.deck.map((k, i) => ({ id: String(i), kind: k.kind })), { face: cardFace, label: t("versality.ui.deck"), testid: "vs-sheet-deck" })}
-    ${check?.ledger?.debt ? html`<p>${t("versality.ledger.debt", { debt: check.ledger.debt })}</p>` : nothing}
-    ${check?.ledger?.credit ? html`<p>${t("versality.ledger.credit", { credit: check.ledger.credit })}</p>` : nothing}
+    ${check?.ledger?.debt ? html`<p>${tn("versality.ledger.debt", check.ledger.debt)}</p>` : nothing}
+    ${check?.ledger?.credit ? html`<p>${tn("versality.ledger.credit", check.ledger.credit)}</p>` : nothing}
     ${check?.ledger?.due ? html`<p class="field-error">${t("error.versality.deck.compensation_due", { due: check.ledger.due })}</p>` : nothing}
   </section>`;
 }
@@ -404,7 +404,7 @@ export function render(app, id) {
       <section class="card" aria-labelledby="vs-validate-title">
         <h2 id="vs-validate-title">${t("versality.ui.validate_title")}</h2>
         <p data-testid="vs-problem-count" aria-live="polite">${problems === null ? t("versality.ui.checking")
-          : problems === 0 ? t("versality.ui.all_good") : t("versality.ui.problems_left", { n: problems })}</p>
+          : problems === 0 ? t("versality.ui.all_good") : tn("versality.ui.problems_left", problems)}</p>
         <p class="muted small">${t("versality.ui.validate_help")}</p>
         <button type="button" class="primary" id="vs-validate" ?disabled=${!ready(app) || !check?.valid} @click=${() => validate(app, c)}>
           ${t("versality.ui.validate")}</button>

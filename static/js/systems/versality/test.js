@@ -12,7 +12,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { callBusy, requestCache, reveal } from "../../views/ui.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
-  ready, saveState, tableState, tone,
+  ready, saveState, tableState, tn, tone,
 } from "./common.js";
 
 const DIFF_VALUE = { facile: 1, conventionnelle: 2, inhabituelle: 3, complexe: 4, epique: 5 };
@@ -60,7 +60,7 @@ async function draw(app, c) {
   ui.fresh = true;
   ui.lastDraw = request;
   ui.lastEvents = r.test.events;
-  ui.announce = [t("versality.ui.drawn_announce", { count: r.test.drawn.length, cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
+  ui.announce = [tn("versality.ui.drawn_announce", r.test.drawn.length, { cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
     announceEvents(r.test.events)].filter(Boolean).join(" ");
   if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
   saveState(app, r.state);
@@ -160,7 +160,7 @@ function oddsSection(odds) {
   if (odds.error) return html`<p class="field-error" role="alert">${errorMessage(odds.error)}</p>`;
   const rows = odds.final.map((row) => ({ label: outcomeLabel(row.outcome), p: row.fraction, percent: row.percent }));
   return html`<div data-testid="vs-odds">
-    <p class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}><strong>${t(`versality.rule.${odds.rule}`, { count: odds.count })}</strong></p>
+    <p class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}><strong>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong></p>
     <p class="muted small">${odds.rule === "choose" ? t("versality.ui.odds_best") : t("versality.ui.odds_worst")}</p>
     ${odds.reshuffle ? html`<p class="small">${t("versality.ui.odds_reshuffle")}</p>` : nothing}
     ${renderDistribution(rows, t("versality.ui.outcome"))}
@@ -204,7 +204,7 @@ function tableSection(app, c, deck, pending) {
       <button type="button" class="primary" id="vs-resolve" ?disabled=${!ready(app) || ui.busy || (pending.rule === "choose" && !ui.choice)}
         @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>
     ` : html`${resultSection()}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated}
-        @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? t("versality.ui.draw_n", { count: ui.odds.count }) : t("versality.ui.draw")}</button>`}
+        @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? tn("versality.ui.draw_n", ui.odds.count) : t("versality.ui.draw")}</button>`}
   </section>`;
 }
 
@@ -241,7 +241,7 @@ export function render(app, id) {
         ? html`<button type="button" id="vs-sync" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.sync")}>${t("versality.ui.sync")}</button>`
         : html`<button type="button" id="vs-rebuild" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.build")}>${t("versality.ui.rebuild")}</button>`}</p>` : nothing}
     ${setupForm(app, c, pending)}
-    ${pending ? html`<p class="small muted">${t(`versality.rule.${pending.rule}`, { count: pending.count })}</p>` : html`<section class="card" aria-labelledby="vs-odds-title">
+    ${pending ? html`<p class="small muted">${tn(`versality.rule.${pending.rule}`, pending.count)}</p>` : html`<section class="card" aria-labelledby="vs-odds-title">
       <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>${oddsSection(ui.odds)}</section>`}
     ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${errorMessage(ui.error)}</p>` : nothing}
     ${tableSection(app, c, deck, pending)}
