@@ -47,6 +47,16 @@ export function t(key, params = {}) {
   );
 }
 
+/**
+ * Plural-aware text: picks `<key>_one` or `<key>_other` by the language's plural rules
+ * (French says "0 point", "1 point", "2 points"), with {n} filled in.
+ */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(current === "fr" ? "fr-FR" : "en-GB").select(n);
+  const candidate = `${key}_${form}`;
+  return t(has(candidate) ? candidate : `${key}_other`, { n, ...params });
+}
+
 function formatParam(value) {
   if (Array.isArray(value)) return value.map(formatParam).join(", ");
   if (value === null || value === undefined) return "—";

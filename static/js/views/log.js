@@ -1,7 +1,7 @@
 // Roll log: every roll and test of the table, newest first, kept in the document.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { formatTime, t } from "../i18n.js";
+import { formatTime, t, tn } from "../i18n.js";
 import { downloadBlob, downloadJson, todayStamp } from "../storage.js";
 
 function diceSummary(result) {
@@ -40,7 +40,7 @@ export function render(app) {
       <button type="button" ?disabled=${!entries.length} @click=${() => exportText(app)}>${t("log.export_tsv")}</button>
       <button type="button" class="danger" ?disabled=${!entries.length} @click=${() => clearLog(app)}>${t("log.clear")}</button>
     </div>
-    <p class="muted small">${t("log.count", { n: entries.length })}</p>
+    <p class="muted small">${tn("log.count", entries.length)}</p>
     ${entries.length
       ? html`<ol class="log-list" id="log-list" reversed>
           ${entries.map(

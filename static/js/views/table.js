@@ -1,7 +1,7 @@
 // The table itself: its name and language, export/import of the whole document, backups.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage, t } from "../i18n.js";
+import { errorMessage, t, tn } from "../i18n.js";
 import { BACKUP_PREFIX, downloadBlob, downloadJson, listBackups, todayStamp } from "../storage.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
@@ -94,7 +94,7 @@ export function render(app) {
         </div>
         <p id="table-name-error" class="field-error" role="alert">${state.nameError ?? nothing}</p>
       </div>
-      <p class="muted small">${t("table.summary", { characters: app.doc.characters.length, log: app.doc.log.length })}</p>
+      <p class="muted small">${tn("table.characters", app.doc.characters.length)} ${tn("table.log_entries", app.doc.log.length)}</p>
     </section>
 
     <section class="card stack" aria-labelledby="transfer-title">
