@@ -97,6 +97,8 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     set_number(app, "#vs-characteristics-personnalite", 1)
     set_number(app, "#vs-skills-combattre", 4)
     expect(app.locator("[data-field='skills.combattre']")).to_contain_text("une compétence ne dépasse pas 3")
+    # The skill is named by its label, not its key.
+    expect(app.locator("[data-field='skills.combattre']")).to_contain_text("(Combattre : 4)")
     expect(app.locator("#vs-skills-combattre")).to_have_attribute("aria-invalid", "true")
     set_number(app, "#vs-skills-traquer", 3)
     expect(app.locator("[data-field=skills]")).to_contain_text("Il faut répartir 5 points de compétences (il y en a 7)")
@@ -313,6 +315,8 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     app.locator("[data-testid=vs-char][data-id=vs-bo]").get_by_role("button", name="Dupliquer").click()
     expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
     expect(app.get_by_role("link", name="Copie de Bo")).to_be_visible()
+    notice = app.locator("#notices").get_by_text("Copie de Bo est créé·e.")
+    expect(notice).to_be_visible()
     copied = next(c for c in saved_document(app)["characters"] if c["name"] == "Copie de Bo")
     assert copied["created"] is True and copied["id"] != "vs-bo"
     copy = app.locator("[data-testid=vs-char]").nth(2)
@@ -326,6 +330,8 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
 
     # Bo soulage Ana (never himself): a success heals her Mental wound, once per game.
     app.goto(base + "#/versality/character/vs-bo")
+    # Transient status lines do not follow the player to another page.
+    expect(notice).to_have_count(0)
     app.select_option("#vs-heal-ally", "vs-ana")
     app.select_option("#vs-heal-char", "mental")
     app.select_option("#vs-heal-outcome", "oui")

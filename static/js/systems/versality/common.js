@@ -4,7 +4,7 @@
 // only mj.js does (the phone is handed around on the player view).
 
 import { html } from "../../../vendor/lit-html/lit-html.js";
-import { language, t } from "../../i18n.js";
+import { errorMessage, has, language, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
@@ -61,6 +61,42 @@ export function budgetLine(left, total) {
   return left < 0 ? tn("versality.ui.points_over", -left) : tn("versality.ui.points_left", left, { total });
 }
 
+// ---------------------------------------------------------------- transient messages
+// Status lines ("Copie de Mira est créé·e.", "Acheté : …") belong to the page where they
+// happened: they are cleared when the player navigates (any hash change), so they never
+// stay on screen across pages. Errors and warnings of the shell are not touched.
+const transientNotices = [];
+const navigateHooks = [];
+
+/** Run `clear()` on every navigation (a module's own status/error lines). */
+export function onNavigate(clear) {
+  navigateHooks.push(clear);
+}
+
+/** `app` whose status notices are dismissed on the next navigation (other calls pass through). */
+export function transientApp(app) {
+  return new Proxy(app, {
+    get(target, prop) {
+      if (prop === "notify") {
+        return (kind, text, actions) => {
+          const id = target.notify(kind, text, actions);
+          if (kind === "status") transientNotices.push({ app: target, id });
+          return id;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+if (typeof window !== "undefined") {
+  window.addEventListener("hashchange", () => {
+    for (const { app, id } of transientNotices.splice(0)) app.dismiss(id);
+    for (const clear of navigateHooks) clear();
+  });
+}
+
 export function tone(kind) {
   if (kind === "echec-critique") return "critical";
   return SUCCESS.has(kind) ? "success" : "failure";
@@ -80,8 +116,36 @@ export function nameOf(c) {
 /** Field problems of versality.character.check, laid out at their field (ids "vs-err-…"). */
 export const { problemsAt, fieldId, fieldErrors, hasProblem } = fieldProblems("vs");
 
-/** versality.character.check, re-run whenever the sheet changes (the previous answer meanwhile). */
-export const checkOf = checkCache("versality.character.check");
+const rawCheck = checkCache("versality.character.check");
+const localized = new WeakMap();
+
+/** Error params that are rule ids ("combattre", "physique", "non-mais") shown by their label. */
+const PARAM_LABELS = { skill: "versality.skill", characteristic: "versality.characteristic", kind: "versality.outcome" };
+
+function readableParams(params = {}) {
+  const out = { ...params };
+  for (const [name, prefix] of Object.entries(PARAM_LABELS)) {
+    if (typeof out[name] === "string" && has(`${prefix}.${out[name]}`)) out[name] = t(`${prefix}.${out[name]}`);
+  }
+  return out;
+}
+
+/** An engine error in words, its skill/characteristic/card params by their label. */
+export function vsError(error) {
+  return error ? errorMessage({ ...error, params: readableParams(error.params) }) : "";
+}
+
+/** versality.character.check, re-run whenever the sheet changes (the previous answer
+ * meanwhile); problem params name skills and characteristics by their label. */
+export function checkOf(app, c) {
+  const r = rawCheck(app, c);
+  if (!r?.problems) return r;
+  const cached = localized.get(r);
+  if (cached?.lang === language()) return cached.value;
+  const value = { ...r, problems: r.problems.map((p) => ({ ...p, params: readableParams(p.params) })) };
+  localized.set(r, { lang: language(), value });
+  return value;
+}
 
 export function backLink(href, label) {
   return html`<p class="vs-back"><a href=${href}>← ${label}</a></p>`;

@@ -4,7 +4,7 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
-import { SYSTEM, isCreated, nameOf, tableState, tn } from "./common.js";
+import { SYSTEM, isCreated, nameOf, tableState, tn, transientApp } from "./common.js";
 
 // A duplicate keeps `created`: the flag is a field of the character. A deleted character's
 // deck and pending test go with it.
@@ -30,7 +30,7 @@ export function render(app) {
   return html`
     <h1>${t("versality.ui.title")}</h1>
     <p class="muted">${t("versality.ui.intro")}</p>
-    ${listing.render(app, { meta })}
+    ${listing.render(transientApp(app), { meta })}
     <section class="card" aria-labelledby="vs-mj-title">
       <h2 id="vs-mj-title">${t("versality.ui.mj_section")}</h2>
       <p class="muted small">${t("versality.ui.mj_hint")}</p>

@@ -4,12 +4,14 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { errorMessage, t } from "../../i18n.js";
+import { t } from "../../i18n.js";
 import { callReporting } from "../../views/ui.js";
-import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState, tn } from "./common.js";
+import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState, tn, onNavigate, vsError } from "./common.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
   scenario: { objective: false, unhurt: {} }, confirmAward: false };
+
+onNavigate(() => Object.assign(ui, { error: null, message: null, confirmAward: false }));
 
 function bandOf(value, bands) {
   return bands?.find((b) => value >= b.min && (b.max === null || value <= b.max))?.id ?? null;
@@ -106,7 +108,7 @@ export function render(app) {
     <h1>${t("versality.ui.mj_title")}</h1>
     <p class="notice warning vs-mj-warning">${t("versality.ui.mj_warning")}</p>
     <div role="status" aria-live="polite" data-testid="vs-mj-status">
-      ${ui.error ? html`<p class="field-error">${errorMessage(ui.error)}</p>` : nothing}
+      ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
       ${ui.message ? html`<p>${ui.message}</p>` : nothing}
     </div>
     <section class="card" aria-labelledby="vs-cat-title" id="vs-catastrophe">

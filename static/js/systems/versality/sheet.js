@@ -4,7 +4,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { errorMessage, t } from "../../i18n.js";
+import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
 import { callReporting } from "../../views/ui.js";
@@ -12,10 +12,16 @@ import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
   saveState, tableState, tn, budgetLine,
+  onNavigate, transientApp, vsError,
 } from "./common.js";
 
 const ui = { id: null, error: null, heal: { ally: "", characteristic: "physique", outcome: "oui" },
   improve: { power: "", characteristic: "physique", skill: "traquer" }, message: null };
+
+onNavigate(() => {
+  ui.error = null;
+  ui.message = null;
+});
 
 function reset(id) {
   if (ui.id === id) return;
@@ -213,7 +219,7 @@ function validate(app, c) {
   return runCharacterOp(app, { op: "versality.character.finish", character: c }, {
     onOk: (r) => {
       edit(app, c.id, (d) => Object.assign(d, r.character));
-      app.notify("status", t("versality.ui.validated", { name: nameOf(c) }));
+      transientApp(app).notify("status", t("versality.ui.validated", { name: nameOf(c) }));
     },
   });
 }
@@ -381,7 +387,7 @@ export function render(app, id) {
   const r = rules(app);
   const created = isCreated(c);
   const status = html`<div role="status" aria-live="polite" class="vs-status-line" data-testid="vs-sheet-status">
-    ${ui.error ? html`<p class="field-error">${errorMessage(ui.error)}</p>` : nothing}
+    ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
     ${ui.message ? html`<p>${ui.message}</p>` : nothing}</div>`;
   const header = html`
     ${backLink("#/versality", t("versality.ui.back"))}
@@ -409,7 +415,7 @@ export function render(app, id) {
         <button type="button" class="primary" id="vs-validate" ?disabled=${!ready(app) || !check?.valid} @click=${() => validate(app, c)}>
           ${t("versality.ui.validate")}</button>
         <div role="status" aria-live="polite" data-testid="vs-validate-status">
-          ${ui.error ? html`<p class="field-error">${errorMessage(ui.error)}</p>` : nothing}</div>
+          ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}</div>
       </section>`;
   }
   return html`${header}

@@ -5,7 +5,7 @@
 // Player view: catastrophe and token counts are never shown here (only on the MJ screen).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatPercent, t } from "../../i18n.js";
+import { formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -13,6 +13,7 @@ import { callBusy, requestCache, reveal } from "../../views/ui.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, saveState, tableState, tn, tone,
+  onNavigate, vsError,
 } from "./common.js";
 
 const DIFF_VALUE = { facile: 1, conventionnelle: 2, inhabituelle: 3, complexe: 4, epique: 5 };
@@ -26,6 +27,8 @@ const ui = {
 
 /** versality.test.odds for the form as it stands; the last answer stays shown while asking. */
 const testOdds = requestCache({ keepStale: true });
+
+onNavigate(() => Object.assign(ui, { announce: "", error: null }));
 
 function reset(id) {
   if (ui.id === id) return;
@@ -157,7 +160,7 @@ function setupForm(app, c, pending) {
 
 function oddsSection(odds) {
   if (!odds) return html`<p class="muted">${t("versality.ui.odds_loading")}</p>`;
-  if (odds.error) return html`<p class="field-error" role="alert">${errorMessage(odds.error)}</p>`;
+  if (odds.error) return html`<p class="field-error" role="alert">${vsError(odds.error)}</p>`;
   const rows = odds.final.map((row) => ({ label: outcomeLabel(row.outcome), p: row.fraction, percent: row.percent }));
   return html`<div data-testid="vs-odds">
     <p class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}><strong>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong></p>
@@ -243,7 +246,7 @@ export function render(app, id) {
     ${setupForm(app, c, pending)}
     ${pending ? html`<p class="small muted">${tn(`versality.rule.${pending.rule}`, pending.count)}</p>` : html`<section class="card" aria-labelledby="vs-odds-title">
       <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>${oddsSection(ui.odds)}</section>`}
-    ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${errorMessage(ui.error)}</p>` : nothing}
+    ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${vsError(ui.error)}</p>` : nothing}
     ${tableSection(app, c, deck, pending)}
   `;
 }
