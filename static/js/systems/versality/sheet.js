@@ -57,7 +57,7 @@ async function runCharacterOp(app, request, { onOk } = {}) {
 function powerSection(app, c, check, locked) {
   const powers = c.powers.length ? c.powers : [{ text: "", approved: false }];
   return html`<fieldset class="card vs-step" id="vs-step-power">
-    <legend>${t("versality.ui.step_power")}</legend>
+    <legend>${t(locked ? "versality.ui.sheet_power" : "versality.ui.step_power")}</legend>
     <p class="muted small">${t("versality.ui.power_help")}</p>
     ${powers.map((p, i) => html`<div class="field">
       <label for=${`vs-power-${i}`}>${i === 0 ? t("versality.ui.power") : t("versality.ui.power_n", { n: i + 1 })}</label>
@@ -155,7 +155,7 @@ function deckSection(app, c, check, locked, r) {
   </fieldset>`;
 }
 
-function traitsSection(app, c, check) {
+function traitsSection(app, c, check, played = false) {
   const three = c.forces.length >= 3;
   const nf = three ? 3 : 2;
   const nw = three ? 2 : 1;
@@ -176,7 +176,7 @@ function traitsSection(app, c, check) {
       })}>
   </div>`;
   return html`<fieldset class="card vs-step" id="vs-step-traits">
-    <legend>${t("versality.ui.step_traits")}</legend>
+    <legend>${t(played ? "versality.ui.sheet_traits" : "versality.ui.step_traits")}</legend>
     <div class="row" role="radiogroup" aria-label=${t("versality.ui.traits_mode")}>
       <label class="check"><input type="radio" name="vs-traits-mode" .checked=${live(!three)} @change=${() => setMode(false)}> ${t("versality.ui.traits_2_1")}</label>
       <label class="check"><input type="radio" name="vs-traits-mode" .checked=${live(three)} @change=${() => setMode(true)}> ${t("versality.ui.traits_3_2")}</label>
@@ -358,18 +358,21 @@ function progressionSection(app, c, r) {
   </section>`;
 }
 
-function summarySection(c, check) {
+function scoresSummary(c) {
   return html`<section class="card" aria-labelledby="vs-summary-title">
-    <h2 id="vs-summary-title">${t("versality.ui.summary")}</h2>
+    <h2 id="vs-summary-title">${t("versality.ui.sheet_scores")}</h2>
     <dl class="facts">
       ${CHARACTERISTICS.map((k) => html`<dt>${t(`versality.characteristic.${k}`)}</dt><dd>${c.characteristics[k]}</dd>`)}
     </dl>
     <dl class="facts vs-skills">
       ${SKILLS.map((k) => html`<dt>${t(`versality.skill.${k}`)}</dt><dd>${c.skills[k]}</dd>`)}
     </dl>
-    <p><strong>${t("versality.ui.forces")}</strong> ${c.forces.filter((x) => x.trim()).join(" · ") || "—"}</p>
-    <p><strong>${t("versality.ui.faiblesses")}</strong> ${c.faiblesses.filter((x) => x.trim()).join(" · ") || "—"}</p>
-    <h3>${t("versality.ui.deck")} (${c.deck.length})</h3>
+  </section>`;
+}
+
+function deckSummary(c, check) {
+  return html`<section class="card" aria-labelledby="vs-deck-title">
+    <h2 id="vs-deck-title">${t("versality.ui.deck")} (${c.deck.length})</h2>
     ${renderStrip(c.deck.map((k, i) => ({ id: String(i), kind: k.kind })), { face: cardFace, label: t("versality.ui.deck"), testid: "vs-sheet-deck" })}
     ${check?.ledger?.debt ? html`<p>${tn("versality.ledger.debt", check.ledger.debt)}</p>` : nothing}
     ${check?.ledger?.credit ? html`<p>${tn("versality.ledger.credit", check.ledger.credit)}</p>` : nothing}
@@ -424,9 +427,10 @@ export function render(app, id) {
     </div>
     ${status}
     ${powerSection(app, c, check, true)}
-    ${summarySection(c, check)}
+    ${traitsSection(app, c, check, true)}
+    ${scoresSummary(c)}
+    ${deckSummary(c, check)}
     ${woundsSection(app, c, check)}
     ${healSection(app, c)}
-    ${progressionSection(app, c, r)}
-    ${traitsSection(app, c, check)}`;
+    ${progressionSection(app, c, r)}`;
 }
