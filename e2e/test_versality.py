@@ -307,38 +307,68 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
 def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     ana = character("vs-ana", "Ana")
     ana["wounds"]["mental"] = 1
-    seed_table(app, [ana, character("vs-bo", "Bo")])
+    ana["wounds"]["physique"] = 1
+    seed_table(app, [ana, character("vs-bo", "Bo"), character("vs-cy", "Cy")])
     base = app.url.split("#")[0]
     app.goto(base + "#/versality")
-    expect(app.locator("[data-testid=vs-char]")).to_have_count(2)
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
     no_horizontal_scroll(app)
     app.locator("[data-testid=vs-char][data-id=vs-bo]").get_by_role("button", name="Dupliquer").click()
-    expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(4)
     expect(app.get_by_role("link", name="Copie de Bo")).to_be_visible()
     notice = app.locator("#notices").get_by_text("Copie de Bo est créé·e.")
     expect(notice).to_be_visible()
     copied = next(c for c in saved_document(app)["characters"] if c["name"] == "Copie de Bo")
     assert copied["created"] is True and copied["id"] != "vs-bo"
-    copy = app.locator("[data-testid=vs-char]").nth(2)
+    copy = app.locator("[data-testid=vs-char]").nth(3)
     copy.get_by_role("button", name="Supprimer").click()
     copy.get_by_role("button", name="Annuler").click()
-    expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(4)
     copy.get_by_role("button", name="Supprimer").click()
     app.click("[data-testid=vs-confirm-delete]")
-    expect(app.locator("[data-testid=vs-char]")).to_have_count(2)
-    assert [c["name"] for c in saved_document(app)["characters"]] == ["Ana", "Bo"]
+    expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
+    assert [c["name"] for c in saved_document(app)["characters"]] == ["Ana", "Bo", "Cy"]
 
     # Bo soulage Ana (never himself): a success heals her Mental wound, once per game.
     app.goto(base + "#/versality/character/vs-bo")
     # Transient status lines do not follow the player to another page.
     expect(notice).to_have_count(0)
+    # The played sheet keeps a sensible order: power, traits, scores, deck, wounds, heal, progression.
+    order = app.evaluate("""() => [...document.querySelectorAll('main h2, main legend')].map((e) => e.textContent.trim())""")
+    expected = ["Pouvoir", "Forces et faiblesses", "Caractéristiques et compétences", "Deck de résolution (8)",
+                "Blessures", "Soulager un allié", "Progression"]
+    assert [h for h in order if h in expected] == expected, order
+    # Bo plays a real Soulager test on the card table, then applies its outcome to Ana's wound.
     app.select_option("#vs-heal-ally", "vs-ana")
     app.select_option("#vs-heal-char", "mental")
+    app.click("#vs-heal-test")
+    expect(app.locator("[data-testid=vs-heal-box]")).to_contain_text("Soin de Ana : blessure en Mental")
+    expect(app.locator("#vs-test-skill")).to_have_value("soulager")
+    expect(app.locator("[data-testid=vs-rule]")).to_have_attribute("data-rule", "worst")  # 2 + 0 − 2 = 0
+    app.click("#vs-draw")
+    app.click("#vs-resolve")
+    final = app.locator("[data-testid=vs-result]").get_attribute("data-final")
+    app.click("#vs-heal-apply")
+    healed = final in ("oui-et", "oui", "oui-mais")
+    expect(app.locator("[data-testid=vs-heal-result]")).to_contain_text(
+        "une blessure en Mental est soignée" if healed else "Le soin sur Ana a échoué")
+    expect(app.locator("#vs-heal-apply")).to_have_count(0)
+    no_horizontal_scroll(app)
+    chars = {c["id"]: c for c in saved_document(app)["characters"]}
+    assert chars["vs-ana"]["wounds"]["mental"] == (0 if healed else 1) and chars["vs-bo"]["heal_used"] is True
+    heal_log = saved_document(app)["log"][-1]
+    assert heal_log["kind"] == "versality.heal" and heal_log["request"]["outcome"] == final
+
+    # Cy's test was played with physical cards: the manual fallback takes its result.
+    app.goto(base + "#/versality/character/vs-cy")
+    app.select_option("#vs-heal-ally", "vs-ana")
+    app.select_option("#vs-heal-char", "physique")
+    app.click("text=Test joué avec des cartes physiques")
     app.select_option("#vs-heal-outcome", "oui")
     app.click("#vs-heal-do")
-    expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("une blessure en Mental est soignée")
+    expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("une blessure en Physique est soignée")
     expect(app.locator("[data-testid=vs-heal-used]")).to_be_visible()
     doc = saved_document(app)
     chars = {c["id"]: c for c in doc["characters"]}
-    assert chars["vs-ana"]["wounds"]["mental"] == 0 and chars["vs-bo"]["heal_used"] is True
+    assert chars["vs-ana"]["wounds"]["physique"] == 0 and chars["vs-cy"]["heal_used"] is True
     no_horizontal_scroll(app)

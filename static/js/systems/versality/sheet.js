@@ -276,15 +276,22 @@ function healSection(app, c) {
             ${allies.map((a) => html`<option value=${a.id} ?selected=${a.id === ally.id}>${nameOf(a)}</option>`)}
           </select></div>
         <div class="field"><label for="vs-heal-char">${t("versality.ui.wounded_characteristic")}</label>
-          <select id="vs-heal-char" @change=${(e) => { ui.heal.characteristic = e.target.value; }}>
+          <select id="vs-heal-char" @change=${(e) => { ui.heal.characteristic = e.target.value; app.rerender(); }}>
             ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.heal.characteristic}>${t(`versality.characteristic.${k}`)} (${ally.wounds[k]})</option>`)}
           </select></div>
+      </div>
+      ${c.heal_used || c.incapacitated
+        ? html`<button type="button" id="vs-heal-test" disabled>${t("versality.ui.heal_test")}</button>`
+        : html`<a class="button primary" id="vs-heal-test"
+            href=${`#/versality/test/${encodeURIComponent(c.id)}/heal/${encodeURIComponent(ally.id)}/${ui.heal.characteristic}`}>${t("versality.ui.heal_test")}</a>`}
+      <details class="vs-heal-manual">
+        <summary>${t("versality.ui.heal_manual")}</summary>
         <div class="field"><label for="vs-heal-outcome">${t("versality.ui.heal_outcome")}</label>
           <select id="vs-heal-outcome" @change=${(e) => { ui.heal.outcome = e.target.value; }}>
             ${["oui-et", "oui", "oui-mais", "non-mais", "non-et", "echec-critique"].map((o) => html`<option value=${o} ?selected=${o === ui.heal.outcome}>${outcomeLabel(o)}</option>`)}
           </select></div>
-      </div>
-      <button type="button" id="vs-heal-do" ?disabled=${!ready(app) || c.heal_used} @click=${doHeal}>${t("versality.ui.heal_do")}</button>`}
+        <button type="button" id="vs-heal-do" ?disabled=${!ready(app) || c.heal_used} @click=${doHeal}>${t("versality.ui.heal_do")}</button>
+      </details>`}
   </section>`;
 }
 

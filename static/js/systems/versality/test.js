@@ -12,7 +12,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { callBusy, requestCache, reveal } from "../../views/ui.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
-  ready, saveState, tableState, tn, tone,
+  ready, replaceCharacter, saveState, tableState, tn, tone,
   onNavigate, vsError,
 } from "./common.js";
 
@@ -30,10 +30,12 @@ const testOdds = requestCache({ keepStale: true });
 
 onNavigate(() => Object.assign(ui, { announce: "", error: null }));
 
-function reset(id) {
-  if (ui.id === id) return;
-  Object.assign(ui, { id, force: false, faiblesse: false, tokens: 0, choice: null, odds: null,
-    error: null, result: null, announce: "" });
+function reset(key, app) {
+  if (ui.id === key) return;
+  Object.assign(ui, { id: key, force: false, faiblesse: false, tokens: 0, choice: null, odds: null,
+    error: null, result: null, announce: "", healMessage: "" });
+  // A Soulager test opened from the sheet starts on the skill soulager.
+  if (app.params[2] === "heal") ui.skill = "soulager";
   testOdds.clear();
 }
 
@@ -171,7 +173,7 @@ function oddsSection(odds) {
   </div>`;
 }
 
-function tableSection(app, c, deck, pending) {
+function tableSection(app, c, deck, pending, heal) {
   const drawCount = deck?.piles.draw.cards.length ?? c.deck.length;
   const discardIds = deck?.piles.discard.cards ?? [];
   const discard = discardIds.map((id) => deck.cards[id]);
@@ -206,7 +208,7 @@ function tableSection(app, c, deck, pending) {
       </fieldset>
       <button type="button" class="primary" id="vs-resolve" ?disabled=${!ready(app) || ui.busy || (pending.rule === "choose" && !ui.choice)}
         @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>
-    ` : html`${resultSection()}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated}
+    ` : html`${resultSection()}${healApply(app, c, heal)}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated}
         @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? tn("versality.ui.draw_n", ui.odds.count) : t("versality.ui.draw")}</button>`}
   </section>`;
 }
@@ -224,8 +226,55 @@ function resultSection() {
   </section>`;
 }
 
+/** `#/versality/test/<healer>/heal/<ally>/<characteristic>`: a Soulager test whose result
+ * can then be applied to the ally's wound (versality.heal with the outcome played). */
+function healContext(app) {
+  const [, , mode, allyId, characteristic] = app.params;
+  if (mode !== "heal" || !CHARACTERISTICS.includes(characteristic)) return null;
+  const ally = findCharacter(app.doc, allyId);
+  return ally ? { ally, characteristic } : null;
+}
+
+async function applyHeal(app, c, heal) {
+  if (ui.busy) return;
+  const outcome = ui.result.final;
+  const r = await callBusy(app, ui, { op: "versality.heal", healer: c, target: heal.ally, characteristic: heal.characteristic, outcome });
+  if (!r) return;
+  const where = t(`versality.characteristic.${heal.characteristic}`);
+  ui.healMessage = r.healed ? t("versality.ui.healed", { name: nameOf(heal.ally), characteristic: where })
+    : t("versality.ui.heal_failed", { name: nameOf(heal.ally) });
+  ui.announce = ui.healMessage;
+  app.update((doc) => {
+    replaceCharacter(doc, r.healer);
+    replaceCharacter(doc, r.target);
+  });
+  app.addLog({ kind: "versality.heal", system: "versality", who: nameOf(c), label: t("versality.ui.heal_log", { name: nameOf(heal.ally) }),
+    request: { op: "versality.heal", characteristic: heal.characteristic, outcome }, result: { summary: ui.healMessage } });
+  focusHeading("vs-heal-box-title");
+}
+
+function healBox(app, c, heal) {
+  if (!heal) return nothing;
+  const where = t(`versality.characteristic.${heal.characteristic}`);
+  const played = ui.result?.pending?.skill === "soulager";
+  return html`<section class="card vs-heal-box" aria-labelledby="vs-heal-box-title" data-testid="vs-heal-box">
+    <h2 id="vs-heal-box-title" tabindex="-1">${t("versality.ui.heal_for", { name: nameOf(heal.ally), characteristic: where })}</h2>
+    ${ui.healMessage ? html`<p data-testid="vs-heal-result">${ui.healMessage}</p>`
+      : c.heal_used ? html`<p>${t("versality.ui.heal_used")}</p>`
+      : html`<p class="muted small">${t(played ? "versality.ui.heal_apply_below" : "versality.ui.heal_play_first")}</p>`}
+  </section>`;
+}
+
+/** After a Soulager test of the heal route: apply its outcome to the ally's wound. */
+function healApply(app, c, heal) {
+  if (!heal || ui.healMessage || c.heal_used || ui.result?.pending?.skill !== "soulager") return nothing;
+  return html`<button type="button" class="primary" id="vs-heal-apply" ?disabled=${!ready(app) || ui.busy}
+    @click=${() => applyHeal(app, c, heal)}>${t("versality.ui.heal_apply", { name: nameOf(heal.ally), outcome: outcomeLabel(ui.result.final) })}</button>`;
+}
+
 export function render(app, id) {
-  reset(id);
+  reset(`${id}/${app.params.slice(2).join("/")}`, app);
+  const heal = healContext(app);
   const c = findCharacter(app.doc, id);
   if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
   const state = tableState(app.doc);
@@ -243,10 +292,11 @@ export function render(app, id) {
       ${Object.keys(deck.cards).length < c.deck.length
         ? html`<button type="button" id="vs-sync" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.sync")}>${t("versality.ui.sync")}</button>`
         : html`<button type="button" id="vs-rebuild" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.build")}>${t("versality.ui.rebuild")}</button>`}</p>` : nothing}
+    ${healBox(app, c, heal)}
     ${setupForm(app, c, pending)}
     ${pending ? html`<p class="small muted">${tn(`versality.rule.${pending.rule}`, pending.count)}</p>` : html`<section class="card" aria-labelledby="vs-odds-title">
       <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>${oddsSection(ui.odds)}</section>`}
     ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${vsError(ui.error)}</p>` : nothing}
-    ${tableSection(app, c, deck, pending)}
+    ${tableSection(app, c, deck, pending, heal)}
   `;
 }
