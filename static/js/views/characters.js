@@ -94,9 +94,14 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
     app.notify("status", t(key("deleted"), { name: nameOf(c) }));
   }
 
+  // Each row repeats the same buttons: the character's name, hidden from sight, makes every
+  // accessible name unique ("Dupliquer Béa") while the visible label stays short and is still
+  // the start of the accessible name (WCAG 2.5.3, label in name).
+  const named = (c) => html`<span class="visually-hidden"> ${nameOf(c)}</span>`;
+
   function deleteControls(app, c) {
     if (ui.confirmDelete !== c.id) {
-      return html`<button type="button" class="danger" @click=${() => { ui.confirmDelete = c.id; app.rerender(); }}>${t(key("delete"))}</button>`;
+      return html`<button type="button" class="danger" @click=${() => { ui.confirmDelete = c.id; app.rerender(); }}>${t(key("delete"))}${named(c)}</button>`;
     }
     return html`<span role="group" aria-label=${t(key("confirm_delete"), { name: nameOf(c) })} class="row">
       <span>${t(key("confirm_delete"), { name: nameOf(c) })}</span>
@@ -117,8 +122,8 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
             <span class="muted small">${meta(c)}</span>
           </div>
           <div class="row">
-            <a class="button" href=${route("test", c.id)}>${t(key("make_test"))}</a>
-            <button type="button" @click=${() => duplicate(app, c)}>${t(key("duplicate"))}</button>
+            <a class="button" href=${route("test", c.id)}>${t(key("make_test"))}${named(c)}</a>
+            <button type="button" @click=${() => duplicate(app, c)}>${t(key("duplicate"))}${named(c)}</button>
             ${deleteControls(app, c)}
           </div>
         </li>`)}
