@@ -49,12 +49,12 @@ export function t(key, params = {}) {
 
 /**
  * Plural-aware text: picks `<key>_one` or `<key>_other` by the language's plural rules
- * (French says "0 point", "1 point", "2 points"), with {n} filled in.
+ * (French says "0 point", "1 point", "2 points"), with {n} (or {count}) filled in.
  */
 export function tn(key, n, params = {}) {
   const form = new Intl.PluralRules(current === "fr" ? "fr-FR" : "en-GB").select(n);
   const candidate = `${key}_${form}`;
-  return t(has(candidate) ? candidate : `${key}_other`, { n, ...params });
+  return t(has(candidate) ? candidate : `${key}_other`, { n, count: n, ...params });
 }
 
 function formatParam(value) {

@@ -4,7 +4,7 @@
 // only mj.js does (the phone is handed around on the player view).
 
 import { html } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, has, language, t } from "../../i18n.js";
+import { errorMessage, has, language, t, tn } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
@@ -49,12 +49,7 @@ export function isCreated(character) {
   return character?.created === true;
 }
 
-/** A count in words: key `<key>_one` or `<key>_other`, chosen by the language's plural
- * rules (French: 0 and 1 are singular), with `{count}` and the other params. */
-export function tn(key, count, params = {}) {
-  const form = new Intl.PluralRules(language()).select(count) === "one" ? "one" : "other";
-  return t(`${key}_${form}`, { ...params, count });
-}
+export { tn }; // the pages import it from here with the rest of Versality's helpers
 
 /** Points left of a budget, never negative: past it, how many points too many. */
 export function budgetLine(left, total) {
