@@ -140,12 +140,15 @@ _ITEM_PROPS: dict[str, Any] = {
 #: An item a character owns: catalogue stats copied at purchase (``ref`` = catalogue id) or a
 #: custom item defined by the MJ (``ref`` null). Source: "Liste d'équipement", "Armement";
 #: reading: example items are custom items (rules/README.md, Unicreon).
+#: ``afflicts`` (optional): the condition the item gives the target it is used on (a poison).
+AFFLICTS_SCHEMA: dict[str, Any] = {"enum": [None, "poison", "disease", "infection"]}
 ITEM_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "uid": {"type": "string", "minLength": 1, "maxLength": 40},
         "ref": {"enum": [None, *CATALOGUE]},
         **_ITEM_PROPS,
+        "afflicts": AFFLICTS_SCHEMA,
     },
     "required": ["uid", "ref", *_ITEM_PROPS],
     "additionalProperties": False,
@@ -153,7 +156,7 @@ ITEM_SCHEMA: dict[str, Any] = {
 #: What the MJ submits for a custom item (no uid, no ref).
 CUSTOM_ITEM_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": dict(_ITEM_PROPS),
+    "properties": {**_ITEM_PROPS, "afflicts": AFFLICTS_SCHEMA},
     "required": ["name", "category"],
     "additionalProperties": False,
 }
@@ -441,6 +444,7 @@ def custom_item(spec: dict[str, Any]) -> dict[str, Any]:
         "carried": "bag",
         "weapon": None,
         "protection": None,
+        "afflicts": None,
     }
     item.update(copy.deepcopy(spec))
     if (

@@ -95,6 +95,7 @@ def _item(
     bonus_steps: int = 0,
     npc_tier: str | None = None,
     carried: str = "bag",
+    afflicts: str | None = None,
 ) -> dict[str, Any]:
     return {
         "cost": cost,
@@ -109,6 +110,7 @@ def _item(
         "carried": carried,
         "weapon": None,
         "protection": None,
+        "afflicts": afflicts,
     }
 
 
@@ -125,6 +127,12 @@ BAGS: dict[str, dict[str, Any]] = {
 #: Source: "Liste d'équipement" price tables (5, 10, 20, 50, 100, 200 PO).
 #: "Bonus aux tests de ..." items lower the difficulty one step when they apply ("Objets usuels").
 #: Reading: a ration is one use (1 repas); poison is one dose; antidote one use.
+#: Poison: "Perte de 1d6 PV par jour": used on a target, it gives the target a poison condition
+#: (``afflicts``), which costs 1d6 PV per adventure day ("Poisons et maladies").
+#: Antidote: "Guérit un poison ou une maladie". "Soins" says an antidote or a médicament "fera
+#: regagner un nombre fixe de PV" but no list gives that number for the catalogue antidote, so it
+#: heals 0 PV here; the MJ gives a custom care item that cures and heals N PV (e.g. the text's
+#: "médicament [3 PV]") when her antidote restores PV.
 GEAR: dict[str, dict[str, Any]] = {
     "torche": _item(5, 1, "gear"),
     "bandage": _item(5, 1, "care", uses=2, heal=1),
@@ -135,7 +143,7 @@ GEAR: dict[str, dict[str, Any]] = {
     "longue_vue": _item(10, 2, "gear", bonus_steps=1),
     "corde_escalade": _item(10, 2, "gear", bonus_steps=1),
     "trousse_avancee": _item(20, 2, "care", uses=4, heal=4),
-    "poison": _item(20, 1, "gear", uses=1),
+    "poison": _item(20, 1, "gear", uses=1, afflicts="poison"),
     "antidote": _item(20, 1, "care", uses=1, cures=True),
     "grappin": _item(20, 1, "gear", bonus_steps=1),
     "bottes_silencieuses": _item(20, 2, "gear", bonus_steps=1),

@@ -35,6 +35,8 @@ declare(
     "unicreon.health.not_diagnosed",
     "unicreon.health.unknown_condition",
     "unicreon.health.dead",
+    "unicreon.item.full_pv",
+    "unicreon.item.needs_target",
 )
 
 
@@ -73,21 +75,35 @@ def set_down(character: dict[str, Any], state: str | None) -> dict[str, Any]:
 def use_item(
     character: dict[str, Any], uid: str, *, target: dict[str, Any] | None = None, condition: int | None = None
 ) -> dict[str, Any]:
-    """Use an item with limited uses: one use is spent (the item is gone at 0); a care item heals
-    its PV; an antidote cures a diagnosed condition (its ``heal`` PV too, if any).
+    """Use an item with limited uses: one use is spent (the item is gone at 0).
+
+    - A care item heals its PV. Reading (the text is silent): an item that only heals is REFUSED
+      (``unicreon.item.full_pv``) when the patient is already at full PV, so no use is wasted.
+    - An antidote cures a diagnosed condition, and gives its ``heal`` PV too. "Soins": "il faut
+      utiliser un antidote ou un médicament, qui fera regagner un nombre fixe de PV"; the price
+      list gives no number for the antidote (0 PV, see data.GEAR): the MJ's custom care item
+      (cures + heal N, like the text's "médicament [3 PV]") carries the number.
+    - An item that ``afflicts`` (the Poison: "Perte de 1d6 PV par jour") needs a ``target`` and
+      gives it that condition, undiagnosed (reading: the victim does not know the cause, so the
+      "Soins" diagnosis applies before an antidote); it then costs 1d6 PV per adventure day.
 
     Source: "Soins" (bandage 1 PV, trousses 2/4 PV), "Liste d'équipement" (uses), "Poisons et
     maladies" / "Soins" (antidote after a diagnosis). Returns {"character", "target"}: the target
-    is the healed character (the user when ``target`` is None)."""
+    is the patient or victim (the user when ``target`` is None)."""
     user = copy.deepcopy(character)
     item = find_item(user, uid)
-    if item["uses"] is None and not item["heal"] and not item["cures"]:
+    afflicts = item.get("afflicts")
+    if item["uses"] is None and not item["heal"] and not item["cures"] and not afflicts:
         raise RulesError("unicreon.item.not_usable", uid=uid)
     if item["uses"] == 0:
         raise RulesError("unicreon.item.not_usable", uid=uid)
+    if afflicts and target is None:
+        raise RulesError("unicreon.item.needs_target", uid=uid)
     patient = user if target is None else copy.deepcopy(target)
     if patient["down"] == "dead" and (item["heal"] or item["cures"]):
         raise RulesError("unicreon.health.dead")
+    if item["heal"] and not item["cures"] and not afflicts and patient["pv"] >= patient["pv_max"]:
+        raise RulesError("unicreon.item.full_pv", uid=uid, pv=patient["pv"], pv_max=patient["pv_max"])
     if item["cures"]:
         if condition is None or not 0 <= condition < len(patient["conditions"]):
             raise RulesError("unicreon.item.no_condition", uid=uid)
@@ -96,8 +112,10 @@ def use_item(
         del patient["conditions"][condition]
     if item["heal"]:
         patient["pv"] = min(patient["pv_max"], patient["pv"] + item["heal"])
-        if patient["pv"] > 0:
+        if patient["pv"] > 0 and patient["down"] != "dead":
             patient["down"] = None
+    if afflicts:
+        patient = afflict(patient, afflicts, item["name"])
     if item["uses"] is not None:
         item["uses"] -= 1
         if item["uses"] == 0:
