@@ -49,6 +49,7 @@ __all__ = [
     "next_turn",
     "pickup",
     "resolve_exchange",
+    "sync_character",
 ]
 
 declare(
@@ -163,6 +164,48 @@ COMBATANT_SCHEMA: dict[str, Any] = {
 }
 COMBATANT_SCHEMA["required"] = list(COMBATANT_SCHEMA["properties"])
 
+_TEST_RESULT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "dice": COMBATANT_SCHEMA["properties"]["initiative"]["properties"]["dice"],
+        "raw": {"type": "integer", "minimum": 11, "maximum": 66},
+        "real": {"type": "integer", "minimum": 1, "maximum": 6},
+        "target": {"type": "integer", "minimum": -100, "maximum": 300},
+        "success": {"type": "boolean"},
+        "band": {"enum": [None, "bof", "bien", "top", "super", "extra"]},
+    },
+    "required": ["dice", "raw", "real", "target", "success", "band"],
+    "additionalProperties": False,
+}
+_PV = {"type": "integer", "minimum": 0, "maximum": 999}
+#: The last passe d'armes of the current turn, kept in the state so the tracker shows it again
+#: after a reload (cleared when the turn ends or one of the two leaves the fight).
+LAST_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "attacker": CID,
+        "defender": CID,
+        "exchange": {
+            "type": "object",
+            "properties": {
+                "attacker": _TEST_RESULT,
+                "defender": _TEST_RESULT,
+                "hit": {"type": "boolean"},
+                "winner": {"enum": ["attacker", "defender"]},
+                "damage": _PV,
+                "protection_held": {"type": "boolean"},
+                "absorbed": _PV,
+                "pv_lost": _PV,
+            },
+            "required": ["attacker", "defender", "hit", "winner", "damage", "protection_held", "absorbed", "pv_lost"],
+            "additionalProperties": False,
+        },
+        "defender_pv": _PV,
+    },
+    "required": ["attacker", "defender", "exchange", "defender_pv"],
+    "additionalProperties": False,
+}
+
 #: The tracker stored under document["systems"]["unicreon"]["combat"] (see ops.STATE_SCHEMA).
 STATE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -184,6 +227,7 @@ STATE_SCHEMA: dict[str, Any] = {
             },
         },
         "next_id": {"type": "integer", "minimum": 1, "maximum": 1000000},
+        "last": nullable(LAST_SCHEMA),
     },
     "required": [
         "phase",
@@ -194,6 +238,7 @@ STATE_SCHEMA: dict[str, Any] = {
         "npc_initiative",
         "melee_attacks",
         "next_id",
+        "last",
     ],
     "additionalProperties": False,
 }
@@ -212,6 +257,7 @@ def new_state() -> dict[str, Any]:
         "npc_initiative": None,
         "melee_attacks": [],
         "next_id": 1,
+        "last": None,
     }
 
 
@@ -228,6 +274,9 @@ def state_problems(state: dict[str, Any]) -> list[str]:
     for c in state["combatants"]:
         if c["pv"] > c["pv_max"]:
             out.append(f"{c['cid']} pv above max")
+    last = state["last"]
+    if last is not None and not {last["attacker"], last["defender"]} <= known:
+        out.append("last exchange names an unknown combatant")
     return out
 
 
@@ -361,6 +410,8 @@ def remove(state: dict[str, Any], cid: str) -> dict[str, Any]:
     else:
         out["turn"] = min(out["turn"], max(0, len(out["order"]) - 1))
     out["melee_attacks"] = [m for m in out["melee_attacks"] if cid not in (m["attacker"], m["defender"])]
+    if out["last"] is not None and cid in (out["last"]["attacker"], out["last"]["defender"]):
+        out["last"] = None
     return out
 
 
@@ -397,6 +448,7 @@ def surprise(state: dict[str, Any], attackers: list[str]) -> dict[str, Any]:
     out["turn"] = 0
     out["round"] = 0
     out["melee_attacks"] = []
+    out["last"] = None
     _start_entry(out)
     return out
 
@@ -456,6 +508,7 @@ def next_turn(state: dict[str, Any]) -> dict[str, Any]:
         raise RulesError("unicreon.combat.not_started")
     for c in out["combatants"]:
         c["actions"] = 0
+    out["last"] = None
     out["turn"] += 1
     while out["turn"] < len(out["order"]) and not any(
         c["down"] is None for c in _entry_members(out, out["order"][out["turn"]])
@@ -684,6 +737,12 @@ def attack(
         defender["pv"] = max(0, defender["pv"] - exchange["pv_lost"])
         if defender["pv"] == 0 and defender["down"] is None:
             defender["down"] = "down"
+    out["last"] = {
+        "attacker": attacker["cid"],
+        "defender": defender["cid"],
+        "exchange": copy.deepcopy(exchange),
+        "defender_pv": defender["pv"],
+    }
     return {"state": out, "setup": setup, "exchange": exchange, "defender_pv": defender["pv"]}
 
 
@@ -761,6 +820,26 @@ def adjust(
         c["down"] = None
     if down != "keep":
         c["down"] = down
+    return out
+
+
+def sync_character(state: dict[str, Any], character: dict[str, Any]) -> dict[str, Any]:
+    """Copy a character's PV and down state onto its combatant (the reverse of the write-back at
+    the end of the fight); a state without that character is returned unchanged.
+
+    Model (the text is silent; "Gestion de la santé" only says PV are lost in fights, by
+    accidents, poisons...): while a fight is open, the combatant holds the character's current
+    PV. The sheet and the list show the combatant's PV ("en combat"), any PV change made on the
+    sheet (care item, damage, rest...) is applied to that same value and copied onto the
+    combatant with this function, and the end of the fight copies the combatant back. So the
+    two never diverge, and ending the fight cannot overwrite a change made on the sheet."""
+    out = copy.deepcopy(state)
+    for c in out["combatants"]:
+        if c["character_id"] == character["id"]:
+            c["pv"] = max(0, min(character["pv"], c["pv_max"]))
+            c["down"] = character["down"]
+            if c["down"] is not None:
+                c["actions"] = 0
     return out
 
 

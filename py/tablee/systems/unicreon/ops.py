@@ -320,7 +320,8 @@ def _inventory_carry(request: dict[str, Any]) -> dict[str, Any]:
         "condition": {"type": "integer", "minimum": 0, "maximum": 19},
     },
     required=("character", "uid"),
-    summary="Use an item: one use spent; care items heal; antidotes cure a diagnosed condition.",
+    summary="Use an item: one use spent; care items heal (refused at full PV); antidotes cure a "
+    "diagnosed condition; a poison afflicts the target (required).",
 )
 def _item_use(request: dict[str, Any]) -> dict[str, Any]:
     res = hl.use_item(
@@ -809,6 +810,19 @@ def _combat_adjust(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _combat_end(request: dict[str, Any]) -> dict[str, Any]:
     return cb.end_combat(_state(request))
+
+
+@op(
+    "unicreon.combat.sync",
+    system=S,
+    properties={"state": STATE, "character": CHARACTER},
+    required=("state", "character"),
+    summary="Copy a character's PV and down state onto its combatant (a change made on the sheet "
+    "during a fight); unchanged when the character is not in the fight.",
+)
+def _combat_sync(request: dict[str, Any]) -> dict[str, Any]:
+    """See combat.sync_character (the sheet/tracker PV model)."""
+    return {"state": cb.sync_character(_state(request), _char(request))}
 
 
 @op(
