@@ -94,7 +94,7 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
     app.notify("status", t(key("deleted"), { name: nameOf(c) }));
   }
 
-  // Each row repeats the same buttons: the character's name, hidden from sight, makes every
+  // Each row repeats the same buttons: the character's name, hidden from sight, makes each
   // accessible name unique ("Dupliquer Béa") while the visible label stays short and is still
   // the start of the accessible name (WCAG 2.5.3, label in name).
   const named = (c) => html`<span class="visually-hidden"> ${nameOf(c)}</span>`;
@@ -122,7 +122,7 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
             <span class="muted small">${meta(c)}</span>
           </div>
           <div class="row">
-            <a class="button" href=${route("test", c.id)}>${t(key("make_test"))}${named(c)}</a>
+            <a class="button" href=${route("test", c.id)}>${t(key("make_test"))}</a>
             <button type="button" @click=${() => duplicate(app, c)}>${t(key("duplicate"))}${named(c)}</button>
             ${deleteControls(app, c)}
           </div>
