@@ -93,15 +93,25 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.click("[data-testid=uc-buy-bandage]")
     expect(app.locator("[data-testid=uc-po]")).to_have_text("15")
     expect(app.locator("[data-testid=uc-encumbrance]")).to_contain_text("1 PE sur 15 PE")
-    app.click("[data-testid=uc-buy-hache]")
-    expect(app.locator("[data-testid=uc-sheet-error]")).to_have_text("Pas assez de PO : il faut 100 PO, il en reste 15.")
+    # Too dear: marked before anyone presses (disabled, the reason beside the button).
+    expect(app.locator("[data-testid=uc-buy-hache]")).to_be_disabled()
+    expect(app.locator("#uc-dear-hache")).to_have_text("Trop cher : il manque 85 PO")
+    expect(app.locator("[data-testid=uc-buy-hache]")).to_have_attribute("aria-describedby", "uc-dear-hache")
     expect(app.locator("[data-testid=uc-po]")).to_have_text("15")
     no_horizontal_scroll(app)
     # A bandage has two uses: using one leaves one.
     bandage = app.locator("[data-testid=uc-item][data-ref=bandage]")
-    expect(bandage.locator("[data-testid=uc-uses]")).to_have_text("2 utilisation(s) restante(s)")
+    expect(bandage.locator("[data-testid=uc-uses]")).to_have_text("2 utilisations restantes")
+    # At full PV the engine refuses (no use wasted); the refusal shows beside the item.
     bandage.locator("[data-testid=uc-use]").click()
-    expect(bandage.locator("[data-testid=uc-uses]")).to_have_text("1 utilisation(s) restante(s)")
+    expect(bandage.locator("[data-testid=uc-item-error]")).to_contain_text("déjà tous ses PV (12/12)")
+    expect(bandage.locator("[data-testid=uc-uses]")).to_have_text("2 utilisations restantes")
+    app.fill("#uc-amount", "1")
+    app.click("#uc-damage")
+    expect(app.locator("[data-testid=uc-pv]")).to_have_text("11")
+    bandage.locator("[data-testid=uc-use]").click()
+    expect(bandage.locator("[data-testid=uc-uses]")).to_have_text("1 utilisation restante")
+    expect(app.locator("[data-testid=uc-pv]")).to_have_text("12")
     # The MJ's custom item (the example's fleuret [Agilité 2 PV]), given free and kept in the library.
     app.click("#uc-custom summary")
     app.fill("#uc-cu-name", "Fleuret d'Estelle")
@@ -179,9 +189,11 @@ def test_fight_a_canide_then_reload_and_end(app):
     no_horizontal_scroll(app)
 
     # Whoever plays first engages then attacks; the odds show before the roll.
-    expect(app.locator("[data-testid=uc-actions-left]")).to_have_text("2 action(s) restante(s)")
+    expect(app.locator("[data-testid=uc-actions-left]")).to_have_text("2 actions restantes")
+    # Guidance, not an error: no error colour before anything went wrong.
+    expect(app.locator("[data-testid=uc-must-engage]")).to_have_class("uc-guide")
     app.click("#uc-engage")
-    expect(app.locator("[data-testid=uc-actions-left]")).to_have_text("1 action(s) restante(s)")
+    expect(app.locator("[data-testid=uc-actions-left]")).to_have_text("1 action restante")
     expect(app.locator("[data-testid=uc-attack-odds]")).to_be_visible()
     expect(app.locator("[data-testid=uc-odds-hit]")).to_have_attribute("data-p", re.compile(r"^\d+/\d+$"))
     defender = app.locator("#uc-a-defender").input_value()
@@ -194,7 +206,7 @@ def test_fight_a_canide_then_reload_and_end(app):
     expect(app.locator("[data-testid=uc-no-actions]")).to_be_visible()
     no_horizontal_scroll(app)
     app.click("#uc-next")
-    expect(app.locator("[data-testid=uc-actions-left]").first).to_have_text("2 action(s) restante(s)")
+    expect(app.locator("[data-testid=uc-actions-left]").first).to_have_text("2 actions restantes")
 
     # Reload: the fight, the characters and the log are as they were.
     saved = saved_document(app)
@@ -227,4 +239,183 @@ def test_fight_a_canide_then_reload_and_end(app):
     expect(app.locator("[data-testid=uc-char]").nth(1)).not_to_contain_text("En création")
     app.click("#uc-reference summary")
     expect(app.locator("[data-testid=uc-ref-beasts]")).to_contain_text("Canidés")
+    no_horizontal_scroll(app)
+
+
+LONG = "Marie-Éléonore de Villeneuve-Saint-Georges"
+
+
+def seed_document(page, characters: list[dict], combat: dict | None = None) -> None:
+    doc = saved_document(page)
+    doc["characters"].extend(characters)
+    if combat is not None:
+        doc["systems"]["unicreon"] = {"combat": combat, "custom_items": []}
+    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    page.reload()
+    wait_engine(page)
+
+
+def with_items(c: dict, *refs: str) -> dict:
+    from tablee.systems.unicreon.data import CATALOGUE
+
+    for n, ref in enumerate(refs):
+        c["inventory"].append({"uid": f"x{n}", "ref": ref, "name": "", **CATALOGUE[ref]})
+    return c
+
+
+def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(app):
+    """Every Unicreon screen at 360 px with a long name; a surprise round played with the keyboard
+    alone; the last passe d'armes back after a reload; PV lost in the fight shown on the list and
+    the sheet ("en combat"), a bandage used on the sheet reaching the fighter, the end keeping it;
+    a poison used on another character."""
+    marie = with_items(character("uc-marie", LONG), "sac_a_dos", "bandage", "poison")
+    seed_document(app, [marie, character("uc-bea", "Béa")])
+    go(app, "#/unicreon")
+    no_horizontal_scroll(app)
+    row = app.locator("[data-testid=uc-char][data-id=uc-marie]")
+    expect(row.get_by_role("button", name=f"Dupliquer {LONG}")).to_have_count(1)
+    expect(row.get_by_role("button", name=f"Supprimer {LONG}")).to_have_count(1)
+    go(app, "#/unicreon/character/uc-marie")
+    expect(app.locator("[data-testid=uc-pv]")).to_have_text("12")
+    no_horizontal_scroll(app)
+    go(app, "#/unicreon/test/uc-marie")
+    app.select_option("#uc-o-who", "uc-bea")
+    expect(app.locator("[data-testid=uc-opp-odds]")).to_be_visible()
+    no_horizontal_scroll(app)
+    app.click("#uc-oppose")
+    expect(app.locator("[data-testid=uc-opp-result] .die")).to_have_count(4)
+    app.click("#uc-roll")
+    expect(app.locator("[data-testid=uc-result]")).to_be_visible()
+    no_horizontal_scroll(app)
+
+    # The tracker with the keyboard only: Tab to a control, Enter/Space to press it.
+    go(app, "#/unicreon/combat")
+    app.focus("#uc-new-combat")
+    app.keyboard.press("Enter")
+    add_pc = app.locator("[data-testid=uc-add-pc]", has_text=LONG)
+    add_pc.focus()
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-fighter]")).to_have_count(1)
+    expect(app.locator("[data-testid=uc-add-beast-canides]")).to_be_enabled()
+    app.locator("[data-testid=uc-add-beast-canides]").focus()
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-fighter]")).to_have_count(2)
+    no_horizontal_scroll(app)
+    app.locator(".uc-surprise summary").focus()
+    app.keyboard.press("Enter")
+    app.locator(".uc-surprise label.check", has_text=LONG).locator("input").focus()
+    app.keyboard.press("Space")
+    app.locator(".uc-surprise button").focus()
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "surprise")
+    expect(app.locator("[data-testid=uc-order] li")).to_have_count(1)
+    expect(app.locator("[data-testid=uc-whose]")).to_contain_text(LONG)
+    expect(app.locator("[data-testid=uc-must-engage]")).to_have_class("uc-guide")
+    no_horizontal_scroll(app)
+    expect(app.locator("#uc-engage")).to_be_enabled()
+    app.focus("#uc-engage")
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-actions-left]")).to_have_text("1 action restante")
+    expect(app.locator("#uc-attack")).to_be_enabled()
+    app.focus("#uc-attack")
+    app.keyboard.press("Enter")
+    result = app.locator("[data-testid=uc-attack-result]")
+    expect(result.locator(".die")).to_have_count(4)
+    verdict = result.locator(".uc-verdict").inner_text()
+    assert re.fullmatch(r"(Touché : .+ l'emporte\.|Raté : Canidé se défend\.)", verdict), verdict
+    no_horizontal_scroll(app)
+    # The last passe d'armes is in the stored fight: a reload shows it again.
+    app.reload()
+    wait_engine(app)
+    expect(app.locator("[data-testid=uc-attack-result] .uc-verdict")).to_have_text(verdict)
+    no_horizontal_scroll(app)
+    expect(app.locator("#uc-next")).to_be_enabled()
+    app.focus("#uc-next")
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "setup")
+    expect(app.locator("[data-testid=uc-attack-result]")).to_have_count(0)
+    expect(app.locator("#uc-initiative")).to_be_enabled()
+    app.focus("#uc-initiative")
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "fight")
+
+    # Marie loses 3 PV in the fight: the list and the sheet say so while the fight runs.
+    marie_fighter = app.locator("[data-testid=uc-fighter]").first
+    marie_fighter.locator(".uc-adjust summary").click()
+    for _ in range(3):
+        marie_fighter.get_by_role("button", name=re.compile("^Retirer 1 PV")).click()
+    expect(marie_fighter).to_have_attribute("data-pv", "9")
+    go(app, "#/unicreon")
+    expect(row).to_contain_text("9/12 PV")
+    expect(row).to_contain_text("en combat")
+    go(app, "#/unicreon/character/uc-marie")
+    expect(app.locator("[data-testid=uc-pv]")).to_have_text("9")
+    expect(app.locator("[data-testid=uc-in-combat]")).to_be_visible()
+    no_horizontal_scroll(app)
+    bandage = app.locator("[data-testid=uc-item][data-ref=bandage]")
+    bandage.locator("[data-testid=uc-use]").click()
+    expect(app.locator("[data-testid=uc-pv]")).to_have_text("10")
+    combat = saved_document(app)["systems"]["unicreon"]["combat"]
+    assert next(c["pv"] for c in combat["combatants"] if c["character_id"] == "uc-marie") == 10
+    # The poison needs a victim, then afflicts her.
+    poison = app.locator("[data-testid=uc-item][data-ref=poison]")
+    expect(poison.locator("[data-testid=uc-use]")).to_be_disabled()
+    app.select_option("#uc-poison-target", "uc-bea")
+    poison.locator("[data-testid=uc-use]").click()
+    expect(app.locator("[data-testid=uc-sheet-status]")).to_contain_text("Béa est empoisonné·e")
+    bea = next(c for c in saved_document(app)["characters"] if c["id"] == "uc-bea")
+    assert bea["conditions"] == [{"kind": "poison", "name": "", "diagnosed": False}]
+    go(app, "#/unicreon/combat")
+    app.click("#uc-end-combat")
+    expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "over")
+    marie = next(c for c in saved_document(app)["characters"] if c["id"] == "uc-marie")
+    assert marie["pv"] == 10
+    no_horizontal_scroll(app)
+    go(app, "#/unicreon/character/uc-marie")
+    expect(app.locator("[data-testid=uc-pv]")).to_have_text("10")
+    expect(app.locator("[data-testid=uc-in-combat]")).to_have_count(0)
+
+
+def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
+    from tablee.systems.unicreon import combat as cb
+
+    bea = character("uc-bea", "Béa")
+    bea["pv"] = 1
+    state = cb.add_character(cb.new_state(), bea)
+    state = cb.add_npcs(state, beast="canides")
+    pc, wolf = (c["cid"] for c in state["combatants"])
+    state = cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1])
+    state = cb.next_turn(cb.next_turn(cb.engage(state, pc, wolf)))  # round 2: Béa, 2 actions, engaged
+    seed_document(app, [bea], state)
+    go(app, "#/unicreon/combat")
+    # Escape with two actions (it cannot fail): no longer engaged, whole turn spent.
+    app.click(".uc-escape summary")
+    app.select_option("#uc-e-mode", "two_actions")
+    expect(app.locator(".uc-escape")).to_contain_text("100")
+    app.click(".uc-escape button")
+    expect(app.locator("[data-testid=uc-announce]")).to_have_text("Béa s'est enfui.")
+    expect(app.locator("[data-testid=uc-no-actions]")).to_be_visible()
+    expect(app.locator(f"[data-testid=uc-fighter][data-cid={pc}]")).not_to_contain_text("Au contact")
+    no_horizontal_scroll(app)
+    # 0 PV: down until the MJ chooses; she picks unconscious; the wolf dies.
+    fighter = app.locator(f"[data-testid=uc-fighter][data-cid={pc}]")
+    fighter.locator(".uc-adjust summary").click()
+    fighter.get_by_role("button", name=re.compile("^Retirer 1 PV")).click()
+    expect(fighter).to_have_attribute("data-pv", "0")
+    expect(fighter).to_contain_text("À terre (0 PV)")
+    app.select_option(f"#uc-down-{pc}", "unconscious")
+    expect(fighter).to_contain_text("Inconscient")
+    wolf_row = app.locator(f"[data-testid=uc-fighter][data-cid={wolf}]")
+    wolf_row.locator(".uc-adjust summary").click()
+    app.select_option(f"#uc-down-{wolf}", "dead")
+    expect(wolf_row).to_contain_text("Mort")
+    go(app, "#/unicreon")
+    expect(app.locator("[data-testid=uc-char][data-id=uc-bea]")).to_contain_text("Inconscient")
+    go(app, "#/unicreon/combat")
+    app.click("#uc-end-combat")
+    expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "over")
+    saved = next(c for c in saved_document(app)["characters"] if c["id"] == "uc-bea")
+    assert (saved["pv"], saved["down"]) == (0, "unconscious")
+    go(app, "#/unicreon/character/uc-bea")
+    expect(app.locator("[data-testid=uc-down]")).to_have_text("Inconscient")
     no_horizontal_scroll(app)

@@ -5,7 +5,7 @@
 // and the end of the fight writing PV back onto the characters.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import {
@@ -16,7 +16,7 @@ import {
 const ui = {
   busy: false, error: null, count: 1, announce: "",
   attacker: "", defender: "", weapon: "", protection: "", ranged: false, distance: 0, aim: false, surprise: false,
-  attackerSkill: "", defenderSkill: "", last: null, escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
+  attackerSkill: "", defenderSkill: "", escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
 };
 const initOdds = oddsCache();
 const attackOdds = oddsCache();
@@ -146,11 +146,11 @@ function fighters(app, st) {
             <span class="small">${c.side === "pc" ? t("unicreon.ui.pc") : t("unicreon.ui.npc")}</span>
             <span class="uc-pv" data-testid="uc-fighter-pv">${c.pv}/${c.pv_max} PV</span>
             ${c.down ? html`<strong class="outcome-bad">${t(`unicreon.down.${c.down}`)}</strong>` : nothing}
-            ${members.has(c.cid) ? html`<span class="uc-actions" data-testid="uc-actions-left">${t("unicreon.ui.actions_left", { n: c.actions })}</span>` : nothing}</div>
+            ${members.has(c.cid) ? html`<span class="uc-actions" data-testid="uc-actions-left">${tn("unicreon.ui.actions_left", c.actions)}</span>` : nothing}</div>
           <div class="uc-pvbar" role="meter" aria-label=${t("unicreon.ui.pv_of", { name: cname(c) })} aria-valuemin="0" aria-valuemax=${c.pv_max} aria-valuenow=${c.pv}><div style="width:${pct}%"></div></div>
           <p class="small muted">${["puissance", "agilite", "perception", "volonte"].map((k) => `${charLabel(k).slice(0, 3)}. ${c.characteristics[k]}`).join(" · ")}
             ${c.engaged.length ? html`<br>${t("unicreon.ui.engaged_with", { names: c.engaged.map((x) => cname(byCid(st, x))).join(", ") })}` : nothing}
-            ${c.lost.length ? html`<br>${t("unicreon.ui.lost_weapons", { n: c.lost.length })}` : nothing}</p>
+            ${c.lost.length ? html`<br>${tn("unicreon.ui.lost_weapons", c.lost.length)}` : nothing}</p>
           ${c.down === "down" ? html`<p class="uc-hint small">${t("unicreon.ui.down_choice", { name: cname(c) })}</p>` : nothing}
           <details class="uc-adjust" ?open=${c.down === "down"}><summary>${t("unicreon.ui.adjust")}</summary>
             <div class="row">
@@ -175,7 +175,7 @@ function initiativeLine(st) {
   const rolls = st.combatants.filter((c) => c.initiative).map((c) => ({ name: cname(c), r: c.initiative }));
   if (st.npc_initiative) rolls.push({ name: t("unicreon.ui.mj"), r: st.npc_initiative });
   if (!rolls.length) return nothing;
-  return html`<p class="small" data-testid="uc-init-rolls">${t("unicreon.ui.initiative")} : ${rolls.map(({ name, r }, i) => html`${i ? " · " : ""}${name}
+  return html`<p class="small" data-testid="uc-init-rolls">${t("unicreon.ui.label_colon", { label: t("unicreon.ui.initiative") })} ${rolls.map(({ name, r }, i) => html`${i ? " · " : ""}${name}
     <span class="uc-mini-dice" aria-label=${`d66 ${r.dice.join(" ")}`}>${r.dice[0]}${r.dice[1]}</span>/${r.target} ${r.success ? "✓" : "✗"}`)}</p>`;
 }
 
@@ -188,7 +188,7 @@ function turnSection(app, st) {
       ${e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e))}</li>`)}</ol>
     ${initiativeLine(st)}
     <p class="uc-whose" data-testid="uc-whose">${t("unicreon.ui.whose_turn", { who })}</p>
-    <button type="button" id="uc-next" ?disabled=${!ready(app) || ui.busy} @click=${() => { ui.last = null; run(app, { op: "unicreon.combat.next" }, { announce: (r) => { const e = r.state.order[r.state.turn]; return r.state.phase === "setup" ? t("unicreon.ui.surprise_over") : t("unicreon.ui.whose_turn", { who: e === "mj" ? t("unicreon.ui.mj") : cname(byCid(r.state, e)) }); } }); }}>${t("unicreon.ui.next_turn")}</button>
+    <button type="button" id="uc-next" ?disabled=${!ready(app) || ui.busy} @click=${() => { run(app, { op: "unicreon.combat.next" }, { announce: (r) => { const e = r.state.order[r.state.turn]; return r.state.phase === "setup" ? t("unicreon.ui.surprise_over") : t("unicreon.ui.whose_turn", { who: e === "mj" ? t("unicreon.ui.mj") : cname(byCid(r.state, e)) }); } }); }}>${t("unicreon.ui.next_turn")}</button>
   </section>`;
 }
 
@@ -232,7 +232,7 @@ function actionSection(app, st) {
   const engaged = d && a.engaged.includes(d.cid);
   const needsEngage = d && !ui.ranged && !engaged;
   const dis = !ready(app) || ui.busy;
-  const set = (key, kind) => (e) => { ui[key] = kind === "bool" ? e.target.checked : e.target.value; ui.last = null; app.rerender(); };
+  const set = (key, kind) => (e) => { ui[key] = kind === "bool" ? e.target.checked : e.target.value; app.rerender(); };
   const natural = a.natural ? `${t("unicreon.ui.natural")} [${charLabel(a.natural.characteristic)} ${a.natural.damage} PV]` : `${t("unicreon.ui.unarmed")} [${charLabel("puissance")} 1 PV]`;
   const escapable = a.engaged.map((x) => byCid(st, x)).filter(Boolean);
   if (!escapable.some((x) => x.cid === ui.escapeFrom)) ui.escapeFrom = escapable[0]?.cid ?? "";
@@ -271,12 +271,12 @@ function actionSection(app, st) {
           ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.defenderSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
       </div>
     </details>
-    ${needsEngage ? html`<p class="uc-hint">${t("unicreon.ui.must_engage")}</p>
+    ${needsEngage ? html`<p class="uc-guide" data-testid="uc-must-engage">${t("unicreon.ui.must_engage")}</p>
       <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
       : d ? html`${oddsView(odds)}
       <button type="button" class="primary" id="uc-attack" ?disabled=${dis || !odds || odds.error} @click=${() => attack(app, st)}>${t("unicreon.ui.attack_btn", { a: cname(a), d: cname(d) })}</button>` : html`<p class="muted">${t("unicreon.ui.no_foe")}</p>`}
     ${a.lost.length ? html`<div class="row">${a.weapons.filter((x) => a.lost.includes(x.uid)).map((x) => html`<button type="button" ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.pickup")} : ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
+      @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.label_colon", { label: t("unicreon.ui.pickup") })} ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
     ${escapable.length ? escapeView(app, st, a, escapable) : nothing}
   </section>`;
 }
@@ -304,7 +304,6 @@ async function attack(app, st) {
   const r = await run(app, req);
   if (!r) return;
   const x = r.exchange;
-  ui.last = { ...r, aName: cname(a), dName: cname(d) };
   const verdict = x.hit ? t("unicreon.ui.hit_result", { d: cname(d), n: x.pv_lost, pv: r.defender_pv }) : t("unicreon.ui.miss_result", { d: cname(d) });
   ui.announce = verdict;
   app.addLog({ kind: "unicreon.attack", system: "unicreon", who: cname(a), label: t("unicreon.ui.passe_vs", { d: cname(d) }), request: req,
@@ -312,16 +311,18 @@ async function attack(app, st) {
   requestAnimationFrame(() => document.getElementById("uc-last")?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
 }
 
-function lastView() {
-  const r = ui.last;
-  if (!r) return nothing;
-  const x = r.exchange;
+/** The last passe d'armes of this turn, from the stored state (state.last): it survives a reload. */
+function lastView(st) {
+  const last = st.last;
+  if (!last) return nothing;
+  const x = last.exchange;
+  const r = { aName: cname(byCid(st, last.attacker)), dName: cname(byCid(st, last.defender)), defender_pv: last.defender_pv };
   return html`<div class="uc-result" id="uc-last" data-testid="uc-attack-result" data-hit=${String(x.hit)} data-pv-lost=${x.pv_lost}>
     <div class="uc-two">
       <div><p><strong>${r.aName}</strong></p>${renderD66(x.attacker.dice, r.aName)}<p class="small">${t("unicreon.ui.raw")} ${x.attacker.raw} / ${x.attacker.target} ${x.attacker.success ? "✓" : "✗"}</p></div>
       <div><p><strong>${r.dName}</strong></p>${renderD66(x.defender.dice, r.dName)}<p class="small">${t("unicreon.ui.raw")} ${x.defender.raw} / ${x.defender.target} ${x.defender.success ? "✓" : "✗"}</p></div>
     </div>
-    <p class="uc-verdict ${x.hit ? "outcome-ok" : "outcome-bad"}">${x.hit ? t("unicreon.ui.hit") : t("unicreon.ui.miss")} — ${t("unicreon.ui.winner", { name: x.winner === "attacker" ? r.aName : r.dName })}</p>
+    <p class="uc-verdict ${x.hit ? "outcome-ok" : "outcome-bad"}">${x.hit ? t("unicreon.ui.hit_outcome", { name: r.aName }) : t("unicreon.ui.miss_outcome", { name: r.dName })}</p>
     ${x.hit ? html`<p>${t("unicreon.ui.damage_line", { damage: x.damage, absorbed: x.absorbed, lost: x.pv_lost, pv: r.defender_pv })}</p>` : nothing}
   </div>`;
 }
@@ -334,7 +335,7 @@ function escapeView(app, st, a, foes) {
         <select id="uc-e-from" @change=${(e) => { ui.escapeFrom = e.target.value; app.rerender(); }}>${foes.map((f) => html`<option value=${f.cid} ?selected=${f.cid === ui.escapeFrom}>${cname(f)}</option>`)}</select></div>
       <div class="field"><label for="uc-e-mode">${t("unicreon.ui.escape_mode")}</label>
         <select id="uc-e-mode" @change=${(e) => { ui.escapeMode = e.target.value; app.rerender(); }}>
-          ${["opposition", "two_actions"].map((m) => html`<option value=${m} ?selected=${m === ui.escapeMode}>${t(`unicreon.ui.escape_${m}`)}</option>`)}</select></div>
+          ${["opposition", "two_actions"].map((m) => html`<option value=${m} ?selected=${m === ui.escapeMode} ?disabled=${m === "two_actions" && a.actions < 2}>${t(`unicreon.ui.escape_${m}`)}</option>`)}</select></div>
     </div>
     <p>${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</p>
     <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${async () => {
@@ -369,7 +370,6 @@ async function endCombat(app) {
   }
   ui.busy = false;
   ui.error = null;
-  ui.last = null;
   ui.announce = t("unicreon.ui.ended", { names: updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
   saveCombat(app, r.state, (doc) => updated.forEach((c) => replaceCharacter(doc, c)));
 }
@@ -393,7 +393,7 @@ export function render(app) {
     <p class="small muted" data-testid="uc-phase" data-phase=${st.phase}>${t(`unicreon.ui.phase_${st.phase}`)}</p>
     ${fighting ? turnSection(app, st) : nothing}
     ${fighting ? actionSection(app, st) : nothing}
-    ${fighting && ui.last ? html`<section class="card" aria-labelledby="uc-last-title"><h2 id="uc-last-title">${t("unicreon.ui.last_passe")}</h2>${lastView()}</section>` : nothing}
+    ${fighting && st.last ? html`<section class="card" aria-labelledby="uc-last-title"><h2 id="uc-last-title">${t("unicreon.ui.last_passe")}</h2>${lastView(st)}</section>` : nothing}
     ${fighters(app, st)}
     ${st.phase === "setup" ? initiativeSection(app, st) : nothing}
     ${st.phase !== "over" ? addSection(app, st) : nothing}

@@ -94,3 +94,34 @@ export function backLink(href, label) {
 export function errorLine(error, testid) {
   return error ? html`<p class="field-error" role="alert" data-testid=${testid ?? "uc-error"}>${errorMessage(error)}</p>` : nothing;
 }
+
+/**
+ * PV during a fight. Model: while a fight is open (not "over"), the combatant holds the
+ * character's current PV. The sheet and the list show them (with an "en combat" marker), every
+ * PV change made on the sheet starts from them and is copied onto the combatant
+ * (unicreon.combat.sync), and ending the fight copies the combatant back. The two never diverge,
+ * so the end of the fight cannot overwrite a change made on the sheet.
+ */
+export function combatantOf(doc, id) {
+  const combat = tableState(doc).combat;
+  if (!combat || combat.phase === "over") return null;
+  return combat.combatants.find((x) => x.character_id === id) ?? null;
+}
+
+/** The character as the rules see it now: its fight's PV and down state while in a fight. */
+export function effective(doc, c) {
+  const fighter = c && combatantOf(doc, c.id);
+  return fighter ? { ...c, pv: Math.min(fighter.pv, c.pv_max), down: fighter.down } : c;
+}
+
+/** The combat state with these characters' PV copied onto their combatants (null: no change). */
+export async function syncedCombat(app, changed) {
+  let combat = tableState(app.doc).combat;
+  let touched = false;
+  for (const ch of changed) {
+    if (!ch || !combatantOf(app.doc, ch.id)) continue;
+    const r = await app.call({ op: "unicreon.combat.sync", state: combat, character: ch });
+    if (!r.error) { combat = r.state; touched = true; }
+  }
+  return touched ? combat : null;
+}

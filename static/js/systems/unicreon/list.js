@@ -4,14 +4,16 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
-import { BEASTS, CHARACTERISTICS, SYSTEM, TIERS, charLabel, nameOf, rulesData, tableState } from "./common.js";
+import { BEASTS, CHARACTERISTICS, SYSTEM, TIERS, charLabel, effective, nameOf, rulesData, tableState } from "./common.js";
 
 // A duplicate keeps `created`: the flag is a field of the character.
 const listing = characterList({ system: SYSTEM, prefix: "uc", ns: "unicreon", maxName: 80, nameOf });
 
-/** The line after a character's name: in creation, PV, PO, important NPC, down. */
-function meta(c) {
-  return `${c.created ? "" : `${t("unicreon.ui.in_creation")} · `}${t("unicreon.ui.pv_po", { pv: c.pv, pv_max: c.pv_max, po: c.po })}${c.important_npc ? ` · ${t("unicreon.field.important_npc")}` : ""}${c.down ? ` · ${t(`unicreon.down.${c.down}`)}` : ""}`;
+/** The line after a character's name: in creation, PV (the fight's while in one), PO, important NPC, down. */
+function meta(app, c0) {
+  const c = effective(app.doc, c0);
+  const fighting = c !== c0;
+  return `${c.created ? "" : `${t("unicreon.ui.in_creation")} · `}${t("unicreon.ui.pv_po", { pv: c.pv, pv_max: c.pv_max, po: c.po })}${c.important_npc ? ` · ${t("unicreon.field.important_npc")}` : ""}${c.down ? ` · ${t(`unicreon.down.${c.down}`)}` : ""}${fighting ? ` · ${t("unicreon.ui.in_combat")}` : ""}`;
 }
 
 function reference(app) {
@@ -44,7 +46,7 @@ export function render(app) {
   return html`
     <h1>${t("unicreon.ui.title")}</h1>
     <p class="muted">${t("unicreon.ui.intro")}</p>
-    ${listing.render(app, { meta })}
+    ${listing.render(app, { meta: (c) => meta(app, c) })}
     <section class="card" aria-labelledby="uc-combat-title">
       <h2 id="uc-combat-title">${t("unicreon.ui.combat")}</h2>
       <p class="muted small">${combat && combat.phase !== "over" ? t("unicreon.ui.combat_running", { round: combat.round, count: combat.combatants.length }) : t("unicreon.ui.combat_hint")}</p>

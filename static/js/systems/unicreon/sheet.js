@@ -4,14 +4,14 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { errorMessage, t } from "../../i18n.js";
+import { errorMessage, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { callBusy } from "../../views/ui.js";
 import {
-  CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, d66Term, errorLine,
+  CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
-  renderD66, replaceCharacter, rulesData, statsLabel, tableState, valueLabel,
+  renderD66, replaceCharacter, rulesData, statsLabel, syncedCombat, tableState, valueLabel,
 } from "./common.js";
 
 const TEXT_FIELDS = [
@@ -25,15 +25,15 @@ const SHOP_GROUPS = [
 const ui = {
   id: null, error: null, message: null, busy: false, showSecret: false,
   skill: { name: "", level: "moyen" }, amount: 1, afflict: { kind: "poison", name: "" },
-  healer: "", useTarget: "", lastRoll: null, selling: null, finishError: null,
-  custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false },
+  healer: "", useTarget: "", poisonTarget: "", lastRoll: null, selling: null, finishError: null, errorAt: null,
+  custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false, cures: false },
 };
 const diagOdds = oddsCache();
 const dayOdds = oddsCache();
 
 function reset(id) {
   if (ui.id === id) return;
-  Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", lastRoll: null, selling: null, finishError: null });
+  Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", poisonTarget: "", errorAt: null, lastRoll: null, selling: null, finishError: null });
 }
 
 function edit(app, id, mutate) {
@@ -49,17 +49,28 @@ const clampInt = (value, lo, hi) => {
   return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : lo;
 };
 
-/** Run an op that answers {character, ...}: store the character, say `message`, or show the error. */
-async function charOp(app, request, message, { after } = {}) {
+/** Run an op that answers {character, ...}: store the character, say `message`, or show the
+ * error (beside the control `at` names — an item uid or "buy-<ref>" — when given). While a fight
+ * is open, the PV the op returns are copied onto the combatants too (see common.effective). */
+async function charOp(app, request, message, { after, at = null } = {}) {
+  ui.errorAt = at;
   const r = await callBusy(app, ui, request);
   if (!r) return null;
+  ui.errorAt = null;
   ui.message = typeof message === "function" ? message(r) : message;
+  const combat = await syncedCombat(app, [r.character, r.target]);
   app.update((doc) => {
     replaceCharacter(doc, r.character);
     if (r.target && r.target.id !== r.character.id) replaceCharacter(doc, r.target);
+    if (combat) doc.systems.unicreon.combat = combat;
     after?.(doc, r);
   });
   return r;
+}
+
+/** The refusal of an op started from the control `at`, shown beside it (a live region). */
+function errorAt(at) {
+  return html`<div class="uc-inline-status" role="status" aria-live="polite">${ui.error && ui.errorAt === at ? html`<p class="field-error" data-testid="uc-item-error">${errorMessage(ui.error)}</p>` : nothing}</div>`;
 }
 
 /** "Terminer la création": unicreon.character.finish refuses while character.check has problems
@@ -172,7 +183,7 @@ function itemDetails(item) {
   if (item.pe) bits.push(`${item.pe} PE`);
   if (item.heal) bits.push(t("unicreon.ui.heals", { n: item.heal }));
   if (item.cures) bits.push(t("unicreon.ui.cures"));
-  if (item.bonus_steps) bits.push(t("unicreon.ui.bonus_steps", { n: item.bonus_steps }));
+  if (item.bonus_steps) bits.push(tn("unicreon.ui.bonus_steps", item.bonus_steps));
   if (item.weapon?.range) bits.push(t("unicreon.ui.range", item.weapon.range));
   if (item.weapon?.malus_steps) bits.push(t("unicreon.ui.with_malus"));
   return bits.join(" · ");
@@ -180,15 +191,16 @@ function itemDetails(item) {
 
 function inventorySection(app, c, enc) {
   const others = characters(app.doc).filter((x) => x.id !== c.id);
+  if (!others.some((o) => o.id === ui.poisonTarget)) ui.poisonTarget = "";
   return html`<section class="card" aria-labelledby="uc-inv-title">
     <h2 id="uc-inv-title">${t("unicreon.field.inventory")}</h2>
-    <p class="uc-big-line"><span>${t("unicreon.field.po")} : <strong data-testid="uc-po">${c.po}</strong></span></p>
+    <p class="uc-big-line"><span>${t("unicreon.ui.label_colon", { label: t("unicreon.field.po") })} <strong data-testid="uc-po">${c.po}</strong></span></p>
     ${encumbranceLine(c, enc)}
     ${c.inventory.length === 0 ? html`<p class="muted">${t("unicreon.ui.no_items")}</p>` : nothing}
     <ul class="uc-items" data-testid="uc-inventory">
       ${c.inventory.map((item) => html`<li class="uc-item" data-testid="uc-item" data-ref=${item.ref ?? ""} data-uid=${item.uid}>
         <div><strong>${itemLabel(item)}</strong>
-          ${item.uses !== null ? html` <span class="uc-uses" data-testid="uc-uses">${t("unicreon.ui.uses_left", { n: item.uses })}</span>` : nothing}
+          ${item.uses !== null ? html` <span class="uc-uses" data-testid="uc-uses">${tn("unicreon.ui.uses_left", item.uses)}</span>` : nothing}
           <br><span class="small muted">${itemDetails(item)}</span></div>
         <div class="row">
           <label class="visually-hidden" for=${`uc-carry-${item.uid}`}>${t("unicreon.ui.carried_label", { name: itemLabel(item) })}</label>
@@ -196,13 +208,20 @@ function inventorySection(app, c, enc) {
             @change=${(e) => charOp(app, { op: "unicreon.inventory.carry", character: c, uid: item.uid, carried: e.target.value }, null)}>
             ${["bag", "hand", "worn", "following"].map((k) => html`<option value=${k} ?selected=${k === item.carried}>${t(`unicreon.carried.${k}`)}</option>`)}
           </select>
-          ${item.uses !== null ? html`<button type="button" data-testid="uc-use" ?disabled=${!ready(app) || ui.busy || item.uses < 1}
+          ${item.uses !== null ? html`<button type="button" data-testid="uc-use" ?disabled=${!ready(app) || ui.busy || item.uses < 1 || (item.afflicts && !ui.poisonTarget)}
+            aria-describedby=${item.afflicts ? "uc-poison-target" : nothing}
             @click=${() => useItem(app, c, item)}>${t("unicreon.ui.use")}</button>` : nothing}
           ${ui.selling?.uid === item.uid ? nothing : html`<button type="button" data-testid="uc-sell" ?disabled=${!ready(app) || ui.busy}
             @click=${() => { ui.selling = { uid: item.uid, price: item.cost }; app.rerender(); }}>${t("unicreon.ui.sell")}</button>`}
           <button type="button" class="danger" ?disabled=${!ready(app) || ui.busy}
             @click=${() => charOp(app, { op: "unicreon.inventory.remove", character: c, uid: item.uid }, t("unicreon.ui.removed", { name: itemLabel(item) }))}>${t("unicreon.ui.remove")}</button>
         </div>
+        ${item.afflicts ? (others.length ? html`<div class="field"><label for="uc-poison-target">${t("unicreon.ui.poison_target")}</label>
+          <select id="uc-poison-target" @change=${(e) => { ui.poisonTarget = e.target.value; app.rerender(); }}>
+            <option value="" ?selected=${!ui.poisonTarget}>${t("unicreon.ui.choose_victim")}</option>
+            ${others.map((o) => html`<option value=${o.id} ?selected=${o.id === ui.poisonTarget}>${nameOf(o)}</option>`)}
+          </select></div>` : html`<p class="muted small" id="uc-poison-target">${t("unicreon.ui.no_victim")}</p>`) : nothing}
+        ${errorAt(item.uid)}
         ${ui.selling?.uid === item.uid ? html`<form class="row uc-sell-form" @submit=${(e) => {
             e.preventDefault();
             const price = clampInt(ui.selling.price, 0, 1000000);
@@ -222,7 +241,7 @@ function inventorySection(app, c, enc) {
         ${others.map((o) => html`<option value=${o.id} ?selected=${o.id === ui.useTarget}>${nameOf(o)}</option>`)}
       </select></div>` : nothing}
     <div class="uc-status" role="status" aria-live="polite" data-testid="uc-sheet-status">${ui.message ?? ""}</div>
-    ${errorLine(ui.error, "uc-sheet-error")}
+    ${ui.errorAt ? nothing : errorLine(ui.error, "uc-sheet-error")}
     ${shop(app, c)}
     ${customForm(app, c)}
   </section>`;
@@ -230,13 +249,15 @@ function inventorySection(app, c, enc) {
 
 function useItem(app, c, item) {
   const request = { op: "unicreon.item.use", character: c, uid: item.uid };
-  const target = ui.useTarget && item.heal ? findCharacter(app.doc, ui.useTarget) : null;
+  const targetId = item.afflicts ? ui.poisonTarget : item.heal ? ui.useTarget : "";
+  const target = targetId ? effective(app.doc, findCharacter(app.doc, targetId)) : null;
   if (target) request.target = target;
   return charOp(app, request, (r) => {
     const who = r.target ?? r.character;
+    if (item.afflicts) return t("unicreon.ui.poisoned", { who: nameOf(who) });
     return item.heal ? t("unicreon.ui.used_heal", { name: itemLabel(item), who: nameOf(who), pv: who.pv, pv_max: who.pv_max })
       : t("unicreon.ui.used", { name: itemLabel(item) });
-  });
+  }, { at: item.uid });
 }
 
 function shop(app, c) {
@@ -247,11 +268,16 @@ function shop(app, c) {
       <h3>${t(`unicreon.ui.shop_${g}`)}</h3>
       <ul class="uc-items">
         ${Object.entries(pick(data)).map(([ref, item]) => html`<li class="uc-item">
-          <div><strong>${t(`unicreon.item.${ref}`)}</strong>${item.uses !== null ? html` <span class="small">(${t("unicreon.ui.uses_n", { n: item.uses })})</span>` : nothing}
+          <div><strong>${t(`unicreon.item.${ref}`)}</strong>${item.uses !== null ? html` <span class="small">(${tn("unicreon.ui.uses_n", item.uses)})</span>` : nothing}
             <br><span class="small muted">${itemDetails(item)}</span></div>
-          <button type="button" data-testid=${`uc-buy-${ref}`} ?disabled=${!ready(app) || ui.busy}
-            @click=${() => charOp(app, { op: "unicreon.shop.buy", character: c, ref }, (r) => t("unicreon.ui.bought", { name: t(`unicreon.item.${ref}`), po: r.character.po }))}>
-            ${t("unicreon.ui.buy_for", { cost: item.cost })}</button>
+          <div class="row">
+            <button type="button" data-testid=${`uc-buy-${ref}`} ?disabled=${!ready(app) || ui.busy || item.cost > c.po}
+              aria-describedby=${item.cost > c.po ? `uc-dear-${ref}` : nothing}
+              @click=${() => charOp(app, { op: "unicreon.shop.buy", character: c, ref }, (r) => t("unicreon.ui.bought", { name: t(`unicreon.item.${ref}`), po: r.character.po }), { at: `buy-${ref}` })}>
+              ${t("unicreon.ui.buy_for", { cost: item.cost })}</button>
+            ${item.cost > c.po ? html`<span class="uc-dear small" id=${`uc-dear-${ref}`} data-testid="uc-too-expensive">${t("unicreon.ui.too_expensive", { missing: item.cost - c.po })}</span>` : nothing}
+          </div>
+          ${errorAt(`buy-${ref}`)}
         </li>`)}
       </ul>`)}
   </details>`;
@@ -288,6 +314,7 @@ function customForm(app, c) {
       name: f.name.trim().slice(0, 80) || t("unicreon.ui.custom_default"), category: f.category,
       cost: clampInt(f.cost, 0, 1000000), pe: clampInt(f.pe, 0, 100000),
       uses: f.uses === "" ? null : clampInt(f.uses, 0, 999), heal: clampInt(f.heal, 0, 999), bonus_steps: clampInt(f.bonus_steps, 0, 5),
+      cures: f.category === "care" && Boolean(f.cures),
     };
     if (f.category === "weapon") {
       item.weapon = { characteristic: f.characteristic, damage: amount, ranged: false, thrown: false, melee_ok: true, range: null, malus_steps: 0 };
@@ -327,6 +354,7 @@ function customForm(app, c) {
             <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
           <div class="field"><label for="uc-cu-value">${t("unicreon.field.pv")}</label><input id="uc-cu-value" type="number" min="0" .value=${live(String(f.value))} @input=${set("value", true)}></div>` : nothing}
       </div>
+      ${f.category === "care" ? html`<label class="check"><input type="checkbox" id="uc-cu-cures" .checked=${live(f.cures)} @change=${set("cures")}> ${t("unicreon.ui.custom_cures")}</label>` : nothing}
       <label class="check"><input type="checkbox" id="uc-cu-pay" .checked=${live(f.pay)} @change=${set("pay")}> ${t("unicreon.ui.custom_pay")}</label>
       <button type="submit" ?disabled=${!ready(app) || ui.busy}>${t("unicreon.ui.custom_give")}</button>
     </form>
@@ -336,6 +364,7 @@ function customForm(app, c) {
 // ----------------------------------------------------------------------------- health
 function healthSection(app, c) {
   const all = characters(app.doc);
+  const fighting = Boolean(combatantOf(app.doc, c.id));
   const healer = findCharacter(app.doc, ui.healer) ?? c;
   const cures = c.inventory.filter((i) => i.cures && (i.uses ?? 1) > 0);
   const dOdds = c.conditions.length ? dayOdds(app, { op: "unicreon.health.day.odds", character: c }) : null;
@@ -343,8 +372,10 @@ function healthSection(app, c) {
   const pct = c.pv_max ? Math.round((100 * c.pv) / c.pv_max) : 0;
   return html`<section class="card" aria-labelledby="uc-health-title">
     <h2 id="uc-health-title">${t("unicreon.ui.health")}</h2>
-    <p class="uc-big-line">${t("unicreon.field.pv")} : <strong data-testid="uc-pv">${c.pv}</strong> / ${c.pv_max}
-      ${c.down ? html` · <strong class="outcome-bad" data-testid="uc-down">${t(`unicreon.down.${c.down}`)}</strong>` : nothing}</p>
+    <p class="uc-big-line">${t("unicreon.ui.label_colon", { label: t("unicreon.field.pv") })} <strong data-testid="uc-pv">${c.pv}</strong> / ${c.pv_max}
+      ${c.down ? html` · <strong class="outcome-bad" data-testid="uc-down">${t(`unicreon.down.${c.down}`)}</strong>` : nothing}
+      ${fighting ? html` · <a class="uc-in-combat" href="#/unicreon/combat" data-testid="uc-in-combat">${t("unicreon.ui.in_combat")}</a>` : nothing}</p>
+    ${fighting ? html`<p class="muted small">${t("unicreon.ui.in_combat_note")}</p>` : nothing}
     <div class="uc-pvbar" aria-hidden="true"><div style="width:${pct}%"></div></div>
     <div class="row">
       <div class="field"><label for="uc-amount">${t("unicreon.ui.amount")}</label>
@@ -442,7 +473,8 @@ function optionsSection(app, c) {
 
 export function render(app, id) {
   reset(id);
-  const c = findCharacter(app.doc, id);
+  // While a fight is open, the sheet works on the fight's PV (common.effective).
+  const c = effective(app.doc, findCharacter(app.doc, id));
   if (!c) return html`${backLink("#/unicreon", t("unicreon.ui.back"))}<p role="alert">${t("unicreon.ui.not_found")}</p>`;
   const created = c.created === true;
   const check = checkOf(app, c);
@@ -456,7 +488,7 @@ export function render(app, id) {
         @click=${() => { const el = document.getElementById(target); el?.scrollIntoView({ block: "start", behavior: "smooth" }); el?.querySelector("select, input, button")?.focus({ preventScroll: true }); }}>${t(key)}</button>`)}
     </nav>
     <p class="small ${count ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
-      ${count === null ? "" : count ? t("unicreon.ui.problems", { n: count }) : t("unicreon.ui.all_good")}</p>
+      ${count === null ? "" : count ? tn("unicreon.ui.problems", count) : t("unicreon.ui.all_good")}</p>
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
     <p class="row">${created
       ? html`<span class="muted small" data-testid="uc-created">${t("unicreon.ui.in_play")}</span>

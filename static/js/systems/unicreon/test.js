@@ -4,7 +4,7 @@
 // Oppositions (plain or modified, initiator wins ties; the MJ's choice offers "relancer").
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { callBusy, reveal } from "../../views/ui.js";
@@ -97,7 +97,7 @@ function setup(app, c) {
     ${helpers.length ? html`<fieldset class="uc-items-pick"><legend>${t("unicreon.ui.items_help")}</legend>
       ${helpers.map((i) => html`<label class="check"><input type="checkbox" .checked=${ui.items.includes(i.uid)}
         @change=${(e) => { ui.items = e.target.checked ? [...ui.items, i.uid] : ui.items.filter((u) => u !== i.uid); ui.result = null; app.rerender(); }}>
-        ${itemLabel(i)} <span class="muted small">(${t("unicreon.ui.bonus_steps", { n: i.bonus_steps })})</span></label>`)}
+        ${itemLabel(i)} <span class="muted small">(${tn("unicreon.ui.bonus_steps", i.bonus_steps)})</span></label>`)}
     </fieldset>` : nothing}
   </section>`;
 }
