@@ -67,6 +67,12 @@ def test_bad_expression_gets_a_clear_message_and_no_roll(app):
     app.click("#roll-button")
     expect(app.locator("#roll-result li.die")).to_have_count(0)
     assert saved_document(app)["log"] == []
+    # Messages about a count take the singular or the plural, as French does.
+    messages = app.evaluate(
+        """() => import("./static/js/i18n.js").then(({ errorMessage }) => [1, 3].map((count) =>
+            errorMessage({ code: "versality.char.not_finished", params: { count, field: "powers" } })))"""
+    )
+    assert "1 problème à régler" in messages[0] and "3 problèmes à régler" in messages[1]
 
 
 def test_log_survives_a_reload_and_exports(app):

@@ -52,8 +52,7 @@ export function t(key, params = {}) {
  * (French says "0 point", "1 point", "2 points"), with {n} (or {count}) filled in.
  */
 export function tn(key, n, params = {}) {
-  const form = new Intl.PluralRules(current === "fr" ? "fr-FR" : "en-GB").select(n);
-  const candidate = `${key}_${form}`;
+  const candidate = `${key}_${pluralForm(n)}`;
   return t(has(candidate) ? candidate : `${key}_other`, { n, count: n, ...params });
 }
 
@@ -68,7 +67,15 @@ function formatParam(value) {
 export function errorMessage(error) {
   if (!error) return "";
   const key = error.message_key ?? `error.${error.code}`;
-  return has(key) ? t(key, readableParams(error.params ?? {})) : t("error.unknown", { code: error.code });
+  if (!has(key)) return t("error.unknown", { code: error.code });
+  const params = readableParams(error.params ?? {});
+  // A message about a count may have singular/plural forms (<key>_one, <key>_other).
+  const form = typeof params.count === "number" ? `${key}_${pluralForm(params.count)}` : null;
+  return t(form && has(form) ? form : key, params);
+}
+
+function pluralForm(n) {
+  return new Intl.PluralRules(current === "fr" ? "fr-FR" : "en-GB").select(n);
 }
 
 /** A `reason` param is a code: show its words (store.reason.*, or the system problem it names). */
