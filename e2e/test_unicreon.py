@@ -117,10 +117,16 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.fill("#uc-cu-name", "Fleuret d'Estelle")
     app.select_option("#uc-cu-cat", "weapon")
     app.fill("#uc-cu-value", "2")
+    app.fill("#uc-cu-cost", "500")
     app.click("text=Donner cet objet")
     expect(app.locator("[data-testid=uc-inventory]")).to_contain_text("Fleuret d'Estelle")
     expect(app.locator("[data-testid=uc-inventory]")).to_contain_text("[Agilité 2 PV]")
     expect(app.locator("[data-testid=uc-library]")).to_contain_text("Fleuret d'Estelle")
+    expect(app.locator("[data-testid=uc-po]")).to_have_text("15")
+    # Buying it again from the library is refused, and the refusal shows beside that entry.
+    entry = app.locator("[data-testid=uc-library] li").first
+    entry.get_by_role("button", name="Acheter (500 PO)").click()
+    expect(entry.locator("[data-testid=uc-item-error]")).to_contain_text("Pas assez de PO : il faut 500 PO")
     expect(app.locator("[data-testid=uc-po]")).to_have_text("15")
     no_horizontal_scroll(app)
     ana = next(c for c in saved_document(app)["characters"] if c["name"] == "Ana")

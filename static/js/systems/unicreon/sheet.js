@@ -289,9 +289,11 @@ function strip(item) {
   return rest;
 }
 
-/** Give a custom item (paid or not); a new one also goes to the table's library. */
-async function giveCustom(app, c, item, pay, remember) {
+/** Give a custom item (paid or not); a new one also goes to the table's library. A refusal
+ * shows beside the control `at` (a library entry) when given. */
+async function giveCustom(app, c, item, pay, remember, at = null) {
   const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay }, t("unicreon.ui.custom_given", { name: item.name }), {
+    at,
     after: (doc, res) => {
       if (!remember) return;
       const full = res.character.inventory[res.character.inventory.length - 1];
@@ -331,11 +333,11 @@ function customForm(app, c) {
     ${library.length ? html`<h3>${t("unicreon.ui.library")}</h3><ul class="uc-items" data-testid="uc-library">
       ${library.map((item, i) => html`<li class="uc-item"><div><strong>${item.name}</strong> <span class="small">(${item.cost} PO)</span><br><span class="small muted">${itemDetails(item)}</span></div>
         <div class="row">
-          <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => giveCustom(app, c, strip(item), false, false)}>${t("unicreon.ui.give_free")}</button>
-          <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => giveCustom(app, c, strip(item), true, false)}>${t("unicreon.ui.buy_for", { cost: item.cost })}</button>
+          <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => giveCustom(app, c, strip(item), false, false, `lib-${i}`)}>${t("unicreon.ui.give_free")}</button>
+          <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => giveCustom(app, c, strip(item), true, false, `lib-${i}`)}>${t("unicreon.ui.buy_for", { cost: item.cost })}</button>
           <button type="button" class="danger" aria-label=${t("unicreon.ui.remove_named", { name: item.name })}
             @click=${() => app.update((doc) => { doc.systems.unicreon.custom_items.splice(i, 1); })}>✕</button>
-        </div></li>`)}
+        </div>${errorAt(`lib-${i}`)}</li>`)}
     </ul><h3>${t("unicreon.ui.custom_new")}</h3>` : nothing}
     <form class="stack" @submit=${give}>
       <div class="uc-grid">
