@@ -150,5 +150,11 @@ def wait_engine(page, state: str = "ready") -> None:
     assert engine == state, "engine " + engine + "; console:\n" + "\n".join(CONSOLE[-30:])
 
 
+def no_horizontal_scroll(page, width: int = 360) -> None:
+    """The page fits its phone-sized viewport: nothing scrolls sideways."""
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"{page.url}: scrollWidth {scroll}"
+
+
 def saved_document(page) -> dict:
     return page.evaluate("JSON.parse(localStorage.getItem('tablee.document'))")

@@ -10,12 +10,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import saved_document, wait_engine
-
-
-def no_horizontal_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"{page.url}: scrollWidth {width}"
+from conftest import no_horizontal_scroll, saved_document, wait_engine
 
 
 def go(page, route: str) -> None:

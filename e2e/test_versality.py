@@ -9,15 +9,10 @@ import json
 
 from playwright.sync_api import expect
 
-from conftest import saved_document, wait_engine
+from conftest import no_horizontal_scroll, saved_document, wait_engine
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"
-
-
-def no_horizontal_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"{page.url}: scrollWidth {width}"
 
 
 def character(cid: str, name: str) -> dict:

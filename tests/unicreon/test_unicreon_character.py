@@ -9,22 +9,11 @@ from __future__ import annotations
 import copy
 
 import pytest
+from uc_api import call, err
 
 from tablee.api import handle
 from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
 from tablee.systems.unicreon.character import new_character
-
-
-def call(request: dict) -> dict:
-    resp = handle(request)
-    assert "error" not in resp, resp
-    return resp
-
-
-def err(request: dict) -> str:
-    resp = handle(request)
-    assert "error" in resp, resp
-    return resp["error"]["code"]
 
 
 def complete(**chars: int) -> dict:

@@ -6,22 +6,11 @@ Source: 004_12a5de9999b9d0ad.txt, "Combats" and "Combat avancé".
 from __future__ import annotations
 
 import pytest
+from uc_api import call, err
 
 from tablee.api import handle
 from tablee.systems.unicreon import combat as cb
 from tablee.systems.unicreon.character import new_character
-
-
-def call(request: dict) -> dict:
-    resp = handle(request)
-    assert "error" not in resp, resp
-    return resp
-
-
-def err(request: dict) -> str:
-    resp = handle(request)
-    assert "error" in resp, resp
-    return resp["error"]["code"]
 
 
 def archer() -> dict:

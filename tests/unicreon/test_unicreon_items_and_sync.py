@@ -7,22 +7,12 @@ Source: 004_12a5de9999b9d0ad.txt, "Soins", "Poisons et maladies", "Liste d'équi
 
 from __future__ import annotations
 
-from tablee.api import handle
+from uc_api import call
+from uc_api import error as err
+
 from tablee.store import STATE_VALIDATORS
 from tablee.systems.unicreon import combat as cb
 from tablee.systems.unicreon.character import new_character
-
-
-def call(request: dict) -> dict:
-    resp = handle(request)
-    assert "error" not in resp, resp
-    return resp
-
-
-def err(request: dict) -> dict:
-    resp = handle(request)
-    assert "error" in resp, resp
-    return resp["error"]
 
 
 def rich(cid: str = "ana", *refs: str) -> dict:
