@@ -158,3 +158,38 @@ def no_horizontal_scroll(page, width: int = 360) -> None:
 
 def saved_document(page) -> dict:
     return page.evaluate("JSON.parse(localStorage.getItem('tablee.document'))")
+
+
+# ------------------------------------------------------------------ waiting for the state
+# A test waits for the state it checks, never for a fixed delay: the browser may run
+# slowly (a loaded 2-core machine), and a read of localStorage before the app saved is a
+# flaky test. These helpers wait for the saved document or the rendered view themselves.
+def wait_saved(page, predicate_js: str, arg=None, timeout: float = 30_000) -> dict:
+    """Wait until the saved document satisfies ``predicate_js`` (the source of a JS function
+    of the document and ``arg``), then return that document. An unreadable or absent saved
+    document does not satisfy it (the wait goes on)."""
+    source = (
+        "arg => { const raw = localStorage.getItem('tablee.document'); if (raw === null) return false;"
+        " let doc; try { doc = JSON.parse(raw); } catch { return false; }"
+        " return Boolean((" + predicate_js + ")(doc, arg)); }"
+    )
+    page.wait_for_function(source, arg=arg, timeout=timeout)
+    return saved_document(page)
+
+
+def wait_log(page, count: int) -> dict:
+    """Wait until the saved log holds ``count`` entries; returns the saved document."""
+    return wait_saved(page, "(d, n) => d.log.length === n", count)
+
+
+def goto_route(page, route: str) -> None:
+    """Open ``#/<route>`` and wait until that view is rendered (its nav link is current
+    and its heading is on screen; a lazily loaded system page has replaced its placeholder)."""
+    page.goto(page.url.split("#")[0] + f"#/{route}")
+    top = route.split("/")[0]
+    page.wait_for_function(
+        """top => document.querySelector(`nav a[data-route="${top}"][aria-current="page"]`) !== null
+          && document.querySelector('main h1') !== null""",
+        arg=top,
+        timeout=ENGINE_TIMEOUT_MS,
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT
+from conftest import ROOT, goto_route, wait_log
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -25,8 +25,9 @@ def axe_violations(page) -> list[dict]:
 def test_no_serious_axe_violation(app, route):
     app.fill("#dice-expr", "2d6")
     app.click("#roll-button")
-    app.goto(app.url.split("#")[0] + f"#/{route}")
-    app.wait_for_timeout(400)
+    expect(app.locator("#roll-result li.die")).to_have_count(2)
+    wait_log(app, 1)  # the log view then lists the roll
+    goto_route(app, route)
     assert axe_violations(app) == []
 
 
