@@ -12,7 +12,7 @@ from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
 
 
 def _game(api, roundtrip):
-    c = sample_character()
+    c = sample_character(created=True)
     state = api({"op": "versality.state.new"})["state"]
     state = api({"op": "versality.deck.build", "state": state, "character": c, "seed": 11})["state"]
     log = []
@@ -57,11 +57,13 @@ def test_seeded_game_replays_after_json_round_trips(api):
 
 def test_player_view_hides_mj_data(api):
     state = api({"op": "versality.state.new"})["state"]
-    state = api({"op": "versality.power.use", "state": state, "character_id": "ana", "points": 4})["state"]
+    state = api(
+        {"op": "versality.power.use", "state": state, "character_id": "ana", "characters": ["ana"], "points": 4}
+    )["state"]
     state = api({"op": "versality.mj.adjust", "state": state, "tokens": 2})["state"]
-    state = api({"op": "versality.deck.build", "state": state, "character": sample_character(), "seed": 1})[
-        "state"
-    ]
+    state = api(
+        {"op": "versality.deck.build", "state": state, "character": sample_character(created=True), "seed": 1}
+    )["state"]
     view = api({"op": "versality.view.player", "state": state})["view"]
     text = json.dumps(view)
     assert "catastrophe" not in view and "tokens" not in view and "power_uses" not in view
@@ -71,7 +73,7 @@ def test_player_view_hides_mj_data(api):
 
 
 def test_odds_op_exact_strings(api):
-    c = sample_character()  # mental 2 + traquer 3 - facile 1 = 4: draw 4, choose
+    c = sample_character(created=True)  # mental 2 + traquer 3 - facile 1 = 4: draw 4, choose
     r = api(
         {
             "op": "versality.test.odds",
@@ -97,7 +99,7 @@ def test_session_start_gives_debt_tokens_and_resets_heal(api):
 
 
 def test_resolve_refuses_bad_choices():
-    c = sample_character()
+    c = sample_character(created=True)
     state = handle({"op": "versality.state.new"})["state"]
     d = handle(
         {
@@ -115,6 +117,7 @@ def test_resolve_refuses_bad_choices():
         {"op": "versality.test.resolve", "state": d["state"], "character_id": "ana", "seed": 1, "tokens": 1}
     )
     assert r["error"]["code"] == "versality.tokens.not_enough"
+    assert r["error"]["params"] == {"tokens": 1}  # never the MJ's count: the players read it
 
 
 def test_validators_reject_garbage_without_raising():
@@ -281,10 +284,10 @@ def test_deck_sync_keeps_a_pending_hand_and_refuses_cards_the_sheet_lacks(api):
     assert r["state"]["decks"]["ana"]["piles"]["hand"]["cards"] == hand
     assert r["state"]["pending"] == d["state"]["pending"]
     # the table holds a card the sheet no longer has: refused, never silently dropped
-    shorter = {**c, "deck": c["deck"][:-1]}
-    err = handle({"op": "versality.deck.sync", "state": state, "character": shorter, "seed": 2})["error"]
+    table = api({"op": "versality.deck.build", "state": state, "character": bought, "seed": 2})["state"]
+    err = handle({"op": "versality.deck.sync", "state": table, "character": c, "seed": 2})["error"]
     assert err["code"] == "versality.deck.sync_extra"
-    assert err["params"] == {"kind": "non-mais", "table": 2, "sheet": 1}
+    assert err["params"] == {"kind": "oui-mais", "table": 3, "sheet": 2}
     # no deck on the table yet: it is built from the sheet
     empty = api({"op": "versality.state.new"})["state"]
     fresh = api({"op": "versality.deck.sync", "state": empty, "character": c, "seed": 4})

@@ -232,14 +232,18 @@ def test_improvement_points_and_prices_readme():
 
 
 def test_resolve_reshuffles_empty_deck_and_feeds_mj():
-    c = sample_character()
-    c["deck"] = [{"kind": "oui", "origin": "base"}]
-    st0 = S.build_deck(S.new_state(), c, random.Random(1))
-    st1, info = S.draw_test(st0, c, "mental", "traquer", "facile", random.Random(2))
-    assert info["rule"] == "choose" and len(info["drawn"]) == 1
-    st2, res = S.resolve_test(st1, "ana", random.Random(3), choice=info["drawn"][0]["id"])
+    """One card per test (mental 2 + traquer 3 − complexe 4 = 1): the eighth test plays the
+    deck's last card, which empties it: reshuffled at once, catastrophe +1, one token."""
+    c = sample_character(created=True)
+    st = S.build_deck(S.new_state(), c, random.Random(1))
+    for i in range(8):
+        st, info = S.draw_test(st, c, "mental", "traquer", "complexe", random.Random(2 + i))
+        assert info["rule"] == "choose" and len(info["drawn"]) == 1 and info["events"] == []
+        st, res = S.resolve_test(st, "ana", random.Random(3), choice=info["drawn"][0]["id"])
+        assert st["catastrophe"] == (1 if i == 7 else 0)
     assert [e["type"] for e in res["events"]][-2:] == ["reshuffle", "catastrophe"]
-    assert st2["catastrophe"] == 1 and st2["tokens"] == 1
+    assert st["catastrophe"] == 1 and st["tokens"] == 1
+    assert len(st["decks"]["ana"]["piles"]["draw"]["cards"]) == 8
 
 
 def test_steps_list_only_modifiers_that_move_the_outcome():

@@ -19,11 +19,13 @@ __all__ = [
     "CHARACTER_SCHEMA",
     "add_wound",
     "check_creation",
+    "check_deck",
     "finish_creation",
     "heal",
     "improve",
     "improvement_points",
     "new_character",
+    "require_playable",
     "validate_character",
     "wound_status",
 ]
@@ -42,15 +44,19 @@ declare(
     "versality.deck.compensation_due",
     "versality.deck.failure_invalid",
     "versality.deck.improvement_before_creation",
+    "versality.deck.not_created",
     "versality.char.not_finished",
     "versality.char.already_created",
     "versality.wound.incapacitated",
     "versality.heal.self",
     "versality.heal.used",
     "versality.heal.no_wound",
+    "versality.heal.incapacitated",
     "versality.improve.points",
     "versality.improve.failure_not_needed",
     "versality.improve.compensation_due",
+    "versality.improve.compensation_success_only",
+    "versality.improve.leaves_due",
     "versality.improve.maximum",
     "versality.improve.power_blank",
 )
@@ -295,6 +301,23 @@ def check_deck(c: dict[str, Any]) -> list[Problem]:
     return problems
 
 
+def require_playable(c: dict[str, Any]) -> dict[str, Any]:
+    """Refuse to build or draw from a deck that breaks the creation ledger.
+
+    Source: "Créer son deck de résolution" (cards bought are never removed), "Les échecs"
+    (the failure compensation); issue 8 point 3. A character still in creation has no deck
+    to play yet (``versality.deck.not_created``); a created one whose deck breaks a rule of
+    :func:`check_deck` (failure cards removed, compensation owed…) is refused with the
+    first deck problem's code and params, i.e. the same message as ``character.check``.
+    """
+    if not c["created"]:
+        raise RulesError("versality.deck.not_created", character=c["id"])
+    problems = check_deck(c)
+    if problems:
+        raise RulesError(problems[0].code, **problems[0].params)
+    return c
+
+
 # --------------------------------------------------------------------------- wounds
 def wound_status(c: dict[str, Any]) -> str:
     """ "indemne", "blesse", "hors_de_combat" or "incapacite".
@@ -331,10 +354,14 @@ def heal(
     Source: "Blessure, incapacité et mort". Readings (ours): the once-per-game limit is the
     healer's (``heal_used``, reset by the session start); the attempt uses it even if the
     test fails; a success removes one wound of that characteristic; incapacité is lifted
-    only when the character is no longer hors de combat after the heal.
+    only when the character is no longer hors de combat after the heal. An incapacitated
+    healer cannot make the test (``versality.heal.incapacitated``), as an incapacitated
+    character cannot make any test (:func:`state.draw_test`).
     """
     if healer["id"] == target["id"]:
         raise RulesError("versality.heal.self")
+    if healer["incapacitated"]:
+        raise RulesError("versality.heal.incapacitated", healer=healer["id"])
     if healer["heal_used"]:
         raise RulesError("versality.heal.used", healer=healer["id"])
     if target["wounds"][characteristic] <= 0:
@@ -354,9 +381,9 @@ def improvement_points(*, survived_unhurt: bool, objective: bool, catastrophe: i
     """Points earned at the end of a scenario.
 
     Source: "La progression : monter de niveau": 1 for coming out alive and unhurt, 1 for
-    the objective, 1 more for not going past 10 on the catastrophe scale "pour ce faire".
-    Reading (ours): the third point rewards reaching the objective with catastrophe ≤ 10,
-    so it needs the objective.
+    the objective, 1 more for not going past 10 on the catastrophe scale "pour se faire".
+    Reading: rules/README.md (Versality), "The third progression point (catastrophe ≤ 10)
+    is earned only with the objective": it rewards reaching the objective discreetly.
     """
     pts = {
         "survived_unhurt": int(survived_unhurt),
@@ -386,11 +413,24 @@ def purchase_cost(c: dict[str, Any], purchase: dict[str, Any]) -> int:
 def improve(c: dict[str, Any], purchase: dict[str, Any]) -> dict[str, Any]:
     """Spend improvement points on one purchase; returns the new character and the cost.
 
-    A failure card (compensation) is allowed only while compensation is owed
-    (:func:`rules.failure_purchase_allowed`); a success card cannot be bought while a
-    previous one still leaves a card's worth of compensation due. A power needs a text
-    (``versality.improve.power_blank`` for a missing, empty or blank one): the MJ approves
-    a described power ("Choisir son pouvoir"), not an empty line.
+    Source: "La progression", "Améliorer son deck de réussite" ("les ajouts doivent
+    toujours être compensés par les cartes échec"), "Les échecs" ("Tant qu'il reste
+    suffisamment de points d'échec dans une pool pour « acheter » au moins une carte échec,
+    son ou sa propriétaire doit continuer"); reading: rules/README.md (Versality),
+    "Improvements are compensated like creation: while 3 or more failure points are owed,
+    a failure card must be bought".
+
+    A success card is bought with its compensation (``purchase["compensation"]``: the
+    failure cards bought with it, in order, each following
+    :func:`rules.failure_purchase_allowed`); an improvement that would leave 3 or more
+    failure points owed is refused (``versality.improve.leaves_due``, with the points owed
+    and the cheapest failure kind to buy with it), so no character finishes a purchase
+    owing a card's worth; a success card is refused while such a debt is already owed
+    (``versality.improve.compensation_due``, older sheets). Less than a card's worth (1–2 points) may stay owed: the
+    MJ's tokens at each session start (``versality.session.start``). A failure card alone
+    is allowed only while compensation is owed (a carte d'avance included). A power needs
+    a text (``versality.improve.power_blank`` for a missing, empty or blank one): the MJ
+    approves a described power ("Choisir son pouvoir"), not an empty line.
     """
     if purchase["type"] == "power" and not purchase.get("text", "").strip():
         # 5 points for a power with no text buys nothing the MJ could approve.
@@ -398,8 +438,9 @@ def improve(c: dict[str, Any], purchase: dict[str, Any]) -> dict[str, Any]:
     cost = purchase_cost(c, purchase)
     if cost > c["improvement_points"]:
         raise RulesError("versality.improve.points", cost=cost, available=c["improvement_points"])
+    compensation = list(purchase.get("compensation", []))
     full = {
-        "card": len(c["deck"]) >= 60,
+        "card": len(c["deck"]) + 1 + len(compensation) > 60,
         "power": len(c["powers"]) >= 12,
         "characteristic": c["characteristics"].get(purchase.get("name", ""), 0) >= 20,
         "skill": c["skills"].get(purchase.get("name", ""), 0) >= 20,
@@ -413,11 +454,24 @@ def improve(c: dict[str, Any], purchase: dict[str, Any]) -> dict[str, Any]:
     if kind == "card":
         k = purchase["kind"]
         if k in R.FAILURE_VALUES:
+            if compensation:
+                raise RulesError("versality.improve.compensation_success_only", kind=k)
             if not R.failure_purchase_allowed(gap, k):
                 raise RulesError("versality.improve.failure_not_needed", gap=gap, kind=k)
-        elif gap >= min(R.FAILURE_VALUES.values()):
-            raise RulesError("versality.improve.compensation_due", due=gap)
-        new["deck"].append({"kind": k, "origin": "improvement"})
+            new["deck"].append({"kind": k, "origin": "improvement"})
+        else:
+            if gap >= min(R.FAILURE_VALUES.values()):
+                raise RulesError("versality.improve.compensation_due", due=gap)
+            new["deck"].append({"kind": k, "origin": "improvement"})
+            for f in compensation:
+                gap = R.ledger(card["kind"] for card in new["deck"])["gap"]
+                if not R.failure_purchase_allowed(gap, f):
+                    raise RulesError("versality.improve.failure_not_needed", gap=gap, kind=f)
+                new["deck"].append({"kind": f, "origin": "improvement"})
+            after = R.ledger(card["kind"] for card in new["deck"])
+            if after["due"]:
+                kind_next = _failure_options(after["due"])[0]
+                raise RulesError("versality.improve.leaves_due", due=after["due"], kind=kind_next)
     elif kind == "power":
         new["powers"].append({"text": purchase.get("text", ""), "approved": False})
     elif kind == "characteristic":
@@ -425,3 +479,8 @@ def improve(c: dict[str, Any], purchase: dict[str, Any]) -> dict[str, Any]:
     elif kind == "skill":
         new["skills"][purchase["name"]] += 1
     return {"character": new, "cost": cost, "ledger": R.ledger(card["kind"] for card in new["deck"])}
+
+
+def _failure_options(gap: int) -> list[str]:
+    """The failure kinds that may be bought next against ``gap`` points, cheapest first."""
+    return [k for k, _ in sorted(R.FAILURE_VALUES.items(), key=lambda kv: kv[1]) if R.failure_purchase_allowed(gap, k)]

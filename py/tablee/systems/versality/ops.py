@@ -16,7 +16,13 @@ from . import state as S
 
 __all__: list[str] = []
 
-declare("versality.char.not_valid", "versality.power.unknown_character", "versality.scenario.already_awarded")
+declare(
+    "versality.char.not_valid",
+    "versality.power.unknown_character",
+    "versality.scenario.already_awarded",
+    "versality.scenario.unknown_character",
+    "versality.characters.duplicate",
+)
 
 _CHAR = C.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
@@ -32,6 +38,14 @@ _MODS = {
     "tokens": {"type": "integer", "minimum": 0, "maximum": 3},
 }
 
+#: Player-facing ops (deck build/sync, test draw/resolve) answer the player screen with
+#: ``view`` (the player projection, versality.view.player); ``state`` is the new table state
+#: for the store only: the app saves it and hands the page the rest of the answer.
+_PLAYER_ANSWER = (
+    " Answer: view (the player projection, the only state a player page reads) and state"
+    " (the new table state, for the store only)."
+)
+
 register_character_validator("versality", C.validate_character)
 register_state_validator("versality", S.validate_state)
 
@@ -39,6 +53,15 @@ register_state_validator("versality", S.validate_state)
 def _dist(dist: dict[str, Fraction]) -> list[dict[str, Any]]:
     """Best outcome first, every outcome listed (zero odds as "0/1")."""
     return [{"outcome": k, **cards.fraction_json(dist.get(k, Fraction(0)))} for k in reversed(R.OUTCOMES)]
+
+
+def _no_duplicates(characters: list[dict[str, Any]]) -> None:
+    """A character listed twice would count twice (tokens, points): refused."""
+    seen: set[str] = set()
+    for c in characters:
+        if c["id"] in seen:
+            raise RulesError("versality.characters.duplicate", character=c["id"])
+        seen.add(c["id"])
 
 
 def _char(c: dict[str, Any]) -> dict[str, Any]:
@@ -129,12 +152,13 @@ def _view(request: dict[str, Any]) -> dict[str, Any]:
     system="versality",
     properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
     required=("state", "character", "seed"),
-    summary="(Re)build and shuffle a character's deck from the sheet.",
+    summary="(Re)build and shuffle a character's deck from the sheet." + _PLAYER_ANSWER,
 )
 def _deck_build(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"])
-    return {"seed": request["seed"], "state": S.build_deck(state, c, rng_from(request))}
+    new = S.build_deck(state, c, rng_from(request))
+    return {"seed": request["seed"], "state": new, "view": S.player_view(new)}
 
 
 @op(
@@ -143,13 +167,13 @@ def _deck_build(request: dict[str, Any]) -> dict[str, Any]:
     properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
     required=("state", "character", "seed"),
     summary="Add the sheet's new cards to the table deck, shuffled into the draw pile; "
-    "discard and hand untouched (builds the deck when the table has none).",
+    "discard and hand untouched (builds the deck when the table has none)." + _PLAYER_ANSWER,
 )
 def _deck_sync(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"])
     new, added = S.sync_deck(state, c, rng_from(request))
-    return {"seed": request["seed"], "state": new, "added": added}
+    return {"seed": request["seed"], "state": new, "view": S.player_view(new), "added": added}
 
 
 @op(
@@ -157,9 +181,12 @@ def _deck_sync(request: dict[str, Any]) -> dict[str, Any]:
     system="versality",
     properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, **_MODS},
     required=("character", "characteristic", "skill", "difficulty"),
-    summary="Exact odds of each card and final outcome of a test, from the deck as it stands.",
+    summary="Exact odds of each card and final outcome of a test, from the deck as it stands, and what "
+    "the draw does to the deck (drawn, reshuffle, exhausted, penalties: catastrophe +1 and a token each).",
 )
 def _odds(request: dict[str, Any]) -> dict[str, Any]:
+    """Source: "Fonctionnement d'un test", "Les échecs"; the deck's run-out is
+    :func:`rules.deck_run`, the same function the draw's events follow."""
     c = _char(request["character"])
     plan = R.test_plan(
         c["characteristics"][request["characteristic"]],
@@ -167,6 +194,7 @@ def _odds(request: dict[str, Any]) -> dict[str, Any]:
         R.DIFFICULTIES[request["difficulty"]],
         sum(c["wounds"].values()),
     )
+    C.require_playable(c)
     state = S.require_state(request["state"]) if "state" in request else None
     deck = state["decks"].get(c["id"]) if state else None
     if deck is None:
@@ -190,9 +218,10 @@ def _odds(request: dict[str, Any]) -> dict[str, Any]:
         faiblesse=request.get("faiblesse", False),
         tokens=request.get("tokens", 0),
     )
+    run = R.deck_run(sum(pile.values()), sum(refill.values()), plan["count"])
     return {
         **plan,
-        "reshuffle": plan["count"] > sum(pile.values()),
+        **run,
         "card": _dist(card),
         "final": _dist(final),
     }
@@ -203,7 +232,7 @@ def _odds(request: dict[str, Any]) -> dict[str, Any]:
     system="versality",
     properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, "seed": SEED_SCHEMA},
     required=("state", "character", "characteristic", "skill", "difficulty", "seed"),
-    summary="Draw the cards of a test (seeded) into the deck's hand; the rule waits for resolve.",
+    summary="Draw the cards of a test (seeded) into the deck's hand; the rule waits for resolve." + _PLAYER_ANSWER,
 )
 def _draw(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
@@ -211,7 +240,7 @@ def _draw(request: dict[str, Any]) -> dict[str, Any]:
     new, info = S.draw_test(
         state, c, request["characteristic"], request["skill"], request["difficulty"], rng_from(request)
     )
-    return {"seed": request["seed"], "state": new, "test": info}
+    return {"seed": request["seed"], "state": new, "view": S.player_view(new), "test": info}
 
 
 @op(
@@ -225,7 +254,8 @@ def _draw(request: dict[str, Any]) -> dict[str, Any]:
         "seed": SEED_SCHEMA,
     },
     required=("state", "character_id", "seed"),
-    summary="Play the chosen (or worst) card, apply force/faiblesse/MJ tokens, discard it, shuffle back.",
+    summary="Play the chosen (or worst) card, apply force/faiblesse/MJ tokens, discard it, shuffle back."
+    + _PLAYER_ANSWER,
 )
 def _resolve(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
@@ -238,7 +268,7 @@ def _resolve(request: dict[str, Any]) -> dict[str, Any]:
         faiblesse=request.get("faiblesse", False),
         tokens=request.get("tokens", 0),
     )
-    return {"seed": request["seed"], "state": new, "result": result}
+    return {"seed": request["seed"], "state": new, "view": S.player_view(new), "result": result}
 
 
 @op(
@@ -247,14 +277,19 @@ def _resolve(request: dict[str, Any]) -> dict[str, Any]:
     properties={
         "state": _STATE,
         "character_id": _ID,
+        "characters": {"type": "array", "items": _ID, "maxItems": 200},
         "points": {"type": "integer", "minimum": 1, "maximum": 5},
         "note": {"type": "string", "maxLength": 200},
     },
-    required=("state", "character_id", "points"),
-    summary="MJ: a power was used; the catastrophe scale rises 1–5 (hidden from players).",
+    required=("state", "character_id", "characters", "points"),
+    summary="MJ: a power was used; the catastrophe scale rises 1–5 (hidden from players). "
+    "characters: the ids of the table's Versality characters (the user must be one of them).",
 )
 def _power(request: dict[str, Any]) -> dict[str, Any]:
-    """Source: "Choisir son pouvoir"."""
+    """Source: "Choisir son pouvoir". A user who is not one of the table's characters is
+    refused (``versality.power.unknown_character``)."""
+    if request["character_id"] not in request["characters"]:
+        raise RulesError("versality.power.unknown_character", character=request["character_id"])
     state = copy.deepcopy(S.require_state(request["state"]))
     if len(state["power_uses"]) >= 500:
         raise RulesError("versality.state.invalid", field="power_uses", detail="full")
@@ -312,13 +347,17 @@ def _band(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _session(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Les échecs" ("Au début de la session, il en gagne 1 par points d'échec non
-    compensé"); reading: rules/README.md (standing debt, every session)."""
+    compensé"); reading: rules/README.md (Versality), "every owed point (carte d'avance
+    aside) gives the MJ a token at each session start": a debt is every point of the gap,
+    whether or not a card's worth (an older sheet may owe 3 or more). A character listed
+    twice is refused (``versality.characters.duplicate``): it would count twice."""
     state = copy.deepcopy(S.require_state(request["state"]))
+    _no_duplicates(request["characters"])
     debts = []
     chars = []
     for c in request["characters"]:
         _char(c)
-        debt = R.ledger(card["kind"] for card in c["deck"])["debt"]
+        debt = max(R.ledger(card["kind"] for card in c["deck"])["gap"], 0)
         debts.append({"character_id": c["id"], "debt": debt})
         chars.append({**copy.deepcopy(c), "heal_used": False})
     gained = sum(d["debt"] for d in debts)
@@ -404,9 +443,16 @@ def _award(request: dict[str, Any]) -> dict[str, Any]:
     award (``awarded_session``) and a second award in the same session is refused
     (``versality.scenario.already_awarded``) unless the MJ confirms it (``again``): two
     scenarios ending in one session is possible, a double click is not a second scenario.
-    ``unhurt`` lists the ids of the characters who came out alive and unhurt.
+    ``unhurt`` lists the ids of the characters who came out alive and unhurt; an id that is
+    not one of ``characters`` is refused (``versality.scenario.unknown_character``), and so
+    is a character listed twice (``versality.characters.duplicate``).
     """
     state = copy.deepcopy(S.require_state(request["state"]))
+    _no_duplicates(request["characters"])
+    ids = {c["id"] for c in request["characters"]}
+    for cid in request.get("unhurt", []):
+        if cid not in ids:
+            raise RulesError("versality.scenario.unknown_character", character=cid)
     if state["awarded_session"] == state["session"] and not request.get("again", False):
         raise RulesError("versality.scenario.already_awarded", session=state["session"])
     unhurt = set(request.get("unhurt", []))
@@ -427,7 +473,11 @@ _PURCHASE = {
     "oneOf": [
         {
             "type": "object",
-            "properties": {"type": {"const": "card"}, "kind": {"enum": list(R.KINDS)}},
+            "properties": {
+                "type": {"const": "card"},
+                "kind": {"enum": list(R.KINDS)},
+                "compensation": {"type": "array", "items": {"enum": list(R.FAILURE_VALUES)}, "maxItems": 4},
+            },
             "required": ["type", "kind"],
             "additionalProperties": False,
         },
@@ -458,8 +508,9 @@ _PURCHASE = {
     system="versality",
     properties={"character": _CHAR, "purchase": _PURCHASE},
     required=("character", "purchase"),
-    summary="Spend improvement points: a card (failure cards are free compensation), a power (5), "
-    "a characteristic (1 + points held), a skill (its score, at least 1).",
+    summary="Spend improvement points: a card (a success card with the failure cards that compensate it, "
+    "refused if 3+ points stay owed; failure cards are free), a power (5), a characteristic (1 + points "
+    "held), a skill (its score, at least 1).",
 )
 def _improve(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request["character"])

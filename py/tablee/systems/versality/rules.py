@@ -28,6 +28,7 @@ __all__ = [
     "TOKEN_STEPS",
     "apply_modifiers",
     "catastrophe_band",
+    "deck_run",
     "failure_purchase_allowed",
     "failure_sequence_exists",
     "ledger",
@@ -117,9 +118,11 @@ def apply_modifiers(
 ) -> dict[str, Any]:
     """The final outcome of a played card, step by step.
 
-    Source: "Forces et faiblesses", "Les échecs" (pions); reading: rules/README.md.
-    Reading (ours): a force applies when the card played is a success and lifts it one
-    step (oui-et stays oui-et); then a faiblesse lowers one step; then the MJ's tokens
+    Source: "Forces et faiblesses", "Les échecs" (pions); reading: rules/README.md
+    (Versality), "A force and a faiblesse on one test: the force applies first (a success
+    rises one step, capped at oui-et), then the faiblesse lowers one step; so oui-et stays
+    oui-et then falls to oui". A force applies when the card played is a success and lifts
+    it one step (oui-et stays oui-et); then a faiblesse lowers one step; then the MJ's tokens
     lower 1/3/5 steps; the floor is échec critique. Whether a force/faiblesse "can apply"
     is agreed at the table before the draw: the caller passes booleans. ``steps`` lists
     only the modifiers that moved the outcome (a force on oui-et, a faiblesse or tokens
@@ -146,6 +149,31 @@ def apply_modifiers(
     if tokens:
         i = step("tokens", max(i - TOKEN_STEPS[tokens], 0), tokens=tokens)
     return {"card": kind, "final": OUTCOMES[i], "steps": steps}
+
+
+def deck_run(pile: int, discard: int, count: int) -> dict[str, Any]:
+    """What a draw of ``count`` cards does to a deck with ``pile`` cards to draw and
+    ``discard`` in the discard: the one answer shared by the odds and the draw.
+
+    Source: "Les échecs" ("Chaque fois qu'un joueur épuise son deck de réussite [...] il le
+    remélange. L'échelle de catastrophe augmente cependant d'un point [...] et le ou la MJ
+    gagne 1 pion de dégradation"); reading: rules/README.md (Versality), "Deck exhausted →
+    reshuffle, catastrophe +1, MJ +1 token". Reading (ours, issue 8 point 4): the deck is
+    exhausted each time the draw pile runs out while cards are still to be drawn: once when
+    the discard is reshuffled into it (``reshuffle``), once more when even the reshuffled
+    cards do not suffice (``exhausted``: every card is drawn, the draw stops short). Each
+    exhaustion costs catastrophe +1 and gives the MJ a token (``penalties``); ``drawn`` is
+    how many cards the test actually shows. :func:`state.draw_test` checks its events
+    against this.
+    """
+    reshuffle = count > pile and discard > 0
+    exhausted = count > pile + discard
+    return {
+        "drawn": min(count, pile + discard),
+        "reshuffle": reshuffle,
+        "exhausted": exhausted,
+        "penalties": int(reshuffle) + int(exhausted),
+    }
 
 
 def outcome_distribution(

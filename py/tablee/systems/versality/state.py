@@ -26,6 +26,7 @@ import fastjsonschema
 from ... import cards
 from ...errors import Problem, RulesError, declare
 from ...schema import shape_problems
+from . import character as C
 from . import rules as R
 
 __all__ = [
@@ -168,7 +169,11 @@ def player_view(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_deck(state: dict[str, Any], character: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """(Re)build a character's deck from the cards on the sheet, shuffled; clears a pending test."""
+    """(Re)build a character's deck from the cards on the sheet, shuffled; clears a pending test.
+
+    Refused for a deck that breaks the creation ledger (:func:`character.require_playable`).
+    """
+    C.require_playable(character)
     kinds = [card["kind"] for card in character["deck"]]
     if not kinds:
         raise RulesError("versality.deck.empty")
@@ -199,8 +204,10 @@ def sync_deck(
     Counts are compared by kind; a table deck holding more cards of a kind than the sheet
     (cards are never removed once bought) is refused: ``versality.deck.sync_extra``.
     With no deck on the table yet, the deck is built (:func:`build_deck`). Returns the
-    new state and the cards added (``[{"id", "kind"}]``).
+    new state and the cards added (``[{"id", "kind"}]``). Refused for a deck that breaks
+    the creation ledger (:func:`character.require_playable`).
     """
+    C.require_playable(character)
     cid = character["id"]
     if cid not in state["decks"]:
         new = build_deck(state, character, rng)
@@ -237,14 +244,17 @@ def sync_deck(
 
 
 def _on_reshuffles(state: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each reshuffle: catastrophe +1 and one token for the MJ (mutates ``state``).
+    """Each exhaustion of the deck (a reshuffle, or a draw that ran out of cards):
+    catastrophe +1 and one token for the MJ (mutates ``state``).
 
-    Source: "Les échecs" (épuise son deck), "Fonctionnement d'un test"; README.
+    Source: "Les échecs" (épuise son deck), "Fonctionnement d'un test"; reading:
+    rules/README.md (Versality), "Deck exhausted → reshuffle, catastrophe +1, MJ +1 token";
+    :func:`rules.deck_run` (the odds announce the same).
     """
     out = []
     for e in events:
         out.append(e)
-        if e["type"] == "reshuffle":
+        if e["type"] in ("reshuffle", "exhausted"):
             state["catastrophe"] = min(state["catastrophe"] + 1, 9999)
             state["tokens"] = min(state["tokens"] + 1, 9999)
             out.append({"type": "catastrophe", "delta": 1, "tokens": 1})
@@ -262,11 +272,15 @@ def draw_test(
     """Draw the cards of a test into the deck's ``hand`` and remember the rule.
 
     Source: "Fonctionnement d'un test"; the deck is built first if the table has none
-    for this character. Reading (ours): an incapacitated character cannot be tested; a
-    draw longer than the deck takes all of it, reshuffles the discard (catastrophe +1,
-    one token) and goes on; a draw longer than all cards takes them all.
+    for this character, and a deck that breaks the creation ledger is refused
+    (:func:`character.require_playable`). Reading (ours): an incapacitated character cannot
+    be tested; a draw longer than the draw pile takes all of it, reshuffles the discard
+    (catastrophe +1, one token) and goes on; a draw longer than all cards takes them all
+    and exhausts the deck once more (catastrophe +1, one token): :func:`rules.deck_run`,
+    which the odds op shows before the draw.
     """
     cid = character["id"]
+    C.require_playable(character)
     if character["incapacitated"]:
         raise RulesError("versality.test.incapacitated", character=cid)
     if cid in state["pending"]:
@@ -326,7 +340,8 @@ def resolve_test(
     if not hand:
         raise RulesError("versality.state.invalid", field=f"decks.{character_id}.piles.hand", detail="hand")
     if tokens > state["tokens"]:
-        raise RulesError("versality.tokens.not_enough", tokens=tokens, available=state["tokens"])
+        # The players see this message: it never tells how many tokens the MJ holds.
+        raise RulesError("versality.tokens.not_enough", tokens=tokens)
     kind_of = {c: deck["cards"][c]["kind"] for c in hand}
     if pending["rule"] == "choose":
         if choice is None:
