@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import expect
 
-from conftest import no_horizontal_scroll, saved_document, wait_engine
+from conftest import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log, wait_saved
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"
@@ -31,12 +31,21 @@ def character(cid: str, name: str) -> dict:
     }
 
 
-def seed_table(page, chars: list[dict]) -> None:
+def seed_table(page, chars: list[dict], state: dict | None = None) -> None:
     doc = saved_document(page)
     doc["characters"] += chars
+    if state is not None:
+        doc["systems"]["versality"] = state
     page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
     page.reload()
     wait_engine(page)
+
+
+def unlock_mj(page) -> None:
+    """The MJ screen opens on its switch: the MJ says who she is."""
+    expect(page.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    page.get_by_role("button", name="Je suis le MJ").click()
+    expect(page.locator("[data-testid=vs-catastrophe]")).to_be_visible()
 
 
 def set_number(page, selector: str, value: int) -> None:
@@ -50,7 +59,7 @@ def drawn_kinds(page) -> list[str]:
 
 
 def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
-    app.goto(app.url.split("#")[0] + "#/versality")
+    goto_route(app, "versality")
     expect(app.get_by_role("heading", name="Versality")).to_be_visible()
     no_horizontal_scroll(app)
     app.fill("#vs-new-name", "Nadia")
@@ -107,12 +116,12 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     expect(app.locator("[data-testid=vs-problem-count]")).to_contain_text("Tout est en règle")
     # A card bought during creation may still be taken back before validation...
     assert app.locator(".vs-chip-remove").count() == 4
-    assert saved_document(app)["characters"][-1]["created"] is False
+    wait_saved(app, "d => d.characters.at(-1).skills.survivre === 1 && d.characters.at(-1).created === false")
     app.click("#vs-validate")
     # ...never after: the engine set `created` on the character itself.
     expect(app.locator("#vs-go-test")).to_be_visible()
-    doc = saved_document(app)
-    assert doc["characters"][-1]["created"] is True and "versality" not in doc["settings"]
+    doc = wait_saved(app, "d => d.characters.at(-1).created === true")
+    assert "versality" not in doc["settings"]
     expect(app.locator(".vs-chip-remove")).to_have_count(0)
     expect(app.locator("[data-testid=vs-sheet-deck-card]")).to_have_count(8)
     no_horizontal_scroll(app)
@@ -126,9 +135,10 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     no_horizontal_scroll(app)
 
     # End of scenario on the MJ screen: objective reached, catastrophe ≤ 10 → 2 points.
-    app.goto(app.url.split("#")[0] + "#/versality")
+    goto_route(app, "versality")
     app.click("#vs-mj-link")
     expect(app.get_by_role("heading", name="Écran de la MJ")).to_be_visible()
+    unlock_mj(app)
     app.get_by_label("Objectif réussi").check()
     app.click("#vs-award")
     expect(app.locator("[data-testid=vs-mj-status]")).to_contain_text("Nadia : +2")
@@ -142,13 +152,12 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     no_horizontal_scroll(app)
     app.click("#vs-award-cancel")
     expect(app.locator("[data-testid=vs-award-confirm]")).to_have_count(0)
-    doc = saved_document(app)
+    doc = wait_saved(app, "d => d.systems.versality.awarded_session === 0")
     assert next(c for c in doc["characters"] if c["name"] == "Nadia")["improvement_points"] == 2
-    assert doc["systems"]["versality"]["awarded_session"] == 0
     no_horizontal_scroll(app)
 
     # Progression: a skill at its score (1), then a power (5) that is too dear.
-    app.goto(app.url.split("#")[0] + "#/versality")
+    goto_route(app, "versality")
     app.click("a.vs-char-name")
     expect(app.locator("[data-testid=vs-improvement-points]")).to_have_text("2")
     app.select_option("#vs-improve-skill", "combattre")
@@ -163,7 +172,7 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     expect(app.locator("#vs-buy-power")).to_be_enabled()
     app.click("#vs-buy-power")
     expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("Il faut 5 points d'amélioration (disponibles : 1)")
-    doc = saved_document(app)
+    doc = wait_saved(app, "d => d.characters.some((c) => c.name === 'Nadia' && c.skills.combattre === 2)")
     nadia = next(c for c in doc["characters"] if c["name"] == "Nadia")
     assert nadia["skills"]["combattre"] == 2 and nadia["improvement_points"] == 1
     assert nadia["wounds"]["physique"] == 1 and len(nadia["powers"]) == 1
@@ -173,8 +182,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     ana = character("vs-ana", "Ana")
     ana["improvement_points"] = 1
     seed_table(app, [ana])
-    base = app.url.split("#")[0]
-    app.goto(base + "#/versality/test/vs-ana")
+    goto_route(app, "versality/test/vs-ana")
     expect(app.get_by_role("heading", name="Test de Ana")).to_be_visible()
 
     # 1. Physique 2 + Combattre 1 − facile 1 = 2: draw 2 and choose; odds before the draw.
@@ -229,21 +237,28 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     # players are told (live region) without any catastrophe or token figure.
     app.select_option("#vs-test-diff", "epique")
     expect(rule).to_have_attribute("data-count", "7")
-    expect(app.locator("[data-testid=vs-odds]")).to_contain_text("la défausse sera remélangée")
+    runout = app.locator("[data-testid=vs-odds-runout]")
+    expect(runout).to_contain_text("la défausse sera remélangée")
+    expect(runout).to_have_attribute("data-penalties", "1")
+    penalty = "Chaque épuisement du deck fait monter l'échelle de catastrophe d'un cran et donne un pion à la MJ."
+    expect(runout).to_contain_text(penalty)
     app.click("#vs-draw")
     expect(app.locator("[data-testid=hand-card]")).to_have_count(7)
+    # What the odds announced is what happened, in the same words.
     expect(app.locator("[data-testid=vs-announce]")).to_contain_text("Deck épuisé : toutes les cartes sont remélangées.")
+    expect(app.locator("[data-testid=vs-announce]")).to_contain_text(penalty)
     worst = min(drawn_kinds(app), key=ORDER.index)
     app.click("#vs-resolve")
     expect(result).to_have_attribute("data-final", worst)
     no_horizontal_scroll(app)
-    log = saved_document(app)["log"]
+    log = wait_log(app, 3)["log"]
     assert [e["system"] for e in log[-3:]] == ["versality"] * 3
     assert all(e["who"] == "Ana" and isinstance(e["request"]["seed"], int) for e in log[-3:])
 
     # The MJ screen (deliberately reached) shows the scale and the token that moved.
-    app.goto(base + "#/versality")
+    goto_route(app, "versality")
     app.click("#vs-mj-link")
+    unlock_mj(app)
     expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("1")
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("1")
     expect(app.locator(".vs-bands li[aria-current=true]")).to_contain_text("Sous les radars")
@@ -256,25 +271,25 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     app.get_by_role("button", name="Pions plus un").click()
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("2")
     no_horizontal_scroll(app)
-    mj = saved_document(app)["systems"]["versality"]
-    assert (mj["catastrophe"], mj["tokens"]) == (6, 2)
+    wait_saved(app, "d => d.systems.versality.catastrophe === 6 && d.systems.versality.tokens === 2")
 
-    # Player views: no catastrophe, no token count, no power-use points or notes in the DOM.
-    for route in ("#/versality", "#/versality/character/vs-ana", "#/versality/test/vs-ana"):
-        app.goto(base + route)
+    # Player views: no catastrophe value, no token count, no power-use points or notes in the DOM.
+    for route in ("versality", "versality/character/vs-ana", "versality/test/vs-ana"):
+        goto_route(app, route)
         expect(app.locator(".versality")).to_be_visible()
         dom = app.inner_html("main").lower()
-        assert "catastrophe" not in dom, route
+        assert "vs-catastrophe" not in dom and "échelle de catastrophe :" not in dom, route
         assert SECRET_NOTE not in dom, route
         assert app.locator("[data-testid=vs-catastrophe], [data-testid=vs-tokens], [data-testid=vs-power-uses]").count() == 0
         no_horizontal_scroll(app)
 
     # A test drawn but not played survives a reload; every deck keeps its exact order.
-    app.goto(base + "#/versality/test/vs-ana")
+    goto_route(app, "versality/test/vs-ana")
     app.select_option("#vs-test-diff", "facile")
+    expect(rule).to_have_attribute("data-count", "3")
     app.click("#vs-draw")
     expect(app.locator("[data-testid=hand-card]")).to_have_count(3)
-    before = saved_document(app)["systems"]["versality"]
+    before = wait_saved(app, "d => Object.hasOwn(d.systems.versality.pending, 'vs-ana')")["systems"]["versality"]
     hand = drawn_kinds(app)
     app.reload()
     wait_engine(app)
@@ -287,11 +302,12 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
 
     # Buying a card adds it to the draw pile only: the discard stays (no free reshuffle
     # dodging the exhaustion penalty), the MJ's scale and tokens do not move.
-    before = saved_document(app)["systems"]["versality"]
-    app.goto(base + "#/versality/character/vs-ana")
+    before = wait_saved(app, "d => !Object.hasOwn(d.systems.versality.pending, 'vs-ana')")["systems"]["versality"]
+    goto_route(app, "versality/character/vs-ana")
     app.click("[data-testid=vs-improve-oui-mais]")
     expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("mélangée dans la pioche")
-    after = saved_document(app)["systems"]["versality"]
+    after = wait_saved(app, "d => Object.keys(d.systems.versality.decks['vs-ana'].cards).length === 9")
+    after = after["systems"]["versality"]
     old, new = before["decks"]["vs-ana"], after["decks"]["vs-ana"]
     assert new["piles"]["discard"]["cards"] == old["piles"]["discard"]["cards"] != []
     assert len(new["piles"]["draw"]["cards"]) == len(old["piles"]["draw"]["cards"]) + 1
@@ -304,8 +320,7 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     ana["wounds"]["mental"] = 1
     ana["wounds"]["physique"] = 1
     seed_table(app, [ana, character("vs-bo", "Bo"), character("vs-cy", "Cy")])
-    base = app.url.split("#")[0]
-    app.goto(base + "#/versality")
+    goto_route(app, "versality")
     expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
     no_horizontal_scroll(app)
     app.locator("[data-testid=vs-char][data-id=vs-bo]").get_by_role("button", name="Dupliquer").click()
@@ -313,7 +328,8 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     expect(app.get_by_role("link", name="Copie de Bo")).to_be_visible()
     notice = app.locator("#notices").get_by_text("Copie de Bo est créé·e.")
     expect(notice).to_be_visible()
-    copied = next(c for c in saved_document(app)["characters"] if c["name"] == "Copie de Bo")
+    doc = wait_saved(app, "d => d.characters.some((c) => c.name === 'Copie de Bo')")
+    copied = next(c for c in doc["characters"] if c["name"] == "Copie de Bo")
     assert copied["created"] is True and copied["id"] != "vs-bo"
     copy = app.locator("[data-testid=vs-char]").nth(3)
     copy.get_by_role("button", name="Supprimer").click()
@@ -322,10 +338,11 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     copy.get_by_role("button", name="Supprimer").click()
     app.click("[data-testid=vs-confirm-delete]")
     expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
-    assert [c["name"] for c in saved_document(app)["characters"]] == ["Ana", "Bo", "Cy"]
+    doc = wait_saved(app, "d => d.characters.length === 3")
+    assert [c["name"] for c in doc["characters"]] == ["Ana", "Bo", "Cy"]
 
     # Bo soulage Ana (never himself): a success heals her Mental wound, once per game.
-    app.goto(base + "#/versality/character/vs-bo")
+    goto_route(app, "versality/character/vs-bo")
     # Transient status lines do not follow the player to another page.
     expect(notice).to_have_count(0)
     # The played sheet keeps a sensible order: power, traits, scores, deck, wounds, heal, progression.
@@ -349,13 +366,14 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
         "une blessure en Mental est soignée" if healed else "Le soin sur Ana a échoué")
     expect(app.locator("#vs-heal-apply")).to_have_count(0)
     no_horizontal_scroll(app)
-    chars = {c["id"]: c for c in saved_document(app)["characters"]}
+    doc = wait_saved(app, "d => d.log.length > 0 && d.log.at(-1).kind === 'versality.heal'")
+    chars = {c["id"]: c for c in doc["characters"]}
     assert chars["vs-ana"]["wounds"]["mental"] == (0 if healed else 1) and chars["vs-bo"]["heal_used"] is True
-    heal_log = saved_document(app)["log"][-1]
+    heal_log = doc["log"][-1]
     assert heal_log["kind"] == "versality.heal" and heal_log["request"]["outcome"] == final
 
     # Cy's test was played with physical cards: the manual fallback takes its result.
-    app.goto(base + "#/versality/character/vs-cy")
+    goto_route(app, "versality/character/vs-cy")
     app.select_option("#vs-heal-ally", "vs-ana")
     app.select_option("#vs-heal-char", "physique")
     app.click("text=Test joué avec des cartes physiques")
@@ -363,7 +381,101 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     app.click("#vs-heal-do")
     expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("une blessure en Physique est soignée")
     expect(app.locator("[data-testid=vs-heal-used]")).to_be_visible()
-    doc = saved_document(app)
+    doc = wait_saved(app, "d => d.characters.find((c) => c.id === 'vs-cy').heal_used")
     chars = {c["id"]: c for c in doc["characters"]}
     assert chars["vs-ana"]["wounds"]["physique"] == 0 and chars["vs-cy"]["heal_used"] is True
     no_horizontal_scroll(app)
+
+
+def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(app):
+    """Issue 8 point 2: what the player pages receive from the engine (the answers of the
+    player calls, the player view) and what they show hold none of the MJ's data; the MJ
+    screen opens only on "Je suis le MJ", and a link, a reload or a player page does not
+    get past it. Also: an incapacitated healer's buttons are disabled and say why, and a
+    success card is bought with its compensation."""
+    ana = character("vs-ana", "Ana")
+    ana["improvement_points"] = 6
+    dan = character("vs-dan", "Dan")
+    dan["incapacitated"] = True
+    dan["wounds"] = {"physique": 2, "mental": 1, "personnalite": 0}
+    secret = {"catastrophe": 4937, "tokens": 7723, "session": 2, "awarded_session": None,
+              "power_uses": [{"character_id": "vs-ana", "points": 5, "note": SECRET_NOTE}], "decks": {}, "pending": {}}
+    seed_table(app, [ana, dan], secret)
+
+    # The player calls, as the test page makes them: odds, draw, resolve, and the view.
+    answers = app.evaluate(
+        """async () => {
+          const { app } = await import("./static/js/app.js");
+          const { playerCall, playerView } = await import("./static/js/systems/versality/table.js");
+          const c = app.doc.characters.find((x) => x.id === "vs-ana");
+          const test = { character: c, characteristic: "physique", skill: "combattre", difficulty: "facile" };
+          const odds = await playerCall(app, { op: "versality.test.odds", ...test });
+          const draw = await playerCall(app, { op: "versality.test.draw", ...test, seed: 1 });
+          const resolve = await playerCall(app, { op: "versality.test.resolve", character_id: c.id,
+            choice: draw.test.drawn[0].id, seed: 2 });
+          return { odds, draw, resolve, view: playerView(app) };
+        }"""
+    )
+    text = json.dumps(answers)
+    for leak in ("4937", "7723", SECRET_NOTE, "power_uses", '"catastrophe":'):
+        assert leak not in text, leak
+    assert set(answers["draw"]) == {"seed", "view", "test"} and set(answers["resolve"]) == {"seed", "view", "result"}
+    assert set(answers["view"]) == {"session", "decks", "pending"}
+    # The store did get the new state, MJ data kept.
+    doc = wait_saved(app, "d => d.systems.versality.decks['vs-ana'] && d.systems.versality.decks['vs-ana'].piles.discard.cards.length === 1")
+    assert (doc["systems"]["versality"]["catastrophe"], doc["systems"]["versality"]["tokens"]) == (4937, 7723)
+
+    # What the player pages show.
+    for route in ("versality", "versality/character/vs-ana", "versality/test/vs-ana", "versality/character/vs-dan"):
+        goto_route(app, route)
+        dom = app.inner_html("main")
+        for leak in ("4937", "7723", SECRET_NOTE):
+            assert leak not in dom, (route, leak)
+
+    # Dan is incapacitated: he cannot soothe an ally, and his sheet says why.
+    expect(app.locator("[data-testid=vs-heal-incapacitated]")).to_have_text(
+        "En incapacité : ce personnage ne peut pas soulager un allié.")
+    expect(app.locator("#vs-heal-test")).to_be_disabled()
+    expect(app.locator("#vs-heal-test")).to_have_attribute("aria-describedby", "vs-heal-why")
+    expect(app.locator("#vs-heal-do")).to_be_disabled()
+
+    # Ana buys a oui-et (15 → 8 owed: 2 stay, a debt), then a second one: 3 would stay
+    # owed, refused with the card to buy; with its non-mais compensation it goes through.
+    goto_route(app, "versality/character/vs-ana")
+    app.click("[data-testid=vs-improve-oui-et]")
+    expect(app.locator("[data-testid=vs-improvement-points]")).to_have_text("3")
+    app.click("[data-testid=vs-improve-oui-et]")
+    status = app.locator("[data-testid=vs-sheet-status]")
+    expect(status).to_contain_text("Cet achat laisserait 3 points d'échec à compenser")
+    expect(status).to_contain_text("« Non, mais… »")
+    expect(app.locator("[data-testid=vs-improvement-points]")).to_have_text("3")
+    app.select_option("#vs-improve-compensation", "non-mais")
+    app.click("[data-testid=vs-improve-oui-et]")
+    expect(status).to_contain_text("avec sa compensation")
+    expect(app.locator("[data-testid=vs-improvement-points]")).to_have_text("0")
+    doc = wait_saved(app, "d => d.characters.find((c) => c.id === 'vs-ana').deck.length === 11")
+    assert [k["kind"] for k in doc["characters"][-2]["deck"][-3:]] == ["oui-et", "oui-et", "non-mais"]
+
+    # The MJ screen: a link shows the switch, not the values.
+    goto_route(app, "versality")
+    app.click("#vs-mj-link")
+    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    assert "4937" not in app.inner_html("main")
+    unlock_mj(app)
+    expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("4937")
+    expect(app.locator("[data-testid=vs-tokens]")).to_have_text("7723")
+    # Leaving it (to a player page) locks it; so does a reload.
+    goto_route(app, "versality/test/vs-ana")
+    app.goto(app.url.split("#")[0] + "#/versality/mj")
+    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    assert app.locator("[data-testid=vs-catastrophe]").count() == 0
+    unlock_mj(app)
+    app.reload()
+    wait_engine(app)
+    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    assert app.locator("[data-testid=vs-catastrophe]").count() == 0
+    unlock_mj(app)
+    app.get_by_role("button", name="Quitter l'écran de la MJ").click()
+    expect(app.locator("#vs-mj-link")).to_be_visible()
+    app.click("#vs-mj-link")
+    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()

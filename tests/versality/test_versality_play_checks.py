@@ -373,3 +373,22 @@ def test_the_readme_readings_are_cited(module):
         assert "rules/README.md" in doc and "earned only with the objective" in doc
     else:
         assert "every owed point (carte d'avance" in src
+
+
+def test_player_pages_never_read_the_mj_state():
+    """Issue 8 point 2: the player pages (list, sheet, test and their shared helpers) reach
+    the table state only through table.js (the player projection and player calls); the MJ
+    screen is the only other reader of the whole state, and it sits behind its switch."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "static" / "js" / "systems" / "versality"
+    for name in ("list.js", "sheet.js", "test.js", "common.js"):
+        src = (root / name).read_text(encoding="utf-8")
+        code = "\n".join(line for line in src.splitlines() if not line.lstrip().startswith("//"))
+        for forbidden in ("systems.versality", "systems?.versality", "fullState", "catastrophe", "power_uses",
+                          "state.tokens"):
+            assert forbidden not in code, (name, forbidden)
+    table = (root / "table.js").read_text(encoding="utf-8")
+    assert "export async function playerCall" in table and "versality.view.player" in table
+    mj = (root / "mj.js").read_text(encoding="utf-8")
+    assert "if (!unlocked) return gate(app);" in mj

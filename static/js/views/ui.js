@@ -54,8 +54,9 @@ export function fieldProblems(prefix) {
  */
 export function requestCache({ keepStale = false } = {}) {
   const box = { key: null, asked: null, value: null };
-  const get = (app, request) => {
-    const key = JSON.stringify(request);
+  // `key` (default: the request as JSON) says when the answer is stale: a caller whose
+  // request does not carry everything the answer depends on passes its own.
+  const get = (app, request, key = JSON.stringify(request)) => {
     if (box.key !== key && box.asked !== key && app.engine.state === "ready") {
       box.asked = key;
       app.call(request).then((r) => {

@@ -1,7 +1,7 @@
 // Versality UI: shared helpers. The rules live in Python (tablee.systems.versality);
-// this file only names the ids the sheet lays out before the engine is ready and reads
-// the table document. Player-facing modules never read catastrophe, tokens or power uses:
-// only mj.js does (the phone is handed around on the player view).
+// this file only names the ids the sheet lays out before the engine is ready. The table
+// state (catastrophe, tokens, power uses: the MJ's) is read by table.js and mj.js only;
+// player pages use table.js's player view and player calls (the phone is handed around).
 
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, has, language, t, tn } from "../../i18n.js";
@@ -27,19 +27,6 @@ export function ensureStyles() {
 
 /** The rules as data, fetched once from the engine (prices, creation budgets, bands). */
 export const rules = engineData("versality.rules");
-
-export const EMPTY_STATE = Object.freeze({ catastrophe: 0, tokens: 0, session: 0, awarded_session: null, power_uses: [], decks: {}, pending: {} });
-
-/** The whole Versality table state (MJ data included): pass it to the ops, never display it here. */
-export function tableState(doc) {
-  return doc.systems?.versality ?? structuredClone(EMPTY_STATE);
-}
-
-export function saveState(app, state) {
-  app.update((doc) => {
-    doc.systems.versality = state;
-  });
-}
 
 export const characters = (doc) => systemCharacters(doc, SYSTEM);
 export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);

@@ -4,27 +4,22 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
-import { SYSTEM, isCreated, nameOf, tableState, tn, transientApp } from "./common.js";
+import { SYSTEM, isCreated, nameOf, tn, transientApp } from "./common.js";
+import { deckSize, forgetCharacter, playerView } from "./table.js";
 
 // A duplicate keeps `created`: the flag is a field of the character. A deleted character's
 // deck and pending test go with it.
 const listing = characterList({
   system: SYSTEM, prefix: "vs", ns: "versality", maxName: 100, nameOf,
-  onRemove: (doc, c) => {
-    const st = doc.systems.versality;
-    if (st) {
-      delete st.decks[c.id];
-      delete st.pending[c.id];
-    }
-  },
+  onRemove: (doc, c) => forgetCharacter(doc, c.id),
 });
 
 export function render(app) {
-  const state = tableState(app.doc);
+  const view = playerView(app);
   /** Deck size once created (the table's deck when built), else "in creation". */
   const meta = (c) => {
-    const deck = state.decks[c.id];
-    const size = deck ? Object.keys(deck.cards).length : c.deck.length;
+    const deck = view && Object.hasOwn(view.decks, c.id) ? view.decks[c.id] : null;
+    const size = deck ? deckSize(deck) : c.deck.length;
     return isCreated(c) ? tn("versality.ui.deck_size", size) : t("versality.ui.in_creation");
   };
   return html`

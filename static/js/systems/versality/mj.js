@@ -1,17 +1,43 @@
 // The MJ's screen (#/versality/mj): degradation tokens, the catastrophe scale with its band
 // and meaning, power uses (1–5 points, hidden from players), session start (tokens from
-// debts), manual adjustments, end of scenario. The only module that shows MJ-only data.
+// debts), manual adjustments, end of scenario. The only page that shows MJ-only data, and
+// only after the explicit "Je suis le MJ" switch: the route alone (a link, a reload, a
+// player page's link) shows the switch, and leaving the screen locks it again.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
 import { t } from "../../i18n.js";
 import { callReporting } from "../../views/ui.js";
-import { backLink, characters, nameOf, ready, replaceCharacter, rules, saveState, tableState, tn, onNavigate, vsError } from "./common.js";
+import { backLink, characters, nameOf, ready, replaceCharacter, rules, tn, onNavigate, vsError } from "./common.js";
+import { fullState as tableState, saveState } from "./table.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
   scenario: { objective: false, unhurt: {} }, confirmAward: false };
 
-onNavigate(() => Object.assign(ui, { error: null, message: null, confirmAward: false }));
+/** The "Je suis le MJ" switch: in memory only (a reload locks it), locked on leaving. */
+let unlocked = false;
+
+onNavigate(() => {
+  Object.assign(ui, { error: null, message: null, confirmAward: false });
+  if (!location.hash.startsWith("#/versality/mj")) unlocked = false;
+});
+
+function gate(app) {
+  return html`
+    ${backLink("#/versality", t("versality.ui.back_players"))}
+    <h1 id="vs-mj-gate-title" tabindex="-1">${t("versality.ui.mj_gate_title")}</h1>
+    <section class="card" aria-labelledby="vs-mj-gate-title" data-testid="vs-mj-gate">
+      <p>${t("versality.ui.mj_gate_help")}</p>
+      <div class="row">
+        <button type="button" class="primary" id="vs-mj-unlock" @click=${() => {
+          unlocked = true;
+          app.rerender();
+          document.getElementById("vs-mj-title")?.focus({ preventScroll: true });
+        }}>${t("versality.ui.mj_gate_confirm")}</button>
+        <a class="button" href="#/versality">${t("versality.ui.mj_gate_back")}</a>
+      </div>
+    </section>`;
+}
 
 function bandOf(value, bands) {
   return bands?.find((b) => value >= b.min && (b.max === null || value <= b.max))?.id ?? null;
@@ -32,7 +58,9 @@ function adjust(app, field, delta) {
 function powerUse(app, list) {
   const id = ui.power.character || list[0]?.id;
   if (!id) return;
-  run(app, { op: "versality.power.use", state: tableState(app.doc), character_id: id, points: ui.power.points, note: ui.power.note.slice(0, 200) }, (r) => {
+  const request = { op: "versality.power.use", state: tableState(app.doc), character_id: id, characters: list.map((c) => c.id),
+    points: ui.power.points, note: ui.power.note.slice(0, 200) };
+  run(app, request, (r) => {
     ui.message = t("versality.ui.mj_power_added", { points: ui.power.points });
     ui.power.note = "";
     saveState(app, r.state);
@@ -97,6 +125,7 @@ function reshuffleHistory(app) {
 }
 
 export function render(app) {
+  if (!unlocked) return gate(app);
   const state = tableState(app.doc);
   const list = characters(app.doc);
   const r = rules(app);
@@ -105,8 +134,9 @@ export function render(app) {
   const dis = !ready(app);
   return html`
     ${backLink("#/versality", t("versality.ui.back_players"))}
-    <h1>${t("versality.ui.mj_title")}</h1>
+    <h1 id="vs-mj-title" tabindex="-1">${t("versality.ui.mj_title")}</h1>
     <p class="notice warning vs-mj-warning">${t("versality.ui.mj_warning")}</p>
+    <p><button type="button" id="vs-mj-lock" @click=${() => { unlocked = false; location.hash = "#/versality"; }}>${t("versality.ui.mj_leave")}</button></p>
     <div role="status" aria-live="polite" data-testid="vs-mj-status">
       ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
       ${ui.message ? html`<p>${ui.message}</p>` : nothing}

@@ -11,12 +11,13 @@ import { callReporting } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
-  saveState, tableState, tn, budgetLine,
+  tn, budgetLine,
   onNavigate, transientApp, vsError,
 } from "./common.js";
+import { playerCall, playerView } from "./table.js";
 
 const ui = { id: null, error: null, heal: { ally: "", characteristic: "physique", outcome: "oui" },
-  improve: { power: "", characteristic: "physique", skill: "traquer" }, message: null };
+  improve: { power: "", characteristic: "physique", skill: "traquer", compensation: "" }, message: null };
 
 onNavigate(() => {
   ui.error = null;
@@ -280,8 +281,9 @@ function healSection(app, c) {
             ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.heal.characteristic}>${t(`versality.characteristic.${k}`)} (${ally.wounds[k]})</option>`)}
           </select></div>
       </div>
+      ${c.incapacitated ? html`<p data-testid="vs-heal-incapacitated" id="vs-heal-why">${t("versality.ui.heal_incapacitated")}</p>` : nothing}
       ${c.heal_used || c.incapacitated
-        ? html`<button type="button" id="vs-heal-test" disabled>${t("versality.ui.heal_test")}</button>`
+        ? html`<button type="button" id="vs-heal-test" disabled aria-describedby=${c.incapacitated ? "vs-heal-why" : nothing}>${t("versality.ui.heal_test")}</button>`
         : html`<a class="button primary" id="vs-heal-test"
             href=${`#/versality/test/${encodeURIComponent(c.id)}/heal/${encodeURIComponent(ally.id)}/${ui.heal.characteristic}`}>${t("versality.ui.heal_test")}</a>`}
       <details class="vs-heal-manual">
@@ -290,7 +292,8 @@ function healSection(app, c) {
           <select id="vs-heal-outcome" @change=${(e) => { ui.heal.outcome = e.target.value; }}>
             ${["oui-et", "oui", "oui-mais", "non-mais", "non-et", "echec-critique"].map((o) => html`<option value=${o} ?selected=${o === ui.heal.outcome}>${outcomeLabel(o)}</option>`)}
           </select></div>
-        <button type="button" id="vs-heal-do" ?disabled=${!ready(app) || c.heal_used} @click=${doHeal}>${t("versality.ui.heal_do")}</button>
+        <button type="button" id="vs-heal-do" ?disabled=${!ready(app) || c.heal_used || c.incapacitated}
+          aria-describedby=${c.incapacitated ? "vs-heal-why" : nothing} @click=${doHeal}>${t("versality.ui.heal_do")}</button>
       </details>`}
   </section>`;
 }
@@ -298,14 +301,13 @@ function healSection(app, c) {
 /** A card bought goes into the table deck (versality.deck.sync: shuffled into the draw
  * pile only; the discard keeps waiting for the deck to run out, with its penalty). */
 async function syncDeck(app, character) {
-  const state = tableState(app.doc);
-  if (!state.decks[character.id]) return false;
-  const r = await app.call({ op: "versality.deck.sync", state, character, seed: newSeed() });
+  const view = playerView(app);
+  if (!view || !Object.hasOwn(view.decks, character.id)) return false;
+  const r = await playerCall(app, { op: "versality.deck.sync", character, seed: newSeed() });
   if (r.error) {
     ui.error = r.error;
     return false;
   }
-  saveState(app, r.state);
   return r.added.length > 0;
 }
 
@@ -315,7 +317,10 @@ function progressionSection(app, c, r) {
   const skillCost = Math.max(1, c.skills[ui.improve.skill]);
   const buy = (purchase, label) => runCharacterOp(app, { op: "versality.improve", character: c, purchase }, {
     onOk: async (res) => {
-      ui.message = t("versality.ui.bought", { what: label, cost: res.cost });
+      ui.message = purchase.compensation?.length
+        ? t("versality.ui.bought_with", { what: label, with: purchase.compensation.map(outcomeLabel).join(", "), cost: res.cost })
+        : t("versality.ui.bought", { what: label, cost: res.cost });
+      if (purchase.compensation) ui.improve.compensation = "";
       edit(app, c.id, (d) => Object.assign(d, res.character));
       if (purchase.type === "card" && await syncDeck(app, res.character)) {
         ui.message += ` ${t("versality.ui.deck_synced")}`;
@@ -330,9 +335,15 @@ function progressionSection(app, c, r) {
     <p>${t("versality.ui.improvement_points")} <strong data-testid="vs-improvement-points">${c.improvement_points}</strong></p>
     <p class="muted small">${t("versality.ui.progression_help")}</p>
     <h3>${t("versality.ui.buy_card")}</h3>
+    <div class="field"><label for="vs-improve-compensation">${t("versality.ui.compensation")}</label>
+      <select id="vs-improve-compensation" aria-describedby="vs-improve-compensation-help"
+        @change=${(e) => { ui.improve.compensation = e.target.value; }}>
+        ${["", "non-mais", "non-et"].map((k) => html`<option value=${k} ?selected=${k === ui.improve.compensation}>${k ? outcomeLabel(k) : t("versality.ui.compensation_none")}</option>`)}
+      </select>
+      <p class="muted small" id="vs-improve-compensation-help">${t("versality.ui.compensation_help")}</p></div>
     <div class="row">
       ${KINDS.map((kind) => html`<button type="button" data-testid=${`vs-improve-${kind}`} ?disabled=${!ready(app)}
-        @click=${() => buy({ type: "card", kind }, outcomeLabel(kind))}>+ ${outcomeLabel(kind)}
+        @click=${() => buy({ type: "card", kind, ...(kind in prices && ui.improve.compensation ? { compensation: [ui.improve.compensation] } : {}) }, outcomeLabel(kind))}>+ ${outcomeLabel(kind)}
         <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : t("versality.ui.free_compensation")})</span></button>`)}
     </div>
     <h3>${t("versality.purchase.power")}</h3>

@@ -2,7 +2,9 @@
 // wounds add to it), force/faiblesse; see the number of cards, the rule and the exact odds
 // (versality.test.odds, from the deck as it stands) BEFORE drawing; draw (versality.test.draw),
 // choose a card when allowed, the MJ's tokens, resolve (versality.test.resolve), log it.
-// Player view: catastrophe and token counts are never shown here (only on the MJ screen).
+// Player view: this page reads the table through table.js's player projection only
+// (versality.view.player) and calls the ops through playerCall: catastrophe, token counts
+// and power uses never reach it (they are the MJ screen's).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { formatPercent, t } from "../../i18n.js";
@@ -12,9 +14,10 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { callBusy, requestCache, reveal } from "../../views/ui.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
-  ready, replaceCharacter, saveState, tableState, tn, tone,
+  ready, replaceCharacter, tn, tone,
   onNavigate, vsError,
 } from "./common.js";
+import { deckSize, playerApp, playerCall, playerView } from "./table.js";
 
 const DIFF_VALUE = { facile: 1, conventionnelle: 2, inhabituelle: 3, complexe: 4, epique: 5 };
 
@@ -39,18 +42,26 @@ function reset(key, app) {
   testOdds.clear();
 }
 
-function oddsRequest(c, state) {
-  return { op: "versality.test.odds", state, character: c, characteristic: ui.characteristic, skill: ui.skill,
+function oddsRequest(c) {
+  return { op: "versality.test.odds", character: c, characteristic: ui.characteristic, skill: ui.skill,
     difficulty: ui.difficulty, force: ui.force, faiblesse: ui.faiblesse };
 }
 
-function refreshOdds(app, c, state) {
-  ui.odds = testOdds(app, oddsRequest(c, state));
+/** The odds from the deck as the players see it (playerCall adds the table state; the
+ * cache key holds the projected deck, so a new draw pile asks again). */
+function refreshOdds(app, c, deck) {
+  const request = oddsRequest(c);
+  ui.odds = testOdds(playerApp(app), request, JSON.stringify([request, deck]));
 }
 
-/** What the player hears about events: the reshuffle only (catastrophe and tokens are the MJ's). */
+const RUN_OUT = new Set(["reshuffle", "exhausted"]);
+
+/** What the player hears about events: the deck ran out (reshuffled, or every card drawn)
+ * and what that costs, as the odds announced it; never the MJ's counts. */
 function announceEvents(events) {
-  return events.filter((e) => e.type === "reshuffle").map(() => t("versality.ui.reshuffled")).join(" ");
+  const out = events.filter((e) => RUN_OUT.has(e.type))
+    .map((e) => t(e.type === "reshuffle" ? "versality.ui.reshuffled" : "versality.ui.exhausted"));
+  return out.length ? [...out, t("versality.ui.penalty")].join(" ") : "";
 }
 
 async function draw(app, c) {
@@ -58,9 +69,8 @@ async function draw(app, c) {
   ui.result = null;
   ui.choice = null;
   ui.tokens = 0;
-  const state = tableState(app.doc);
   const request = { op: "versality.test.draw", characteristic: ui.characteristic, skill: ui.skill, difficulty: ui.difficulty, seed: newSeed() };
-  const r = await callBusy(app, ui, { ...request, state, character: c });
+  const r = await callBusy(playerApp(app), ui, { ...request, character: c });
   if (!r) return;
   ui.fresh = true;
   ui.lastDraw = request;
@@ -68,7 +78,7 @@ async function draw(app, c) {
   ui.announce = [tn("versality.ui.drawn_announce", r.test.drawn.length, { cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
     announceEvents(r.test.events)].filter(Boolean).join(" ");
   if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
-  saveState(app, r.state);
+  app.rerender();
   // The draw button is gone: keep keyboard and screen-reader users at the drawn cards.
   focusHeading("vs-hand-title");
 }
@@ -83,10 +93,9 @@ async function resolve(app, c, pending) {
   if (ui.busy) return;
   ui.busy = true;
   app.rerender();
-  const state = tableState(app.doc);
   const request = { op: "versality.test.resolve", character_id: c.id, force: ui.force, faiblesse: ui.faiblesse, tokens: ui.tokens, seed: newSeed() };
   if (pending.rule === "choose" && ui.choice) request.choice = ui.choice;
-  const r = await app.call({ ...request, state });
+  const r = await playerCall(app, request);
   ui.busy = false;
   if (r.error) {
     // Never tell the players how many tokens the MJ holds.
@@ -100,10 +109,10 @@ async function resolve(app, c, pending) {
   ui.choice = null;
   const reshuffle = announceEvents(r.result.events);
   // Reshuffles of the draw and of the resolve: each one raised the scale and gave a token (MJ screen).
-  const reshuffles = [...(ui.lastEvents ?? []), ...r.result.events].filter((e) => e.type === "reshuffle").length;
+  const reshuffles = [...(ui.lastEvents ?? []), ...r.result.events].filter((e) => RUN_OUT.has(e.type)).length;
   ui.lastEvents = [];
   ui.announce = [t("versality.ui.result_announce", { outcome: outcomeLabel(r.result.final) }), reshuffle].filter(Boolean).join(" ");
-  saveState(app, r.state);
+  app.rerender();
   focusHeading("vs-result-title");
   const label = `${t(`versality.characteristic.${pending.characteristic}`)} + ${t(`versality.skill.${pending.skill}`)} · ${t(`versality.difficulty.${pending.difficulty}`)}`;
   app.addLog({
@@ -116,7 +125,7 @@ async function resolve(app, c, pending) {
 /** The sheet has cards the table lacks: add them (sync). Rebuilding (which also brings the
  * discard back without the exhaustion penalty) is offered only when sync cannot work. */
 async function updateDeck(app, c, op) {
-  const r = await app.call({ op, state: tableState(app.doc), character: c, seed: newSeed() });
+  const r = await playerCall(app, { op, character: c, seed: newSeed() });
   if (r.error) {
     ui.error = r.error;
     app.rerender();
@@ -124,7 +133,7 @@ async function updateDeck(app, c, op) {
   }
   ui.error = null;
   ui.announce = t(op === "versality.deck.sync" ? "versality.ui.deck_synced_many" : "versality.ui.deck_rebuilt");
-  saveState(app, r.state);
+  app.rerender();
 }
 
 function setupForm(app, c, pending) {
@@ -167,7 +176,10 @@ function oddsSection(odds) {
   return html`<div data-testid="vs-odds">
     <p class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}><strong>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong></p>
     <p class="muted small">${odds.rule === "choose" ? t("versality.ui.odds_best") : t("versality.ui.odds_worst")}</p>
-    ${odds.reshuffle ? html`<p class="small">${t("versality.ui.odds_reshuffle")}</p>` : nothing}
+    ${odds.penalties ? html`<div class="small" data-testid="vs-odds-runout" data-penalties=${odds.penalties}>
+      ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
+      ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
+      <p>${t("versality.ui.penalty")}</p></div>` : nothing}
     ${renderDistribution(rows, t("versality.ui.outcome"))}
     <ul class="vs-fractions small muted">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : ${r.fraction} (${formatPercent(r.percent)})</li>`)}</ul>
   </div>`;
@@ -208,7 +220,7 @@ function tableSection(app, c, deck, pending, heal) {
       </fieldset>
       <button type="button" class="primary" id="vs-resolve" ?disabled=${!ready(app) || ui.busy || (pending.rule === "choose" && !ui.choice)}
         @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>
-    ` : html`${resultSection()}${healApply(app, c, heal)}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated}
+    ` : html`${resultSection()}${healApply(app, c, heal)}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated || !playerView(app)}
         @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? tn("versality.ui.draw_n", ui.odds.count) : t("versality.ui.draw")}</button>`}
   </section>`;
 }
@@ -277,19 +289,20 @@ export function render(app, id) {
   const heal = healContext(app);
   const c = findCharacter(app.doc, id);
   if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
-  const state = tableState(app.doc);
-  const deck = state.decks[id] ?? null;
-  const pending = state.pending[id] ?? null;
-  if (!pending) refreshOdds(app, c, state);
-  const stale = deck && !pending && Object.keys(deck.cards).length !== c.deck.length;
+  const view = playerView(app);
+  const deck = view && Object.hasOwn(view.decks, id) ? view.decks[id] : null;
+  const pending = view && Object.hasOwn(view.pending, id) ? view.pending[id] : null;
+  if (!pending && view) refreshOdds(app, c, deck);
+  const tableSize = deck ? deckSize(deck) : 0;
+  const stale = deck && !pending && tableSize !== c.deck.length;
   return html`
     ${backLink(`#/versality/character/${encodeURIComponent(id)}`, t("versality.ui.back_sheet", { name: nameOf(c) }))}
     <h1>${t("versality.ui.test_title", { name: nameOf(c) })}</h1>
     <div class="visually-hidden" role="status" aria-live="polite" data-testid="vs-announce">${ui.announce}</div>
     ${ui.announce ? html`<p class="vs-announce-visible" aria-hidden="true" data-testid="vs-announce-visible">${ui.announce}</p>` : nothing}
     ${c.incapacitated ? html`<p class="field-error">${t("error.versality.test.incapacitated")}</p>` : nothing}
-    ${stale ? html`<p class="notice warning">${t("versality.ui.deck_stale", { table: Object.keys(deck.cards).length, sheet: c.deck.length })}
-      ${Object.keys(deck.cards).length < c.deck.length
+    ${stale ? html`<p class="notice warning">${t("versality.ui.deck_stale", { table: tableSize, sheet: c.deck.length })}
+      ${tableSize < c.deck.length
         ? html`<button type="button" id="vs-sync" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.sync")}>${t("versality.ui.sync")}</button>`
         : html`<button type="button" id="vs-rebuild" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.build")}>${t("versality.ui.rebuild")}</button>`}</p>` : nothing}
     ${healBox(app, c, heal)}

@@ -1,0 +1,73 @@
+// The Versality table state's gatekeeper. The whole state (document.systems.versality)
+// holds the MJ's secrets (catastrophe, tokens, power uses): only this module and the MJ
+// screen (mj.js, behind its "Je suis le MJ" switch) read it. Player pages get the player
+// projection (versality.view.player) through `playerView`, and call the player ops through
+// `playerCall`, which adds the table state to the request, saves the new state the engine
+// answers and hands the page the rest of the answer (its `view`, never the state).
+
+import { requestCache } from "../../views/ui.js";
+
+const EMPTY_STATE = Object.freeze({ catastrophe: 0, tokens: 0, session: 0, awarded_session: null, power_uses: [], decks: {}, pending: {} });
+
+/** The whole table state (MJ data included). For this module and the MJ screen only. */
+export function fullState(doc) {
+  return doc.systems?.versality ?? structuredClone(EMPTY_STATE);
+}
+
+/** Store a table state the engine answered. */
+export function saveState(app, state) {
+  app.update((doc) => {
+    doc.systems.versality = state;
+  });
+}
+
+/** A character leaves the table: its deck and pending test go with it. */
+export function forgetCharacter(doc, id) {
+  const st = doc.systems?.versality;
+  if (st && Object.hasOwn(st.decks, id)) delete st.decks[id];
+  if (st && Object.hasOwn(st.pending, id)) delete st.pending[id];
+}
+
+const viewCache = requestCache({ keepStale: true });
+const primed = { key: null, view: null };
+
+/** The player projection of the table state (versality.view.player), or null until the
+ * engine has answered once. Re-asked whenever the saved state changes. */
+export function playerView(app) {
+  const state = fullState(app.doc);
+  const key = JSON.stringify(state);
+  if (primed.key === key) return primed.view;
+  const r = viewCache(app, { op: "versality.view.player", state }, key);
+  return r && !r.error ? r.view : null;
+}
+
+/**
+ * A player op (deck build/sync, test odds/draw/resolve): the table state is added here,
+ * the new state the engine answers is saved here, and the page receives the answer
+ * without it (the `view` the engine projected for the players, the test, the result).
+ */
+export async function playerCall(app, request) {
+  const r = await app.call({ ...request, state: fullState(app.doc) });
+  if (r.error || !("state" in r)) return r;
+  const { state, ...answer } = r;
+  primed.key = JSON.stringify(state);
+  primed.view = answer.view;
+  saveState(app, state);
+  return answer;
+}
+
+/** `app` whose `call` goes through `playerCall` (for the shared busy/report helpers). */
+export function playerApp(app) {
+  return new Proxy(app, {
+    get(target, prop) {
+      if (prop === "call") return (request) => playerCall(target, request);
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** How many cards a deck of the player view holds (every pile counted, hidden ones too). */
+export function deckSize(deck) {
+  return Object.values(deck.piles).reduce((n, pile) => n + pile.count, 0);
+}
