@@ -163,8 +163,9 @@ def deck_run(pile: int, discard: int, count: int) -> dict[str, Any]:
     the discard is reshuffled into it (``reshuffle``), once more when even the reshuffled
     cards do not suffice (``exhausted``: every card is drawn, the draw stops short). Each
     exhaustion costs catastrophe +1 and gives the MJ a token (``penalties``); ``drawn`` is
-    how many cards the test actually shows. :func:`state.draw_test` checks its events
-    against this.
+    how many cards the test actually shows. The draw (:func:`state.draw_test`, through
+    :func:`cards.draw`'s ``reshuffle``/``exhausted`` events) does exactly this: a property
+    test (tests/versality/test_versality_play_checks.py) holds them together.
     """
     reshuffle = count > pile and discard > 0
     exhausted = count > pile + discard
