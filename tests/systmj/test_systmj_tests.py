@@ -7,10 +7,14 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
 from sj_api import call, err
 
+from tablee.api import handle
+from tablee.errors import declared_codes
+from tablee.registry import OPS
 from tablee.systems.systmj import resolution as R
 
 
@@ -139,3 +143,27 @@ def test_outcome_rules_hold_for_any_roll(score, mod, roll):
         assert o == "success" and d in R.DEGREES
     else:
         assert o == "failure"
+
+
+# ------------------------------------------------------------- the schema-driven property
+NUMBER_OPS = ["systmj.test", "systmj.test.odds", "systmj.learning.odds", "systmj.learning.roll", "systmj.review.grant"]
+
+
+@pytest.mark.parametrize("name", NUMBER_OPS)
+def test_every_request_the_schema_allows_answers_or_gives_a_declared_code(name):
+    """More examples than the project-wide fuzz for the ops a table calls all the time."""
+    codes = declared_codes()
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+    @given(from_schema(OPS[name].schema))
+    def check(request):
+        response = handle(request)
+        if "error" in response:
+            assert response["error"]["code"] in codes
+            assert not response["error"]["code"].startswith("request."), response
+        elif "seed" in request:
+            assert handle(request) == response  # seeded: replays
+        if name == "systmj.learning.roll" and "error" not in response:
+            assert request["score"] <= response["after"] <= 99
+
+    check()
