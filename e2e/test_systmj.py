@@ -244,4 +244,20 @@ def test_creature_phase_automatic_tests_brutor_and_delete(app):
     page.click("[data-testid=sj-confirm-delete]")
     expect(page.locator("[data-testid=sj-char]").filter(has_text="Loup gris")).to_have_count(0)
     wait_saved(page, f"!{char_js(loup)} && d.systems.systmj.round === 2")
+    expect(page.get_by_text("Loup gris est supprimé·e.")).to_be_visible()
+
+    # Removing a special skill asks first, then drops its scores from every sheet.
+    page.fill("#sj-special-name", "Chasse")
+    page.click("#sj-special-add")
+    goto(page, f"systmj/character/{brutor}")
+    set_field(page, page.get_by_label("Chasse", exact=True), "35")
+    wait_saved(page, f"Object.keys({char_js(brutor)}.special).length === 1")
+    expect(page.get_by_text("Loup gris est supprimé·e.")).to_have_count(0)  # status lines stay on their page
+    goto(page, "systmj")
+    page.get_by_role("button", name="Retirer Chasse").click()
+    expect(page.get_by_text("Retirer Chasse de la table, et ses scores de chaque fiche ?")).to_be_visible()
+    page.click("[data-testid=sj-confirm-remove]")
+    expect(page.locator("[data-testid=sj-specials]")).to_have_count(0)
+    doc = wait_saved(page, "d.systems.systmj.universe.special_skills.length === 0")
+    assert next(c for c in doc["characters"] if c["id"] == brutor)["special"] == {}
     assert axe_violations(page) == []

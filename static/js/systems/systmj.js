@@ -7,7 +7,7 @@
 //   #/systmj/chronoste             the Chronoste (calendar, clock, history)
 
 import { html } from "../../vendor/lit-html/lit-html.js";
-import { renderSystemPage } from "../views/ui.js";
+import { renderSystemPage, transientApp } from "../views/ui.js";
 import { ensureStyles, statusBar } from "./systmj/common.js";
 import * as chronoste from "./systmj/chronoste.js";
 import * as learning from "./systmj/learning.js";
@@ -26,5 +26,7 @@ const PAGES = {
 
 export function render(app) {
   ensureStyles();
-  return html`${statusBar(app)}${renderSystemPage(app, "systmj", PAGES, list.render)}`;
+  // Status lines ("Compétence ajoutée.") belong to their page: cleared on navigation.
+  const view = transientApp(app);
+  return html`${statusBar(view)}${renderSystemPage(view, "systmj", PAGES, list.render)}`;
 }

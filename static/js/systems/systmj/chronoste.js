@@ -123,7 +123,7 @@ export function render(app) {
     <section class="card" aria-labelledby="sj-hist-title">
       <h2 id="sj-hist-title">${t("systmj.ui.history")}</h2>
       ${history.length ? html`<ol class="sj-history" data-testid="sj-history">
-        ${history.map((h) => html`<li><strong>${h.day} ${monthName(state, h.month)} ${h.year}, ${clockText(h.minute)}</strong>
+        ${history.map((h) => html`<li><strong>${t("systmj.ui.date_time", { day: h.day, month: monthName(state, h.month), year: h.year, time: clockText(h.minute) })}</strong>
           <span class="muted small">(+${durationText(h.advanced)})</span>${h.note ? html` — ${h.note}` : nothing}</li>`)}
       </ol>` : html`<p class="muted">${t("systmj.ui.no_history")}</p>`}
     </section>

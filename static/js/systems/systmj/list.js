@@ -12,7 +12,7 @@ const listing = characterList({
   system: SYSTEM, prefix: "sj", ns: "systmj", maxName: 80, nameOf,
 });
 
-const ui = { skill: "", da: "1", universe: null, error: null, busy: false, phaseError: null };
+const ui = { skill: "", da: "1", error: null, busy: false, phaseError: null, confirmRemove: null };
 
 /** A 12-character id "sp-…" of lower-case letters and digits (the schema's pattern). */
 function specialId() {
@@ -30,6 +30,7 @@ async function addSkill(app, event) {
 }
 
 function removeSkill(app, id) {
+  ui.confirmRemove = null;
   app.update((doc) => {
     const st = doc.systems.systmj;
     st.universe.special_skills = st.universe.special_skills.filter((s) => s.id !== id);
@@ -60,7 +61,12 @@ function universeCard(app, state) {
     <p class="muted small">${t("systmj.ui.special_help")}</p>
     ${skills.length ? html`<ul class="sj-specials" data-testid="sj-specials">
       ${skills.map((s) => html`<li><span>${s.name}</span> <span class="muted small">${t("systmj.ui.da_n", { n: s.da })}</span>
-        <button type="button" class="danger" @click=${() => removeSkill(app, s.id)}>${t("systmj.ui.remove")}<span class="visually-hidden"> ${s.name}</span></button></li>`)}
+        ${ui.confirmRemove === s.id
+          ? html`<span role="group" class="row" aria-label=${t("systmj.ui.confirm_remove", { name: s.name })}>
+              <span>${t("systmj.ui.confirm_remove", { name: s.name })}</span>
+              <button type="button" class="danger" data-testid="sj-confirm-remove" @click=${() => removeSkill(app, s.id)}>${t("systmj.ui.remove_yes")}</button>
+              <button type="button" @click=${() => { ui.confirmRemove = null; app.rerender(); }}>${t("systmj.ui.cancel")}</button></span>`
+          : html`<button type="button" class="danger" @click=${() => { ui.confirmRemove = s.id; app.rerender(); }}>${t("systmj.ui.remove")}<span class="visually-hidden"> ${s.name}</span></button>`}</li>`)}
     </ul>` : html`<p class="muted">${t("systmj.ui.no_special")}</p>`}
     <form class="sj-grid" @submit=${(e) => addSkill(app, e)}>
       <div class="field"><label for="sj-special-name">${t("systmj.ui.special_name")}</label>
