@@ -4,10 +4,12 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
-import { callBusy } from "../../views/ui.js";
+import { callBusy, onNavigate } from "../../views/ui.js";
 import { backLink, clockText, errorLine, isDay, monthName, ready, saveState, tableState, timeText } from "./common.js";
 
 const ui = { amount: "1", unit: "days", note: "", amountBad: false, error: null, busy: false, months: null, monthsBad: null, setError: null };
+
+onNavigate(() => Object.assign(ui, { amountBad: false, error: null, months: null, monthsBad: null, setError: null }));
 
 async function advance(app, event) {
   event.preventDefault();

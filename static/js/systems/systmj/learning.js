@@ -8,7 +8,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy, reveal } from "../../views/ui.js";
+import { callBusy, onNavigate, reveal } from "../../views/ui.js";
 import {
   GENERIC_SKILLS, backLink, characters, d100Term, renderD100, degreeLabel, errorLine, findCharacter, nameOf, ready,
   replaceCharacter, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState, withScore,
@@ -16,6 +16,8 @@ import {
 
 const ui = { id: null, skill: "lire_ecrire", mode: "self", mentor: "", da: null, gain: "1", result: null, error: null, busy: false };
 const oddsCache = requestCache();
+
+onNavigate(() => { ui.error = null; });
 
 function reset(id) {
   if (ui.id === id) return;

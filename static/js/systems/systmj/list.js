@@ -5,7 +5,7 @@ import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newId } from "../../storage.js";
 import { characterList } from "../../views/characters.js";
-import { callBusy } from "../../views/ui.js";
+import { callBusy, onNavigate } from "../../views/ui.js";
 import { SYSTEM, errorLine, nameOf, ready, saveState, specialSkills, tableState } from "./common.js";
 
 const listing = characterList({
@@ -13,6 +13,8 @@ const listing = characterList({
 });
 
 const ui = { skill: "", da: "1", error: null, busy: false, phaseError: null, confirmRemove: null };
+
+onNavigate(() => Object.assign(ui, { error: null, phaseError: null, confirmRemove: null }));
 
 /** A 12-character id "sp-…" of lower-case letters and digits (the schema's pattern). */
 function specialId() {

@@ -7,7 +7,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { callBusy } from "../../views/ui.js";
+import { callBusy, onNavigate } from "../../views/ui.js";
 import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, characters, errorLine, nameOf, ready, replaceCharacter,
   requestCache, rules, saveState, scoreOf, sjError, skillLabel, specialSkills, tableState, withScore,
@@ -17,6 +17,11 @@ const planCache = requestCache({ keepStale: true });
 /** character id -> that PJ's form (a Map: ids are untrusted keys). */
 const forms = new Map();
 const page = { busy: false, error: null };
+
+onNavigate(() => {
+  page.error = null;
+  for (const f of forms.values()) Object.assign(f, { error: null, gainBad: false });
+});
 
 function formOf(id) {
   if (!forms.has(id)) forms.set(id, { dice: new Map(), extra: [], attribute: "", gain: "", reason: "", error: null, gainBad: false, busy: false });

@@ -6,7 +6,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
-import { callReporting } from "../../views/ui.js";
+import { callReporting, onNavigate } from "../../views/ui.js";
 import {
   KINDS, PAIRS, SKILL_GROUPS, attrLabel, backLink, checkOf, degreeLabel, errorLine, fieldErrors,
   fieldId, findCharacter, hasProblem, nameOf, ready, replaceCharacter, skillLabel, skillLabelGeneric,
@@ -14,6 +14,10 @@ import {
 } from "./common.js";
 
 const ui = { id: null, problems: [], error: null };
+
+// A bad value typed is gone once the page is left (the input shows the saved score again):
+// its message goes too.
+onNavigate(() => Object.assign(ui, { problems: [], error: null }));
 
 function reset(id) {
   if (ui.id === id) return;

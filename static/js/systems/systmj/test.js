@@ -7,7 +7,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy, reveal } from "../../views/ui.js";
+import { callBusy, onNavigate, reveal } from "../../views/ui.js";
 import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, d100Term, degreeLabel, errorLine, findCharacter, nameOf,
   prob, ready, renderD100, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState,
@@ -17,6 +17,8 @@ const ui = { id: null, pick: "skill:detection", modifier: "normal", custom: "0",
 const oddsCache = requestCache();
 
 const MOD_ORDER = ["normal", "facilite", "aise", "tres_facile", "extremement_simple", "petite_difficulte", "ardu", "tres_difficile", "quasiment_impossible", "custom"];
+
+onNavigate(() => { ui.error = null; });
 
 function reset(id) {
   if (ui.id === id) return;
@@ -31,6 +33,8 @@ function whole(text) {
 /** The test request (without seed) and whatever is wrong with the inputs. */
 function spec(app, c) {
   const state = tableState(app);
+  const known = (k) => GENERIC_SKILLS.includes(k) || ATTRIBUTES.includes(k) || specialSkills(state).some((s) => s.id === k);
+  if (!known(ui.pick.split(":")[1] ?? "")) ui.pick = "skill:detection"; // a special skill the table removed
   const [target, key] = ui.pick.split(":");
   const score = scoreOf(c, target, key);
   const table = rules(app)?.modifiers;
