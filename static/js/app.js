@@ -21,6 +21,7 @@ import * as tray from "./views/tray.js";
 
 const VIEWS = { tray, log: logView, table: tableView, about };
 const SYSTEM_VIEWS = {
+  systmj: () => import("./systems/systmj.js"),
   unicreon: () => import("./systems/unicreon.js"),
   versality: () => import("./systems/versality.js"),
 };

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import unicreon, versality  # importing a system registers its ops
+from . import systmj, unicreon, versality  # importing a system registers its ops
 
 __all__ = ["SYSTEMS"]
 
@@ -21,7 +21,7 @@ SYSTEMS: dict[str, dict[str, Any]] = {
         "licence": "CC BY-SA",
         "source": "000_d267ce9097809d3e.txt",
         "mechanic": "d100",
-        "playable": False,
+        "playable": systmj.PLAYABLE,
     },
     "versality": {
         "id": "versality",

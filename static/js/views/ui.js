@@ -129,3 +129,39 @@ export function engineData(op) {
 export function reveal(id) {
   requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: "start", behavior: "smooth" }));
 }
+
+// ---------------------------------------------------------------- transient messages
+// Status lines ("Copie de Mira est créé·e.", "Acheté : …") belong to the page where they
+// happened: they are cleared when the player navigates (any hash change), so they never
+// stay on screen across pages. Errors and warnings of the shell are not touched.
+const transientNotices = [];
+const navigateHooks = [];
+
+/** Run `clear()` on every navigation (a module's own status/error lines). */
+export function onNavigate(clear) {
+  navigateHooks.push(clear);
+}
+
+/** `app` whose status notices are dismissed on the next navigation (other calls pass through). */
+export function transientApp(app) {
+  return new Proxy(app, {
+    get(target, prop) {
+      if (prop === "notify") {
+        return (kind, text, actions) => {
+          const id = target.notify(kind, text, actions);
+          if (kind === "status") transientNotices.push({ app: target, id });
+          return id;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+if (typeof window !== "undefined") {
+  window.addEventListener("hashchange", () => {
+    for (const { app, id } of transientNotices.splice(0)) app.dismiss(id);
+    for (const clear of navigateHooks) clear();
+  });
+}

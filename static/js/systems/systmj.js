@@ -1,0 +1,32 @@
+// SYSTMJ: the system view. Routes:
+//   #/systmj                       entities, the universe's special skills, the phase of play
+//   #/systmj/character/<id>        the sheet (attributes in pairs, skills with their degree)
+//   #/systmj/test/<id>             a d100 test with its odds
+//   #/systmj/learning/<id>         a learning session (alone or with a mentor)
+//   #/systmj/review                the end-of-session review (experience)
+//   #/systmj/chronoste             the Chronoste (calendar, clock, history)
+
+import { html } from "../../vendor/lit-html/lit-html.js";
+import { renderSystemPage, transientApp } from "../views/ui.js";
+import { ensureStyles, statusBar } from "./systmj/common.js";
+import * as chronoste from "./systmj/chronoste.js";
+import * as learning from "./systmj/learning.js";
+import * as list from "./systmj/list.js";
+import * as review from "./systmj/review.js";
+import * as sheet from "./systmj/sheet.js";
+import * as test from "./systmj/test.js";
+
+const PAGES = {
+  character: { id: true, render: sheet.render },
+  test: { id: true, render: test.render },
+  learning: { id: true, render: learning.render },
+  review: { render: review.render },
+  chronoste: { render: chronoste.render },
+};
+
+export function render(app) {
+  ensureStyles();
+  // Status lines ("Compétence ajoutée.") belong to their page: cleared on navigation.
+  const view = transientApp(app);
+  return html`${statusBar(view)}${renderSystemPage(view, "systmj", PAGES, list.render)}`;
+}

@@ -1,0 +1,177 @@
+// SYSTMJ UI: shared helpers. Every rule lives in Python (tablee.systems.systmj); this file
+// reads the table document, names the sheet's fields, and draws the status bar (phase and
+// Chronoste) shown on every SYSTMJ screen.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { errorMessage, formatPercent, has, t } from "../../i18n.js";
+import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
+import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+
+export { replaceCharacter } from "../../views/characters.js";
+export { requestCache } from "../../views/ui.js";
+
+export const SYSTEM = "systmj";
+/** Layout of the sheet (the systmj.rules op gives the same lists). */
+export const PAIRS = [["physique", ["force", "resistance"]], ["mouvement", ["agilite", "rapidite"]], ["psychologie", ["intelligence", "personnalite"]]];
+export const ATTRIBUTES = ["force", "resistance", "agilite", "rapidite", "intelligence", "personnalite", "chance"];
+export const SKILL_GROUPS = [
+  ["linguistiques", ["lire_ecrire", "parler"]],
+  ["physiques", ["acrobatie", "danse", "nage"]],
+  ["sante", ["cuisine", "premiers_soins"]],
+  ["comportementale", ["dissimulation"]],
+  ["sensorielles", ["detection", "sang_froid"]],
+];
+export const GENERIC_SKILLS = SKILL_GROUPS.flatMap(([, skills]) => skills);
+export const KINDS = ["pj", "pnj", "creature"];
+/** The skill scale, for the degree shown beside a score before the engine answers. */
+const SCALE = [[0, "inapte"], [20, "debutant"], [35, "novice"], [50, "standard"], [65, "maitrise"], [79, "specialiste"], [89, "expert"], [98, "virtuose"], [99, "legendaire"]];
+
+export function ensureStyles() {
+  loadStylesheet(new URL("../../../css/systmj.css", import.meta.url).href);
+}
+
+/** The rules as data (modifier table, DA table, dice), fetched once. */
+export const rules = engineData("systmj.rules");
+const freshState = engineData("systmj.state.new");
+
+export function ready(app) {
+  return app.engine.state === "ready";
+}
+
+/** The SYSTMJ table state, or a fresh one (from the engine) when the table has none yet. */
+export function tableState(app) {
+  return app.doc.systems?.systmj ?? freshState(app)?.state ?? null;
+}
+
+export function saveState(app, state) {
+  app.update((doc) => {
+    doc.systems.systmj = state;
+  });
+}
+
+export const characters = (doc) => systemCharacters(doc, SYSTEM);
+export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);
+
+export function nameOf(c) {
+  return c?.name?.trim() || t("systmj.ui.unnamed");
+}
+
+/** The degree of a score on the skill scale (2.2). */
+export function degreeOf(score) {
+  return SCALE.find(([max]) => score <= max)?.[1] ?? "legendaire";
+}
+export const degreeLabel = (score) => t(`systmj.degree.${degreeOf(score)}`);
+
+export const attrLabel = (k) => t(`systmj.attr.${k}`);
+export const skillLabelGeneric = (k) => t(`systmj.skill.${k}`);
+
+/** The table's special skills (a list; ids are "sp-…", matched with ===, never as object keys). */
+export function specialSkills(state) {
+  return state?.universe?.special_skills ?? [];
+}
+
+/** A skill's label: a generic skill by its name, a special skill by the table's name. */
+export function skillLabel(state, key) {
+  if (GENERIC_SKILLS.includes(key)) return skillLabelGeneric(key);
+  return specialSkills(state).find((s) => s.id === key)?.name ?? key;
+}
+
+/** A score of an entity: generic skill, special skill (0 when absent) or attribute. */
+export function scoreOf(c, target, key) {
+  if (target === "attribute") return ATTRIBUTES.includes(key) ? c.attributes[key] : 0;
+  if (GENERIC_SKILLS.includes(key)) return c.skills[key];
+  return Object.hasOwn(c.special, key) ? c.special[key] : 0;
+}
+
+/** The entity with one score replaced (inside app.update: a copy). */
+export function withScore(c, target, key, value) {
+  const copy = structuredClone(c);
+  if (target === "attribute") copy.attributes[key] = value;
+  else if (GENERIC_SKILLS.includes(key)) copy.skills[key] = value;
+  else if (value > 0) copy.special[key] = value;
+  else delete copy.special[key];
+  return copy;
+}
+
+/** A probability {fraction, percent}: the percent, the exact fraction beside it. */
+export function prob(pr, testid) {
+  if (!pr) return nothing;
+  return html`<span class="sj-prob" data-testid=${testid ?? nothing} data-p=${pr.fraction}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.fraction})</span></span>`;
+}
+
+/** The two d10 of a d100, tens then units. */
+export function renderD100(dice, label = "d100") {
+  return html`<ul class="dice" aria-label=${label}>
+    <li class="die kept" aria-label=${`${t("tray.tens")} ${dice[0]}`}>${dice[0]}</li>
+    <li class="die kept" aria-label=${`${t("tray.units")} ${dice[1]}`}>${dice[1]}</li>
+  </ul>`;
+}
+
+/** A log "terms" entry for a d100 (the roll log lists the dice). */
+export function d100Term(dice, text = "d100") {
+  return { kind: "d100", text, sign: 1, dice: dice.map((value) => ({ value, kept: true })) };
+}
+
+/** Field problems (ids "sj-err-…"). */
+export const { problemsAt, fieldId, fieldErrors, hasProblem } = fieldProblems("sj");
+export const checkOf = checkCache("systmj.entity.check");
+
+export function backLink(href, label) {
+  return html`<p class="sj-back"><a href=${href}>← ${label}</a></p>`;
+}
+
+/** Error params naming a skill or attribute are shown by their label. */
+export function sjError(error, state) {
+  if (!error) return "";
+  const params = { ...(error.params ?? {}) };
+  if (typeof params.key === "string") params.key = ATTRIBUTES.includes(params.key) ? attrLabel(params.key) : skillLabel(state, params.key);
+  if (typeof params.degree === "string" && has(`systmj.degree.${params.degree}`)) params.degree = t(`systmj.degree.${params.degree}`);
+  return errorMessage({ ...error, params });
+}
+
+export function errorLine(error, state, testid = "sj-error") {
+  return error ? html`<p class="field-error" role="alert" data-testid=${testid}>${sjError(error, state)}</p>` : nothing;
+}
+
+// ------------------------------------------------------------------ Chronoste and phase
+
+export function monthName(state, month) {
+  return state.chronoste.months[month - 1]?.name ?? String(month);
+}
+
+export function clockText(minute) {
+  const h = Math.floor(minute / 60);
+  return `${String(h).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+}
+
+export function isDay(minute) {
+  const h = Math.floor(minute / 60);
+  return h >= 6 && h < 20;
+}
+
+/** "2 Janvier, an 1 — 08:00 (jour)". */
+export function timeText(state, at = state.chronoste) {
+  return t("systmj.ui.datetime", {
+    day: at.day, month: monthName(state, at.month), year: at.year, time: clockText(at.minute),
+    period: t(isDay(at.minute) ? "systmj.ui.day" : "systmj.ui.night"),
+  });
+}
+
+export function phaseText(state) {
+  return state.phase === "action_mouvement"
+    ? t("systmj.ui.phase_round", { phase: t("systmj.phase.action_mouvement"), round: state.round })
+    : t("systmj.phase.jeu_libre");
+}
+
+/** The status bar on every SYSTMJ screen: the phase of play and the Chronoste's time. */
+export function statusBar(app) {
+  const state = tableState(app);
+  if (!state) return nothing;
+  return html`<p class="sj-status" data-testid="sj-status">
+    <span data-testid="sj-phase">${phaseText(state)}</span>
+    <span aria-hidden="true"> · </span>
+    <a href="#/systmj/chronoste" data-testid="sj-time">${timeText(state)}</a>
+    <span aria-hidden="true"> · </span>
+    <span>${t("systmj.ui.session_n", { n: state.session })}</span>
+  </p>`;
+}

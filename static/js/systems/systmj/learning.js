@@ -1,0 +1,154 @@
+// A SYSTMJ learning session (2.4): one skill, alone (limit (INT + PER) / 2, refused below the
+// skill's DA minimum) or with a mentor (limit ((INT + PER)/2 + (INT + PER of the mentor)/2) / 2;
+// the mentor holds the skill at Maîtrise 51+ and can initiate an Inapte student). The MJ picks
+// the gain (1 point, 1D4, 1D10, 1D20). Before the roll: the limit and the exact distribution
+// of the points gained. The roll (logged with its seed) raises the skill, never past 99.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderDistribution } from "../../views/dice-ui.js";
+import { callBusy, onNavigate, reveal } from "../../views/ui.js";
+import {
+  GENERIC_SKILLS, backLink, characters, d100Term, renderD100, degreeLabel, errorLine, findCharacter, nameOf, ready,
+  replaceCharacter, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState, withScore,
+} from "./common.js";
+
+const ui = { id: null, skill: "lire_ecrire", mode: "self", mentor: "", da: null, gain: "1", result: null, error: null, busy: false };
+const oddsCache = requestCache();
+
+onNavigate(() => { ui.error = null; });
+
+function reset(id) {
+  if (ui.id === id) return;
+  Object.assign(ui, { id, mode: "self", mentor: "", da: null, gain: "1", result: null, error: null });
+}
+
+/** The DA of a skill: the table's for a special skill, the data's default for a generic one. */
+function defaultDa(app, key) {
+  const sp = specialSkills(tableState(app)).find((s) => s.id === key);
+  if (sp) return sp.da;
+  const generic = rules(app)?.generic_da;
+  return generic && Object.hasOwn(generic, key) ? generic[key] : 1;
+}
+
+function request(app, c) {
+  const mentor = ui.mode === "mentor" ? findCharacter(app.doc, ui.mentor) : null;
+  const req = {
+    score: scoreOf(c, "skill", ui.skill),
+    intelligence: c.attributes.intelligence,
+    personnalite: c.attributes.personnalite,
+    da: ui.da ?? defaultDa(app, ui.skill),
+    gain: ui.gain,
+    subject: { character: c.id, target: "skill", key: ui.skill, session: tableState(app)?.session ?? 1 },
+  };
+  if (mentor) {
+    req.mentor = { intelligence: mentor.attributes.intelligence, personnalite: mentor.attributes.personnalite,
+      score: scoreOf(mentor, "skill", ui.skill), character: mentor.id };
+  }
+  return { req, mentor, missingMentor: ui.mode === "mentor" && !mentor };
+}
+
+async function learn(app, c) {
+  const { req, mentor, missingMentor } = request(app, c);
+  if (missingMentor) return;
+  const full = { op: "systmj.learning.roll", ...req, seed: newSeed() };
+  const r = await callBusy(app, ui, full);
+  if (!r) return;
+  ui.result = r;
+  const state = tableState(app);
+  const label = skillLabel(state, ui.skill);
+  const note = `${t(`systmj.quality.${r.quality}`)}${mentor ? ` · ${t("systmj.ui.mentor_n", { name: nameOf(mentor) })}` : ""}`;
+  app.update((doc) => {
+    const cur = doc.characters.find((x) => x.id === c.id);
+    if (!cur) return;
+    const next = withScore(cur, "skill", ui.skill, r.after);
+    next.progress.push({ session: req.subject.session, kind: "learning", target: "skill", key: ui.skill, before: r.before, after: r.after, note: note.slice(0, 200) });
+    if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
+    replaceCharacter(doc, next);
+  });
+  app.addLog({ kind: "systmj.learning", system: "systmj", who: nameOf(c), label: t("systmj.ui.learning_label", { skill: label }), request: full,
+    result: { total: r.capped, summary: t("systmj.ui.learning_summary", { quality: t(`systmj.quality.${r.quality}`), points: r.gained, before: r.before, after: r.after }), terms: [d100Term(r.dice)] } });
+  reveal("sj-l-result-title");
+}
+
+function oddsBlock(odds) {
+  if (!odds) return html`<p class="muted">${t("systmj.ui.odds_loading")}</p>`;
+  if (odds.error) return nothing;
+  const rows = odds.points.map((p) => ({ label: `+${p.points}`, p: p.fraction, percent: p.percent }));
+  return html`<div data-testid="sj-l-odds" data-limit=${odds.limit}>
+    <p>${t(odds.mode === "mentor" ? "systmj.ui.limit_mentor" : "systmj.ui.limit_self", { limit: odds.limit })}</p>
+    <p class="muted small">${t("systmj.ui.expected", { value: odds.expected.value.toLocaleString() })}</p>
+    ${renderDistribution(rows, t("systmj.ui.points"))}
+  </div>`;
+}
+
+function resultBlock(r) {
+  if (!r) return nothing;
+  return html`<section class="card" aria-labelledby="sj-l-result-title" data-testid="sj-l-result" data-after=${r.after} data-quality=${r.quality}>
+    <h2 id="sj-l-result-title">${t("systmj.ui.result")}</h2>
+    ${renderD100(r.dice)}
+    <p>${t(r.lowered ? "systmj.ui.learn_roll_lowered" : "systmj.ui.learn_roll", { roll: String(r.roll).padStart(2, "0"), capped: r.capped, limit: r.limit })}</p>
+    <p role="status" data-testid="sj-l-verdict"><strong>${t(`systmj.quality.${r.quality}`)}</strong>
+      ${r.multiplier > 1 ? t("systmj.ui.multiplier", { n: r.multiplier }) : ""} —
+      ${t("systmj.ui.learn_gain", { gain: r.gain_value, points: r.gained, before: r.before, after: r.after })}</p>
+    <p class="muted small">${t("tray.seed")} ${r.seed}</p>
+  </section>`;
+}
+
+export function render(app, id) {
+  reset(id);
+  const c = findCharacter(app.doc, id);
+  if (!c) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p role="alert">${t("systmj.ui.not_found")}</p>`;
+  const state = tableState(app);
+  const specials = specialSkills(state);
+  const keys = [...GENERIC_SKILLS, ...specials.map((s) => s.id)];
+  if (!keys.includes(ui.skill)) ui.skill = keys[0];
+  const mentors = characters(app.doc).filter((x) => x.id !== c.id && x.kind !== "creature");
+  const { req, missingMentor } = request(app, c);
+  const odds = missingMentor || !rules(app) ? null : oddsCache(app, { op: "systmj.learning.odds", ...req });
+  const set = (key) => (e) => { ui[key] = e.target.value; if (key === "skill") ui.da = null; ui.result = null; app.rerender(); };
+  const gains = rules(app)?.learning_gains ?? ["1", "1d4", "1d10", "1d20"];
+  return html`
+    ${backLink(`#/systmj/character/${encodeURIComponent(id)}`, t("systmj.ui.back_sheet", { name: nameOf(c) }))}
+    <h1>${t("systmj.ui.learning_title", { name: nameOf(c) })}</h1>
+    <section class="card" aria-labelledby="sj-l-setup">
+      <h2 id="sj-l-setup">${t("systmj.ui.learning_setup")}</h2>
+      <div class="sj-grid">
+        <div class="field sj-wide"><label for="sj-l-skill">${t("systmj.ui.skill")}</label>
+          <select id="sj-l-skill" @change=${set("skill")}>
+            ${keys.map((k) => { const v = scoreOf(c, "skill", k); return html`<option value=${k} ?selected=${k === ui.skill}>${skillLabel(state, k)} — ${v} (${degreeLabel(v)})</option>`; })}
+          </select></div>
+        <div class="field"><label for="sj-l-mode">${t("systmj.ui.learning_mode")}</label>
+          <select id="sj-l-mode" @change=${set("mode")}>
+            <option value="self" ?selected=${ui.mode === "self"}>${t("systmj.ui.mode_self")}</option>
+            <option value="mentor" ?selected=${ui.mode === "mentor"}>${t("systmj.ui.mode_mentor")}</option>
+          </select></div>
+        ${ui.mode === "mentor" ? html`<div class="field"><label for="sj-l-mentor">${t("systmj.ui.mentor")}</label>
+          <select id="sj-l-mentor" aria-describedby="sj-l-mentor-err" aria-invalid=${missingMentor ? "true" : "false"} @change=${set("mentor")}>
+            <option value="" ?selected=${!ui.mentor}>${t("systmj.ui.choose")}</option>
+            ${mentors.map((m) => { const v = scoreOf(m, "skill", ui.skill); return html`<option value=${m.id} ?selected=${m.id === ui.mentor}>${nameOf(m)} — ${v} (${degreeLabel(v)})</option>`; })}
+          </select>
+          <p class="field-error" id="sj-l-mentor-err">${missingMentor ? t("systmj.ui.mentor_missing") : ""}</p></div>` : nothing}
+        ${ui.mode === "self" ? html`<div class="field"><label for="sj-l-da">${t("systmj.ui.da")}</label>
+          <select id="sj-l-da" @change=${(e) => { ui.da = Number(e.target.value); ui.result = null; app.rerender(); }}>
+            ${[1, 2, 3, 4, 5].map((n) => html`<option value=${String(n)} ?selected=${n === req.da}>${t(`systmj.da.${n}`)}</option>`)}
+          </select></div>` : nothing}
+        <div class="field"><label for="sj-l-gain">${t("systmj.ui.gain")}</label>
+          <select id="sj-l-gain" @change=${set("gain")}>
+            ${gains.map((g) => html`<option value=${g} ?selected=${g === ui.gain}>${t(`systmj.gain.${g}`)}</option>`)}
+          </select></div>
+      </div>
+      <p class="muted small">${t("systmj.ui.learning_help")}</p>
+    </section>
+    <section class="card" aria-labelledby="sj-l-odds-title">
+      <h2 id="sj-l-odds-title">${t("systmj.ui.learning_odds")}</h2>
+      ${oddsBlock(odds)}
+      ${odds?.error ? errorLine(odds.error, state, "sj-l-refused") : nothing}
+      <button type="button" class="primary" id="sj-l-roll" ?disabled=${!ready(app) || ui.busy || missingMentor || !odds || !!odds.error} @click=${() => learn(app, c)}>${t("systmj.ui.learn")}</button>
+      ${errorLine(ui.error, state)}
+    </section>
+    ${resultBlock(ui.result)}
+  `;
+}
+

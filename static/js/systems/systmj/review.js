@@ -1,0 +1,159 @@
+// The end-of-session review (3.4, experience as in 2.4.4). The MJ goes through every PJ: the
+// skills used in the session (systmj.review.plan reads them from the roll log), +1 or a die
+// for each (rolled and logged with its seed), an attribute gain only with a reason; what was
+// granted is recorded on the sheet (progress) and shown here; closing the review starts the
+// next session.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { callBusy, onNavigate } from "../../views/ui.js";
+import {
+  ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, characters, errorLine, nameOf, ready, replaceCharacter,
+  requestCache, rules, saveState, scoreOf, sjError, skillLabel, specialSkills, tableState, withScore,
+} from "./common.js";
+
+const planCache = requestCache({ keepStale: true });
+/** character id -> that PJ's form (a Map: ids are untrusted keys). */
+const forms = new Map();
+const page = { busy: false, error: null };
+
+onNavigate(() => {
+  page.error = null;
+  for (const f of forms.values()) Object.assign(f, { error: null, gainBad: false });
+});
+
+function formOf(id) {
+  if (!forms.has(id)) forms.set(id, { dice: new Map(), extra: [], attribute: "", gain: "", reason: "", error: null, gainBad: false, busy: false });
+  return forms.get(id);
+}
+
+function skillDice(app) {
+  return rules(app)?.xp_dice ?? ["1", "1d2", "1d4", "1d6"];
+}
+
+async function grant(app, c, skills, session) {
+  const f = formOf(c.id);
+  const grants = skills.filter((k) => f.dice.get(k)).map((k) => ({ target: "skill", key: k, score: scoreOf(c, "skill", k), die: f.dice.get(k) }));
+  f.gainBad = false;
+  if (f.attribute) {
+    const gain = /^\s*\d{1,2}\s*$/.test(f.gain) ? Number(f.gain) : NaN;
+    if (!(gain >= 1 && gain <= 10)) {
+      f.gainBad = true;
+      app.rerender();
+      return;
+    }
+    grants.push({ target: "attribute", key: f.attribute, score: c.attributes[f.attribute], gain, reason: f.reason });
+  }
+  if (!grants.length) {
+    f.error = { code: "ui", message_key: "systmj.ui.nothing_to_grant", params: {} };
+    app.rerender();
+    return;
+  }
+  const request = { op: "systmj.review.grant", character: c.id, session, grants, seed: newSeed() };
+  const r = await callBusy(app, f, request);
+  if (!r) return;
+  app.update((doc) => {
+    const cur = doc.characters.find((x) => x.id === c.id);
+    if (!cur) return;
+    let next = cur;
+    for (const res of r.results) next = withScore(next, res.target, res.key, res.after);
+    next.progress.push(...r.records);
+    if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
+    replaceCharacter(doc, next);
+  });
+  const state = tableState(app);
+  const what = (res) => (res.target === "attribute" ? attrLabel(res.key) : skillLabel(state, res.key));
+  app.addLog({ kind: "systmj.xp", system: "systmj", who: nameOf(c), label: t("systmj.ui.xp_label", { session }), request,
+    result: { summary: r.results.map((res) => `${what(res)} ${res.before} → ${res.after}`).join(" · "),
+      terms: r.results.filter((res) => res.rolled !== null).map((res) => ({ kind: "dice", text: `${what(res)} ${res.die}`, sign: 1, dice: [{ value: res.rolled, kept: true }] })) } });
+  f.dice.clear();
+  Object.assign(f, { extra: [], attribute: "", gain: "", reason: "" });
+  app.notify("status", t("systmj.ui.granted_to", { name: nameOf(c) }));
+}
+
+async function close(app) {
+  const r = await callBusy(app, page, { op: "systmj.session.close", state: tableState(app) });
+  if (!r) return;
+  forms.clear();
+  saveState(app, r.state);
+  app.notify("status", t("systmj.ui.session_closed", { n: r.state.session }));
+}
+
+function grantedList(c, state, session) {
+  const done = c.progress.filter((p) => p.session === session && (p.kind === "xp" || p.kind === "attribute"));
+  if (!done.length) return nothing;
+  const label = (p) => (p.target === "attribute" ? attrLabel(p.key) : skillLabel(state, p.key));
+  return html`<div class="sj-granted" data-testid="sj-granted">
+    <p><strong>${t("systmj.ui.granted")}</strong></p>
+    <ul>${done.map((p) => html`<li>${label(p)} : ${p.before} → ${p.after} <span class="muted small">(${p.note})</span></li>`)}</ul>
+  </div>`;
+}
+
+function pjCard(app, c, used, state) {
+  const f = formOf(c.id);
+  const pid = c.id.replace(/[^a-z0-9]+/gi, "-");
+  const skills = [...used, ...f.extra.filter((k) => !used.includes(k))];
+  const allSkills = [...GENERIC_SKILLS, ...specialSkills(state).map((s) => s.id)].filter((k) => !skills.includes(k));
+  const dice = skillDice(app);
+  return html`<section class="card sj-review-pj" aria-labelledby=${`sj-r-${pid}`} data-testid="sj-review-pj" data-id=${c.id}>
+    <h2 id=${`sj-r-${pid}`}>${nameOf(c)}</h2>
+    ${used.length ? html`<p class="muted small">${t("systmj.ui.used_help")}</p>` : html`<p class="muted">${t("systmj.ui.none_used")}</p>`}
+    <ul class="sj-review-skills">
+      ${skills.map((k) => html`<li class="field sj-review-skill">
+        <label for=${`sj-r-${pid}-${k}`}>${skillLabel(state, k)} (${scoreOf(c, "skill", k)})${used.includes(k) ? html` <span class="sj-used">${t("systmj.ui.used")}</span>` : nothing}</label>
+        <select id=${`sj-r-${pid}-${k}`} data-skill=${k} @change=${(e) => { if (e.target.value) f.dice.set(k, e.target.value); else f.dice.delete(k); }}>
+          <option value="" ?selected=${!f.dice.get(k)}>${t("systmj.ui.no_xp")}</option>
+          ${dice.map((d) => html`<option value=${d} ?selected=${f.dice.get(k) === d}>${t(`systmj.xp.${d}`)}</option>`)}
+        </select></li>`)}
+    </ul>
+    ${allSkills.length ? html`<div class="field"><label for=${`sj-r-${pid}-add`}>${t("systmj.ui.add_skill")}</label>
+      <select id=${`sj-r-${pid}-add`} @change=${(e) => { if (e.target.value) { f.extra.push(e.target.value); app.rerender(); } }}>
+        <option value="" selected>${t("systmj.ui.choose")}</option>
+        ${allSkills.map((k) => html`<option value=${k}>${skillLabel(state, k)}</option>`)}
+      </select></div>` : nothing}
+    <fieldset class="sj-group"><legend>${t("systmj.ui.attribute_gain")}</legend>
+      <p class="muted small">${t("systmj.ui.attribute_help")}</p>
+      <div class="sj-grid">
+        <div class="field"><label for=${`sj-r-${pid}-attr`}>${t("systmj.ui.attribute")}</label>
+          <select id=${`sj-r-${pid}-attr`} @change=${(e) => { f.attribute = e.target.value; app.rerender(); }}>
+            <option value="" ?selected=${!f.attribute}>${t("systmj.ui.no_attribute")}</option>
+            ${ATTRIBUTES.map((k) => html`<option value=${k} ?selected=${f.attribute === k}>${attrLabel(k)} (${c.attributes[k]})</option>`)}
+          </select></div>
+        ${f.attribute ? html`<div class="field"><label for=${`sj-r-${pid}-gain`}>${t("systmj.ui.gain_points")}</label>
+          <input id=${`sj-r-${pid}-gain`} type="text" inputmode="numeric" .value=${f.gain} aria-invalid=${f.gainBad ? "true" : "false"}
+            aria-describedby=${`sj-r-${pid}-gain-err`} @input=${(e) => { f.gain = e.target.value; }}>
+          <p class="field-error" id=${`sj-r-${pid}-gain-err`}>${f.gainBad ? t("systmj.ui.gain_bad") : ""}</p></div>
+        <div class="field sj-wide"><label for=${`sj-r-${pid}-reason`}>${t("systmj.ui.reason")}</label>
+          <input id=${`sj-r-${pid}-reason`} maxlength="200" .value=${f.reason} aria-describedby=${`sj-r-${pid}-reason-err`}
+            aria-invalid=${f.error?.code === "systmj.xp.reason_missing" ? "true" : "false"} @input=${(e) => { f.reason = e.target.value; }}>
+          <p class="field-error" id=${`sj-r-${pid}-reason-err`}>${f.error?.code === "systmj.xp.reason_missing" ? sjError(f.error, state) : ""}</p></div>` : nothing}
+      </div>
+    </fieldset>
+    <button type="button" class="primary" data-testid="sj-grant" ?disabled=${!ready(app) || f.busy} @click=${() => grant(app, c, skills, state.session)}>${t("systmj.ui.grant")}<span class="visually-hidden"> ${nameOf(c)}</span></button>
+    ${f.error && f.error.code !== "systmj.xp.reason_missing" ? (f.error.code === "ui" ? html`<p class="field-error" role="alert">${t(f.error.message_key)}</p>` : errorLine(f.error, state)) : nothing}
+    ${grantedList(c, state, state.session)}
+  </section>`;
+}
+
+export function render(app) {
+  const state = tableState(app);
+  if (!state) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p class="muted">${t("systmj.ui.engine_wait")}</p>`;
+  const log = app.doc.log.filter((e) => e.kind === "systmj.test");
+  const plan = planCache(app, { op: "systmj.review.plan", state, log });
+  const used = (id) => (plan && !plan.error && Object.hasOwn(plan.used, id) ? plan.used[id] : []);
+  const pjs = characters(app.doc).filter((c) => c.kind === "pj");
+  return html`
+    ${backLink("#/systmj", t("systmj.ui.back"))}
+    <h1>${t("systmj.ui.review_title", { n: state.session })}</h1>
+    <p class="muted">${t("systmj.ui.review_intro")}</p>
+    ${state.reviewed.includes(state.session) ? html`<p>${t("systmj.ui.already_reviewed")}</p>` : nothing}
+    ${pjs.length ? pjs.map((c) => pjCard(app, c, used(c.id), state)) : html`<p class="muted">${t("systmj.ui.no_pj")}</p>`}
+    <section class="card" aria-labelledby="sj-close-title">
+      <h2 id="sj-close-title">${t("systmj.ui.close_session")}</h2>
+      <p class="muted small">${t("systmj.ui.close_help")}</p>
+      <button type="button" id="sj-close-session" ?disabled=${!ready(app) || page.busy} @click=${() => close(app)}>${t("systmj.ui.close_session_n", { n: state.session })}</button>
+      ${errorLine(page.error, state)}
+    </section>
+  `;
+}

@@ -1,0 +1,170 @@
+// A SYSTMJ test (2.3): a skill or an attribute, the MJ's bonus/malus from the text's table
+// (or any value), an attribute used in place of a missing skill with the MJ's malus (Brutor).
+// The exact chance of each outcome is shown BEFORE the roll; the roll shows the two d10
+// (tens, units), the outcome and its degree, and enters the roll log with its seed.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderDistribution } from "../../views/dice-ui.js";
+import { callBusy, onNavigate, reveal } from "../../views/ui.js";
+import {
+  ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, d100Term, degreeLabel, errorLine, findCharacter, nameOf,
+  prob, ready, renderD100, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState,
+} from "./common.js";
+
+const ui = { id: null, pick: "skill:detection", modifier: "normal", custom: "0", substitute: "0", result: null, error: null, busy: false, inputError: null };
+const oddsCache = requestCache();
+
+const MOD_ORDER = ["normal", "facilite", "aise", "tres_facile", "extremement_simple", "petite_difficulte", "ardu", "tres_difficile", "quasiment_impossible", "custom"];
+
+onNavigate(() => { ui.error = null; });
+
+function reset(id) {
+  if (ui.id === id) return;
+  Object.assign(ui, { id, modifier: "normal", custom: "0", substitute: "0", result: null, error: null, inputError: null });
+}
+
+/** A whole number typed in a field, or null. */
+function whole(text) {
+  return /^\s*[-+−]?\d{1,3}\s*$/.test(text) ? Number(text.trim().replace("−", "-")) : null;
+}
+
+/** The test request (without seed) and whatever is wrong with the inputs. */
+function spec(app, c) {
+  const state = tableState(app);
+  const known = (k) => GENERIC_SKILLS.includes(k) || ATTRIBUTES.includes(k) || specialSkills(state).some((s) => s.id === k);
+  if (!known(ui.pick.split(":")[1] ?? "")) ui.pick = "skill:detection"; // a special skill the table removed
+  const [target, key] = ui.pick.split(":");
+  const score = scoreOf(c, target, key);
+  const table = rules(app)?.modifiers;
+  const modifiers = [];
+  let automatic = false;
+  let problem = null;
+  if (ui.modifier === "custom") {
+    const v = whole(ui.custom);
+    if (v === null || v < -100 || v > 100) problem = { field: "custom" };
+    else if (v) modifiers.push({ source: "mj", value: v, label: t("systmj.ui.mod_custom") });
+  } else if (ui.modifier === "extremement_simple") {
+    automatic = true;
+  } else if (table && ui.modifier !== "normal") {
+    modifiers.push({ source: "mj", value: table[ui.modifier], label: t(`systmj.mod.${ui.modifier}`) });
+  }
+  if (target === "attribute") {
+    const v = whole(ui.substitute);
+    if (v === null || v < -100 || v > 0) problem = { field: "substitute" };
+    else if (v) modifiers.push({ source: "substitute", value: v, label: t("systmj.ui.substitute") });
+  }
+  const subject = { character: c.id, target, key, session: state?.session ?? 1 };
+  const request = { score, subject };
+  if (modifiers.length) request.modifiers = modifiers;
+  if (automatic) request.automatic = true;
+  return { request, problem, target, key, score, label: target === "attribute" ? attrLabel(key) : skillLabel(state, key) };
+}
+
+const ROWS = ["critical_success", "notable", "moyenne", "justesse", "failure", "critical_failure"];
+
+function verdict(r) {
+  if (r.outcome === "success") return `${t("systmj.outcome.success")} — ${t(`systmj.degree_success.${r.degree}`)}`;
+  return t(`systmj.outcome.${r.outcome}`);
+}
+
+async function roll(app, c) {
+  const s = spec(app, c);
+  if (s.problem) return;
+  const request = { op: "systmj.test", ...s.request, seed: newSeed() };
+  const r = await callBusy(app, ui, request);
+  if (!r) return;
+  ui.result = r;
+  const label = `${s.label} (${s.score}${r.effective !== s.score ? ` → ${r.effective}` : ""})`;
+  app.addLog({ kind: "systmj.test", system: "systmj", who: nameOf(c), label, request,
+    result: { ...(r.roll !== null ? { total: r.roll } : {}), summary: verdict(r), terms: r.dice ? [d100Term(r.dice)] : [] } });
+  reveal("sj-result-title");
+}
+
+function setup(app, c, s) {
+  const state = tableState(app);
+  const specials = specialSkills(state);
+  const set = (key) => (e) => { ui[key] = e.target.value; ui.result = null; app.rerender(); };
+  const opt = (target, key, label) => {
+    const v = scoreOf(c, target, key);
+    return html`<option value=${`${target}:${key}`} ?selected=${ui.pick === `${target}:${key}`}>${label} — ${v} (${degreeLabel(v)})</option>`;
+  };
+  const table = rules(app)?.modifiers;
+  const modLabel = (k) => {
+    if (k === "custom") return t("systmj.ui.mod_custom");
+    if (k === "extremement_simple") return `${t(`systmj.mod.${k}`)} (${t("systmj.ui.automatic")})`;
+    const v = table?.[k];
+    return v === undefined || v === 0 ? t(`systmj.mod.${k}`) : `${t(`systmj.mod.${k}`)} (${v > 0 ? "+" : "−"}${Math.abs(v)})`;
+  };
+  return html`<section class="card" aria-labelledby="sj-setup-title">
+    <h2 id="sj-setup-title">${t("systmj.ui.test_setup")}</h2>
+    <div class="sj-grid">
+      <div class="field sj-wide"><label for="sj-t-pick">${t("systmj.ui.tested")}</label>
+        <select id="sj-t-pick" @change=${set("pick")}>
+          <optgroup label=${t("systmj.ui.skills")}>${GENERIC_SKILLS.map((k) => opt("skill", k, skillLabel(state, k)))}</optgroup>
+          ${specials.length ? html`<optgroup label=${t("systmj.ui.special_skills")}>${specials.map((sp) => opt("skill", sp.id, sp.name))}</optgroup>` : nothing}
+          <optgroup label=${t("systmj.ui.attributes")}>${ATTRIBUTES.map((k) => opt("attribute", k, attrLabel(k)))}</optgroup>
+        </select></div>
+      <div class="field sj-wide"><label for="sj-t-mod">${t("systmj.ui.modifier")}</label>
+        <select id="sj-t-mod" @change=${set("modifier")}>
+          ${MOD_ORDER.map((k) => html`<option value=${k} ?selected=${k === ui.modifier}>${modLabel(k)}</option>`)}
+        </select></div>
+      ${ui.modifier === "custom" ? html`<div class="field"><label for="sj-t-custom">${t("systmj.ui.mod_value")}</label>
+        <input id="sj-t-custom" type="text" inputmode="numeric" .value=${ui.custom} aria-invalid=${s.problem?.field === "custom" ? "true" : "false"}
+          aria-describedby="sj-t-custom-err" @change=${set("custom")}>
+        <p class="field-error" id="sj-t-custom-err">${s.problem?.field === "custom" ? t("systmj.ui.mod_value_bad") : ""}</p></div>` : nothing}
+      ${s.target === "attribute" ? html`<div class="field"><label for="sj-t-sub">${t("systmj.ui.substitute")}</label>
+        <input id="sj-t-sub" type="text" inputmode="numeric" .value=${ui.substitute} aria-invalid=${s.problem?.field === "substitute" ? "true" : "false"}
+          aria-describedby="sj-t-sub-help sj-t-sub-err" @change=${set("substitute")}>
+        <p class="muted small" id="sj-t-sub-help">${t("systmj.ui.substitute_help")}</p>
+        <p class="field-error" id="sj-t-sub-err">${s.problem?.field === "substitute" ? t("systmj.ui.substitute_bad") : ""}</p></div>` : nothing}
+    </div>
+  </section>`;
+}
+
+function oddsBlock(odds) {
+  if (!odds) return html`<p class="muted">${t("systmj.ui.odds_loading")}</p>`;
+  if (odds.error) return errorLine(odds.error);
+  if (odds.automatic) {
+    return html`<p data-testid="sj-odds" data-automatic=${odds.automatic}><strong>${t(`systmj.outcome.${odds.automatic}`)}</strong> — ${t("systmj.ui.no_roll")}</p>`;
+  }
+  const byRow = new Map(odds.rows.map((r) => [r.outcome, r]));
+  const rows = ROWS.map((k) => ({ label: t(`systmj.row.${k}`), p: byRow.get(k).fraction, percent: byRow.get(k).percent }));
+  return html`<div data-testid="sj-odds" data-effective=${odds.effective}>
+    <p>${t("systmj.ui.effective_line", { score: odds.score, effective: odds.effective, low: Math.max(odds.thirds[0], 0), mid: Math.max(odds.thirds[1], 0) })}</p>
+    <p>${t("systmj.ui.success_chance")} <strong>${prob(odds.success, "sj-odds-success")}</strong></p>
+    ${renderDistribution(rows, t("systmj.ui.outcome"))}
+  </div>`;
+}
+
+function resultBlock(r) {
+  if (!r) return nothing;
+  const tone = r.success ? "outcome-ok" : "outcome-bad";
+  return html`<section class="card" aria-labelledby="sj-result-title" data-testid="sj-result" data-outcome=${r.outcome} data-degree=${r.degree ?? ""}>
+    <h2 id="sj-result-title">${t("systmj.ui.result")}</h2>
+    ${r.dice ? html`${renderD100(r.dice)}<p>${t("systmj.ui.roll_line", { roll: String(r.roll).padStart(2, "0"), effective: r.effective, score: r.score })}</p>` : html`<p>${t("systmj.ui.no_roll")}</p>`}
+    <p class="sj-verdict ${tone}" data-testid="sj-verdict" role="status">${verdict(r)}</p>
+    <p class="muted small">${t("tray.seed")} ${r.seed}</p>
+  </section>`;
+}
+
+export function render(app, id) {
+  reset(id);
+  const c = findCharacter(app.doc, id);
+  if (!c) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p role="alert">${t("systmj.ui.not_found")}</p>`;
+  const s = spec(app, c);
+  const odds = s.problem || !rules(app) ? null : oddsCache(app, { op: "systmj.test.odds", ...s.request });
+  return html`
+    ${backLink(`#/systmj/character/${encodeURIComponent(id)}`, t("systmj.ui.back_sheet", { name: nameOf(c) }))}
+    <h1>${t("systmj.ui.test_title", { name: nameOf(c) })}</h1>
+    ${setup(app, c, s)}
+    <section class="card" aria-labelledby="sj-odds-title">
+      <h2 id="sj-odds-title">${t("systmj.ui.odds_title")}</h2>
+      ${s.problem ? nothing : oddsBlock(odds)}
+      <button type="button" class="primary" id="sj-roll" ?disabled=${!ready(app) || ui.busy || !!s.problem || !odds || !!odds.error} @click=${() => roll(app, c)}>${t("systmj.ui.roll")}</button>
+      ${errorLine(ui.error, tableState(app))}
+    </section>
+    ${resultBlock(ui.result)}
+  `;
+}
