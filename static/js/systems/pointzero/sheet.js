@@ -52,24 +52,29 @@ function levelValue(text) {
 const describedBy = (field) => fieldId(field);
 const invalid = (field) => (hasProblem(ui.check, field) ? "true" : "false");
 
-function levelInput(app, id, field, value, label, apply) {
+function levelInput(app, id, field, value, label, apply, { errors = true } = {}) {
   return html`<div class="field pz-level">
-    <label for=${id}>${label}</label>
+    <label for=${id}>${t("pointzero.ui.level")}<span class="visually-hidden"> (${label})</span></label>
     <input id=${id} type="number" inputmode="numeric" min="0" max="10" step="1" .value=${live(String(value))}
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
       @change=${(e) => change(app, (d) => apply(d, levelValue(e.target.value)))}>
-    ${fieldErrors(ui.check, field)}
+    ${errors ? fieldErrors(ui.check, field) : nothing}
   </div>`;
 }
 
-function textInput(app, id, field, value, label, max, apply) {
+function textInput(app, id, field, value, label, max, apply, { errors = true } = {}) {
   return html`<div class="field">
     <label for=${id}>${label}</label>
     <input id=${id} maxlength=${max} autocomplete="off" .value=${live(value)}
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
       @change=${(e) => change(app, (d) => apply(d, e.target.value))}>
-    ${fieldErrors(ui.check, field)}
+    ${errors ? fieldErrors(ui.check, field) : nothing}
   </div>`;
+}
+
+/** A row's field problems under the whole row (full width, still each at its own id). */
+function rowErrors(fields) {
+  return html`<div class="pz-row-errors">${fields.map((f) => fieldErrors(ui.check, f))}</div>`;
 }
 
 function attributesSection(app, d) {
@@ -78,9 +83,10 @@ function attributesSection(app, d) {
     <p class="muted small">${t("pointzero.ui.attributes_help")}</p>
     <ul class="pz-rows">
       ${d.attributes.map((a, i) => html`<li class="pz-row" data-testid="pz-attribute" data-code=${a.code}>
-        ${textInput(app, `pz-attr-${i}-code`, `attributes.${i}.code`, a.code, t("pointzero.ui.code"), 3, (x, v) => { x.attributes[i].code = v.trim().toUpperCase(); })}
-        ${textInput(app, `pz-attr-${i}-name`, `attributes.${i}.name`, a.name, t("pointzero.ui.attribute_name"), 40, (x, v) => { x.attributes[i].name = v; })}
-        ${levelInput(app, `pz-attr-${i}-level`, `attributes.${i}.level`, a.level, t("pointzero.ui.level_of", { name: a.name || a.code }), (x, v) => { x.attributes[i].level = v; })}
+        ${textInput(app, `pz-attr-${i}-code`, `attributes.${i}.code`, a.code, t("pointzero.ui.code"), 3, (x, v) => { x.attributes[i].code = v.trim().toUpperCase(); }, { errors: false })}
+        ${textInput(app, `pz-attr-${i}-name`, `attributes.${i}.name`, a.name, t("pointzero.ui.attribute_name"), 40, (x, v) => { x.attributes[i].name = v; }, { errors: false })}
+        ${levelInput(app, `pz-attr-${i}-level`, `attributes.${i}.level`, a.level, a.name || a.code, (x, v) => { x.attributes[i].level = v; }, { errors: false })}
+        ${rowErrors([`attributes.${i}.code`, `attributes.${i}.name`, `attributes.${i}.level`])}
         <button type="button" class="danger pz-remove" ?disabled=${d.attributes.length <= 1}
           @click=${() => change(app, (x) => { x.attributes.splice(i, 1); })}>${t("pointzero.ui.remove")}<span class="visually-hidden"> ${a.name}</span></button>
       </li>`)}
@@ -99,8 +105,9 @@ function skillsSection(app, d) {
     ${d.skills.length === 0 ? html`<p class="muted">${t("pointzero.ui.no_skills")}</p>` : nothing}
     <ul class="pz-rows">
       ${d.skills.map((s, i) => html`<li class="pz-row pz-skill-row" data-testid="pz-skill">
-        ${textInput(app, `pz-skill-${i}-name`, `skills.${i}.name`, s.name, t("pointzero.ui.skill_name"), 60, (x, v) => { x.skills[i].name = v; })}
-        ${levelInput(app, `pz-skill-${i}-level`, `skills.${i}.level`, s.level, t("pointzero.ui.level_of", { name: s.name || t("pointzero.ui.skill_name") }), (x, v) => { x.skills[i].level = v; })}
+        ${textInput(app, `pz-skill-${i}-name`, `skills.${i}.name`, s.name, t("pointzero.ui.skill_name"), 60, (x, v) => { x.skills[i].name = v; }, { errors: false })}
+        ${levelInput(app, `pz-skill-${i}-level`, `skills.${i}.level`, s.level, s.name || t("pointzero.ui.skill_name"), (x, v) => { x.skills[i].level = v; }, { errors: false })}
+        ${rowErrors([`skills.${i}.name`, `skills.${i}.level`])}
         <button type="button" class="danger pz-remove" @click=${() => change(app, (x) => { x.skills.splice(i, 1); })}>${t("pointzero.ui.remove")}<span class="visually-hidden"> ${s.name}</span></button>
       </li>`)}
     </ul>
