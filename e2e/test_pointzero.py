@@ -122,13 +122,13 @@ def test_lock_opposition_tension_critique_and_reload(app):
     expect(app.locator("[data-testid=pz-surpassement]")).to_have_attribute("data-allowed", "0,1,2,3,4")
     app.check("#pz-sacrifice-0")
     app.click("#pz-roll")
-    wait_doc(app, "d.systems.pointzero.entries.length === 1")
+    wait_doc(app, "d.systems.pointzero?.entries.length === 1")
     expect(app.locator("[data-testid=pz-gauge]")).to_have_attribute("data-gauge", "1")
     expect(app.locator("[data-testid=pz-result] [data-testid=pz-die]")).to_have_count(8)
     # A second point reaches the threshold: Tension critique, Surpassement refused with the reason.
     app.check("#pz-t-tension")
     app.click("#pz-roll")
-    wait_doc(app, "d.systems.pointzero.entries.length === 2")
+    wait_doc(app, "d.systems.pointzero?.entries.length === 2")
     expect(app.locator("[data-testid=pz-critical]")).to_be_visible()
     expect(app.locator("[data-testid=pz-surpassement]")).to_have_attribute("data-allowed", "0")
     expect(app.locator("[data-testid=pz-surpassement-refused]")).to_have_text(
@@ -150,3 +150,84 @@ def test_lock_opposition_tension_critique_and_reload(app):
     go(app, "#/pointzero/mj")
     expect(app.locator("[data-testid=pz-mj-threshold]")).to_have_text("2")
     expect(app.locator("[data-testid=pz-mj-gauge]")).to_have_text("2")
+
+
+def seed_table(page, chars: list[dict]) -> None:
+    doc = saved_document(page)
+    doc["characters"] += chars
+    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    page.reload()
+    wait_engine(page)
+
+
+def sheet(cid: str, name: str, skills: list[tuple[str, int]], atouts: list[str]) -> dict:
+    return {
+        "id": cid, "system": "pointzero", "name": name,
+        "attributes": [{"code": "VIG", "name": "Vigueur", "level": 3}, {"code": "ADR", "name": "Adresse", "level": 2},
+                       {"code": "PER", "name": "Perception", "level": 3}, {"code": "COG", "name": "Cognition", "level": 2}],
+        "skills": [{"name": n, "level": lv} for n, lv in skills], "atouts": atouts, "notes": "",
+    }
+
+
+def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app):
+    seed_table(app, [sheet("pz-ana", "Ana", [("Informatique", 0), ("Vigilance", 5)], ["Méticuleux"])])
+    go(app, "#/pointzero/test/pz-ana")
+    # A skill at 0 is not rolled: the attribute test is offered instead.
+    expect(app.locator("[data-testid=pz-odds-error]")).to_contain_text("Une compétence à 0 ne se lance pas")
+    expect(app.locator("#pz-roll")).to_be_disabled()
+    app.click("#pz-to-attribute")
+    expect(app.locator("[data-testid=pz-notation]")).to_have_text("VIG[10]")
+    expect(app.locator("[data-testid=pz-odds-success]")).to_have_attribute(
+        "data-p", R.test_odds(R.plan_test("attribute", 3), 10)["success"]["p"])
+    # Méticuleux: Vigilance 5 / ADR 2, then keep the two lowest dice instead of the best.
+    app.check("#pz-kind-skill")
+    app.select_option("#pz-t-skill", "1")
+    app.select_option("#pz-t-attr", "1")
+    app.check("#pz-sacrifice-0")
+    app.click("#pz-roll")
+    expect(app.locator("[data-testid=pz-result] [data-kept=true]")).to_have_count(2)
+    app.click("#pz-choose-keep")
+    dice = app.locator("[data-testid=pz-result] button[data-testid=pz-die]")
+    expect(dice).to_have_count(5)
+    for i in range(5):
+        if dice.nth(i).get_attribute("aria-pressed") == "true":
+            dice.nth(i).click()
+    values = [int(dice.nth(i).inner_text()) for i in range(5)]
+    lowest = sorted(range(5), key=lambda i: (values[i], i))[:2]
+    for i in lowest:
+        dice.nth(i).click()
+    app.click("#pz-keep-apply")
+    expect(app.locator("[data-testid=pz-total]")).to_have_text(str(sum(values[i] for i in lowest)))
+    wait_doc(app, "d.log.some(e => e.request.keep && e.request.keep.length === 2)")
+    entry = saved_document(app)["log"][-1]
+    assert handle(entry["request"])["result"]["total"] == entry["result"]["total"]  # replays with the keep choice
+    # A bad NPC level is refused at its field; the previous one stays.
+    app.fill("#pz-o-attr-level", "14")
+    app.press("#pz-o-attr-level", "Tab")
+    expect(app.locator("#pz-o-attr-level-error")).to_contain_text("Un nombre entier de 0 à 10")
+    expect(app.locator("#pz-o-attr-level")).to_have_attribute("aria-invalid", "true")
+    expect(app.locator("[data-testid=pz-opp-odds]")).to_be_visible()
+
+    # Another use of a Tension point, recorded as free text; then a new scenario empties the gauge.
+    go(app, "#/pointzero")
+    app.click("#pz-other-add")
+    expect(app.locator("#pz-other-error")).to_contain_text("Décrivez l'usage")
+    app.select_option("#pz-other-who", "pz-ana")
+    app.fill("#pz-other-note", "Trouver un indice")
+    app.click("#pz-other-add")
+    wait_doc(app, "d.systems.pointzero?.entries.length === 1")
+    expect(app.locator("[data-testid=pz-gauge]")).to_have_attribute("data-gauge", "1")
+    assert saved_document(app)["systems"]["pointzero"]["entries"] == [
+        {"kind": "other", "who": "Ana", "note": "Trouver un indice"}]
+    no_horizontal_scroll(app)
+    assert axe_violations(app) == []
+    go(app, "#/pointzero/mj")
+    app.select_option("#pz-mj-next", "4")
+    app.click("#pz-mj-new")
+    app.click("#pz-mj-new-yes")
+    wait_doc(app, "d.systems.pointzero?.scenario === 2")
+    assert saved_document(app)["systems"]["pointzero"] == {"threshold": 4, "scenario": 2, "entries": []}
+    # English is one click away; game terms keep their French names.
+    app.click("#lang-toggle")
+    expect(app.get_by_role("heading", name="Point Zéro — MJ's screen")).to_be_visible()
+    expect(app.locator("[data-testid=pz-mj-threshold]")).to_have_text("4")

@@ -171,3 +171,29 @@ def test_tie_breaks_skill_then_attribute_then_perfect_tie():
     higher = R.opposition_odds(R.plan_test("skill", 3, 4), R.plan_test("skill", 3, 3))
     assert higher["tie_goes_to"] == "a" and higher["perfect_tie"]["p"] == "0/1"
     assert Fraction(higher["a_wins"]["p"]) + Fraction(higher["b_wins"]["p"]) == 1
+
+
+def test_seeded_roller_matches_the_exact_odds():
+    """Chi-square of 12 000 seeded rolls (keep 3 of 5d6) against the exact distribution;
+    outcomes expected fewer than 5 times are pooled. 99.9 % quantile of chi²(df) bounds it."""
+    import random
+
+    plan = R.plan_test("skill", 3, 5)
+    rng = random.Random(20261122)
+    n = 12_000
+    counts = Counter(R.resolve(plan, R.roll_dice(plan, rng), None)["total"] for _ in range(n))
+    exact = [(m["total"], Fraction(m["p"])) for m in R.test_odds(plan, 0)["margin"]]
+    bins: list[tuple[float, int]] = []
+    pooled_e, pooled_o = 0.0, 0
+    for total, p in exact:
+        pooled_e += n * float(p)
+        pooled_o += counts[total]
+        if pooled_e >= 5:
+            bins.append((pooled_e, pooled_o))
+            pooled_e, pooled_o = 0.0, 0
+    if pooled_e:
+        e, o = bins.pop()
+        bins.append((e + pooled_e, o + pooled_o))
+    chi2 = sum((o - e) ** 2 / e for e, o in bins)
+    quantile_999 = {12: 32.91, 13: 34.53, 14: 36.12, 15: 37.70, 16: 39.25}[len(bins) - 1]
+    assert sum(counts.values()) == n and chi2 < quantile_999

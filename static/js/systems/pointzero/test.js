@@ -26,6 +26,33 @@ const testOdds = requestCache();
 const oppOdds = requestCache({ keepStale: true });
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, Math.trunc(Number(v)) || 0));
+/** Problems of the number fields of this page (a bad value is refused there and changes nothing). */
+const numberErrors = {};
+
+/** A whole-number input lo..hi: the value goes to `target[key]` only when valid; else the field says why. */
+function wholeNumber(app, target, key, lo, hi) {
+  return (e) => {
+    const text = e.target.value.trim();
+    const n = Number(text);
+    if (text === "" || !Number.isInteger(n) || n < lo || n > hi) {
+      numberErrors[e.target.id] = t("pointzero.ui.whole_number", { min: lo, max: hi });
+    } else {
+      delete numberErrors[e.target.id];
+      target[key] = n;
+      if (target === ui.opp) ui.opp.result = null;
+      else ui.result = null;
+    }
+    app.rerender();
+  };
+}
+
+function numberField(app, id, label, target, key, lo, hi) {
+  const error = numberErrors[id];
+  return html`<div class="field"><label for=${id}>${label}</label>
+    <input id=${id} type="number" min=${lo} max=${hi} step="1" inputmode="numeric" .value=${String(target[key])}
+      aria-invalid=${error ? "true" : "false"} aria-describedby=${`${id}-error`} @change=${wholeNumber(app, target, key, lo, hi)}>
+    <p class="field-error" id=${`${id}-error`}>${error ?? ""}</p></div>`;
+}
 const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
 const isMeticuleux = (c) => c.atouts.some((a) => fold(a) === "meticuleux");
 
@@ -160,9 +187,7 @@ function setup(app, c, s, view) {
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`pointzero.difficulty.${k}`)} (${DIFF_VALUE[k]})</option>`)}
           <option value="custom" ?selected=${ui.difficulty === "custom"}>${t("pointzero.ui.difficulty_custom")}</option>
         </select></div>
-      ${ui.difficulty === "custom" ? html`<div class="field"><label for="pz-t-custom">${t("pointzero.ui.difficulty_value")}</label>
-        <input id="pz-t-custom" type="number" min="0" max="99" inputmode="numeric" .value=${String(ui.custom)}
-          @change=${(e) => { ui.custom = clamp(e.target.value, 0, 99); e.target.value = String(ui.custom); app.rerender(); }}></div>` : nothing}
+      ${ui.difficulty === "custom" ? numberField(app, "pz-t-custom", t("pointzero.ui.difficulty_value"), ui, "custom", 0, 99) : nothing}
     </div>
     <fieldset class="pz-mods"><legend>${t("pointzero.ui.modifiers")}</legend>
       <p class="muted small">${t("pointzero.ui.modifiers_help")}</p>
@@ -350,10 +375,8 @@ function oppositionSection(app, c) {
       : html`
         <div class="field"><label for="pz-o-name">${t("pointzero.ui.npc_name")}</label>
           <input id="pz-o-name" maxlength="80" autocomplete="off" .value=${o.npcName} @change=${set("npcName")}></div>
-        ${o.bKind === "skill" ? html`<div class="field"><label for="pz-o-skill-level">${t("pointzero.ui.npc_skill")}</label>
-          <input id="pz-o-skill-level" type="number" min="0" max="10" inputmode="numeric" .value=${String(o.npcSkill)} @change=${set("npcSkill", true)}></div>` : nothing}
-        <div class="field"><label for="pz-o-attr-level">${t("pointzero.ui.npc_attribute")}</label>
-          <input id="pz-o-attr-level" type="number" min="0" max="10" inputmode="numeric" .value=${String(o.npcAttr)} @change=${set("npcAttr", true)}></div>`}
+        ${o.bKind === "skill" ? numberField(app, "pz-o-skill-level", t("pointzero.ui.npc_skill"), o, "npcSkill", 0, 10) : nothing}
+        ${numberField(app, "pz-o-attr-level", t("pointzero.ui.npc_attribute"), o, "npcAttr", 0, 10)}`}
     </div>
     ${oppOddsBlock(odds, a, b)}
     <button type="button" class="primary" id="pz-oppose" ?disabled=${!ready(app) || ui.busy || !odds || Boolean(odds.error)} @click=${() => oppose(app, c)}>${t("pointzero.ui.oppose")}</button>
