@@ -49,6 +49,7 @@ def test_lock_opposition_tension_critique_and_reload(app):
     expect(app.locator("#pz-attr-1-level")).to_have_attribute("aria-invalid", "true")
     expect(app.locator("[data-testid=pz-sheet-status]")).to_contain_text("non enregistrée")
     assert saved_document(app)["characters"][0]["attributes"][1]["level"] == 4
+    assert axe_violations(app) == []
     set_level(app, "#pz-attr-1-level", "4")
     expect(app.locator("[data-field='attributes.1.level']")).to_have_text("")
     # Skills: Mécanique 6, Discrétion 5.
