@@ -211,6 +211,14 @@ def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app):
 
     # Another use of a Tension point, recorded as free text; then a new scenario empties the gauge.
     go(app, "#/pointzero")
+    # Duplicate (every field travels, a new id), then delete the copy after a confirmation.
+    app.get_by_role("button", name="Dupliquer Ana").click()
+    wait_doc(app, "d.characters.length === 2")
+    copy = saved_document(app)["characters"][1]
+    assert copy["name"] == "Copie de Ana" and copy["id"] != "pz-ana" and copy["skills"] == saved_document(app)["characters"][0]["skills"]
+    app.get_by_role("button", name="Supprimer Copie de Ana").click()
+    app.click("[data-testid=pz-confirm-delete]")
+    wait_doc(app, "d.characters.length === 1")
     app.click("#pz-other-add")
     expect(app.locator("#pz-other-error")).to_contain_text("Décrivez l'usage")
     app.select_option("#pz-other-who", "pz-ana")
