@@ -228,13 +228,12 @@ function comparison(odds) {
     <div class="pz-scroll" tabindex="0" role="region" aria-label=${t("pointzero.ui.compare_title")}><table class="odds-table pz-compare" data-testid="pz-compare">
       <thead><tr><th scope="col">${t("pointzero.ui.compare_sacrifice")}</th>
         <th scope="col" class="num">${t("pointzero.ui.success")}</th><th scope="col" class="num">${t("pointzero.ui.crit_short")}</th>
-        <th scope="col" class="num">${t("pointzero.ui.mean")}</th></tr></thead>
+        </tr></thead>
       <tbody>${odds.comparison.map((row) => html`<tr class=${row.success.percent === best ? "pz-best" : ""} data-sacrifice=${row.sacrifice}>
         <th scope="row">${row.sacrifice} <span class="muted small">(+${row.bonus})</span>${row.success.percent === best ? html` <span class="pz-star" role="img" aria-label=${t("pointzero.ui.best")}>★</span>` : nothing}
-          <br><span class="muted small">${t(row.dice === 1 ? "pointzero.ui.dice_count_one" : "pointzero.ui.dice_count_other", { n: row.dice })}</span></th>
+          <br><span class="muted small">${t(row.dice === 1 ? "pointzero.ui.dice_count_one" : "pointzero.ui.dice_count_other", { n: row.dice })} · ${t("pointzero.ui.mean")} ${formatNumber(row.mean_total_value, 1)}</span></th>
         <td class="num"><span data-p=${row.success.p}>${formatPercent(row.success.percent)}</span><br><span class="muted small pz-frac">${row.success.p}</span></td>
-        <td class="num small"><span data-p=${row.critical_success.p}>${formatPercent(row.critical_success.percent)}</span></td>
-        <td class="num">${formatNumber(row.mean_total_value, 2)}</td></tr>`)}</tbody>
+        <td class="num small"><span data-p=${row.critical_success.p}>${formatPercent(row.critical_success.percent)}</span></td></tr>`)}</tbody>
     </table></div>`;
 }
 
