@@ -24,6 +24,7 @@ const SYSTEM_VIEWS = {
   systmj: () => import("./systems/systmj.js"),
   unicreon: () => import("./systems/unicreon.js"),
   versality: () => import("./systems/versality.js"),
+  pointzero: () => import("./systems/pointzero.js"),
 };
 const DEFAULT_ROUTE = "tray";
 

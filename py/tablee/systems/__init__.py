@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import systmj, unicreon, versality  # importing a system registers its ops
+from . import pointzero, systmj, unicreon, versality  # importing a system registers its ops
 
 __all__ = ["SYSTEMS"]
 
@@ -39,7 +39,7 @@ SYSTEMS: dict[str, dict[str, Any]] = {
         "licence": None,
         "source": "002_61483667e16cef6b.txt",
         "mechanic": "d6 pool",
-        "playable": False,
+        "playable": pointzero.PLAYABLE,
     },
     "theorem": {
         "id": "theorem",

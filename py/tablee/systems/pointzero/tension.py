@@ -1,0 +1,134 @@
+"""The Jauge de Tension: the table state under ``document["systems"]["pointzero"]``.
+
+Shape::
+
+    {"threshold": null | 1..10,    # the MJ's secret: never shown to players
+     "scenario": 1..9999,          # counts the scenarios (the MJ starts a new one)
+     "entries": [{"kind": "dice" | "other", "who": str, "note": str}]}   # <= 100
+
+The gauge is the number of entries: every Tension point used adds one. ``dice`` is the
+point used for +2 dice on a skill test; ``other`` is any other use (the MJ's call,
+recorded as free text). Tension critique: a threshold is set and the gauge reached it.
+
+Source: rules/README.md (Point Zéro, "Jauge de Tension", a separate page of the game):
+the MJ secretly sets a threshold 1–10 for the scenario; the gauge starts empty; every
+Tension point a player uses goes into it; at the threshold it is Tension critique (no
+Surpassement, 002_61483667e16cef6b.txt "sURPASSEMENT"); players see the gauge, never the
+threshold. Reading (ours): with no threshold set yet there is no Tension critique.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import fastjsonschema
+
+from ...errors import Problem, RulesError, declare
+from ...schema import shape_problems
+from .data import THRESHOLD_MAX, THRESHOLD_MIN
+
+__all__ = [
+    "MAX_ENTRIES",
+    "STATE_SCHEMA",
+    "mj_view",
+    "new_scenario",
+    "new_state",
+    "player_view",
+    "require_state",
+    "set_threshold",
+    "use_point",
+    "validate_state",
+]
+
+declare("pointzero.state.invalid", "pointzero.tension.full")
+
+MAX_ENTRIES = 100
+THRESHOLD: dict[str, Any] = {
+    "anyOf": [{"type": "null"}, {"type": "integer", "minimum": THRESHOLD_MIN, "maximum": THRESHOLD_MAX}]
+}
+ENTRY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": ["dice", "other"]},
+        "who": {"type": "string", "maxLength": 80},
+        "note": {"type": "string", "maxLength": 200},
+    },
+    "required": ["kind", "who", "note"],
+    "additionalProperties": False,
+}
+STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "threshold": THRESHOLD,
+        "scenario": {"type": "integer", "minimum": 1, "maximum": 9999},
+        "entries": {"type": "array", "items": ENTRY_SCHEMA, "maxItems": MAX_ENTRIES},
+    },
+    "required": ["threshold", "scenario", "entries"],
+    "additionalProperties": False,
+}
+
+_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
+
+
+def new_state() -> dict[str, Any]:
+    """The first scenario: no threshold yet, an empty gauge."""
+    return {"threshold": None, "scenario": 1, "entries": []}
+
+
+def validate_state(data: Any) -> list[Problem]:
+    """Store hook: problems of an untrusted state, never raises."""
+    return shape_problems(_shape, data, "pointzero.state.invalid")
+
+
+def require_state(data: Any) -> dict[str, Any]:
+    problems = validate_state(data)
+    if problems:
+        p = problems[0]
+        raise RulesError("pointzero.state.invalid", field=p.field, detail=str(p.params.get("detail", ""))[:200])
+    return data
+
+
+def _critical(state: dict[str, Any]) -> bool:
+    return state["threshold"] is not None and len(state["entries"]) >= state["threshold"]
+
+
+def player_view(state: dict[str, Any]) -> dict[str, Any]:
+    """What players may see: the gauge, whether it is Tension critique, the entries.
+    Never the threshold (README: "Players see the gauge, never the threshold")."""
+    return {
+        "gauge": len(state["entries"]),
+        "critical": _critical(state),
+        "scenario": state["scenario"],
+        "entries": copy.deepcopy(state["entries"]),
+    }
+
+
+def mj_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The MJ screen: the player view plus the threshold and the points left before it."""
+    view = player_view(state)
+    threshold = state["threshold"]
+    view["threshold"] = threshold
+    view["left"] = None if threshold is None else max(0, threshold - view["gauge"])
+    return view
+
+
+def use_point(state: dict[str, Any], kind: str, who: str = "", note: str = "") -> dict[str, Any]:
+    """One Tension point used: one more entry, so the gauge rises by one."""
+    if len(state["entries"]) >= MAX_ENTRIES:
+        raise RulesError("pointzero.tension.full", max=MAX_ENTRIES)
+    new = copy.deepcopy(state)
+    new["entries"].append({"kind": kind, "who": who, "note": note})
+    return new
+
+
+def set_threshold(state: dict[str, Any], threshold: int | None) -> dict[str, Any]:
+    """The MJ sets (or clears) the scenario's secret threshold; the gauge is kept."""
+    new = copy.deepcopy(state)
+    new["threshold"] = threshold
+    return new
+
+
+def new_scenario(state: dict[str, Any], threshold: int | None) -> dict[str, Any]:
+    """A new scenario: the gauge starts empty again, with the MJ's new threshold."""
+    return {"threshold": threshold, "scenario": min(state["scenario"] + 1, 9999), "entries": []}

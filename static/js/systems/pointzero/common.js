@@ -1,0 +1,100 @@
+// Point Zéro UI: shared helpers. Every rule lives in Python (tablee.systems.pointzero).
+// Hidden information: the Jauge de Tension's threshold is in doc.systems.pointzero. Player
+// pages never read it: they show `pointzero.tension.view` (gauge, Tension critique, entries)
+// and hand the stored state to the ops without looking inside; only mj.js reads the MJ view.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { errorMessage, formatPercent, t } from "../../i18n.js";
+import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
+import { engineData, fieldProblems, loadStylesheet, requestCache } from "../../views/ui.js";
+
+export { replaceCharacter } from "../../views/characters.js";
+
+export const SYSTEM = "pointzero";
+export const DIFFICULTIES = ["facile", "moyen", "difficile", "tres_difficile", "heroique"];
+export const DIFF_VALUE = { facile: 5, moyen: 10, difficile: 15, tres_difficile: 20, heroique: 25 };
+export const MODIFIERS = ["legere_defavorable", "legere_favorable", "forte_defavorable", "forte_favorable"];
+export const MOD_VALUE = { legere_defavorable: 2, legere_favorable: -2, forte_defavorable: 5, forte_favorable: -5 };
+export const EMPTY_STATE = Object.freeze({ threshold: null, scenario: 1, entries: [] });
+
+export function ensureStyles() {
+  loadStylesheet(new URL("../../../css/pointzero.css", import.meta.url).href);
+}
+
+/** pointzero.rules, fetched once. */
+export const rules = engineData("pointzero.rules");
+
+export function ready(app) {
+  return app.engine.state === "ready";
+}
+
+export const characters = (doc) => systemCharacters(doc, SYSTEM);
+export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);
+
+export function nameOf(c) {
+  return c?.name?.trim() || t("pointzero.ui.unnamed");
+}
+
+/** The table state, passed to the ops as stored (never read here: it holds the MJ's secret). */
+export function storedState(doc) {
+  return doc.systems?.pointzero ?? structuredClone(EMPTY_STATE);
+}
+
+export function saveState(doc, state) {
+  doc.systems.pointzero = state;
+}
+
+const playerView = requestCache({ keepStale: true });
+
+/** What players see of the Jauge de Tension ({gauge, critical, scenario, entries}), or null. */
+export function tensionView(app) {
+  const r = playerView(app, { op: "pointzero.tension.view", state: storedState(app.doc) });
+  return r && !r.error ? r.view : null;
+}
+
+/** Record one Tension point (kind "dice" or "other") inside an app.update; returns the answer. */
+export async function useTensionPoint(app, kind, who, note = "") {
+  return app.call({ op: "pointzero.tension.use", state: storedState(app.doc), kind, who: who.slice(0, 80), note: note.slice(0, 200) });
+}
+
+/** The gauge as players see it: its points, and Tension critique when reached. */
+export function renderGauge(view, { id = "pz-gauge" } = {}) {
+  if (!view) return html`<p class="muted">${t("pointzero.ui.loading")}</p>`;
+  return html`<div class="pz-gauge" data-testid=${id} data-gauge=${view.gauge} data-critical=${String(view.critical)}>
+    <p class="pz-big"><span data-testid="pz-gauge-points">${view.gauge}</span>
+      <span class="small muted">${t(view.gauge === 1 ? "pointzero.ui.gauge_point_one" : "pointzero.ui.gauge_point_other")}</span></p>
+    ${view.critical ? html`<p class="pz-critical" role="status" data-testid="pz-critical">${t("pointzero.ui.critical_banner")}</p>` : nothing}
+  </div>`;
+}
+
+/** A probability {p, percent}: the percent, the exact fraction beside it. */
+export function prob(pr, testid) {
+  if (!pr) return nothing;
+  return html`<span class="pz-prob" data-testid=${testid ?? nothing} data-p=${pr.p}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.p})</span></span>`;
+}
+
+export const { problemsAt, fieldId, fieldErrors, hasProblem } = fieldProblems("pz");
+
+export function backLink(href, label) {
+  return html`<p class="pz-back"><a href=${href}>← ${label}</a></p>`;
+}
+
+export function errorLine(error, testid = "pz-error") {
+  return error ? html`<p class="field-error" role="alert" data-testid=${testid}>${errorMessage(error)}</p>` : nothing;
+}
+
+/** A roll-log "terms" entry: the dice rolled, kept and dropped (views/log.js lists them). */
+export function diceTerm(result, text) {
+  return { kind: "dice", text, sign: 1, dice: result.dice.map((d) => ({ value: d.value, kept: d.kept })) };
+}
+
+/** The verdict of a resolved test, in words. */
+export function verdict(r) {
+  if (r.critical === "success") return t("pointzero.ui.critical_success");
+  if (r.critical === "failure") return t("pointzero.ui.critical_failure");
+  return r.success ? t("pointzero.ui.success") : t("pointzero.ui.failure");
+}
+
+export function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}

@@ -1,0 +1,429 @@
+// A Point Zéro test: skill test (Compétence/ATTR[Difficulté]) or attribute test (ATTR[Difficulté]);
+// difficulty from the ladder or a number, stacked modifiers; a Tension point (+2 dice) and the
+// Surpassement (only the choices the rules allow, with the reasons of the others). The exact odds
+// (pointzero.test.odds) are shown BEFORE the roll, with every allowed sacrifice compared. The roll
+// shows every die (kept and dropped), the bonuses, total, margin and criticals; a Méticuleux
+// character picks the dice kept (same seed, same dice). Oppositions: odds with the tie-breaks,
+// a re-roll when a winner must be named. Every roll goes to the log with its request and seed.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { errorMessage, formatNumber, formatPercent, t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderDistribution } from "../../views/dice-ui.js";
+import { requestCache, reveal } from "../../views/ui.js";
+import {
+  DIFFICULTIES, DIFF_VALUE, MODIFIERS, MOD_VALUE, backLink, characters, diceTerm, errorLine, findCharacter,
+  nameOf, prob, ready, renderGauge, saveState, signed, tensionView, useTensionPoint, verdict,
+} from "./common.js";
+
+const ui = {
+  id: null, kind: "skill", skill: 0, attribute: 0, difficulty: "moyen", custom: 15,
+  mods: Object.fromEntries(MODIFIERS.map((m) => [m, 0])), tension: false, sacrifice: 0,
+  result: null, request: null, logId: null, keep: null, error: null, busy: false,
+  opp: { who: "", bKind: "skill", bSkill: 0, bAttr: 0, npcName: "", npcSkill: 3, npcAttr: 3, result: null, error: null, request: null },
+};
+const testOdds = requestCache();
+const oppOdds = requestCache({ keepStale: true });
+
+const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, Math.trunc(Number(v)) || 0));
+/** Problems of the number fields of this page (a bad value is refused there and changes nothing). */
+const numberErrors = {};
+
+/** A whole-number input lo..hi: the value goes to `target[key]` only when valid; else the field says why. */
+function wholeNumber(app, target, key, lo, hi) {
+  return (e) => {
+    const text = e.target.value.trim();
+    const n = Number(text);
+    if (text === "" || !Number.isInteger(n) || n < lo || n > hi) {
+      numberErrors[e.target.id] = t("pointzero.ui.whole_number", { min: lo, max: hi });
+    } else {
+      delete numberErrors[e.target.id];
+      target[key] = n;
+      if (target === ui.opp) ui.opp.result = null;
+      else ui.result = null;
+    }
+    app.rerender();
+  };
+}
+
+function numberField(app, id, label, target, key, lo, hi) {
+  const error = numberErrors[id];
+  return html`<div class="field"><label for=${id}>${label}</label>
+    <input id=${id} type="number" min=${lo} max=${hi} step="1" inputmode="numeric" .value=${String(target[key])}
+      aria-invalid=${error ? "true" : "false"} aria-describedby=${`${id}-error`} @change=${wholeNumber(app, target, key, lo, hi)}>
+    <p class="field-error" id=${`${id}-error`}>${error ?? ""}</p></div>`;
+}
+const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
+const isMeticuleux = (c) => c.atouts.some((a) => fold(a) === "meticuleux");
+
+function reset(id) {
+  if (ui.id === id) return;
+  Object.assign(ui, { id, kind: "skill", skill: 0, attribute: 0, tension: false, sacrifice: 0, result: null, request: null,
+    logId: null, keep: null, error: null, mods: Object.fromEntries(MODIFIERS.map((m) => [m, 0])) });
+  Object.assign(ui.opp, { who: "", result: null, error: null, request: null });
+  testOdds.clear();
+  oppOdds.clear();
+}
+
+function modifiers() {
+  return MODIFIERS.flatMap((m) => Array(ui.mods[m]).fill(m));
+}
+
+/** The side of a test every op shares: kind, levels, names for the notation. */
+function side(c, kind, skillIndex, attrIndex) {
+  const attr = c.attributes[attrIndex] ?? c.attributes[0];
+  const skill = c.skills[skillIndex];
+  const s = { kind: kind === "skill" && skill ? "skill" : "attribute", attribute: attr.level, attribute_code: attr.code };
+  if (s.kind === "skill") Object.assign(s, { skill: skill.level, skill_name: skill.name.slice(0, 60) });
+  return s;
+}
+
+/** The test as declared (pointzero.test.* "test"): Tension critique is the public flag only. */
+function spec(c, view) {
+  const s = side(c, ui.kind, ui.skill, ui.attribute);
+  s.difficulty = ui.difficulty === "custom" ? clamp(ui.custom, 0, 99) : ui.difficulty;
+  const mods = modifiers();
+  if (mods.length) s.modifiers = mods;
+  s.critical = Boolean(view?.critical);
+  s.meticuleux = isMeticuleux(c);
+  if (s.kind === "skill") Object.assign(s, { sacrifice: ui.sacrifice, tension: ui.tension });
+  return s;
+}
+
+function logLabel(r, s) {
+  const extra = [s.sacrifice ? t("pointzero.ui.log_sacrifice", { n: s.sacrifice }) : "", s.tension ? t("pointzero.ui.log_tension") : ""];
+  return [r.notation, ...extra].filter(Boolean).join(" · ");
+}
+
+function logResult(r) {
+  const res = r.result;
+  return { total: res.total, summary: `${verdict(res)} (${t("pointzero.ui.margin")} ${signed(res.margin)})`, terms: [diceTerm(res, `${r.plan.dice}d6`)] };
+}
+
+async function roll(app, c) {
+  if (ui.busy) return;
+  const view = tensionView(app);
+  const s = spec(c, view);
+  const request = { op: "pointzero.test.roll", test: s, seed: newSeed() };
+  ui.busy = true;
+  ui.error = null;
+  app.rerender();
+  let tension = null;
+  if (s.tension) {
+    tension = await useTensionPoint(app, "dice", nameOf(c), "");
+    if (tension.error) {
+      Object.assign(ui, { busy: false, error: tension.error });
+      app.rerender();
+      return;
+    }
+  }
+  const r = await app.call(request);
+  ui.busy = false;
+  if (r.error) {
+    ui.error = r.error;
+    app.rerender();
+    return;
+  }
+  Object.assign(ui, { result: r, request, keep: null, tension: false });
+  if (tension) app.update((doc) => saveState(doc, tension.state));
+  app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c), label: logLabel(r, s), request, result: logResult(r) });
+  ui.logId = app.doc.log.at(-1)?.id ?? null;
+  reveal("pz-result-title");
+}
+
+/** Méticuleux: the same request (same seed, same dice) with the dice the player keeps. */
+async function keepChosen(app) {
+  const request = { ...ui.request, keep: [...ui.keep].sort((a, b) => a - b) };
+  ui.busy = true;
+  app.rerender();
+  const r = await app.call(request);
+  ui.busy = false;
+  if (r.error) {
+    ui.error = r.error;
+    app.rerender();
+    return;
+  }
+  Object.assign(ui, { result: r, request, keep: null, error: null });
+  app.update((doc) => {
+    const entry = doc.log.find((e) => e.id === ui.logId);
+    if (entry) Object.assign(entry, { request, result: logResult(r) });
+  });
+}
+
+function stepper(app, key) {
+  const label = t(`pointzero.modifier.${key}`);
+  const set = (delta) => { ui.mods[key] = clamp(ui.mods[key] + delta, 0, 5); app.rerender(); };
+  return html`<div class="pz-stepper" role="group" aria-labelledby=${`pz-mod-${key}-label`}>
+    <span id=${`pz-mod-${key}-label`} class="small">${label} (${signed(MOD_VALUE[key])})</span>
+    <span class="pz-stepper-row">
+      <button type="button" id=${`pz-mod-${key}-minus`} aria-label=${t("pointzero.ui.less", { what: label })} ?disabled=${ui.mods[key] <= 0} @click=${() => set(-1)}>−</button>
+      <output id=${`pz-mod-${key}`} aria-live="polite">${ui.mods[key]}</output>
+      <button type="button" id=${`pz-mod-${key}-plus`} aria-label=${t("pointzero.ui.more", { what: label })} ?disabled=${ui.mods[key] >= 5} @click=${() => set(1)}>+</button>
+    </span>
+  </div>`;
+}
+
+function setup(app, c, s, view) {
+  const pick = (key, num = false) => (e) => { ui[key] = num ? Number(e.target.value) : e.target.value; ui.result = null; app.rerender(); };
+  const skillTest = s.kind === "skill";
+  return html`<section class="card" aria-labelledby="pz-setup-title">
+    <h2 id="pz-setup-title">${t("pointzero.ui.test_setup")}</h2>
+    <fieldset class="pz-kind"><legend>${t("pointzero.ui.kind")}</legend>
+      <label class="check"><input type="radio" name="pz-kind" id="pz-kind-skill" value="skill" .checked=${ui.kind === "skill"} ?disabled=${!c.skills.length} @change=${pick("kind")}> ${t("pointzero.ui.kind_skill")}</label>
+      <label class="check"><input type="radio" name="pz-kind" id="pz-kind-attribute" value="attribute" .checked=${ui.kind !== "skill" || !c.skills.length} @change=${pick("kind")}> ${t("pointzero.ui.kind_attribute")}</label>
+      ${c.skills.length ? nothing : html`<p class="muted small">${t("pointzero.ui.no_skills_test")}</p>`}
+    </fieldset>
+    <div class="pz-form-grid">
+      ${skillTest ? html`<div class="field"><label for="pz-t-skill">${t("pointzero.ui.skill")}</label>
+        <select id="pz-t-skill" @change=${pick("skill", true)}>
+          ${c.skills.map((k, i) => html`<option value=${i} ?selected=${i === ui.skill}>${k.name} (${k.level})</option>`)}
+        </select></div>` : nothing}
+      <div class="field"><label for="pz-t-attr">${t("pointzero.ui.attribute")}</label>
+        <select id="pz-t-attr" @change=${pick("attribute", true)}>
+          ${c.attributes.map((a, i) => html`<option value=${i} ?selected=${i === ui.attribute}>${a.code} — ${a.name} (${a.level})</option>`)}
+        </select></div>
+      <div class="field"><label for="pz-t-diff">${t("pointzero.ui.difficulty")}</label>
+        <select id="pz-t-diff" @change=${pick("difficulty")}>
+          ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`pointzero.difficulty.${k}`)} (${DIFF_VALUE[k]})</option>`)}
+          <option value="custom" ?selected=${ui.difficulty === "custom"}>${t("pointzero.ui.difficulty_custom")}</option>
+        </select></div>
+      ${ui.difficulty === "custom" ? numberField(app, "pz-t-custom", t("pointzero.ui.difficulty_value"), ui, "custom", 0, 99) : nothing}
+    </div>
+    <fieldset class="pz-mods"><legend>${t("pointzero.ui.modifiers")}</legend>
+      <p class="muted small">${t("pointzero.ui.modifiers_help")}</p>
+      <div class="pz-mod-grid">${MODIFIERS.map((m) => stepper(app, m))}</div>
+    </fieldset>
+    ${skillTest ? html`<label class="check pz-tension-box"><input type="checkbox" id="pz-t-tension" .checked=${ui.tension}
+        @change=${(e) => { ui.tension = e.target.checked; ui.result = null; app.rerender(); }}>
+        ${t("pointzero.ui.use_tension")}</label>
+      <p class="muted small">${t("pointzero.ui.use_tension_help", { gauge: view ? view.gauge : "…" })}</p>` : nothing}
+  </section>`;
+}
+
+/** Only the sacrifices the rules allow are offered; the others are listed with the reason. */
+function surpassement(app, odds) {
+  const opts = odds?.surpassement;
+  if (!opts) return nothing;
+  const critical = opts.refused.some((r) => r.reasons.some((x) => x.code === "pointzero.surpassement.tension_critique"));
+  const shown = opts.refused.filter((r) => r.count <= opts.max + 1 || critical && r.count <= 1);
+  return html`<fieldset class="pz-surpass" data-testid="pz-surpassement" data-allowed=${opts.allowed.join(",")}>
+    <legend>${t("pointzero.ui.surpassement")}</legend>
+    <p class="muted small">${t("pointzero.ui.surpassement_help")}</p>
+    <div class="row" role="radiogroup" aria-label=${t("pointzero.ui.surpassement")}>
+      ${opts.allowed.map((n) => html`<label class="check pz-choice"><input type="radio" name="pz-sacrifice" id=${`pz-sacrifice-${n}`} value=${n}
+        .checked=${ui.sacrifice === n} @change=${() => { ui.sacrifice = n; ui.result = null; app.rerender(); }}>
+        ${n === 0 ? t("pointzero.ui.no_sacrifice") : t(n === 1 ? "pointzero.ui.sacrifice_one" : "pointzero.ui.sacrifice_other", { n, bonus: 2 * n })}</label>`)}
+    </div>
+    ${critical ? html`<p class="pz-refused" data-testid="pz-surpassement-refused" role="status">${errorMessage({ code: "pointzero.surpassement.tension_critique" })}</p>`
+      : shown.length ? html`<ul class="pz-refused-list small" data-testid="pz-surpassement-refused">
+        ${shown.map((r) => html`<li>${t(r.count === 1 ? "pointzero.ui.refused_count_one" : "pointzero.ui.refused_count_other", { n: r.count })} ${r.reasons.map((x) => errorMessage(x)).join(" ")}</li>`)}
+      </ul>` : nothing}
+  </fieldset>`;
+}
+
+function comparison(odds) {
+  if (!odds?.comparison || odds.comparison.length < 2) return nothing;
+  const best = Math.max(...odds.comparison.map((row) => row.success.percent));
+  return html`<h3>${t("pointzero.ui.compare_title")}</h3>
+    <div class="pz-scroll" tabindex="0" role="region" aria-label=${t("pointzero.ui.compare_title")}><table class="odds-table pz-compare" data-testid="pz-compare">
+      <thead><tr><th scope="col">${t("pointzero.ui.compare_sacrifice")}</th>
+        <th scope="col" class="num">${t("pointzero.ui.success")}</th><th scope="col" class="num">${t("pointzero.ui.crit_short")}</th>
+        </tr></thead>
+      <tbody>${odds.comparison.map((row) => html`<tr class=${row.success.percent === best ? "pz-best" : ""} data-sacrifice=${row.sacrifice}>
+        <th scope="row">${row.sacrifice} <span class="muted small">(+${row.bonus})</span>${row.success.percent === best ? html` <span class="pz-star" role="img" aria-label=${t("pointzero.ui.best")}>★</span>` : nothing}
+          <br><span class="muted small">${t(row.dice === 1 ? "pointzero.ui.dice_count_one" : "pointzero.ui.dice_count_other", { n: row.dice })} · ${t("pointzero.ui.mean")} ${formatNumber(row.mean_total_value, 1)}</span></th>
+        <td class="num"><span data-p=${row.success.p}>${formatPercent(row.success.percent)}</span><br><span class="muted small pz-frac">${row.success.p}</span></td>
+        <td class="num small"><span data-p=${row.critical_success.p}>${formatPercent(row.critical_success.percent)}</span></td></tr>`)}</tbody>
+    </table></div>`;
+}
+
+function oddsBlock(app, odds, s) {
+  if (!odds) return html`<p class="muted">${t("pointzero.ui.odds_loading")}</p>`;
+  if (odds.error) {
+    const zero = odds.error.code === "pointzero.test.skill_zero";
+    return html`${errorLine(odds.error, "pz-odds-error")}
+      ${zero ? html`<button type="button" id="pz-to-attribute" @click=${() => { ui.kind = "attribute"; app.rerender(); }}>${t("pointzero.ui.attribute_instead")}</button>` : nothing}`;
+  }
+  const o = odds.odds;
+  const plan = odds.plan;
+  return html`<div data-testid="pz-odds" data-notation=${odds.notation} data-difficulty=${odds.difficulty}>
+    <p class="pz-notation" data-testid="pz-notation">${odds.notation}</p>
+    ${plan ? html`<p class="small">${t(plan.difference_bonus ? "pointzero.ui.plan_all" : "pointzero.ui.plan", { dice: plan.dice, keep: plan.keep, bonus: signed(plan.bonus) })}</p>` : nothing}
+    ${surpassement(app, odds)}
+    ${o ? html`<dl class="facts pz-odds-facts">
+        <dt>${t("pointzero.ui.success_chance")}</dt><dd>${prob(o.success, "pz-odds-success")}</dd>
+        <dt>${t("pointzero.ui.critical_success")}</dt><dd>${prob(o.critical_success, "pz-odds-crit-success")}</dd>
+        <dt>${t("pointzero.ui.critical_failure")}</dt><dd>${prob(o.critical_failure, "pz-odds-crit-failure")}</dd>
+      </dl>
+      <details class="pz-margin"><summary>${t("pointzero.ui.margin_title")}</summary>
+        ${renderDistribution(o.margin.map((m) => ({ label: signed(m.margin), p: m.p, percent: m.percent })), t("pointzero.ui.margin"))}
+      </details>` : nothing}
+    ${comparison(odds)}
+  </div>`;
+}
+
+function resultBlock(app, c) {
+  const r = ui.result;
+  if (!r) return nothing;
+  const res = r.result;
+  const choosing = ui.keep !== null;
+  const meticuleux = isMeticuleux(c) && r.plan.keep < r.plan.dice;
+  const toggle = (i) => {
+    const keep = new Set(ui.keep);
+    if (keep.has(i)) keep.delete(i); else keep.add(i);
+    ui.keep = keep;
+    app.rerender();
+  };
+  const tone = res.success ? "outcome-ok" : "outcome-bad";
+  return html`<section class="card pz-result" aria-labelledby="pz-result-title" data-testid="pz-result"
+      data-total=${res.total} data-success=${String(res.success)} data-critical=${res.critical ?? "none"}>
+    <h2 id="pz-result-title" tabindex="-1">${t("pointzero.ui.result")} — ${r.notation}</h2>
+    <ul class="dice" aria-label=${t("pointzero.ui.dice_rolled")}>
+      ${res.dice.map((d, i) => choosing
+        ? html`<li><button type="button" class="die ${ui.keep.has(i) ? "kept" : "dropped"}" aria-pressed=${String(ui.keep.has(i))}
+            data-testid="pz-die" @click=${() => toggle(i)}>${d.value}</button></li>`
+        : html`<li class="die ${d.kept ? "kept" : "dropped"}" data-testid="pz-die" data-kept=${String(d.kept)}
+            aria-label=${`${t("tray.die")} ${d.value}${d.kept ? "" : ` (${t("tray.dropped")})`}`}>${d.value}</li>`)}
+    </ul>
+    <p class="pz-sum">${t("pointzero.ui.sum_line", { kept: res.kept_sum })}${res.difference_bonus ? ` ${t("pointzero.ui.difference_bonus", { n: res.difference_bonus })}` : ""}${res.surpassement_bonus ? ` ${t("pointzero.ui.surpassement_bonus", { n: res.surpassement_bonus })}` : ""}
+      = <strong data-testid="pz-total">${res.total}</strong> · ${t("pointzero.ui.difficulty")} ${res.difficulty}</p>
+    <p class="pz-verdict ${tone}" role="status" data-testid="pz-verdict">${verdict(res)} · ${t("pointzero.ui.margin")} ${signed(res.margin)}</p>
+    ${meticuleux && !choosing ? html`<button type="button" id="pz-choose-keep" @click=${() => { ui.keep = new Set(res.kept); app.rerender(); }}>${t("pointzero.ui.choose_keep", { n: r.plan.keep })}</button>` : nothing}
+    ${choosing ? html`<p class="small">${t("pointzero.ui.choose_keep_help", { n: r.plan.keep, chosen: ui.keep.size })}</p>
+      <div class="row"><button type="button" class="primary" id="pz-keep-apply" ?disabled=${ui.keep.size !== r.plan.keep || ui.busy} @click=${() => keepChosen(app)}>${t("pointzero.ui.keep_apply")}</button>
+      <button type="button" @click=${() => { ui.keep = null; app.rerender(); }}>${t("pointzero.ui.cancel")}</button></div>` : nothing}
+    <p class="muted small">${t("tray.seed")} ${r.seed}</p>
+  </section>`;
+}
+
+// ----------------------------------------------------------------------------- opposition
+function oppSides(app, c) {
+  const o = ui.opp;
+  const a = { ...side(c, ui.kind, ui.skill, ui.attribute), name: nameOf(c).slice(0, 80) };
+  const other = o.who ? findCharacter(app.doc, o.who) : null;
+  let b;
+  if (other) b = { ...side(other, o.bKind, o.bSkill, o.bAttr), name: nameOf(other).slice(0, 80) };
+  else {
+    b = { kind: o.bKind, attribute: clamp(o.npcAttr, 0, 10), name: (o.npcName.trim() || t("pointzero.ui.npc")).slice(0, 80) };
+    if (o.bKind === "skill") b.skill = clamp(o.npcSkill, 0, 10);
+  }
+  return { a, b, other };
+}
+
+async function oppose(app, c) {
+  const { a, b } = oppSides(app, c);
+  const request = { op: "pointzero.opposition.roll", a, b, seed: newSeed() };
+  ui.busy = true;
+  app.rerender();
+  const r = await app.call(request);
+  ui.busy = false;
+  if (r.error) {
+    ui.opp.error = r.error;
+    app.rerender();
+    return;
+  }
+  Object.assign(ui.opp, { result: r, error: null, request });
+  const winner = r.winner === "a" ? a.name : r.winner === "b" ? b.name : null;
+  app.addLog({ kind: "pointzero.opposition", system: "pointzero", who: a.name, label: t("pointzero.ui.opposition_vs", { a: a.name, b: b.name }), request,
+    result: { summary: `${winner ? t("pointzero.ui.wins", { name: winner }) : t("pointzero.ui.perfect_tie")} (${r.a.result.total} / ${r.b.result.total})`,
+      terms: [diceTerm(r.a.result, a.name), diceTerm(r.b.result, b.name)] } });
+}
+
+function oppOddsBlock(odds, a, b) {
+  if (!odds) return html`<p class="muted">${t("pointzero.ui.odds_loading")}</p>`;
+  if (odds.error) return errorLine(odds.error, "pz-opp-odds-error");
+  const tieTo = odds.tie_goes_to === "a" ? a.name : odds.tie_goes_to === "b" ? b.name : null;
+  return html`<div data-testid="pz-opp-odds">
+    <dl class="facts">
+      <dt>${t("pointzero.ui.wins", { name: a.name })}</dt><dd>${prob(odds.a_wins, "pz-opp-a")}</dd>
+      <dt>${t("pointzero.ui.wins", { name: b.name })}</dt><dd>${prob(odds.b_wins, "pz-opp-b")}</dd>
+      <dt>${t("pointzero.ui.perfect_tie")}</dt><dd>${prob(odds.perfect_tie, "pz-opp-tie")}</dd>
+    </dl>
+    <p class="small">${t("pointzero.ui.tie_on_total")} ${prob(odds.tie_on_total)} — ${tieTo ? t(`pointzero.ui.tie_to_${odds.tie_reason}`, { name: tieTo }) : t("pointzero.ui.tie_stays")}</p>
+    ${!tieTo && odds.eventual && odds.perfect_tie.percent > 0 ? html`<p class="small muted">${t("pointzero.ui.eventual", { a: a.name, b: b.name })}
+      ${prob(odds.eventual.a_wins)} / ${prob(odds.eventual.b_wins)}</p>` : nothing}
+  </div>`;
+}
+
+function oppositionSection(app, c) {
+  const o = ui.opp;
+  const others = characters(app.doc).filter((x) => x.id !== c.id);
+  const { a, b, other } = oppSides(app, c);
+  const odds = oppOdds(app, { op: "pointzero.opposition.odds", a, b });
+  const set = (key, num = false) => (e) => { o[key] = num ? Number(e.target.value) : e.target.value; o.result = null; app.rerender(); };
+  const r = o.result;
+  return html`<section class="card" aria-labelledby="pz-opp-title">
+    <h2 id="pz-opp-title">${t("pointzero.ui.opposition")}</h2>
+    <p class="muted small">${t("pointzero.ui.opposition_help", { notation: odds?.a?.notation ?? "…" })}</p>
+    <div class="pz-form-grid">
+      <div class="field"><label for="pz-o-who">${t("pointzero.ui.opponent")}</label>
+        <select id="pz-o-who" @change=${set("who")}>
+          <option value="" ?selected=${!o.who}>${t("pointzero.ui.npc_levels")}</option>
+          ${others.map((x) => html`<option value=${x.id} ?selected=${x.id === o.who}>${nameOf(x)}</option>`)}
+        </select></div>
+      <div class="field"><label for="pz-o-kind">${t("pointzero.ui.kind")}</label>
+        <select id="pz-o-kind" @change=${set("bKind")}>
+          <option value="skill" ?selected=${o.bKind === "skill"}>${t("pointzero.ui.kind_skill")}</option>
+          <option value="attribute" ?selected=${o.bKind !== "skill"}>${t("pointzero.ui.kind_attribute")}</option>
+        </select></div>
+      ${other ? html`
+        ${o.bKind === "skill" ? html`<div class="field"><label for="pz-o-skill">${t("pointzero.ui.skill")}</label>
+          <select id="pz-o-skill" @change=${set("bSkill", true)}>${other.skills.map((k, i) => html`<option value=${i} ?selected=${i === o.bSkill}>${k.name} (${k.level})</option>`)}</select></div>` : nothing}
+        <div class="field"><label for="pz-o-attr">${t("pointzero.ui.attribute")}</label>
+          <select id="pz-o-attr" @change=${set("bAttr", true)}>${other.attributes.map((x, i) => html`<option value=${i} ?selected=${i === o.bAttr}>${x.code} (${x.level})</option>`)}</select></div>`
+      : html`
+        <div class="field"><label for="pz-o-name">${t("pointzero.ui.npc_name")}</label>
+          <input id="pz-o-name" maxlength="80" autocomplete="off" .value=${o.npcName} @change=${set("npcName")}></div>
+        ${o.bKind === "skill" ? numberField(app, "pz-o-skill-level", t("pointzero.ui.npc_skill"), o, "npcSkill", 0, 10) : nothing}
+        ${numberField(app, "pz-o-attr-level", t("pointzero.ui.npc_attribute"), o, "npcAttr", 0, 10)}`}
+    </div>
+    ${oppOddsBlock(odds, a, b)}
+    <button type="button" class="primary" id="pz-oppose" ?disabled=${!ready(app) || ui.busy || !odds || Boolean(odds.error)} @click=${() => oppose(app, c)}>${t("pointzero.ui.oppose")}</button>
+    ${errorLine(o.error)}
+    ${r ? html`<div class="pz-result" data-testid="pz-opp-result" data-winner=${r.winner ?? "none"} data-reason=${r.reason} role="status">
+      <div class="pz-two">
+        ${[["a", a], ["b", b]].map(([k, s]) => html`<div><p><strong>${s.name}</strong> <span class="muted small">${r[k].notation}</span></p>
+          <ul class="dice" aria-label=${s.name}>${r[k].result.dice.map((d) => html`<li class="die ${d.kept ? "kept" : "dropped"}">${d.value}</li>`)}</ul>
+          <p>${t("pointzero.ui.total")} <strong data-testid=${`pz-opp-total-${k}`}>${r[k].result.total}</strong></p></div>`)}
+      </div>
+      <p class="pz-verdict">${r.winner ? t("pointzero.ui.wins", { name: r.winner === "a" ? a.name : b.name }) : t("pointzero.ui.perfect_tie")}
+        <span class="muted small">(${t(`pointzero.ui.reason_${r.reason}`)})</span></p>
+      ${r.winner === null ? html`<button type="button" id="pz-opp-reroll" @click=${() => oppose(app, c)}>${t("pointzero.ui.reroll")}</button>` : nothing}
+    </div>` : nothing}
+  </section>`;
+}
+
+export function render(app, id) {
+  reset(id);
+  const c = findCharacter(app.doc, id);
+  if (!c) return html`${backLink("#/pointzero", t("pointzero.ui.back"))}<p role="alert">${t("pointzero.ui.not_found")}</p>`;
+  if (ui.skill >= c.skills.length) ui.skill = 0;
+  if (ui.attribute >= c.attributes.length) ui.attribute = 0;
+  const view = tensionView(app);
+  let s = spec(c, view);
+  let odds = testOdds(app, { op: "pointzero.test.odds", test: s });
+  // A sacrifice no longer allowed (Tension critique, another skill): fall back to the largest allowed.
+  if (odds && !odds.error && odds.sacrifice_refused && ui.sacrifice) {
+    ui.sacrifice = Math.max(...odds.surpassement.allowed.filter((n) => n <= ui.sacrifice));
+    s = spec(c, view);
+    odds = testOdds(app, { op: "pointzero.test.odds", test: s });
+  }
+  const current = Boolean(odds && !odds.error && odds.plan);
+  return html`
+    ${backLink(`#/pointzero/character/${encodeURIComponent(id)}`, t("pointzero.ui.back_sheet", { name: nameOf(c) }))}
+    <h1>${t("pointzero.ui.test_title", { name: nameOf(c) })}</h1>
+    <section class="card pz-tension-card" aria-labelledby="pz-gauge-title">
+      <h2 id="pz-gauge-title">${t("pointzero.ui.tension_title")}</h2>
+      ${renderGauge(view)}
+    </section>
+    ${setup(app, c, s, view)}
+    <section class="card" aria-labelledby="pz-odds-title">
+      <h2 id="pz-odds-title">${t("pointzero.ui.odds_title")}</h2>
+      ${oddsBlock(app, odds, s)}
+      <button type="button" class="primary" id="pz-roll" ?disabled=${!ready(app) || ui.busy || !current || !view} @click=${() => roll(app, c)}>${t(ui.tension ? "pointzero.ui.roll_tension" : "pointzero.ui.roll")}</button>
+      ${errorLine(ui.error)}
+    </section>
+    ${resultBlock(app, c)}
+    ${oppositionSection(app, c)}
+  `;
+}
