@@ -420,3 +420,38 @@ def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
     go(app, "#/unicreon/character/uc-bea")
     expect(app.locator("[data-testid=uc-down]")).to_have_text("Inconscient")
     no_horizontal_scroll(app)
+
+
+def duel_state(bea: dict) -> tuple[dict, str, str]:
+    """Béa against a PNJ moyen (every characteristic 40), Béa's turn (forced dice), engaged."""
+    from tablee.systems.unicreon import combat as cb
+
+    state = cb.add_npcs(cb.add_character(cb.new_state(), bea), tier="moyen")
+    pc, foe = (c["cid"] for c in state["combatants"])
+    state = cb.engage(cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1]), pc, foe)
+    return state, pc, foe
+
+
+def test_the_defenders_penalty_shows_in_the_passe_odds(app):
+    """Béa (couteau long, Agilité 40: target 40) against a PNJ moyen (Agilité 40). At Moyen she hits
+    on 495 of the 1296 d66 pairs (55/144); a surprised defender tests at Difficile and cannot win
+    on a failed test: 510 pairs (85/216); one more step from the MJ: 187/432. The odds say what
+    the penalty changes against the defender at Moyen."""
+    state, _, _ = duel_state(character("uc-bea", "Béa"))
+    seed_document(app, [character("uc-bea", "Béa")], state)
+    go(app, "#/unicreon/combat")
+    app.select_option("#uc-a-weapon", "i1")
+    hit = app.locator("[data-testid=uc-odds-hit]")
+    expect(hit).to_have_attribute("data-p", "55/144")
+    expect(app.locator("[data-testid=uc-defender-penalty]")).to_have_count(0)
+    app.check("#uc-a-surprise")
+    expect(hit).to_have_attribute("data-p", "85/216")
+    penalty = app.locator("[data-testid=uc-defender-penalty]")
+    expect(penalty).to_have_attribute("data-steps", "1")
+    expect(penalty.locator("[data-testid=uc-odds-hit-at-moyen]")).to_have_attribute("data-p", "55/144")
+    expect(app.locator("[data-testid=uc-attack-odds]")).to_contain_text("Défense 1 cran plus difficile")
+    app.click(".uc-more summary")
+    app.select_option("#uc-a-dmalus", "1")
+    expect(hit).to_have_attribute("data-p", "187/432")
+    expect(penalty).to_have_attribute("data-steps", "2")
+    no_horizontal_scroll(app)

@@ -592,13 +592,18 @@ def resolve_exchange(
     """A passe d'armes from given dice.
 
     ``attack_spec``: {"target", "damage": amount}; ``defence_spec``: {"target", "moyen_target",
-    "absorb": amount|None}. The attacker wins when his test succeeds and his raw result is ≥ the
-    defender's. Damage comes from the weapon (and the attacker's résultat réel). A protection
-    absorbs only when the defender lost but succeeded against a Moyen (0) difficulty.
+    "absorb": amount|None}. The attacker hits when his test succeeds and either the defender's
+    test failed (against the defender's own difficulty: surprise, extra melee attackers, the MJ's
+    malus, his skill) or the attacker's raw result is ≥ the defender's. A defender who fails his
+    test cannot win the exchange ("Tests en opposition": with bonus or malus, a side that fails
+    cannot win; reading rules/README.md, Unicreon, "Passe d'armes with modifiers"); without any
+    modifier both targets are Moyen and this is the text's rule as written. Damage comes from the
+    weapon (and the attacker's résultat réel). A protection absorbs only when the defender lost but
+    his roll succeeds against a Moyen (0) difficulty, whatever his penalty.
     Source: "Passer d'armes", "Description des armes", "Armures et boucliers"."""
     a = resolve_test(attacker_dice[0], attacker_dice[1], attack_spec["target"])
     d = resolve_test(defender_dice[0], defender_dice[1], defence_spec["target"])
-    hit = a["success"] and a["raw"] >= d["raw"]
+    hit = a["success"] and (not d["success"] or a["raw"] >= d["raw"])
     damage = damage_amount(attack_spec["damage"], a["real"]) if hit else 0
     absorbed = 0
     protection_held = False
@@ -746,9 +751,8 @@ def attack(
     return {"state": out, "setup": setup, "exchange": exchange, "defender_pv": defender["pv"]}
 
 
-def attack_odds(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
-    """Exact odds of an attack (36 × 36 pairs of d66): hit, absorption and PV lost."""
-    setup = attack_setup(state, req)
+def _exchange_counts(setup: dict[str, Any]) -> tuple[int, int, dict[int, int]]:
+    """Hits, absorptions and PV lost over the 36 × 36 pairs of d66 for one setup."""
     hits = held = 0
     lost: dict[int, int] = {}
     for ad in D66:
@@ -757,17 +761,37 @@ def attack_odds(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
             hits += ex["hit"]
             held += ex["hit"] and ex["protection_held"]
             lost[ex["pv_lost"]] = lost.get(ex["pv_lost"], 0) + 1
+    return hits, held, lost
 
-    def p(n: int) -> dict[str, Any]:
-        f = Fraction(n, 1296)
-        return {"p": frac(f), "percent": round(float(f) * 100, 2)}
 
+def _p1296(n: int) -> dict[str, Any]:
+    f = Fraction(n, 1296)
+    return {"p": frac(f), "percent": round(float(f) * 100, 2)}
+
+
+def attack_odds(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
+    """Exact odds of an attack (36 × 36 pairs of d66): hit, absorption and PV lost.
+
+    ``defender_penalty`` (null when the defender tests at Moyen): his difficulty steps and the hit
+    odds the same attack would have against him at Moyen, so the difference his penalty makes
+    (surprise, extra melee attackers, the MJ's malus) is shown. Source: "Attaque par surprise",
+    "Combat à plusieurs"; reading rules/README.md, Unicreon, "Passe d'armes with modifiers"."""
+    setup = attack_setup(state, req)
+    hits, held, lost = _exchange_counts(setup)
+    penalty = None
+    steps = setup["defence"]["steps"]
+    if steps != 0:
+        at_moyen = copy.deepcopy(setup)
+        at_moyen["defence"]["target"] = at_moyen["defence"]["moyen_target"]
+        base_hits = _exchange_counts(at_moyen)[0]
+        penalty = {"steps": steps, "hit_at_moyen": _p1296(base_hits), "hit_difference": _p1296(hits - base_hits)}
     return {
         "setup": setup,
-        "hit": p(hits),
-        "miss": p(1296 - hits),
-        "absorbed": p(held),
-        "pv_lost": {str(k): p(v) for k, v in sorted(lost.items())},
+        "hit": _p1296(hits),
+        "miss": _p1296(1296 - hits),
+        "absorbed": _p1296(held),
+        "pv_lost": {str(k): _p1296(v) for k, v in sorted(lost.items())},
+        "defender_penalty": penalty,
     }
 
 

@@ -16,7 +16,7 @@ import {
 const ui = {
   busy: false, error: null, count: 1, announce: "",
   attacker: "", defender: "", weapon: "", protection: "", ranged: false, distance: 0, aim: false, surprise: false,
-  attackerSkill: "", defenderSkill: "", escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
+  attackerSkill: "", defenderSkill: "", defenderMalus: 0, escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
 };
 const initOdds = oddsCache();
 const attackOdds = oddsCache();
@@ -206,6 +206,8 @@ function attackRequest(st) {
   if (ui.surprise) req.surprise = true;
   if (ui.attackerSkill) req.attacker_skill = ui.attackerSkill;
   if (ui.defenderSkill) req.defender_skill = ui.defenderSkill;
+  const malus = Math.max(0, Math.min(4, Number(ui.defenderMalus) || 0));
+  if (malus) req.defender_malus = malus;
   return req;
 }
 
@@ -261,8 +263,11 @@ function actionSection(app, st) {
         <label class="check"><input type="checkbox" id="uc-a-aim" .checked=${ui.aim} @change=${set("aim", "bool")}> ${t("unicreon.ui.aim")}</label>` : nothing}
       ${!ui.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-surprise" .checked=${ui.surprise} @change=${set("surprise", "bool")}> ${t("unicreon.ui.surprise")}</label>` : nothing}
     </div>
-    <details class="uc-more" ?open=${Boolean(ui.attackerSkill || ui.defenderSkill)}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
+    <details class="uc-more" ?open=${Boolean(ui.attackerSkill || ui.defenderSkill || Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
       <div class="uc-grid">
+      <div class="field uc-wide"><label for="uc-a-dmalus">${t("unicreon.ui.defender_malus")}</label>
+        <select id="uc-a-dmalus" @change=${set("defenderMalus")}>
+          ${[0, 1, 2, 3, 4].map((n) => html`<option value=${String(n)} ?selected=${n === Number(ui.defenderMalus)}>${n ? tn("unicreon.ui.steps_harder", n) : t("unicreon.ui.no_malus")}</option>`)}</select></div>
       <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
         <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
           ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.attackerSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
@@ -292,8 +297,18 @@ function oddsView(odds) {
     <dl class="facts"><dt>${t("unicreon.ui.hit")}</dt><dd>${prob(odds.hit, "uc-odds-hit")}</dd>
       <dt>${t("unicreon.ui.miss")}</dt><dd>${prob(odds.miss)}</dd>
       <dt>${t("unicreon.ui.absorbed")}</dt><dd>${prob(odds.absorbed)}</dd></dl>
+    ${penaltyLine(odds.defender_penalty)}
     ${renderDistribution(rows, t("unicreon.ui.pv_lost"))}
   </div>`;
+}
+
+/** What the defender's difficulty (surprise, extra melee attackers, the MJ's malus) changes:
+ * the hit chance the same attack would have against him at Moyen. */
+function penaltyLine(pen) {
+  if (!pen) return nothing;
+  return html`<p class="small" data-testid="uc-defender-penalty" data-steps=${pen.steps}>
+    ${tn(pen.steps > 0 ? "unicreon.ui.defender_harder" : "unicreon.ui.defender_easier", Math.abs(pen.steps))}
+    ${t("unicreon.ui.hit_at_moyen")} ${prob(pen.hit_at_moyen, "uc-odds-hit-at-moyen")}</p>`;
 }
 
 async function attack(app, st) {
