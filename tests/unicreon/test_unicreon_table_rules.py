@@ -76,3 +76,41 @@ def test_the_odds_show_what_the_defenders_penalty_changes():
     difference = Fraction(malus["defender_penalty"]["hit_difference"]["p"])
     assert Fraction(malus["hit"]["p"]) - Fraction("55/144") == difference
 
+
+# --- 5. an item lowers a test's difficulty once -------------------------------------------------
+
+
+def climber() -> dict:
+    """Camille (Agilité 20) with two climbing ropes, a grappin and a custom rope named like the
+    first ("Corde") twice."""
+    c = new_character(cid="camille", name="Camille")
+    c["characteristics"] = {"puissance": 40, "agilite": 20, "perception": 40, "volonte": 50}
+    c["po"] = 100
+    for ref in ("sac_a_dos", "corde_escalade", "corde_escalade", "grappin"):
+        c = call({"op": "unicreon.shop.buy", "character": c, "ref": ref})["character"]
+    for _ in range(2):
+        item = {"name": " Corde elfique", "category": "gear", "pe": 1, "bonus_steps": 2}
+        c = call({"op": "unicreon.inventory.custom", "character": c, "item": item})["character"]
+    return c
+
+
+def test_the_same_item_listed_twice_or_carried_twice_counts_once():
+    """Agilité 20, Improbable (+30) = 50. Rope i2 listed twice, and its twin i3: one step, 40.
+    Source: "Objets usuels"; reading rules/README.md, Unicreon."""
+    c = climber()
+    assert [i["ref"] for i in c["inventory"]][:4] == ["sac_a_dos", "corde_escalade", "corde_escalade", "grappin"]
+    spec = {"characteristic": "agilite", "difficulty": "improbable"}
+    once = call({"op": "unicreon.test.odds", "character": c, "test": {**spec, "items": ["i2", "i2", "i3"]}})
+    assert (once["target"], once["difficulty"], once["items_counted"]) == (40, "tres_difficile", ["i2"])
+    assert once["success"]["p"] == "1/2"
+
+
+def test_different_items_still_add_up_and_custom_twins_count_once():
+    """Rope + grappin (two different items): two steps, 30. The two "Corde elfique" (custom, same
+    name up to case and spaces, 2 steps each) count once: 50 − 20 = 30."""
+    c = climber()
+    spec = {"characteristic": "agilite", "difficulty": "improbable"}
+    both = call({"op": "unicreon.test.odds", "character": c, "test": {**spec, "items": ["i2", "i4"]}})
+    assert (both["target"], both["items_counted"]) == (30, ["i2", "i4"])
+    elves = call({"op": "unicreon.test", "character": c, "seed": 3, "test": {**spec, "items": ["i5", "i6"]}})
+    assert (elves["target"], elves["items_counted"]) == (30, ["i5"])

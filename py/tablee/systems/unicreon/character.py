@@ -41,9 +41,12 @@ __all__ = [
     "ensure_character",
     "find_item",
     "finish_creation",
+    "item_bonus",
+    "item_kind",
     "new_character",
     "new_uid",
     "nullable",
+    "play_problems",
     "validate_character",
 ]
 
@@ -305,6 +308,17 @@ def check_creation(character: dict[str, Any]) -> list[Problem]:
     problems = list(_semantic_problems(character))
     if not character["created"]:
         problems.extend(_creation_problems(character))
+    return problems + play_problems(character)
+
+
+def play_problems(character: dict[str, Any], *, inventory: bool = True) -> list[Problem]:
+    """The rules :func:`check_creation` checks at every stage, without the sheet's invariants
+    (see :func:`validate_character`) nor the creation-only rules: characteristics (values, none
+    zero, sum 150), encumbrance and one armour / one shield. Every op that takes a character
+    refuses a sheet that breaks one of them (issue 8: play accepted 0/0/99/99).
+    ``inventory`` False leaves out the two inventory rules, for the ops that put an inventory
+    right (drop, sell, carry elsewhere): a sheet over its capacity must stay repairable."""
+    problems: list[Problem] = []
     chars = character["characteristics"]
     for c in CHARACTERISTICS:
         if chars[c] == 0:
@@ -320,6 +334,8 @@ def check_creation(character: dict[str, Any]) -> list[Problem]:
         problems.append(
             Problem("characteristics", "unicreon.char.sum", {"total": total, "expected": CHARACTERISTIC_SUM})
         )
+    if not inventory:
+        return problems
     enc = encumbrance(character)
     if enc["over"]:
         problems.append(
@@ -391,6 +407,38 @@ def find_item(character: dict[str, Any], uid: str) -> dict[str, Any]:
         if item["uid"] == uid:
             return item
     raise RulesError("unicreon.item.unknown", uid=uid)
+
+
+def item_kind(item: dict[str, Any]) -> str:
+    """What makes two owned items "the same item": the catalogue id, or a custom item's name
+    (trimmed, case-folded; an unnamed custom item is only itself)."""
+    if item["ref"] is not None:
+        return f"ref:{item['ref']}"
+    name = item["name"].strip().casefold()
+    return f"name:{name}" if name else f"uid:{item['uid']}"
+
+
+def item_bonus(character: dict[str, Any], uids: list[str]) -> tuple[int, list[str]]:
+    """The difficulty steps the listed items take off a test, and the uids that counted.
+
+    Source: "Objets usuels" (an item lowers the difficulty from the moment one owns it); reading:
+    an item lowers a test's difficulty once, however many of it are carried or listed
+    (rules/README.md, Unicreon): each uid counts once, and of several copies of the same item
+    (same catalogue id, or custom items of the same name) only the first listed counts. Different
+    items still add up ("Bonus/Malus": bonuses add up; the text's cookbook and spices)."""
+    seen: set[str] = set()
+    steps = 0
+    counted: list[str] = []
+    for uid in uids:
+        item = find_item(character, uid)
+        kind = item_kind(item)
+        if kind in seen:
+            continue
+        seen.add(kind)
+        if item["bonus_steps"]:
+            steps += item["bonus_steps"]
+            counted.append(uid)
+    return steps, counted
 
 
 def _check_fits(character: dict[str, Any]) -> None:

@@ -141,7 +141,8 @@ def _char_out(character: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict[str, Any]:
-    """Target of a test spec. Source: "Tests et résolutions", "Bonus/Malus", "Objets usuels"."""
+    """Target of a test spec. Source: "Tests et résolutions", "Bonus/Malus", "Objets usuels"
+    (each item once: character.item_bonus)."""
     value = spec.get("value")
     characteristic = spec.get("characteristic")
     if value is None:
@@ -149,10 +150,12 @@ def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict
             raise RulesError("unicreon.test.no_value")
         value = character["characteristics"][characteristic]
     item_steps = spec.get("item_steps", 0)
+    counted: list[str] = []
     if spec.get("items"):
         if character is None:
             raise RulesError("unicreon.test.no_character")
-        item_steps += sum(ch.find_item(character, uid)["bonus_steps"] for uid in spec["items"])
+        steps, counted = ch.item_bonus(character, spec["items"])
+        item_steps += steps
     diff = difficulty_value(
         spec.get("difficulty", "moyen"),
         bonus=spec.get("bonus", 0),
@@ -167,6 +170,7 @@ def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict
         "skill": skill,
         "skill_value": SKILL_LEVELS[skill] if skill else 0,
         "target": target(value, diff, skill),
+        "items_counted": counted,
     }
 
 
