@@ -17,6 +17,15 @@ def go(page, route: str) -> None:
     page.goto(page.url.split("#")[0] + route)
 
 
+def saved_when(page, predicate: str) -> dict:
+    """The saved document once ``predicate`` (a JS function of it) holds: waits for the state
+    itself, never for a delay, and never reads a document still being saved."""
+    page.wait_for_function(
+        f"() => {{ const t = localStorage.getItem('tablee.document'); return t !== null && ({predicate})(JSON.parse(t)); }}"
+    )
+    return saved_document(page)
+
+
 def character(cid: str, name: str) -> dict:
     """A finished character (created): Puissance 20 (Fort), a couteau long in hand, 0 PO left."""
     return {
@@ -454,4 +463,31 @@ def test_the_defenders_penalty_shows_in_the_passe_odds(app):
     app.select_option("#uc-a-dmalus", "1")
     expect(hit).to_have_attribute("data-p", "187/432")
     expect(penalty).to_have_attribute("data-steps", "2")
+    no_horizontal_scroll(app)
+
+
+def test_a_dressed_infection_and_a_healed_poison_leave_the_sheet(app):
+    """An infected wound dressed with a bandage ends (no diagnosis needed); the MJ ends a poison:
+    both leave the sheet and the saved character."""
+    zoe = with_items(character("uc-zoe", "Zoé"), "sac_a_dos", "bandage")
+    zoe["conditions"] = [{"kind": "infection", "name": "Morsure", "diagnosed": False},
+                         {"kind": "poison", "name": "", "diagnosed": False}]
+    seed_document(app, [zoe])
+    go(app, "#/unicreon/character/uc-zoe")
+    conditions = app.locator("[data-testid=uc-condition]")
+    expect(conditions).to_have_count(2)
+    expect(conditions.nth(1).locator("[data-testid=uc-dress]")).to_have_count(0)  # a poison is not dressed
+    conditions.first.locator("[data-testid=uc-dress]").click()
+    expect(app.locator("[data-testid=uc-sheet-status]")).to_contain_text("l'infection est terminée")
+    expect(conditions).to_have_count(1)
+    expect(conditions.first).to_have_attribute("data-kind", "poison")
+    saved = saved_when(app, "d => d.characters.find((c) => c.id === 'uc-zoe').conditions.length === 1")
+    zoe = next(c for c in saved["characters"] if c["id"] == "uc-zoe")
+    assert zoe["conditions"] == [{"kind": "poison", "name": "", "diagnosed": False}]
+    assert next(i for i in zoe["inventory"] if i["ref"] == "bandage")["uses"] == 1
+    conditions.first.get_by_role("button", name="C'est guéri (décision de la MJ) : Poison").focus()
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-conditions]")).to_have_count(0)
+    saved = saved_when(app, "d => d.characters.find((c) => c.id === 'uc-zoe').conditions.length === 0")
+    assert next(c for c in saved["characters"] if c["id"] == "uc-zoe")["conditions"] == []
     no_horizontal_scroll(app)

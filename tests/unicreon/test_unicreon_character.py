@@ -112,9 +112,10 @@ def test_creation_only_rules_skipped_once_created():
 def test_rules_of_play_still_checked_once_created():
     """Characteristics never change in Unicreon: their value and sum stay checked; so do the
     bags, the one armour / one shield rule and PV ≤ PV max."""
-    c = complete(puissance=0, volonte=35)
+    c = complete()
     c["created"] = True
     c = call({"op": "unicreon.shop.buy", "character": c, "ref": "torche", "carried": "hand"})["character"]
+    c["characteristics"].update(puissance=0, volonte=35)
     c["inventory"][0]["carried"] = "bag"  # 1 PE in no bag at all
     c["pv"] = 13
     found = codes(c)

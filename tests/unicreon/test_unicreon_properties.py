@@ -169,15 +169,20 @@ def test_created_character_satisfies_rules_or_is_refused_with_a_code(chars, buys
     for f in ("story", "origins", "job", "description", "don", "defaut"):
         c[f] = "x"
     c["characteristics"] = chars
+    rules_hold = sum(chars.values()) == 150 and all(v in (10, 20, 30, 40, 50) for v in chars.values())
     for ref in buys:
         resp = handle({"op": "unicreon.shop.buy", "character": c, "ref": ref})
         if "error" in resp:
-            assert resp["error"]["code"] in {"unicreon.shop.po", "unicreon.shop.encumbrance"}
+            if rules_hold:
+                assert resp["error"]["code"] in {"unicreon.shop.po", "unicreon.shop.encumbrance"}
+            else:  # a sheet that breaks the characteristics rules is refused by every op
+                assert resp["error"]["code"] in {"unicreon.char.zero", "unicreon.char.value", "unicreon.char.sum"}
+                assert resp["error"]["params"]["field"].startswith("character.characteristics")
             continue
+        assert rules_hold
         c = resp["character"]
         assert c["po"] >= 0
     check = call({"op": "unicreon.character.check", "character": c})
-    rules_hold = sum(chars.values()) == 150 and all(v in (10, 20, 30, 40, 50) for v in chars.values())
     assert check["ok"] == rules_hold
     assert all(p["code"].startswith("unicreon.char.") for p in check["problems"])
     assert not {p["code"] for p in check["problems"]} & {"unicreon.char.po", "unicreon.char.encumbrance"}

@@ -114,3 +114,164 @@ def test_different_items_still_add_up_and_custom_twins_count_once():
     assert (both["target"], both["items_counted"]) == (30, ["i2", "i4"])
     elves = call({"op": "unicreon.test", "character": c, "seed": 3, "test": {**spec, "items": ["i5", "i6"]}})
     assert (elves["target"], elves["items_counted"]) == (30, ["i5"])
+
+
+# --- 7. every op that takes a character refuses a sheet that breaks the rules ----------------
+
+
+def sheet() -> dict:
+    """A finished character with a bag, a bandage and a torch, 9/12 PV, a diagnosed disease."""
+    c = new_character(cid="zoe", name="Zoé")
+    for f in ("story", "origins", "job", "description", "don", "defaut"):
+        c[f] = "…"
+    c["created"] = True
+    for ref in ("sac_a_dos", "bandage", "torche"):
+        c = call({"op": "unicreon.shop.buy", "character": c, "ref": ref})["character"]
+    c = call({"op": "unicreon.health.afflict", "character": c, "kind": "disease", "diagnosed": True})["character"]
+    c["pv"] = 9
+    return c
+
+
+def requests_taking_a_character(c: dict, other: dict) -> list[dict]:
+    """One request per op and per character it takes, each answered when both sheets are sound."""
+    state = call({"op": "unicreon.combat.add_character", "state": cb.new_state(), "character": other})["state"]
+    test = {"characteristic": "agilite"}
+    return [
+        {"op": "unicreon.shop.buy", "character": c, "ref": "briquet"},
+        {"op": "unicreon.shop.sell", "character": c, "uid": "i3"},
+        {"op": "unicreon.inventory.custom", "character": c, "item": {"name": "Pipe", "category": "gear"}},
+        {"op": "unicreon.inventory.remove", "character": c, "uid": "i3"},
+        {"op": "unicreon.inventory.carry", "character": c, "uid": "i3", "carried": "hand"},
+        {"op": "unicreon.item.use", "character": c, "uid": "i2"},
+        {"op": "unicreon.item.use", "character": other, "uid": "i2", "target": c},
+        {"op": "unicreon.test", "character": c, "test": test, "seed": 1},
+        {"op": "unicreon.test.odds", "character": c, "test": test},
+        {"op": "unicreon.opposition", "a": test, "b": test, "character_a": c, "character_b": other, "seed": 1},
+        {"op": "unicreon.opposition", "a": test, "b": test, "character_a": other, "character_b": c, "seed": 1},
+        {"op": "unicreon.opposition.odds", "a": test, "b": test, "character_a": other, "character_b": c},
+        {"op": "unicreon.opposition.odds", "a": test, "b": test, "character_a": c, "character_b": other},
+        {"op": "unicreon.health.damage", "character": c, "amount": 1},
+        {"op": "unicreon.health.heal", "character": c, "amount": 1},
+        {"op": "unicreon.health.down", "character": c, "state": "unconscious"},
+        {"op": "unicreon.health.rest", "character": c, "kind": "short"},
+        {"op": "unicreon.health.new_adventure", "character": c},
+        {"op": "unicreon.health.afflict", "character": c, "kind": "poison"},
+        {"op": "unicreon.health.cure", "character": c, "condition": 0},
+        {"op": "unicreon.health.diagnose", "character": c, "condition": 0, "perception": 30, "seed": 1},
+        {"op": "unicreon.health.diagnose.odds", "character": c, "condition": 0, "perception": 30},
+        {"op": "unicreon.health.day", "character": c, "seed": 1},
+        {"op": "unicreon.health.day.odds", "character": c},
+        {"op": "unicreon.combat.add_character", "state": cb.new_state(), "character": c},
+        {"op": "unicreon.combat.sync", "state": state, "character": c},
+        {"op": "unicreon.combat.apply", "state": state, "character": {**c, "id": other["id"]}},
+    ]
+
+
+def test_every_op_that_takes_a_character_refuses_a_sheet_that_breaks_the_rules():
+    """The issue's sheet, characteristics 0/0/99/99: healed, tested, added to a fight... every op
+    answers the first rule it breaks, at its field, and changes nothing. The same requests with
+    the sound sheet are answered; the list covers every op whose request takes a character."""
+    from tablee.api import handle
+    from tablee.registry import OPS
+    from tablee.systems.unicreon.ops import CHARACTER
+
+    good, other = sheet(), {**sheet(), "id": "yann", "name": "Yann"}
+    bad = {**good, "characteristics": {"puissance": 0, "agilite": 0, "perception": 99, "volonte": 99}}
+    for req in requests_taking_a_character(good, other):
+        call(req)
+    covered = set()
+    for req in requests_taking_a_character(bad, other):
+        key = next(
+            k for k, v in req.items() if isinstance(v, dict) and v.get("characteristics") == bad["characteristics"]
+        )
+        covered.add((req["op"], key))
+        resp = handle(req)
+        assert resp.get("error", {}).get("code") == "unicreon.char.zero", (req["op"], resp)
+        assert resp["error"]["params"] == {"field": f"{key}.characteristics.puissance", "characteristic": "puissance"}
+    takes = {
+        (name, key)
+        for name, o in OPS.items()
+        if name.startswith("unicreon.")
+        for key, schema in o.schema["properties"].items()
+        if schema == CHARACTER
+    }
+    assert takes - covered == {("unicreon.character.check", "character"), ("unicreon.character.finish", "character")}
+    check = call({"op": "unicreon.character.check", "character": bad})
+    assert not check["ok"] and [p["code"] for p in check["problems"]] == [
+        "unicreon.char.zero",
+        "unicreon.char.zero",
+        "unicreon.char.value",
+        "unicreon.char.value",
+        "unicreon.char.sum",
+    ]
+    assert (
+        handle({"op": "unicreon.character.finish", "character": {**bad, "created": False}})["error"]["code"]
+        == "unicreon.char.not_finished"
+    )
+
+
+def test_an_overloaded_sheet_can_still_be_put_right_but_not_played():
+    """Encumbrance and the one-armour rule are rules of play too, but the ops that put an
+    inventory right (drop, sell, carry elsewhere) must accept the sheet they repair."""
+    c = sheet()
+    c["inventory"] = [i for i in c["inventory"] if i["ref"] != "sac_a_dos"]  # no bag at all: 2 PE in none
+    assert (
+        call({"op": "unicreon.character.check", "character": c})["problems"][0]["code"] == "unicreon.char.encumbrance"
+    )
+    from uc_api import err
+
+    assert err({"op": "unicreon.health.heal", "character": c, "amount": 1}) == "unicreon.char.encumbrance"
+    assert (
+        err({"op": "unicreon.test.odds", "character": c, "test": {"characteristic": "agilite"}})
+        == "unicreon.char.encumbrance"
+    )
+    lighter = call({"op": "unicreon.inventory.remove", "character": c, "uid": "i2"})["character"]
+    assert call({"op": "unicreon.shop.sell", "character": lighter, "uid": "i3"})["character"]["inventory"] == []
+    assert (
+        call({"op": "unicreon.inventory.carry", "character": lighter, "uid": "i3", "carried": "hand"})["encumbrance"][
+            "over"
+        ]
+        is False
+    )
+
+
+# --- 6. curing ends a condition and removes it from the sheet -----------------------------------
+
+
+def test_dressing_an_infected_wound_ends_the_infection():
+    """ "Blessures": an infected wound costs 1d6 PV a day until it is properly cared for; "Soins": a
+    wound is dressed with a first-aid kit. The bandage (1 PV) ends the infection, even at full PV,
+    and the next adventure day costs nothing."""
+    c = sheet()
+    c["conditions"] = []
+    c = call({"op": "unicreon.health.afflict", "character": c, "kind": "infection", "name": "Morsure"})["character"]
+    c = call({"op": "unicreon.health.afflict", "character": c, "kind": "poison"})["character"]
+    assert call({"op": "unicreon.health.day", "character": c, "seed": 5})["pv_lost"] > 0
+    out = call({"op": "unicreon.item.use", "character": c, "uid": "i2", "condition": 0})["character"]
+    assert out["conditions"] == [{"kind": "poison", "name": "", "diagnosed": False}]
+    assert out["pv"] == 10 and out["inventory"][1]["uses"] == 1
+    c["pv"] = 12
+    full = call({"op": "unicreon.item.use", "character": c, "uid": "i2", "condition": 0})["character"]
+    assert [x["kind"] for x in full["conditions"]] == ["poison"] and full["pv"] == 12
+    # A bandage does not cure the poison: that takes an antidote after a diagnosis.
+    from uc_api import err
+
+    assert (
+        err({"op": "unicreon.item.use", "character": c, "uid": "i2", "condition": 1}) == "unicreon.item.not_infection"
+    )
+    assert err({"op": "unicreon.item.use", "character": c, "uid": "i2", "condition": 5}) == "unicreon.item.no_condition"
+
+
+def test_a_healed_condition_leaves_the_sheet_and_stops_costing_pv():
+    """The MJ ends a condition the app cannot see cured (a poison that ran its course): it leaves
+    the sheet, and a day with no condition costs 0 PV (no die rolled)."""
+    c = sheet()
+    assert [x["kind"] for x in c["conditions"]] == ["disease"]
+    out = call({"op": "unicreon.health.cure", "character": c, "condition": 0})
+    assert out["character"]["conditions"] == [] and out["character"]["pv"] == 9
+    day = call({"op": "unicreon.health.day", "character": out["character"], "seed": 1})
+    assert (day["dice"], day["pv_lost"], day["character"]["pv"]) == ([], 0, 9)
+    from uc_api import err
+
+    assert err({"op": "unicreon.health.cure", "character": c, "condition": 1}) == "unicreon.health.unknown_condition"
+

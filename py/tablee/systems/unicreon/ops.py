@@ -128,11 +128,21 @@ def _state(request: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def _char(request: dict[str, Any], key: str = "character") -> dict[str, Any]:
-    problems = ch.validate_character(request[key])
+def _refuse(problems: list[Problem], key: str) -> None:
     if problems:
         p = problems[0]
         raise RulesError(p.code, field=f"{key}.{p.field}".rstrip("."), **p.params)
+
+
+def _char(request: dict[str, Any], key: str = "character", *, rules: str = "play") -> dict[str, Any]:
+    """The request's character, refused (first problem, with its field) unless it has the
+    stored shape and, for ``rules`` "play", keeps every rule ``unicreon.character.check`` checks
+    apart from the creation-only ones (character.play_problems: characteristics, encumbrance,
+    one armour / one shield); "repair" leaves the inventory rules out (ops that put an inventory
+    right); "shape" checks the shape only (check and finish report the rules themselves)."""
+    _refuse(ch.validate_character(request[key]), key)
+    if rules != "shape":
+        _refuse(ch.play_problems(request[key], inventory=rules == "play"), key)
     return ch.ensure_character(request[key])
 
 
@@ -245,7 +255,7 @@ def _character_check(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _character_finish(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Création de personnages"; see character.finish_creation."""
-    return _char_out(ch.finish_creation(_char(request)))
+    return _char_out(ch.finish_creation(_char(request, rules="shape")))
 
 
 @op(
@@ -272,7 +282,7 @@ def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
     summary="Sell (or give back) an item for its cost, or for the price the MJ sets.",
 )
 def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
-    c = _char(request)
+    c = _char(request, rules="repair")
     price = request.get("price", ch.find_item(c, request["uid"])["cost"])
     out = ch.remove_item(c, request["uid"], refund=0)
     out["po"] = min(10000000, out["po"] + price)
@@ -300,7 +310,7 @@ def _inventory_custom(request: dict[str, Any]) -> dict[str, Any]:
     summary="Drop an item (no PO back).",
 )
 def _inventory_remove(request: dict[str, Any]) -> dict[str, Any]:
-    return _char_out(ch.remove_item(_char(request), request["uid"]))
+    return _char_out(ch.remove_item(_char(request, rules="repair"), request["uid"]))
 
 
 @op(
@@ -311,7 +321,7 @@ def _inventory_remove(request: dict[str, Any]) -> dict[str, Any]:
     summary="Move an item to a bag, a hand, worn or following; refused when the bags overflow.",
 )
 def _inventory_carry(request: dict[str, Any]) -> dict[str, Any]:
-    return _char_out(ch.set_carried(_char(request), request["uid"], request["carried"]))
+    return _char_out(ch.set_carried(_char(request, rules="repair"), request["uid"], request["carried"]))
 
 
 @op(
@@ -324,8 +334,9 @@ def _inventory_carry(request: dict[str, Any]) -> dict[str, Any]:
         "condition": {"type": "integer", "minimum": 0, "maximum": 19},
     },
     required=("character", "uid"),
-    summary="Use an item: one use spent; care items heal (refused at full PV); antidotes cure a "
-    "diagnosed condition; a poison afflicts the target (required).",
+    summary="Use an item: one use spent; care items heal (refused at full PV) or, given a condition, "
+    "dress an infected wound (it ends); antidotes cure a diagnosed condition; a poison afflicts the "
+    "target (required).",
 )
 def _item_use(request: dict[str, Any]) -> dict[str, Any]:
     res = hl.use_item(
@@ -503,6 +514,18 @@ def _afflict(request: dict[str, Any]) -> dict[str, Any]:
             diagnosed=request.get("diagnosed", False),
         )
     )
+
+
+@op(
+    "unicreon.health.cure",
+    system=S,
+    properties={"character": CHARACTER, "condition": {"type": "integer", "minimum": 0, "maximum": 19}},
+    required=("character", "condition"),
+    summary="End a condition (healed): it leaves the sheet.",
+)
+def _cure(request: dict[str, Any]) -> dict[str, Any]:
+    """See health.cure."""
+    return _char_out(hl.cure(_char(request), request["condition"]))
 
 
 DIAG_PROPS = {

@@ -369,6 +369,8 @@ function healthSection(app, c) {
   const fighting = Boolean(combatantOf(app.doc, c.id));
   const healer = findCharacter(app.doc, ui.healer) ?? c;
   const cures = c.inventory.filter((i) => i.cures && (i.uses ?? 1) > 0);
+  // An infected wound is dressed with a care item that heals (bandage, trousses): it ends.
+  const dressings = c.inventory.filter((i) => i.heal > 0 && !i.cures && !i.afflicts && (i.uses ?? 1) > 0);
   const dOdds = c.conditions.length ? dayOdds(app, { op: "unicreon.health.day.odds", character: c }) : null;
   const amount = () => clampInt(ui.amount, 0, 999);
   const pct = c.pv_max ? Math.round((100 * c.pv) / c.pv_max) : 0;
@@ -403,15 +405,20 @@ function healthSection(app, c) {
     ${c.conditions.length === 0 ? html`<p class="muted">${t("unicreon.ui.no_conditions")}</p>` : html`<ul class="uc-list" data-testid="uc-conditions">
       ${c.conditions.map((cond, i) => {
         const odds = cond.diagnosed ? null : diagOddsFor(app, c, i, healer);
-        return html`<li class="uc-cond">
+        const label = `${t(`unicreon.condition.${cond.kind}`)}${cond.name ? ` — ${cond.name}` : ""}`;
+        return html`<li class="uc-cond" data-testid="uc-condition" data-kind=${cond.kind}>
           <div><strong>${t(`unicreon.condition.${cond.kind}`)}</strong>${cond.name ? ` — ${cond.name}` : ""}
             <span class="small ${cond.diagnosed ? "" : "muted"}">· ${cond.diagnosed ? t("unicreon.ui.diagnosed") : t("unicreon.ui.not_diagnosed")}</span></div>
           <div class="row">
+            ${cond.kind === "infection" ? dressings.map((item) => html`<button type="button" data-testid="uc-dress" ?disabled=${!ready(app) || ui.busy}
+                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.dressed", { name: itemLabel(item) }))}>${t("unicreon.ui.dress_with", { name: itemLabel(item) })}</button>`) : nothing}
             ${cond.diagnosed ? cures.map((item) => html`<button type="button" ?disabled=${!ready(app) || ui.busy}
                 @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.cured", { name: itemLabel(item) }))}>${t("unicreon.ui.use_on", { name: itemLabel(item) })}</button>`)
               : html`<button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => diagnose(app, c, i, healer)}>
                 ${t("unicreon.ui.diagnose_btn", { who: nameOf(healer) })}</button>
                 <span class="small">${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</span>`}
+            <button type="button" data-testid="uc-cure" ?disabled=${!ready(app) || ui.busy} aria-label=${t("unicreon.ui.cure_named", { name: label })}
+              @click=${() => charOp(app, { op: "unicreon.health.cure", character: c, condition: i }, t("unicreon.ui.cure_done", { name: label }))}>${t("unicreon.ui.cure_btn")}</button>
           </div>
         </li>`;
       })}</ul>
