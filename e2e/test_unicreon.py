@@ -491,3 +491,43 @@ def test_a_dressed_infection_and_a_healed_poison_leave_the_sheet(app):
     saved = saved_when(app, "d => d.characters.find((c) => c.id === 'uc-zoe').conditions.length === 0")
     assert next(c for c in saved["characters"] if c["id"] == "uc-zoe")["conditions"] == []
     no_horizontal_scroll(app)
+
+
+def test_initiative_starts_at_the_best_success_and_goes_round_the_table(app):
+    """Béa, Ana and a canidé (the MJ's seat): the MJ moves her seat between Béa and Ana with the
+    keyboard; the initiative then starts at the highest raw result among the successes and goes
+    on in the seating order, failures included (not sorted by raw result)."""
+    seed_document(app, [character("uc-bea", "Béa"), character("uc-ana", "Ana")])
+    go(app, "#/unicreon/combat")
+    app.click("#uc-new-combat")
+    for name in ("Béa", "Ana"):
+        app.locator("[data-testid=uc-add-pc]", has_text=name).click()
+        expect(app.locator("[data-testid=uc-fighter]", has_text=name)).to_have_count(1)
+    app.click("[data-testid=uc-add-beast-canides]")
+    seats = app.locator("[data-testid=uc-seating] li")
+    mj = "La MJ (tous les PNJ)"
+    expect(seats.locator(".uc-grow")).to_have_text(["Béa", "Ana", mj])
+    expect(seats.first.locator("[data-testid=uc-seat-up]")).to_be_disabled()
+    up = app.get_by_role("button", name=f"Monter {mj} d'une place")
+    up.focus()
+    app.keyboard.press("Enter")
+    expect(seats.locator(".uc-grow")).to_have_text(["Béa", mj, "Ana"])
+    expect(app.locator("[data-testid=uc-announce]")).to_have_text(f"Autour de la table : Béa, {mj}, Ana.")
+    saved = saved_when(app, "d => d.systems.unicreon.combat.seating.length === 3 && d.systems.unicreon.combat.seating[1] === 'mj'")
+    seating = saved["systems"]["unicreon"]["combat"]["seating"]
+    no_horizontal_scroll(app)
+
+    app.click("#uc-initiative")
+    expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "fight")
+    combat = saved_when(app, "d => d.systems.unicreon.combat.phase === 'fight'")["systems"]["unicreon"]["combat"]
+    rolls = {c["cid"]: c["initiative"] for c in combat["combatants"] if c["side"] == "pc"}
+    rolls["mj"] = combat["npc_initiative"]
+    pool = [e for e in seating if rolls[e]["success"]] or seating
+    starter = max(pool, key=lambda e: (rolls[e]["raw"], -seating.index(e)))
+    i = seating.index(starter)
+    assert combat["order"] == seating[i:] + seating[:i]
+    names = {"mj": mj, **{c["cid"]: c["name"] for c in combat["combatants"] if c["side"] == "pc"}}
+    expect(app.locator("[data-testid=uc-order] li")).to_have_text([names[e] for e in combat["order"]])
+    # The seats stay editable during the fight, and the order follows the table.
+    expect(seats).to_have_count(3)
+    no_horizontal_scroll(app)

@@ -275,3 +275,74 @@ def test_a_healed_condition_leaves_the_sheet_and_stops_costing_pv():
 
     assert err({"op": "unicreon.health.cure", "character": c, "condition": 1}) == "unicreon.health.unknown_condition"
 
+
+# --- 2. initiative: the highest success starts, then clockwise in the seating order -------------
+
+
+def table() -> tuple[dict, list[str]]:
+    """Around the table: Ana, Béa, Chloé (Agilité 40 each), then the MJ (a PNJ faible, Agilité 50)."""
+    state = cb.new_state()
+    for x in ("ana", "bea", "chloe"):
+        state = cb.add_character(state, new_character(cid=x, name=x))
+    state = cb.add_npcs(state, tier="faible", count=2)
+    return state, [c["cid"] for c in state["combatants"][:3]]
+
+
+def test_the_highest_success_starts_then_play_goes_clockwise_round_the_table():
+    """Ana 32 (fails), Béa 45, Chloé 61, MJ 55 (≥ 50): Chloé starts, then the MJ, then round the
+    table to Ana and Béa, failures included. Sorting by raw result would give Chloé, MJ, Béa, Ana."""
+    state, (a, b, c) = table()
+    assert cb.seating(state) == [a, b, c, "mj"] == state["seating"]
+    out = cb.initiative_from_dice(state, {a: [3, 2], b: [4, 5], c: [6, 1]}, [5, 5])
+    assert out["order"] == [c, "mj", a, b]
+    assert out["npc_initiative"]["success"] and not cb.get(out, a)["initiative"]["success"]
+
+
+def test_a_tie_between_successes_goes_to_the_earlier_seat_and_nobody_succeeding_still_starts():
+    state, (a, b, c) = table()
+    assert cb.initiative_from_dice(state, {a: [3, 2], b: [5, 5], c: [5, 5]}, [1, 1])["order"] == [b, c, "mj", a]
+    # Nobody succeeds (all below 40, the MJ below 50): the highest raw result, Béa's 36, starts.
+    assert cb.initiative_from_dice(state, {a: [3, 2], b: [3, 6], c: [1, 1]}, [1, 1])["order"] == [
+        b,
+        c,
+        "mj",
+        a,
+    ]
+
+
+def test_the_mj_moves_seats_and_a_running_fight_follows_the_table():
+    """The MJ moves her seat up twice (Ana, MJ, Béa, Chloé): the same dice give Chloé, Ana, MJ,
+    Béa. During the fight, moving Béa up keeps the starter and whoever is playing."""
+    state, (a, b, c) = table()
+    state = call({"op": "unicreon.combat.seat", "state": state, "entry": "mj", "move": "up"})["state"]
+    state = call({"op": "unicreon.combat.seat", "state": state, "entry": "mj", "move": "up"})["state"]
+    assert state["seating"] == [a, "mj", b, c]
+    from uc_api import err
+
+    assert err({"op": "unicreon.combat.seat", "state": state, "entry": a, "move": "up"}) == "unicreon.combat.seat_end"
+    assert (
+        err({"op": "unicreon.combat.seat", "state": state, "entry": "c99", "move": "down"}) == "unicreon.combat.unknown"
+    )
+    out = cb.initiative_from_dice(state, {a: [3, 2], b: [4, 5], c: [6, 1]}, [5, 5])
+    assert out["order"] == [c, a, "mj", b]
+    out = cb.next_turn(out)  # Ana plays
+    moved = call({"op": "unicreon.combat.seat", "state": out, "entry": b, "move": "up"})["state"]
+    assert moved["seating"] == [a, b, "mj", c]
+    assert moved["order"] == [c, a, b, "mj"] and moved["order"][moved["turn"]] == a
+    # A newcomer takes the next seat and plays at it; leaving frees the seat.
+    dan = cb.add_character(moved, new_character(cid="dan", name="Dan"))
+    d = dan["combatants"][-1]["cid"]
+    assert dan["seating"] == [a, b, "mj", c, d] and dan["order"] == [c, d, a, b, "mj"]
+    assert cb.remove(dan, b)["seating"] == [a, "mj", c, d]
+
+
+def test_a_tracker_saved_before_the_seating_existed_still_loads_and_gets_one():
+    from tablee.systems.unicreon.ops import validate_state
+
+    state, (a, b, c) = table()
+    del state["seating"]
+    assert validate_state({"combat": state, "custom_items": []}) == []
+    out = call({"op": "unicreon.combat.seat", "state": state, "entry": c, "move": "down"})["state"]
+    assert out["seating"] == [a, b, "mj", c]
+    state["seating"] = [a, a]
+    assert validate_state({"combat": state, "custom_items": []})[0].code == "unicreon.state.invalid"

@@ -5,9 +5,13 @@ Source: 004_12a5de9999b9d0ad.txt, "Combats": "Règles de combat" ("Initiative", 
 "Combat avancé" ("Fuite", "Attaque par surprise", "Combat à plusieurs"), "Gestion de la santé".
 
 Readings (beyond rules/README.md, Unicreon):
-- Initiative: successes act first, highest raw result first (ties keep the order combatants were
-  added, i.e. seating); then those who failed, in seating order. The MJ rolls once for all NPCs,
-  against the best (lowest) Agilité among them, and plays them all on the "mj" turn.
+- Initiative (rules/README.md, Unicreon): the tracker keeps the table's seating order
+  (``seating``: each PC's cid and one "mj" seat for all the MJ's characters; the MJ can move a
+  seat up or down). Among the successes the highest raw result starts (a tie: the earlier seat);
+  then play goes clockwise, i.e. on along the seating order and round to its start, successes and
+  failures alike. If nobody succeeds, the highest raw result starts (the text is silent). The MJ
+  rolls once for all NPCs, against the best (lowest) Agilité among them, and plays them all on
+  the "mj" turn.
 - Range: beyond the ideal range and up to halfway to the maximum the attack is one step harder
   (Difficile), beyond that up to the maximum two steps (Très difficile); beyond the maximum the
   shot is refused. Aiming costs one action and lowers the attack difficulty one step.
@@ -45,10 +49,12 @@ __all__ = [
     "engage",
     "escape",
     "initiative",
+    "move_seat",
     "new_state",
     "next_turn",
     "pickup",
     "resolve_exchange",
+    "seating",
     "sync_character",
 ]
 
@@ -72,6 +78,7 @@ declare(
     "unicreon.combat.blocked",
     "unicreon.combat.already_engaged",
     "unicreon.combat.no_pcs",
+    "unicreon.combat.seat_end",
 )
 
 MAX_COMBATANTS = 60
@@ -228,6 +235,7 @@ STATE_SCHEMA: dict[str, Any] = {
         },
         "next_id": {"type": "integer", "minimum": 1, "maximum": 1000000},
         "last": nullable(LAST_SCHEMA),
+        "seating": {"type": "array", "items": CID, "maxItems": MAX_COMBATANTS + 1},
     },
     "required": [
         "phase",
@@ -258,7 +266,60 @@ def new_state() -> dict[str, Any]:
         "melee_attacks": [],
         "next_id": 1,
         "last": None,
+        "seating": [],
     }
+
+
+def seating(state: dict[str, Any]) -> list[str]:
+    """The table's seating order: every PC's cid and one "mj" seat when the MJ has characters.
+
+    The stored ``seating`` (optional: trackers saved before it existed have none) is kept for the
+    entries still in the fight; any entry it lacks takes the next seat, in the order the
+    combatants joined (the MJ's seat where her first character joined)."""
+    entries = list(dict.fromkeys(MJ if c["side"] == "npc" else c["cid"] for c in state["combatants"]))
+    present = set(entries)
+    seats = [e for e in dict.fromkeys(state.get("seating", [])) if e in present]
+    return seats + [e for e in entries if e not in seats]
+
+
+def _clockwise(seats: list[str], start: str, members: set[str]) -> list[str]:
+    """``members`` in seating order, going round the table from ``start``."""
+    i = seats.index(start)
+    return [e for e in seats[i:] + seats[:i] if e in members]
+
+
+def _reseat(state: dict[str, Any]) -> None:
+    """Store the normalised seating and, while a fight runs, order its entries clockwise from the
+    one who started the round, the entry playing now keeping the turn."""
+    state["seating"] = seating(state)
+    if state["phase"] != "fight" or not state["order"]:
+        return
+    current = state["order"][state["turn"]] if state["turn"] < len(state["order"]) else None
+    members = set(state["order"]) & set(state["seating"])
+    start = next((e for e in state["order"] if e in members), None)
+    state["order"] = _clockwise(state["seating"], start, members) if start is not None else []
+    if current in state["order"]:
+        state["turn"] = state["order"].index(current)
+    else:
+        state["turn"] = min(state["turn"], max(0, len(state["order"]) - 1))
+
+
+def move_seat(state: dict[str, Any], entry: str, delta: int) -> dict[str, Any]:
+    """Move a seat one place up (``delta`` −1) or down (+1) the seating order; a running fight is
+    reordered at once (clockwise from the same starter). Source: "Initiative" (tournez autour de
+    la table); reading rules/README.md, Unicreon: the MJ can change the seating order."""
+    out = copy.deepcopy(state)
+    seats = seating(out)
+    if entry not in seats:
+        raise RulesError("unicreon.combat.unknown", cid=entry)
+    i = seats.index(entry)
+    j = i + delta
+    if not 0 <= j < len(seats):
+        raise RulesError("unicreon.combat.seat_end", cid=entry)
+    seats[i], seats[j] = seats[j], seats[i]
+    out["seating"] = seats
+    _reseat(out)
+    return out
 
 
 def state_problems(state: dict[str, Any]) -> list[str]:
@@ -277,6 +338,9 @@ def state_problems(state: dict[str, Any]) -> list[str]:
     last = state["last"]
     if last is not None and not {last["attacker"], last["defender"]} <= known:
         out.append("last exchange names an unknown combatant")
+    seats = state.get("seating", [])
+    if len(set(seats)) != len(seats) or not set(seats) <= known | {MJ}:
+        out.append("seating names an unknown or repeated seat")
     return out
 
 
@@ -387,12 +451,12 @@ def add_npcs(
 
 
 def _join_order(state: dict[str, Any], combatant: dict[str, Any]) -> None:
-    """A newcomer in a running fight acts last (reading: the text is silent)."""
-    if state["phase"] != "fight":
-        return
+    """A newcomer takes the next seat at the table (the MJ may move it); in a running fight he
+    plays at his seat, clockwise from the round's starter (reading: the text is silent)."""
     entry = MJ if combatant["side"] == "npc" else combatant["cid"]
-    if entry not in state["order"]:
+    if state["phase"] == "fight" and entry not in state["order"]:
         state["order"].append(entry)
+    _reseat(state)
 
 
 def remove(state: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -412,6 +476,7 @@ def remove(state: dict[str, Any], cid: str) -> dict[str, Any]:
     out["melee_attacks"] = [m for m in out["melee_attacks"] if cid not in (m["attacker"], m["defender"])]
     if out["last"] is not None and cid in (out["last"]["attacker"], out["last"]["defender"]):
         out["last"] = None
+    out["seating"] = seating(out)
     return out
 
 
@@ -459,8 +524,11 @@ def initiative_from_dice(
     """Order the fight from given initiative dice (Agilité tests, difficulty Moyen).
 
     Source: "Initiative": each player tests Agilité; the MJ rolls once for all her characters;
-    among the successes the highest raw result starts; the MJ plays all her characters on her turn.
-    The order is then kept for every round ("On ne relance pas l'initiative")."""
+    among the successes the highest raw result starts, "par la suite, tournez autour de la table
+    dans le sens des aiguilles d'une montre"; the MJ plays all her characters on her turn. The
+    order is then kept for every round ("On ne relance pas l'initiative"). Reading
+    (rules/README.md, Unicreon): clockwise is the tracker's seating order; a tie between successes
+    goes to the earlier seat; if nobody succeeds, the highest raw result starts."""
     out = copy.deepcopy(state)
     pcs = [c for c in out["combatants"] if c["side"] == "pc" and c["down"] is None]
     npcs = [c for c in out["combatants"] if c["side"] == "npc" and c["down"] is None]
@@ -476,9 +544,14 @@ def initiative_from_dice(
         res = resolve_test(npc_dice[0], npc_dice[1], target(best))
         out["npc_initiative"] = {k: res[k] for k in ("dice", "raw", "target", "success")}
         entries.append((MJ, out["npc_initiative"]))
-    winners = sorted((e for e in entries if e[1]["success"]), key=lambda e: -e[1]["raw"])
-    losers = [e for e in entries if not e[1]["success"]]
-    out["order"] = [e[0] for e in winners + losers]
+    seats = seating(out)
+    out["seating"] = seats
+    rolled = dict(entries)
+    pool = [e for e in seats if e in rolled and rolled[e]["success"]] or [e for e in seats if e in rolled]
+    out["order"] = []
+    if pool:
+        starter = max(pool, key=lambda e: (rolled[e]["raw"], -seats.index(e)))
+        out["order"] = _clockwise(seats, starter, set(rolled))
     out["phase"] = "fight"
     out["round"] = 1
     out["turn"] = 0

@@ -660,6 +660,20 @@ def _combat_surprise(request: dict[str, Any]) -> dict[str, Any]:
 
 
 @op(
+    "unicreon.combat.seat",
+    system=S,
+    properties={"state": STATE, "entry": CID, "move": {"enum": ["up", "down"]}},
+    required=("state", "entry", "move"),
+    summary="Move a seat (a PC's cid, or mj) one place up or down the table's seating order; "
+    "initiative goes clockwise in that order.",
+)
+def _combat_seat(request: dict[str, Any]) -> dict[str, Any]:
+    """See combat.move_seat."""
+    out = cb.move_seat(_state(request), request["entry"], -1 if request["move"] == "up" else 1)
+    return {"state": out, "seating": out["seating"]}
+
+
+@op(
     "unicreon.combat.initiative",
     system=S,
     properties={"state": STATE, "seed": SEED_SCHEMA},

@@ -131,6 +131,37 @@ async function rollInitiative(app) {
     request: { op: "unicreon.combat.initiative", seed }, result: { summary: `${lines.join(" · ")} — ${order}`, terms } });
 }
 
+// ----------------------------------------------------------------------------- seating
+/** The table's seating order (state.seating; trackers saved before it existed: derived as the
+ * engine does, in the order the fighters joined). Initiative goes clockwise in this order. */
+function seatsOf(st) {
+  const entries = [...new Set(st.combatants.map((c) => (c.side === "npc" ? "mj" : c.cid)))];
+  const seats = [...new Set(st.seating ?? [])].filter((e) => entries.includes(e));
+  return [...seats, ...entries.filter((e) => !seats.includes(e))];
+}
+
+const entryName = (st, e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)));
+
+function seatingSection(app, st) {
+  const seats = seatsOf(st);
+  if (seats.length < 2) return nothing;
+  const dis = !ready(app) || ui.busy;
+  const move = (e, dir) => run(app, { op: "unicreon.combat.seat", entry: e, move: dir }, {
+    announce: (r) => t("unicreon.ui.seating_now", { order: r.seating.map((x) => entryName(r.state, x)).join(", ") }),
+  });
+  return html`<section class="card" aria-labelledby="uc-seating-title">
+    <h2 id="uc-seating-title">${t("unicreon.ui.seating")}</h2>
+    <p class="muted small">${t("unicreon.ui.seating_help")}</p>
+    <ol class="uc-seating" data-testid="uc-seating">${seats.map((e, i) => html`<li data-entry=${e}>
+      <span class="uc-grow">${entryName(st, e)}</span>
+      <button type="button" class="small-btn" data-testid="uc-seat-up" ?disabled=${dis || i === 0}
+        aria-label=${t("unicreon.ui.seat_up", { name: entryName(st, e) })} @click=${() => move(e, "up")}>↑</button>
+      <button type="button" class="small-btn" data-testid="uc-seat-down" ?disabled=${dis || i === seats.length - 1}
+        aria-label=${t("unicreon.ui.seat_down", { name: entryName(st, e) })} @click=${() => move(e, "down")}>↓</button>
+    </li>`)}</ol>
+  </section>`;
+}
+
 // ----------------------------------------------------------------------------- fighters
 function fighters(app, st) {
   const members = new Set(currentMembers(st).map((c) => c.cid));
@@ -410,6 +441,7 @@ export function render(app) {
     ${fighting ? actionSection(app, st) : nothing}
     ${fighting && st.last ? html`<section class="card" aria-labelledby="uc-last-title"><h2 id="uc-last-title">${t("unicreon.ui.last_passe")}</h2>${lastView(st)}</section>` : nothing}
     ${fighters(app, st)}
+    ${st.phase === "setup" || st.phase === "fight" ? seatingSection(app, st) : nothing}
     ${st.phase === "setup" ? initiativeSection(app, st) : nothing}
     ${st.phase !== "over" ? addSection(app, st) : nothing}
     <section class="card">
