@@ -77,7 +77,8 @@ def characters(draw, cid: str = "p"):
     c["created"] = draw(st.booleans())
     for ref in draw(st.lists(st.sampled_from(list(CATALOGUE)), max_size=4)):
         resp = call({"op": "unicreon.shop.buy", "character": c, "ref": ref, "carried": "hand"})
-        c = resp.get("character", c)
+        if "character" in resp and not play_problems(resp["character"]):  # e.g. a second shield in hand
+            c = resp["character"]
     for spec in draw(st.lists(CUSTOM, max_size=3)):
         resp = call({"op": "unicreon.inventory.custom", "character": c, "item": spec})
         if "character" in resp and not play_problems(resp["character"]):  # e.g. a second armour worn

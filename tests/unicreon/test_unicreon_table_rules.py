@@ -346,3 +346,117 @@ def test_a_tracker_saved_before_the_seating_existed_still_loads_and_gets_one():
     assert out["seating"] == [a, b, "mj", c]
     state["seating"] = [a, a]
     assert validate_state({"combat": state, "custom_items": []})[0].code == "unicreon.state.invalid"
+
+
+# --- 3. equipment at creation is chosen, not bought ----------------------------------------------
+
+
+def recruit() -> dict:
+    """A character still in creation, every text filled, 40 PO."""
+    c = new_character(cid="rui", name="Rui")
+    for f in ("story", "origins", "job", "description", "don", "defaut"):
+        c[f] = "…"
+    return c
+
+
+def test_a_new_character_chooses_a_weapon_and_an_armour_and_keeps_his_40_po():
+    """ "Richesse": 40 PO "qui peut être utilisée en cours de jeu"; "Équipement": "Choisissez des
+    équipements". An épée courte (50 PO), an armure de cuir (50 PO), a sac à dos: PO still 40,
+    the sheet is in order and can be finished; in play the 40 PO buy things."""
+    c = recruit()
+    for ref in ("epee_courte", "armure_cuir", "sac_a_dos", "torche"):
+        c = call({"op": "unicreon.shop.buy", "character": c, "ref": ref})["character"]
+    assert c["po"] == 40 and [i["ref"] for i in c["inventory"]] == ["epee_courte", "armure_cuir", "sac_a_dos", "torche"]
+    assert call({"op": "unicreon.character.check", "character": c}) == {
+        "ok": True,
+        "problems": [],
+        "encumbrance": {"load": 1, "capacity": 15, "over": False, "ignored": False},
+    }
+    done = call({"op": "unicreon.character.finish", "character": c})["character"]
+    played = call({"op": "unicreon.shop.buy", "character": done, "ref": "corde_escalade"})["character"]
+    assert played["po"] == 30
+    # Un-choosing during the creation gives nothing back; selling in play gives the price.
+    assert call({"op": "unicreon.shop.sell", "character": c, "uid": "i1"})["character"]["po"] == 40
+    assert call({"op": "unicreon.shop.sell", "character": done, "uid": "i1"})["character"]["po"] == 90
+
+
+def test_the_choice_stays_within_encumbrance_and_the_po_stay_at_40():
+    from uc_api import err
+
+    c = recruit()
+    c = call({"op": "unicreon.shop.buy", "character": c, "ref": "bourse"})["character"]  # 2 PE
+    c = call({"op": "unicreon.shop.buy", "character": c, "ref": "ration"})["character"]  # 2 PE
+    assert err({"op": "unicreon.shop.buy", "character": c, "ref": "torche"}) == "unicreon.shop.encumbrance"
+    c["po"] = 0
+    problems = call({"op": "unicreon.character.check", "character": c})["problems"]
+    assert problems == [
+        {
+            "field": "po",
+            "code": "unicreon.char.po_start",
+            "message_key": "error.unicreon.char.po_start",
+            "params": {"po": 0, "expected": 40},
+        }
+    ]
+
+
+def test_the_pay_at_creation_setting_keeps_the_variant():
+    """With creation_pay, creation purchases cost PO and "PO left + cost = 40" is checked."""
+    from uc_api import err
+
+    c = recruit()
+    assert err({"op": "unicreon.shop.buy", "character": c, "ref": "epee_courte", "creation_pay": True}) == (
+        "unicreon.shop.po"
+    )
+    c = call({"op": "unicreon.shop.buy", "character": c, "ref": "sac_a_dos", "creation_pay": True})["character"]
+    assert c["po"] == 20
+    assert call({"op": "unicreon.character.check", "character": c, "creation_pay": True})["ok"]
+    assert call({"op": "unicreon.character.check", "character": c})["problems"][0]["code"] == "unicreon.char.po_start"
+    item = {"name": "Médaillon", "category": "gear", "cost": 10}
+    free = call({"op": "unicreon.inventory.custom", "character": c, "item": item, "pay": True})["character"]
+    paid = call({"op": "unicreon.inventory.custom", "character": c, "item": item, "pay": True, "creation_pay": True})[
+        "character"
+    ]
+    assert (free["po"], paid["po"]) == (20, 10)
+
+
+# --- 4. ranged weapons au corps-à-corps: only the easily one-handed ones -------------------------
+
+
+def test_only_one_handed_ranged_weapons_are_usable_in_melee():
+    """ "Combat au contact": a ranged weapon is usable au corps-à-corps only when easily handled
+    with one hand (throwing knives, shuriken), never bows, crossbows or slings. The rule is data
+    (``melee_ok``) on every ranged weapon."""
+    from uc_api import err
+
+    from tablee.systems.unicreon.data import WEAPONS
+
+    assert {k: w["weapon"]["melee_ok"] for k, w in WEAPONS.items() if w["weapon"]["ranged"]} == {
+        "fronde": False,
+        "couteau_lancer": True,
+        "arc": False,
+        "arbalete_une_main": False,
+        "arc_long": False,
+        "arbalete": False,
+    }
+    robin = new_character(cid="robin", name="Robin")
+    robin["po"] = 1000
+    robin["created"] = True
+    for ref in ("arc", "fronde", "arbalete_une_main", "couteau_lancer"):
+        robin = call({"op": "unicreon.shop.buy", "character": robin, "ref": ref})["character"]
+    state = cb.add_npcs(cb.add_character(cb.new_state(), robin), beast="canides", count=2)
+    me, wolf, other = (c["cid"] for c in state["combatants"])
+    state = cb.initiative_from_dice(state, {me: [6, 6]}, [1, 1])
+    base = {"op": "unicreon.combat.attack.odds", "state": state, "attacker": me, "defender": wolf}
+    # Not in contact: every ranged weapon shoots.
+    for uid in ("i1", "i2", "i3", "i4"):
+        assert call({**base, "weapon": uid, "distance": 3})["setup"]["ranged"] is True
+    state = cb.engage(state, me, wolf)
+    base["state"] = state
+    for uid in ("i1", "i2", "i3"):  # bow, sling, one-hand crossbow: neither in hand nor shot in melee
+        assert err({**base, "weapon": uid}) == "unicreon.combat.not_melee"
+        assert err({**base, "weapon": uid, "ranged": False}) == "unicreon.combat.not_melee"
+        assert err({**base, "defender": other, "weapon": uid, "distance": 3}) == "unicreon.combat.not_melee"
+    knife = call({**base, "weapon": "i4", "ranged": False})["setup"]
+    assert (knife["ranged"], knife["thrown"], knife["attack"]["characteristic"]) == (False, False, "agilite")
+    thrown = call({**base, "defender": other, "weapon": "i4", "distance": 3})["setup"]
+    assert (thrown["ranged"], thrown["thrown"]) == (True, True)

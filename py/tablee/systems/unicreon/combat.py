@@ -708,8 +708,10 @@ def attack_setup(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
 
     Source: "Passer d'armes" (Moyen by default; unarmed = Puissance, 1 damage; no ranged attack
     without a weapon; no armour or shield = Agilité), "Combat à distance" (ranges, aiming, thrown
-    weapons), "Attaque par surprise" (melee: defender at Difficile), "Combat à plusieurs" (one step
-    harder per additional melee attacker; not for ranged attacks)."""
+    weapons), "Combat au contact" (a ranged weapon is usable au corps-à-corps only when easily
+    handled with one hand: the weapon's ``melee_ok``, data.WEAPONS; reading rules/README.md,
+    Unicreon), "Attaque par surprise" (melee: defender at Difficile), "Combat à plusieurs" (one
+    step harder per additional melee attacker; not for ranged attacks)."""
     attacker = get(state, req["attacker"])
     defender = get(state, req["defender"])
     if attacker["cid"] == defender["cid"]:
@@ -732,6 +734,11 @@ def attack_setup(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
     if ranged:
         if wstats is None or not wstats["ranged"]:
             raise RulesError("unicreon.combat.ranged_needs_weapon")
+        if attacker["engaged"] and not wstats["melee_ok"]:
+            # "Combat au contact": ranged weapons cannot be used au corps-à-corps, save those easily
+            # handled with one hand. Reading: an attacker in contact with a foe is au corps-à-corps,
+            # so he cannot shoot a bow, a crossbow or a sling, at that foe or at another.
+            raise RulesError("unicreon.combat.not_melee", uid=weapon["uid"] if weapon else None)
         distance = req.get("distance")
         rng_ = wstats["range"]
         if distance is not None and rng_ is not None:

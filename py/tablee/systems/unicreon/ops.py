@@ -82,12 +82,15 @@ TEST_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-#: document["systems"]["unicreon"]: the combat tracker and the MJ's custom item library.
+#: document["systems"]["unicreon"]: the combat tracker, the MJ's custom item library and the table
+#: setting ``creation_pay`` (optional; absent or false: equipment at creation is chosen, not
+#: bought; true: creation purchases cost PO).
 SYSTEM_STATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "combat": nullable(cb.STATE_SCHEMA),
         "custom_items": {"type": "array", "items": ch.ITEM_SCHEMA, "maxItems": 200},
+        "creation_pay": {"type": "boolean"},
     },
     "additionalProperties": False,
 }
@@ -228,10 +231,15 @@ def _character_new(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(ch.new_character(cid=request.get("id", "unicreon-1"), name=request.get("name", "")))
 
 
+#: The table setting "creation purchases cost PO" (document["systems"]["unicreon"]["creation_pay"]),
+#: sent by the page with the requests it changes. Reading: rules/README.md, Unicreon.
+CREATION_PAY = {"type": "boolean"}
+
+
 @op(
     "unicreon.character.check",
     system=S,
-    properties={"character": CHARACTER},
+    properties={"character": CHARACTER, "creation_pay": CREATION_PAY},
     required=("character",),
     summary="Every rule the sheet breaks, as field-level problems (the creation-only rules "
     "while created is false).",
@@ -241,32 +249,41 @@ def _character_check(request: dict[str, Any]) -> dict[str, Any]:
     shape = [p for p in ch.validate_character(c) if p.code == "unicreon.char.malformed"]
     if shape:
         raise RulesError(shape[0].code, field=f"character.{shape[0].field}".rstrip("."), **shape[0].params)
-    problems = [p.to_json() for p in ch.check_creation(c)]
+    problems = [p.to_json() for p in ch.check_creation(c, creation_pay=request.get("creation_pay", False))]
     return {"ok": not problems, "problems": problems, "encumbrance": ch.encumbrance(c)}
 
 
 @op(
     "unicreon.character.finish",
     system=S,
-    properties={"character": CHARACTER},
+    properties={"character": CHARACTER, "creation_pay": CREATION_PAY},
     required=("character",),
     summary="Finish the creation (refused while character.check has problems, or when already "
     "created): sets created, after which only the rules of play apply.",
 )
 def _character_finish(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Création de personnages"; see character.finish_creation."""
-    return _char_out(ch.finish_creation(_char(request, rules="shape")))
+    return _char_out(
+        ch.finish_creation(_char(request, rules="shape"), creation_pay=request.get("creation_pay", False))
+    )
 
 
 @op(
     "unicreon.shop.buy",
     system=S,
-    properties={"character": CHARACTER, "ref": {"enum": list(CATALOGUE)}, "carried": {"enum": list(CARRIED)}},
+    properties={
+        "character": CHARACTER,
+        "ref": {"enum": list(CATALOGUE)},
+        "carried": {"enum": list(CARRIED)},
+        "creation_pay": CREATION_PAY,
+    },
     required=("character", "ref"),
-    summary="Buy a catalogue item: PO deducted; refused when PO are short or the bags are full.",
+    summary="Buy a catalogue item: PO deducted (during the creation the item is chosen, free, unless "
+    "creation_pay); refused when PO are short or the bags are full.",
 )
 def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
-    out = ch.buy(_char(request), request["ref"], carried=request.get("carried"))
+    c = _char(request)
+    out = ch.buy(c, request["ref"], carried=request.get("carried"), creation_pay=request.get("creation_pay", False))
     return _char_out(out, uid=out["inventory"][-1]["uid"])
 
 
@@ -277,13 +294,16 @@ def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
         "character": CHARACTER,
         "uid": UID,
         "price": {"type": "integer", "minimum": 0, "maximum": 1000000},
+        "creation_pay": CREATION_PAY,
     },
     required=("character", "uid"),
-    summary="Sell (or give back) an item for its cost, or for the price the MJ sets.",
+    summary="Sell (or give back) an item for its cost, or for the price the MJ sets (during the "
+    "creation an item chosen free gives back nothing unless creation_pay).",
 )
 def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request, rules="repair")
-    price = request.get("price", ch.find_item(c, request["uid"])["cost"])
+    cost = ch.find_item(c, request["uid"])["cost"]
+    price = request.get("price", cost if ch.pays(c, creation_pay=request.get("creation_pay", False)) else 0)
     out = ch.remove_item(c, request["uid"], refund=0)
     out["po"] = min(10000000, out["po"] + price)
     return _char_out(out)
@@ -292,13 +312,21 @@ def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
 @op(
     "unicreon.inventory.custom",
     system=S,
-    properties={"character": CHARACTER, "item": ch.CUSTOM_ITEM_SCHEMA, "pay": {"type": "boolean"}},
+    properties={
+        "character": CHARACTER,
+        "item": ch.CUSTOM_ITEM_SCHEMA,
+        "pay": {"type": "boolean"},
+        "creation_pay": CREATION_PAY,
+    },
     required=("character", "item"),
-    summary="Give a custom item defined by the MJ (paid only when pay is true).",
+    summary="Give a custom item defined by the MJ (paid only when pay is true, and during the "
+    "creation only with creation_pay).",
 )
 def _inventory_custom(request: dict[str, Any]) -> dict[str, Any]:
     item = ch.custom_item(request["item"])
-    out = ch.add_item(_char(request), item, pay=request.get("pay", False))
+    c = _char(request)
+    pay = request.get("pay", False) and ch.pays(c, creation_pay=request.get("creation_pay", False))
+    out = ch.add_item(c, item, pay=pay)
     return _char_out(out, uid=out["inventory"][-1]["uid"])
 
 
