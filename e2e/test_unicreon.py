@@ -541,6 +541,7 @@ def test_initiative_starts_at_the_best_success_and_goes_round_the_table(app):
     up.focus()
     app.keyboard.press("Enter")
     expect(seats.locator(".uc-grow")).to_have_text(["Béa", mj, "Ana"])
+    expect(up).to_be_focused()  # the keyboard stays on the seat that moved
     expect(app.locator("[data-testid=uc-announce]")).to_have_text(f"Autour de la table : Béa, {mj}, Ana.")
     saved = saved_when(app, "d => d.systems.unicreon.combat.seating.length === 3 && d.systems.unicreon.combat.seating[1] === 'mj'")
     seating = saved["systems"]["unicreon"]["combat"]["seating"]

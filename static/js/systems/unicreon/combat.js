@@ -146,9 +146,16 @@ function seatingSection(app, st) {
   const seats = seatsOf(st);
   if (seats.length < 2) return nothing;
   const dis = !ready(app) || ui.busy;
-  const move = (e, dir) => run(app, { op: "unicreon.combat.seat", entry: e, move: dir }, {
-    announce: (r) => t("unicreon.ui.seating_now", { order: r.seating.map((x) => entryName(r.state, x)).join(", ") }),
-  });
+  const move = async (e, dir) => {
+    const r = await run(app, { op: "unicreon.combat.seat", entry: e, move: dir }, {
+      announce: (res) => t("unicreon.ui.seating_now", { order: res.seating.map((x) => entryName(res.state, x)).join(", ") }),
+    });
+    if (!r) return;
+    // Keep the keyboard on the seat that moved (the rows re-render in their new order).
+    const row = [...document.querySelectorAll("[data-testid=uc-seating] li")].find((li) => li.dataset.entry === e);
+    const buttons = row ? [row.querySelector(`[data-testid=uc-seat-${dir}]`), row.querySelector("button:not([disabled])")] : [];
+    buttons.find((b) => b && !b.disabled)?.focus();
+  };
   return html`<section class="card" aria-labelledby="uc-seating-title">
     <h2 id="uc-seating-title">${t("unicreon.ui.seating")}</h2>
     <p class="muted small">${t("unicreon.ui.seating_help")}</p>
