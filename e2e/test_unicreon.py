@@ -2,19 +2,42 @@
 160), the terrible secret hidden by default, shopping (PO down, a refusal when too poor), an
 item's uses counting down, a test whose exact odds show before the d66, and a fight against a
 canidé from the bestiary (initiative, engage, a passe d'armes with its odds, PV change) that
-survives a reload and writes the PV back onto the character when it ends."""
+survives a reload and writes the PV back onto the character when it ends; the table rules of issue
+8 (the defender's penalty in the odds, initiative round the table's seating order, equipment
+chosen at creation, curing). Every read of the saved document waits for the state it checks
+(``saved_when``), never for a delay."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import no_horizontal_scroll, saved_document, wait_engine
 
 
+@pytest.fixture(autouse=True)
+def patient_expect():
+    """Most states these tests wait for come back from the Python engine (several round trips
+    when a fight ends): on a loaded 2-core machine that can take more than Playwright's default
+    5 s. Each wait still ends as soon as its state is there; only the failure comes later."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
 def go(page, route: str) -> None:
     page.goto(page.url.split("#")[0] + route)
+
+
+def saved_when(page, predicate: str) -> dict:
+    """The saved document once ``predicate`` (a JS function of it) holds: waits for the state
+    itself, never for a delay, and never reads a document still being saved."""
+    page.wait_for_function(
+        f"() => {{ const t = localStorage.getItem('tablee.document'); return t !== null && ({predicate})(JSON.parse(t)); }}"
+    )
+    return saved_document(page)
 
 
 def character(cid: str, name: str) -> dict:
@@ -61,11 +84,12 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
                         ("description", "Petite, tatouée"), ("don", "Sent toujours bon"), ("defaut", "Bavarde")):
         app.fill(f"#uc-{field}", text)
     expect(app.locator("[data-testid=uc-problem-count]")).to_have_text("Tout est en règle.")
-    assert saved_document(app)["characters"][-1]["created"] is False
+    doc = saved_when(app, "d => d.characters.some((c) => c.name === 'Ana' && c.defaut === 'Bavarde')")
+    assert doc["characters"][-1]["created"] is False
     app.click("#uc-finish-creation")
     expect(app.locator("[data-testid=uc-created]")).to_be_visible()
     # The engine (unicreon.character.finish) set `created` on the character itself.
-    doc = saved_document(app)
+    doc = saved_when(app, "d => d.characters.some((c) => c.name === 'Ana' && c.created)")
     assert doc["characters"][-1]["created"] is True and "unicreon" not in doc["settings"]
     # The terrible secret stays hidden unless asked for.
     expect(app.locator("#uc-secret")).to_have_count(0)
@@ -124,7 +148,8 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     expect(entry.locator("[data-testid=uc-item-error]")).to_contain_text("Pas assez de PO : il faut 500 PO")
     expect(app.locator("[data-testid=uc-po]")).to_have_text("15")
     no_horizontal_scroll(app)
-    ana = next(c for c in saved_document(app)["characters"] if c["name"] == "Ana")
+    saved = saved_when(app, "d => d.characters.some((c) => c.name === 'Ana' && c.inventory.length === 3)")
+    ana = next(c for c in saved["characters"] if c["name"] == "Ana")
     assert [i["ref"] for i in ana["inventory"]] == ["sac_a_dos", "bandage", None]
     assert ana["inventory"][1]["uses"] == 1 and ana["secret"] == "A coulé le navire du roi"
     # Selling the half-used bandage at the price the MJ says.
@@ -159,14 +184,15 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.click("#uc-oppose")
     expect(app.locator("[data-testid=uc-opp-result] .die")).to_have_count(4)
     no_horizontal_scroll(app)
-    log = saved_document(app)["log"]
+    # The opposition's log entry is saved after its result shows: wait for it, not for a delay.
+    log = saved_when(app, "d => d.log.filter((e) => e.system === 'unicreon').length === 2")["log"]
     assert [e["system"] for e in log[-2:]] == ["unicreon", "unicreon"]
     assert log[-2]["who"] == "Ana" and log[-2]["result"]["total"] == raw
     assert isinstance(log[-2]["request"]["seed"], int)
 
 
 def test_fight_a_canide_then_reload_and_end(app):
-    doc = saved_document(app)
+    doc = saved_when(app, "d => d.app === 'tablee'")
     doc["characters"].append(character("uc-bea", "Béa"))
     app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
     app.reload()
@@ -209,13 +235,17 @@ def test_fight_a_canide_then_reload_and_end(app):
     app.click("#uc-next")
     expect(app.locator("[data-testid=uc-actions-left]").first).to_have_text("2 actions restantes")
 
-    # Reload: the fight, the characters and the log are as they were.
-    saved = saved_document(app)
+    # Reload: the fight, the characters and the log are as they were (once the attack's log entry
+    # and the next turn are saved).
+    saved = saved_when(
+        app,
+        "d => d.log.some((e) => e.kind === 'unicreon.attack') && d.systems.unicreon.combat.last === null",
+    )
     app.reload()
     wait_engine(app)
     expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "fight")
     expect(app.locator(f"[data-testid=uc-fighter][data-cid={defender}]")).to_have_attribute("data-pv", str(before - lost))
-    after = saved_document(app)
+    after = saved_when(app, "d => d.systems.unicreon.combat.phase === 'fight'")
     assert after["systems"]["unicreon"] == saved["systems"]["unicreon"]
     assert after["characters"] == saved["characters"] and after["log"] == saved["log"]
     kinds = [e["kind"] for e in after["log"] if e["system"] == "unicreon"]
@@ -226,7 +256,8 @@ def test_fight_a_canide_then_reload_and_end(app):
     bea_pv = next(c["pv"] for c in combat["combatants"] if c["character_id"] == "uc-bea")
     app.click("#uc-end-combat")
     expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "over")
-    bea = next(c for c in saved_document(app)["characters"] if c["id"] == "uc-bea")
+    saved = saved_when(app, "d => d.systems.unicreon.combat.phase === 'over'")
+    bea = next(c for c in saved["characters"] if c["id"] == "uc-bea")
     assert bea["pv"] == bea_pv
     go(app, "#/unicreon/character/uc-bea")
     expect(app.locator("[data-testid=uc-pv]")).to_have_text(str(bea_pv))
@@ -235,7 +266,7 @@ def test_fight_a_canide_then_reload_and_end(app):
     # A duplicate keeps the flag: `created` is part of the character.
     app.locator("[data-testid=uc-char][data-id=uc-bea]").get_by_role("button", name="Dupliquer").click()
     expect(app.locator("[data-testid=uc-char]")).to_have_count(2)
-    copied = saved_document(app)["characters"][-1]
+    copied = saved_when(app, "d => d.characters.length === 2")["characters"][-1]
     assert copied["created"] is True and copied["id"] != "uc-bea"
     expect(app.locator("[data-testid=uc-char]").nth(1)).not_to_contain_text("En création")
     app.click("#uc-reference summary")
@@ -247,7 +278,7 @@ LONG = "Marie-Éléonore de Villeneuve-Saint-Georges"
 
 
 def seed_document(page, characters: list[dict], combat: dict | None = None) -> None:
-    doc = saved_document(page)
+    doc = saved_when(page, "d => d.app === 'tablee'")
     doc["characters"].extend(characters)
     if combat is not None:
         doc["systems"]["unicreon"] = {"combat": combat, "custom_items": []}
@@ -356,7 +387,11 @@ def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(a
     bandage = app.locator("[data-testid=uc-item][data-ref=bandage]")
     bandage.locator("[data-testid=uc-use]").click()
     expect(app.locator("[data-testid=uc-pv]")).to_have_text("10")
-    combat = saved_document(app)["systems"]["unicreon"]["combat"]
+    saved = saved_when(
+        app,
+        "d => d.characters.find((c) => c.id === 'uc-marie').inventory.find((i) => i.ref === 'bandage').uses === 1",
+    )
+    combat = saved["systems"]["unicreon"]["combat"]
     assert next(c["pv"] for c in combat["combatants"] if c["character_id"] == "uc-marie") == 10
     # The poison needs a victim, then afflicts her.
     poison = app.locator("[data-testid=uc-item][data-ref=poison]")
@@ -364,12 +399,14 @@ def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(a
     app.select_option("#uc-poison-target", "uc-bea")
     poison.locator("[data-testid=uc-use]").click()
     expect(app.locator("[data-testid=uc-sheet-status]")).to_contain_text("Béa est empoisonné·e")
-    bea = next(c for c in saved_document(app)["characters"] if c["id"] == "uc-bea")
+    saved = saved_when(app, "d => d.characters.find((c) => c.id === 'uc-bea').conditions.length === 1")
+    bea = next(c for c in saved["characters"] if c["id"] == "uc-bea")
     assert bea["conditions"] == [{"kind": "poison", "name": "", "diagnosed": False}]
     go(app, "#/unicreon/combat")
     app.click("#uc-end-combat")
     expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "over")
-    marie = next(c for c in saved_document(app)["characters"] if c["id"] == "uc-marie")
+    saved = saved_when(app, "d => d.systems.unicreon.combat.phase === 'over'")
+    marie = next(c for c in saved["characters"] if c["id"] == "uc-marie")
     assert marie["pv"] == 10
     no_horizontal_scroll(app)
     go(app, "#/unicreon/character/uc-marie")
@@ -415,8 +452,147 @@ def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
     go(app, "#/unicreon/combat")
     app.click("#uc-end-combat")
     expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "over")
-    saved = next(c for c in saved_document(app)["characters"] if c["id"] == "uc-bea")
+    doc = saved_when(app, "d => d.systems.unicreon.combat.phase === 'over'")
+    saved = next(c for c in doc["characters"] if c["id"] == "uc-bea")
     assert (saved["pv"], saved["down"]) == (0, "unconscious")
     go(app, "#/unicreon/character/uc-bea")
     expect(app.locator("[data-testid=uc-down]")).to_have_text("Inconscient")
+    no_horizontal_scroll(app)
+
+
+def duel_state(bea: dict) -> tuple[dict, str, str]:
+    """Béa against a PNJ moyen (every characteristic 40), Béa's turn (forced dice), engaged."""
+    from tablee.systems.unicreon import combat as cb
+
+    state = cb.add_npcs(cb.add_character(cb.new_state(), bea), tier="moyen")
+    pc, foe = (c["cid"] for c in state["combatants"])
+    state = cb.engage(cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1]), pc, foe)
+    return state, pc, foe
+
+
+def test_the_defenders_penalty_shows_in_the_passe_odds(app):
+    """Béa (couteau long, Agilité 40: target 40) against a PNJ moyen (Agilité 40). At Moyen she hits
+    on 495 of the 1296 d66 pairs (55/144); a surprised defender tests at Difficile and cannot win
+    on a failed test: 510 pairs (85/216); one more step from the MJ: 187/432. The odds say what
+    the penalty changes against the defender at Moyen."""
+    state, _, _ = duel_state(character("uc-bea", "Béa"))
+    seed_document(app, [character("uc-bea", "Béa")], state)
+    go(app, "#/unicreon/combat")
+    app.select_option("#uc-a-weapon", "i1")
+    hit = app.locator("[data-testid=uc-odds-hit]")
+    expect(hit).to_have_attribute("data-p", "55/144")
+    expect(app.locator("[data-testid=uc-defender-penalty]")).to_have_count(0)
+    app.check("#uc-a-surprise")
+    expect(hit).to_have_attribute("data-p", "85/216")
+    penalty = app.locator("[data-testid=uc-defender-penalty]")
+    expect(penalty).to_have_attribute("data-steps", "1")
+    expect(penalty.locator("[data-testid=uc-odds-hit-at-moyen]")).to_have_attribute("data-p", "55/144")
+    expect(app.locator("[data-testid=uc-attack-odds]")).to_contain_text("Défense 1 cran plus difficile")
+    app.click(".uc-more summary")
+    app.select_option("#uc-a-dmalus", "1")
+    expect(hit).to_have_attribute("data-p", "187/432")
+    expect(penalty).to_have_attribute("data-steps", "2")
+    no_horizontal_scroll(app)
+
+
+def test_a_dressed_infection_and_a_healed_poison_leave_the_sheet(app):
+    """An infected wound dressed with a bandage ends (no diagnosis needed); the MJ ends a poison:
+    both leave the sheet and the saved character."""
+    zoe = with_items(character("uc-zoe", "Zoé"), "sac_a_dos", "bandage")
+    zoe["conditions"] = [{"kind": "infection", "name": "Morsure", "diagnosed": False},
+                         {"kind": "poison", "name": "", "diagnosed": False}]
+    seed_document(app, [zoe])
+    go(app, "#/unicreon/character/uc-zoe")
+    conditions = app.locator("[data-testid=uc-condition]")
+    expect(conditions).to_have_count(2)
+    expect(conditions.nth(1).locator("[data-testid=uc-dress]")).to_have_count(0)  # a poison is not dressed
+    conditions.first.locator("[data-testid=uc-dress]").click()
+    expect(app.locator("[data-testid=uc-sheet-status]")).to_contain_text("l'infection est terminée")
+    expect(conditions).to_have_count(1)
+    expect(conditions.first).to_have_attribute("data-kind", "poison")
+    saved = saved_when(app, "d => d.characters.find((c) => c.id === 'uc-zoe').conditions.length === 1")
+    zoe = next(c for c in saved["characters"] if c["id"] == "uc-zoe")
+    assert zoe["conditions"] == [{"kind": "poison", "name": "", "diagnosed": False}]
+    assert next(i for i in zoe["inventory"] if i["ref"] == "bandage")["uses"] == 1
+    conditions.first.get_by_role("button", name="C'est guéri (décision de la MJ) : Poison").focus()
+    app.keyboard.press("Enter")
+    expect(app.locator("[data-testid=uc-conditions]")).to_have_count(0)
+    saved = saved_when(app, "d => d.characters.find((c) => c.id === 'uc-zoe').conditions.length === 0")
+    assert next(c for c in saved["characters"] if c["id"] == "uc-zoe")["conditions"] == []
+    no_horizontal_scroll(app)
+
+
+def test_initiative_starts_at_the_best_success_and_goes_round_the_table(app):
+    """Béa, Ana and a canidé (the MJ's seat): the MJ moves her seat between Béa and Ana with the
+    keyboard; the initiative then starts at the highest raw result among the successes and goes
+    on in the seating order, failures included (not sorted by raw result)."""
+    seed_document(app, [character("uc-bea", "Béa"), character("uc-ana", "Ana")])
+    go(app, "#/unicreon/combat")
+    app.click("#uc-new-combat")
+    for name in ("Béa", "Ana"):
+        app.locator("[data-testid=uc-add-pc]", has_text=name).click()
+        expect(app.locator("[data-testid=uc-fighter]", has_text=name)).to_have_count(1)
+    app.click("[data-testid=uc-add-beast-canides]")
+    seats = app.locator("[data-testid=uc-seating] li")
+    mj = "La MJ (tous les PNJ)"
+    expect(seats.locator(".uc-grow")).to_have_text(["Béa", "Ana", mj])
+    expect(seats.first.locator("[data-testid=uc-seat-up]")).to_be_disabled()
+    up = app.get_by_role("button", name=f"Monter {mj} d'une place")
+    up.focus()
+    app.keyboard.press("Enter")
+    expect(seats.locator(".uc-grow")).to_have_text(["Béa", mj, "Ana"])
+    expect(up).to_be_focused()  # the keyboard stays on the seat that moved
+    expect(app.locator("[data-testid=uc-announce]")).to_have_text(f"Autour de la table : Béa, {mj}, Ana.")
+    saved = saved_when(app, "d => d.systems.unicreon.combat.seating.length === 3 && d.systems.unicreon.combat.seating[1] === 'mj'")
+    seating = saved["systems"]["unicreon"]["combat"]["seating"]
+    no_horizontal_scroll(app)
+
+    app.click("#uc-initiative")
+    expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "fight")
+    combat = saved_when(app, "d => d.systems.unicreon.combat.phase === 'fight'")["systems"]["unicreon"]["combat"]
+    rolls = {c["cid"]: c["initiative"] for c in combat["combatants"] if c["side"] == "pc"}
+    rolls["mj"] = combat["npc_initiative"]
+    pool = [e for e in seating if rolls[e]["success"]] or seating
+    starter = max(pool, key=lambda e: (rolls[e]["raw"], -seating.index(e)))
+    i = seating.index(starter)
+    assert combat["order"] == seating[i:] + seating[:i]
+    names = {"mj": mj, **{c["cid"]: c["name"] for c in combat["combatants"] if c["side"] == "pc"}}
+    expect(app.locator("[data-testid=uc-order] li")).to_have_text([names[e] for e in combat["order"]])
+    # The seats stay editable during the fight, and the order follows the table.
+    expect(seats).to_have_count(3)
+    no_horizontal_scroll(app)
+
+
+def test_equipment_is_chosen_at_creation_unless_the_table_pays_for_it(app):
+    """A character in creation chooses an axe (100 PO) and keeps his 40 PO; the table setting
+    "pay at creation" turns the choice back into purchases: the axe is then too dear and the
+    sheet says the PO do not add up."""
+    go(app, "#/unicreon")
+    app.fill("#uc-new-name", "Rui")
+    app.click("#uc-create")
+    expect(app.locator("#uc-char-puissance")).to_be_visible()
+    app.click("#uc-shop summary")
+    expect(app.locator("#uc-shop summary")).to_have_text("Choisir l'équipement")
+    axe = app.locator("[data-testid=uc-buy-hache]")
+    expect(axe).to_have_text("Choisir")
+    axe.click()
+    expect(app.locator("[data-testid=uc-sheet-status]")).to_have_text("Choisi : Hache. Les 40 PO restent pour le jeu.")
+    expect(app.locator("[data-testid=uc-item][data-ref=hache]")).to_have_count(1)
+    expect(app.locator("[data-testid=uc-po]")).to_have_text("40")
+    expect(app.locator("[data-field=po]")).to_have_text("")
+    saved = saved_when(app, "d => d.characters.some((c) => c.name === 'Rui' && c.inventory.length === 1)")
+    rui = next(c for c in saved["characters"] if c["name"] == "Rui")
+    assert rui["po"] == 40 and rui["inventory"][0]["ref"] == "hache" and rui["created"] is False
+    no_horizontal_scroll(app)
+
+    go(app, "#/unicreon")
+    app.check("#uc-creation-pay")
+    saved_when(app, "d => d.systems.unicreon && d.systems.unicreon.creation_pay === true")
+    app.get_by_role("link", name="Rui", exact=True).click()
+    expect(app.locator("[data-field=po]")).to_have_text(
+        "Le personnage commence avec 40 PO : il reste 40 PO pour 100 PO d'achats.")
+    app.click("#uc-shop summary")
+    expect(app.locator("[data-testid=uc-shop-mode]")).to_contain_text("la table a choisi de payer")
+    expect(app.locator("[data-testid=uc-buy-hache]")).to_be_disabled()
+    expect(app.locator("#uc-dear-hache")).to_have_text("Trop cher : il manque 60 PO")
     no_horizontal_scroll(app)

@@ -25,9 +25,7 @@ def complete(**chars: int) -> dict:
 
 
 def codes(c: dict) -> dict[str, str]:
-    return {
-        p["code"]: p["field"] for p in call({"op": "unicreon.character.check", "character": c})["problems"]
-    }
+    return {p["code"]: p["field"] for p in call({"op": "unicreon.character.check", "character": c})["problems"]}
 
 
 @pytest.mark.parametrize(
@@ -68,7 +66,9 @@ def test_secret_is_optional_and_po_must_add_up():
     c = complete()
     assert c["secret"] == "" and codes(c) == {}
     c["po"] = 41
-    assert "unicreon.char.po" in codes(c)
+    assert "unicreon.char.po_start" in codes(c)
+    pay = call({"op": "unicreon.character.check", "character": c, "creation_pay": True})["problems"]
+    assert [p["code"] for p in pay] == ["unicreon.char.po"]
 
 
 def test_new_character_is_in_creation():
@@ -88,6 +88,7 @@ def test_finish_refuses_while_check_has_problems_then_sets_created_once():
     c["story"] = "Gardienne de phare."
     c["po"] = 40
     c = call({"op": "unicreon.shop.buy", "character": c, "ref": "sac_a_dos"})["character"]
+    assert c["po"] == 40  # chosen at creation, not bought
     done = call({"op": "unicreon.character.finish", "character": c})
     assert done["character"]["created"] is True
     assert done["character"] == {**c, "created": True}
@@ -104,7 +105,7 @@ def test_creation_only_rules_skipped_once_created():
     c["po"] = 7
     c["pv"] = 5
     c["pv_max"] = 14
-    assert codes(c) == {"unicreon.char.required": "story", "unicreon.char.po": "po", "unicreon.char.pv": "pv"}
+    assert codes(c) == {"unicreon.char.required": "story", "unicreon.char.po_start": "po", "unicreon.char.pv": "pv"}
     c["created"] = True
     assert codes(c) == {}
 
@@ -112,9 +113,10 @@ def test_creation_only_rules_skipped_once_created():
 def test_rules_of_play_still_checked_once_created():
     """Characteristics never change in Unicreon: their value and sum stay checked; so do the
     bags, the one armour / one shield rule and PV ≤ PV max."""
-    c = complete(puissance=0, volonte=35)
+    c = complete()
     c["created"] = True
     c = call({"op": "unicreon.shop.buy", "character": c, "ref": "torche", "carried": "hand"})["character"]
+    c["characteristics"].update(puissance=0, volonte=35)
     c["inventory"][0]["carried"] = "bag"  # 1 PE in no bag at all
     c["pv"] = 13
     found = codes(c)
@@ -128,19 +130,21 @@ def test_rules_of_play_still_checked_once_created():
 
 
 def test_buy_deducts_po_and_refuses_when_short():
-    c = complete()
-    resp = call({"op": "unicreon.shop.buy", "character": c, "ref": "sac_a_dos"})
-    c = resp["character"]
-    assert c["po"] == 20 and resp["encumbrance"]["capacity"] == 15
-    c = call({"op": "unicreon.shop.buy", "character": c, "ref": "trousse_basique"})["character"]
-    assert c["po"] == 10 and c["inventory"][-1]["uses"] == 4 and c["inventory"][-1]["heal"] == 2
-    assert err({"op": "unicreon.shop.buy", "character": c, "ref": "trousse_avancee"}) == "unicreon.shop.po"
-    assert codes(c) == {}
+    """In play (or at creation with the table's "pay at creation" setting) buying costs PO."""
+    for c, extra in ((complete(), {"creation_pay": True}), ({**complete(), "created": True}, {})):
+        resp = call({"op": "unicreon.shop.buy", "character": c, "ref": "sac_a_dos", **extra})
+        c = resp["character"]
+        assert c["po"] == 20 and resp["encumbrance"]["capacity"] == 15
+        c = call({"op": "unicreon.shop.buy", "character": c, "ref": "trousse_basique", **extra})["character"]
+        assert c["po"] == 10 and c["inventory"][-1]["uses"] == 4 and c["inventory"][-1]["heal"] == 2
+        assert err({"op": "unicreon.shop.buy", "character": c, "ref": "trousse_avancee", **extra}) == "unicreon.shop.po"
+        assert call({"op": "unicreon.character.check", "character": c, **extra})["ok"]
 
 
-def test_weapons_cost_more_than_starting_po():
-    """Every weapon costs ≥ 50 PO: a new character (40 PO) cannot buy one."""
-    resp = handle({"op": "unicreon.shop.buy", "character": complete(), "ref": "couteau_long"})
+def test_weapons_cost_more_than_starting_po_when_creation_purchases_cost_po():
+    """Every weapon costs ≥ 50 PO: with the "pay at creation" setting a new character (40 PO)
+    cannot buy one; by default it is chosen, not bought (see test_unicreon_table_rules)."""
+    resp = handle({"op": "unicreon.shop.buy", "character": complete(), "ref": "couteau_long", "creation_pay": True})
     assert resp["error"]["params"] == {"cost": 50, "po": 40}
 
 
@@ -149,10 +153,7 @@ def test_encumbrance_against_bags():
     c = complete()
     assert err({"op": "unicreon.shop.buy", "character": c, "ref": "torche"}) == "unicreon.shop.encumbrance"
     assert (
-        call({"op": "unicreon.shop.buy", "character": c, "ref": "torche", "carried": "hand"})["character"][
-            "po"
-        ]
-        == 35
+        call({"op": "unicreon.shop.buy", "character": c, "ref": "torche", "carried": "hand"})["character"]["po"] == 40
     )
     c["ignore_encumbrance"] = True
     assert call({"op": "unicreon.shop.buy", "character": c, "ref": "torche"})["encumbrance"]["load"] == 1
@@ -163,7 +164,8 @@ def test_encumbrance_against_bags():
 
 
 def test_sell_gives_back_cost_or_mj_price():
-    c = call({"op": "unicreon.shop.buy", "character": complete(), "ref": "sacoche"})["character"]
+    c = call({"op": "unicreon.shop.buy", "character": {**complete(), "created": True}, "ref": "sacoche"})["character"]
+    assert c["po"] == 30
     uid = c["inventory"][0]["uid"]
     assert call({"op": "unicreon.shop.sell", "character": c, "uid": uid})["character"]["po"] == 40
     assert call({"op": "unicreon.shop.sell", "character": c, "uid": uid, "price": 3})["character"]["po"] == 33
@@ -199,9 +201,7 @@ def test_poison_diagnosis_antidote_and_days():
     c = complete()
     c["ignore_encumbrance"] = True
     c = call({"op": "unicreon.shop.buy", "character": c, "ref": "antidote"})["character"]
-    c = call({"op": "unicreon.health.afflict", "character": c, "kind": "poison", "name": "Ciguë"})[
-        "character"
-    ]
+    c = call({"op": "unicreon.health.afflict", "character": c, "kind": "poison", "name": "Ciguë"})["character"]
     day = call({"op": "unicreon.health.day", "character": c, "seed": 7})
     assert len(day["dice"]) == 1 and 1 <= day["dice"][0] <= 6
     assert day["character"]["pv"] == 12 - day["dice"][0]
@@ -213,9 +213,7 @@ def test_poison_diagnosis_antidote_and_days():
     diag = call({"op": "unicreon.health.diagnose.odds", "character": c, "condition": 0, "perception": 30})
     assert diag["target"] == 30 and diag["success"]["p"] == "2/3"  # d66 ≥ 30: tens 3-6, 24 of 36
     for seed in range(50):
-        r = call(
-            {"op": "unicreon.health.diagnose", "character": c, "condition": 0, "perception": 30, "seed": seed}
-        )
+        r = call({"op": "unicreon.health.diagnose", "character": c, "condition": 0, "perception": 30, "seed": seed})
         if r["test"]["success"]:
             break
     assert r["character"]["conditions"][0]["diagnosed"] is True
@@ -229,9 +227,7 @@ def test_rest_and_new_adventure():
     c = complete()
     c["pv"] = 3
     assert call({"op": "unicreon.health.rest", "character": c, "kind": "short"})["character"]["pv"] == 4
-    assert (
-        call({"op": "unicreon.health.rest", "character": c, "kind": "full"})["character"]["pv"] == 7
-    )  # 3 + 9//2
+    assert call({"op": "unicreon.health.rest", "character": c, "kind": "full"})["character"]["pv"] == 7  # 3 + 9//2
     c["pv"] = 12
     assert call({"op": "unicreon.health.rest", "character": c, "kind": "short"})["character"]["pv"] == 12
     c["pv"] = 0
@@ -248,7 +244,7 @@ def test_zero_pv_is_down_until_mj_decides():
 
 
 def test_custom_item_free_or_paid():
-    c = complete()
+    c = {**complete(), "created": True}
     spec = {"name": "Médicament", "category": "care", "heal": 3, "uses": 1, "cost": 15, "carried": "worn"}
     free = call({"op": "unicreon.inventory.custom", "character": c, "item": spec})["character"]
     assert free["po"] == 40 and free["inventory"][0]["ref"] is None

@@ -50,9 +50,10 @@ def test_npcs_added_in_one_request_per_tier():
     ]
 
 
-def test_initiative_successes_first_highest_raw_first():
-    """ "Initiative": only successes start, highest raw first; one MJ roll for all NPCs, against the
-    best Agilité among them (reading)."""
+def test_initiative_highest_success_starts_then_clockwise():
+    """ "Initiative": the highest raw result among the successes starts, then clockwise in the
+    seating order (rules/README.md, Unicreon); one MJ roll for all NPCs, against the best
+    Agilité among them (reading)."""
     state = cb.new_state()
     a, b, c = (new_character(cid=x, name=x) for x in "abc")
     for ch in (a, b, c):
@@ -60,8 +61,8 @@ def test_initiative_successes_first_highest_raw_first():
     state = cb.add_npcs(state, tier="faible")  # Agilité 50
     ids = [x["cid"] for x in state["combatants"][:3]]
     out = cb.initiative_from_dice(state, {ids[0]: [3, 9 - 7], ids[1]: [6, 1], ids[2]: [4, 5]}, [5, 5])
-    # a: 32 < 40 fails; b: 61; c: 45; MJ: 55 ≥ 50 succeeds
-    assert out["order"] == [ids[1], "mj", ids[2], ids[0]]
+    # a: 32 < 40 fails; b: 61; c: 45; MJ: 55 ≥ 50 succeeds. Seats a, b, c, MJ: b, c, MJ, a.
+    assert out["order"] == [ids[1], ids[2], "mj", ids[0]]
     assert out["npc_initiative"]["success"] is True and out["round"] == 1
     assert cb.get(out, ids[1])["actions"] == 2 and cb.get(out, ids[2])["actions"] == 0
 

@@ -160,7 +160,7 @@ def test_map_and_compass():
         }
     )
     alice = resp["character"]
-    assert alice["po"] == 30
+    assert alice["po"] == 40  # in creation: chosen, not bought (rules/README.md, Unicreon)
     assert _odds(alice, "difficile", [resp["uid"]])["difficulty_value"] == 0
 
 

@@ -107,10 +107,13 @@ def _duel_state() -> tuple[dict, str, str]:
     ach=st.sampled_from([10, 20, 30, 40, 50]),
     dch=st.sampled_from([10, 20, 30, 40, 50]),
     protected=st.booleans(),
+    malus=st.integers(-2, 4),
 )
-@settings(max_examples=15, deadline=None)
-def test_attack_odds_match_brute_force(ach, dch, protected):
-    """Hache [Puissance max 7] vs cotte de mailles [Puissance 2] (or Agilité, unprotected)."""
+@settings(max_examples=25, deadline=None)
+def test_attack_odds_match_brute_force(ach, dch, protected, malus):
+    """Hache [Puissance max 7] vs cotte de mailles [Puissance 2] (or Agilité, unprotected), the
+    defender at ``malus`` steps from Moyen: a defender who fails his test cannot win the exchange
+    (rules/README.md, Unicreon); the protection still absorbs on a roll that succeeds at Moyen."""
     state, a, d = _duel_state()
     state["combatants"][0]["characteristics"]["puissance"] = ach
     state["combatants"][1]["characteristics"]["puissance"] = dch
@@ -123,12 +126,16 @@ def test_attack_odds_match_brute_force(ach, dch, protected):
         "defender": d,
         "weapon": "i1",
         "protection": "i1" if protected else None,
+        "defender_malus": malus,
     }
     odds = call(req)
     lost: dict[int, int] = {}
+    hits = hits_at_moyen = 0
     for (a1, a2), (d1, d2) in product(DICE, DICE):
         ra, rd = 10 * a1 + a2, 10 * d1 + d2
-        hit = ra >= ach and ra >= rd
+        hit = ra >= ach and (rd < dch + 10 * malus or ra >= rd)
+        hits += hit
+        hits_at_moyen += ra >= ach and (rd < dch or ra >= rd)
         dmg = min(a1, 7) if hit else 0
         absorbed = min(dmg, 2) if hit and protected and rd >= dch else 0
         lost[dmg - absorbed] = lost.get(dmg - absorbed, 0) + 1
@@ -136,7 +143,15 @@ def test_attack_odds_match_brute_force(ach, dch, protected):
         k: Fraction(v, 1296) for k, v in lost.items()
     }
     assert sum(F(v["p"]) for v in odds["pv_lost"].values()) == 1
+    assert F(odds["hit"]["p"]) == Fraction(hits, 1296)
     assert F(odds["hit"]["p"]) + F(odds["miss"]["p"]) == 1
+    penalty = odds["defender_penalty"]
+    if malus == 0:
+        assert penalty is None
+    else:
+        assert penalty["steps"] == malus
+        assert F(penalty["hit_at_moyen"]["p"]) == Fraction(hits_at_moyen, 1296)
+        assert F(penalty["hit_difference"]["p"]) == Fraction(hits - hits_at_moyen, 1296)
 
 
 # --- characters and health --------------------------------------------------------------------
@@ -154,15 +169,20 @@ def test_created_character_satisfies_rules_or_is_refused_with_a_code(chars, buys
     for f in ("story", "origins", "job", "description", "don", "defaut"):
         c[f] = "x"
     c["characteristics"] = chars
+    rules_hold = sum(chars.values()) == 150 and all(v in (10, 20, 30, 40, 50) for v in chars.values())
     for ref in buys:
         resp = handle({"op": "unicreon.shop.buy", "character": c, "ref": ref})
         if "error" in resp:
-            assert resp["error"]["code"] in {"unicreon.shop.po", "unicreon.shop.encumbrance"}
+            if rules_hold:
+                assert resp["error"]["code"] in {"unicreon.shop.po", "unicreon.shop.encumbrance"}
+            else:  # a sheet that breaks the characteristics rules is refused by every op
+                assert resp["error"]["code"] in {"unicreon.char.zero", "unicreon.char.value", "unicreon.char.sum"}
+                assert resp["error"]["params"]["field"].startswith("character.characteristics")
             continue
+        assert rules_hold
         c = resp["character"]
         assert c["po"] >= 0
     check = call({"op": "unicreon.character.check", "character": c})
-    rules_hold = sum(chars.values()) == 150 and all(v in (10, 20, 30, 40, 50) for v in chars.values())
     assert check["ok"] == rules_hold
     assert all(p["code"].startswith("unicreon.char.") for p in check["problems"])
     assert not {p["code"] for p in check["problems"]} & {"unicreon.char.po", "unicreon.char.encumbrance"}

@@ -3,8 +3,9 @@
 Source: 004_12a5de9999b9d0ad.txt, "Création de personnages" ("Création", "Caractéristiques",
 "Points de vie", "Richesse", "Équipement", "Liste d'équipement") and "Armement".
 Readings (rules/README.md, Unicreon, and here): the text's skill list is missing, so skills are
-free names with a level; the PO rule is checked as "PO left + cost of what was bought = 40";
-items the MJ gives for free are custom items with cost 0.
+free names with a level; equipment at creation is chosen, not bought (the 40 PO are for play), or
+bought with the 40 PO when the table sets ``creation_pay`` (the PO rule is then "PO left + cost
+of what was bought = 40"); items the MJ gives for free are custom items with cost 0.
 """
 
 from __future__ import annotations
@@ -41,9 +42,13 @@ __all__ = [
     "ensure_character",
     "find_item",
     "finish_creation",
+    "item_bonus",
+    "item_kind",
     "new_character",
     "new_uid",
     "nullable",
+    "pays",
+    "play_problems",
     "validate_character",
 ]
 
@@ -56,6 +61,7 @@ declare(
     "unicreon.char.required",
     "unicreon.char.pv",
     "unicreon.char.po",
+    "unicreon.char.po_start",
     "unicreon.char.encumbrance",
     "unicreon.char.pv_above_max",
     "unicreon.char.uid_duplicate",
@@ -288,7 +294,7 @@ def encumbrance(character: dict[str, Any]) -> dict[str, Any]:
     return {"load": load, "capacity": capacity, "over": over, "ignored": character["ignore_encumbrance"]}
 
 
-def check_creation(character: dict[str, Any]) -> list[Problem]:
+def check_creation(character: dict[str, Any], *, creation_pay: bool = False) -> list[Problem]:
     """Every rule the sheet breaks, as field-level problems.
 
     Rules that always hold: "Caractéristiques" / "Création du personnage" (values
@@ -298,13 +304,24 @@ def check_creation(character: dict[str, Any]) -> list[Problem]:
     item uids, ranges).
     Creation-only rules, checked while ``created`` is false: "Création" (name, story, origins,
     job, description, don, défaut required; secret optional), "Points de vie" (12 PV),
-    "Richesse" (40 PO, checked as "PO left + cost of what was bought = 40"). Reading: these are
+    "Richesse" (40 PO: see :func:`_creation_problems` for the table's ``creation_pay``). Reading: these are
     the text's "Création du personnage" starting values; in play PV and PO change freely
     ("Richesse ... peut être utilisée en cours de jeu"; damage, sales, the MJ's gifts).
     ``character`` must already satisfy :data:`CHARACTER_SCHEMA`."""
     problems = list(_semantic_problems(character))
     if not character["created"]:
-        problems.extend(_creation_problems(character))
+        problems.extend(_creation_problems(character, creation_pay=creation_pay))
+    return problems + play_problems(character)
+
+
+def play_problems(character: dict[str, Any], *, inventory: bool = True) -> list[Problem]:
+    """The rules :func:`check_creation` checks at every stage, without the sheet's invariants
+    (see :func:`validate_character`) nor the creation-only rules: characteristics (values, none
+    zero, sum 150), encumbrance and one armour / one shield. Every op that takes a character
+    refuses a sheet that breaks one of them (issue 8: play accepted 0/0/99/99).
+    ``inventory`` False leaves out the two inventory rules, for the ops that put an inventory
+    right (drop, sell, carry elsewhere): a sheet over its capacity must stay repairable."""
+    problems: list[Problem] = []
     chars = character["characteristics"]
     for c in CHARACTERISTICS:
         if chars[c] == 0:
@@ -320,6 +337,8 @@ def check_creation(character: dict[str, Any]) -> list[Problem]:
         problems.append(
             Problem("characteristics", "unicreon.char.sum", {"total": total, "expected": CHARACTERISTIC_SUM})
         )
+    if not inventory:
+        return problems
     enc = encumbrance(character)
     if enc["over"]:
         problems.append(
@@ -331,14 +350,25 @@ def check_creation(character: dict[str, Any]) -> list[Problem]:
     return problems
 
 
-def _creation_problems(character: dict[str, Any]) -> list[Problem]:
+def _creation_problems(character: dict[str, Any], *, creation_pay: bool = False) -> list[Problem]:
     """The starting values of "Création du personnage": texts filled ("Création"), 12 PV
-    ("Points de vie"), 40 PO minus purchases ("Richesse"). They bind the creation only."""
+    ("Points de vie"), 40 PO ("Richesse"). They bind the creation only.
+
+    PO: "Tous les personnages commencent avec une richesse de 40 PO, qui peut être utilisée en
+    cours de jeu", and "Équipement": "Choisissez des équipements en fonction de votre personnage"
+    (coherent with the story, within encumbrance). Reading (rules/README.md, Unicreon): equipment
+    at creation is chosen, not bought, so the sheet starts with its 40 PO whatever it chose
+    (``unicreon.char.po_start``); with the table setting ``creation_pay`` creation purchases cost
+    PO, and PO left + cost of what was bought must make 40 (``unicreon.char.po``)."""
     problems = [
         Problem(f, "unicreon.char.required", {"field": f}) for f in REQUIRED_TEXT if not character[f].strip()
     ]
     if character["pv_max"] != START_PV or character["pv"] != START_PV:
         problems.append(Problem("pv", "unicreon.char.pv", {"pv": character["pv"], "expected": START_PV}))
+    if not creation_pay:
+        if character["po"] != START_PO:
+            problems.append(Problem("po", "unicreon.char.po_start", {"po": character["po"], "expected": START_PO}))
+        return problems
     spent = sum(i["cost"] for i in character["inventory"])
     if character["po"] + spent != START_PO:
         problems.append(
@@ -347,7 +377,13 @@ def _creation_problems(character: dict[str, Any]) -> list[Problem]:
     return problems
 
 
-def finish_creation(character: dict[str, Any]) -> dict[str, Any]:
+def pays(character: dict[str, Any], *, creation_pay: bool = False) -> bool:
+    """Whether getting an item costs its price now: always in play; during the creation only with
+    the table's ``creation_pay`` (see :func:`_creation_problems`)."""
+    return bool(character["created"] or creation_pay)
+
+
+def finish_creation(character: dict[str, Any], *, creation_pay: bool = False) -> dict[str, Any]:
     """Finish the creation: a copy of the character with ``created`` true, after which the
     creation-only rules (12 PV, 40 PO, texts filled) no longer apply.
 
@@ -357,7 +393,7 @@ def finish_creation(character: dict[str, Any]) -> dict[str, Any]:
     complete once every step is done); the finishing step itself is the app's."""
     if character["created"]:
         raise RulesError("unicreon.char.already_created", character=character["id"])
-    problems = check_creation(character)
+    problems = check_creation(character, creation_pay=creation_pay)
     if problems:
         raise RulesError("unicreon.char.not_finished", count=len(problems), field=problems[0].field)
     out = copy.deepcopy(character)
@@ -393,6 +429,38 @@ def find_item(character: dict[str, Any], uid: str) -> dict[str, Any]:
     raise RulesError("unicreon.item.unknown", uid=uid)
 
 
+def item_kind(item: dict[str, Any]) -> str:
+    """What makes two owned items "the same item": the catalogue id, or a custom item's name
+    (trimmed, case-folded; an unnamed custom item is only itself)."""
+    if item["ref"] is not None:
+        return f"ref:{item['ref']}"
+    name = item["name"].strip().casefold()
+    return f"name:{name}" if name else f"uid:{item['uid']}"
+
+
+def item_bonus(character: dict[str, Any], uids: list[str]) -> tuple[int, list[str]]:
+    """The difficulty steps the listed items take off a test, and the uids that counted.
+
+    Source: "Objets usuels" (an item lowers the difficulty from the moment one owns it); reading:
+    an item lowers a test's difficulty once, however many of it are carried or listed
+    (rules/README.md, Unicreon): each uid counts once, and of several copies of the same item
+    (same catalogue id, or custom items of the same name) only the first listed counts. Different
+    items still add up ("Bonus/Malus": bonuses add up; the text's cookbook and spices)."""
+    seen: set[str] = set()
+    steps = 0
+    counted: list[str] = []
+    for uid in uids:
+        item = find_item(character, uid)
+        kind = item_kind(item)
+        if kind in seen:
+            continue
+        seen.add(kind)
+        if item["bonus_steps"]:
+            steps += item["bonus_steps"]
+            counted.append(uid)
+    return steps, counted
+
+
 def _check_fits(character: dict[str, Any]) -> None:
     enc = encumbrance(character)
     if enc["over"]:
@@ -414,16 +482,20 @@ def add_item(character: dict[str, Any], item: dict[str, Any], *, pay: bool) -> d
     return out
 
 
-def buy(character: dict[str, Any], ref: str, *, carried: str | None = None) -> dict[str, Any]:
-    """Buy a catalogue item: PO deducted, refused when short or too heavy for the bags.
+def buy(
+    character: dict[str, Any], ref: str, *, carried: str | None = None, creation_pay: bool = False
+) -> dict[str, Any]:
+    """Buy a catalogue item: PO deducted, refused when short or too heavy for the bags. During the
+    creation the item is chosen, not bought (no PO), unless the table sets ``creation_pay``.
 
-    Source: "Liste d'équipement", "Armement" (prices), "Richesse", "Équipement"."""
+    Source: "Liste d'équipement", "Armement" (prices), "Richesse", "Équipement" ("Choisissez des
+    équipements"); reading rules/README.md, Unicreon (equipment at creation is chosen)."""
     if ref not in CATALOGUE:
         raise RulesError("unicreon.shop.unknown", ref=ref)
     item = {"uid": "", "ref": ref, "name": "", **copy.deepcopy(CATALOGUE[ref])}
     if carried is not None:
         item["carried"] = carried
-    return add_item(character, item, pay=True)
+    return add_item(character, item, pay=pays(character, creation_pay=creation_pay))
 
 
 def custom_item(spec: dict[str, Any]) -> dict[str, Any]:

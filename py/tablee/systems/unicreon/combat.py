@@ -5,9 +5,13 @@ Source: 004_12a5de9999b9d0ad.txt, "Combats": "Règles de combat" ("Initiative", 
 "Combat avancé" ("Fuite", "Attaque par surprise", "Combat à plusieurs"), "Gestion de la santé".
 
 Readings (beyond rules/README.md, Unicreon):
-- Initiative: successes act first, highest raw result first (ties keep the order combatants were
-  added, i.e. seating); then those who failed, in seating order. The MJ rolls once for all NPCs,
-  against the best (lowest) Agilité among them, and plays them all on the "mj" turn.
+- Initiative (rules/README.md, Unicreon): the tracker keeps the table's seating order
+  (``seating``: each PC's cid and one "mj" seat for all the MJ's characters; the MJ can move a
+  seat up or down). Among the successes the highest raw result starts (a tie: the earlier seat);
+  then play goes clockwise, i.e. on along the seating order and round to its start, successes and
+  failures alike. If nobody succeeds, the highest raw result starts (the text is silent). The MJ
+  rolls once for all NPCs, against the best (lowest) Agilité among them, and plays them all on
+  the "mj" turn.
 - Range: beyond the ideal range and up to halfway to the maximum the attack is one step harder
   (Difficile), beyond that up to the maximum two steps (Très difficile); beyond the maximum the
   shot is refused. Aiming costs one action and lowers the attack difficulty one step.
@@ -45,10 +49,12 @@ __all__ = [
     "engage",
     "escape",
     "initiative",
+    "move_seat",
     "new_state",
     "next_turn",
     "pickup",
     "resolve_exchange",
+    "seating",
     "sync_character",
 ]
 
@@ -72,6 +78,7 @@ declare(
     "unicreon.combat.blocked",
     "unicreon.combat.already_engaged",
     "unicreon.combat.no_pcs",
+    "unicreon.combat.seat_end",
 )
 
 MAX_COMBATANTS = 60
@@ -228,6 +235,7 @@ STATE_SCHEMA: dict[str, Any] = {
         },
         "next_id": {"type": "integer", "minimum": 1, "maximum": 1000000},
         "last": nullable(LAST_SCHEMA),
+        "seating": {"type": "array", "items": CID, "maxItems": MAX_COMBATANTS + 1},
     },
     "required": [
         "phase",
@@ -258,7 +266,60 @@ def new_state() -> dict[str, Any]:
         "melee_attacks": [],
         "next_id": 1,
         "last": None,
+        "seating": [],
     }
+
+
+def seating(state: dict[str, Any]) -> list[str]:
+    """The table's seating order: every PC's cid and one "mj" seat when the MJ has characters.
+
+    The stored ``seating`` (optional: trackers saved before it existed have none) is kept for the
+    entries still in the fight; any entry it lacks takes the next seat, in the order the
+    combatants joined (the MJ's seat where her first character joined)."""
+    entries = list(dict.fromkeys(MJ if c["side"] == "npc" else c["cid"] for c in state["combatants"]))
+    present = set(entries)
+    seats = [e for e in dict.fromkeys(state.get("seating", [])) if e in present]
+    return seats + [e for e in entries if e not in seats]
+
+
+def _clockwise(seats: list[str], start: str, members: set[str]) -> list[str]:
+    """``members`` in seating order, going round the table from ``start``."""
+    i = seats.index(start)
+    return [e for e in seats[i:] + seats[:i] if e in members]
+
+
+def _reseat(state: dict[str, Any]) -> None:
+    """Store the normalised seating and, while a fight runs, order its entries clockwise from the
+    one who started the round, the entry playing now keeping the turn."""
+    state["seating"] = seating(state)
+    if state["phase"] != "fight" or not state["order"]:
+        return
+    current = state["order"][state["turn"]] if state["turn"] < len(state["order"]) else None
+    members = set(state["order"]) & set(state["seating"])
+    start = next((e for e in state["order"] if e in members), None)
+    state["order"] = _clockwise(state["seating"], start, members) if start is not None else []
+    if current in state["order"]:
+        state["turn"] = state["order"].index(current)
+    else:
+        state["turn"] = min(state["turn"], max(0, len(state["order"]) - 1))
+
+
+def move_seat(state: dict[str, Any], entry: str, delta: int) -> dict[str, Any]:
+    """Move a seat one place up (``delta`` −1) or down (+1) the seating order; a running fight is
+    reordered at once (clockwise from the same starter). Source: "Initiative" (tournez autour de
+    la table); reading rules/README.md, Unicreon: the MJ can change the seating order."""
+    out = copy.deepcopy(state)
+    seats = seating(out)
+    if entry not in seats:
+        raise RulesError("unicreon.combat.unknown", cid=entry)
+    i = seats.index(entry)
+    j = i + delta
+    if not 0 <= j < len(seats):
+        raise RulesError("unicreon.combat.seat_end", cid=entry)
+    seats[i], seats[j] = seats[j], seats[i]
+    out["seating"] = seats
+    _reseat(out)
+    return out
 
 
 def state_problems(state: dict[str, Any]) -> list[str]:
@@ -277,6 +338,9 @@ def state_problems(state: dict[str, Any]) -> list[str]:
     last = state["last"]
     if last is not None and not {last["attacker"], last["defender"]} <= known:
         out.append("last exchange names an unknown combatant")
+    seats = state.get("seating", [])
+    if len(set(seats)) != len(seats) or not set(seats) <= known | {MJ}:
+        out.append("seating names an unknown or repeated seat")
     return out
 
 
@@ -387,12 +451,12 @@ def add_npcs(
 
 
 def _join_order(state: dict[str, Any], combatant: dict[str, Any]) -> None:
-    """A newcomer in a running fight acts last (reading: the text is silent)."""
-    if state["phase"] != "fight":
-        return
+    """A newcomer takes the next seat at the table (the MJ may move it); in a running fight he
+    plays at his seat, clockwise from the round's starter (reading: the text is silent)."""
     entry = MJ if combatant["side"] == "npc" else combatant["cid"]
-    if entry not in state["order"]:
+    if state["phase"] == "fight" and entry not in state["order"]:
         state["order"].append(entry)
+    _reseat(state)
 
 
 def remove(state: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -412,6 +476,7 @@ def remove(state: dict[str, Any], cid: str) -> dict[str, Any]:
     out["melee_attacks"] = [m for m in out["melee_attacks"] if cid not in (m["attacker"], m["defender"])]
     if out["last"] is not None and cid in (out["last"]["attacker"], out["last"]["defender"]):
         out["last"] = None
+    out["seating"] = seating(out)
     return out
 
 
@@ -459,8 +524,11 @@ def initiative_from_dice(
     """Order the fight from given initiative dice (Agilité tests, difficulty Moyen).
 
     Source: "Initiative": each player tests Agilité; the MJ rolls once for all her characters;
-    among the successes the highest raw result starts; the MJ plays all her characters on her turn.
-    The order is then kept for every round ("On ne relance pas l'initiative")."""
+    among the successes the highest raw result starts, "par la suite, tournez autour de la table
+    dans le sens des aiguilles d'une montre"; the MJ plays all her characters on her turn. The
+    order is then kept for every round ("On ne relance pas l'initiative"). Reading
+    (rules/README.md, Unicreon): clockwise is the tracker's seating order; a tie between successes
+    goes to the earlier seat; if nobody succeeds, the highest raw result starts."""
     out = copy.deepcopy(state)
     pcs = [c for c in out["combatants"] if c["side"] == "pc" and c["down"] is None]
     npcs = [c for c in out["combatants"] if c["side"] == "npc" and c["down"] is None]
@@ -476,9 +544,14 @@ def initiative_from_dice(
         res = resolve_test(npc_dice[0], npc_dice[1], target(best))
         out["npc_initiative"] = {k: res[k] for k in ("dice", "raw", "target", "success")}
         entries.append((MJ, out["npc_initiative"]))
-    winners = sorted((e for e in entries if e[1]["success"]), key=lambda e: -e[1]["raw"])
-    losers = [e for e in entries if not e[1]["success"]]
-    out["order"] = [e[0] for e in winners + losers]
+    seats = seating(out)
+    out["seating"] = seats
+    rolled = dict(entries)
+    pool = [e for e in seats if e in rolled and rolled[e]["success"]] or [e for e in seats if e in rolled]
+    out["order"] = []
+    if pool:
+        starter = max(pool, key=lambda e: (rolled[e]["raw"], -seats.index(e)))
+        out["order"] = _clockwise(seats, starter, set(rolled))
     out["phase"] = "fight"
     out["round"] = 1
     out["turn"] = 0
@@ -592,13 +665,18 @@ def resolve_exchange(
     """A passe d'armes from given dice.
 
     ``attack_spec``: {"target", "damage": amount}; ``defence_spec``: {"target", "moyen_target",
-    "absorb": amount|None}. The attacker wins when his test succeeds and his raw result is ≥ the
-    defender's. Damage comes from the weapon (and the attacker's résultat réel). A protection
-    absorbs only when the defender lost but succeeded against a Moyen (0) difficulty.
+    "absorb": amount|None}. The attacker hits when his test succeeds and either the defender's
+    test failed (against the defender's own difficulty: surprise, extra melee attackers, the MJ's
+    malus, his skill) or the attacker's raw result is ≥ the defender's. A defender who fails his
+    test cannot win the exchange ("Tests en opposition": with bonus or malus, a side that fails
+    cannot win; reading rules/README.md, Unicreon, "Passe d'armes with modifiers"); without any
+    modifier both targets are Moyen and this is the text's rule as written. Damage comes from the
+    weapon (and the attacker's résultat réel). A protection absorbs only when the defender lost but
+    his roll succeeds against a Moyen (0) difficulty, whatever his penalty.
     Source: "Passer d'armes", "Description des armes", "Armures et boucliers"."""
     a = resolve_test(attacker_dice[0], attacker_dice[1], attack_spec["target"])
     d = resolve_test(defender_dice[0], defender_dice[1], defence_spec["target"])
-    hit = a["success"] and a["raw"] >= d["raw"]
+    hit = a["success"] and (not d["success"] or a["raw"] >= d["raw"])
     damage = damage_amount(attack_spec["damage"], a["real"]) if hit else 0
     absorbed = 0
     protection_held = False
@@ -630,8 +708,10 @@ def attack_setup(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
 
     Source: "Passer d'armes" (Moyen by default; unarmed = Puissance, 1 damage; no ranged attack
     without a weapon; no armour or shield = Agilité), "Combat à distance" (ranges, aiming, thrown
-    weapons), "Attaque par surprise" (melee: defender at Difficile), "Combat à plusieurs" (one step
-    harder per additional melee attacker; not for ranged attacks)."""
+    weapons), "Combat au contact" (a ranged weapon is usable au corps-à-corps only when easily
+    handled with one hand: the weapon's ``melee_ok``, data.WEAPONS; reading rules/README.md,
+    Unicreon), "Attaque par surprise" (melee: defender at Difficile), "Combat à plusieurs" (one
+    step harder per additional melee attacker; not for ranged attacks)."""
     attacker = get(state, req["attacker"])
     defender = get(state, req["defender"])
     if attacker["cid"] == defender["cid"]:
@@ -654,6 +734,11 @@ def attack_setup(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
     if ranged:
         if wstats is None or not wstats["ranged"]:
             raise RulesError("unicreon.combat.ranged_needs_weapon")
+        if attacker["engaged"] and not wstats["melee_ok"]:
+            # "Combat au contact": ranged weapons cannot be used au corps-à-corps, save those easily
+            # handled with one hand. Reading: an attacker in contact with a foe is au corps-à-corps,
+            # so he cannot shoot a bow, a crossbow or a sling, at that foe or at another.
+            raise RulesError("unicreon.combat.not_melee", uid=weapon["uid"] if weapon else None)
         distance = req.get("distance")
         rng_ = wstats["range"]
         if distance is not None and rng_ is not None:
@@ -746,9 +831,8 @@ def attack(
     return {"state": out, "setup": setup, "exchange": exchange, "defender_pv": defender["pv"]}
 
 
-def attack_odds(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
-    """Exact odds of an attack (36 × 36 pairs of d66): hit, absorption and PV lost."""
-    setup = attack_setup(state, req)
+def _exchange_counts(setup: dict[str, Any]) -> tuple[int, int, dict[int, int]]:
+    """Hits, absorptions and PV lost over the 36 × 36 pairs of d66 for one setup."""
     hits = held = 0
     lost: dict[int, int] = {}
     for ad in D66:
@@ -757,17 +841,37 @@ def attack_odds(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
             hits += ex["hit"]
             held += ex["hit"] and ex["protection_held"]
             lost[ex["pv_lost"]] = lost.get(ex["pv_lost"], 0) + 1
+    return hits, held, lost
 
-    def p(n: int) -> dict[str, Any]:
-        f = Fraction(n, 1296)
-        return {"p": frac(f), "percent": round(float(f) * 100, 2)}
 
+def _p1296(n: int) -> dict[str, Any]:
+    f = Fraction(n, 1296)
+    return {"p": frac(f), "percent": round(float(f) * 100, 2)}
+
+
+def attack_odds(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
+    """Exact odds of an attack (36 × 36 pairs of d66): hit, absorption and PV lost.
+
+    ``defender_penalty`` (null when the defender tests at Moyen): his difficulty steps and the hit
+    odds the same attack would have against him at Moyen, so the difference his penalty makes
+    (surprise, extra melee attackers, the MJ's malus) is shown. Source: "Attaque par surprise",
+    "Combat à plusieurs"; reading rules/README.md, Unicreon, "Passe d'armes with modifiers"."""
+    setup = attack_setup(state, req)
+    hits, held, lost = _exchange_counts(setup)
+    penalty = None
+    steps = setup["defence"]["steps"]
+    if steps != 0:
+        at_moyen = copy.deepcopy(setup)
+        at_moyen["defence"]["target"] = at_moyen["defence"]["moyen_target"]
+        base_hits = _exchange_counts(at_moyen)[0]
+        penalty = {"steps": steps, "hit_at_moyen": _p1296(base_hits), "hit_difference": _p1296(hits - base_hits)}
     return {
         "setup": setup,
-        "hit": p(hits),
-        "miss": p(1296 - hits),
-        "absorbed": p(held),
-        "pv_lost": {str(k): p(v) for k, v in sorted(lost.items())},
+        "hit": _p1296(hits),
+        "miss": _p1296(1296 - hits),
+        "absorbed": _p1296(held),
+        "pv_lost": {str(k): _p1296(v) for k, v in sorted(lost.items())},
+        "defender_penalty": penalty,
     }
 
 

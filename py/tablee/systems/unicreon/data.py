@@ -191,7 +191,10 @@ def _weapon(
 
 #: Source: "Armement", "Armes au contact" and "Armes à distance". "avec malus" is read as one
 #: difficulty step harder on the wielder's attack test (the text does not size it).
-#: Thrown knives are usable in melee ("Combat au contact": couteaux de lancer yes, arcs/arbalètes no).
+#: ``melee_ok`` on a ranged weapon: usable au corps-à-corps ("Combat au contact": only when easily
+#: handled with one hand, "c'est bon pour les couteaux de lancer, mais pas pour les arcs, les
+#: arbalètes"). Reading (rules/README.md, Unicreon): throwing knives and shuriken yes; bows,
+#: crossbows (the one-hand crossbow too) and slings never.
 WEAPONS: dict[str, dict[str, Any]] = {
     "couteau_long": _weapon(50, "agilite", "fixed", 2),
     "poing_americain": _weapon(50, "puissance", "fixed", 2),
@@ -205,14 +208,18 @@ WEAPONS: dict[str, dict[str, Any]] = {
     "masse_armes": _weapon(200, "puissance", "fixed", 8),
     "fleau_armes": _weapon(200, "volonte", "max", 9, malus_steps=1),
     "epee_legendaire": _weapon(200, "agilite", "max", 9),
-    "fronde": _weapon(50, "perception", "fixed", 2, ranged=True, ref="fronde"),
+    "fronde": _weapon(50, "perception", "fixed", 2, ranged=True, melee_ok=False, ref="fronde"),
     "couteau_lancer": _weapon(
         50, "agilite", "fixed", 2, ranged=True, thrown=True, melee_ok=True, ref="couteau_lancer"
     ),
-    "arc": _weapon(50, "perception", "max", 4, ranged=True, ref="arc"),
-    "arbalete_une_main": _weapon(100, "agilite", "fixed", 4, ranged=True, ref="arbalete_une_main"),
-    "arc_long": _weapon(100, "puissance", "max", 6, ranged=True, ref="arc_long"),
-    "arbalete": _weapon(200, "perception", "max", 9, ranged=True, malus_steps=1, ref="arbalete"),
+    "arc": _weapon(50, "perception", "max", 4, ranged=True, melee_ok=False, ref="arc"),
+    "arbalete_une_main": _weapon(
+        100, "agilite", "fixed", 4, ranged=True, melee_ok=False, ref="arbalete_une_main"
+    ),
+    "arc_long": _weapon(100, "puissance", "max", 6, ranged=True, melee_ok=False, ref="arc_long"),
+    "arbalete": _weapon(
+        200, "perception", "max", 9, ranged=True, melee_ok=False, malus_steps=1, ref="arbalete"
+    ),
 }
 
 

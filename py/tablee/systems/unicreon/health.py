@@ -23,6 +23,7 @@ __all__ = [
     "apply_heal",
     "condition_day",
     "condition_day_odds",
+    "cure",
     "new_adventure",
     "rest",
     "set_down",
@@ -37,6 +38,7 @@ declare(
     "unicreon.health.dead",
     "unicreon.item.full_pv",
     "unicreon.item.needs_target",
+    "unicreon.item.not_infection",
 )
 
 
@@ -83,6 +85,13 @@ def use_item(
       utiliser un antidote ou un médicament, qui fera regagner un nombre fixe de PV"; the price
       list gives no number for the antidote (0 PV, see data.GEAR): the MJ's custom care item
       (cures + heal N, like the text's "médicament [3 PV]") carries the number.
+    - A care item that heals (bandage, trousses) used with ``condition`` on an infected wound
+      dresses it: the infection ends and leaves the sheet, and the PV are regained. "Blessures":
+      an infection costs 1d6 PV a day "jusqu'à ce que la blessure soit soignée correctement";
+      "Soins": "Pour panser une blessure, il faut utiliser une trousse de premiers soins ou quelque
+      chose d'équivalent". Reading: the wound is in sight, so no diagnosis is needed (the
+      diagnosis is for poisons and diseases "si la cause n'est pas connue"), and it may be
+      dressed at full PV. A poison or a disease needs its cure (antidote, médicament).
     - An item that ``afflicts`` (the Poison: "Perte de 1d6 PV par jour") needs a ``target`` and
       gives it that condition, undiagnosed (reading: the victim does not know the cause, so the
       "Soins" diagnosis applies before an antidote); it then costs 1d6 PV per adventure day.
@@ -102,7 +111,14 @@ def use_item(
     patient = user if target is None else copy.deepcopy(target)
     if patient["down"] == "dead" and (item["heal"] or item["cures"]):
         raise RulesError("unicreon.health.dead")
-    if item["heal"] and not item["cures"] and not afflicts and patient["pv"] >= patient["pv_max"]:
+    dressing = bool(item["heal"]) and not item["cures"] and not afflicts and condition is not None
+    if dressing:
+        if not 0 <= condition < len(patient["conditions"]):
+            raise RulesError("unicreon.item.no_condition", uid=uid)
+        if patient["conditions"][condition]["kind"] != "infection":
+            raise RulesError("unicreon.item.not_infection", uid=uid, index=condition)
+        del patient["conditions"][condition]
+    elif item["heal"] and not item["cures"] and not afflicts and patient["pv"] >= patient["pv_max"]:
         raise RulesError("unicreon.item.full_pv", uid=uid, pv=patient["pv"], pv_max=patient["pv_max"])
     if item["cures"]:
         if condition is None or not 0 <= condition < len(patient["conditions"]):
@@ -133,6 +149,18 @@ def afflict(
     if len(out["conditions"]) >= 20:
         raise RulesError("unicreon.health.unknown_condition", index=len(out["conditions"]))
     out["conditions"].append({"kind": kind, "name": name, "diagnosed": diagnosed})
+    return out
+
+
+def cure(character: dict[str, Any], index: int) -> dict[str, Any]:
+    """End a condition: it leaves the sheet (no PV change). For the cures the app cannot see: an
+    infected wound "soignée correctement" by other means, a poison or disease that ran its course
+    ("pendant une certaine durée") or that a remedy the MJ allows has cured. Source: "Blessures",
+    "Poisons et maladies"; the MJ's ruling ("Principes de simplicité")."""
+    if not 0 <= index < len(character["conditions"]):
+        raise RulesError("unicreon.health.unknown_condition", index=index)
+    out = copy.deepcopy(character)
+    del out["conditions"][index]
     return out
 
 

@@ -82,12 +82,15 @@ TEST_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-#: document["systems"]["unicreon"]: the combat tracker and the MJ's custom item library.
+#: document["systems"]["unicreon"]: the combat tracker, the MJ's custom item library and the table
+#: setting ``creation_pay`` (optional; absent or false: equipment at creation is chosen, not
+#: bought; true: creation purchases cost PO).
 SYSTEM_STATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "combat": nullable(cb.STATE_SCHEMA),
         "custom_items": {"type": "array", "items": ch.ITEM_SCHEMA, "maxItems": 200},
+        "creation_pay": {"type": "boolean"},
     },
     "additionalProperties": False,
 }
@@ -128,11 +131,21 @@ def _state(request: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def _char(request: dict[str, Any], key: str = "character") -> dict[str, Any]:
-    problems = ch.validate_character(request[key])
+def _refuse(problems: list[Problem], key: str) -> None:
     if problems:
         p = problems[0]
         raise RulesError(p.code, field=f"{key}.{p.field}".rstrip("."), **p.params)
+
+
+def _char(request: dict[str, Any], key: str = "character", *, rules: str = "play") -> dict[str, Any]:
+    """The request's character, refused (first problem, with its field) unless it has the
+    stored shape and, for ``rules`` "play", keeps every rule ``unicreon.character.check`` checks
+    apart from the creation-only ones (character.play_problems: characteristics, encumbrance,
+    one armour / one shield); "repair" leaves the inventory rules out (ops that put an inventory
+    right); "shape" checks the shape only (check and finish report the rules themselves)."""
+    _refuse(ch.validate_character(request[key]), key)
+    if rules != "shape":
+        _refuse(ch.play_problems(request[key], inventory=rules == "play"), key)
     return ch.ensure_character(request[key])
 
 
@@ -141,7 +154,8 @@ def _char_out(character: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict[str, Any]:
-    """Target of a test spec. Source: "Tests et résolutions", "Bonus/Malus", "Objets usuels"."""
+    """Target of a test spec. Source: "Tests et résolutions", "Bonus/Malus", "Objets usuels"
+    (each item once: character.item_bonus)."""
     value = spec.get("value")
     characteristic = spec.get("characteristic")
     if value is None:
@@ -149,10 +163,12 @@ def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict
             raise RulesError("unicreon.test.no_value")
         value = character["characteristics"][characteristic]
     item_steps = spec.get("item_steps", 0)
+    counted: list[str] = []
     if spec.get("items"):
         if character is None:
             raise RulesError("unicreon.test.no_character")
-        item_steps += sum(ch.find_item(character, uid)["bonus_steps"] for uid in spec["items"])
+        steps, counted = ch.item_bonus(character, spec["items"])
+        item_steps += steps
     diff = difficulty_value(
         spec.get("difficulty", "moyen"),
         bonus=spec.get("bonus", 0),
@@ -167,6 +183,7 @@ def _test_target(spec: dict[str, Any], character: dict[str, Any] | None) -> dict
         "skill": skill,
         "skill_value": SKILL_LEVELS[skill] if skill else 0,
         "target": target(value, diff, skill),
+        "items_counted": counted,
     }
 
 
@@ -214,10 +231,15 @@ def _character_new(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(ch.new_character(cid=request.get("id", "unicreon-1"), name=request.get("name", "")))
 
 
+#: The table setting "creation purchases cost PO" (document["systems"]["unicreon"]["creation_pay"]),
+#: sent by the page with the requests it changes. Reading: rules/README.md, Unicreon.
+CREATION_PAY = {"type": "boolean"}
+
+
 @op(
     "unicreon.character.check",
     system=S,
-    properties={"character": CHARACTER},
+    properties={"character": CHARACTER, "creation_pay": CREATION_PAY},
     required=("character",),
     summary="Every rule the sheet breaks, as field-level problems (the creation-only rules "
     "while created is false).",
@@ -227,32 +249,41 @@ def _character_check(request: dict[str, Any]) -> dict[str, Any]:
     shape = [p for p in ch.validate_character(c) if p.code == "unicreon.char.malformed"]
     if shape:
         raise RulesError(shape[0].code, field=f"character.{shape[0].field}".rstrip("."), **shape[0].params)
-    problems = [p.to_json() for p in ch.check_creation(c)]
+    problems = [p.to_json() for p in ch.check_creation(c, creation_pay=request.get("creation_pay", False))]
     return {"ok": not problems, "problems": problems, "encumbrance": ch.encumbrance(c)}
 
 
 @op(
     "unicreon.character.finish",
     system=S,
-    properties={"character": CHARACTER},
+    properties={"character": CHARACTER, "creation_pay": CREATION_PAY},
     required=("character",),
     summary="Finish the creation (refused while character.check has problems, or when already "
     "created): sets created, after which only the rules of play apply.",
 )
 def _character_finish(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Création de personnages"; see character.finish_creation."""
-    return _char_out(ch.finish_creation(_char(request)))
+    return _char_out(
+        ch.finish_creation(_char(request, rules="shape"), creation_pay=request.get("creation_pay", False))
+    )
 
 
 @op(
     "unicreon.shop.buy",
     system=S,
-    properties={"character": CHARACTER, "ref": {"enum": list(CATALOGUE)}, "carried": {"enum": list(CARRIED)}},
+    properties={
+        "character": CHARACTER,
+        "ref": {"enum": list(CATALOGUE)},
+        "carried": {"enum": list(CARRIED)},
+        "creation_pay": CREATION_PAY,
+    },
     required=("character", "ref"),
-    summary="Buy a catalogue item: PO deducted; refused when PO are short or the bags are full.",
+    summary="Buy a catalogue item: PO deducted (during the creation the item is chosen, free, unless "
+    "creation_pay); refused when PO are short or the bags are full.",
 )
 def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
-    out = ch.buy(_char(request), request["ref"], carried=request.get("carried"))
+    c = _char(request)
+    out = ch.buy(c, request["ref"], carried=request.get("carried"), creation_pay=request.get("creation_pay", False))
     return _char_out(out, uid=out["inventory"][-1]["uid"])
 
 
@@ -263,13 +294,16 @@ def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
         "character": CHARACTER,
         "uid": UID,
         "price": {"type": "integer", "minimum": 0, "maximum": 1000000},
+        "creation_pay": CREATION_PAY,
     },
     required=("character", "uid"),
-    summary="Sell (or give back) an item for its cost, or for the price the MJ sets.",
+    summary="Sell (or give back) an item for its cost, or for the price the MJ sets (during the "
+    "creation an item chosen free gives back nothing unless creation_pay).",
 )
 def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
-    c = _char(request)
-    price = request.get("price", ch.find_item(c, request["uid"])["cost"])
+    c = _char(request, rules="repair")
+    cost = ch.find_item(c, request["uid"])["cost"]
+    price = request.get("price", cost if ch.pays(c, creation_pay=request.get("creation_pay", False)) else 0)
     out = ch.remove_item(c, request["uid"], refund=0)
     out["po"] = min(10000000, out["po"] + price)
     return _char_out(out)
@@ -278,13 +312,21 @@ def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
 @op(
     "unicreon.inventory.custom",
     system=S,
-    properties={"character": CHARACTER, "item": ch.CUSTOM_ITEM_SCHEMA, "pay": {"type": "boolean"}},
+    properties={
+        "character": CHARACTER,
+        "item": ch.CUSTOM_ITEM_SCHEMA,
+        "pay": {"type": "boolean"},
+        "creation_pay": CREATION_PAY,
+    },
     required=("character", "item"),
-    summary="Give a custom item defined by the MJ (paid only when pay is true).",
+    summary="Give a custom item defined by the MJ (paid only when pay is true, and during the "
+    "creation only with creation_pay).",
 )
 def _inventory_custom(request: dict[str, Any]) -> dict[str, Any]:
     item = ch.custom_item(request["item"])
-    out = ch.add_item(_char(request), item, pay=request.get("pay", False))
+    c = _char(request)
+    pay = request.get("pay", False) and ch.pays(c, creation_pay=request.get("creation_pay", False))
+    out = ch.add_item(c, item, pay=pay)
     return _char_out(out, uid=out["inventory"][-1]["uid"])
 
 
@@ -296,7 +338,7 @@ def _inventory_custom(request: dict[str, Any]) -> dict[str, Any]:
     summary="Drop an item (no PO back).",
 )
 def _inventory_remove(request: dict[str, Any]) -> dict[str, Any]:
-    return _char_out(ch.remove_item(_char(request), request["uid"]))
+    return _char_out(ch.remove_item(_char(request, rules="repair"), request["uid"]))
 
 
 @op(
@@ -307,7 +349,7 @@ def _inventory_remove(request: dict[str, Any]) -> dict[str, Any]:
     summary="Move an item to a bag, a hand, worn or following; refused when the bags overflow.",
 )
 def _inventory_carry(request: dict[str, Any]) -> dict[str, Any]:
-    return _char_out(ch.set_carried(_char(request), request["uid"], request["carried"]))
+    return _char_out(ch.set_carried(_char(request, rules="repair"), request["uid"], request["carried"]))
 
 
 @op(
@@ -320,8 +362,9 @@ def _inventory_carry(request: dict[str, Any]) -> dict[str, Any]:
         "condition": {"type": "integer", "minimum": 0, "maximum": 19},
     },
     required=("character", "uid"),
-    summary="Use an item: one use spent; care items heal (refused at full PV); antidotes cure a "
-    "diagnosed condition; a poison afflicts the target (required).",
+    summary="Use an item: one use spent; care items heal (refused at full PV) or, given a condition, "
+    "dress an infected wound (it ends); antidotes cure a diagnosed condition; a poison afflicts the "
+    "target (required).",
 )
 def _item_use(request: dict[str, Any]) -> dict[str, Any]:
     res = hl.use_item(
@@ -501,6 +544,18 @@ def _afflict(request: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+@op(
+    "unicreon.health.cure",
+    system=S,
+    properties={"character": CHARACTER, "condition": {"type": "integer", "minimum": 0, "maximum": 19}},
+    required=("character", "condition"),
+    summary="End a condition (healed): it leaves the sheet.",
+)
+def _cure(request: dict[str, Any]) -> dict[str, Any]:
+    """See health.cure."""
+    return _char_out(hl.cure(_char(request), request["condition"]))
+
+
 DIAG_PROPS = {
     "character": CHARACTER,
     "condition": {"type": "integer", "minimum": 0, "maximum": 19},
@@ -630,6 +685,20 @@ def _combat_remove(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _combat_surprise(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": cb.surprise(_state(request), request["attackers"])}
+
+
+@op(
+    "unicreon.combat.seat",
+    system=S,
+    properties={"state": STATE, "entry": CID, "move": {"enum": ["up", "down"]}},
+    required=("state", "entry", "move"),
+    summary="Move a seat (a PC's cid, or mj) one place up or down the table's seating order; "
+    "initiative goes clockwise in that order.",
+)
+def _combat_seat(request: dict[str, Any]) -> dict[str, Any]:
+    """See combat.move_seat."""
+    out = cb.move_seat(_state(request), request["entry"], -1 if request["move"] == "up" else 1)
+    return {"state": out, "seating": out["seating"]}
 
 
 @op(

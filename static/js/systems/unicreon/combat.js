@@ -16,7 +16,7 @@ import {
 const ui = {
   busy: false, error: null, count: 1, announce: "",
   attacker: "", defender: "", weapon: "", protection: "", ranged: false, distance: 0, aim: false, surprise: false,
-  attackerSkill: "", defenderSkill: "", escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
+  attackerSkill: "", defenderSkill: "", defenderMalus: 0, escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
 };
 const initOdds = oddsCache();
 const attackOdds = oddsCache();
@@ -131,6 +131,44 @@ async function rollInitiative(app) {
     request: { op: "unicreon.combat.initiative", seed }, result: { summary: `${lines.join(" · ")} — ${order}`, terms } });
 }
 
+// ----------------------------------------------------------------------------- seating
+/** The table's seating order (state.seating; trackers saved before it existed: derived as the
+ * engine does, in the order the fighters joined). Initiative goes clockwise in this order. */
+function seatsOf(st) {
+  const entries = [...new Set(st.combatants.map((c) => (c.side === "npc" ? "mj" : c.cid)))];
+  const seats = [...new Set(st.seating ?? [])].filter((e) => entries.includes(e));
+  return [...seats, ...entries.filter((e) => !seats.includes(e))];
+}
+
+const entryName = (st, e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)));
+
+function seatingSection(app, st) {
+  const seats = seatsOf(st);
+  if (seats.length < 2) return nothing;
+  const dis = !ready(app) || ui.busy;
+  const move = async (e, dir) => {
+    const r = await run(app, { op: "unicreon.combat.seat", entry: e, move: dir }, {
+      announce: (res) => t("unicreon.ui.seating_now", { order: res.seating.map((x) => entryName(res.state, x)).join(", ") }),
+    });
+    if (!r) return;
+    // Keep the keyboard on the seat that moved (the rows re-render in their new order).
+    const row = [...document.querySelectorAll("[data-testid=uc-seating] li")].find((li) => li.dataset.entry === e);
+    const buttons = row ? [row.querySelector(`[data-testid=uc-seat-${dir}]`), row.querySelector("button:not([disabled])")] : [];
+    buttons.find((b) => b && !b.disabled)?.focus();
+  };
+  return html`<section class="card" aria-labelledby="uc-seating-title">
+    <h2 id="uc-seating-title">${t("unicreon.ui.seating")}</h2>
+    <p class="muted small">${t("unicreon.ui.seating_help")}</p>
+    <ol class="uc-seating" data-testid="uc-seating">${seats.map((e, i) => html`<li data-entry=${e}>
+      <span class="uc-grow">${entryName(st, e)}</span>
+      <button type="button" class="small-btn" data-testid="uc-seat-up" ?disabled=${dis || i === 0}
+        aria-label=${t("unicreon.ui.seat_up", { name: entryName(st, e) })} @click=${() => move(e, "up")}>↑</button>
+      <button type="button" class="small-btn" data-testid="uc-seat-down" ?disabled=${dis || i === seats.length - 1}
+        aria-label=${t("unicreon.ui.seat_down", { name: entryName(st, e) })} @click=${() => move(e, "down")}>↓</button>
+    </li>`)}</ol>
+  </section>`;
+}
+
 // ----------------------------------------------------------------------------- fighters
 function fighters(app, st) {
   const members = new Set(currentMembers(st).map((c) => c.cid));
@@ -206,6 +244,8 @@ function attackRequest(st) {
   if (ui.surprise) req.surprise = true;
   if (ui.attackerSkill) req.attacker_skill = ui.attackerSkill;
   if (ui.defenderSkill) req.defender_skill = ui.defenderSkill;
+  const malus = Math.max(0, Math.min(4, Number(ui.defenderMalus) || 0));
+  if (malus) req.defender_malus = malus;
   return req;
 }
 
@@ -261,8 +301,11 @@ function actionSection(app, st) {
         <label class="check"><input type="checkbox" id="uc-a-aim" .checked=${ui.aim} @change=${set("aim", "bool")}> ${t("unicreon.ui.aim")}</label>` : nothing}
       ${!ui.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-surprise" .checked=${ui.surprise} @change=${set("surprise", "bool")}> ${t("unicreon.ui.surprise")}</label>` : nothing}
     </div>
-    <details class="uc-more" ?open=${Boolean(ui.attackerSkill || ui.defenderSkill)}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
+    <details class="uc-more" ?open=${Boolean(ui.attackerSkill || ui.defenderSkill || Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
       <div class="uc-grid">
+      <div class="field uc-wide"><label for="uc-a-dmalus">${t("unicreon.ui.defender_malus")}</label>
+        <select id="uc-a-dmalus" @change=${set("defenderMalus")}>
+          ${[0, 1, 2, 3, 4].map((n) => html`<option value=${String(n)} ?selected=${n === Number(ui.defenderMalus)}>${n ? tn("unicreon.ui.steps_harder", n) : t("unicreon.ui.no_malus")}</option>`)}</select></div>
       <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
         <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
           ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.attackerSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
@@ -292,8 +335,18 @@ function oddsView(odds) {
     <dl class="facts"><dt>${t("unicreon.ui.hit")}</dt><dd>${prob(odds.hit, "uc-odds-hit")}</dd>
       <dt>${t("unicreon.ui.miss")}</dt><dd>${prob(odds.miss)}</dd>
       <dt>${t("unicreon.ui.absorbed")}</dt><dd>${prob(odds.absorbed)}</dd></dl>
+    ${penaltyLine(odds.defender_penalty)}
     ${renderDistribution(rows, t("unicreon.ui.pv_lost"))}
   </div>`;
+}
+
+/** What the defender's difficulty (surprise, extra melee attackers, the MJ's malus) changes:
+ * the hit chance the same attack would have against him at Moyen. */
+function penaltyLine(pen) {
+  if (!pen) return nothing;
+  return html`<p class="small" data-testid="uc-defender-penalty" data-steps=${pen.steps}>
+    ${tn(pen.steps > 0 ? "unicreon.ui.defender_harder" : "unicreon.ui.defender_easier", Math.abs(pen.steps))}
+    ${t("unicreon.ui.hit_at_moyen")} ${prob(pen.hit_at_moyen, "uc-odds-hit-at-moyen")}</p>`;
 }
 
 async function attack(app, st) {
@@ -395,6 +448,7 @@ export function render(app) {
     ${fighting ? actionSection(app, st) : nothing}
     ${fighting && st.last ? html`<section class="card" aria-labelledby="uc-last-title"><h2 id="uc-last-title">${t("unicreon.ui.last_passe")}</h2>${lastView(st)}</section>` : nothing}
     ${fighters(app, st)}
+    ${st.phase === "setup" || st.phase === "fight" ? seatingSection(app, st) : nothing}
     ${st.phase === "setup" ? initiativeSection(app, st) : nothing}
     ${st.phase !== "over" ? addSection(app, st) : nothing}
     <section class="card">

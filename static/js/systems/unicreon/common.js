@@ -3,8 +3,8 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, t } from "../../i18n.js";
-import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
-import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
+import { engineData, fieldProblems, loadStylesheet, requestCache } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { requestCache as oddsCache } from "../../views/ui.js";
@@ -71,8 +71,21 @@ export function prob(pr, testid) {
 /** Field problems of unicreon.character.check, laid out at their field (ids "uc-err-…"). */
 export const { problemsAt, fieldId, fieldErrors, hasProblem } = fieldProblems("uc");
 
-/** unicreon.character.check, re-run whenever the sheet changes. */
-export const checkOf = checkCache("unicreon.character.check");
+/** The table setting "creation purchases cost PO" (systems.unicreon.creation_pay; absent: the
+ * equipment chosen at creation is free and the 40 PO are for play — rules/README.md, Unicreon). */
+export function creationPay(doc) {
+  return tableState(doc).creation_pay === true;
+}
+
+/** unicreon.character.check (with the table's creation_pay), re-run whenever the sheet or the
+ * setting changes; while it runs, the character's previous answer stays. */
+const checks = new Map();
+export function checkOf(app, c) {
+  if (!c) return null;
+  if (!checks.has(c.id)) checks.set(c.id, requestCache({ keepStale: true }));
+  const r = checks.get(c.id)(app, { op: "unicreon.character.check", character: c, creation_pay: creationPay(app.doc) });
+  return r?.error ? { error: r.error } : r;
+}
 
 /** Both dice of a d66, tens then units. */
 export function renderD66(dice, label) {

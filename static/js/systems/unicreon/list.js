@@ -4,7 +4,7 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
-import { BEASTS, CHARACTERISTICS, SYSTEM, TIERS, charLabel, effective, nameOf, rulesData, tableState } from "./common.js";
+import { BEASTS, CHARACTERISTICS, SYSTEM, TIERS, charLabel, creationPay, effective, nameOf, rulesData, tableState } from "./common.js";
 
 // A duplicate keeps `created`: the flag is a field of the character.
 const listing = characterList({ system: SYSTEM, prefix: "uc", ns: "unicreon", maxName: 80, nameOf });
@@ -51,6 +51,15 @@ export function render(app) {
       <h2 id="uc-combat-title">${t("unicreon.ui.combat")}</h2>
       <p class="muted small">${combat && combat.phase !== "over" ? t("unicreon.ui.combat_running", { round: combat.round, count: combat.combatants.length }) : t("unicreon.ui.combat_hint")}</p>
       <a class="button primary" href="#/unicreon/combat" id="uc-combat-link">${t("unicreon.ui.combat_link")}</a>
+    </section>
+    <section class="card" aria-labelledby="uc-settings-title">
+      <h2 id="uc-settings-title">${t("unicreon.ui.table_settings")}</h2>
+      <label class="check"><input type="checkbox" id="uc-creation-pay" .checked=${creationPay(app.doc)}
+        aria-describedby="uc-creation-pay-help"
+        @change=${(e) => app.update((doc) => {
+          doc.systems.unicreon = { combat: null, custom_items: [], ...(doc.systems.unicreon ?? {}), creation_pay: e.target.checked };
+        })}> ${t("unicreon.ui.creation_pay")}</label>
+      <p class="muted small" id="uc-creation-pay-help">${t("unicreon.ui.creation_pay_help")}</p>
     </section>
     <details class="card" id="uc-reference">
       <summary><h2 class="uc-inline">${t("unicreon.ui.reference")}</h2></summary>

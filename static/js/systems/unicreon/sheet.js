@@ -9,7 +9,7 @@ import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { callBusy } from "../../views/ui.js";
 import {
-  CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, d66Term, effective, errorLine,
+  CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
   renderD66, replaceCharacter, rulesData, statsLabel, syncedCombat, tableState, valueLabel,
 } from "./common.js";
@@ -76,7 +76,7 @@ function errorAt(at) {
 /** "Terminer la création": unicreon.character.finish refuses while character.check has problems
  * (its refusal is shown beside the button); once `created`, check drops the creation-only rules. */
 async function finish(app, c) {
-  const r = await callBusy(app, ui, { op: "unicreon.character.finish", character: c }, { errorKey: "finishError" });
+  const r = await callBusy(app, ui, { op: "unicreon.character.finish", character: c, creation_pay: creationPay(app.doc) }, { errorKey: "finishError" });
   // finish only sets `created`: keep any edit typed while the engine answered.
   if (r) edit(app, c.id, (d) => { d.created = r.character.created; });
 }
@@ -226,7 +226,7 @@ function inventorySection(app, c, enc) {
             e.preventDefault();
             const price = clampInt(ui.selling.price, 0, 1000000);
             ui.selling = null;
-            charOp(app, { op: "unicreon.shop.sell", character: c, uid: item.uid, price }, (r) => t("unicreon.ui.sold", { name: itemLabel(item), price, po: r.character.po }));
+            charOp(app, { op: "unicreon.shop.sell", character: c, uid: item.uid, price, creation_pay: creationPay(app.doc) }, (r) => t("unicreon.ui.sold", { name: itemLabel(item), price, po: r.character.po }));
           }}>
           <div class="field"><label for=${`uc-sell-${item.uid}`}>${t("unicreon.ui.sell_price")}</label>
             <input id=${`uc-sell-${item.uid}`} type="number" min="0" .value=${String(ui.selling.price)} @input=${(e) => { ui.selling.price = e.target.value; }}></div>
@@ -260,25 +260,35 @@ function useItem(app, c, item) {
   }, { at: item.uid });
 }
 
+/** During the creation equipment is chosen, not bought (the 40 PO are for play), unless the
+ * table's setting makes creation purchases cost PO (rules/README.md, Unicreon). */
+const choosing = (app, c) => !c.created && !creationPay(app.doc);
+
 function shop(app, c) {
   const data = rulesData(app);
+  const choose = choosing(app, c);
+  const pay = creationPay(app.doc);
   return html`<details class="uc-shop" id="uc-shop">
-    <summary>${t("unicreon.ui.shop")}</summary>
+    <summary>${choose ? t("unicreon.ui.shop_choose") : t("unicreon.ui.shop")}</summary>
+    <p class="muted small" data-testid="uc-shop-mode">${choose ? t("unicreon.ui.choose_help") : !c.created && pay ? t("unicreon.ui.pay_help") : t("unicreon.ui.buy_help")}</p>
     ${!data ? html`<p class="muted">${t("unicreon.ui.loading")}</p>` : SHOP_GROUPS.map(([g, pick]) => html`
       <h3>${t(`unicreon.ui.shop_${g}`)}</h3>
       <ul class="uc-items">
-        ${Object.entries(pick(data)).map(([ref, item]) => html`<li class="uc-item">
+        ${Object.entries(pick(data)).map(([ref, item]) => {
+          const dear = !choose && item.cost > c.po;
+          return html`<li class="uc-item">
           <div><strong>${t(`unicreon.item.${ref}`)}</strong>${item.uses !== null ? html` <span class="small">(${tn("unicreon.ui.uses_n", item.uses)})</span>` : nothing}
-            <br><span class="small muted">${itemDetails(item)}</span></div>
+            <br><span class="small muted">${itemDetails(item)}${choose ? ` · ${item.cost} PO` : ""}</span></div>
           <div class="row">
-            <button type="button" data-testid=${`uc-buy-${ref}`} ?disabled=${!ready(app) || ui.busy || item.cost > c.po}
-              aria-describedby=${item.cost > c.po ? `uc-dear-${ref}` : nothing}
-              @click=${() => charOp(app, { op: "unicreon.shop.buy", character: c, ref }, (r) => t("unicreon.ui.bought", { name: t(`unicreon.item.${ref}`), po: r.character.po }), { at: `buy-${ref}` })}>
-              ${t("unicreon.ui.buy_for", { cost: item.cost })}</button>
-            ${item.cost > c.po ? html`<span class="uc-dear small" id=${`uc-dear-${ref}`} data-testid="uc-too-expensive">${t("unicreon.ui.too_expensive", { missing: item.cost - c.po })}</span>` : nothing}
+            <button type="button" data-testid=${`uc-buy-${ref}`} ?disabled=${!ready(app) || ui.busy || dear}
+              aria-describedby=${dear ? `uc-dear-${ref}` : nothing}
+              @click=${() => charOp(app, { op: "unicreon.shop.buy", character: c, ref, creation_pay: pay }, (r) => (choose ? t("unicreon.ui.chosen", { name: t(`unicreon.item.${ref}`) }) : t("unicreon.ui.bought", { name: t(`unicreon.item.${ref}`), po: r.character.po })), { at: `buy-${ref}` })}>
+              ${choose ? t("unicreon.ui.choose_item") : t("unicreon.ui.buy_for", { cost: item.cost })}</button>
+            ${dear ? html`<span class="uc-dear small" id=${`uc-dear-${ref}`} data-testid="uc-too-expensive">${t("unicreon.ui.too_expensive", { missing: item.cost - c.po })}</span>` : nothing}
           </div>
           ${errorAt(`buy-${ref}`)}
-        </li>`)}
+        </li>`;
+        })}
       </ul>`)}
   </details>`;
 }
@@ -292,7 +302,7 @@ function strip(item) {
 /** Give a custom item (paid or not); a new one also goes to the table's library. A refusal
  * shows beside the control `at` (a library entry) when given. */
 async function giveCustom(app, c, item, pay, remember, at = null) {
-  const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay }, t("unicreon.ui.custom_given", { name: item.name }), {
+  const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay, creation_pay: creationPay(app.doc) }, t("unicreon.ui.custom_given", { name: item.name }), {
     at,
     after: (doc, res) => {
       if (!remember) return;
@@ -369,6 +379,8 @@ function healthSection(app, c) {
   const fighting = Boolean(combatantOf(app.doc, c.id));
   const healer = findCharacter(app.doc, ui.healer) ?? c;
   const cures = c.inventory.filter((i) => i.cures && (i.uses ?? 1) > 0);
+  // An infected wound is dressed with a care item that heals (bandage, trousses): it ends.
+  const dressings = c.inventory.filter((i) => i.heal > 0 && !i.cures && !i.afflicts && (i.uses ?? 1) > 0);
   const dOdds = c.conditions.length ? dayOdds(app, { op: "unicreon.health.day.odds", character: c }) : null;
   const amount = () => clampInt(ui.amount, 0, 999);
   const pct = c.pv_max ? Math.round((100 * c.pv) / c.pv_max) : 0;
@@ -403,15 +415,20 @@ function healthSection(app, c) {
     ${c.conditions.length === 0 ? html`<p class="muted">${t("unicreon.ui.no_conditions")}</p>` : html`<ul class="uc-list" data-testid="uc-conditions">
       ${c.conditions.map((cond, i) => {
         const odds = cond.diagnosed ? null : diagOddsFor(app, c, i, healer);
-        return html`<li class="uc-cond">
+        const label = `${t(`unicreon.condition.${cond.kind}`)}${cond.name ? ` — ${cond.name}` : ""}`;
+        return html`<li class="uc-cond" data-testid="uc-condition" data-kind=${cond.kind}>
           <div><strong>${t(`unicreon.condition.${cond.kind}`)}</strong>${cond.name ? ` — ${cond.name}` : ""}
             <span class="small ${cond.diagnosed ? "" : "muted"}">· ${cond.diagnosed ? t("unicreon.ui.diagnosed") : t("unicreon.ui.not_diagnosed")}</span></div>
           <div class="row">
+            ${cond.kind === "infection" ? dressings.map((item) => html`<button type="button" data-testid="uc-dress" ?disabled=${!ready(app) || ui.busy}
+                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.dressed", { name: itemLabel(item) }))}>${t("unicreon.ui.dress_with", { name: itemLabel(item) })}</button>`) : nothing}
             ${cond.diagnosed ? cures.map((item) => html`<button type="button" ?disabled=${!ready(app) || ui.busy}
                 @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.cured", { name: itemLabel(item) }))}>${t("unicreon.ui.use_on", { name: itemLabel(item) })}</button>`)
               : html`<button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => diagnose(app, c, i, healer)}>
                 ${t("unicreon.ui.diagnose_btn", { who: nameOf(healer) })}</button>
                 <span class="small">${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</span>`}
+            <button type="button" data-testid="uc-cure" ?disabled=${!ready(app) || ui.busy} aria-label=${t("unicreon.ui.cure_named", { name: label })}
+              @click=${() => charOp(app, { op: "unicreon.health.cure", character: c, condition: i }, t("unicreon.ui.cure_done", { name: label }))}>${t("unicreon.ui.cure_btn")}</button>
           </div>
         </li>`;
       })}</ul>

@@ -73,7 +73,15 @@ function stepper(app, key, label) {
 
 function setup(app, c) {
   const set = (key, num) => (e) => { ui[key] = num ? Math.max(0, Math.min(10, Number(e.target.value) || 0)) : e.target.value; ui.result = null; app.rerender(); };
-  const helpers = c.inventory.filter((i) => i.bonus_steps > 0);
+  // An item lowers a test's difficulty once however many are carried (the engine counts each
+  // kind once: character.item_bonus): one box per kind.
+  const kinds = new Set();
+  const helpers = c.inventory.filter((i) => {
+    const kind = i.ref ? `ref:${i.ref}` : i.name.trim() ? `name:${i.name.trim().toLowerCase()}` : `uid:${i.uid}`;
+    if (i.bonus_steps <= 0 || kinds.has(kind)) return false;
+    kinds.add(kind);
+    return true;
+  });
   return html`<section class="card" aria-labelledby="uc-setup-title">
     <h2 id="uc-setup-title">${t("unicreon.ui.test_setup")}</h2>
     <div class="uc-grid">
