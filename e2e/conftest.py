@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -65,6 +66,16 @@ class SiteHandler(Handler):
             self.wfile.write(body)
             return
         super().do_GET()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def patient_expect():
+    """Most states the tests wait for come back from the Python engine, sometimes after several
+    round trips: on a loaded 2-core machine that can take longer than Playwright's default 5 s.
+    Each wait still ends as soon as its state is there; only a failure is reported later."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 @pytest.fixture

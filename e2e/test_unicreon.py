@@ -11,20 +11,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from conftest import no_horizontal_scroll, saved_document, wait_engine
-
-
-@pytest.fixture(autouse=True)
-def patient_expect():
-    """Most states these tests wait for come back from the Python engine (several round trips
-    when a fight ends): on a loaded 2-core machine that can take more than Playwright's default
-    5 s. Each wait still ends as soon as its state is there; only the failure comes later."""
-    expect.set_options(timeout=20_000)
-    yield
-    expect.set_options(timeout=5_000)
 
 
 def go(page, route: str) -> None:
