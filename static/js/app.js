@@ -23,6 +23,7 @@ const VIEWS = { tray, log: logView, table: tableView, about };
 const SYSTEM_VIEWS = {
   unicreon: () => import("./systems/unicreon.js"),
   versality: () => import("./systems/versality.js"),
+  theorem: () => import("./systems/theorem.js"),
 };
 const DEFAULT_ROUTE = "tray";
 

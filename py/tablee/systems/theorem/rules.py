@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
+from math import lcm
 from typing import Any
 
 from . import data as D
@@ -169,32 +170,126 @@ def _size(counts: Counts) -> int:
     return sum(f + len(n) for f, n in counts)
 
 
-@lru_cache(maxsize=4096)
-def _continuation(remaining: Counts, refill: Counts, last: int) -> tuple[tuple[int, Fraction], ...]:
-    """Distribution of the signed sum of the cards still to come after a card of suit ``last``.
+Figs = tuple[int, int, int, int]
+#: ((end key, integer weight), ...), common denominator. An end key packs (sum of the figure
+#: terms on the way, suit of the card before the numbered card, phase): phase 0 ends on a
+#: numbered card of the draw pile, 1 on one of the turned-over discard, 2 stops (no card left).
+Paths = tuple[tuple[tuple[int, int], ...], int]
+_NO_FIGS: Figs = (0, 0, 0, 0)
+_EMPTY: Counts = tuple((0, ()) for _ in D.SUITS)
+_OFFSET = 1000  # figure sums stay within ±10 × 32 cards
 
-    Draws without replacement from ``remaining``; when it is empty the ``refill`` pile (the
-    discard) is turned over (``cards.draw``), and the chain goes on until a numbered card.
-    Memoized on the multiset of remaining cards by suit and kind.
+
+def _key(k: int, e: int, ph: int) -> int:
+    return ((k + _OFFSET) * 4 + e) * 4 + ph
+
+
+def _unkey(key: int) -> tuple[int, int, int]:
+    rest, ph = divmod(key, 4)
+    k, e = divmod(rest, 4)
+    return k - _OFFSET, e, ph
+
+
+def _merge(entries: list[tuple[int, int]], children: list[tuple[int, int, Paths]], total: int) -> Paths:
+    """One draw from ``total`` cards: the entries that end here (key, weight) and the figures
+    drawn (term, how many, what follows), as integers over a common denominator."""
+    common = 1
+    for _, _, (_, den) in children:
+        common = lcm(common, den)
+    out: dict[int, int] = {}
+    for key, w in entries:
+        out[key] = out.get(key, 0) + w * common
+    for head, mult, (items, den) in children:
+        scale = mult * (common // den)
+        shift = head * 16  # a figure term moves k, which sits above e and ph in the key
+        for key, w in items:
+            nk = key + shift
+            out[nk] = out.get(nk, 0) + w * scale
+    return tuple(out.items()), total * common
+
+
+@lru_cache(maxsize=65536)
+def _paths(figs: Figs, n_num: int, rfigs: Figs, rnum: int, last: int, phase: int) -> Paths:
+    """Every way the chain goes on after a card of suit ``last``, up to the numbered card.
+
+    Only the figures matter on the way (numbered cards end the chain), so this is memoized on
+    the figures left by suit and the number of numbered cards, in the draw pile (``figs``,
+    ``n_num``) and in the discard turned over when the pile runs out (``rfigs``, ``rnum``).
+    Exact integer weights over a common denominator.
     """
-    if _size(remaining) == 0:
-        if _size(refill) == 0:
-            return ((0, Fraction(1)),)  # nothing left to draw: the chain stops
-        remaining, refill = refill, tuple((0, ()) for _ in D.SUITS)
-    total = _size(remaining)
+    total = sum(figs) + n_num
+    if total == 0:
+        if sum(rfigs) + rnum == 0:
+            return ((_key(0, last, 2), 1),), 1
+        return _paths(rfigs, rnum, _NO_FIGS, 0, last, phase + 1)
+    children: list[tuple[int, int, Paths]] = []
+    for s in range(4):
+        if figs[s]:
+            rest = list(figs)
+            rest[s] -= 1
+            head = -D.FIGURE_VALUE if s == last else D.FIGURE_VALUE
+            children.append((head, figs[s], _paths(tuple(rest), n_num, rfigs, rnum, s, phase)))  # type: ignore[arg-type]
+    entries = [(_key(0, last, phase), n_num)] if n_num else []
+    return _merge(entries, children, total)
+
+
+def _after_first(figs: Figs, n_num: int, rfigs: Figs, rnum: int, first: int) -> tuple[Paths, Paths]:
+    """After the chain's first figure (suit ``first``), whose sign waits for the next card:
+    the paths where that next card is a numbered card (its sign applies twice: to the figure
+    and to itself) apart from those where it is a figure (both terms signed at once)."""
+    total = sum(figs) + n_num
+    if total == 0:
+        if sum(rfigs) + rnum == 0:
+            return (((_key(0, first, 2), 1),), 1), ((), 1)
+        return _after_first(rfigs, rnum, _NO_FIGS, 0, first)
+    children: list[tuple[int, int, Paths]] = []
+    for s in range(4):
+        if figs[s]:
+            rest = list(figs)
+            rest[s] -= 1
+            head = -2 * D.FIGURE_VALUE if s == first else 2 * D.FIGURE_VALUE
+            children.append((head, figs[s], _paths(tuple(rest), n_num, rfigs, rnum, s, 0)))  # type: ignore[arg-type]
+    ends = ((_key(0, first, 0), n_num),) if n_num else ()
+    return (ends, total), _merge([], children, total)
+
+
+def _split(counts: Counts) -> tuple[Figs, list[tuple[int, int]]]:
+    figs = tuple(f for f, _ in counts)
+    nums = [(s, v) for s, (_, values) in enumerate(counts) for v in values]
+    return figs, nums  # type: ignore[return-value]
+
+
+def _finish(paths: Paths, nums: list[tuple[int, int]], rnums: list[tuple[int, int]], shift: int,
+            *, first: bool = False) -> dict[int, Fraction]:
+    """Turn the end keys into values: the numbered card's term is signed against the card
+    before it (and, with ``first``, gives the waiting first figure the same sign)."""
+    items, den = paths
     out: dict[int, Fraction] = {}
-    for s, (figs, nums) in enumerate(remaining):
-        sign = -1 if s == last else 1
-        for v in nums:
-            out[sign * v] = out.get(sign * v, Fraction(0)) + Fraction(1, total)
-        if figs:
-            p = Fraction(figs, total)
-            rest = list(remaining)
-            rest[s] = (figs - 1, nums)
-            for tail, q in _continuation(tuple(rest), refill, s):
-                key = sign * D.FIGURE_VALUE + tail
-                out[key] = out.get(key, Fraction(0)) + p * q
-    return tuple(sorted(out.items()))
+    by_suit: dict[tuple[int, int], dict[int, int]] = {}
+    for key, w in items:
+        k, e, ph = _unkey(key)
+        if ph == 2:
+            v = k + (D.FIGURE_VALUE if first else 0) + shift
+            out[v] = out.get(v, Fraction(0)) + Fraction(w, den)
+            continue
+        pool = nums if ph == 0 else rnums
+        terms = by_suit.get((e, ph))
+        if terms is None:
+            terms = {}
+            for suit, value in pool:
+                sign = -1 if suit == e else 1
+                t = sign * value + (sign * D.FIGURE_VALUE if first else 0)
+                terms[t] = terms.get(t, 0) + 1
+            by_suit[(e, ph)] = terms
+        for t, c in terms.items():
+            v = k + shift + t
+            out[v] = out.get(v, Fraction(0)) + Fraction(w * c, den * len(pool))
+    return out
+
+
+def _add(into: dict[int, Fraction], more: dict[int, Fraction], weight: Fraction = Fraction(1)) -> None:
+    for v, p in more.items():
+        into[v] = into.get(v, Fraction(0)) + p * weight
 
 
 def chain_distribution(
@@ -204,58 +299,46 @@ def chain_distribution(
 
     Every figure is played (none set aside). ``prefix`` is the part of the chain already on
     the table (set-aside figures played first, or figures already drawn): the chain goes on
-    from it. With an empty prefix the first card drawn is the first term.
+    from it. With an empty prefix the first card drawn is the first term. When the draw pile
+    runs out the discard (``refill``) is turned over, as :func:`tablee.cards.draw` does.
     """
-    empty: Counts = tuple((0, ()) for _ in D.SUITS)
-    refill = refill if refill is not None else empty
+    refill = refill if refill is not None else _EMPTY
     prefix = list(prefix)
-    out: dict[int, Fraction] = {}
     if prefix and prefix[-1]["kind"] != "figure":
         return {chain_value(prefix): Fraction(1)}
+    figs, nums = _split(remaining)
+    rfigs, rnums = _split(refill)
+    out: dict[int, Fraction] = {}
     if len(prefix) >= 2:
-        base = chain_value(prefix)
         last = D.SUITS.index(prefix[-1]["suit"])
-        return {base + v: p for v, p in _continuation(remaining, refill, last)}
+        paths = _paths(figs, len(nums), rfigs, len(rnums), last, 0)
+        return dict(sorted(_finish(paths, nums, rnums, chain_value(prefix)).items()))
     if len(prefix) == 1:
-        # The first figure's sign is the first comparison's: enumerate the next card.
-        return _after_first_figure(remaining, refill, D.SUITS.index(prefix[0]["suit"]))
-    rem, ref = remaining, refill
-    if _size(rem) == 0:
-        rem, ref = ref, empty
-    total = _size(rem)
+        _first_figure(out, figs, nums, rfigs, rnums, D.SUITS.index(prefix[0]["suit"]), Fraction(1))
+        return dict(sorted(out.items()))
+    # The first card: a numbered card is the value; a figure starts a chain.
+    if not nums and not sum(figs):
+        figs, nums, rfigs, rnums = rfigs, rnums, _NO_FIGS, []
+    total = len(nums) + sum(figs)
     if total == 0:
         return {}
-    for s, (figs, nums) in enumerate(rem):
-        for v in nums:
-            out[v] = out.get(v, Fraction(0)) + Fraction(1, total)
-        if figs:
-            rest = list(rem)
-            rest[s] = (figs - 1, nums)
-            for v, q in _after_first_figure(tuple(rest), ref, s).items():
-                out[v] = out.get(v, Fraction(0)) + Fraction(figs, total) * q
+    for _, v in nums:
+        out[v] = out.get(v, Fraction(0)) + Fraction(1, total)
+    for s in range(4):
+        if figs[s]:
+            rest = list(figs)
+            rest[s] -= 1
+            _first_figure(out, tuple(rest), nums, rfigs, rnums, s, Fraction(figs[s], total))  # type: ignore[arg-type]
     return dict(sorted(out.items()))
 
 
-def _after_first_figure(remaining: Counts, refill: Counts, first: int) -> dict[int, Fraction]:
-    empty: Counts = tuple((0, ()) for _ in D.SUITS)
-    if _size(remaining) == 0:
-        if _size(refill) == 0:
-            return {D.FIGURE_VALUE: Fraction(1)}
-        remaining, refill = refill, empty
-    total = _size(remaining)
-    out: dict[int, Fraction] = {}
-    for s, (figs, nums) in enumerate(remaining):
-        sign = -1 if s == first else 1
-        for v in nums:
-            key = sign * (D.FIGURE_VALUE + v)
-            out[key] = out.get(key, Fraction(0)) + Fraction(1, total)
-        if figs:
-            rest = list(remaining)
-            rest[s] = (figs - 1, nums)
-            for tail, q in _continuation(tuple(rest), refill, s):
-                key = sign * 2 * D.FIGURE_VALUE + tail
-                out[key] = out.get(key, Fraction(0)) + Fraction(figs, total) * q
-    return dict(sorted(out.items()))
+def _first_figure(out: dict[int, Fraction], figs: Figs, nums: list[tuple[int, int]], rfigs: Figs,
+                  rnums: list[tuple[int, int]], suit: int, weight: Fraction) -> None:
+    if not sum(figs) and not nums and (sum(rfigs) or rnums):
+        figs, nums, rfigs, rnums = rfigs, rnums, _NO_FIGS, []
+    ends, chains = _after_first(figs, len(nums), rfigs, len(rnums), suit)
+    _add(out, _finish(ends, nums, rnums, 0, first=True), weight)
+    _add(out, _finish(chains, nums, rnums, 0), weight)
 
 
 def score_distribution(
