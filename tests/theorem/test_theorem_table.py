@@ -337,7 +337,7 @@ def _ids(deck_state):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(MOVES)
-def test_cards_are_conserved_and_hands_stay_hidden(moves):
+def test_cards_are_conserved_hands_stay_hidden_and_draws_replay(moves):
     state = new_state(5)
     chars = {p: character(p, humanite=2, divinite=2 + i, realite=40, ka=i * 3) for i, p in enumerate(PLAYERS)}
     state = handle(
@@ -390,6 +390,7 @@ def test_cards_are_conserved_and_hands_stay_hidden(moves):
         if "error" in r:
             assert state == before  # a refusal changes nothing
             continue
+        assert handle({**req, "state": before}) == r  # seeded: the same request replays exactly
         state = r["state"]
         if "character" in r:
             chars[who] = r["character"]
