@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
-from math import lcm
 from typing import Any
 
 from . import data as D
@@ -171,86 +170,8 @@ def _size(counts: Counts) -> int:
 
 
 Figs = tuple[int, int, int, int]
-#: ((end key, integer weight), ...), common denominator. An end key packs (sum of the figure
-#: terms on the way, suit of the card before the numbered card, phase): phase 0 ends on a
-#: numbered card of the draw pile, 1 on one of the turned-over discard, 2 stops (no card left).
-Paths = tuple[tuple[tuple[int, int], ...], int]
 _NO_FIGS: Figs = (0, 0, 0, 0)
 _EMPTY: Counts = tuple((0, ()) for _ in D.SUITS)
-_OFFSET = 1000  # figure sums stay within ±10 × 32 cards
-
-
-def _key(k: int, e: int, ph: int) -> int:
-    return ((k + _OFFSET) * 4 + e) * 4 + ph
-
-
-def _unkey(key: int) -> tuple[int, int, int]:
-    rest, ph = divmod(key, 4)
-    k, e = divmod(rest, 4)
-    return k - _OFFSET, e, ph
-
-
-def _merge(entries: list[tuple[int, int]], children: list[tuple[int, int, Paths]], total: int) -> Paths:
-    """One draw from ``total`` cards: the entries that end here (key, weight) and the figures
-    drawn (term, how many, what follows), as integers over a common denominator."""
-    common = 1
-    for _, _, (_, den) in children:
-        common = lcm(common, den)
-    out: dict[int, int] = {}
-    for key, w in entries:
-        out[key] = out.get(key, 0) + w * common
-    for head, mult, (items, den) in children:
-        scale = mult * (common // den)
-        shift = head * 16  # a figure term moves k, which sits above e and ph in the key
-        for key, w in items:
-            nk = key + shift
-            out[nk] = out.get(nk, 0) + w * scale
-    return tuple(out.items()), total * common
-
-
-@lru_cache(maxsize=65536)
-def _paths(figs: Figs, n_num: int, rfigs: Figs, rnum: int, last: int, phase: int) -> Paths:
-    """Every way the chain goes on after a card of suit ``last``, up to the numbered card.
-
-    Only the figures matter on the way (numbered cards end the chain), so this is memoized on
-    the figures left by suit and the number of numbered cards, in the draw pile (``figs``,
-    ``n_num``) and in the discard turned over when the pile runs out (``rfigs``, ``rnum``).
-    Exact integer weights over a common denominator.
-    """
-    total = sum(figs) + n_num
-    if total == 0:
-        if sum(rfigs) + rnum == 0:
-            return ((_key(0, last, 2), 1),), 1
-        return _paths(rfigs, rnum, _NO_FIGS, 0, last, phase + 1)
-    children: list[tuple[int, int, Paths]] = []
-    for s in range(4):
-        if figs[s]:
-            rest = list(figs)
-            rest[s] -= 1
-            head = -D.FIGURE_VALUE if s == last else D.FIGURE_VALUE
-            children.append((head, figs[s], _paths(tuple(rest), n_num, rfigs, rnum, s, phase)))  # type: ignore[arg-type]
-    entries = [(_key(0, last, phase), n_num)] if n_num else []
-    return _merge(entries, children, total)
-
-
-def _after_first(figs: Figs, n_num: int, rfigs: Figs, rnum: int, first: int) -> tuple[Paths, Paths]:
-    """After the chain's first figure (suit ``first``), whose sign waits for the next card:
-    the paths where that next card is a numbered card (its sign applies twice: to the figure
-    and to itself) apart from those where it is a figure (both terms signed at once)."""
-    total = sum(figs) + n_num
-    if total == 0:
-        if sum(rfigs) + rnum == 0:
-            return (((_key(0, first, 2), 1),), 1), ((), 1)
-        return _after_first(rfigs, rnum, _NO_FIGS, 0, first)
-    children: list[tuple[int, int, Paths]] = []
-    for s in range(4):
-        if figs[s]:
-            rest = list(figs)
-            rest[s] -= 1
-            head = -2 * D.FIGURE_VALUE if s == first else 2 * D.FIGURE_VALUE
-            children.append((head, figs[s], _paths(tuple(rest), n_num, rfigs, rnum, s, 0)))  # type: ignore[arg-type]
-    ends = ((_key(0, first, 0), n_num),) if n_num else ()
-    return (ends, total), _merge([], children, total)
 
 
 def _split(counts: Counts) -> tuple[Figs, list[tuple[int, int]]]:
@@ -259,37 +180,96 @@ def _split(counts: Counts) -> tuple[Figs, list[tuple[int, int]]]:
     return figs, nums  # type: ignore[return-value]
 
 
-def _finish(paths: Paths, nums: list[tuple[int, int]], rnums: list[tuple[int, int]], shift: int,
-            *, first: bool = False) -> dict[int, Fraction]:
-    """Turn the end keys into values: the numbered card's term is signed against the card
-    before it (and, with ``first``, gives the waiting first figure the same sign)."""
-    items, den = paths
-    out: dict[int, Fraction] = {}
-    by_suit: dict[tuple[int, int], dict[int, int]] = {}
-    for key, w in items:
-        k, e, ph = _unkey(key)
-        if ph == 2:
-            v = k + (D.FIGURE_VALUE if first else 0) + shift
-            out[v] = out.get(v, Fraction(0)) + Fraction(w, den)
-            continue
-        pool = nums if ph == 0 else rnums
-        terms = by_suit.get((e, ph))
-        if terms is None:
-            terms = {}
-            for suit, value in pool:
-                sign = -1 if suit == e else 1
+def _forward(
+    starts: list[tuple[Figs, int, bool, int]],
+    den0: int,
+    nums: list[tuple[int, int]],
+    rfigs: Figs,
+    rnums: list[tuple[int, int]],
+    shift: int,
+) -> dict[int, Fraction]:
+    """The chain going on from ``starts`` — (figures left by suit, suit of the card just
+    played, whether that card is the lone first figure still waiting for its sign, weight
+    over ``den0``) — drawing without replacement until a numbered card.
+
+    Forward over the number of figures drawn: every state at one depth and phase has drawn
+    from piles of the same size, so the weights stay integers over one denominator per depth
+    and phase; a state is only the figures left and the suit of the last card (the sum of
+    figure terms so far is the distribution it carries). When the draw pile is empty the
+    discard is turned over (phase 1, ``rfigs``/``rnums``); with nothing left the chain stops.
+    """
+    pools = (nums, rnums)
+    terms_cache: dict[tuple[int, int, bool], dict[int, int]] = {}
+
+    def terms(phase: int, last: int, first: bool) -> dict[int, int]:
+        key = (phase, last, first)
+        if key not in terms_cache:
+            out: dict[int, int] = {}
+            for suit, value in pools[phase]:
+                sign = -1 if suit == last else 1
                 t = sign * value + (sign * D.FIGURE_VALUE if first else 0)
-                terms[t] = terms.get(t, 0) + 1
-            by_suit[(e, ph)] = terms
-        for t, c in terms.items():
-            v = k + shift + t
-            out[v] = out.get(v, Fraction(0)) + Fraction(w * c, den * len(pool))
-    return out
+                out[t] = out.get(t, 0) + 1
+            terms_cache[key] = out
+        return terms_cache[key]
 
-
-def _add(into: dict[int, Fraction], more: dict[int, Fraction], weight: Fraction = Fraction(1)) -> None:
-    for v, p in more.items():
-        into[v] = into.get(v, Fraction(0)) + p * weight
+    result: dict[int, Fraction] = {}
+    # frontier[phase]: (figs, last, first) -> {sum of figure terms: weight}, over dens[phase]
+    frontier: list[dict[tuple[Figs, int, bool], dict[int, int]]] = [{}, {}]
+    dens = [den0, den0]
+    for figs, last, first, w in starts:
+        frontier[0].setdefault((figs, last, first), {})
+        frontier[0][(figs, last, first)][0] = frontier[0][(figs, last, first)].get(0, 0) + w
+    while frontier[0] or frontier[1]:
+        nxt: list[dict[tuple[Figs, int, bool], dict[int, int]]] = [{}, {}]
+        new_dens = list(dens)
+        for phase in (0, 1):
+            # states whose pile is empty: turn the discard over (phase 0) or stop
+            for state in [st for st in frontier[phase] if sum(st[0]) + len(pools[phase]) == 0]:
+                figs, last, first = state
+                kd = frontier[phase].pop(state)
+                if phase == 0 and (sum(rfigs) + len(rnums)):
+                    if frontier[1] and dens[1] != dens[0]:
+                        raise AssertionError("phases out of step")  # pragma: no cover
+                    dens[1] = dens[0]
+                    tgt = frontier[1].setdefault((rfigs, last, first), {})
+                    for k, w in kd.items():
+                        tgt[k] = tgt.get(k, 0) + w
+                else:
+                    for k, w in kd.items():
+                        v = k + shift + (D.FIGURE_VALUE if first else 0)
+                        result[v] = result.get(v, Fraction(0)) + Fraction(w, dens[phase])
+            if not frontier[phase]:
+                continue
+            n_num = len(pools[phase])
+            total = sum(next(iter(frontier[phase]))[0]) + n_num
+            den = dens[phase] * total
+            ends: dict[tuple[int, bool], dict[int, int]] = {}
+            for (figs, last, first), kd in frontier[phase].items():
+                if n_num:
+                    acc = ends.setdefault((last, first), {})
+                    for k, w in kd.items():
+                        acc[k] = acc.get(k, 0) + w
+                for s in range(4):
+                    c = figs[s]
+                    if not c:
+                        continue
+                    sign = -1 if s == last else 1
+                    head = sign * D.FIGURE_VALUE * (2 if first else 1)
+                    rest = list(figs)
+                    rest[s] -= 1
+                    tgt = nxt[phase].setdefault((tuple(rest), s, False), {})  # type: ignore[arg-type]
+                    for k, w in kd.items():
+                        tgt[k + head] = tgt.get(k + head, 0) + w * c
+            for (last, first), kd in ends.items():
+                tms = terms(phase, last, first)
+                for k, w in kd.items():
+                    for t, c in tms.items():
+                        v = k + shift + t
+                        result[v] = result.get(v, Fraction(0)) + Fraction(w * c, den)
+            new_dens[phase] = den
+        frontier = nxt
+        dens = new_dens
+    return result
 
 
 def chain_distribution(
@@ -303,42 +283,45 @@ def chain_distribution(
     runs out the discard (``refill``) is turned over, as :func:`tablee.cards.draw` does.
     """
     refill = refill if refill is not None else _EMPTY
-    prefix = list(prefix)
+    key = tuple((c["kind"], c["suit"], int(c["value"])) for c in prefix)
+    return dict(_chain_cached(remaining, refill, key))
+
+
+@lru_cache(maxsize=64)
+def _chain_cached(
+    remaining: Counts, refill: Counts, prefix_key: tuple[tuple[str, str, int], ...]
+) -> tuple[tuple[int, Fraction], ...]:
+    """:func:`chain_distribution`, memoized on the multisets of the draw pile and the discard
+    (by suit and kind) and the chain on the table: the odds of one deck are computed once,
+    whatever the sphere, skill, modifiers or exploit asked about."""
+    prefix = [{"kind": k, "suit": s, "value": v} for k, s, v in prefix_key]
     if prefix and prefix[-1]["kind"] != "figure":
-        return {chain_value(prefix): Fraction(1)}
+        return ((chain_value(prefix), Fraction(1)),)
     figs, nums = _split(remaining)
     rfigs, rnums = _split(refill)
-    out: dict[int, Fraction] = {}
-    if len(prefix) >= 2:
+    if prefix:
         last = D.SUITS.index(prefix[-1]["suit"])
-        paths = _paths(figs, len(nums), rfigs, len(rnums), last, 0)
-        return dict(sorted(_finish(paths, nums, rnums, chain_value(prefix)).items()))
-    if len(prefix) == 1:
-        _first_figure(out, figs, nums, rfigs, rnums, D.SUITS.index(prefix[0]["suit"]), Fraction(1))
-        return dict(sorted(out.items()))
+        first = len(prefix) == 1
+        shift = 0 if first else chain_value(prefix)
+        return tuple(sorted(_forward([(figs, last, first, 1)], 1, nums, rfigs, rnums, shift).items()))
     # The first card: a numbered card is the value; a figure starts a chain.
     if not nums and not sum(figs):
         figs, nums, rfigs, rnums = rfigs, rnums, _NO_FIGS, []
     total = len(nums) + sum(figs)
     if total == 0:
-        return {}
+        return ()
+    out: dict[int, Fraction] = {}
     for _, v in nums:
         out[v] = out.get(v, Fraction(0)) + Fraction(1, total)
+    starts = []
     for s in range(4):
         if figs[s]:
             rest = list(figs)
             rest[s] -= 1
-            _first_figure(out, tuple(rest), nums, rfigs, rnums, s, Fraction(figs[s], total))  # type: ignore[arg-type]
-    return dict(sorted(out.items()))
-
-
-def _first_figure(out: dict[int, Fraction], figs: Figs, nums: list[tuple[int, int]], rfigs: Figs,
-                  rnums: list[tuple[int, int]], suit: int, weight: Fraction) -> None:
-    if not sum(figs) and not nums and (sum(rfigs) or rnums):
-        figs, nums, rfigs, rnums = rfigs, rnums, _NO_FIGS, []
-    ends, chains = _after_first(figs, len(nums), rfigs, len(rnums), suit)
-    _add(out, _finish(ends, nums, rnums, 0, first=True), weight)
-    _add(out, _finish(chains, nums, rnums, 0), weight)
+            starts.append((tuple(rest), s, True, figs[s]))
+    for v, p in _forward(starts, total, nums, rfigs, rnums, 0).items():  # type: ignore[arg-type]
+        out[v] = out.get(v, Fraction(0)) + p
+    return tuple(sorted(out.items()))
 
 
 def score_distribution(
