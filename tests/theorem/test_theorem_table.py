@@ -414,3 +414,22 @@ def test_cards_are_conserved_hands_stay_hidden_and_draws_replay(moves):
                     assert not any(f'"{c}"' in seen for c in hand)
                     assert not set(view["arcana"][owner]["cards"]) & set(hand)
             assert set(view["deck"]["piles"]["draw"]["cards"]) <= {None}
+
+
+def test_a_character_leaving_returns_its_figures_and_chain_to_the_discard(api):
+    state = force_top(new_state(), "coupe-reine", "baton-07", "epee-roi")
+    c = character(humanite=2)
+    state, c = begin(api, state, c)
+    state, _ = draw(api, state, c)
+    state = api({"op": "theorem.action.figure", "state": state, "character": c, "decision": "aside"})["state"]
+    state, _ = draw(api, state, c, 2)
+    state, c = begin(api, state, c)
+    state, res = draw(api, state, c, 3)
+    assert res["awaiting"] == "epee-roi"  # on the table, waiting for play or aside
+    state = api({"op": "theorem.hand.draw", "state": state, "character": c, "seed": 4})["state"]
+    r = api({"op": "theorem.remove", "state": state, "character_id": "josh"})["state"]
+    assert S.validate_state(r) == []
+    assert r["aside"] == {} and r["pending"] == {} and "josh" not in r["arcana"]
+    assert {"coupe-reine", "epee-roi"} <= set(r["deck"]["piles"]["discard"]["cards"])
+    assert r["deck"]["piles"]["play"]["cards"] == [] and r["deck"]["piles"]["aside"]["cards"] == []
+    assert len([c for p in r["deck"]["piles"].values() for c in p["cards"]]) == 56
