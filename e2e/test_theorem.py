@@ -212,3 +212,18 @@ def test_mk_hand_and_another_players_table_never_show_a_hidden_hand(app):
     assert app.locator("[data-card-id^=arcane]").count() == 0
     page_text = app.content()
     assert not any(f'data-card-id="{c}"' in page_text for c in hidden)
+    # Ana leaves the table: her arcana go with her, and the table still loads after a reload.
+    app.goto(base + "#/theorem")
+    row = app.locator("[data-testid=th-char]", has_text="Ana")
+    row.get_by_role("button", name="Supprimer").click()
+    app.click("[data-testid=th-confirm-delete]")
+    wait_saved(app, "d.characters.length === 1 && !d.systems.theorem.arcana[a]", ana["id"])
+    app.reload()
+    wait_engine(app)
+    expect(app.locator("[data-testid=th-char]")).to_have_count(1)
+    # The engine answers in order: once the MK's hand shows, the saved table was checked too.
+    app.goto(base + "#/theorem/mk")
+    app.click("#th-mk-look")
+    expect(app.locator("[data-testid=th-mk-cards] li")).to_have_count(4)
+    expect(app.locator(".notice.error")).to_have_count(0)
+    assert "@mk" in saved_document(app)["systems"]["theorem"]["arcana"]
