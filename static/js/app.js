@@ -25,6 +25,7 @@ const SYSTEM_VIEWS = {
   unicreon: () => import("./systems/unicreon.js"),
   versality: () => import("./systems/versality.js"),
   pointzero: () => import("./systems/pointzero.js"),
+  theorem: () => import("./systems/theorem.js"),
 };
 const DEFAULT_ROUTE = "tray";
 

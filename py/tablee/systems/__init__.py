@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import pointzero, systmj, unicreon, versality  # importing a system registers its ops
+from . import pointzero, systmj, theorem, unicreon, versality  # importing a system registers its ops
 
 __all__ = ["SYSTEMS"]
 
@@ -48,7 +48,7 @@ SYSTEMS: dict[str, dict[str, Any]] = {
         "licence": None,
         "source": "003_0f8319d4d007e1fe.txt",
         "mechanic": "tarot",
-        "playable": False,
+        "playable": theorem.PLAYABLE,
     },
     "unicreon": {
         "id": "unicreon",

@@ -1,7 +1,8 @@
 // Generic card-table pieces: a card face, a pile (with its size), a hand of face-up cards
 // the player may choose from, and a small strip of cards. System-agnostic: the caller
-// says how a card looks through `face(card) -> {label, tone, note}`. Versality uses it;
-// Théorem and SYSTMJ can reuse it. Every interactive card is a real <button>.
+// says how a card looks through `face(card) -> {label, tone, note, aria?}` (`aria` is the
+// screen-reader name when the visible label and note do not read well together). Versality and
+// Théorem use it; SYSTMJ can too. Every interactive card is a real <button>.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
@@ -18,17 +19,18 @@ const defaultFace = (card) => ({ label: card?.kind ?? "?", tone: "", note: "" })
 export function renderCard(card, { face = defaultFace, faceDown = false, selected = false, applied = false,
   dimmed = false, fresh = false, onSelect = null, disabled = false, testid = "card", label = null } = {}) {
   if (faceDown || !card) {
-    return html`<div class="play-card face-down" data-testid=${testid} aria-label=${label ?? t("cards.ui.face_down")}></div>`;
+    return html`<div class="play-card face-down" data-testid=${testid} role="img" aria-label=${label ?? t("cards.ui.face_down")}></div>`;
   }
   const f = face(card);
   const cls = `play-card tone-${f.tone || "plain"} ${applied ? "applied" : ""} ${dimmed ? "dimmed" : ""} ${fresh ? "fresh" : ""}`;
   const inner = html`<span>${f.label}</span>${f.note ? html`<span class="card-note">${f.note}</span>` : nothing}`;
   if (onSelect) {
     return html`<button type="button" class=${cls} data-testid=${testid} data-card-id=${card.id} data-kind=${card.kind}
+      aria-label=${f.aria ?? nothing}
       aria-pressed=${selected ? "true" : "false"} ?disabled=${disabled} @click=${() => onSelect(card)}>${inner}</button>`;
   }
   return html`<div class="${cls} ${selected ? "selected" : ""}" data-testid=${testid} data-card-id=${card.id}
-    data-kind=${card.kind} role="img" aria-label=${f.note ? `${f.label} (${f.note})` : f.label}>${inner}</div>`;
+    data-kind=${card.kind} role="img" aria-label=${f.aria ?? (f.note ? `${f.label} (${f.note})` : f.label)}>${inner}</div>`;
 }
 
 /**

@@ -1,0 +1,156 @@
+"""Théorem characters: spheres, skills, réalité, dés de Ka, the Ka card, notes.
+
+Source: 003_0f8319d4d007e1fe.txt ("1) Les actions simples": sphère + compétence;
+"5) Les arcanes": points de réalité, carte de Ka, dés de Ka; "6) Accomplir un Exploit").
+Readings (README, Théorem): the spheres are Animalité, Humanité, Divinité; dés de Ka =
+lowest sphere + 1 at the start (the game's character page). The text gives no bounds
+for the scores: ours are 0..10 for spheres and skills, 0..999 réalité, 0..20 dés de Ka.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import fastjsonschema
+
+from ...errors import Problem, declare
+from ...schema import shape_problems
+from . import data as D
+
+__all__ = ["CHARACTER_SCHEMA", "LIMITS", "check_character", "new_character", "starting_des_ka", "validate_character"]
+
+declare(
+    "theorem.char.invalid",
+    "theorem.char.range",
+    "theorem.char.integer",
+    "theorem.char.skill_name",
+    "theorem.char.skill_duplicate",
+    "theorem.char.name",
+    "theorem.char.ka_card",
+)
+
+LIMITS = {
+    "sphere": (0, 10),
+    "skill": (0, 10),
+    "realite": (0, 999),
+    "des_ka": (0, 20),
+}
+MAX_SKILLS = 40
+
+_INT = {"type": "integer"}
+CHARACTER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "minLength": 1, "maxLength": 64},
+        "system": {"const": "theorem"},
+        "name": {"type": "string", "minLength": 1, "maxLength": 80},
+        "spheres": {
+            "type": "object",
+            "properties": {s: {**_INT, "minimum": 0, "maximum": 10} for s in D.SPHERES},
+            "required": list(D.SPHERES),
+            "additionalProperties": False,
+        },
+        "skills": {
+            "type": "array",
+            "maxItems": MAX_SKILLS,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": 60},
+                    "level": {**_INT, "minimum": 0, "maximum": 10},
+                },
+                "required": ["name", "level"],
+                "additionalProperties": False,
+            },
+        },
+        "realite": {**_INT, "minimum": 0, "maximum": 999},
+        "des_ka": {**_INT, "minimum": 0, "maximum": 20},
+        "ka_card": {"type": ["integer", "null"], "minimum": 0, "maximum": len(D.ARCANA) - 1},
+        "notes": {"type": "string", "maxLength": 4000},
+    },
+    "required": ["id", "system", "name", "spheres", "skills", "realite", "des_ka", "ka_card", "notes"],
+    "additionalProperties": False,
+}
+
+_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
+
+
+def starting_des_ka(spheres: dict[str, int]) -> int:
+    """Dés de Ka at creation: the lowest sphere + 1 (README, Théorem)."""
+    return min(spheres[s] for s in D.SPHERES) + 1
+
+
+def new_character(cid: str, name: str) -> dict[str, Any]:
+    """A fresh character: spheres 2, no skill, 10 réalité (ours: the text gives no start)."""
+    spheres = {s: 2 for s in D.SPHERES}
+    return {
+        "id": cid,
+        "system": "theorem",
+        "name": name.strip()[:80] or "?",
+        "spheres": spheres,
+        "skills": [],
+        "realite": 10,
+        "des_ka": starting_des_ka(spheres),
+        "ka_card": None,
+        "notes": "",
+    }
+
+
+def _int_problem(value: Any, field: str, lo: int, hi: int) -> Problem | None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        return Problem(field, "theorem.char.integer", {"min": lo, "max": hi})
+    if not lo <= value <= hi:
+        return Problem(field, "theorem.char.range", {"min": lo, "max": hi, "value": value})
+    return None
+
+
+def check_character(c: Any) -> list[Problem]:
+    """Every problem of a (possibly edited) character, each at its field, French by key.
+
+    The specific checks run first so a player typing 12 in a sphere reads "entre 0 et 10"
+    at that field; the JSON Schema then catches anything else (``theorem.char.invalid``).
+    """
+    if not isinstance(c, dict):
+        return [Problem("", "theorem.char.invalid", {"detail": "object"})]
+    problems: list[Problem] = []
+    name = c.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+        problems.append(Problem("name", "theorem.char.name", {"max": 80}))
+    spheres = c.get("spheres")
+    if isinstance(spheres, dict):
+        for s in D.SPHERES:
+            p = _int_problem(spheres.get(s), f"spheres.{s}", *LIMITS["sphere"])
+            if p:
+                problems.append(p)
+    skills = c.get("skills")
+    if isinstance(skills, list):
+        seen: set[str] = set()
+        for i, sk in enumerate(skills[:MAX_SKILLS]):
+            if not isinstance(sk, dict):
+                continue
+            nm = sk.get("name")
+            if not isinstance(nm, str) or not nm.strip() or len(nm) > 60:
+                problems.append(Problem(f"skills.{i}.name", "theorem.char.skill_name", {"max": 60}))
+            elif nm.strip().casefold() in seen:
+                problems.append(Problem(f"skills.{i}.name", "theorem.char.skill_duplicate", {"skill": nm.strip()}))
+            else:
+                seen.add(nm.strip().casefold())
+            p = _int_problem(sk.get("level"), f"skills.{i}.level", *LIMITS["skill"])
+            if p:
+                problems.append(p)
+    for key in ("realite", "des_ka"):
+        if key in c:
+            p = _int_problem(c[key], key, *LIMITS[key])
+            if p:
+                problems.append(p)
+    ka = c.get("ka_card")
+    if ka is not None and (not isinstance(ka, int) or isinstance(ka, bool) or not 0 <= ka < len(D.ARCANA)):
+        problems.append(Problem("ka_card", "theorem.char.ka_card"))
+    if not problems:
+        problems = shape_problems(_shape, c, "theorem.char.invalid")
+    return problems
+
+
+def validate_character(c: dict[str, Any]) -> list[Problem]:
+    """Store hook (``store.register_character_validator``)."""
+    return check_character(c)

@@ -1,0 +1,512 @@
+"""Théorem API ops (registered on import). Source: 003_0f8319d4d007e1fe.txt."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+from ... import cards
+from ...errors import RulesError, declare
+from ...registry import SEED_SCHEMA, op, rng_from
+from ...store import register_character_validator, register_state_validator
+from . import character as C
+from . import data as D
+from . import rules as R
+from . import state as S
+
+__all__: list[str] = []
+
+declare("theorem.char.not_valid")
+
+register_character_validator("theorem", C.validate_character)
+register_state_validator("theorem", S.validate_state)
+
+_CHAR = C.CHARACTER_SCHEMA
+_STATE = S.STATE_SCHEMA
+_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+_ACTION = {
+    "sphere": {"enum": list(D.SPHERES)},
+    "skill": {"type": ["string", "null"], "maxLength": 60},
+    "modifier": {"type": "integer", "minimum": -10, "maximum": 5},
+    "exploit": {"type": "integer", "minimum": 0, "maximum": 10},
+    "retest": {"type": "boolean"},
+}
+
+
+def _char(c: dict[str, Any]) -> dict[str, Any]:
+    problems = C.validate_character(c)
+    if problems:
+        raise RulesError("theorem.char.not_valid", field=problems[0].field)
+    return c
+
+
+def _frac_rows(dist: dict[Any, Any], key: str) -> list[dict[str, Any]]:
+    return [{key: k, **cards.fraction_json(p)} for k, p in dist.items()]
+
+
+@op(
+    "theorem.rules",
+    system="theorem",
+    summary="The rules as data: spheres, suits, figures, arcana, success table, ladder.",
+)
+def _rules(request: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "spheres": list(D.SPHERES),
+        "suits": list(D.SUITS),
+        "figures": list(D.FIGURES),
+        "arcana": list(D.ARCANA),
+        "levels": list(D.LEVELS),
+        "success_table": [dict(r) for r in D.SUCCESS_TABLE],
+        "ladder": [dict(r) for r in D.MODIFIER_LADDER],
+        "arcane_cost": D.ARCANE_COST,
+        "arcane_cost_cheap": D.ARCANE_COST_CHEAP,
+        "retest_malus": D.RETEST_MALUS,
+        "mk_hand": list(D.MK_HAND_RANGE),
+        "limits": {k: list(v) for k, v in C.LIMITS.items()},
+    }
+
+
+@op(
+    "theorem.character.new",
+    system="theorem",
+    properties={"id": _ID, "name": {"type": "string", "maxLength": 100}},
+    required=("id",),
+    summary="A fresh character (spheres 2, dés de Ka = lowest sphere + 1).",
+)
+def _char_new(request: dict[str, Any]) -> dict[str, Any]:
+    return {"character": C.new_character(request["id"], request.get("name", ""))}
+
+
+@op(
+    "theorem.character.check",
+    system="theorem",
+    properties={"character": {"type": "object", "maxProperties": 20}},
+    required=("character",),
+    summary="Problems of an edited character, each at its field (French by key), and the starting dés de Ka.",
+)
+def _char_check(request: dict[str, Any]) -> dict[str, Any]:
+    c = request["character"]
+    problems = C.check_character(c)
+    start = None
+    if not any(p.field.startswith("spheres") for p in problems) and isinstance(c.get("spheres"), dict):
+        try:
+            start = C.starting_des_ka(c["spheres"])
+        except (KeyError, TypeError):
+            start = None
+    return {"valid": not problems, "problems": [p.to_json() for p in problems], "starting_des_ka": start}
+
+
+@op(
+    "theorem.state.new",
+    system="theorem",
+    properties={"seed": SEED_SCHEMA},
+    required=("seed",),
+    summary="A fresh table: the 56 numbered cards shuffled at the centre.",
+)
+def _state_new(request: dict[str, Any]) -> dict[str, Any]:
+    return {"seed": request["seed"], "state": S.new_state(rng_from(request))}
+
+
+@op(
+    "theorem.view.player",
+    system="theorem",
+    properties={"state": _STATE, "viewer": {"type": ["string", "null"], "maxLength": 64}},
+    required=("state",),
+    summary="The table as one player (or nobody) sees it: deck order and other hands hidden.",
+)
+def _view(request: dict[str, Any]) -> dict[str, Any]:
+    return {"view": S.player_view(S.require_state(request["state"]), request.get("viewer"))}
+
+
+@op(
+    "theorem.hand.draw",
+    system="theorem",
+    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
+    required=("state", "character", "seed"),
+    summary="Draw a player's arcana hand (Divinité cards; again once empty); the Ka card is set aside and replaced.",
+)
+def _hand_draw(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    new, hand, events = S.draw_hand(state, c["id"], c["spheres"]["divinite"], rng_from(request), ka_card=c["ka_card"])
+    return {"seed": request["seed"], "state": new, "count": len(hand), "events": events}
+
+
+@op(
+    "theorem.mk.hand",
+    system="theorem",
+    properties={
+        "state": _STATE,
+        "size": {"type": "integer", "minimum": D.MK_HAND_RANGE[0], "maximum": D.MK_HAND_RANGE[1]},
+        "seed": SEED_SCHEMA,
+    },
+    required=("state", "size", "seed"),
+    summary="The MK's arcana hand for the session (3..10 cards, hidden from players).",
+)
+def _mk_hand(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    new, hand, events = S.draw_hand(state, S.MK, request["size"], rng_from(request))
+    return {"seed": request["seed"], "state": new, "count": len(hand), "events": events}
+
+
+@op(
+    "theorem.mk.discard",
+    system="theorem",
+    properties={"state": _STATE, "card": _ID},
+    required=("state", "card"),
+    summary="The MK plays (discards) one arcane of the MK's hand.",
+)
+def _mk_discard(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    arc = state["arcana"].get(S.MK)
+    if arc is None:
+        raise RulesError("theorem.hand.no_deck")
+    if request["card"] not in arc["piles"]["hand"]["cards"]:
+        raise RulesError("theorem.arcane.not_in_hand", card=request["card"])
+    state["arcana"][S.MK] = cards.move(arc, [request["card"]], "hand", "discard")
+    return {"state": state}
+
+
+@op(
+    "theorem.action.begin",
+    system="theorem",
+    properties={"state": _STATE, "character": _CHAR, **_ACTION},
+    required=("state", "character", "sphere", "modifier"),
+    summary="Announce a simple action (sphère + compétence + modifier + exploit − re-test); "
+    "the exploit's réalité is paid.",
+)
+def _begin(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    new, ch = S.begin_action(
+        state,
+        c,
+        sphere=request["sphere"],
+        skill=request.get("skill"),
+        modifier=request["modifier"],
+        exploit=request.get("exploit", 0),
+        retest=request.get("retest", False),
+    )
+    return {"state": new, "character": ch, "pending": new["pending"][c["id"]]}
+
+
+@op(
+    "theorem.action.draw",
+    system="theorem",
+    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
+    required=("state", "character", "seed"),
+    summary="Draw the deck's top card for the pending action (figure chains; a first figure waits for play/aside).",
+)
+def _draw(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    used = {
+        "draw": list(state["deck"]["piles"]["draw"]["cards"]),
+        "discard": list(state["deck"]["piles"]["discard"]["cards"]),
+    }
+    new, info = S.draw_action(state, c, rng_from(request))
+    return {"seed": request["seed"], "state": new, "result": info, "deck_used": used}
+
+
+@op(
+    "theorem.action.figure",
+    system="theorem",
+    properties={"state": _STATE, "character": _CHAR, "decision": {"enum": ["play", "aside"]}},
+    required=("state", "character", "decision"),
+    summary="Play the figure just drawn, or set it aside (at most Humanité figures).",
+)
+def _figure(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    new, info = S.figure_choice(state, c, request["decision"])
+    return {"state": new, "result": info}
+
+
+@op(
+    "theorem.action.aside",
+    system="theorem",
+    properties={"state": _STATE, "character_id": _ID, "card": _ID},
+    required=("state", "character_id", "card"),
+    summary="Play a set-aside figure into the pending action's chain (before any draw).",
+)
+def _aside(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    new, info = S.play_aside(state, request["character_id"], request["card"])
+    return {"state": new, "result": info}
+
+
+@op(
+    "theorem.action.cancel",
+    system="theorem",
+    properties={"state": _STATE, "character": _CHAR},
+    required=("state", "character"),
+    summary="Withdraw an announced action before any card is on the table (the exploit's réalité comes back).",
+)
+def _cancel(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    p = state["pending"].get(c["id"])
+    if p is None:
+        raise RulesError("theorem.action.none", character=c["id"])
+    if p["drawn"] or p["chain"] or p["awaiting"] or p["effect"] is not None:
+        raise RulesError("theorem.action.already_drawn")
+    new = copy.deepcopy(state)
+    del new["pending"][c["id"]]
+    ch = copy.deepcopy(c)
+    ch["realite"] = min(ch["realite"] + p["exploit"], 999)
+    return {"state": new, "character": ch}
+
+
+@op(
+    "theorem.arcane.play",
+    system="theorem",
+    properties={
+        "state": _STATE,
+        "character": _CHAR,
+        "card": _ID,
+        "mode": {"enum": ["value", "effect"]},
+        "mortal": {"type": "boolean"},
+        "seed": SEED_SCHEMA,
+    },
+    required=("state", "character", "card", "mode", "seed"),
+    summary="Play an arcane (5 réalité; 1 for the Ka card or in a mortal situation): "
+    "value 10 instead of a draw, or its effect.",
+)
+def _arcane(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    new, ch, info = S.arcane_play(
+        state, c, request["card"], request["mode"], rng_from(request), mortal=request.get("mortal", False)
+    )
+    return {"seed": request["seed"], "state": new, "character": ch, "result": info}
+
+
+@op(
+    "theorem.action.odds",
+    system="theorem",
+    properties={"state": _STATE, "character": _CHAR, **_ACTION, "arcane": {"type": "boolean"}},
+    required=("state", "character", "sphere", "modifier"),
+    summary="Exact odds of the drawn value (figure chains, every figure played) and of each success level, "
+    "from the deck as it stands; a pending action's chain is taken into account.",
+)
+def _odds(request: dict[str, Any]) -> dict[str, Any]:
+    """Source: "4) Les figures" (chains), "A) Au commencement" (the discard turned over)."""
+    state = S.require_state(request["state"])
+    c = _char(request["character"])
+    pending = state["pending"].get(c["id"])
+    deck = state["deck"]
+    remaining = R.deck_counts([deck["cards"][x] for x in deck["piles"]["draw"]["cards"]])
+    refill = R.deck_counts([deck["cards"][x] for x in deck["piles"]["discard"]["cards"]])
+    if pending is not None:
+        base = pending["base"]
+        prefix = [deck["cards"][x] for x in pending["chain"]]
+        if pending["awaiting"]:
+            prefix.append(deck["cards"][pending["awaiting"]])
+        dist = R.chain_distribution(remaining, refill, prefix)
+    else:
+        if request.get("retest") and request.get("exploit"):
+            raise RulesError("theorem.exploit.retest")
+        exploit = request.get("exploit", 0)
+        if exploit > c["spheres"]["divinite"]:
+            raise RulesError("theorem.exploit.too_many", exploit=exploit, max=c["spheres"]["divinite"])
+        base = (
+            c["spheres"][request["sphere"]]
+            + S._skill_level(c, request.get("skill"))
+            + request["modifier"]
+            + exploit
+            - (D.RETEST_MALUS if request.get("retest") else 0)
+        )
+        if request.get("arcane"):
+            dist = {D.ARCANE_VALUE: Fraction(1)}
+        else:
+            dist = R.chain_distribution(remaining, refill)
+    levels = R.score_distribution(dist, base, state["success_table"])
+    return {
+        "base": base,
+        "pending": pending is not None,
+        "remaining": len(deck["piles"]["draw"]["cards"]),
+        "value": _frac_rows(dist, "value"),
+        "levels": _frac_rows(levels, "level"),
+    }
+
+
+@op(
+    "theorem.opposition",
+    system="theorem",
+    properties={
+        "score_a": {"type": "integer", "minimum": -999, "maximum": 999},
+        "score_b": {"type": "integer", "minimum": -999, "maximum": 999},
+        "success_table": S.SUCCESS_TABLE_SCHEMA,
+    },
+    required=("score_a", "score_b"),
+    summary="Two scores face off: the winner keeps its cases minus the loser's (at least a réussite normale).",
+)
+def _opposition(request: dict[str, Any]) -> dict[str, Any]:
+    table = request.get("success_table", D.SUCCESS_TABLE)
+    if R.validate_success_table(table):
+        raise RulesError("theorem.table.bad", reason=R.validate_success_table(table))
+    return R.opposition(request["score_a"], request["score_b"], table)
+
+
+@op(
+    "theorem.opposition.draw",
+    system="theorem",
+    properties={"state": _STATE, "a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA, "seed": SEED_SCHEMA},
+    required=("state", "a", "b", "seed"),
+    summary="Both sides draw from the shared deck (every figure played) and face off.",
+)
+def _opp_draw(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    rng = rng_from(request)
+    used = {
+        "draw": list(state["deck"]["piles"]["draw"]["cards"]),
+        "discard": list(state["deck"]["piles"]["discard"]["cards"]),
+    }
+    deck, ca, ev_a = S.auto_chain(state["deck"], rng)
+    deck, cb, ev_b = S.auto_chain(deck, rng)
+    state["deck"] = deck
+    va = R.chain_value([S._card(x) for x in ca])
+    vb = R.chain_value([S._card(x) for x in cb])
+    a, b = request["a"], request["b"]
+    sa, sb = a["base"] + a["start"] + va, b["base"] + b["start"] + vb
+    out = R.opposition(sa, sb, state["success_table"])
+    return {
+        "seed": request["seed"],
+        "state": state,
+        "deck_used": used,
+        "result": {
+            **out,
+            "score_a": sa,
+            "score_b": sb,
+            "value_a": va,
+            "value_b": vb,
+            "chain_a": S._chain_json(ca),
+            "chain_b": S._chain_json(cb),
+            "events": ev_a + ev_b,
+        },
+    }
+
+
+@op(
+    "theorem.chase.start",
+    system="theorem",
+    properties={"state": _STATE, "a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA, "target": {"enum": [3, 5]}},
+    required=("state", "a", "b", "target"),
+    summary="Start a chase: each side's base and starting bonus/malus, the lead needed to win (+3 or +5).",
+)
+def _chase_start(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    return {"state": S.chase_start(state, request["a"], request["b"], request["target"])}
+
+
+@op(
+    "theorem.chase.round",
+    system="theorem",
+    properties={"state": _STATE, "seed": SEED_SCHEMA},
+    required=("state", "seed"),
+    summary="One chase round: both sides draw, the round's winner adds its success bonus.",
+)
+def _chase_round(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    used = {
+        "draw": list(state["deck"]["piles"]["draw"]["cards"]),
+        "discard": list(state["deck"]["piles"]["discard"]["cards"]),
+    }
+    new, rec = S.chase_round(state, rng_from(request), request["seed"])
+    return {"seed": request["seed"], "state": new, "round": rec, "deck_used": used}
+
+
+@op(
+    "theorem.chase.end",
+    system="theorem",
+    properties={"state": _STATE},
+    required=("state",),
+    summary="Close the chase tracker.",
+)
+def _chase_end(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    if state["chase"] is None:
+        raise RulesError("theorem.chase.none")
+    state["chase"] = None
+    return {"state": state}
+
+
+@op(
+    "theorem.table.set",
+    system="theorem",
+    properties={"state": _STATE, "success_table": S.SUCCESS_TABLE_SCHEMA, "effects": S.EFFECTS_SCHEMA},
+    required=("state",),
+    summary="MK: edit the success table (levels in order, minima increasing) and the arcana's effects.",
+)
+def _table_set(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    if "success_table" in request:
+        reason = R.validate_success_table(request["success_table"])
+        if reason:
+            raise RulesError("theorem.table.bad", reason=reason)
+        state["success_table"] = [dict(r) for r in request["success_table"]]
+    if "effects" in request:
+        state["effects"] = list(request["effects"])
+    return {"state": state}
+
+
+@op(
+    "theorem.turn.next",
+    system="theorem",
+    properties={"state": _STATE},
+    required=("state",),
+    summary="Next turn: every player may play one arcane again.",
+)
+def _turn(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    state["turn"] = min(state["turn"] + 1, 999999)
+    return {"state": state}
+
+
+@op(
+    "theorem.retest.clear",
+    system="theorem",
+    properties={"state": _STATE, "character_id": _ID},
+    required=("state", "character_id"),
+    summary="Forget a character's failed attempts (a new situation, or the wait is over).",
+)
+def _retest_clear(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    state["fails"].pop(request["character_id"], None)
+    return {"state": state}
+
+
+@op(
+    "theorem.retest.status",
+    system="theorem",
+    properties={"state": _STATE, "character_id": _ID},
+    required=("state", "character_id"),
+    summary="Failed attempts of a character and when a new try is allowed (next_action, hour, day).",
+)
+def _retest_status(request: dict[str, Any]) -> dict[str, Any]:
+    return S.retest_status(S.require_state(request["state"]), request["character_id"])
+
+
+@op(
+    "theorem.remove",
+    system="theorem",
+    properties={"state": _STATE, "character_id": _ID},
+    required=("state", "character_id"),
+    summary="A character leaves the table: its arcana deck goes, its set-aside figures "
+    "and pending chain go to the discard.",
+)
+def _remove(request: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(S.require_state(request["state"]))
+    cid = request["character_id"]
+    aside = state["aside"].pop(cid, [])
+    if aside:
+        state["deck"] = cards.move(state["deck"], aside, "aside", "discard")
+    p = state["pending"].pop(cid, None)
+    if p:
+        back = list(p["chain"]) + ([p["awaiting"]] if p["awaiting"] else [])
+        if back:
+            state["deck"] = cards.move(state["deck"], back, "play", "discard")
+    for key in ("arcana", "hand_size", "arcane_turn", "fails"):
+        state[key].pop(cid, None)
+    return {"state": state}

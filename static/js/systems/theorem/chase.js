@@ -1,0 +1,165 @@
+// Oppositions and chases (#/theorem/chase). Both sides draw from the MK's shared deck as for
+// a simple action (figure chains included, every figure played); an opposition compares the
+// scores once; a chase repeats oppositions round by round, only the round's winner adding its
+// success bonus, until one side's total exceeds the other's by the target (+3 or +5).
+// Source: 003_0f8319d4d007e1fe.txt "3) Les actions d'opposition"; reading: rules/README.md.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderCard } from "../../views/cards.js";
+import { backLink, deckUsed, ensureState, eventsText, levelLabel, logDraw, numberFace, ready, saveState, signed, tableState, thError } from "./common.js";
+
+const side = (name, base, start) => ({ name, base, start });
+const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "" };
+
+async function run(app, request, after) {
+  if (ui.busy) return;
+  ui.busy = true;
+  app.rerender();
+  const r = await app.call(request);
+  ui.busy = false;
+  if (r.error) {
+    ui.error = r.error;
+    app.rerender();
+    return;
+  }
+  ui.error = null;
+  after(r);
+}
+
+const sideOf = (s, fallback) => ({ name: s.name.trim().slice(0, 80) || fallback, base: s.base, start: s.start });
+const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, Number.parseInt(v, 10) || 0));
+
+function sideForm(key, legend) {
+  const s = ui[key];
+  return html`<fieldset class="th-side"><legend>${legend}</legend>
+    <div class="field"><label for=${`th-${key}-name`}>${t("theorem.ui.side_name")}</label>
+      <input id=${`th-${key}-name`} maxlength="80" .value=${s.name} @input=${(e) => { s.name = e.target.value; }}></div>
+    <div class="th-grid">
+      <div class="field"><label for=${`th-${key}-base`}>${t("theorem.ui.side_base")}</label>
+        <input id=${`th-${key}-base`} type="number" min="-20" max="40" .value=${String(s.base)} @change=${(e) => { s.base = clamp(e.target.value, -20, 40); e.target.value = s.base; }}></div>
+      <div class="field"><label for=${`th-${key}-start`}>${t("theorem.ui.side_start")}</label>
+        <input id=${`th-${key}-start`} type="number" min="-10" max="10" .value=${String(s.start)} @change=${(e) => { s.start = clamp(e.target.value, -10, 10); e.target.value = s.start; }}></div>
+    </div>
+  </fieldset>`;
+}
+
+function chainCards(chain) {
+  return html`<ol class="th-chain th-chain-small">${chain.map((card) => html`<li>${renderCard(card, { face: numberFace, testid: "th-opp-card" })}<span class="th-term">${signed(card.term)}</span></li>`)}</ol>`;
+}
+
+function opposition(app) {
+  const state = tableState(app.doc);
+  const seed = newSeed();
+  const a = sideOf(ui.a, "A");
+  const b = sideOf(ui.b, "B");
+  run(app, { op: "theorem.opposition.draw", state, a, b, seed }, (r) => {
+    ui.opposition = { ...r.result, names: [a.name, b.name] };
+    const res = r.result;
+    const winner = res.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: res.winner === "a" ? a.name : b.name });
+    ui.announce = `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
+    saveState(app, r.state);
+    logDraw(app, { kind: "theorem.opposition", who: `${a.name} / ${b.name}`, label: t("theorem.ui.opposition_log", { a: a.name, b: b.name }),
+      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: ui.announce });
+  });
+}
+
+function oppositionResult() {
+  const o = ui.opposition;
+  if (!o) return nothing;
+  const [na, nb] = o.names;
+  return html`<div class="th-opp-result" data-testid="th-opp-result" data-winner=${o.winner ?? "tie"}>
+    <p><strong>${o.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: o.winner === "a" ? na : nb })}</strong></p>
+    <p>${na} : ${o.score_a} → ${levelLabel(o.a.level)}</p>${chainCards(o.chain_a)}
+    <p>${nb} : ${o.score_b} → ${levelLabel(o.b.level)}</p>${chainCards(o.chain_b)}
+  </div>`;
+}
+
+function startChase(app) {
+  const a = sideOf(ui.a, "A");
+  const b = sideOf(ui.b, "B");
+  run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
+    ui.announce = t("theorem.ui.chase_started");
+    saveState(app, r.state);
+  });
+}
+
+function chaseRound(app) {
+  const state = tableState(app.doc);
+  const seed = newSeed();
+  run(app, { op: "theorem.chase.round", state, seed }, (r) => {
+    const rd = r.round;
+    const ch = r.state.chase;
+    const name = (k) => (k === "a" ? ch.a.name : ch.b.name);
+    ui.announce = [
+      t("theorem.ui.round_announce", { n: ch.rounds.length, a: rd.score_a, b: rd.score_b }),
+      rd.winner ? t("theorem.ui.round_winner", { name: name(rd.winner), gain: rd.gain }) : t("theorem.ui.tie"),
+      rd.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
+      eventsText(rd.events),
+    ].filter(Boolean).join(" ");
+    saveState(app, r.state);
+    logDraw(app, { kind: "theorem.chase", who: `${ch.a.name} / ${ch.b.name}`, label: t("theorem.ui.chase_log", { n: ch.rounds.length }),
+      request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: ui.announce });
+  });
+}
+
+function endChase(app) {
+  run(app, { op: "theorem.chase.end", state: tableState(app.doc) }, (r) => {
+    ui.announce = t("theorem.ui.chase_closed");
+    saveState(app, r.state);
+  });
+}
+
+function chaseTracker(app, ch, state) {
+  const card = (id) => state.deck.cards[id];
+  return html`<section class="card" aria-labelledby="th-chase-title" data-testid="th-chase" data-done=${ch.done ?? ""}>
+    <h2 id="th-chase-title">${t("theorem.ui.chase_title", { a: ch.a.name, b: ch.b.name })}</h2>
+    <p>${t("theorem.ui.chase_rule", { target: ch.target })}</p>
+    <p class="th-totals" data-testid="th-chase-totals" data-a=${ch.total_a} data-b=${ch.total_b}>
+      ${ch.a.name} : <strong>+${ch.total_a}</strong> · ${ch.b.name} : <strong>+${ch.total_b}</strong></p>
+    ${ch.done ? html`<p class="th-level th-level-grande" data-testid="th-chase-done">${t("theorem.ui.chase_won", { name: ch.done === "a" ? ch.a.name : ch.b.name })}</p>` : nothing}
+    <div class="th-table-scroll"><table class="th-rounds" data-testid="th-rounds">
+      <caption class="visually-hidden">${t("theorem.ui.rounds")}</caption>
+      <thead><tr><th scope="col">#</th><th scope="col">${ch.a.name}</th><th scope="col">${ch.b.name}</th><th scope="col">${t("theorem.ui.round_result")}</th></tr></thead>
+      <tbody>${ch.rounds.map((rd, i) => html`<tr data-testid="th-round">
+        <th scope="row">${i + 1}</th>
+        <td>${rd.score_a} <span class="small muted">(${rd.cards_a.map((id) => numberFace(card(id)).aria).join(", ")})</span></td>
+        <td>${rd.score_b} <span class="small muted">(${rd.cards_b.map((id) => numberFace(card(id)).aria).join(", ")})</span></td>
+        <td>${rd.winner ? `${rd.winner === "a" ? ch.a.name : ch.b.name} +${rd.gain}` : t("theorem.ui.tie")} · ${rd.total_a}/${rd.total_b}</td>
+      </tr>`)}</tbody>
+    </table></div>
+    <div class="row">
+      ${ch.done ? nothing : html`<button type="button" class="primary" id="th-chase-round" ?disabled=${!ready(app) || ui.busy} @click=${() => chaseRound(app)}>${t("theorem.ui.chase_next")}</button>`}
+      <button type="button" id="th-chase-end" ?disabled=${!ready(app) || ui.busy} @click=${() => endChase(app)}>${t("theorem.ui.chase_end")}</button>
+    </div>
+  </section>`;
+}
+
+export function render(app) {
+  ensureState(app);
+  const state = tableState(app.doc);
+  const ch = state?.chase ?? null;
+  return html`
+    ${backLink("#/theorem", t("theorem.ui.back"))}
+    <h1>${t("theorem.ui.chase_page")}</h1>
+    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${ui.announce}</div>
+    ${ui.error ? html`<p class="field-error" role="alert">${thError(ui.error)}</p>` : nothing}
+    ${state && ch ? chaseTracker(app, ch, state) : nothing}
+    <section class="card" aria-labelledby="th-sides-title">
+      <h2 id="th-sides-title">${t("theorem.ui.sides")}</h2>
+      <p class="muted small">${t("theorem.ui.sides_help")}</p>
+      <div class="th-sides">${sideForm("a", t("theorem.ui.side_a"))}${sideForm("b", t("theorem.ui.side_b"))}</div>
+      <div class="row">
+        <button type="button" id="th-opp-draw" ?disabled=${!ready(app) || !state || ui.busy} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>
+      </div>
+      ${oppositionResult()}
+      <fieldset class="th-target"><legend>${t("theorem.ui.target")}</legend>
+        ${[3, 5].map((n) => html`<label class="check"><input type="radio" name="th-target" value=${n} .checked=${ui.target === n}
+          @change=${() => { ui.target = n; }}> +${n}</label>`)}
+      </fieldset>
+      <button type="button" class="primary" id="th-chase-start" ?disabled=${!ready(app) || !state || ui.busy || (ch && !ch.done)}
+        @click=${() => startChase(app)}>${t("theorem.ui.chase_start")}</button>
+    </section>
+  `;
+}

@@ -1,0 +1,126 @@
+// Théorem UI: shared helpers. The rules live in Python (tablee.systems.theorem); this file
+// names cards, reads the table document and keeps the hidden hands out of the pages: a hand's
+// faces are only ever read from `theorem.view.player` for its own player, asked when that
+// player chooses to look (see `handView`), and forgotten when they hide it again.
+
+import { html } from "../../../vendor/lit-html/lit-html.js";
+import { errorMessage, has, t, tn } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { ensureCardStyles } from "../../views/cards.js";
+import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
+import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+
+export { replaceCharacter } from "../../views/characters.js";
+export { tn };
+
+export const SYSTEM = "theorem";
+export const MK = "@mk";
+export const SPHERES = ["animalite", "humanite", "divinite"];
+export const SUITS = ["baton", "coupe", "denier", "epee"];
+export const LEVELS = ["echec", "normale", "moyenne", "grande"];
+/** The 22 major arcana (the rules op theorem.rules gives the same list). */
+export const ARCANA = ["Le Mat", "Le Bateleur", "La Papesse", "L'Impératrice", "L'Empereur", "Le Pape",
+  "L'Amoureux", "Le Chariot", "La Justice", "L'Ermite", "La Roue de Fortune", "La Force", "Le Pendu",
+  "L'Arcane sans nom", "Tempérance", "Le Diable", "La Maison Dieu", "L'Étoile", "La Lune", "Le Soleil",
+  "Le Jugement", "Le Monde"];
+const ROMAN = ["0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV",
+  "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI"];
+
+export function ensureStyles() {
+  ensureCardStyles();
+  loadStylesheet(new URL("../../../css/theorem.css", import.meta.url).href);
+}
+
+export const rules = engineData("theorem.rules");
+export const characters = (doc) => systemCharacters(doc, SYSTEM);
+export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);
+export const ready = (app) => app.engine.state === "ready";
+export const nameOf = (c) => c?.name?.trim() || t("theorem.ui.unnamed");
+
+/** The Théorem table state, or null before the first one was made (`ensureState`). */
+export function tableState(doc) {
+  return doc.systems?.theorem ?? null;
+}
+
+export function saveState(app, state) {
+  app.update((doc) => {
+    doc.systems.theorem = state;
+  });
+}
+
+let making = false;
+/** Make the table (the 56 numbered cards shuffled) once the engine is up, if there is none. */
+export function ensureState(app) {
+  if (tableState(app.doc) || making || !ready(app)) return;
+  making = true;
+  const seed = newSeed();
+  app.call({ op: "theorem.state.new", seed }).then((r) => {
+    making = false;
+    if (!r.error && !tableState(app.doc)) saveState(app, r.state);
+  });
+}
+
+// ---------------------------------------------------------------- cards
+export const suitLabel = (suit) => t(`theorem.suit.${suit}`);
+export const rankLabel = (rank) => (/^\d+$/.test(rank) ? rank : t(`theorem.rank.${rank}`));
+
+/** A numbered card: its rank big, its suit under it; read "7 de coupe" / "Roi de denier". */
+export function numberFace(card) {
+  return {
+    label: rankLabel(card.rank),
+    note: suitLabel(card.suit),
+    tone: card.suit,
+    aria: t("theorem.ui.card_name", { rank: rankLabel(card.rank), suit: suitLabel(card.suit) }),
+  };
+}
+
+export const cardName = (card) => numberFace(card).aria;
+
+export function arcaneName(number) {
+  return ARCANA[number] ?? "?";
+}
+
+/** An arcane: its name, its number in roman numerals. */
+export function arcaneFace(card) {
+  const number = card.number ?? Number(String(card.id).slice(-2));
+  return { label: arcaneName(number), note: ROMAN[number], tone: "arcane",
+    aria: t("theorem.ui.arcane_name", { name: arcaneName(number), number: ROMAN[number] }) };
+}
+
+/** The numbered deck's card definition by id (the deck's `cards` map is public data). */
+export const deckCard = (state, id) => state.deck.cards[id];
+
+export const levelLabel = (level) => t(`theorem.level.${level}`);
+export const sphereLabel = (s) => t(`theorem.sphere.${s}`);
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+/** Field problems of theorem.character.check (ids "th-err-…"). */
+export const { problemsAt, fieldId, fieldErrors, hasProblem } = fieldProblems("th");
+export const checkOf = checkCache("theorem.character.check");
+
+export function thError(error) {
+  if (!error) return "";
+  const params = { ...error.params };
+  if (typeof params.card === "string" && /^arcane-\d\d$/.test(params.card)) params.card = arcaneName(Number(params.card.slice(-2)));
+  if (typeof params.field === "string" && has(`theorem.field.${params.field}`)) params.field = t(`theorem.field.${params.field}`);
+  return errorMessage({ ...error, params });
+}
+
+export function backLink(href, label) {
+  return html`<p class="th-back"><a href=${href}>← ${label}</a></p>`;
+}
+
+/** The deck state a draw used (for the log: with the seed it replays the draw exactly). */
+export function deckUsed(state) {
+  return { draw: [...state.deck.piles.draw.cards], discard: [...state.deck.piles.discard.cards] };
+}
+
+/** A log entry for a seeded draw: the request with its seed and the deck it used, and a summary. */
+export function logDraw(app, { kind, who, label, request, deck, summary }) {
+  app.addLog({ kind, system: SYSTEM, who, label: label.slice(0, 200), request: { ...request, deck }, result: { summary } });
+}
+
+/** Reshuffle events in words (the discard turned over). */
+export function eventsText(events = []) {
+  return events.filter((e) => e.type === "reshuffle").map((e) => tn("theorem.ui.reshuffled", e.count)).join(" ");
+}

@@ -1,0 +1,443 @@
+// The tarot table for one player (#/theorem/test/<id>): the MK's numbered deck and its discard,
+// the chain in play with each card's sign, the player's set-aside figures, the player's own
+// arcana (a face-down hand shown only after the player chooses to look, hidden again after;
+// the Ka card set aside), and the simple action: sphère + compétence + modificateur + exploit
+// (− re-test) with the exact odds from the deck as it stands, before every draw.
+// Hidden data: the faces of the hand come only from theorem.view.player for this player, asked
+// while they look and forgotten when they hide it; other hands are never read here.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { formatPercent, t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { renderCard, renderPile } from "../../views/cards.js";
+import { renderDistribution } from "../../views/dice-ui.js";
+import { requestCache, reveal } from "../../views/ui.js";
+import {
+  SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
+  findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, replaceCharacter, rules, saveState,
+  signed, sphereLabel, tableState, thError, tn,
+} from "./common.js";
+
+const ui = {
+  id: null, sphere: "animalite", skill: "", modifier: 0, exploit: 0, retest: false, arcaneOdds: false,
+  mortal: false, looking: false, hand: null, busy: false, error: null, result: null, announce: "", last: null,
+};
+
+const odds = requestCache({ keepStale: true });
+
+function reset(id, c) {
+  if (ui.id === id) return;
+  Object.assign(ui, { id, sphere: "animalite", skill: c?.skills[0]?.name ?? "", modifier: 0, exploit: 0, retest: false,
+    arcaneOdds: false, mortal: false, looking: false, hand: null, error: null, result: null, announce: "", last: null });
+  odds.clear();
+}
+
+// ---------------------------------------------------------------- engine calls
+async function call(app, request) {
+  const r = await app.call(request);
+  if (r.error) {
+    ui.error = r.error;
+    ui.busy = false;
+    app.rerender();
+    return null;
+  }
+  ui.error = null;
+  return r;
+}
+
+function commit(app, state, character) {
+  app.update((doc) => {
+    doc.systems.theorem = state;
+    if (character) replaceCharacter(doc, character);
+  });
+}
+
+function actionFields() {
+  const out = { sphere: ui.sphere, modifier: ui.modifier, exploit: ui.retest ? 0 : ui.exploit, retest: ui.retest };
+  out.skill = ui.skill || null;
+  return out;
+}
+
+/** Announce the action (theorem.action.begin) unless one is pending; returns {state, character}. */
+async function ensureAction(app, c, state) {
+  if (state.pending[c.id]) return { state, character: c };
+  const r = await call(app, { op: "theorem.action.begin", state, character: c, ...actionFields() });
+  return r ? { state: r.state, character: r.character } : null;
+}
+
+function describe(c, p) {
+  const skill = p.skill ? ` + ${p.skill}` : "";
+  return `${sphereLabel(p.sphere)}${skill} ${signed(p.modifier)}${p.exploit ? ` · ${t("theorem.ui.exploit_short", { n: p.exploit })}` : ""}${p.retest ? ` · ${t("theorem.ui.retest_short")}` : ""}`;
+}
+
+function finish(app, c, result, label) {
+  ui.result = result;
+  ui.announce = t("theorem.ui.result_announce", { score: result.score, level: levelLabel(result.level) });
+  odds.clear();
+  requestAnimationFrame(() => {
+    document.getElementById("th-result-title")?.focus({ preventScroll: true });
+    reveal("th-result-title");
+  });
+  return label;
+}
+
+async function drawCard(app, c) {
+  if (ui.busy) return;
+  ui.busy = true;
+  ui.result = null;
+  const begun = await ensureAction(app, c, tableState(app.doc));
+  if (!begun) return;
+  const seed = newSeed();
+  const deck = deckUsed(begun.state);
+  const r = await call(app, { op: "theorem.action.draw", state: begun.state, character: begun.character, seed });
+  ui.busy = false;
+  if (!r) {
+    commit(app, begun.state, begun.character);
+    return;
+  }
+  const res = r.result;
+  const pending = begun.state.pending[c.id];
+  commit(app, r.state, begun.character);
+  const card = cardName(res.card);
+  const label = `${t("theorem.ui.log_draw", { card })} — ${describe(c, pending)}`;
+  let summary = card;
+  if (res.done) {
+    finish(app, c, res);
+    summary = t("theorem.ui.log_result", { value: res.value, score: res.score, level: levelLabel(res.level) });
+  } else if (res.awaiting) {
+    ui.announce = t("theorem.ui.figure_drawn", { card });
+    requestAnimationFrame(() => document.getElementById("th-figure-play")?.focus());
+  } else {
+    ui.announce = t("theorem.ui.figure_chain", { card });
+    requestAnimationFrame(() => document.getElementById("th-draw")?.focus());
+  }
+  const reshuffle = eventsText(res.events);
+  if (reshuffle) ui.announce = `${reshuffle} ${ui.announce}`;
+  logDraw(app, { kind: "theorem.draw", who: nameOf(c), label,
+    request: { op: "theorem.action.draw", character_id: c.id, seed }, deck, summary: [summary, reshuffle].filter(Boolean).join(" · ") });
+}
+
+async function figure(app, c, decision) {
+  if (ui.busy) return;
+  const r = await call(app, { op: "theorem.action.figure", state: tableState(app.doc), character: c, decision });
+  if (!r) return;
+  ui.announce = t(decision === "aside" ? "theorem.ui.figure_set_aside" : "theorem.ui.figure_played", { card: cardName(r.result.card) });
+  commit(app, r.state);
+  requestAnimationFrame(() => document.getElementById("th-draw")?.focus());
+}
+
+async function playAside(app, c, cardId) {
+  if (ui.busy) return;
+  ui.busy = true;
+  ui.result = null;
+  const begun = await ensureAction(app, c, tableState(app.doc));
+  if (!begun) return;
+  const r = await call(app, { op: "theorem.action.aside", state: begun.state, character_id: c.id, card: cardId });
+  ui.busy = false;
+  if (!r) {
+    commit(app, begun.state, begun.character);
+    return;
+  }
+  ui.announce = t("theorem.ui.aside_played", { card: cardName(r.result.card) });
+  commit(app, r.state, begun.character);
+}
+
+async function cancel(app, c) {
+  const r = await call(app, { op: "theorem.action.cancel", state: tableState(app.doc), character: c });
+  if (r) commit(app, r.state, r.character);
+}
+
+async function playArcane(app, c, cardId, mode) {
+  if (ui.busy) return;
+  ui.busy = true;
+  ui.result = null;
+  let state = tableState(app.doc);
+  let character = c;
+  if (mode === "value") {
+    const begun = await ensureAction(app, c, state);
+    if (!begun) return;
+    ({ state, character } = begun);
+  }
+  const seed = newSeed();
+  const r = await call(app, { op: "theorem.arcane.play", state, character, card: cardId, mode, mortal: ui.mortal, seed });
+  ui.busy = false;
+  if (!r) {
+    if (state !== tableState(app.doc)) commit(app, state, character);
+    return;
+  }
+  commit(app, r.state, r.character);
+  ui.hand = null; // the hand changed: ask again (only while looking)
+  const res = r.result;
+  const name = arcaneName(res.arcane);
+  const label = t(mode === "value" ? "theorem.ui.log_arcane_value" : "theorem.ui.log_arcane_effect", { name, cost: res.cost });
+  let summary = label;
+  if (res.done) {
+    finish(app, c, res);
+    summary = t("theorem.ui.log_result", { value: res.value, score: res.score, level: levelLabel(res.level) });
+  } else {
+    ui.announce = t("theorem.ui.arcane_effect_played", { name, cost: res.cost });
+  }
+  if (res.refilled) ui.announce = `${ui.announce} ${tn("theorem.ui.hand_refilled", res.refilled)}`;
+  logDraw(app, { kind: "theorem.arcane", who: nameOf(c), label,
+    request: { op: "theorem.arcane.play", character_id: c.id, card: cardId, mode, mortal: ui.mortal, seed }, deck: null, summary });
+}
+
+async function drawHand(app, c) {
+  if (ui.busy) return;
+  ui.busy = true;
+  const seed = newSeed();
+  const st = tableState(app.doc);
+  const r = await call(app, { op: "theorem.hand.draw", state: st, character: c, seed });
+  ui.busy = false;
+  if (!r) return;
+  commit(app, r.state);
+  ui.hand = null;
+  const ka = r.events.some((e) => e.type === "ka");
+  ui.announce = [tn("theorem.ui.hand_drawn", r.count), ka ? t("theorem.ui.ka_set_aside") : "", eventsText(r.events)].filter(Boolean).join(" ");
+  const arc = st.arcana[c.id];
+  logDraw(app, { kind: "theorem.hand", who: nameOf(c), label: tn("theorem.ui.hand_drawn", r.count),
+    request: { op: "theorem.hand.draw", character_id: c.id, seed },
+    deck: arc ? { draw_count: arc.piles.draw.cards.length, discard_count: arc.piles.discard.cards.length } : { new: true },
+    summary: ui.announce });
+}
+
+/** The player's own hand, face up: asked from theorem.view.player only while they look. */
+function ownHand(app, c, state) {
+  if (!ui.looking) return null;
+  const key = JSON.stringify(state.arcana[c.id]?.piles.hand.cards.length ?? 0) + JSON.stringify(state.arcana[c.id]?.piles.discard.cards ?? []);
+  if (ui.hand?.key === key) return ui.hand.cards;
+  if (ui.hand?.asked === key || !ready(app)) return null;
+  ui.hand = { key: null, asked: key, cards: null };
+  app.call({ op: "theorem.view.player", state, viewer: c.id }).then((r) => {
+    if (!ui.looking || ui.hand?.asked !== key || r.error) return;
+    const arc = r.view.arcana[c.id];
+    ui.hand = { key, asked: key, cards: arc.piles.hand.cards.map((id) => arc.cards[id]) };
+    app.rerender();
+  });
+  return null;
+}
+
+function look(app, on) {
+  ui.looking = on;
+  ui.hand = null; // hiding forgets the faces
+  app.rerender();
+  requestAnimationFrame(() => document.getElementById(on ? "th-hide-hand" : "th-look-hand")?.focus());
+}
+
+// ---------------------------------------------------------------- sections
+function deckSection(app, c, state) {
+  const piles = state.deck.piles;
+  const discardTop = piles.discard.cards.length ? deckCard(state, piles.discard.cards.at(-1)) : null;
+  const p = state.pending[c.id];
+  const chain = p ? p.chain.map((id) => deckCard(state, id)) : [];
+  const awaiting = p?.awaiting ? deckCard(state, p.awaiting) : null;
+  const aside = (state.aside[c.id] ?? []).map((id) => deckCard(state, id));
+  const canAside = !p || (!p.drawn && !p.awaiting);
+  return html`<section class="card" aria-labelledby="th-deck-title" data-testid="th-deck">
+    <h2 id="th-deck-title">${t("theorem.ui.deck_title")}</h2>
+    <div class="card-piles">
+      ${renderPile({ id: "draw", label: t("cards.pile.draw"), count: piles.draw.cards.length, faceDown: true })}
+      ${renderPile({ id: "discard", label: t("cards.pile.discard"), count: piles.discard.cards.length, top: discardTop, faceDown: false, face: numberFace })}
+    </div>
+    ${chain.length || awaiting ? html`<h3>${t("theorem.ui.in_play")}</h3>
+      ${chainView(chain, awaiting)}` : nothing}
+    <h3 id="th-aside-title">${tn("theorem.ui.aside_title", aside.length, { max: c.spheres.humanite })}</h3>
+    ${aside.length ? html`<ul class="card-hand" aria-labelledby="th-aside-title" data-testid="th-aside">
+      ${aside.map((card) => html`<li class="th-aside-card">${renderCard(card, { face: numberFace, testid: "th-aside-card" })}
+        <button type="button" data-testid="th-play-aside" ?disabled=${!ready(app) || ui.busy || !canAside}
+          @click=${() => playAside(app, c, card.id)}>${t("theorem.ui.play_aside")}<span class="visually-hidden"> ${cardName(card)}</span></button></li>`)}
+    </ul>
+    ${canAside ? nothing : html`<p class="muted small">${t("theorem.ui.aside_locked")}</p>`}` : html`<p class="muted small">${t("theorem.ui.aside_none")}</p>`}
+  </section>`;
+}
+
+function chainView(chain, awaiting) {
+  return html`<ol class="th-chain" data-testid="th-chain">
+    ${chain.map((card, i) => html`<li data-card-id=${card.id}>${renderCard(card, { face: numberFace, testid: "th-chain-card" })}
+      <span class="th-term" data-testid="th-term">${chain.length > 1 || card.kind === "number" ? signTerm(chain, i) : "?"}</span></li>`)}
+    ${awaiting ? html`<li data-card-id=${awaiting.id}>${renderCard(awaiting, { face: numberFace, testid: "th-awaiting-card" })}
+      <span class="th-term">${t("theorem.ui.awaiting")}</span></li>` : nothing}
+  </ol>`;
+}
+
+/** A chain card's term as the reading signs it (same suit as the card before: negative). */
+function signTerm(chain, i) {
+  const sign = (k) => (chain[k].suit === chain[k - 1].suit ? -1 : 1);
+  const s = i === 0 ? (chain.length > 1 ? sign(1) : 1) : sign(i);
+  return signed(s * chain[i].value);
+}
+
+function arcanaSection(app, c, state) {
+  const arc = state.arcana[c.id];
+  const handCount = arc?.piles.hand.cards.length ?? 0;
+  const ka = arc ? arc.piles.ka.cards.map((id) => arc.cards[id]) : [];
+  const hand = ownHand(app, c, state);
+  const turnUsed = state.arcane_turn[c.id] === state.turn;
+  const p = state.pending[c.id];
+  const valueOk = !p || (!p.drawn && !p.chain.length && !p.awaiting);
+  const cost = (card) => (c.ka_card !== null && card.number === c.ka_card) || (ui.mortal && c.des_ka === 1) ? 1 : 5;
+  const playButtons = (card) => html`<div class="th-arcane-actions">
+    <button type="button" data-testid="th-arcane-value" ?disabled=${!ready(app) || ui.busy || turnUsed || !valueOk}
+      @click=${() => playArcane(app, c, card.id, "value")}>${t("theorem.ui.arcane_value", { cost: cost(card) })}<span class="visually-hidden"> ${arcaneName(card.number)}</span></button>
+    <button type="button" data-testid="th-arcane-effect" ?disabled=${!ready(app) || ui.busy || turnUsed}
+      @click=${() => playArcane(app, c, card.id, "effect")}>${t("theorem.ui.arcane_effect", { cost: cost(card) })}<span class="visually-hidden"> ${arcaneName(card.number)}</span></button>
+    ${state.effects[card.number] ? html`<p class="small th-effect">${state.effects[card.number]}</p>` : nothing}
+  </div>`;
+  return html`<section class="card" aria-labelledby="th-arcana-title" data-testid="th-arcana">
+    <h2 id="th-arcana-title">${t("theorem.ui.arcana_title")}</h2>
+    ${arc ? html`<div class="card-piles">
+      ${renderPile({ id: "arcana-draw", label: t("theorem.ui.arcana_deck"), count: arc.piles.draw.cards.length, faceDown: true })}
+      ${renderPile({ id: "arcana-discard", label: t("cards.pile.discard"), count: arc.piles.discard.cards.length,
+        top: arc.piles.discard.cards.length ? arc.cards[arc.piles.discard.cards.at(-1)] : null, faceDown: false, face: arcaneFace })}
+    </div>` : html`<p class="muted">${t("theorem.ui.no_hand_yet", { n: c.spheres.divinite })}</p>`}
+    ${turnUsed ? html`<p class="small" data-testid="th-turn-used">${t("theorem.ui.arcane_turn_used")}</p>` : nothing}
+    <label class="check"><input type="checkbox" id="th-mortal" .checked=${ui.mortal} ?disabled=${c.des_ka !== 1}
+      @change=${(e) => { ui.mortal = e.target.checked; app.rerender(); }}> ${t("theorem.ui.mortal")}</label>
+    ${c.des_ka !== 1 ? html`<p class="muted small">${t("theorem.ui.mortal_help")}</p>` : nothing}
+    ${ka.length ? html`<h3>${t("theorem.ui.ka_aside")}</h3>
+      <ul class="card-hand" data-testid="th-ka">${ka.map((card) => html`<li>${renderCard(card, { face: arcaneFace, testid: "th-ka-card" })}${playButtons(card)}</li>`)}</ul>` : nothing}
+    <h3 id="th-hand-title">${tn("theorem.ui.hand_title", handCount)}</h3>
+    ${handCount === 0 ? html`<button type="button" class="primary" id="th-draw-hand" ?disabled=${!ready(app) || ui.busy}
+        @click=${() => drawHand(app, c)}>${tn("theorem.ui.draw_hand", arc ? state.hand_size[c.id] : c.spheres.divinite)}</button>`
+      : ui.looking ? html`
+        <ul class="card-hand" aria-labelledby="th-hand-title" data-testid="th-hand" data-shown="true">
+          ${hand ? hand.map((card) => html`<li>${renderCard(card, { face: arcaneFace, testid: "th-hand-card" })}${playButtons(card)}</li>`)
+            : html`<li class="muted">${t("theorem.ui.loading")}</li>`}
+        </ul>
+        <button type="button" id="th-hide-hand" @click=${() => look(app, false)}>${t("theorem.ui.hide_hand")}</button>`
+      : html`
+        <ul class="card-hand" aria-labelledby="th-hand-title" data-testid="th-hand" data-shown="false">
+          ${Array.from({ length: handCount }, () => html`<li>${renderCard(null, { faceDown: true, testid: "th-hand-back" })}</li>`)}
+        </ul>
+        <button type="button" id="th-look-hand" ?disabled=${!ready(app)} @click=${() => look(app, true)}>${t("theorem.ui.look_hand", { name: nameOf(c) })}</button>
+        <p class="muted small">${t("theorem.ui.look_help")}</p>`}
+  </section>`;
+}
+
+function actionForm(app, c, state) {
+  const p = state.pending[c.id];
+  const locked = Boolean(p);
+  const ladder = rules(app)?.ladder ?? [];
+  const fails = state.fails[c.id];
+  const set = (key, parse = (v) => v) => (e) => {
+    ui[key] = parse(e.target.type === "checkbox" ? e.target.checked : e.target.value);
+    ui.result = null;
+    app.rerender();
+  };
+  return html`<section class="card" aria-labelledby="th-action-title">
+    <h2 id="th-action-title">${t("theorem.ui.action_title")}</h2>
+    ${p ? html`<p data-testid="th-pending">${t("theorem.ui.pending", { what: describe(c, p), base: p.base })}</p>` : nothing}
+    <div class="th-grid">
+      <div class="field"><label for="th-sphere">${t("theorem.ui.sphere")}</label>
+        <select id="th-sphere" ?disabled=${locked} @change=${set("sphere")}>
+          ${SPHERES.map((s) => html`<option value=${s} ?selected=${s === ui.sphere}>${sphereLabel(s)} (${c.spheres[s]})</option>`)}
+        </select></div>
+      <div class="field"><label for="th-skill">${t("theorem.ui.skill")}</label>
+        <select id="th-skill" ?disabled=${locked} @change=${set("skill")}>
+          <option value="" ?selected=${!ui.skill}>${t("theorem.ui.no_skill")}</option>
+          ${c.skills.map((sk) => html`<option value=${sk.name} ?selected=${sk.name === ui.skill}>${sk.name} (${sk.level})</option>`)}
+        </select></div>
+      <div class="field"><label for="th-modifier">${t("theorem.ui.modifier")}</label>
+        <select id="th-modifier" ?disabled=${locked} @change=${set("modifier", Number)}>
+          ${ladder.map((row) => html`<option value=${row.value} ?selected=${row.value === ui.modifier}>${signed(row.value)} · ${t(`theorem.ladder.${row.id}`)}</option>`)}
+        </select></div>
+      <div class="field"><label for="th-exploit">${t("theorem.ui.exploit", { max: c.spheres.divinite })}</label>
+        <select id="th-exploit" ?disabled=${locked || ui.retest} aria-describedby="th-exploit-help" @change=${set("exploit", Number)}>
+          ${Array.from({ length: Math.min(c.spheres.divinite, c.realite) + 1 }, (_, n) => html`<option value=${n} ?selected=${n === ui.exploit}>${n === 0 ? t("theorem.ui.no_exploit") : `+${n}`}</option>`)}
+        </select>
+        <p class="muted small" id="th-exploit-help">${t("theorem.ui.exploit_help", { realite: c.realite })}</p></div>
+    </div>
+    <label class="check"><input type="checkbox" id="th-retest" ?disabled=${locked} .checked=${ui.retest} @change=${set("retest")}> ${t("theorem.ui.retest")}</label>
+    ${fails ? html`<p class="th-retest" data-testid="th-retest-status" data-count=${fails.count}>${tn("theorem.ui.fails", fails.count, { skill: fails.skill || "—" })}
+      ${t(`theorem.ui.wait_${fails.count === 1 ? "next_action" : fails.count === 2 ? "hour" : "day"}`)}</p>` : nothing}
+    <label class="check"><input type="checkbox" id="th-arcane-odds" ?disabled=${locked} .checked=${ui.arcaneOdds} @change=${set("arcaneOdds")}> ${t("theorem.ui.odds_with_arcane")}</label>
+  </section>`;
+}
+
+function oddsSection(app, c, state) {
+  const request = { op: "theorem.action.odds", state, character: c, ...actionFields(), arcane: ui.arcaneOdds };
+  const r = ready(app) ? odds(app, request) : null;
+  let body;
+  if (!r) body = html`<p class="muted">${t("theorem.ui.odds_loading")}</p>`;
+  else if (r.error) body = html`<p class="field-error" role="alert">${thError(r.error)}</p>`;
+  else {
+    const levels = [...r.levels].reverse();
+    body = html`<div data-testid="th-odds" data-base=${r.base} data-remaining=${r.remaining}>
+      <p>${t("theorem.ui.odds_line", { base: r.base, remaining: r.remaining })}</p>
+      <ul class="th-levels" data-testid="th-level-odds">
+        ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : ${formatPercent(row.percent)} <span class="muted small">(${row.fraction})</span></li>`)}
+      </ul>
+      <details class="th-value-odds"><summary>${t("theorem.ui.value_odds")}</summary>
+        ${renderDistribution(r.value.map((row) => ({ label: signed(row.value), p: row.fraction, percent: row.percent })), t("theorem.ui.value"))}
+      </details>
+    </div>`;
+  }
+  return html`<section class="card" aria-labelledby="th-odds-title">
+    <h2 id="th-odds-title">${t("theorem.ui.odds_title")}</h2>
+    <p class="muted small">${t("theorem.ui.odds_help")}</p>
+    ${body}
+  </section>`;
+}
+
+function playSection(app, c, state) {
+  const p = state.pending[c.id];
+  const disabled = !ready(app) || ui.busy;
+  if (p?.awaiting) {
+    const card = deckCard(state, p.awaiting);
+    const full = (state.aside[c.id]?.length ?? 0) >= c.spheres.humanite;
+    return html`<section class="card th-decide" aria-labelledby="th-decide-title" data-testid="th-decide">
+      <h2 id="th-decide-title">${t("theorem.ui.figure_choice", { card: cardName(card) })}</h2>
+      <p class="muted small">${t("theorem.ui.figure_choice_help", { max: c.spheres.humanite })}</p>
+      <div class="row">
+        <button type="button" class="primary" id="th-figure-play" ?disabled=${disabled} @click=${() => figure(app, c, "play")}>${t("theorem.ui.figure_play")}</button>
+        <button type="button" id="th-figure-aside" ?disabled=${disabled || full} @click=${() => figure(app, c, "aside")}>${t("theorem.ui.figure_aside")}</button>
+      </div>
+    </section>`;
+  }
+  const canCancel = p && !p.drawn && !p.chain.length && p.effect === null;
+  return html`<div class="row th-play">
+    <button type="button" class="primary" id="th-draw" ?disabled=${disabled} @click=${() => drawCard(app, c)}>
+      ${p ? (p.must_play ? t("theorem.ui.draw_after_aside") : p.chain.length ? t("theorem.ui.draw_next") : t("theorem.ui.draw")) : t("theorem.ui.draw")}</button>
+    ${canCancel ? html`<button type="button" id="th-cancel" ?disabled=${disabled} @click=${() => cancel(app, c)}>${t("theorem.ui.cancel_action")}</button>` : nothing}
+  </div>`;
+}
+
+function resultSection() {
+  const r = ui.result;
+  if (!r) return nothing;
+  return html`<section class="card th-result" aria-labelledby="th-result-title" data-testid="th-result"
+    data-level=${r.level} data-score=${r.score} data-value=${r.value}>
+    <h2 id="th-result-title" tabindex="-1">${t("theorem.ui.result")}</h2>
+    <p class="th-level th-level-${r.level}" data-testid="th-level">${levelLabel(r.level)}</p>
+    <p>${t("theorem.ui.score_line", { base: r.base, value: r.value, score: r.score })}</p>
+    ${r.chain.length ? html`<ol class="th-chain" aria-label=${t("theorem.ui.chain")}>
+      ${r.chain.map((card) => html`<li>${renderCard(card, { face: numberFace, testid: "th-result-card" })}<span class="th-term" data-testid="th-result-term">${signed(card.term)}</span></li>`)}
+    </ol>` : html`<p>${t("theorem.ui.arcane_ten")}</p>`}
+    <p class="small">${tn("theorem.ui.cases", r.cases, { bonus: r.bonus })}</p>
+    ${r.level === "echec" ? html`<p class="small">${t(`theorem.ui.wait_${r.retest.wait}`)}</p>` : nothing}
+  </section>`;
+}
+
+export function render(app, id) {
+  const c = findCharacter(app.doc, id);
+  reset(id, c);
+  if (!c) return html`${backLink("#/theorem", t("theorem.ui.back"))}<p role="alert">${t("theorem.ui.not_found")}</p>`;
+  ensureState(app);
+  const state = tableState(app.doc);
+  return html`
+    ${backLink(`#/theorem/character/${encodeURIComponent(id)}`, t("theorem.ui.back_sheet", { name: nameOf(c) }))}
+    <h1>${t("theorem.ui.table_title", { name: nameOf(c) })}</h1>
+    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${ui.announce}</div>
+    <p class="th-stats" data-testid="th-stats" data-realite=${c.realite}>${t("theorem.ui.stats", { realite: c.realite, ka: c.des_ka, humanite: c.spheres.humanite })}</p>
+    ${ui.error ? html`<p class="field-error" role="alert" data-testid="th-error">${thError(ui.error)}</p>` : nothing}
+    ${state ? html`
+      ${actionForm(app, c, state)}
+      ${oddsSection(app, c, state)}
+      ${playSection(app, c, state)}
+      ${resultSection()}
+      ${deckSection(app, c, state)}
+      ${arcanaSection(app, c, state)}
+    ` : html`<p class="muted">${t("theorem.ui.engine_wait")}</p>`}
+  `;
+}
+
