@@ -141,6 +141,18 @@ def test_buy_deducts_po_and_refuses_when_short():
         assert call({"op": "unicreon.character.check", "character": c, **extra})["ok"]
 
 
+@pytest.mark.parametrize(("ref", "slot"), [("armure_cuir", "worn"), ("bouclier_bois", "hand")])
+def test_a_second_armour_or_shield_goes_in_a_bag_not_on_the_body(ref, slot):
+    """One armour worn and one shield in hand ("Armures et boucliers"): choosing a second one at
+    creation (free since equipment is chosen) puts it in a bag, so the sheet stays valid. Found by
+    the Hypothesis property once creation equipment stopped costing PO."""
+    c = complete()
+    for _ in range(2):
+        c = call({"op": "unicreon.shop.buy", "character": c, "ref": ref})["character"]
+    assert [i["carried"] for i in c["inventory"]] == [slot, "bag"]
+    assert call({"op": "unicreon.character.check", "character": c})["ok"]
+
+
 def test_weapons_cost_more_than_starting_po_when_creation_purchases_cost_po():
     """Every weapon costs ≥ 50 PO: with the "pay at creation" setting a new character (40 PO)
     cannot buy one; by default it is chosen, not bought (see test_unicreon_table_rules)."""

@@ -495,7 +495,19 @@ def buy(
     item = {"uid": "", "ref": ref, "name": "", **copy.deepcopy(CATALOGUE[ref])}
     if carried is not None:
         item["carried"] = carried
+    elif _slot_taken(character, item):
+        # A second armour is not worn over the first, nor a second shield held: it goes in a bag
+        # ("Armures et boucliers": one armour worn, one shield in hand).
+        item["carried"] = "bag"
     return add_item(character, item, pay=pays(character, creation_pay=creation_pay))
+
+
+def _slot_taken(character: dict[str, Any], item: dict[str, Any]) -> bool:
+    """True when ``item`` would be a second worn armour or a second shield in hand."""
+    slot = {"armour": "worn", "shield": "hand"}.get(item["category"])
+    if slot is None or item["carried"] != slot:
+        return False
+    return any(i["category"] == item["category"] and i["carried"] == slot for i in character["inventory"])
 
 
 def custom_item(spec: dict[str, Any]) -> dict[str, Any]:
