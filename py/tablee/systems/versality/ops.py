@@ -32,8 +32,8 @@ _MODS = {
     "tokens": {"type": "integer", "minimum": 0, "maximum": 3},
 }
 
-register_character_validator("versality", C.validate_character)
-register_state_validator("versality", S.validate_state)
+register_character_validator("versality", C.validate_character, schema=C.CHARACTER_SCHEMA)
+register_state_validator("versality", S.validate_state, schema=S.STATE_SCHEMA)
 
 
 def _dist(dist: dict[str, Fraction]) -> list[dict[str, Any]]:
@@ -68,7 +68,7 @@ def _rules(request: dict[str, Any]) -> dict[str, Any]:
 @op(
     "versality.character.new",
     system="versality",
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 100}},
+    properties={"id": _ID, "name": {"type": "string", "maxLength": 80}},
     required=("id",),
     summary="A blank character to start guided creation (base deck of 4 cards).",
 )

@@ -4,17 +4,18 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
+import { own } from "../../views/ui.js";
 import { SYSTEM, isCreated, nameOf, tableState, tn, transientApp } from "./common.js";
 
 // A duplicate keeps `created`: the flag is a field of the character. A deleted character's
 // deck and pending test go with it.
 const listing = characterList({
-  system: SYSTEM, prefix: "vs", ns: "versality", maxName: 100, nameOf,
+  system: SYSTEM, prefix: "vs", ns: "versality", maxName: 80, nameOf,
   onRemove: (doc, c) => {
     const st = doc.systems.versality;
     if (st) {
-      delete st.decks[c.id];
-      delete st.pending[c.id];
+      if (Object.hasOwn(st.decks, c.id)) delete st.decks[c.id];
+      if (Object.hasOwn(st.pending, c.id)) delete st.pending[c.id];
     }
   },
 });
@@ -23,7 +24,7 @@ export function render(app) {
   const state = tableState(app.doc);
   /** Deck size once created (the table's deck when built), else "in creation". */
   const meta = (c) => {
-    const deck = state.decks[c.id];
+    const deck = own(state.decks, c.id);
     const size = deck ? Object.keys(deck.cards).length : c.deck.length;
     return isCreated(c) ? tn("versality.ui.deck_size", size) : t("versality.ui.in_creation");
   };

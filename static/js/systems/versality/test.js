@@ -9,7 +9,7 @@ import { formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy, requestCache, reveal } from "../../views/ui.js";
+import { callBusy, own, requestCache, reveal } from "../../views/ui.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, replaceCharacter, saveState, tableState, tn, tone,
@@ -176,8 +176,8 @@ function oddsSection(odds) {
 function tableSection(app, c, deck, pending, heal) {
   const drawCount = deck?.piles.draw.cards.length ?? c.deck.length;
   const discardIds = deck?.piles.discard.cards ?? [];
-  const discard = discardIds.map((id) => deck.cards[id]);
-  const hand = (deck?.piles.hand.cards ?? []).map((id) => deck.cards[id]);
+  const discard = discardIds.map((id) => own(deck.cards, id));
+  const hand = (deck?.piles.hand.cards ?? []).map((id) => own(deck.cards, id));
   let appliedId = null;
   if (pending?.rule === "worst" && hand.length) {
     const order = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"];
@@ -278,8 +278,8 @@ export function render(app, id) {
   const c = findCharacter(app.doc, id);
   if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
   const state = tableState(app.doc);
-  const deck = state.decks[id] ?? null;
-  const pending = state.pending[id] ?? null;
+  const deck = own(state.decks, id) ?? null;
+  const pending = own(state.pending, id) ?? null;
   if (!pending) refreshOdds(app, c, state);
   const stale = deck && !pending && Object.keys(deck.cards).length !== c.deck.length;
   return html`
