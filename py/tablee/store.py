@@ -321,7 +321,8 @@ def _check_log_entry(entry: Any, path: str) -> None:
     for key in ("request", "result"):
         where = _join(path, key)
         _need(entry[key], dict, where)
-        if _json_size(entry[key], where, limit=MAX_ENTRY_SIZE) > MAX_ENTRY_SIZE:
+        estimate = _json_size(entry[key], where, limit=MAX_ENTRY_SIZE)
+        if estimate > MAX_ENTRY_SIZE and _exact_size(entry[key]) > MAX_ENTRY_SIZE:
             raise _Invalid(where, "too_large", max=MAX_ENTRY_SIZE)
 
 
@@ -459,6 +460,15 @@ def _version(doc: dict[str, Any]) -> int:
     return version
 
 
+def _exact_size(value: Any, fallback: int = 10**12) -> int:
+    """Characters of ``value`` as compact JSON (the browser's ``JSON.stringify`` never writes
+    fewer), or ``fallback`` when it has no JSON text (NaN, too deep)."""
+    try:
+        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+    except (ValueError, TypeError, RecursionError):
+        return fallback
+
+
 def _document_size(value: Any) -> int:
     """The document's size in characters of compact JSON, refused above MAX_DOCUMENT_SIZE.
 
@@ -469,10 +479,7 @@ def _document_size(value: Any) -> int:
     size = _json_size(value, "", limit=MAX_DOCUMENT_SIZE)
     if size <= MAX_DOCUMENT_SIZE:
         return size
-    try:
-        exact = len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
-    except (ValueError, TypeError, RecursionError):
-        exact = size
+    exact = _exact_size(value, size)
     if exact > MAX_DOCUMENT_SIZE:
         raise RulesError("store.too_large", size=exact, max=MAX_DOCUMENT_SIZE)
     _json_size(value, "", limit=10 * MAX_DOCUMENT_SIZE)  # depth and non-JSON values, in full

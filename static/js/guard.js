@@ -97,6 +97,24 @@ export function characterProblem(c, i, limits) {
   return schema ? schemaProblem(c, schema, path) : null;
 }
 
+/** The kernel's rules for a new log entry (store._check_log_entry). */
+function logEntryProblem(e, path, limits) {
+  if (!isObject(e)) return { path, reason: "type", params: { expected: "object" } };
+  const p = textProblem(e.id, `${path}.id`, limits.id) ?? textProblem(e.at, `${path}.at`, 40) ?? textProblem(e.kind, `${path}.kind`, 64);
+  if (p) return p;
+  if (e.system !== null && !SYSTEM_IDS.includes(e.system)) return { path: `${path}.system`, reason: "unknown_system", params: {} };
+  if (typeof e.label !== "string" || length(e.label) > 200) return { path: `${path}.label`, reason: "too_long", params: { max: 200 } };
+  if (e.who !== undefined && (typeof e.who !== "string" || length(e.who) > limits.name)) return { path: `${path}.who`, reason: "too_long", params: { max: limits.name } };
+  for (const key of Object.keys(e)) {
+    if (!["id", "at", "kind", "system", "label", "request", "result", "who"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
+  }
+  for (const key of ["request", "result"]) {
+    if (!isObject(e[key])) return { path: `${path}.${key}`, reason: "type", params: { expected: "object" } };
+    if (JSON.stringify(e[key]).length > limits.log_entry_size) return { path: `${path}.${key}`, reason: "too_large", params: { max: limits.log_entry_size } };
+  }
+  return null;
+}
+
 /** The size `doc` takes saved (what localStorage holds and store.open measures, at least). */
 export const documentSize = (doc) => JSON.stringify(doc).length;
 
@@ -121,6 +139,13 @@ export function checkCandidate(next, base, limits, size = documentSize(next)) {
     if (isObject(c)) ids.add(c.id);
     if (isObject(c) && before.get(c.id) === JSON.stringify(c)) continue;
     const p = characterProblem(c, i, limits);
+    if (p) return p;
+  }
+  const logged = new Set((base?.log ?? []).map((e) => (isObject(e) ? e.id : null)));
+  for (let i = 0; i < next.log.length; i += 1) {
+    const e = next.log[i];
+    if (isObject(e) && logged.has(e.id)) continue;
+    const p = logEntryProblem(e, `log.${i}`, limits);
     if (p) return p;
   }
   if (size > limits.document_size) return { path: "", reason: "too_large", params: { size, max: limits.document_size } };
