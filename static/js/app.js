@@ -212,7 +212,9 @@ function currentView() {
 
 /** One persistent line while the table is not saved (never a stack of notices). */
 function saveStateLine() {
-  if (!saveState && !app.refusal) return nothing;
+  // A refusal that came from a field is shown at that field (ui.refusalAt), not here too.
+  const general = app.refusal && app.refusal.at === null;
+  if (!saveState && !general) return nothing;
   if (!saveState) {
     return html`<div class="notice warning" role="alert" id="save-refused"><p>${app.refusal.text}</p>
       <div class="row"><button type="button" @click=${() => { app.refusal = null; renderAll(); }} aria-label=${t("notice.dismiss")}>✕</button></div></div>`;

@@ -54,6 +54,7 @@ export function schemaProblem(value, schema, path = "") {
   }
   if (Array.isArray(value)) {
     if (schema.maxItems !== undefined && value.length > schema.maxItems) return { path, reason: "too_many", params: { max: schema.maxItems } };
+    if (schema.minItems !== undefined && value.length < schema.minItems) return { path, reason: "too_few", params: { min: schema.minItems } };
     if (isObject(schema.items)) {
       for (let i = 0; i < value.length; i += 1) {
         const p = schemaProblem(value[i], schema.items, join(path, i));
