@@ -139,6 +139,7 @@ def test_importing_a_corrupted_file_keeps_the_table(app, tmp_path):
 
 def test_import_replaces_only_after_consent_and_keeps_a_backup(app, tmp_path):
     roll(app, "d20")
+    app.wait_for_function("JSON.parse(localStorage.getItem('tablee.document')).log.length === 1")
     original = saved_document(app)
     other = dict(original, name="Autre table", log=[])
     path = tmp_path / "autre.json"
