@@ -135,7 +135,8 @@ def test_importing_a_corrupted_file_keeps_the_table(app, tmp_path):
     app.set_input_files("#import-table", str(broken))
     expect(app.locator("#import-error")).to_contain_text("table.json")
     foreign = tmp_path / "foreign.json"
-    foreign.write_text(json.dumps({"schema": 1, "app": "tablee", "name": "X", "language": "fr", "characters": "oops",
+    # unreadable as a table at all (a bad part alone would be kept apart, "à réparer")
+    foreign.write_text(json.dumps({"schema": "1", "app": "tablee", "name": "X", "language": "fr", "characters": "oops",
                                    "log": [], "systems": {}, "settings": {}}))
     app.set_input_files("#import-table", str(foreign))
     expect(app.locator("#import-error")).to_contain_text("refusé")

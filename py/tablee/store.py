@@ -48,6 +48,7 @@ itself is in ``problem``).
 from __future__ import annotations
 
 import copy
+import json
 import math
 from collections.abc import Callable
 from typing import Any
@@ -67,8 +68,10 @@ __all__ = [
     "REASONS",
     "STATE_VALIDATORS",
     "check_character",
+    "limits",
     "load_document",
     "new_document",
+    "open_document",
     "register_character_validator",
     "register_state_validator",
     "validate_document",
@@ -82,6 +85,11 @@ MAX_CHARACTERS = 200
 MAX_ENTRY_SIZE = 20_000
 MAX_DOCUMENT_SIZE = 2_000_000
 MAX_DEPTH = 32
+MAX_NAME = 80
+MAX_ID = 64
+MAX_QUARANTINE = 2000
+MAX_PROBLEMS = 20
+QUARANTINE_KINDS = ("character", "log", "system", "field")
 
 #: Why ``store.invalid`` rejected a path (when no system validator did).
 REASONS = (
@@ -119,12 +127,31 @@ CHARACTER_VALIDATORS: dict[str, Callable[[dict[str, Any]], list[Problem]]] = {}
 STATE_VALIDATORS: dict[str, Callable[[dict[str, Any]], list[Problem]]] = {}
 
 
-def register_character_validator(system: str, fn: Callable[[dict[str, Any]], list[Problem]]) -> None:
+#: system id -> the JSON Schema of its characters, when the system publishes it (the browser
+#: reads its lengths and counts from ``store.limits`` for its forms and its pre-save check)
+CHARACTER_SCHEMAS: dict[str, dict[str, Any]] = {}
+#: system id -> the JSON Schema of its table state, when published
+STATE_SCHEMAS: dict[str, dict[str, Any]] = {}
+
+
+def register_character_validator(
+    system: str, fn: Callable[[dict[str, Any]], list[Problem]], *, schema: dict[str, Any] | None = None
+) -> None:
+    """Plug a system's character check into the store. ``schema`` (optional) is the JSON
+    Schema the check starts with; when given, ``store.limits`` publishes it so the page's forms
+    and pre-save check use the very same limits (one definition of valid)."""
     CHARACTER_VALIDATORS[system] = fn
+    if schema is not None:
+        CHARACTER_SCHEMAS[system] = schema
 
 
-def register_state_validator(system: str, fn: Callable[[dict[str, Any]], list[Problem]]) -> None:
+def register_state_validator(
+    system: str, fn: Callable[[dict[str, Any]], list[Problem]], *, schema: dict[str, Any] | None = None
+) -> None:
+    """Same as :func:`register_character_validator` for ``document["systems"][system]``."""
     STATE_VALIDATORS[system] = fn
+    if schema is not None:
+        STATE_SCHEMAS[system] = schema
 
 
 # ---------------------------------------------------------------- helpers
@@ -263,57 +290,84 @@ def _raise_problem(path: str, problem: Problem) -> None:
     raise _Invalid(where, problem.code, problem=problem.to_json())
 
 
+_TOP_KEYS = ("schema", "app", "name", "language", "characters", "log", "systems", "settings")
+
+
+def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
+    _need(character, dict, path)
+    _text(character.get("id"), _join(path, "id"), MAX_ID)
+    _text(character.get("name"), _join(path, "name"), MAX_NAME)
+    if character.get("system") not in SYSTEM_IDS:
+        raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))
+    if character["id"] in seen:
+        raise _Invalid(_join(path, "id"), "duplicate")
+    fn = CHARACTER_VALIDATORS.get(character["system"])
+    if fn:
+        for problem in _run_hook(fn, character):
+            _raise_problem(path, problem)
+
+
+def _check_log_entry(entry: Any, path: str) -> None:
+    _need(entry, dict, path)
+    _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who",))
+    _text(entry["id"], _join(path, "id"), MAX_ID)
+    _text(entry["at"], _join(path, "at"), 40)
+    _text(entry["kind"], _join(path, "kind"), 64)
+    if entry["system"] is not None and entry["system"] not in SYSTEM_IDS:
+        raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))
+    if "who" in entry:
+        _text(entry["who"], _join(path, "who"), MAX_NAME, min_len=0)
+    _text(entry["label"], _join(path, "label"), 200, min_len=0)
+    for key in ("request", "result"):
+        where = _join(path, key)
+        _need(entry[key], dict, where)
+        estimate = _json_size(entry[key], where, limit=MAX_ENTRY_SIZE)
+        if estimate > MAX_ENTRY_SIZE and _exact_size(entry[key]) > MAX_ENTRY_SIZE:
+            raise _Invalid(where, "too_large", max=MAX_ENTRY_SIZE)
+
+
+def _check_state(sid: Any, state: Any, path: str) -> None:
+    if sid not in SYSTEM_IDS:
+        raise _Invalid(path, "unknown_system", expected=list(SYSTEM_IDS))
+    _need(state, dict, path)
+    fn = STATE_VALIDATORS.get(sid)
+    if fn:
+        for problem in _run_hook(fn, state):
+            _raise_problem(path, problem)
+
+
+def _check_quarantine_item(item: Any, path: str) -> None:
+    _need(item, dict, path)
+    _keys(item, path, ("kind", "path", "problems", "data"))
+    _enum(item["kind"], _join(path, "kind"), QUARANTINE_KINDS)
+    _text(item["path"], _join(path, "path"), 200)
+    for j, problem in enumerate(_list(item["problems"], _join(path, "problems"), MAX_PROBLEMS)):
+        where = _join(_join(path, "problems"), j)
+        _need(problem, dict, where)
+        _text(problem.get("code"), _join(where, "code"), 100)
+
+
 def _validate_v1(doc: dict[str, Any]) -> None:
-    _keys(doc, "", ("schema", "app", "name", "language", "characters", "log", "systems", "settings"))
-    _text(doc["name"], "name", 80)
+    _keys(doc, "", _TOP_KEYS, ("quarantine",))
+    _text(doc["name"], "name", MAX_NAME)
     _enum(doc["language"], "language", LANGUAGES)
 
     seen: set[str] = set()
     for i, character in enumerate(_list(doc["characters"], "characters", MAX_CHARACTERS)):
-        path = _join("characters", i)
-        _need(character, dict, path)
-        _text(character.get("id"), _join(path, "id"), 64)
-        _text(character.get("name"), _join(path, "name"), 80)
-        if character.get("system") not in SYSTEM_IDS:
-            raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))
-        if character["id"] in seen:
-            raise _Invalid(_join(path, "id"), "duplicate")
+        _check_one_character(character, _join("characters", i), seen)
         seen.add(character["id"])
-        fn = CHARACTER_VALIDATORS.get(character["system"])
-        if fn:
-            for problem in _run_hook(fn, character):
-                _raise_problem(path, problem)
 
     for i, entry in enumerate(_list(doc["log"], "log", MAX_LOG)):
-        path = _join("log", i)
-        _need(entry, dict, path)
-        _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who",))
-        _text(entry["id"], _join(path, "id"), 64)
-        _text(entry["at"], _join(path, "at"), 40)
-        _text(entry["kind"], _join(path, "kind"), 64)
-        if entry["system"] is not None and entry["system"] not in SYSTEM_IDS:
-            raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))
-        if "who" in entry:
-            _text(entry["who"], _join(path, "who"), 80, min_len=0)
-        _text(entry["label"], _join(path, "label"), 200, min_len=0)
-        for key in ("request", "result"):
-            where = _join(path, key)
-            _need(entry[key], dict, where)
-            if _json_size(entry[key], where, limit=MAX_ENTRY_SIZE) > MAX_ENTRY_SIZE:
-                raise _Invalid(where, "too_large", max=MAX_ENTRY_SIZE)
+        _check_log_entry(entry, _join("log", i))
 
     _need(doc["systems"], dict, "systems")
     for sid, state in doc["systems"].items():
-        path = _join("systems", sid)
-        if sid not in SYSTEM_IDS:
-            raise _Invalid(path, "unknown_system", expected=list(SYSTEM_IDS))
-        _need(state, dict, path)
-        fn = STATE_VALIDATORS.get(sid)
-        if fn:
-            for problem in _run_hook(fn, state):
-                _raise_problem(path, problem)
+        _check_state(sid, state, _join("systems", sid))
 
     _need(doc["settings"], dict, "settings")
+    if "quarantine" in doc:
+        for i, item in enumerate(_list(doc["quarantine"], "quarantine", MAX_QUARANTINE)):
+            _check_quarantine_item(item, _join("quarantine", i))
 
 
 # ---------------------------------------------------------------- schema 0 and migrations
@@ -406,16 +460,42 @@ def _version(doc: dict[str, Any]) -> int:
     return version
 
 
+def _exact_size(value: Any, fallback: int = 10**12) -> int:
+    """Characters of ``value`` as compact JSON (the browser's ``JSON.stringify`` never writes
+    fewer), or ``fallback`` when it has no JSON text (NaN, too deep)."""
+    try:
+        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+    except (ValueError, TypeError, RecursionError):
+        return fallback
+
+
+def _document_size(value: Any) -> int:
+    """The document's size in characters of compact JSON, refused above MAX_DOCUMENT_SIZE.
+
+    The cheap estimate of :func:`_json_size` decides when it is clearly under; near or above
+    the limit the exact length of the compact JSON text decides, so a table the browser saved
+    (it measures ``JSON.stringify(doc).length``, never less than this) is never refused here.
+    """
+    size = _json_size(value, "", limit=MAX_DOCUMENT_SIZE)
+    if size <= MAX_DOCUMENT_SIZE:
+        return size
+    exact = _exact_size(value, size)
+    if exact > MAX_DOCUMENT_SIZE:
+        raise RulesError("store.too_large", size=exact, max=MAX_DOCUMENT_SIZE)
+    _json_size(value, "", limit=10 * MAX_DOCUMENT_SIZE)  # depth and non-JSON values, in full
+    return exact
+
+
 def load_document(value: Any) -> tuple[dict[str, Any], int | None]:
     """Validate an untrusted value and migrate it to the current schema.
 
     Returns ``(document, migrated_from)`` where ``migrated_from`` is the schema the value
     was in, or ``None`` when it was already current. Raises :class:`RulesError` (``store.*``).
+    Strict: the first problem anywhere refuses the whole value (see :func:`open_document`
+    for the loader that keeps every valid part).
     """
     try:
-        size = _json_size(value, "", limit=MAX_DOCUMENT_SIZE)
-        if size > MAX_DOCUMENT_SIZE:
-            raise RulesError("store.too_large", size=size, max=MAX_DOCUMENT_SIZE)
+        _document_size(value)
         if not isinstance(value, dict):
             raise RulesError("store.not_object")
         version = _version(value)
@@ -429,6 +509,148 @@ def load_document(value: Any) -> tuple[dict[str, Any], int | None]:
     except _Invalid as exc:
         raise exc.error() from None
     return doc, (start if start != CURRENT_SCHEMA else None)
+
+
+_MISSING = object()
+
+
+def _invalid_json(exc: _Invalid) -> dict[str, Any]:
+    params = {"path": exc.path, "reason": exc.reason, **exc.params}
+    return {"field": exc.path, "code": "store.invalid", "message_key": "error.store.invalid", "params": params}
+
+
+def _salvage_v1(doc: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """A valid schema-1 document from a readable one: every part that passes its check is
+    kept in place, every part that does not goes to ``quarantine`` with its problems."""
+    parked: list[dict[str, Any]] = []
+    kept_quarantine: list[dict[str, Any]] = []
+
+    def park(kind: str, path: str, exc: _Invalid, data: Any) -> None:
+        parked.append({"kind": kind, "path": path[:200], "problems": [_invalid_json(exc)], "data": data})
+
+    def field(key: str, check: Callable[[Any], None], default: Any) -> Any:
+        value = doc.get(key, _MISSING)
+        if value is _MISSING:
+            return default
+        try:
+            check(value)
+        except _Invalid as exc:
+            park("field", key, exc, value)
+            return default
+        return value
+
+    out: dict[str, Any] = {"schema": CURRENT_SCHEMA, "app": APP}
+    out["name"] = field("name", lambda v: _text(v, "name", MAX_NAME), "Table")
+    out["language"] = field("language", lambda v: _enum(v, "language", LANGUAGES), "fr")
+
+    characters = field("characters", lambda v: _need(v, list, "characters"), [])
+    out["characters"] = []
+    seen: set[str] = set()
+    for i, character in enumerate(characters):
+        path = _join("characters", i)
+        try:
+            if len(out["characters"]) >= MAX_CHARACTERS:
+                raise _Invalid("characters", "too_many", max=MAX_CHARACTERS)
+            _check_one_character(character, path, seen)
+        except _Invalid as exc:
+            park("character", path, exc, character)
+            continue
+        seen.add(character["id"])
+        out["characters"].append(character)
+
+    log = field("log", lambda v: _need(v, list, "log"), [])
+    good: list[dict[str, Any]] = []
+    for i, entry in enumerate(log):
+        path = _join("log", i)
+        try:
+            _check_log_entry(entry, path)
+        except _Invalid as exc:
+            park("log", path, exc, entry)
+            continue
+        good.append(entry)
+    out["log"] = good[-MAX_LOG:]  # the log is a rolling window: the oldest go first, by design
+
+    systems = field("systems", lambda v: _need(v, dict, "systems"), {})
+    out["systems"] = {}
+    for sid, state in systems.items():
+        path = _join("systems", sid)
+        try:
+            _check_state(sid, state, path)
+        except _Invalid as exc:
+            park("system", path, exc, state)
+            continue
+        out["systems"][sid] = state
+
+    out["settings"] = field("settings", lambda v: _need(v, dict, "settings"), {})
+    for key in doc:
+        if key not in _TOP_KEYS and key != "quarantine":
+            park("field", key, _Invalid(key, "unknown_key"), doc[key])
+
+    for i, item in enumerate(field("quarantine", lambda v: _need(v, list, "quarantine"), [])):
+        path = _join("quarantine", i)
+        try:
+            _check_quarantine_item(item, path)
+        except _Invalid as exc:
+            park("field", path, exc, item)
+            continue
+        kept_quarantine.append(item)
+
+    quarantine = kept_quarantine + parked
+    if len(quarantine) > MAX_QUARANTINE:
+        raise _Invalid("quarantine", "too_many", max=MAX_QUARANTINE)
+    if quarantine:
+        out["quarantine"] = quarantine
+    return out, len(parked)
+
+
+def open_document(value: Any) -> tuple[dict[str, Any], int | None, int]:
+    """The loader the browser uses: :func:`load_document`, but a bad part never hides the table.
+
+    Returns ``(document, migrated_from, quarantined)``. A value that cannot be read as a table
+    at all (not an object, another app's, a newer or unknown schema, too large, too deep, an
+    invalid schema-0 layout) raises like :func:`load_document`. Otherwise every character, log
+    entry, system state and top-level field that fails its check is moved, untouched, into
+    ``document["quarantine"]`` as ``{"kind", "path", "problems", "data"}`` ("à réparer" in the
+    page) and the rest is kept; a wrong name or language falls back to "Table" / "fr" (the
+    original kept in quarantine). ``quarantined`` counts the items this call moved. The result
+    is a valid current document, and opening it again changes nothing.
+    """
+    try:
+        _document_size(value)
+        if not isinstance(value, dict):
+            raise RulesError("store.not_object")
+        version = _version(value)
+        doc = copy.deepcopy(value)
+        parked = 0
+        if version == CURRENT_SCHEMA:
+            doc, parked = _salvage_v1(doc)
+        else:
+            _VALIDATORS[version](doc)
+        start = version
+        while version < CURRENT_SCHEMA:
+            doc = MIGRATIONS[version](doc)
+            version += 1
+        _VALIDATORS[CURRENT_SCHEMA](doc)
+        _document_size(doc)
+    except _Invalid as exc:
+        raise exc.error() from None
+    return doc, (start if start != CURRENT_SCHEMA else None), parked
+
+
+def limits() -> dict[str, Any]:
+    """Every limit of the table document, for the page's forms and its pre-save check."""
+    return {
+        "document_size": MAX_DOCUMENT_SIZE,
+        "depth": MAX_DEPTH,
+        "name": MAX_NAME,
+        "id": MAX_ID,
+        "characters": MAX_CHARACTERS,
+        "log": MAX_LOG,
+        "log_entry_size": MAX_ENTRY_SIZE,
+        "quarantine": MAX_QUARANTINE,
+        "character_schemas": copy.deepcopy(CHARACTER_SCHEMAS),
+        "state_schemas": copy.deepcopy(STATE_SCHEMAS),
+    }
 
 
 def validate_document(doc: Any) -> None:
@@ -462,6 +684,22 @@ def _new(request: dict[str, Any]) -> dict[str, Any]:
 def _load(request: dict[str, Any]) -> dict[str, Any]:
     doc, migrated_from = load_document(request["document"])
     return {"document": doc, "migrated_from": migrated_from}
+
+
+@op(
+    "store.open",
+    properties={"document": {}},
+    required=("document",),
+    summary="Open a saved or imported table: keep every valid part, put each invalid record in quarantine.",
+)
+def _open(request: dict[str, Any]) -> dict[str, Any]:
+    doc, migrated_from, quarantined = open_document(request["document"])
+    return {"document": doc, "migrated_from": migrated_from, "quarantined": quarantined}
+
+
+@op("store.limits", summary="The table document's limits (lengths, counts, sizes) and the systems' published schemas.")
+def _limits(request: dict[str, Any]) -> dict[str, Any]:
+    return limits()
 
 
 @op(

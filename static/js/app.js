@@ -3,15 +3,22 @@
 
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
 import { call, engineState, onEngineState, startEngine } from "./engine.js";
-import { errorMessage, initI18n, language, setLanguage, t } from "./i18n.js";
+import { errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
+import { checkCandidate, trimLogToFit } from "./guard.js";
 import {
   backup,
+  BACKUP_PREFIX,
   DOC_KEY,
+  downloadBlob,
+  downloadJson,
+  LIMITS,
   LOG_LIMIT,
   newDocument,
   newId,
+  parseCurrent,
   readSaved,
   save,
+  todayStamp,
 } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";
 import * as about from "./views/about.js";
@@ -30,7 +37,18 @@ const SYSTEM_VIEWS = {
 const DEFAULT_ROUTE = "tray";
 
 const notices = [];
-let systemModules = {};
+const systemModules = new Map();
+/** The text this tab last read or wrote under DOC_KEY (to tell another tab's save from ours). */
+let lastRaw = null;
+/**
+ * Why this tab must not write the document (null: it may). "engine": the saved table is in an
+ * older layout (or has a record to set apart) and waits for the engine; "backup": it had to be
+ * set aside and its backup could not be written. Changes then live in memory only, and the one
+ * save-state line says so.
+ */
+let writeBlock = null;
+/** The one save-state line: null when the last save worked, else {kind, detail}. */
+let saveState = null;
 
 /** The one app object views receive: the document, the engine and the shell's services. */
 export const app = {
@@ -41,31 +59,77 @@ export const app = {
   route: DEFAULT_ROUTE,
   params: [],
 
-  /** Apply a change to the document, save it, and re-render. */
-  update(mutate) {
-    const next = structuredClone(this.doc);
+  /** The store's limits: storage.LIMITS until the engine answered store.limits. */
+  limits: LIMITS,
+  /** The last refused change: {at, text} (`at` is the id of the field it came from, or null). */
+  refusal: null,
+
+  /**
+   * Apply a change to the document, check it, save it, and re-render. The change is applied
+   * to the latest saved document (another tab may have saved since this one last read it), so
+   * no tab's change is lost because of another. A change that would make the table invalid is
+   * refused: nothing is written, `app.refusal` says why (shown at the field `at` when the view
+   * renders ui.refusalAt, and in the save-state line). Returns true when the change was kept.
+   */
+  update(mutate, { at = null } = {}) {
+    const base = latestSaved() ?? this.doc;
+    const next = structuredClone(base);
     mutate(next);
+    const problem = checkCandidate(next, base, this.limits);
+    if (problem) {
+      this.doc = base;
+      this.refusal = { at, text: refusalText(problem) };
+      renderAll();
+      return false;
+    }
+    if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
     this.doc = next;
     persist();
     renderAll();
+    return true;
   },
 
-  /** Append an entry to the roll log (oldest entries dropped past LOG_LIMIT). */
+  /** Show why a change from the field `at` is refused ({path, reason, params}); nothing is written. */
+  refuse(at, problem) {
+    this.refusal = { at, text: refusalText(problem) };
+    renderAll();
+  },
+
+  /** Append an entry to the roll log (oldest entries dropped past LOG_LIMIT, and while the
+   * table would be larger than the store allows). */
   addLog(entry) {
-    this.update((doc) => {
+    return this.update((doc) => {
       doc.log.push({ id: newId("log"), at: new Date().toISOString(), system: null, ...entry });
       if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
+      trimLogToFit(doc, app.limits);
     });
   },
 
-  /** Replace the whole document (import, restore); the old one is kept as a backup first. */
+  /**
+   * Replace the whole document (import, restore). The saved table is first copied to a
+   * backup and read back; when that fails nothing is replaced and null is returned (the
+   * caller tells the person and offers the download). Returns the backup key.
+   */
   replaceDocument(doc) {
-    const key = backup(JSON.stringify(this.doc));
+    let current = null;
+    try {
+      current = localStorage.getItem(DOC_KEY);
+    } catch {
+      current = null;
+    }
+    const key = backup(current ?? JSON.stringify(this.doc));
+    if (!key) return null;
+    writeBlock = null;
     this.doc = doc;
     setLanguage(doc.language);
     persist();
     renderAll();
     return key;
+  },
+
+  /** Download the table as it is in this tab (the way out when it cannot be saved). */
+  exportNow() {
+    downloadJson(`tablee-${exportName(this.doc.name)}-${todayStamp()}.json`, this.doc);
   },
 
   notify(kind, text, actions = []) {
@@ -86,28 +150,87 @@ export const app = {
   },
 };
 
-function persist() {
+function exportName(name) {
+  return String(name).normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "table";
+}
+
+function refusalText(problem) {
+  const { reason, params } = problem;
+  const known = ["empty", "too_long", "too_many", "too_large", "duplicate"];
+  const key = known.includes(reason) ? reason : "other";
+  const words = has(`store.reason.${reason}`) ? t(`store.reason.${reason}`) : reason;
+  return t(`save.refused.${key}`, { ...params, path: problem.path, reason: words });
+}
+
+/** The document another tab saved since this one last read it, or null (ours is the latest). */
+function latestSaved() {
+  if (writeBlock) return null;
+  let raw;
   try {
-    save(app.doc);
-  } catch (error) {
-    app.notify("error", t("storage.save_failed", { detail: String(error?.name ?? error) }));
+    raw = localStorage.getItem(DOC_KEY);
+  } catch {
+    return null;
   }
+  if (raw === null || raw === lastRaw) return null;
+  const doc = parseCurrent(raw);
+  if (doc) {
+    lastRaw = raw;
+    app.doc = doc;
+  }
+  return doc;
+}
+
+function persist() {
+  if (writeBlock) {
+    setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
+    return false;
+  }
+  try {
+    lastRaw = save(app.doc);
+    setSaveState(null);
+    return true;
+  } catch (error) {
+    setSaveState({ kind: "failed", detail: String(error?.name ?? error) });
+    return false;
+  }
+}
+
+function setSaveState(next) {
+  const changed = JSON.stringify(next) !== JSON.stringify(saveState);
+  saveState = next;
+  if (changed) renderNotices();
 }
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   const [route = DEFAULT_ROUTE, ...params] = parts;
-  return { route: route in VIEWS || route in SYSTEM_VIEWS ? route : DEFAULT_ROUTE, params };
+  const known = Object.hasOwn(VIEWS, route) || Object.hasOwn(SYSTEM_VIEWS, route);
+  return { route: known ? route : DEFAULT_ROUTE, params };
 }
 
 function currentView() {
-  if (app.route in VIEWS) return VIEWS[app.route];
-  return systemModules[app.route] ?? null;
+  if (Object.hasOwn(VIEWS, app.route)) return VIEWS[app.route];
+  return systemModules.get(app.route) ?? null;
+}
+
+/** One persistent line while the table is not saved (never a stack of notices). */
+function saveStateLine() {
+  // A refusal that came from a field is shown at that field (ui.refusalAt), not here too.
+  const general = app.refusal && app.refusal.at === null;
+  if (!saveState && !general) return nothing;
+  if (!saveState) {
+    return html`<div class="notice warning" role="alert" id="save-refused"><p>${app.refusal.text}</p>
+      <div class="row"><button type="button" @click=${() => { app.refusal = null; renderAll(); }} aria-label=${t("notice.dismiss")}>✕</button></div></div>`;
+  }
+  return html`<div class="notice error" role="alert" id="save-state" data-state=${saveState.kind}>
+    <p>${t(`save.state.${saveState.kind}`, { detail: saveState.detail ?? "" })}</p>
+    <div class="row"><button type="button" id="save-state-export" @click=${() => app.exportNow()}>${t("save.export")}</button></div>
+  </div>`;
 }
 
 function renderNotices() {
   render(
-    html`${notices.map(
+    html`${saveStateLine()}${notices.map(
       (n) => html`<div class="notice ${n.kind}" role=${n.kind === "error" ? "alert" : "status"}>
         <p>${n.text}</p>
         <div class="row">
@@ -143,21 +266,43 @@ function renderChrome() {
   status.textContent = t(`engine.${app.engine.state}`);
 }
 
+/** Characters of `system` set apart "à réparer" (shown on that system's pages too). */
+function quarantinedOf(system) {
+  return (app.doc.quarantine ?? []).filter((q) => q.kind === "character" && q.data !== null && typeof q.data === "object" && q.data.system === system);
+}
+
+function quarantineBanner() {
+  if (!Object.hasOwn(SYSTEM_VIEWS, app.route)) return nothing;
+  const n = quarantinedOf(app.route).length;
+  if (!n) return nothing;
+  return html`<p class="notice warning" role="status" data-testid="quarantine-banner">${tn("quarantine.banner", n)}
+    <a href="#/table">${t("quarantine.go")}</a></p>`;
+}
+
 function renderAll() {
   renderChrome();
+  renderNotices();
   const view = currentView();
   const main = document.getElementById("main");
   if (!view) {
     render(html`<p class="muted">${t("engine.loading_view")}</p>`, main);
     return;
   }
-  render(view.render(app), main);
+  try {
+    render(html`${quarantineBanner()}${view.render(app)}`, main);
+  } catch (error) {
+    // A page that cannot draw this table says so (the table itself is untouched) instead of
+    // leaving a blank page.
+    console.error(error);
+    render(html`<div class="notice error" role="alert" data-testid="render-failed"><p>${t("view.render_failed")}</p>
+      <p><a href="#/table">${t("quarantine.go")}</a></p></div>`, main);
+  }
 }
 
 async function loadSystemView(route) {
-  if (!(route in SYSTEM_VIEWS) || systemModules[route]) return;
+  if (!Object.hasOwn(SYSTEM_VIEWS, route) || systemModules.has(route)) return;
   try {
-    systemModules[route] = await SYSTEM_VIEWS[route]();
+    systemModules.set(route, await SYSTEM_VIEWS[route]());
   } catch (error) {
     console.error(error);
     app.notify("error", t("view.load_failed", { view: route }));
@@ -173,29 +318,80 @@ async function onRoute(focus = true) {
   if (focus) document.getElementById("main").focus({ preventScroll: true });
 }
 
-/** Once the engine is up, tablee.store validates (and migrates) what the shell loaded. */
-async function validateSaved(saved) {
-  const candidate = saved.status === "needs-engine" ? saved.parsed : app.doc;
-  const response = await call({ op: "store.load", document: candidate });
-  if (response.error) {
-    const key = backup(saved.status === "needs-engine" ? saved.raw : JSON.stringify(app.doc));
-    app.doc = newDocument(t("table.default_name"), language());
+/**
+ * Set the saved text aside (unreadable, foreign, newer): back it up and read the backup back,
+ * then start a fresh table. When the backup cannot be written, nothing is replaced: the saved
+ * text stays where it is, this tab works in memory only, and the person is told plainly and
+ * offered the file.
+ */
+function setAside(raw, messageKey, params = {}) {
+  const key = backup(raw);
+  if (key) {
+    writeBlock = null;
+    app.notify("error", t(messageKey, { ...params, key }));
     persist();
-    app.notify("error", t("storage.invalid_saved", { reason: errorMessage(response.error), key: key ?? "—" }));
-  } else {
-    if (response.migrated_from !== null && response.migrated_from !== undefined) {
-      backup(saved.raw);
-      app.notify("status", t("storage.migrated", { from: response.migrated_from }));
-    }
-    app.doc = response.document;
-    persist();
+    return key;
   }
+  writeBlock = "backup";
+  app.notify("error", t("storage.backup_failed"), [
+    { label: t("storage.download_saved"), dismiss: false, run: () => downloadBlob(`tablee-sauvegarde-${todayStamp()}.json`, new Blob([raw], { type: "application/json" })) },
+  ]);
+  setSaveState({ kind: "blocked" });
+  return null;
+}
+
+/** Once the engine is up, tablee.store opens (validates, migrates, repairs) what the shell loaded. */
+async function validateSaved(saved) {
+  const raw = saved.raw;
+  const candidate = saved.status === "needs-engine" ? saved.parsed : app.doc;
+  const response = await call({ op: "store.open", document: candidate });
+  if (response.error) {
+    app.doc = newDocument(t("table.default_name"), language());
+    setAside(raw, "storage.invalid_saved", { reason: errorMessage(response.error) });
+    renderAll();
+    return;
+  }
+  const changed = JSON.stringify(response.document) !== JSON.stringify(candidate);
+  // A current table the engine found sound is already what this tab shows (and may have been
+  // edited meanwhile): keep it.
+  if (!changed && saved.status === "ok") return;
+  if (response.migrated_from !== null && response.migrated_from !== undefined) {
+    const key = backup(raw);
+    if (!key) {
+      // The older table stays saved as it was; this tab shows the migrated one without writing.
+      app.doc = response.document;
+      setAside(raw, "storage.migrated", { from: response.migrated_from });
+      renderAll();
+      return;
+    }
+    app.notify("status", t("storage.migrated", { from: response.migrated_from }));
+  }
+  if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
+  writeBlock = null;
+  app.doc = response.document;
+  if (changed || saveState) persist();
   renderAll();
+}
+
+function onStorage(event) {
+  if (event.key === DOC_KEY && event.newValue !== null && event.newValue !== lastRaw && !writeBlock) {
+    // Another tab saved the table: show its version (our own changes were saved before).
+    const doc = parseCurrent(event.newValue);
+    if (doc) {
+      lastRaw = event.newValue;
+      app.doc = doc;
+      if (doc.language !== language()) setLanguage(doc.language);
+      renderAll();
+    }
+  } else if (event.key === null || (event.key ?? "").startsWith(BACKUP_PREFIX)) {
+    renderAll();
+  }
 }
 
 async function boot() {
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
+  lastRaw = saved.raw;
   // French first: a new table starts in French, English is one click away.
   await initI18n(app.doc.language);
   if (saved.status === "empty") {
@@ -203,11 +399,11 @@ async function boot() {
     app.doc.name = t("table.default_name");
     persist();
   }
-  if (saved.status === "unusable") {
-    app.notify("error", t(`storage.unusable.${saved.reason}`, { key: saved.backup ?? "—" }));
-    persist();
-  }
+  if (saved.status === "unusable") setAside(saved.raw, `storage.unusable.${saved.reason}`);
+  // An older layout or a record to set apart: nothing is written before the engine opened it.
+  if (saved.status === "needs-engine") writeBlock = "engine";
   if (saved.status === "no-storage") app.notify("warning", t("storage.unavailable"));
+  if (navigator.storage?.persist) navigator.storage.persist().catch(() => {});
 
   document.getElementById("lang-toggle").addEventListener("click", () => {
     const next = language() === "fr" ? "en" : "fr";
@@ -217,13 +413,7 @@ async function boot() {
     });
   });
   window.addEventListener("hashchange", () => onRoute());
-  window.addEventListener("storage", (event) => {
-    if (event.key === DOC_KEY && event.newValue) {
-      app.notify("warning", t("storage.changed_elsewhere"), [
-        { label: t("storage.reload"), run: () => location.reload() },
-      ]);
-    }
-  });
+  window.addEventListener("storage", onStorage);
 
   onEngineState((state, detail) => {
     const wasReady = app.engine.state === "ready";
@@ -236,9 +426,14 @@ async function boot() {
   });
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
+  if (writeBlock) setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
 
   startEngine()
-    .then(() => (saved.status === "ok" || saved.status === "needs-engine" ? validateSaved(saved) : null))
+    .then(async () => {
+      const limits = await call({ op: "store.limits" });
+      if (!limits.error) app.limits = limits;
+      if (saved.status === "ok" || saved.status === "needs-engine") await validateSaved(saved);
+    })
     .catch(() => app.notify("error", t("engine.failed_detail")));
   registerServiceWorker(app);
 }

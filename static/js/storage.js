@@ -1,10 +1,10 @@
 // The table document in localStorage (DESIGN.md principle 3).
 //
 // The shell reads it before Python boots so saved sheets render at once; once the engine
-// is ready, tablee.store validates and migrates it (store.load). Anything that cannot be
-// used as is — unreadable JSON, another app's data, a newer schema, an invalid document —
-// is copied verbatim under a backup key first, and the user is told: saved data is never
-// lost or silently overwritten.
+// is ready, tablee.store opens it (store.open: validation, migration, bad records set apart
+// in the document's quarantine). Anything that cannot be used at all — unreadable JSON,
+// another app's data, a newer schema — is copied verbatim under a backup key first, read
+// back, and only then replaced; when the backup cannot be written nothing is replaced.
 
 export const DOC_KEY = "tablee.document";
 export const BACKUP_PREFIX = "tablee.backup.";
@@ -25,10 +25,54 @@ export function newDocument(name = "Ma table", language = "fr") {
 }
 
 /**
+ * The store's limits (tablee.store.limits, CPython-tested to be equal): the forms and the
+ * pre-save check use them before the engine is up; once it is, app.limits takes the engine's
+ * answer (which adds each system's published character schema).
+ */
+export const LIMITS = {
+  document_size: 2000000,
+  depth: 32,
+  name: 80,
+  id: 64,
+  characters: 200,
+  log: 1000,
+  log_entry_size: 20000,
+  quarantine: 2000,
+};
+export const SYSTEM_IDS = ["systmj", "versality", "pointzero", "theorem", "unicreon"];
+/** Backups kept: at most this many, and at most this many characters in all (oldest out first). */
+export const MAX_BACKUPS = 8;
+export const MAX_BACKUP_CHARS = 2500000;
+/** What a browser gives one site's localStorage (Chromium, Firefox, Safari: 5 million characters
+ * of keys and values). The Table page warns from STORAGE_WARN of it. */
+export const STORAGE_QUOTA_CHARS = 5000000;
+export const STORAGE_WARN = 0.7;
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The kernel's own checks of a schema-1 document, without Python (see app.checkCandidate for
+ * the full pre-save check): true when the shell may render it before the engine validates it. */
+export function renderable(doc) {
+  if (!isObject(doc) || doc.app !== "tablee" || doc.schema !== SCHEMA) return false;
+  if (typeof doc.name !== "string" || !Array.isArray(doc.characters) || !Array.isArray(doc.log)) return false;
+  if (!isObject(doc.systems) || !isObject(doc.settings)) return false;
+  if (doc.quarantine !== undefined && !Array.isArray(doc.quarantine)) return false;
+  const ids = new Set();
+  for (const c of doc.characters) {
+    if (!isObject(c) || typeof c.id !== "string" || typeof c.name !== "string" || !SYSTEM_IDS.includes(c.system)) return false;
+    if (ids.has(c.id)) return false;
+    ids.add(c.id);
+  }
+  return doc.log.every(isObject);
+}
+
+/**
  * Read the saved document without Python.
- * Returns {doc, status, raw}: status is "empty", "ok" (current schema, to be re-validated by
- * the engine), "needs-engine" (an older layout the engine must migrate) or "unusable"
- * (unreadable or foreign or newer: a backup was made and a fresh document is used).
+ * Returns {doc, status, raw}: status is "empty", "ok" (current schema and sound enough to
+ * render at once; the engine re-validates it), "needs-engine" (an older layout, or a current
+ * one with a record the engine must set apart first: nothing is written until it answered) or
+ * "unusable" (unreadable, foreign or newer: boot sets it aside, backup first).
+ * Nothing here writes.
  */
 export function readSaved(storage = window.localStorage) {
   let raw;
@@ -42,42 +86,110 @@ export function readSaved(storage = window.localStorage) {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return { doc: newDocument(), status: "unusable", reason: "corrupt", raw, backup: backup(raw, storage) };
+    return { doc: newDocument(), status: "unusable", reason: "corrupt", raw };
   }
-  if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-    if (parsed.app === "tablee" && parsed.schema === SCHEMA) return { doc: parsed, status: "ok", raw };
+  if (isObject(parsed)) {
+    if (parsed.app === "tablee" && parsed.schema === SCHEMA && renderable(parsed)) return { doc: parsed, status: "ok", raw };
     if (parsed.app === "tablee" && Number.isInteger(parsed.schema) && parsed.schema > SCHEMA) {
-      return { doc: newDocument(), status: "unusable", reason: "newer", raw, backup: backup(raw, storage) };
+      return { doc: newDocument(), status: "unusable", reason: "newer", raw };
     }
     // Older layouts (schema 0 had no "app" key) and anything else: the engine decides.
     return { doc: null, status: "needs-engine", raw, parsed };
   }
-  return { doc: newDocument(), status: "unusable", reason: "foreign", raw, backup: backup(raw, storage) };
+  return { doc: newDocument(), status: "unusable", reason: "foreign", raw };
 }
 
-/** Keep raw text under a new backup key; returns the key (or null if storage is full). */
-export function backup(raw, storage = window.localStorage) {
-  const key = `${BACKUP_PREFIX}${new Date().toISOString()}`;
+/** The saved document as current-schema data, or null (nothing saved, unreadable, older...). */
+export function parseCurrent(raw) {
+  if (typeof raw !== "string") return null;
   try {
-    storage.setItem(key, raw);
-    return key;
+    const parsed = JSON.parse(raw);
+    return renderable(parsed) ? parsed : null;
   } catch {
     return null;
   }
 }
 
-export function listBackups(storage = window.localStorage) {
+function backupKeys(storage) {
   const keys = [];
   for (let i = 0; i < storage.length; i += 1) {
     const key = storage.key(i);
     if (key && key.startsWith(BACKUP_PREFIX)) keys.push(key);
   }
-  return keys.sort().reverse();
+  return keys.sort();
 }
 
-/** Save the document; throws a QuotaExceededError-like error for the caller to report. */
+/**
+ * Drop the oldest backups until at most MAX_BACKUPS remain and they hold at most
+ * MAX_BACKUP_CHARS, never the one to keep (the backup just written: the only copy of a table).
+ */
+export function pruneBackups(keep, storage = window.localStorage, { room = 0 } = {}) {
+  const keys = backupKeys(storage).filter((k) => k !== keep);
+  const size = (k) => (storage.getItem(k) ?? "").length;
+  let count = keys.length + (keep ? 1 : 0);
+  let total = keys.reduce((s, k) => s + size(k), 0) + (keep ? size(keep) : 0) + room;
+  const removed = [];
+  for (const key of keys) {
+    if (count <= MAX_BACKUPS && total <= MAX_BACKUP_CHARS) break;
+    total -= size(key);
+    count -= 1;
+    storage.removeItem(key);
+    removed.push(key);
+  }
+  return removed;
+}
+
+function tryWrite(key, raw, storage) {
+  try {
+    storage.setItem(key, raw);
+    if (storage.getItem(key) === raw) return true;
+  } catch {
+    // quota: handled by the caller
+  }
+  try {
+    storage.removeItem(key);
+  } catch {
+    // nothing more to do
+  }
+  return false;
+}
+
+/**
+ * Keep raw text under a new backup key, then read it back. Returns the key, or null when the
+ * backup could not be written whole (storage full even after pruning old backups): the caller
+ * must then replace nothing.
+ */
+export function backup(raw, storage = window.localStorage) {
+  let key = `${BACKUP_PREFIX}${new Date().toISOString()}`;
+  for (let n = 2; storage.getItem(key) !== null; n += 1) key = `${BACKUP_PREFIX}${new Date().toISOString()}-${n}`;
+  if (!tryWrite(key, raw, storage)) {
+    pruneBackups(null, storage, { room: raw.length });
+    if (!tryWrite(key, raw, storage)) return null;
+  }
+  pruneBackups(key, storage);
+  return key;
+}
+
+export function listBackups(storage = window.localStorage) {
+  return backupKeys(storage).reverse();
+}
+
+/** Characters used by this site's localStorage (keys and values) and an estimate of what is left. */
+export function storageUsage(storage = window.localStorage) {
+  let used = 0;
+  for (let i = 0; i < storage.length; i += 1) {
+    const key = storage.key(i);
+    used += key.length + (storage.getItem(key) ?? "").length;
+  }
+  return { used, quota: STORAGE_QUOTA_CHARS, left: Math.max(0, STORAGE_QUOTA_CHARS - used), warn: used >= STORAGE_WARN * STORAGE_QUOTA_CHARS };
+}
+
+/** Save the document and read it back; returns the saved text. Throws when it was not saved. */
 export function save(doc, storage = window.localStorage) {
-  storage.setItem(DOC_KEY, JSON.stringify(doc));
+  const raw = JSON.stringify(doc);
+  storage.setItem(DOC_KEY, raw);
+  if (storage.getItem(DOC_KEY) !== raw) throw new Error("read-back");
+  return raw;
 }
 
 export function downloadJson(filename, data) {

@@ -7,7 +7,7 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../i18n.js";
 import { newId } from "../storage.js";
-import { callBusy } from "./ui.js";
+import { callBusy, fieldLimit, refusalAt } from "./ui.js";
 
 /** The characters of one system, in document order. */
 export function systemCharacters(doc, system) {
@@ -63,26 +63,30 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
   const key = (k) => `${ns}.ui.${k}`;
   const route = (page, id) => `#/${system}/${page}/${encodeURIComponent(id)}`;
 
+  const nameMax = (app) => fieldLimit(app, system, "name", maxName);
+  const nameField = `${prefix}-new-name`;
+
   async function create(app, event) {
     event.preventDefault();
     const id = newId(prefix);
-    const response = await callBusy(app, ui, { op: `${system}.character.new`, id, name: ui.name.trim().slice(0, maxName) });
+    const name = ui.name.trim().slice(0, nameMax(app));
+    // An empty name is refused at the field before anything is asked or written.
+    if (!name) {
+      app.refuse(nameField, { path: "name", reason: "empty", params: {} });
+      return;
+    }
+    const response = await callBusy(app, ui, { op: `${system}.character.new`, id, name });
     if (!response) return;
+    if (!app.update((doc) => { doc.characters.push(response.character); }, { at: nameField })) return;
     ui.name = "";
-    app.update((doc) => {
-      doc.characters.push(response.character);
-    });
     location.hash = route("character", id);
   }
 
   function duplicate(app, c) {
     const copy = structuredClone(c);
     copy.id = newId(prefix);
-    copy.name = t(key("copy_of"), { name: nameOf(c) }).slice(0, maxName);
-    app.update((doc) => {
-      doc.characters.push(copy);
-    });
-    app.notify("status", t(key("duplicated"), { name: copy.name }));
+    copy.name = Array.from(t(key("copy_of"), { name: nameOf(c) })).slice(0, nameMax(app)).join("");
+    if (app.update((doc) => { doc.characters.push(copy); })) app.notify("status", t(key("duplicated"), { name: copy.name }));
   }
 
   function remove(app, c) {
@@ -131,8 +135,10 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
       <form class="row" @submit=${(e) => create(app, e)}>
         <div class=${`field ${prefix}-grow`}>
           <label for=${`${prefix}-new-name`}>${t(key("new_name"))}</label>
-          <input id=${`${prefix}-new-name`} maxlength=${maxName} autocomplete="off" .value=${ui.name}
+          <input id=${nameField} maxlength=${nameMax(app)} autocomplete="off" .value=${ui.name}
+            aria-describedby=${`${nameField}-refusal`}
             @input=${(e) => { ui.name = e.target.value; }}>
+          <div id=${`${nameField}-refusal`}>${refusalAt(app, nameField)}</div>
         </div>
         <button type="submit" class="primary" id=${`${prefix}-create`} ?disabled=${app.engine.state !== "ready" || ui.busy}>${t(key("create"))}</button>
       </form>

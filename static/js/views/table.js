@@ -1,11 +1,29 @@
-// The table itself: its name and language, export/import of the whole document, backups.
+// The table itself: its name and language, export/import of the whole document, the records
+// set apart "à réparer" (repair as JSON, export, delete), the storage used and the backups.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage, t, tn } from "../i18n.js";
-import { BACKUP_PREFIX, downloadBlob, downloadJson, listBackups, todayStamp } from "../storage.js";
+import { errorMessage, formatNumber, t, tn } from "../i18n.js";
+import { BACKUP_PREFIX, downloadBlob, downloadJson, listBackups, storageUsage, SYSTEM_IDS, todayStamp } from "../storage.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-const state = { importError: null, importOk: null, nameError: null };
+const state = { importError: null, importOk: null, nameError: null, replaceFailed: false, editing: null, draft: "", repairError: null };
+
+function sizeLabel(chars) {
+  if (chars >= 1_000_000) return t("storage.size_mb", { n: formatNumber(chars / 1_000_000, 2) });
+  return t("storage.size_kb", { n: formatNumber(Math.ceil(chars / 1000), 0) });
+}
+
+function downloadCurrent(app) {
+  const raw = localStorage.getItem("tablee.document") ?? JSON.stringify(app.doc);
+  downloadBlob(`tablee-${safeFileName(app.doc.name)}-${todayStamp()}.json`, new Blob([raw], { type: "application/json" }));
+}
+
+/** The whole-table replace (import, restore): false, and the refusal shown, when no backup. */
+function replace(app, doc) {
+  const key = app.replaceDocument(doc);
+  state.replaceFailed = key === null;
+  return key;
+}
 
 function safeFileName(name) {
   return name.normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "table";
@@ -29,18 +47,22 @@ async function importFile(app, input) {
     app.rerender();
     return;
   }
-  const response = await app.call({ op: "store.load", document: parsed });
+  const response = await app.call({ op: "store.open", document: parsed });
   if (response.error) {
     state.importError = t("import.refused", { file: file.name, reason: errorMessage(response.error) });
     app.rerender();
     return;
   }
-  if (!confirm(t("import.confirm", { name: response.document.name }))) {
+  const apart = response.quarantined > 0 ? ` ${tn("quarantine.found", response.quarantined)}` : "";
+  if (!confirm(`${t("import.confirm", { name: response.document.name })}${apart}`)) {
     app.rerender();
     return;
   }
-  const key = app.replaceDocument(response.document);
-  state.importOk = t("import.done", { name: response.document.name, key: key ?? "—" });
+  const key = replace(app, response.document);
+  if (key) {
+    state.importOk = t("import.done", { name: response.document.name, key });
+    if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
+  }
   app.rerender();
 }
 
@@ -54,7 +76,7 @@ function rename(app, value) {
   state.nameError = null;
   app.update((doc) => {
     doc.name = name;
-  });
+  }, { at: "table-name-input" });
 }
 
 function backupLabel(key) {
@@ -69,21 +91,116 @@ async function restore(app, key) {
     app.notify("error", t("backup.unreadable"));
     return;
   }
-  const response = await app.call({ op: "store.load", document: parsed });
+  const response = await app.call({ op: "store.open", document: parsed });
   if (response.error) {
     app.notify("error", t("backup.refused", { reason: errorMessage(response.error) }));
     return;
   }
   if (!confirm(t("import.confirm", { name: response.document.name }))) return;
-  app.replaceDocument(response.document);
-  app.notify("status", t("backup.restored"));
+  if (replace(app, response.document)) app.notify("status", t("backup.restored"));
+  app.rerender();
+}
+
+// ----------------------------------------------------------------------------- à réparer
+
+function quarantine(app) {
+  return Array.isArray(app.doc.quarantine) ? app.doc.quarantine : [];
+}
+
+/** Where a repaired item goes back: characters and log entries are appended, a system's
+ * state goes back under its id. Other kinds (unknown fields) can only be exported or deleted. */
+function canRepair(item) {
+  if (item.kind === "character" || item.kind === "log") return true;
+  return item.kind === "system" && SYSTEM_IDS.includes(item.path.slice("systems.".length));
+}
+
+function putBack(doc, item, data) {
+  if (item.kind === "character") doc.characters.push(data);
+  else if (item.kind === "log") doc.log.push(data);
+  else Object.defineProperty(doc.systems, item.path.slice("systems.".length), { value: data, enumerable: true, writable: true, configurable: true });
+}
+
+const sameItem = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function removeItem(doc, item) {
+  const list = Array.isArray(doc.quarantine) ? doc.quarantine : [];
+  const i = list.findIndex((q) => sameItem(q, item));
+  if (i >= 0) list.splice(i, 1);
+  if (!list.length) delete doc.quarantine;
+}
+
+/** Put an edited item back: the table with it is opened by the engine, and accepted only when
+ * nothing is set apart again. */
+async function repair(app, item) {
+  let data;
+  try {
+    data = JSON.parse(state.draft);
+  } catch {
+    state.repairError = t("quarantine.not_json");
+    app.rerender();
+    return;
+  }
+  const candidate = structuredClone(app.doc);
+  removeItem(candidate, item);
+  putBack(candidate, item, data);
+  const r = await app.call({ op: "store.open", document: candidate });
+  if (r.error || r.quarantined > 0) {
+    const problem = r.error ?? r.document.quarantine.at(-1).problems[0];
+    state.repairError = t("quarantine.still_invalid", { reason: errorMessage(problem) });
+    app.rerender();
+    return;
+  }
+  const ok = app.update((doc) => {
+    removeItem(doc, item);
+    putBack(doc, item, data);
+  }, { at: "quarantine-draft" });
+  if (ok) {
+    Object.assign(state, { editing: null, draft: "", repairError: null });
+    app.notify("status", t("quarantine.restored"));
+  }
+}
+
+function quarantineSection(app) {
+  const items = quarantine(app);
+  if (!items.length) return nothing;
+  const ready = app.engine.state === "ready";
+  return html`<section class="card stack" aria-labelledby="quarantine-title" id="quarantine">
+    <h2 id="quarantine-title">${t("quarantine.title")} (${items.length})</h2>
+    <p class="muted small">${t("quarantine.help")}</p>
+    <ul class="stack" data-testid="quarantine-list">
+      ${items.map((item, i) => html`<li class="stack" data-testid="quarantine-item" data-kind=${item.kind}>
+        <p><strong>${t(`quarantine.kind.${item.kind}`)}</strong>
+          ${item.data && typeof item.data === "object" && typeof item.data.name === "string" ? html` « ${item.data.name} »` : nothing}
+          <span class="muted small">(${item.path})</span></p>
+        <ul class="small">${item.problems.map((p) => html`<li>${errorMessage(p)}</li>`)}</ul>
+        <div class="row">
+          <button type="button" @click=${() => downloadJson(`tablee-a-reparer-${i + 1}-${todayStamp()}.json`, item)}>${t("quarantine.export")}</button>
+          ${canRepair(item) ? html`<button type="button" data-testid="quarantine-edit" ?disabled=${!ready}
+            @click=${() => { Object.assign(state, { editing: i, draft: JSON.stringify(item.data, null, 2), repairError: null }); app.rerender(); }}>${t("quarantine.edit")}</button>` : nothing}
+          <button type="button" class="danger" data-testid="quarantine-delete"
+            @click=${() => { if (confirm(t("quarantine.delete_confirm"))) app.update((doc) => removeItem(doc, item)); }}>${t("quarantine.delete")}</button>
+        </div>
+        ${state.editing === i ? html`<div class="field">
+          <label for="quarantine-draft">${t("quarantine.json_label")}</label>
+          <textarea id="quarantine-draft" rows="10" .value=${state.draft} aria-describedby="quarantine-error"
+            aria-invalid=${state.repairError ? "true" : "false"} @input=${(e) => { state.draft = e.target.value; }}></textarea>
+          <p id="quarantine-error" class="field-error" role="alert">${state.repairError ?? nothing}</p>
+          <div class="row">
+            <button type="button" class="primary" data-testid="quarantine-save" ?disabled=${!ready} @click=${() => repair(app, item)}>${t("quarantine.save")}</button>
+            <button type="button" @click=${() => { state.editing = null; app.rerender(); }}>${t("quarantine.cancel")}</button>
+          </div></div>` : nothing}
+      </li>`)}
+    </ul>
+  </section>`;
 }
 
 export function render(app) {
   const ready = app.engine.state === "ready";
   const backups = listBackups();
+  const usage = storageUsage();
   return html`
     <h1>${t("table.title")}</h1>
+    ${quarantineSection(app)}
     <section class="card stack">
       <div class="field">
         <label for="table-name-input">${t("table.name")}</label>
@@ -92,7 +209,7 @@ export function render(app) {
             aria-invalid=${state.nameError ? "true" : "false"} aria-describedby="table-name-error"
             @change=${(e) => rename(app, e.target.value)}>
         </div>
-        <p id="table-name-error" class="field-error" role="alert">${state.nameError ?? nothing}</p>
+        <p id="table-name-error" class="field-error" role="alert">${state.nameError ?? (app.refusal?.at === "table-name-input" ? app.refusal.text : nothing)}</p>
       </div>
       <p class="muted small">${tn("table.characters", app.doc.characters.length)} ${tn("table.log_entries", app.doc.log.length)}</p>
     </section>
@@ -110,17 +227,21 @@ export function render(app) {
       </div>
       ${ready ? nothing : html`<p class="muted small">${t("engine.wait_for_import")}</p>`}
       <p id="import-error" class="field-error" role="alert">${state.importError ?? nothing}</p>
+      ${state.replaceFailed ? html`<div class="notice error" role="alert" data-testid="replace-failed"><p>${t("replace.failed")}</p>
+        <button type="button" @click=${() => downloadCurrent(app)}>${t("replace.download")}</button></div>` : nothing}
       ${state.importOk ? html`<p role="status" class="outcome-ok">${state.importOk}</p>` : nothing}
     </section>
 
     <section class="card stack" aria-labelledby="backups-title">
       <h2 id="backups-title">${t("backup.title")}</h2>
       <p class="muted small">${t("backup.help")}</p>
+      <p data-testid="storage-usage">${t("storage.usage", { used: sizeLabel(usage.used), quota: sizeLabel(usage.quota), left: sizeLabel(usage.left) })}</p>
+      ${usage.warn ? html`<p class="notice warning" role="status" data-testid="storage-warning">${t("storage.usage_warn")}</p>` : nothing}
       ${backups.length
         ? html`<ul class="stack" id="backup-list">
             ${backups.map(
               (key) => html`<li class="row">
-                <span>${backupLabel(key)}</span>
+                <span>${backupLabel(key)} <span class="muted small">(${sizeLabel((localStorage.getItem(key) ?? "").length)})</span></span>
                 <button type="button" @click=${() => downloadBlob(`tablee-sauvegarde-${safeFileName(backupLabel(key))}.json`, new Blob([localStorage.getItem(key) ?? ""], { type: "application/json" }))}>${t("backup.download")}</button>
                 <button type="button" ?disabled=${!ready} @click=${() => restore(app, key)}>${t("backup.restore")}</button>
                 <button type="button" class="danger" @click=${() => { if (confirm(t("backup.delete_confirm"))) { localStorage.removeItem(key); app.rerender(); } }}>${t("backup.delete")}</button>

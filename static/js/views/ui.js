@@ -165,3 +165,33 @@ if (typeof window !== "undefined") {
     for (const clear of navigateHooks) clear();
   });
 }
+
+/**
+ * The refusal of the last change made from the field `at` (app.update(mutate, {at})): the
+ * change would have made the table invalid, so it was not saved. Render it right after the
+ * field; empty otherwise.
+ */
+export function refusalAt(app, at) {
+  const text = app.refusal && app.refusal.at === at ? app.refusal.text : null;
+  return html`<p class="field-error" role="alert" data-testid="refusal" data-at=${at}>${text ?? nothing}</p>`;
+}
+
+/** The store's length limit of a character field of `system` (from store.limits), else `fallback`. */
+export function fieldLimit(app, system, field, fallback) {
+  const schemas = app.limits?.character_schemas;
+  const schema = schemas && Object.hasOwn(schemas, system) ? schemas[system] : null;
+  const props = schema?.properties;
+  const prop = props && Object.hasOwn(props, field) ? props[field] : null;
+  const max = prop?.maxLength ?? prop?.maxItems;
+  if (field === "name") return Math.min(app.limits?.name ?? fallback, max ?? fallback);
+  return max ?? fallback;
+}
+
+/**
+ * `obj[key]` when `key` is `obj`'s own property, else undefined. Ids and keys come from saved
+ * or imported data: "constructor", "toString", "__proto__" are ordinary ids and must never
+ * reach Object.prototype (index plain objects with untrusted keys only through this, or use a Map).
+ */
+export function own(obj, key) {
+  return obj !== null && typeof obj === "object" && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}

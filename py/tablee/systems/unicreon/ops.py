@@ -113,8 +113,8 @@ def validate_state(state: Any) -> list[Problem]:
     return [Problem("combat", "unicreon.state.invalid", {"detail": d}) for d in details]
 
 
-register_character_validator(S, ch.validate_character)
-register_state_validator(S, validate_state)
+register_character_validator(S, ch.validate_character, schema=ch.CHARACTER_SCHEMA)
+register_state_validator(S, validate_state, schema=SYSTEM_STATE_SCHEMA)
 
 
 def _state(request: dict[str, Any]) -> dict[str, Any]:

@@ -86,7 +86,8 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "properties": {
         "id": {"type": "string", "minLength": 1, "maxLength": 64},
         "system": {"const": "versality"},
-        "name": {"type": "string", "maxLength": 100},
+        # the store's own limit (store.MAX_NAME): a longer name would save, then be refused at load
+        "name": {"type": "string", "maxLength": 80},
         "created": {"type": "boolean"},
         "powers": {
             "type": "array",

@@ -46,8 +46,8 @@ _PLAYER_ANSWER = (
     " (the new table state, for the store only)."
 )
 
-register_character_validator("versality", C.validate_character)
-register_state_validator("versality", S.validate_state)
+register_character_validator("versality", C.validate_character, schema=C.CHARACTER_SCHEMA)
+register_state_validator("versality", S.validate_state, schema=S.STATE_SCHEMA)
 
 
 def _dist(dist: dict[str, Fraction]) -> list[dict[str, Any]]:
@@ -91,7 +91,7 @@ def _rules(request: dict[str, Any]) -> dict[str, Any]:
 @op(
     "versality.character.new",
     system="versality",
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 100}},
+    properties={"id": _ID, "name": {"type": "string", "maxLength": 80}},
     required=("id",),
     summary="A blank character to start guided creation (base deck of 4 cards).",
 )

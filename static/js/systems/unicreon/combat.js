@@ -8,6 +8,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { own } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, tableState,
@@ -103,7 +104,7 @@ function initiativeSection(app, st) {
     <h2 id="uc-init-title">${t("unicreon.ui.initiative")}</h2>
     <p class="muted small">${t("unicreon.ui.initiative_help")}</p>
     <dl class="facts" data-testid="uc-init-odds">
-      ${pcs.map((c) => html`<dt>${cname(c)} (${charLabel("agilite")} ${c.characteristics.agilite})</dt><dd>${entries[c.cid] ? prob(entries[c.cid].success) : "…"}</dd>`)}
+      ${pcs.map((c) => html`<dt>${cname(c)} (${charLabel("agilite")} ${c.characteristics.agilite})</dt><dd>${own(entries, c.cid) ? prob(own(entries, c.cid).success) : "…"}</dd>`)}
       ${npcs.length ? html`<dt>${t("unicreon.ui.mj")}</dt><dd>${entries.mj ? html`${prob(entries.mj.success)} <span class="small muted">(${t("unicreon.ui.target")} ${entries.mj.target})</span>` : "…"}</dd>` : nothing}
     </dl>
     <button type="button" class="primary" id="uc-initiative" ?disabled=${!ready(app) || ui.busy || !st.combatants.length} @click=${() => rollInitiative(app)}>${t("unicreon.ui.roll_initiative")}</button>

@@ -7,13 +7,14 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy } from "../../views/ui.js";
+import { callBusy, fieldLimit, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
   renderD66, replaceCharacter, rulesData, statsLabel, syncedCombat, tableState, valueLabel,
 } from "./common.js";
 
+const SYSTEM_ID = "unicreon";
 const TEXT_FIELDS = [
   ["name", 80, false], ["job", 200, false], ["origins", 500, true], ["story", 2000, true],
   ["description", 1000, true], ["don", 300, false], ["defaut", 300, false],
@@ -36,11 +37,12 @@ function reset(id) {
   Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", poisonTarget: "", errorAt: null, lastRoll: null, selling: null, finishError: null });
 }
 
-function edit(app, id, mutate) {
-  app.update((doc) => {
+/** Change the character `id`; `at` names the field it came from (a refusal is shown there). */
+function edit(app, id, mutate, at = null) {
+  return app.update((doc) => {
     const c = findCharacter(doc, id);
     if (c) mutate(c);
-  });
+  }, { at });
 }
 
 const describedBy = (...fields) => fields.map(fieldId).join(" ");
@@ -85,17 +87,23 @@ async function finish(app, c) {
 function identity(app, c, check) {
   return html`<section class="card" aria-labelledby="uc-id-title">
     <h2 id="uc-id-title">${t("unicreon.ui.identity")}</h2>
-    ${TEXT_FIELDS.map(([f, max, long]) => html`<div class="field">
-      <label for=${`uc-${f}`}>${t(`unicreon.field.${f}`)}</label>
+    ${TEXT_FIELDS.map(([f, fallback, long]) => {
+      const max = fieldLimit(app, SYSTEM_ID, f, fallback);
+      const at = `uc-${f}`;
+      const set = (e) => edit(app, c.id, (d) => { d[f] = Array.from(e.target.value).slice(0, max).join(""); }, at);
+      return html`<div class="field">
+      <label for=${at}>${t(`unicreon.field.${f}`)}</label>
       ${long
-        ? html`<textarea id=${`uc-${f}`} maxlength=${max} rows="2" .value=${live(c[f])}
-            aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${describedBy(f)}
-            @input=${(e) => edit(app, c.id, (d) => { d[f] = e.target.value.slice(0, max); })}></textarea>`
-        : html`<input id=${`uc-${f}`} maxlength=${max} autocomplete="off" .value=${live(c[f])}
-            aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${describedBy(f)}
-            @input=${(e) => edit(app, c.id, (d) => { d[f] = e.target.value.slice(0, max); })}>`}
+        ? html`<textarea id=${at} maxlength=${max} rows="2" .value=${live(c[f])}
+            aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${`${describedBy(f)} ${at}-refusal`}
+            @input=${set}></textarea>`
+        : html`<input id=${at} maxlength=${max} autocomplete="off" .value=${live(c[f])}
+            aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${`${describedBy(f)} ${at}-refusal`}
+            @input=${set}>`}
       ${fieldErrors(check, f)}
-    </div>`)}
+      <div id=${`${at}-refusal`}>${refusalAt(app, at)}</div>
+    </div>`;
+    })}
     <div class="field uc-secret">
       <button type="button" id="uc-secret-toggle" aria-expanded=${ui.showSecret ? "true" : "false"} aria-controls="uc-secret-box"
         @click=${() => { ui.showSecret = !ui.showSecret; app.rerender(); }}>
@@ -143,8 +151,7 @@ function skillsSection(app, c, check) {
     e.preventDefault();
     const name = ui.skill.name.trim().slice(0, 60);
     if (!name) return;
-    edit(app, c.id, (d) => { d.skills.push({ name, level: ui.skill.level }); });
-    ui.skill.name = "";
+    if (edit(app, c.id, (d) => { d.skills.push({ name, level: ui.skill.level }); }, "uc-skill-name")) ui.skill.name = "";
   };
   return html`<section class="card" aria-labelledby="uc-skills-title">
     <h2 id="uc-skills-title">${t("unicreon.field.skills")}</h2>
@@ -156,7 +163,8 @@ function skillsSection(app, c, check) {
       ${fieldErrors(check, `skills.${i}`, { under: true })}</li>`)}</ul>` : html`<p class="muted">${t("unicreon.ui.no_skills")}</p>`}
     <form class="row" @submit=${add}>
       <div class="field uc-grow"><label for="uc-skill-name">${t("unicreon.ui.skill_name")}</label>
-        <input id="uc-skill-name" maxlength="60" .value=${live(ui.skill.name)} @input=${(e) => { ui.skill.name = e.target.value; }}></div>
+        <input id="uc-skill-name" maxlength="60" .value=${live(ui.skill.name)} aria-describedby="uc-skill-name-refusal" @input=${(e) => { ui.skill.name = e.target.value; }}>
+        <div id="uc-skill-name-refusal">${refusalAt(app, "uc-skill-name")}</div></div>
       <div class="field"><label for="uc-skill-level">${t("unicreon.ui.skill_level")}</label>
         <select id="uc-skill-level" @change=${(e) => { ui.skill.level = e.target.value; }}>
           ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.skill.level}>${t(`unicreon.skill.${l}`)}</option>`)}

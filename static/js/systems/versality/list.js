@@ -10,7 +10,7 @@ import { deckSize, forgetCharacter, playerView } from "./table.js";
 // A duplicate keeps `created`: the flag is a field of the character. A deleted character's
 // deck and pending test go with it.
 const listing = characterList({
-  system: SYSTEM, prefix: "vs", ns: "versality", maxName: 100, nameOf,
+  system: SYSTEM, prefix: "vs", ns: "versality", maxName: 80, nameOf,
   onRemove: (doc, c) => forgetCharacter(doc, c.id),
 });
 

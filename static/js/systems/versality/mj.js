@@ -12,7 +12,7 @@ import { backLink, characters, nameOf, ready, replaceCharacter, rules, tn, onNav
 import { fullState as tableState, saveState } from "./table.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
-  scenario: { objective: false, unhurt: {} }, confirmAward: false };
+  scenario: { objective: false, unhurt: new Map() }, confirmAward: false };
 
 /** The "Je suis le MJ" switch: in memory only (a reload locks it), locked on leaving. */
 let unlocked = false;
@@ -88,11 +88,11 @@ function endScenario(app, list, { again = false } = {}) {
     document.getElementById("vs-award-confirm-title")?.focus();
     return;
   }
-  const unhurt = list.filter((c) => ui.scenario.unhurt[c.id]).map((c) => c.id);
+  const unhurt = list.filter((c) => ui.scenario.unhurt.get(c.id)).map((c) => c.id);
   run(app, { op: "versality.scenario.award", state, characters: list, objective: ui.scenario.objective, unhurt, again }, (r) => {
-    const names = Object.fromEntries(list.map((c) => [c.id, nameOf(c)]));
-    ui.message = r.awards.map((a) => t("versality.ui.mj_points_earned", { name: names[a.character_id], n: a.points.total })).join(" · ");
-    ui.scenario = { objective: false, unhurt: {} };
+    const names = new Map(list.map((c) => [c.id, nameOf(c)]));
+    ui.message = r.awards.map((a) => t("versality.ui.mj_points_earned", { name: names.get(a.character_id), n: a.points.total })).join(" · ");
+    ui.scenario = { objective: false, unhurt: new Map() };
     ui.confirmAward = false;
     app.update((doc) => {
       doc.systems.versality = r.state;
@@ -130,7 +130,7 @@ export function render(app) {
   const list = characters(app.doc);
   const r = rules(app);
   const band = bandOf(state.catastrophe, r?.catastrophe_bands);
-  const nameById = Object.fromEntries(list.map((c) => [c.id, nameOf(c)]));
+  const nameById = new Map(list.map((c) => [c.id, nameOf(c)]));
   const dis = !ready(app);
   return html`
     ${backLink("#/versality", t("versality.ui.back_players"))}
@@ -185,7 +185,7 @@ export function render(app) {
           <input id="vs-power-note" maxlength="200" .value=${ui.power.note} @input=${(e) => { ui.power.note = e.target.value; }}></div>
         <button type="button" ?disabled=${dis} id="vs-power-add" @click=${() => powerUse(app, list)}>${t("versality.ui.mj_power_add")}</button>`}
       ${state.power_uses.length ? html`<ol class="vs-power-list" data-testid="vs-power-uses">
-        ${[...state.power_uses].reverse().slice(0, 20).map((u) => html`<li>${nameById[u.character_id] ?? "—"} : +${u.points}${u.note ? ` — ${u.note}` : ""}</li>`)}
+        ${[...state.power_uses].reverse().slice(0, 20).map((u) => html`<li>${nameById.get(u.character_id) ?? "—"} : +${u.points}${u.note ? ` — ${u.note}` : ""}</li>`)}
       </ol>` : nothing}
     </section>
     <section class="card" aria-labelledby="vs-session-title">
@@ -199,8 +199,8 @@ export function render(app) {
       <p class="muted small">${t("versality.ui.mj_end_help")}</p>
       <label class="check"><input type="checkbox" id="vs-objective" .checked=${live(ui.scenario.objective)} @change=${(e) => { ui.scenario.objective = e.target.checked; }}> ${t("versality.points.objective")}</label>
       <fieldset><legend>${t("versality.points.survived_unhurt")}</legend>
-        ${list.map((c) => html`<label class="check"><input type="checkbox" .checked=${live(Boolean(ui.scenario.unhurt[c.id]))}
-          @change=${(e) => { ui.scenario.unhurt[c.id] = e.target.checked; }}> ${nameOf(c)}</label>`)}
+        ${list.map((c) => html`<label class="check"><input type="checkbox" .checked=${live(Boolean(ui.scenario.unhurt.get(c.id)))}
+          @change=${(e) => { ui.scenario.unhurt.set(c.id, e.target.checked); }}> ${nameOf(c)}</label>`)}
       </fieldset>
       ${state.awarded_session === state.session ? html`<p class="small" data-testid="vs-awarded">${t("versality.ui.mj_awarded_in_session", { session: state.session })}</p>` : nothing}
       <button type="button" id="vs-award" ?disabled=${dis || list.length === 0 || ui.confirmAward} @click=${() => endScenario(app, list)}>${t("versality.ui.mj_end_do")}</button>

@@ -7,7 +7,7 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
-import { callReporting } from "../../views/ui.js";
+import { callReporting, fieldLimit, own, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
@@ -33,11 +33,12 @@ function reset(id) {
   ui.heal.ally = "";
 }
 
-function edit(app, id, mutate) {
-  app.update((doc) => {
+/** Change the character `id`; `at` names the field it came from (a refusal is shown there). */
+function edit(app, id, mutate, at = null) {
+  return app.update((doc) => {
     const c = findCharacter(doc, id);
     if (c) mutate(c);
-  });
+  }, { at });
 }
 
 const clampInt = (value, lo, hi) => {
@@ -410,12 +411,15 @@ export function render(app, id) {
   const status = html`<div role="status" aria-live="polite" class="vs-status-line" data-testid="vs-sheet-status">
     ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
     ${ui.message ? html`<p>${ui.message}</p>` : nothing}</div>`;
+  const nameMax = fieldLimit(app, "versality", "name", 80);
   const header = html`
     ${backLink("#/versality", t("versality.ui.back"))}
     <h1>${nameOf(c)}</h1>
     <div class="field">
       <label for="vs-name">${t("versality.ui.name")}</label>
-      <input id="vs-name" maxlength="100" .value=${live(c.name)} @input=${(e) => edit(app, id, (d) => { d.name = e.target.value.slice(0, 100); })}>
+      <input id="vs-name" maxlength=${nameMax} .value=${live(c.name)} aria-describedby="vs-name-refusal"
+        @input=${(e) => edit(app, id, (d) => { d.name = Array.from(e.target.value).slice(0, nameMax).join(""); }, "vs-name")}>
+      <div id="vs-name-refusal">${refusalAt(app, "vs-name")}</div>
     </div>`;
   if (!created) {
     const problems = check?.problems?.length ?? null;

@@ -11,7 +11,7 @@ import { formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy, requestCache, reveal } from "../../views/ui.js";
+import { callBusy, own, requestCache, reveal } from "../../views/ui.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, replaceCharacter, tn, tone,
@@ -188,8 +188,8 @@ function oddsSection(odds) {
 function tableSection(app, c, deck, pending, heal) {
   const drawCount = deck?.piles.draw.cards.length ?? c.deck.length;
   const discardIds = deck?.piles.discard.cards ?? [];
-  const discard = discardIds.map((id) => deck.cards[id]);
-  const hand = (deck?.piles.hand.cards ?? []).map((id) => deck.cards[id]);
+  const discard = discardIds.map((id) => own(deck.cards, id));
+  const hand = (deck?.piles.hand.cards ?? []).map((id) => own(deck.cards, id));
   let appliedId = null;
   if (pending?.rule === "worst" && hand.length) {
     const order = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"];

@@ -1,0 +1,170 @@
+// The pre-save check: a change that would make the table invalid is refused before it is
+// written (issue 7). One definition of valid: the limits and the systems' character schemas
+// come from tablee.store (`store.limits`; `storage.LIMITS` until the engine is up), and the
+// engine's store.open stays the final word at every load (a record that slips through is set
+// apart "à réparer", never lost).
+//
+// checkCandidate(next, base, limits) -> null or {path, reason, params}: cheap — the document's
+// size, its counts, and only the characters that changed, through the kernel's rules and the
+// published JSON Schema of their system (a small subset of JSON Schema: type, const, enum,
+// lengths, bounds, counts, required, additionalProperties false, properties, items).
+
+import { SYSTEM_IDS } from "./storage.js";
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+/** Python's len(): code points, not UTF-16 units. */
+const length = (s) => {
+  let n = 0;
+  for (const _ of s) n += 1;
+  return n;
+};
+
+function typeOk(value, type) {
+  switch (type) {
+    case "string": return typeof value === "string";
+    case "integer": return Number.isInteger(value);
+    case "number": return typeof value === "number" && Number.isFinite(value);
+    case "boolean": return typeof value === "boolean";
+    case "null": return value === null;
+    case "array": return Array.isArray(value);
+    case "object": return isObject(value);
+    default: return true;
+  }
+}
+
+const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+const join = (path, key) => (path ? `${path}.${key}` : String(key));
+
+/** The first way `value` breaks `schema` (the subset above), or null. */
+export function schemaProblem(value, schema, path = "") {
+  if (!isObject(schema)) return null;
+  if (schema.type !== undefined) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (!types.some((type) => typeOk(value, type))) return { path, reason: "type", params: { expected: types.join("|") } };
+  }
+  if (Object.hasOwn(schema, "const") && !same(value, schema.const)) return { path, reason: "enum", params: {} };
+  if (Array.isArray(schema.enum) && !schema.enum.some((v) => same(v, value))) return { path, reason: "enum", params: {} };
+  if (typeof value === "string") {
+    if (schema.minLength !== undefined && length(value) < schema.minLength) return { path, reason: "empty", params: { min: schema.minLength } };
+    if (schema.maxLength !== undefined && length(value) > schema.maxLength) return { path, reason: "too_long", params: { max: schema.maxLength } };
+  }
+  if (typeof value === "number") {
+    if (schema.minimum !== undefined && value < schema.minimum) return { path, reason: "too_small", params: { min: schema.minimum } };
+    if (schema.maximum !== undefined && value > schema.maximum) return { path, reason: "too_big", params: { max: schema.maximum } };
+  }
+  if (Array.isArray(value)) {
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) return { path, reason: "too_many", params: { max: schema.maxItems } };
+    if (schema.minItems !== undefined && value.length < schema.minItems) return { path, reason: "too_few", params: { min: schema.minItems } };
+    if (isObject(schema.items)) {
+      for (let i = 0; i < value.length; i += 1) {
+        const p = schemaProblem(value[i], schema.items, join(path, i));
+        if (p) return p;
+      }
+    }
+  }
+  if (isObject(value)) {
+    const props = isObject(schema.properties) ? schema.properties : {};
+    for (const key of Array.isArray(schema.required) ? schema.required : []) {
+      if (!Object.hasOwn(value, key)) return { path: join(path, key), reason: "missing", params: {} };
+    }
+    for (const key of Object.keys(value)) {
+      if (Object.hasOwn(props, key)) {
+        const p = schemaProblem(value[key], props[key], join(path, key));
+        if (p) return p;
+      } else if (schema.additionalProperties === false) {
+        return { path: join(path, key), reason: "unknown_key", params: {} };
+      }
+    }
+  }
+  return null;
+}
+
+function textProblem(value, path, max) {
+  if (typeof value !== "string") return { path, reason: "type", params: { expected: "string" } };
+  if (value.trim().length === 0 || length(value) < 1) return { path, reason: "empty", params: {} };
+  if (length(value) > max) return { path, reason: "too_long", params: { max } };
+  return null;
+}
+
+/** The kernel's and the system's rules for one character at `characters.<i>`. */
+export function characterProblem(c, i, limits) {
+  const path = `characters.${i}`;
+  if (!isObject(c)) return { path, reason: "type", params: { expected: "object" } };
+  const p = textProblem(c.id, `${path}.id`, limits.id) ?? textProblem(c.name, `${path}.name`, limits.name);
+  if (p) return p;
+  if (!SYSTEM_IDS.includes(c.system)) return { path: `${path}.system`, reason: "unknown_system", params: {} };
+  const schemas = limits.character_schemas;
+  const schema = isObject(schemas) && Object.hasOwn(schemas, c.system) ? schemas[c.system] : null;
+  return schema ? schemaProblem(c, schema, path) : null;
+}
+
+/** The kernel's rules for a new log entry (store._check_log_entry). */
+function logEntryProblem(e, path, limits) {
+  if (!isObject(e)) return { path, reason: "type", params: { expected: "object" } };
+  const p = textProblem(e.id, `${path}.id`, limits.id) ?? textProblem(e.at, `${path}.at`, 40) ?? textProblem(e.kind, `${path}.kind`, 64);
+  if (p) return p;
+  if (e.system !== null && !SYSTEM_IDS.includes(e.system)) return { path: `${path}.system`, reason: "unknown_system", params: {} };
+  if (typeof e.label !== "string" || length(e.label) > 200) return { path: `${path}.label`, reason: "too_long", params: { max: 200 } };
+  if (e.who !== undefined && (typeof e.who !== "string" || length(e.who) > limits.name)) return { path: `${path}.who`, reason: "too_long", params: { max: limits.name } };
+  for (const key of Object.keys(e)) {
+    if (!["id", "at", "kind", "system", "label", "request", "result", "who"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
+  }
+  for (const key of ["request", "result"]) {
+    if (!isObject(e[key])) return { path: `${path}.${key}`, reason: "type", params: { expected: "object" } };
+    if (JSON.stringify(e[key]).length > limits.log_entry_size) return { path: `${path}.${key}`, reason: "too_large", params: { max: limits.log_entry_size } };
+  }
+  return null;
+}
+
+/** The size `doc` takes saved (what localStorage holds and store.open measures, at least). */
+export const documentSize = (doc) => JSON.stringify(doc).length;
+
+/**
+ * Null when `next` may be saved, else its first problem. `base` is the saved document the
+ * change was applied to: only the characters that differ from it are checked in depth.
+ */
+export function checkCandidate(next, base, limits, size = documentSize(next)) {
+  if (!isObject(next)) return { path: "", reason: "type", params: {} };
+  const name = textProblem(next.name, "name", limits.name);
+  if (name) return name;
+  if (!Array.isArray(next.characters)) return { path: "characters", reason: "type", params: {} };
+  if (next.characters.length > limits.characters) return { path: "characters", reason: "too_many", params: { max: limits.characters } };
+  if (!Array.isArray(next.log)) return { path: "log", reason: "type", params: {} };
+  if (next.log.length > limits.log) return { path: "log", reason: "too_many", params: { max: limits.log } };
+  const before = new Map();
+  for (const c of base?.characters ?? []) if (isObject(c)) before.set(c.id, JSON.stringify(c));
+  const ids = new Set();
+  for (let i = 0; i < next.characters.length; i += 1) {
+    const c = next.characters[i];
+    if (isObject(c) && ids.has(c.id)) return { path: `characters.${i}.id`, reason: "duplicate", params: {} };
+    if (isObject(c)) ids.add(c.id);
+    if (isObject(c) && before.get(c.id) === JSON.stringify(c)) continue;
+    const p = characterProblem(c, i, limits);
+    if (p) return p;
+  }
+  const logged = new Set((base?.log ?? []).map((e) => (isObject(e) ? e.id : null)));
+  for (let i = 0; i < next.log.length; i += 1) {
+    const e = next.log[i];
+    if (isObject(e) && logged.has(e.id)) continue;
+    const p = logEntryProblem(e, `log.${i}`, limits);
+    if (p) return p;
+  }
+  if (size > limits.document_size) return { path: "", reason: "too_large", params: { size, max: limits.document_size } };
+  return null;
+}
+
+/**
+ * Drop the oldest log entries until the document fits `limits.document_size` (the log is a
+ * rolling window: a roll never pushes the table past its limit). Returns how many went.
+ */
+export function trimLogToFit(doc, limits, margin = 0) {
+  let size = documentSize(doc);
+  let dropped = 0;
+  const max = limits.document_size - margin;
+  while (size > max && doc.log.length > 1) {
+    size -= JSON.stringify(doc.log[0]).length + 1;
+    doc.log.shift();
+    dropped += 1;
+  }
+  return dropped;
+}
