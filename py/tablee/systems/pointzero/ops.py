@@ -28,8 +28,8 @@ __all__: list[str] = []
 declare("pointzero.test.no_difficulty")
 
 S = "pointzero"
-register_character_validator(S, C.validate_character)
-register_state_validator(S, T.validate_state)
+register_character_validator(S, C.validate_character, schema=C.CHARACTER_SCHEMA)
+register_state_validator(S, T.validate_state, schema=T.STATE_SCHEMA)
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _LEVEL = {"type": "integer", "minimum": 0, "maximum": LEVEL_MAX}
