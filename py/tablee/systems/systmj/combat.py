@@ -275,8 +275,8 @@ def exchange_odds(request: dict[str, Any]) -> dict[str, Any]:
         **p,
         "outcomes": outcomes,
         "steps": steps,
-        "damage": dict(sorted(damage.items())),
-        "pv_lost": dict(sorted(pv_lost.items())),
+        "damage": {k: v for k, v in sorted(damage.items()) if v},
+        "pv_lost": {k: v for k, v in sorted(pv_lost.items()) if v},
     }
 
 

@@ -284,10 +284,13 @@ def find(library: dict[str, Any], number: str) -> dict[str, Any]:
 
 
 def _require(card: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(card.get("name"), str) and not card["name"].strip():
+        raise RulesError("systmj.card.name_empty", field="name")
     problems = card_problems(card)
     if problems:
         p = problems[0]
-        raise RulesError(p.code if p.code != "systmj.card.invalid" else "systmj.card.not_valid", field=p.field, **p.params)
+        code = p.code if p.code != "systmj.card.invalid" else "systmj.card.not_valid"
+        raise RulesError(code, field=p.field, **p.params)
     return card
 
 
@@ -339,6 +342,8 @@ def import_card(library: dict[str, Any], data: Any) -> tuple[dict[str, Any], dic
     probe = {**data}
     family = probe.get("family")
     if family in FAMILIES:
+        # a field the other table left out takes its default; every given field is checked
+        probe = {"description": "", **DEFAULTS[family], **probe}
         probe["number"] = f"{FAMILIES[family]}-00000"
         probe["holder"] = ""
     _require(probe)
