@@ -110,6 +110,18 @@ def test_cards_round_combat_wear_and_reload(app):
     no_horizontal_scroll(page)
     assert axe_violations(page) == []
 
+    # A test made with an item applies its wear malus: the shield (PU 50, Usé) gives −5.
+    goto(page, f"systmj/test/{brune}")
+    page.select_option("#sj-t-pick", "attribute:force")
+    page.select_option("#sj-t-item", "EQ-00002")
+    expect(page.locator("[data-testid=sj-t-wear]")).to_have_text("État : Usé, malus d'usure -5.")
+    expect(page.locator("[data-testid=sj-odds]")).to_have_attribute("data-effective", "35")
+    page.click("#sj-roll")
+    doc = wait_saved(page, "d.log.some(e => e.kind === 'systmj.test')")
+    test_entry = next(e for e in doc["log"] if e["kind"] == "systmj.test")
+    assert test_entry["request"]["subject"]["item"] == "EQ-00002"
+    assert handle(test_entry["request"])["effective"] == 35
+
     # A round of Action & Mouvement: hidden choices, revealed together.
     goto(page, "systmj/combat")
     for cid in (aldo, brune):
@@ -177,9 +189,12 @@ def test_cards_round_combat_wear_and_reload(app):
     wear_entry = next(e for e in doc["log"] if e["kind"] == "systmj.wear")
     replay = handle(wear_entry["request"])
     cards = {c["number"]: c for c in doc["systems"]["systmj"]["library"]["cards"]}
-    assert cards["EQ-00001"]["pu"] == 70 - replay["results"][0]["rolled"]
-    assert cards["EQ-00002"]["pu"] == 50 - replay["results"][1]["rolled"]
-    assert wear_entry["request"]["items"][0] == {"number": "EQ-00001", "die": "1d10"}
+    rolled = {x["number"]: x["rolled"] for x in replay["results"]}
+    assert cards["EQ-00001"]["pu"] == 70 - rolled["EQ-00001"]
+    assert cards["EQ-00002"]["pu"] == 50 - rolled["EQ-00002"]
+    # the shield was used first (the test), then the sword (the attack); 1D4 is the default die
+    assert wear_entry["request"]["items"] == [{"number": "EQ-00002", "die": "1d4"}, {"number": "EQ-00001", "die": "1d10"}]
+    assert 1 <= rolled["EQ-00001"] <= 10 and 1 <= rolled["EQ-00002"] <= 4
     expect(page.locator("[data-testid=sj-wear-results]")).to_contain_text("EQ-00001")
     assert axe_violations(page) == []
 

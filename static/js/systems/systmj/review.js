@@ -180,7 +180,8 @@ export function render(app) {
   if (!state) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p class="muted">${t("systmj.ui.engine_wait")}</p>`;
   const log = app.doc.log.filter((e) => e.kind === "systmj.test");
   const plan = planCache(app, { op: "systmj.review.plan", state, log });
-  const used = (id) => (plan && !plan.error && Object.hasOwn(plan.used, id) ? plan.used[id] : []);
+  // A Pouvoir card tested (key "PO-…") is not a sheet skill: its score box is on the card.
+  const used = (id) => (plan && !plan.error && Object.hasOwn(plan.used, id) ? plan.used[id].filter((k) => !k.startsWith("PO-")) : []);
   const pjs = characters(app.doc).filter((c) => c.kind === "pj");
   return html`
     ${backLink("#/systmj", t("systmj.ui.back"))}
