@@ -97,6 +97,8 @@ def test_registry_numbers_never_collide_and_edits_keep_them():
         ({"family": "pouvoir", "name": "x", "da": 6}, "da"),
         ({"family": "pouvoir", "name": "x", "__proto__": 1}, ""),
         ({"family": "constructor", "name": "x"}, "family"),
+        ({"family": ["equipement"], "name": "x"}, "family"),
+        ({"family": {"__proto__": 1}, "name": "x"}, "family"),
     ],
 )
 def test_hostile_import_refused_and_changes_nothing(card, field):
@@ -106,6 +108,25 @@ def test_hostile_import_refused_and_changes_nothing(card, field):
     assert resp["error"]["code"] in ("systmj.card.not_valid",)
     assert resp["error"]["params"]["field"].startswith(field)
     assert state == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["family", "name", "number", "pu", "types", "damage", "__proto__", "holder"]),
+                       st.one_of(st.none(), st.integers(-5, 200), st.text(max_size=6), st.lists(st.integers(0, 9)),
+                                 st.sampled_from(["equipement", "pouvoir", "EQ-00001"]))))
+def test_fuzzed_imports_never_crash_and_keep_state(card):
+    """Property: any object imported gives a card with a fresh number, or a declared error;
+    the state given is never changed."""
+    state, _ = save(new_state(), FULL["equipement"])
+    before = copy.deepcopy(state)
+    for op in ("systmj.card.import", "systmj.card.save"):
+        resp = handle({"op": op, "state": state, "card": card})
+        if "error" in resp:
+            assert resp["error"]["code"].startswith(("systmj.", "request."))
+        else:
+            assert resp["card"]["number"] != "EQ-00001" or op == "systmj.card.save"
+            assert LIB.library_problems(resp["state"]["library"]) == []
+        assert state == before
 
 
 def test_import_gets_a_fresh_number():

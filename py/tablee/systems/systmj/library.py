@@ -310,9 +310,11 @@ def save_card(library: dict[str, Any], fields: dict[str, Any]) -> tuple[dict[str
     and holder. Anything invalid raises and changes nothing. Returns (library, card)."""
     new = copy.deepcopy(library)
     family = fields.get("family")
-    if family not in FAMILIES:
+    if not isinstance(family, str) or family not in FAMILIES:
         raise RulesError("systmj.card.not_valid", field="family")
     number = fields.get("number")
+    if number is not None and not isinstance(number, str):
+        raise RulesError("systmj.card.not_valid", field="number")
     if number is None:
         card = {**DEFAULTS[family], **{k: v for k, v in fields.items() if k != "holder"}, "holder": ""}
         card.setdefault("description", "")
@@ -341,7 +343,7 @@ def import_card(library: dict[str, Any], data: Any) -> tuple[dict[str, Any], dic
         raise RulesError("systmj.card.not_valid", field="")
     probe = {**data}
     family = probe.get("family")
-    if family in FAMILIES:
+    if isinstance(family, str) and family in FAMILIES:
         # a field the other table left out takes its default; every given field is checked
         probe = {"description": "", **DEFAULTS[family], **probe}
         probe["number"] = f"{FAMILIES[family]}-00000"
