@@ -144,6 +144,14 @@ def test_cards_round_combat_wear_and_reload(app):
     doc = wait_saved(page, "d.systems.systmj.rounds && d.systems.systmj.rounds.revealed")
     assert [e["choice"] for e in doc["systems"]["systmj"]["rounds"]["entities"]] == ["action", "mouvement"]
 
+    # Initiative by Rapidité tests (Aldo 50, Brune 0: Inapte fails automatically, goes last).
+    page.click("#sj-initiative")
+    expect(page.locator("[data-testid=sj-initiative] li")).to_have_count(2)
+    doc = wait_saved(page, "d.log.some(e => e.kind === 'systmj.initiative')")
+    ini = handle(next(e for e in doc["log"] if e["kind"] == "systmj.initiative")["request"])
+    assert [f["id"] for f in ini["order"]][-1] == brune and ini["order"][-1]["may_attack_first"] is False
+    doc = wait_saved(page, f"d.systems.systmj.rounds.entities[0].id === {json.dumps(ini['order'][0]['id'])}")
+
     # Aldo attacks in force with the sword; Brune parries with the shield.
     page.select_option("#sj-att-who", aldo)
     page.select_option("#sj-def-who", brune)
@@ -169,7 +177,8 @@ def test_cards_round_combat_wear_and_reload(app):
         seen.add(replay["outcome"])
         if replay["outcome"] == "hit":
             dmg = replay["damage"]
-            doc = wait_saved(page, "d.systems.systmj.rounds.entities[1].pv === " + str(dmg["pv"]))
+            doc = wait_saved(page, f"d.systems.systmj.rounds.entities.find(e => e.id === {json.dumps(brune)}).pv === "
+                                   f"{dmg['pv']}")
             assert dmg["pv"] == entry["request"]["defender"]["pv"] - dmg["from_pv"]
             expect(row(brune)).to_contain_text(f"PV {dmg['pv']} · PA {dmg['pa']}")
         if {"hit", "defended"} <= seen:

@@ -208,6 +208,9 @@ def enumerate_exchange(request):
         req("thrown", damage=[1, 1, 2], defence="esquive"),
         req("stealth", weapon=SWORD, defender={"attributes": B, "detection": 0, "pv": 5, "pa": 2}),
         req("stealth", weapon=SWORD, attacker={"attributes": A, "dissimulation": 0}),
+        # Discrétion and Détection both rolled; the attack itself cannot succeed (score 0):
+        # counter-attack when Discrétion fails or the attack detected fails, missed otherwise.
+        req("stealth", attacker={"attributes": attrs(), "dissimulation": 60}, defence="esquive"),
     ],
 )
 def test_odds_match_enumeration(request_):
@@ -215,6 +218,15 @@ def test_odds_match_enumeration(request_):
     outcomes, damage = enumerate_exchange(request_)
     assert {k: v for k, v in odds["outcomes"].items() if v} == dict(outcomes)
     assert odds["damage"] == dict(sorted(damage.items()))
+
+
+def test_stealth_branches_literal():
+    """Discrétion 60 (60/100 succeed), Détection 40 (40/100), attack score 0 (never hits):
+    counter-attack = 40/100 + 60/100 × 40/100 = 16/25; missed = 60/100 × 60/100 = 9/25."""
+    o = C.exchange_odds(req("stealth", attacker={"attributes": attrs(), "dissimulation": 60}))
+    assert o["outcomes"]["counter_attack"] == Fraction(16, 25)
+    assert o["outcomes"]["missed"] == Fraction(9, 25)
+    assert o["outcomes"]["hit"] == 0
 
 
 def test_odds_op_literal_fraction():

@@ -16,14 +16,28 @@ const oddsCache = requestCache();
 const ui = {
   picked: new Set(), busy: false, error: null,
   attacker: "", defender: "", kind: "force", category: "trait", weapon: "", defence: "none", defenceCard: "", aware: true,
-  result: null,
+  result: null, initiative: null,
 };
-onNavigate(() => Object.assign(ui, { error: null, result: null }));
+onNavigate(() => Object.assign(ui, { error: null, result: null, initiative: null }));
 
 async function roundOp(app, request) {
   const r = await callBusy(app, ui, { ...request, state: tableState(app) });
   if (r) saveState(app, r.state);
   return r;
+}
+
+/** Initiative for open melee (3.3.1): Rapidité tests of the round's entities, logged; the
+ * order found becomes the round's order (the MJ can still move anyone). */
+async function initiative(app, view) {
+  const fighters = view.entities.map((e) => ({ id: e.id, rapidite: findCharacter(app.doc, e.id)?.attributes.rapidite ?? 0 }));
+  const request = { op: "systmj.combat.initiative", fighters, seed: newSeed() };
+  const r = await callBusy(app, ui, request);
+  if (!r) return;
+  ui.initiative = r.order;
+  app.addLog({ kind: "systmj.initiative", system: "systmj", who: "MJ", label: t("systmj.combat.initiative"), request,
+    result: { summary: r.order.map((f) => `${nameOf(findCharacter(app.doc, f.id))} ${f.roll ?? "—"}`).join(" · "),
+      terms: r.order.filter((f) => f.dice).map((f) => d100Term(f.dice, nameOf(findCharacter(app.doc, f.id)))) } });
+  await roundOp(app, { op: "systmj.round.order", order: r.order.map((f) => f.id) });
 }
 
 async function start(app) {
@@ -102,8 +116,10 @@ function trackerCard(app, state, view) {
     <div class="row">
       ${view.revealed ? html`<button type="button" id="sj-round-next" ?disabled=${ui.busy} @click=${() => roundOp(app, { op: "systmj.round.next" })}>${t("systmj.combat.next")}</button>`
         : html`<button type="button" id="sj-round-reveal" class="primary" ?disabled=${ui.busy} @click=${() => roundOp(app, { op: "systmj.round.reveal" })}>${t("systmj.combat.reveal")}</button>`}
+      <button type="button" id="sj-initiative" ?disabled=${ui.busy} @click=${() => initiative(app, view)}>${t("systmj.combat.initiative")}</button>
       <button type="button" @click=${() => roundOp(app, { op: "systmj.round.end" })}>${t("systmj.combat.end")}</button>
     </div>
+    <div aria-live="polite">${ui.initiative ? html`<ol class="sj-tracker" data-testid="sj-initiative">${ui.initiative.map((f) => html`<li>${name(f.id)} : ${f.roll ?? "—"} / ${f.effective} → ${t(`systmj.outcome.${f.outcome}`)}${f.may_attack_first ? "" : html` <span class="muted small">${t("systmj.combat.cannot_first")}</span>`}</li>`)}</ol>` : nothing}</div>
   </section>`;
 }
 
