@@ -85,6 +85,7 @@ def test_cards_round_combat_wear_and_reload(app):
     page.fill("#sj-cf-att", "abc")
     page.click("#sj-card-save")
     expect(page.locator("[data-testid=sj-card-error]")).to_contain_text("ATT")
+    expect(page.locator("#sj-cf-att")).to_have_attribute("aria-invalid", "true")
     page.get_by_role("button", name="Annuler").click()
     assert "library" not in (saved_document(page)["systems"].get("systmj") or {})
 
@@ -205,6 +206,7 @@ def test_cards_round_combat_wear_and_reload(app):
     assert wear_entry["request"]["items"] == [{"number": "EQ-00002", "die": "1d4"}, {"number": "EQ-00001", "die": "1d10"}]
     assert 1 <= rolled["EQ-00001"] <= 10 and 1 <= rolled["EQ-00002"] <= 4
     expect(page.locator("[data-testid=sj-wear-results]")).to_contain_text("EQ-00001")
+    no_horizontal_scroll(page)
     assert axe_violations(page) == []
 
     # Reload: everything as it was.

@@ -144,12 +144,14 @@ export function renderCardFace(r, card, holderName) {
 
 function control(app, r, form, [key, kind, options]) {
   const id = `sj-cf-${key}`;
+  // The field the engine refused (its message is under the form, naming the field).
+  const bad = (ui.error?.params?.field ?? "").split(".")[0] === key ? "true" : "false";
   const rerender = () => app.rerender();
   if (kind === "text") {
-    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} maxlength="120" .value=${form[key]} @input=${(e) => { form[key] = e.target.value; }}></div>`;
+    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} maxlength="120" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${form[key]} @input=${(e) => { form[key] = e.target.value; }}></div>`;
   }
   if (kind === "number") {
-    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} inputmode="numeric" .value=${String(form[key])} @input=${(e) => { form[key] = e.target.value; }}></div>`;
+    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} inputmode="numeric" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${String(form[key])} @input=${(e) => { form[key] = e.target.value; }}></div>`;
   }
   if (kind === "bool") {
     return html`<div class="field"><label><input type="checkbox" id=${id} .checked=${form[key]} @change=${(e) => { form[key] = e.target.checked; }}> ${label(key)}</label></div>`;
@@ -172,7 +174,7 @@ function control(app, r, form, [key, kind, options]) {
   if (kind === "damage") {
     return html`<fieldset class="sj-wide"><legend>${label(key)}</legend><div class="sj-damage-form">
       ${["1-2", "3-4", "5-6"].map((band, i) => html`<div class="field"><label for=${`${id}-${i}`}>${t("systmj.cards.d6", { band })}</label>
-        <input id=${`${id}-${i}`} inputmode="numeric" .value=${String(form[key][i])} @input=${(e) => { form[key][i] = e.target.value; }}></div>`)}
+        <input id=${`${id}-${i}`} inputmode="numeric" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${String(form[key][i])} @input=${(e) => { form[key][i] = e.target.value; }}></div>`)}
     </div></fieldset>`;
   }
   // list: comma-separated text
@@ -188,14 +190,14 @@ function cardForm(app, r, state) {
     <h2 id="sj-cform-title">${ui.editing ? t("systmj.cards.edit_title", { number: ui.editing }) : t("systmj.cards.new_title", { family: t(`systmj.family.${form.family}`) })}</h2>
     <div class="sj-grid">
       <div class="field sj-wide"><label for="sj-cf-name">${t("systmj.cards.name")}</label>
-        <input id="sj-cf-name" maxlength="80" .value=${form.name} aria-invalid=${errField === "name" ? "true" : "false"} @input=${(e) => { form.name = e.target.value; }}></div>
+        <input id="sj-cf-name" maxlength="80" .value=${form.name} aria-invalid=${errField === "name" || ui.error?.code === "systmj.card.name_empty" ? "true" : "false"} aria-describedby="sj-card-error-box" @input=${(e) => { form.name = e.target.value; }}></div>
       ${FIELDS[form.family].map((f) => control(app, r, form, f))}
       <div class="field sj-wide"><label for="sj-cf-description">${t("systmj.cards.description")}</label>
         <textarea id="sj-cf-description" maxlength="2000" rows="3" .value=${form.description} @input=${(e) => { form.description = e.target.value; }}></textarea></div>
     </div>
     <div class="row"><button type="submit" class="primary" id="sj-card-save" ?disabled=${!ready(app) || ui.busy}>${t("systmj.cards.save")}</button>
       <button type="button" @click=${() => { ui.form = null; ui.editing = null; ui.error = null; app.rerender(); }}>${t("systmj.ui.cancel")}</button></div>
-    <div aria-live="polite">${errorLine(ui.error && errField ? { ...ui.error, params: { ...ui.error.params, field: label(errField.split(".")[0]) } } : ui.error, state, "sj-card-error")}</div>
+    <div aria-live="polite" id="sj-card-error-box">${errorLine(ui.error && errField ? { ...ui.error, params: { ...ui.error.params, field: label(errField.split(".")[0]) } } : ui.error, state, "sj-card-error")}</div>
   </form>`;
 }
 
