@@ -5,11 +5,15 @@
 //   #/systmj/learning/<id>         a learning session (alone or with a mentor)
 //   #/systmj/review                the end-of-session review (experience)
 //   #/systmj/chronoste             the Chronoste (calendar, clock, history)
+//   #/systmj/cards                 the card library (four families), give / take back, repairs
+//   #/systmj/combat                Action & Mouvement rounds and combat
 
 import { html } from "../../vendor/lit-html/lit-html.js";
 import { renderSystemPage, transientApp } from "../views/ui.js";
 import { ensureStyles, statusBar } from "./systmj/common.js";
+import * as cards from "./systmj/cards.js";
 import * as chronoste from "./systmj/chronoste.js";
+import * as combat from "./systmj/combat.js";
 import * as learning from "./systmj/learning.js";
 import * as list from "./systmj/list.js";
 import * as review from "./systmj/review.js";
@@ -22,6 +26,8 @@ const PAGES = {
   learning: { id: true, render: learning.render },
   review: { render: review.render },
   chronoste: { render: chronoste.render },
+  cards: { render: cards.render },
+  combat: { render: combat.render },
 };
 
 export function render(app) {

@@ -6,7 +6,10 @@ Chronoste), resolution (d100 tests and exact odds), learning (learning sessions 
 ops (API; importing this package registers the ``systmj.*`` ops and the store validators).
 """
 
-from . import ops  # noqa: F401  (registers the systmj.* ops and the store validators)
+from . import (
+    ops,  # noqa: F401  (registers the systmj.* ops and the store validators)
+    ops_cards,  # noqa: F401  (issue 12: cards, wear, rounds, combat)
+)
 
 PLAYABLE = True
 

@@ -44,6 +44,9 @@ SUBJECT_SCHEMA: dict[str, Any] = {
         "target": {"enum": ["skill", "attribute"]},
         "key": _KEY,
         "session": _SESSION,
+        # issue 12: the card used for the test (its wear malus is a "wear" modifier); the
+        # wear review lists it as used in the session.
+        "item": {"type": "string", "pattern": r"^(EQ|RE|SA|PO)-[0-9]{5}$"},
     },
     "required": ["character", "target", "key"],
     "additionalProperties": False,

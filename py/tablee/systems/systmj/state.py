@@ -31,6 +31,8 @@ from ...errors import Problem, RulesError, declare
 from ...schema import shape_problems
 from . import data as D
 from .entity import SPECIAL_ID
+from .library import LIBRARY_SCHEMA, library_problems
+from .rounds import ROUNDS_SCHEMA
 
 __all__ = [
     "STATE_SCHEMA",
@@ -133,6 +135,10 @@ STATE_SCHEMA: dict[str, Any] = {
             "required": ["holder", "months", "year", "month", "day", "minute", "history"],
             "additionalProperties": False,
         },
+        # issue 12 (optional, so part 1's documents stay valid): the card library and the
+        # Action & Mouvement round in progress.
+        "library": LIBRARY_SCHEMA,
+        "rounds": ROUNDS_SCHEMA,
     },
     "required": ["universe", "phase", "round", "session", "reviewed", "chronoste"],
     "additionalProperties": False,
@@ -178,6 +184,8 @@ def validate_state(data: Any) -> list[Problem]:
     ids = [s["id"] for s in data["universe"]["special_skills"]]
     if len(set(ids)) != len(ids):
         problems.append(Problem("universe.special_skills", "systmj.universe.id_taken"))
+    if "library" in data:
+        problems.extend(library_problems(data["library"]))
     return problems
 
 

@@ -96,6 +96,12 @@ function resultBlock(r) {
   </section>`;
 }
 
+/** The Savoir cards (4.3) the character holds that name the chosen skill: the supports of
+ * this learning session (registry numbers and skill ids compared with ===). */
+function savoirs(state, c) {
+  return (state?.library?.cards ?? []).filter((x) => x.holder === c.id && x.family === "savoir" && x.skills.includes(ui.skill));
+}
+
 export function render(app, id) {
   reset(id);
   const c = findCharacter(app.doc, id);
@@ -139,6 +145,7 @@ export function render(app, id) {
             ${gains.map((g) => html`<option value=${g} ?selected=${g === ui.gain}>${t(`systmj.gain.${g}`)}</option>`)}
           </select></div>
       </div>
+      ${savoirs(state, c).length ? html`<p data-testid="sj-l-savoir">${t("systmj.ui.savoir_support", { cards: savoirs(state, c).map((x) => `${x.name} (${x.number})`).join(", ") })}</p>` : nothing}
       <p class="muted small">${t("systmj.ui.learning_help")}</p>
     </section>
     <section class="card" aria-labelledby="sj-l-odds-title">

@@ -110,6 +110,8 @@ export function render(app) {
     <nav class="card row" aria-label=${t("systmj.ui.tools")}>
       <a class="button" href="#/systmj/review" id="sj-review-link">${t("systmj.ui.review")}</a>
       <a class="button" href="#/systmj/chronoste" id="sj-chronoste-link">${t("systmj.ui.chronoste")}</a>
+      <a class="button" href="#/systmj/cards" id="sj-cards-link">${t("systmj.cards.title")}</a>
+      <a class="button" href="#/systmj/combat" id="sj-combat-link">${t("systmj.combat.title")}</a>
     </nav>
     ${state ? html`${universeCard(app, state)}${phaseCard(app, state)}` : html`<p class="muted">${t("systmj.ui.engine_wait")}</p>`}
   `;

@@ -14,12 +14,17 @@ import {
 } from "./common.js";
 
 const planCache = requestCache({ keepStale: true });
+const wearCache = requestCache({ keepStale: true });
+/** The wear review (3.4.1): registry number -> the die the MJ chose (a Map: numbers are data). */
+const wearDice = new Map();
+const wear = { busy: false, error: null, results: null };
 /** character id -> that PJ's form (a Map: ids are untrusted keys). */
 const forms = new Map();
 const page = { busy: false, error: null };
 
 onNavigate(() => {
   page.error = null;
+  wear.error = null;
   for (const f of forms.values()) Object.assign(f, { error: null, gainBad: false });
 });
 
@@ -78,6 +83,40 @@ async function close(app) {
   forms.clear();
   saveState(app, r.state);
   app.notify("status", t("systmj.ui.session_closed", { n: r.state.session }));
+}
+
+async function applyWear(app, items) {
+  const chosen = items.map((i) => ({ number: i.number, die: wearDice.get(i.number) ?? "1d4" }));
+  const request = { op: "systmj.wear.review", state: tableState(app), items: chosen, seed: newSeed() };
+  const r = await callBusy(app, wear, request);
+  if (!r) return;
+  wear.results = r.results;
+  saveState(app, r.state);
+  app.addLog({ kind: "systmj.wear", system: "systmj", who: "MJ", label: t("systmj.review_wear.log", { session: tableState(app).session }), request,
+    result: { summary: r.results.map((x) => `${x.number} ${x.before.pu} → ${x.after.pu}`).join(" · "),
+      terms: r.results.map((x) => ({ kind: "dice", text: `${x.number} ${x.die}`, sign: -1, dice: [{ value: x.rolled, kept: true }] })) } });
+  app.notify("status", t("systmj.review_wear.done"));
+}
+
+/** The wear review: every card used in the session (from the log), a die each, rolled. */
+function wearCard(app, state) {
+  const log = app.doc.log.filter((e) => e.kind === "systmj.test" || e.kind === "systmj.combat.exchange");
+  const plan = wearCache(app, { op: "systmj.wear.plan", state, log });
+  const items = plan && !plan.error ? plan.items : [];
+  const dice = ["1d4", "1d6", "1d8", "1d10"];
+  return html`<section class="card" aria-labelledby="sj-wear-title" data-testid="sj-wear-review">
+    <h2 id="sj-wear-title">${t("systmj.review_wear.title")}</h2>
+    <p class="muted small">${t("systmj.review_wear.help")}</p>
+    ${items.length ? html`<ul class="sj-review-skills">${items.map((i) => html`<li class="field" data-testid="sj-wear-item" data-number=${i.number}>
+        <label for=${`sj-wear-${i.number}`}>${i.number} ${i.name} — ${t("systmj.review_wear.pu", { pu: i.pu })}</label>
+        <select id=${`sj-wear-${i.number}`} @change=${(e) => wearDice.set(i.number, e.target.value)}>
+          ${dice.map((d) => html`<option value=${d} ?selected=${(wearDice.get(i.number) ?? "1d4") === d}>${d.toUpperCase()}</option>`)}
+        </select></li>`)}</ul>
+      <button type="button" id="sj-wear-apply" ?disabled=${!ready(app) || wear.busy} @click=${() => applyWear(app, items)}>${t("systmj.review_wear.apply")}</button>`
+      : html`<p class="muted">${t("systmj.review_wear.none")}</p>`}
+    ${errorLine(wear.error, state)}
+    <div aria-live="polite">${wear.results ? html`<ul data-testid="sj-wear-results">${wear.results.map((x) => html`<li>${x.number} ${x.name} : ${x.die.toUpperCase()} → ${x.rolled} ; ${x.before.pu} → ${x.after.pu} PU</li>`)}</ul>` : nothing}</div>
+  </section>`;
 }
 
 function grantedList(c, state, session) {
@@ -141,7 +180,8 @@ export function render(app) {
   if (!state) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p class="muted">${t("systmj.ui.engine_wait")}</p>`;
   const log = app.doc.log.filter((e) => e.kind === "systmj.test");
   const plan = planCache(app, { op: "systmj.review.plan", state, log });
-  const used = (id) => (plan && !plan.error && Object.hasOwn(plan.used, id) ? plan.used[id] : []);
+  // A Pouvoir card tested (key "PO-…") is not a sheet skill: its score box is on the card.
+  const used = (id) => (plan && !plan.error && Object.hasOwn(plan.used, id) ? plan.used[id].filter((k) => !k.startsWith("PO-")) : []);
   const pjs = characters(app.doc).filter((c) => c.kind === "pj");
   return html`
     ${backLink("#/systmj", t("systmj.ui.back"))}
@@ -149,6 +189,7 @@ export function render(app) {
     <p class="muted">${t("systmj.ui.review_intro")}</p>
     ${state.reviewed.includes(state.session) ? html`<p>${t("systmj.ui.already_reviewed")}</p>` : nothing}
     ${pjs.length ? pjs.map((c) => pjCard(app, c, used(c.id), state)) : html`<p class="muted">${t("systmj.ui.no_pj")}</p>`}
+    ${wearCard(app, state)}
     <section class="card" aria-labelledby="sj-close-title">
       <h2 id="sj-close-title">${t("systmj.ui.close_session")}</h2>
       <p class="muted small">${t("systmj.ui.close_help")}</p>

@@ -33,7 +33,17 @@ function fieldsOf(changes) {
   return out;
 }
 
-async function edit(app, c, changes) {
+/** Edits run one after the other, each on the sheet as saved by the one before: two fields
+ * changed in quick succession (Tab, Tab) must both be kept, never one overwrite the other. */
+let editQueue = Promise.resolve();
+function edit(app, c, changes) {
+  editQueue = editQueue.then(() => editNow(app, c.id, changes)).catch(() => {});
+  return editQueue;
+}
+
+async function editNow(app, id, changes) {
+  const c = findCharacter(app.doc, id);
+  if (!c) return;
   const state = tableState(app);
   const special_ids = specialSkills(state).map((s) => s.id);
   const r = await callReporting(app, ui, { op: "systmj.entity.edit", character: c, changes, special_ids });

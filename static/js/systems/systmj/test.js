@@ -12,8 +12,9 @@ import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, d100Term, degreeLabel, errorLine, findCharacter, nameOf,
   prob, ready, renderD100, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState,
 } from "./common.js";
+import { cardRules, wearOf } from "./cards.js";
 
-const ui = { id: null, pick: "skill:detection", modifier: "normal", custom: "0", substitute: "0", result: null, error: null, busy: false, inputError: null };
+const ui = { id: null, item: "", pick: "skill:detection", modifier: "normal", custom: "0", substitute: "0", result: null, error: null, busy: false, inputError: null };
 const oddsCache = requestCache();
 
 const MOD_ORDER = ["normal", "facilite", "aise", "tres_facile", "extremement_simple", "petite_difficulte", "ardu", "tres_difficile", "quasiment_impossible", "custom"];
@@ -22,7 +23,7 @@ onNavigate(() => { ui.error = null; });
 
 function reset(id) {
   if (ui.id === id) return;
-  Object.assign(ui, { id, modifier: "normal", custom: "0", substitute: "0", result: null, error: null, inputError: null });
+  Object.assign(ui, { id, item: "", modifier: "normal", custom: "0", substitute: "0", result: null, error: null, inputError: null });
 }
 
 /** A whole number typed in a field, or null. */
@@ -31,12 +32,21 @@ function whole(text) {
 }
 
 /** The test request (without seed) and whatever is wrong with the inputs. */
+/** The cards a character holds (registry numbers compared with ===, never as object keys). */
+function heldCards(state, c) {
+  return (state?.library?.cards ?? []).filter((x) => x.holder === c.id);
+}
+
 function spec(app, c) {
   const state = tableState(app);
-  const known = (k) => GENERIC_SKILLS.includes(k) || ATTRIBUTES.includes(k) || specialSkills(state).some((s) => s.id === k);
+  const held = heldCards(state, c);
+  const powers = held.filter((x) => x.family === "pouvoir");
+  const known = (k) => GENERIC_SKILLS.includes(k) || ATTRIBUTES.includes(k) || specialSkills(state).some((s) => s.id === k) || powers.some((x) => x.number === k);
   if (!known(ui.pick.split(":")[1] ?? "")) ui.pick = "skill:detection"; // a special skill the table removed
   const [target, key] = ui.pick.split(":");
-  const score = scoreOf(c, target, key);
+  // A Pouvoir card is a secondary special skill tested like any skill (4.4): its score box.
+  const power = powers.find((x) => x.number === key);
+  const score = power ? power.score : scoreOf(c, target, key);
   const table = rules(app)?.modifiers;
   const modifiers = [];
   let automatic = false;
@@ -55,11 +65,17 @@ function spec(app, c) {
     if (v === null || v < -100 || v > 0) problem = { field: "substitute" };
     else if (v) modifiers.push({ source: "substitute", value: v, label: t("systmj.ui.substitute") });
   }
+  // The item used: its wear malus (wear scale) is a modifier of the test, and the wear review
+  // lists it as used in this session.
+  const item = held.find((x) => x.number === ui.item && "pu" in x);
+  const wear = item ? wearOf(cardRules(app), item.pu) : null;
+  if (wear?.malus) modifiers.push({ source: "wear", value: wear.malus, label: item.number });
   const subject = { character: c.id, target, key, session: state?.session ?? 1 };
+  if (item) subject.item = item.number;
   const request = { score, subject };
   if (modifiers.length) request.modifiers = modifiers;
   if (automatic) request.automatic = true;
-  return { request, problem, target, key, score, label: target === "attribute" ? attrLabel(key) : skillLabel(state, key) };
+  return { request, problem, target, key, score, held, powers, wear, label: power ? power.name : target === "attribute" ? attrLabel(key) : skillLabel(state, key) };
 }
 
 const ROWS = ["critical_success", "notable", "moyenne", "justesse", "failure", "critical_failure"];
@@ -105,7 +121,14 @@ function setup(app, c, s) {
           <optgroup label=${t("systmj.ui.skills")}>${GENERIC_SKILLS.map((k) => opt("skill", k, skillLabel(state, k)))}</optgroup>
           ${specials.length ? html`<optgroup label=${t("systmj.ui.special_skills")}>${specials.map((sp) => opt("skill", sp.id, sp.name))}</optgroup>` : nothing}
           <optgroup label=${t("systmj.ui.attributes")}>${ATTRIBUTES.map((k) => opt("attribute", k, attrLabel(k)))}</optgroup>
+          ${s.powers.length ? html`<optgroup label=${t("systmj.family.pouvoir")}>${s.powers.map((x) => html`<option value=${`skill:${x.number}`} ?selected=${ui.pick === `skill:${x.number}`}>${x.name} — ${x.score} (${degreeLabel(x.score)})</option>`)}</optgroup>` : nothing}
         </select></div>
+      <div class="field sj-wide"><label for="sj-t-item">${t("systmj.ui.item_used")}</label>
+        <select id="sj-t-item" @change=${set("item")}>
+          <option value="" ?selected=${!ui.item}>${t("systmj.ui.no_item")}</option>
+          ${s.held.filter((x) => "pu" in x).map((x) => html`<option value=${x.number} ?selected=${ui.item === x.number}>${x.number} ${x.name} — ${x.pu} PU</option>`)}
+        </select>
+        ${s.wear ? html`<p class="muted small" data-testid="sj-t-wear">${t("systmj.ui.item_wear", { degree: t(`systmj.wear.${s.wear.degree}`), malus: s.wear.malus })}</p>` : nothing}</div>
       <div class="field sj-wide"><label for="sj-t-mod">${t("systmj.ui.modifier")}</label>
         <select id="sj-t-mod" @change=${set("modifier")}>
           ${MOD_ORDER.map((k) => html`<option value=${k} ?selected=${k === ui.modifier}>${modLabel(k)}</option>`)}

@@ -1,0 +1,426 @@
+"""SYSTMJ API ops of issue 12: the card library, wear, Action & Mouvement rounds, combat.
+
+Source: 000_d267ce9097809d3e.txt, 3.2, 3.3, 3.4.1, 4 and the wear scale; see the modules
+:mod:`.library`, :mod:`.wear`, :mod:`.rounds` and :mod:`.combat` for each rule's section and
+the readings adopted. Ops that change the table take ``state`` (the whole SYSTMJ table
+state) and return the new one; rolls take a seed so the logged request replays exactly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ... import cards
+from ...errors import RulesError
+from ...registry import SEED_SCHEMA, op, rng_from
+from . import combat as C
+from . import data as D
+from . import entity as E
+from . import library as LIB
+from . import resolution as R
+from . import rounds as RD
+from . import state as S
+from . import wear as W
+
+__all__ = ["items_used"]
+
+_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+_STATE = S.STATE_SCHEMA
+_CHAR = E.CHARACTER_SCHEMA
+_NUMBER = {"type": "string", "pattern": LIB.NUMBER_PATTERN}
+_SCORE = {"type": "integer", "minimum": D.SCORE_MIN, "maximum": D.SCORE_MAX}
+_POOL = {"type": "integer", "minimum": 0, "maximum": 999}
+_SESSION = {"type": "integer", "minimum": 1, "maximum": 100000}
+
+
+def _p(f: Fraction) -> dict[str, Any]:
+    return cards.fraction_json(f)
+
+
+def _library(state: dict[str, Any]) -> dict[str, Any]:
+    return state.get("library") or LIB.new_library()
+
+
+def _with(state: dict[str, Any], **parts: Any) -> dict[str, Any]:
+    return {**state, **parts}
+
+
+@op("systmj.cards.rules", system="systmj", summary="The card families' closed lists, the wear scale and dice, "
+    "the combat formulas.")
+def _cards_rules(request: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "families": LIB.FAMILIES,
+        "eq_types": list(LIB.EQ_TYPES),
+        "eq_categories": {k: list(v) for k, v in LIB.EQ_CATEGORIES.items()},
+        "qualities": list(LIB.QUALITIES),
+        "sizes": list(LIB.SIZES),
+        "re_types": {k: list(v) for k, v in LIB.RE_TYPES.items()},
+        "sa_types": list(LIB.SA_TYPES),
+        "po_types": list(LIB.PO_TYPES),
+        "defaults": LIB.DEFAULTS,
+        "wear_scale": [{"min": a, "max": b, "degree": n, "malus": m} for a, b, n, m in W.WEAR_SCALE],
+        "wear_dice": list(W.WEAR_DICE),
+        "formulas": {k: {"terms": [list(t) for t in v[0]], "adds": v[1]} for k, v in C.FORMULAS.items()},
+        "defences": list(C.DEFENCES),
+        "ranged": list(C.RANGED),
+    }
+
+
+# ------------------------------------------------------------------ the card library (4)
+
+
+@op(
+    "systmj.card.save",
+    system="systmj",
+    properties={"state": _STATE, "card": {"type": "object", "maxProperties": 40}},
+    required=("state", "card"),
+    summary="Create a card (no number: the app gives the next registry number of its family) or "
+    "replace one (its number); a bad field is refused at that field and changes nothing.",
+)
+def _card_save(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library, card = LIB.save_card(_library(state), request["card"])
+    return {"state": _with(state, library=library), "card": card}
+
+
+@op(
+    "systmj.card.import",
+    system="systmj",
+    properties={"state": _STATE, "card": {}},
+    required=("state", "card"),
+    summary="Import a card from outside (untrusted): checked whole, stored in the library under a "
+    "fresh number of this table.",
+)
+def _card_import(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library, card = LIB.import_card(_library(state), request["card"])
+    return {"state": _with(state, library=library), "card": card}
+
+
+_HOLD = {"state": _STATE, "character": _CHAR, "number": _NUMBER}
+
+
+@op("systmj.card.give", system="systmj", properties=_HOLD, required=tuple(_HOLD),
+    summary="A card of the library goes to a character.")
+def _card_give(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library, who = LIB.give(_library(state), E.require_entity(request["character"]), request["number"])
+    return {"state": _with(state, library=library), "character": who}
+
+
+@op("systmj.card.take", system="systmj", properties=_HOLD, required=tuple(_HOLD),
+    summary="A character's card goes back to the table's library.")
+def _card_take(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library, who = LIB.take_back(_library(state), E.require_entity(request["character"]), request["number"])
+    return {"state": _with(state, library=library), "character": who}
+
+
+# ------------------------------------------------------------------ wear (3.4.1)
+
+
+@op("systmj.wear.of", system="systmj", properties={"pu": _SCORE}, required=("pu",),
+    summary="Degree and malus of an item's PU on the wear scale, and the test modifier it gives.")
+def _wear_of(request: dict[str, Any]) -> dict[str, Any]:
+    w = W.wear_of(request["pu"])
+    modifier = {"source": "wear", "value": w["malus"]} if w["malus"] else None
+    return {**w, "modifier": modifier}
+
+
+def items_used(log: list[Any], session: int) -> list[str]:
+    """The items (registry numbers) used during ``session``, in the order first used, read from
+    the roll log: ``systmj.test`` entries whose subject names an ``item``, and
+    ``systmj.combat.exchange`` entries whose subject lists ``items``. Any other entry is
+    skipped (the log is the table's, not ours to trust)."""
+    used: list[str] = []
+    for entry in log:
+        if not isinstance(entry, dict) or entry.get("kind") not in ("systmj.test", "systmj.combat.exchange"):
+            continue
+        request = entry.get("request")
+        subject = request.get("subject") if isinstance(request, dict) else None
+        if not isinstance(subject, dict) or subject.get("session") != session:
+            continue
+        found = subject.get("items") if isinstance(subject.get("items"), list) else [subject.get("item")]
+        for number in found:
+            if isinstance(number, str) and number not in used:
+                used.append(number)
+    return used
+
+
+@op(
+    "systmj.wear.plan",
+    system="systmj",
+    properties={"state": _STATE, "log": {"type": "array", "maxItems": 1000, "items": {"type": "object"}}},
+    required=("state", "log"),
+    summary="The wear review's list: every card with PU used during the current session (from the log).",
+)
+def _wear_plan(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library = _library(state)
+    known = {c["number"]: c for c in library["cards"] if "pu" in c}
+    used = [n for n in items_used(request["log"], state["session"]) if n in known]
+    return {
+        "session": state["session"],
+        "items": [{"number": n, "name": known[n]["name"], **W.wear_of(known[n]["pu"])} for n in used],
+    }
+
+
+@op(
+    "systmj.wear.review",
+    system="systmj",
+    properties={
+        "state": _STATE,
+        "items": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": {
+                "type": "object",
+                "properties": {"number": _NUMBER, "die": {"enum": list(W.WEAR_DICE)}},
+                "required": ["number", "die"],
+                "additionalProperties": False,
+            },
+        },
+        "seed": SEED_SCHEMA,
+    },
+    required=("state", "items", "seed"),
+    summary="End-of-session wear (seeded): each item loses the die the MJ chose (1D4..1D10) in PU.",
+)
+def _wear_review(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library, results = W.review(_library(state), request["items"], rng_from(request), state["session"])
+    return {"seed": request["seed"], "state": _with(state, library=library), "results": results}
+
+
+@op(
+    "systmj.wear.repair",
+    system="systmj",
+    properties={"state": _STATE, "number": _NUMBER, "points": {"type": "integer", "minimum": 1, "maximum": 99}},
+    required=("state", "number", "points"),
+    summary="Entretien & Réparation: the item regains PU (never past 99).",
+)
+def _wear_repair(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library, result = W.repair(_library(state), request["number"], request["points"])
+    return {"state": _with(state, library=library), **result}
+
+
+# ------------------------------------------------------------------ rounds (3.2)
+
+_ROUND_STATE = {"state": _STATE}
+
+
+def _rounds(state: dict[str, Any]) -> dict[str, Any]:
+    if "rounds" not in state:
+        raise RulesError("systmj.round.none")
+    return state["rounds"]
+
+
+def armour_pa(library: dict[str, Any], character: dict[str, Any]) -> int:
+    """PA of a fighter: the sum of the PA bonus of the armour cards it holds and wears (README
+    reading), or the sheet's ``pa_max`` when it wears none."""
+    worn = [
+        c for c in library["cards"]
+        if c["holder"] == character["id"] and c["family"] == "equipement" and "armure" in c["types"] and c["worn"]
+    ]
+    return min(999, sum(c["pa_bonus"] for c in worn)) if worn else character["pa_max"]
+
+
+@op(
+    "systmj.round.start",
+    system="systmj",
+    properties={"state": _STATE, "characters": {"type": "array", "minItems": 1, "maxItems": RD.MAX_ENTITIES,
+                                                "items": _CHAR}},
+    required=("state", "characters"),
+    summary="Action & Mouvement from round 1 with these entities (their PV from the sheet, their PA "
+    "from the armour worn).",
+)
+def _round_start(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    library = _library(state)
+    fighters = [{"id": c["id"], "pv": c["pv_max"], "pa": armour_pa(library, c)} for c in request["characters"]]
+    new = S.set_phase(state, "action_mouvement")
+    return {"state": {**new, "rounds": RD.start(fighters)}}
+
+
+def _round_op(name: str, summary: str, props: dict[str, Any], fn: Any) -> None:
+    @op(name, system="systmj", properties={"state": _STATE, **props}, required=("state", *props), summary=summary)
+    def _handler(request: dict[str, Any]) -> dict[str, Any]:
+        state = S.require_state(request["state"])
+        rounds = fn(_rounds(state), request)
+        new = {**state, "rounds": rounds, "round": rounds["round"]}
+        return {"state": new, "view": RD.view(rounds)}
+
+
+_round_op("systmj.round.choose", "An entity's hidden Action or Mouvement for the coming round.",
+          {"entity": _ID, "choice": {"enum": list(RD.CHOICES)}},
+          lambda r, q: RD.choose(r, q["entity"], q["choice"]))
+_round_op("systmj.round.reveal", "Every choice is revealed together; they are locked for the round.",
+          {}, lambda r, q: RD.reveal(r))
+_round_op("systmj.round.acted", "An entity has played its one Action or Mouvement of the round.",
+          {"entity": _ID}, lambda r, q: RD.acted(r, q["entity"]))
+_round_op("systmj.round.order", "The MJ's order for the round.",
+          {"order": {"type": "array", "maxItems": RD.MAX_ENTITIES, "items": _ID}},
+          lambda r, q: RD.reorder(r, q["order"]))
+_round_op("systmj.round.vitals", "A fighter's current PV and PA.",
+          {"entity": _ID, "pv": _POOL, "pa": _POOL},
+          lambda r, q: RD.set_vitals(r, q["entity"], q["pv"], q["pa"]))
+_round_op("systmj.round.next", "The next round: new hidden choices.", {}, lambda r, q: RD.next_round(r))
+
+
+@op("systmj.round.view", system="systmj", properties={"state": _STATE}, required=("state",),
+    summary="The round as the table may see it: before the reveal, who has chosen but never what.")
+def _round_view(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    return {"view": RD.view(_rounds(state))}
+
+
+@op("systmj.round.end", system="systmj", properties={"state": _STATE}, required=("state",),
+    summary="Back to Jeu libre: the round is over.")
+def _round_end(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    new = {k: v for k, v in S.set_phase(state, "jeu_libre").items() if k != "rounds"}
+    return {"state": new}
+
+
+# ------------------------------------------------------------------ combat (3.3)
+
+_ATTRS = {
+    "type": "object",
+    "properties": {a: _SCORE for a in D.ATTRIBUTES},
+    "required": list(D.ATTRIBUTES),
+    "additionalProperties": False,
+}
+_FIGHTER = {
+    "type": "object",
+    "properties": {
+        "id": _ID,
+        "attributes": _ATTRS,
+        "dissimulation": _SCORE,
+        "detection": _SCORE,
+        "pv": _POOL,
+        "pa": _POOL,
+        "aware": {"type": "boolean"},
+    },
+    "required": ["attributes"],
+    "additionalProperties": False,
+}
+_MOD = {
+    "type": "object",
+    "properties": {
+        "source": {"enum": ["mj", "wear", "other"]},
+        "value": {"type": "integer", "minimum": D.MODIFIER_MIN, "maximum": D.MODIFIER_MAX},
+        "label": {"type": "string", "maxLength": 80},
+    },
+    "required": ["source", "value"],
+    "additionalProperties": False,
+}
+_EXCHANGE: dict[str, Any] = {
+    "kind": {"enum": list(C.KINDS)},
+    "category": {"enum": list(C.RANGED)},
+    "attacker": _FIGHTER,
+    "defender": _FIGHTER,
+    "weapon": LIB.CARD_SCHEMA,
+    "defence": {"enum": list(C.DEFENCES)},
+    "defence_card": LIB.CARD_SCHEMA,
+    "damage": {"type": "array", "minItems": 3, "maxItems": 3, "items": _POOL},
+    "modifiers": {"type": "array", "maxItems": 8, "items": _MOD},
+    "subject": {
+        "type": "object",
+        "properties": {
+            "session": _SESSION,
+            "attacker": _ID,
+            "defender": _ID,
+            "items": {"type": "array", "maxItems": 4, "items": _NUMBER},
+        },
+        "additionalProperties": False,
+    },
+}
+_EXCHANGE_REQUIRED = ("kind", "attacker", "defender")
+
+
+@op(
+    "systmj.combat.score",
+    system="systmj",
+    properties={"formula": {"enum": list(C.FORMULAS)}, "attributes": _ATTRS, "card": LIB.CARD_SCHEMA},
+    required=("formula", "attributes"),
+    summary="A combat score with its formula and numbers (rounded down, + the card's ATT or DEF) "
+    "and the card's wear malus.",
+)
+def _combat_score(request: dict[str, Any]) -> dict[str, Any]:
+    return C.combat_score(request["formula"], request["attributes"], request.get("card"))
+
+
+def _check(request: dict[str, Any]) -> None:
+    total = sum(m["value"] for m in request.get("modifiers", []))
+    if not D.MODIFIER_MIN <= total <= D.MODIFIER_MAX:
+        raise RulesError("systmj.combat.modifiers", total=total)
+    for key in ("weapon", "defence_card"):
+        if key in request:
+            problems = LIB.card_problems(request[key])
+            if problems:
+                raise RulesError("systmj.card.not_valid", field=f"{key}.{problems[0].field}")
+
+
+@op(
+    "systmj.combat.odds",
+    system="systmj",
+    properties=_EXCHANGE,
+    required=_EXCHANGE_REQUIRED,
+    summary="Exact chances of an attack before it is rolled: counter-attack, missed, defended, hit; "
+    "damage and PV lost.",
+)
+def _combat_odds(request: dict[str, Any]) -> dict[str, Any]:
+    _check(request)
+    o = C.exchange_odds(request)
+    return {
+        "scores": o["scores"],
+        "damage_table": o["damage_table"],
+        "outcomes": {k: _p(v) for k, v in o["outcomes"].items()},
+        "steps": {k: _p(v) for k, v in o["steps"].items()},
+        "damage": [{"amount": k, **_p(v)} for k, v in o["damage"].items()],
+        "pv_lost": [{"amount": k, **_p(v)} for k, v in o["pv_lost"].items()],
+    }
+
+
+@op(
+    "systmj.combat.exchange",
+    system="systmj",
+    properties={**_EXCHANGE, "seed": SEED_SCHEMA},
+    required=(*_EXCHANGE_REQUIRED, "seed"),
+    summary="One attack rolled (seeded): Discrétion/Détection for a stealth attack, the attack, "
+    "the defence, the damage through PA then PV.",
+)
+def _combat_exchange(request: dict[str, Any]) -> dict[str, Any]:
+    _check(request)
+    rng = rng_from(request)
+    result = C.exchange(request, lambda: R.roll_d100(rng), lambda: rng.randint(1, 6))
+    echo = {"subject": request["subject"]} if "subject" in request else {}
+    return {"seed": request["seed"], **result, **echo}
+
+
+@op(
+    "systmj.combat.initiative",
+    system="systmj",
+    properties={
+        "fighters": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": RD.MAX_ENTITIES,
+            "items": {
+                "type": "object",
+                "properties": {"id": _ID, "rapidite": _SCORE},
+                "required": ["id", "rapidite"],
+                "additionalProperties": False,
+            },
+        },
+        "seed": SEED_SCHEMA,
+    },
+    required=("fighters", "seed"),
+    summary="Initiative in open melee (seeded): Rapidité tests, critical successes first, then "
+    "successes from the highest roll, then failures (who cannot attack first).",
+)
+def _initiative(request: dict[str, Any]) -> dict[str, Any]:
+    rng = rng_from(request)
+    return {"seed": request["seed"], "order": C.initiative(request["fighters"], lambda: R.roll_d100(rng))}

@@ -1,0 +1,248 @@
+// The table's card library (#/systmj/cards): the four families of section 4 as forms with the
+// text's closed lists, cards rendered as printable cards, given to a character and taken
+// back, repaired (wear). Every rule (numbers, fields, wear scale) is in Python
+// (tablee.systems.systmj.library / wear); this page collects the form and draws the cards.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { t } from "../../i18n.js";
+import { callBusy, engineData, onNavigate } from "../../views/ui.js";
+import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, tableState } from "./common.js";
+
+export const cardRules = engineData("systmj.cards.rules");
+
+/** Which form control each field is: text, number, one of a list, several of a list. */
+const FIELDS = {
+  equipement: [
+    ["types", "multi", (r) => r.eq_types], ["categories", "multi", (r, f) => f.types.flatMap((x) => r.eq_categories[x] ?? [])],
+    ["quality", "one", (r) => r.qualities], ["size", "one", (r) => r.sizes], ["weight", "text"], ["slot", "text"],
+    ["load", "text"], ["att", "number"], ["def", "number"], ["er_skills", "text"], ["pu", "number"],
+    ["damage", "damage"], ["pa_bonus", "number"], ["range", "text"], ["ammunition", "text"],
+    ["charge_duration", "text"], ["effect_duration", "text"], ["worn", "bool"],
+  ],
+  ressource: [
+    ["type", "one", (r) => Object.keys(r.re_types)], ["subtype", "one", (r, f) => r.re_types[f.type] ?? []],
+    ["effect_duration", "text"], ["conservation", "text"], ["owner", "text"], ["surface", "text"], ["location", "text"],
+  ],
+  savoir: [
+    ["type", "one", (r) => r.sa_types], ["author", "text"], ["language", "text"], ["weight", "text"], ["pu", "number"],
+    ["requires", "text"], ["skills", "list"],
+  ],
+  pouvoir: [
+    ["types", "multi", (r) => r.po_types], ["families", "list"], ["da", "one", () => [1, 2, 3, 4, 5]], ["cost", "text"],
+    ["score", "number"],
+  ],
+};
+const FAMILY_ORDER = ["equipement", "ressource", "savoir", "pouvoir"];
+
+const ui = { family: "equipement", form: null, editing: null, error: null, busy: false, give: new Map(), repair: new Map() };
+onNavigate(() => Object.assign(ui, { error: null }));
+
+function blank(r, family) {
+  return { family, name: "", description: "", ...structuredClone(r.defaults[family]) };
+}
+
+function library(state) {
+  return state?.library?.cards ?? [];
+}
+
+/** The request's card from the form: numbers as numbers when they are whole numbers (the
+ * engine refuses anything else at its field); lists split on commas. */
+function formCard(form) {
+  const card = {};
+  for (const [k, v] of Object.entries(form)) {
+    if (k === "_text") continue;
+    card[k] = v;
+  }
+  for (const [key, kind] of FIELDS[form.family]) {
+    if (kind === "number") card[key] = /^\s*-?\d{1,4}\s*$/.test(String(form[key])) ? Number(form[key]) : String(form[key]);
+    if (kind === "damage") card[key] = form[key].map((x) => (/^\s*\d{1,4}\s*$/.test(String(x)) ? Number(x) : String(x)));
+    if (kind === "list") card[key] = String(form._text?.[key] ?? form[key].join(", ")).split(",").map((s) => s.trim()).filter(Boolean);
+    if (key === "da") card[key] = Number(form[key]);
+  }
+  return card;
+}
+
+async function saveCard(app, event) {
+  event.preventDefault();
+  const state = tableState(app);
+  const r = await callBusy(app, ui, { op: "systmj.card.save", state, card: formCard(ui.form) });
+  if (!r) return;
+  ui.form = null;
+  ui.editing = null;
+  saveState(app, r.state);
+  app.notify("status", t("systmj.cards.saved", { number: r.card.number }));
+}
+
+async function give(app, number) {
+  const who = findCharacter(app.doc, ui.give.get(number) ?? "");
+  if (!who) return;
+  const r = await callBusy(app, ui, { op: "systmj.card.give", state: tableState(app), character: who, number });
+  if (!r) return;
+  app.update((doc) => {
+    doc.systems.systmj = r.state;
+    replaceCharacter(doc, r.character);
+  });
+  app.notify("status", t("systmj.cards.given", { number, name: nameOf(who) }));
+}
+
+async function takeBack(app, number, holder) {
+  const who = findCharacter(app.doc, holder);
+  if (!who) return;
+  const r = await callBusy(app, ui, { op: "systmj.card.take", state: tableState(app), character: who, number });
+  if (!r) return;
+  app.update((doc) => {
+    doc.systems.systmj = r.state;
+    replaceCharacter(doc, r.character);
+  });
+}
+
+async function repair(app, number) {
+  const points = Number(ui.repair.get(number) ?? "0");
+  const r = await callBusy(app, ui, { op: "systmj.wear.repair", state: tableState(app), number, points: Number.isInteger(points) && points > 0 ? points : 0 });
+  if (!r) return;
+  saveState(app, r.state);
+  app.notify("status", t("systmj.cards.repaired", { number, pu: r.after.pu }));
+}
+
+const label = (field) => t(`systmj.cardf.${field}`);
+const value = (v) => (v === "" ? t("systmj.cv.none") : t(`systmj.cv.${v}`));
+
+/** A wear scale row for a PU, from the rules (degree and malus). */
+export function wearOf(r, pu) {
+  return r?.wear_scale.find((w) => pu >= w.min && pu <= w.max) ?? null;
+}
+
+/** One card drawn as a card (printable): its number, family, name and every filled field. */
+export function renderCardFace(r, card, holderName) {
+  const shown = FIELDS[card.family].filter(([key, kind]) => {
+    const v = card[key];
+    if (kind === "bool") return v;
+    if (Array.isArray(v)) return v.length && (kind !== "damage" || v.some((x) => x));
+    return v !== "" && v !== 0;
+  });
+  const wear = "pu" in card ? wearOf(r, card.pu) : null;
+  const show = (key, kind) => {
+    const v = card[key];
+    if (kind === "damage") return html`<span class="sj-damage">${v.map((x, i) => html`<span><small>${["1-2", "3-4", "5-6"][i]}</small> ${x}</span>`)}</span>`;
+    if (kind === "multi") return v.map(value).join(", ");
+    if (kind === "one" && key !== "da") return value(v);
+    if (kind === "bool") return t("systmj.cards.yes");
+    if (kind === "list") return v.join(", ");
+    return String(v);
+  };
+  return html`<article class="sj-card sj-card-${card.family}" data-testid="sj-card" data-number=${card.number} aria-labelledby=${`sj-card-${card.number}`}>
+    <header><span class="sj-card-number">${card.number}</span> <span class="sj-card-family">${t(`systmj.family.${card.family}`)}</span></header>
+    <h3 id=${`sj-card-${card.number}`}>${card.name}</h3>
+    <dl>
+      ${shown.map(([key, kind]) => html`<div><dt>${label(key)}</dt><dd data-field=${key}>${show(key, kind)}</dd></div>`)}
+      ${wear ? html`<div><dt>${t("systmj.cards.wear")}</dt><dd data-field="wear">${t(`systmj.wear.${wear.degree}`)}${wear.malus ? ` (${wear.malus})` : ""}</dd></div>` : nothing}
+    </dl>
+    ${card.description ? html`<p class="sj-card-desc">${card.description}</p>` : nothing}
+    <footer class="muted small" data-testid="sj-card-holder">${card.holder ? t("systmj.cards.held_by", { name: holderName }) : t("systmj.cards.in_library")}</footer>
+  </article>`;
+}
+
+function control(app, r, form, [key, kind, options]) {
+  const id = `sj-cf-${key}`;
+  // The field the engine refused (its message is under the form, naming the field).
+  const bad = (ui.error?.params?.field ?? "").split(".")[0] === key ? "true" : "false";
+  const rerender = () => app.rerender();
+  if (kind === "text") {
+    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} maxlength="120" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${form[key]} @input=${(e) => { form[key] = e.target.value; }}></div>`;
+  }
+  if (kind === "number") {
+    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} inputmode="numeric" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${String(form[key])} @input=${(e) => { form[key] = e.target.value; }}></div>`;
+  }
+  if (kind === "bool") {
+    return html`<div class="field"><label><input type="checkbox" id=${id} .checked=${form[key]} @change=${(e) => { form[key] = e.target.checked; }}> ${label(key)}</label></div>`;
+  }
+  if (kind === "one") {
+    const list = options(r, form);
+    return html`<div class="field"><label for=${id}>${label(key)}</label><select id=${id} @change=${(e) => { form[key] = key === "da" ? Number(e.target.value) : e.target.value; if (key === "type") form.subtype = (r.re_types[form.type] ?? [""])[0]; rerender(); }}>
+      ${list.map((v) => html`<option value=${String(v)} ?selected=${String(v) === String(form[key])}>${key === "da" ? t(`systmj.da.${v}`) : value(v)}</option>`)}</select></div>`;
+  }
+  if (kind === "multi") {
+    const list = options(r, form);
+    if (!list.length) return nothing;
+    return html`<fieldset class="sj-wide"><legend>${label(key)}</legend><div class="sj-checks">
+      ${list.map((v) => html`<label><input type="checkbox" name=${key} value=${v} .checked=${form[key].includes(v)} @change=${(e) => {
+        form[key] = e.target.checked ? [...form[key], v] : form[key].filter((x) => x !== v);
+        if (key === "types") form.categories = form.categories.filter((c) => form.types.some((ty) => (r.eq_categories[ty] ?? []).includes(c)));
+        rerender();
+      }}> ${value(v)}</label>`)}</div></fieldset>`;
+  }
+  if (kind === "damage") {
+    return html`<fieldset class="sj-wide"><legend>${label(key)}</legend><div class="sj-damage-form">
+      ${["1-2", "3-4", "5-6"].map((band, i) => html`<div class="field"><label for=${`${id}-${i}`}>${t("systmj.cards.d6", { band })}</label>
+        <input id=${`${id}-${i}`} inputmode="numeric" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${String(form[key][i])} @input=${(e) => { form[key][i] = e.target.value; }}></div>`)}
+    </div></fieldset>`;
+  }
+  // list: comma-separated text
+  form._text ??= {};
+  return html`<div class="field sj-wide"><label for=${id}>${label(key)}</label><input id=${id} maxlength="400" .value=${form._text[key] ?? form[key].join(", ")}
+    aria-describedby=${`${id}-help`} @input=${(e) => { form._text[key] = e.target.value; }}><p class="muted small" id=${`${id}-help`}>${t(`systmj.cards.help_${key}`)}</p></div>`;
+}
+
+function cardForm(app, r, state) {
+  const form = ui.form;
+  const errField = ui.error?.params?.field ?? "";
+  return html`<form class="card" aria-labelledby="sj-cform-title" @submit=${(e) => saveCard(app, e)} data-testid="sj-card-form">
+    <h2 id="sj-cform-title">${ui.editing ? t("systmj.cards.edit_title", { number: ui.editing }) : t("systmj.cards.new_title", { family: t(`systmj.family.${form.family}`) })}</h2>
+    <div class="sj-grid">
+      <div class="field sj-wide"><label for="sj-cf-name">${t("systmj.cards.name")}</label>
+        <input id="sj-cf-name" maxlength="80" .value=${form.name} aria-invalid=${errField === "name" || ui.error?.code === "systmj.card.name_empty" ? "true" : "false"} aria-describedby="sj-card-error-box" @input=${(e) => { form.name = e.target.value; }}></div>
+      ${FIELDS[form.family].map((f) => control(app, r, form, f))}
+      <div class="field sj-wide"><label for="sj-cf-description">${t("systmj.cards.description")}</label>
+        <textarea id="sj-cf-description" maxlength="2000" rows="3" .value=${form.description} @input=${(e) => { form.description = e.target.value; }}></textarea></div>
+    </div>
+    <div class="row"><button type="submit" class="primary" id="sj-card-save" ?disabled=${!ready(app) || ui.busy}>${t("systmj.cards.save")}</button>
+      <button type="button" @click=${() => { ui.form = null; ui.editing = null; ui.error = null; app.rerender(); }}>${t("systmj.ui.cancel")}</button></div>
+    <div aria-live="polite" id="sj-card-error-box">${errorLine(ui.error && errField ? { ...ui.error, params: { ...ui.error.params, field: label(errField.split(".")[0]) } } : ui.error, state, "sj-card-error")}</div>
+  </form>`;
+}
+
+function cardActions(app, r, card, state) {
+  const pcs = characters(app.doc);
+  const number = card.number;
+  return html`<div class="row sj-card-actions no-print">
+    <button type="button" @click=${() => { ui.form = { ...structuredClone(card) }; delete ui.form.holder; ui.editing = number; ui.family = card.family; app.rerender(); }}>${t("systmj.cards.edit")}<span class="visually-hidden"> ${number}</span></button>
+    ${card.holder
+      ? html`<button type="button" data-testid="sj-take" ?disabled=${!ready(app) || ui.busy} @click=${() => takeBack(app, number, card.holder)}>${t("systmj.cards.take_back")}<span class="visually-hidden"> ${number}</span></button>`
+      : html`<label class="visually-hidden" for=${`sj-give-${number}`}>${t("systmj.cards.give_to", { number })}</label>
+        <select id=${`sj-give-${number}`} data-testid="sj-give-who" @change=${(e) => ui.give.set(number, e.target.value)}>
+          <option value="">${t("systmj.cards.choose_holder")}</option>
+          ${pcs.map((c) => html`<option value=${c.id} ?selected=${ui.give.get(number) === c.id}>${nameOf(c)}</option>`)}
+        </select>
+        <button type="button" data-testid="sj-give" ?disabled=${!ready(app) || ui.busy} @click=${() => give(app, number)}>${t("systmj.cards.give")}<span class="visually-hidden"> ${number}</span></button>`}
+    ${"pu" in card ? html`<label class="visually-hidden" for=${`sj-repair-${number}`}>${t("systmj.cards.repair_points", { number })}</label>
+      <input id=${`sj-repair-${number}`} class="sj-small" inputmode="numeric" placeholder=${t("systmj.cards.pu")} @input=${(e) => ui.repair.set(number, e.target.value)}>
+      <button type="button" ?disabled=${!ready(app)} @click=${() => repair(app, number)}>${t("systmj.cards.repair")}<span class="visually-hidden"> ${number}</span></button>` : nothing}
+  </div>`;
+}
+
+export function render(app) {
+  const state = tableState(app);
+  const r = cardRules(app);
+  if (!state || !r) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p class="muted">${t("systmj.ui.engine_wait")}</p>`;
+  const cards = library(state);
+  const holder = (id) => nameOf(findCharacter(app.doc, id));
+  return html`
+    ${backLink("#/systmj", t("systmj.ui.back"))}
+    <h1>${t("systmj.cards.title")}</h1>
+    <p class="muted">${t("systmj.cards.intro")}</p>
+    ${ui.form ? cardForm(app, r, state) : html`<section class="card no-print" aria-labelledby="sj-cnew-title">
+      <h2 id="sj-cnew-title">${t("systmj.cards.new")}</h2>
+      <div class="row">
+        <label for="sj-card-family">${t("systmj.cards.family")}</label>
+        <select id="sj-card-family" @change=${(e) => { ui.family = e.target.value; }}>
+          ${FAMILY_ORDER.map((f) => html`<option value=${f} ?selected=${ui.family === f}>${t(`systmj.family.${f}`)}</option>`)}
+        </select>
+        <button type="button" id="sj-card-new" @click=${() => { ui.form = blank(r, ui.family); ui.error = null; app.rerender(); }}>${t("systmj.cards.create")}</button>
+        <button type="button" id="sj-card-print" @click=${() => window.print()}>${t("systmj.cards.print")}</button>
+      </div>
+      ${errorLine(ui.error, state)}
+    </section>`}
+    ${cards.length ? html`<ul class="sj-cards" data-testid="sj-cards">${cards.map((c) => html`<li>${renderCardFace(r, c, holder(c.holder))}${cardActions(app, r, c, state)}</li>`)}</ul>`
+      : html`<p class="muted">${t("systmj.cards.empty")}</p>`}
+  `;
+}

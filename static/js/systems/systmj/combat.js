@@ -1,0 +1,192 @@
+// Action & Mouvement and combat (#/systmj/combat): the round tracker (hidden Action/Mouvement
+// choices revealed together, the MJ's order, who has acted, PV and PA) and an attack with its
+// formulas, exact odds before the roll, the roll, and the damage written back to the tracker.
+// Rules: tablee.systems.systmj.rounds (3.2) and .combat (3.3). The page renders the round
+// from systmj.round.view: before the reveal it holds who has chosen, never what.
+
+import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { t } from "../../i18n.js";
+import { newSeed } from "../../storage.js";
+import { callBusy, onNavigate, requestCache } from "../../views/ui.js";
+import { cardRules } from "./cards.js";
+import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, tableState } from "./common.js";
+
+const viewCache = requestCache({ keepStale: true });
+const oddsCache = requestCache();
+const ui = {
+  picked: new Set(), busy: false, error: null,
+  attacker: "", defender: "", kind: "force", category: "trait", weapon: "", defence: "none", defenceCard: "", aware: true,
+  result: null, initiative: null,
+};
+onNavigate(() => Object.assign(ui, { error: null, result: null, initiative: null }));
+
+async function roundOp(app, request) {
+  const r = await callBusy(app, ui, { ...request, state: tableState(app) });
+  if (r) saveState(app, r.state);
+  return r;
+}
+
+/** Initiative for open melee (3.3.1): Rapidité tests of the round's entities, logged; the
+ * order found becomes the round's order (the MJ can still move anyone). */
+async function initiative(app, view) {
+  const fighters = view.entities.map((e) => ({ id: e.id, rapidite: findCharacter(app.doc, e.id)?.attributes.rapidite ?? 0 }));
+  const request = { op: "systmj.combat.initiative", fighters, seed: newSeed() };
+  const r = await callBusy(app, ui, request);
+  if (!r) return;
+  ui.initiative = r.order;
+  app.addLog({ kind: "systmj.initiative", system: "systmj", who: "MJ", label: t("systmj.combat.initiative"), request,
+    result: { summary: r.order.map((f) => `${nameOf(findCharacter(app.doc, f.id))} ${f.roll ?? "—"}`).join(" · "),
+      terms: r.order.filter((f) => f.dice).map((f) => d100Term(f.dice, nameOf(findCharacter(app.doc, f.id)))) } });
+  await roundOp(app, { op: "systmj.round.order", order: r.order.map((f) => f.id) });
+}
+
+async function start(app) {
+  const chosen = characters(app.doc).filter((c) => ui.picked.has(c.id));
+  const r = await callBusy(app, ui, { op: "systmj.round.start", state: tableState(app), characters: chosen });
+  if (r) saveState(app, r.state);
+}
+
+function heldCards(state, id) {
+  return (state.library?.cards ?? []).filter((c) => c.holder === id && c.family === "equipement");
+}
+
+function fighter(c, vitals) {
+  return {
+    id: c.id, attributes: c.attributes, dissimulation: c.skills.dissimulation, detection: c.skills.detection,
+    pv: vitals?.pv ?? c.pv_max, pa: vitals?.pa ?? c.pa_max, aware: ui.aware,
+  };
+}
+
+/** The exchange request from the form (null until both fighters are chosen). */
+function exchangeRequest(app, state) {
+  const a = findCharacter(app.doc, ui.attacker);
+  const d = findCharacter(app.doc, ui.defender);
+  if (!a || !d || a.id === d.id) return null;
+  const vit = (id) => state.rounds?.entities.find((e) => e.id === id);
+  const find = (n) => (state.library?.cards ?? []).find((c) => c.number === n);
+  const req = { kind: ui.kind, attacker: fighter(a, vit(a.id)), defender: fighter(d, vit(d.id)), defence: ui.defence };
+  delete req.attacker.aware;
+  const weapon = ui.kind === "thrown" ? null : find(ui.weapon);
+  if (weapon) req.weapon = weapon;
+  if (ui.kind === "ranged") req.category = ui.category;
+  const dcard = ui.defence === "parade" || ui.defence === "encaissement" ? find(ui.defenceCard) : null;
+  if (dcard) req.defence_card = dcard;
+  const items = [weapon, dcard].filter(Boolean).map((c) => c.number);
+  req.subject = { session: state.session, attacker: a.id, defender: d.id, items };
+  return req;
+}
+
+async function attack(app, state) {
+  const req = exchangeRequest(app, state);
+  if (!req) return;
+  const request = { op: "systmj.combat.exchange", ...req, seed: newSeed() };
+  const r = await callBusy(app, ui, request);
+  if (!r) return;
+  ui.result = r;
+  const a = findCharacter(app.doc, ui.attacker);
+  const d = findCharacter(app.doc, ui.defender);
+  if (r.outcome === "hit" && state.rounds?.entities.some((e) => e.id === d.id)) {
+    await roundOp(app, { op: "systmj.round.vitals", entity: d.id, pv: r.damage.pv, pa: r.damage.pa });
+  }
+  app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }), request,
+    result: { summary: t(`systmj.combat.outcome.${r.outcome}`), terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
+  app.rerender();
+}
+
+function trackerCard(app, state, view) {
+  const name = (id) => nameOf(findCharacter(app.doc, id));
+  return html`<section class="card" aria-labelledby="sj-round-title" data-testid="sj-tracker">
+    <h2 id="sj-round-title">${t("systmj.combat.round_n", { n: view.round })}</h2>
+    <p aria-live="polite" data-testid="sj-round-state">${view.revealed ? t("systmj.combat.revealed") : t("systmj.combat.hidden_help")}</p>
+    <ol class="sj-tracker">
+      ${view.entities.map((e, i) => html`<li data-testid="sj-round-entity" data-id=${e.id}>
+        <strong>${name(e.id)}</strong> <span class="muted small">${t("systmj.combat.vitals", { pv: e.pv, pa: e.pa })}</span>
+        ${view.revealed
+          ? html`<span data-testid="sj-choice">${t(`systmj.combat.choice.${e.choice}`)}</span>
+              ${e.acted ? html`<span class="sj-used" data-testid="sj-acted">${t("systmj.combat.acted")}</span>`
+                : html`<button type="button" data-testid="sj-mark-acted" ?disabled=${ui.busy} @click=${() => roundOp(app, { op: "systmj.round.acted", entity: e.id })}>${t("systmj.combat.mark_acted")}<span class="visually-hidden"> ${name(e.id)}</span></button>`}`
+          : html`<span data-testid="sj-chosen">${e.chosen ? t("systmj.combat.chosen") : t("systmj.combat.not_chosen")}</span>
+              <span class="row" role="group" aria-label=${t("systmj.combat.choose_for", { name: name(e.id) })}>
+                <button type="button" data-testid="sj-choose-action" ?disabled=${ui.busy} @click=${() => roundOp(app, { op: "systmj.round.choose", entity: e.id, choice: "action" })}>${t("systmj.combat.choice.action")}</button>
+                <button type="button" data-testid="sj-choose-mouvement" ?disabled=${ui.busy} @click=${() => roundOp(app, { op: "systmj.round.choose", entity: e.id, choice: "mouvement" })}>${t("systmj.combat.choice.mouvement")}</button>
+              </span>`}
+        ${i > 0 ? html`<button type="button" @click=${() => { const order = view.entities.map((x) => x.id); [order[i - 1], order[i]] = [order[i], order[i - 1]]; roundOp(app, { op: "systmj.round.order", order }); }}>${t("systmj.combat.up")}<span class="visually-hidden"> ${name(e.id)}</span></button>` : nothing}
+      </li>`)}
+    </ol>
+    <div class="row">
+      ${view.revealed ? html`<button type="button" id="sj-round-next" ?disabled=${ui.busy} @click=${() => roundOp(app, { op: "systmj.round.next" })}>${t("systmj.combat.next")}</button>`
+        : html`<button type="button" id="sj-round-reveal" class="primary" ?disabled=${ui.busy} @click=${() => roundOp(app, { op: "systmj.round.reveal" })}>${t("systmj.combat.reveal")}</button>`}
+      <button type="button" id="sj-initiative" ?disabled=${ui.busy} @click=${() => initiative(app, view)}>${t("systmj.combat.initiative")}</button>
+      <button type="button" @click=${() => roundOp(app, { op: "systmj.round.end" })}>${t("systmj.combat.end")}</button>
+    </div>
+    <div aria-live="polite">${ui.initiative ? html`<ol class="sj-tracker" data-testid="sj-initiative">${ui.initiative.map((f) => html`<li>${name(f.id)} : ${f.roll ?? "—"} / ${f.effective} → ${t(`systmj.outcome.${f.outcome}`)}${f.may_attack_first ? "" : html` <span class="muted small">${t("systmj.combat.cannot_first")}</span>`}</li>`)}</ol>` : nothing}</div>
+  </section>`;
+}
+
+function startCard(app) {
+  const all = characters(app.doc);
+  return html`<section class="card" aria-labelledby="sj-start-title">
+    <h2 id="sj-start-title">${t("systmj.combat.start_title")}</h2>
+    <fieldset><legend>${t("systmj.combat.who")}</legend>
+      ${all.map((c) => html`<label class="sj-check"><input type="checkbox" data-testid="sj-pick" value=${c.id} .checked=${ui.picked.has(c.id)}
+        @change=${(e) => { if (e.target.checked) ui.picked.add(c.id); else ui.picked.delete(c.id); }}> ${nameOf(c)}</label>`)}
+    </fieldset>
+    <button type="button" class="primary" id="sj-round-start" ?disabled=${!ready(app)} @click=${() => start(app)}>${t("systmj.combat.start")}</button>
+  </section>`;
+}
+
+function select(id, labelKey, value, options, onChange) {
+  return html`<div class="field"><label for=${id}>${t(labelKey)}</label>
+    <select id=${id} @change=${(e) => { onChange(e.target.value); }}>
+      ${options.map(([v, text]) => html`<option value=${v} ?selected=${v === value}>${text}</option>`)}
+    </select></div>`;
+}
+
+function attackCard(app, state) {
+  const all = characters(app.doc);
+  const who = [["", t("systmj.ui.choose")], ...all.map((c) => [c.id, nameOf(c)])];
+  const cardOpts = (id) => [["", t("systmj.combat.no_card")], ...heldCards(state, id).map((c) => [c.number, `${c.number} ${c.name}`])];
+  const rerender = (fn) => (v) => { fn(v); ui.result = null; app.rerender(); };
+  const req = exchangeRequest(app, state);
+  const odds = req && ready(app) ? oddsCache(app, { op: "systmj.combat.odds", ...req }) : null;
+  const rules = cardRules(app);
+  return html`<section class="card" aria-labelledby="sj-attack-title">
+    <h2 id="sj-attack-title">${t("systmj.combat.attack_title")}</h2>
+    <div class="sj-grid">
+      ${select("sj-att-who", "systmj.combat.attacker", ui.attacker, who, rerender((v) => { ui.attacker = v; ui.weapon = ""; }))}
+      ${select("sj-def-who", "systmj.combat.defender", ui.defender, who, rerender((v) => { ui.defender = v; ui.defenceCard = ""; }))}
+      ${select("sj-att-kind", "systmj.combat.kind", ui.kind, ["force", "stealth", "ranged", "thrown"].map((k) => [k, t(`systmj.combat.kinds.${k}`)]), rerender((v) => { ui.kind = v; }))}
+      ${ui.kind === "ranged" ? select("sj-att-cat", "systmj.combat.category", ui.category, (rules?.ranged ?? []).map((k) => [k, t(`systmj.cv.${k}`)]), rerender((v) => { ui.category = v; })) : nothing}
+      ${ui.kind !== "thrown" ? select("sj-att-weapon", "systmj.combat.weapon", ui.weapon, cardOpts(ui.attacker), rerender((v) => { ui.weapon = v; })) : nothing}
+      ${select("sj-def-kind", "systmj.combat.defence", ui.defence, ["none", "esquive", "parade", "encaissement"].map((k) => [k, t(`systmj.combat.defences.${k}`)]), rerender((v) => { ui.defence = v; }))}
+      ${ui.defence === "parade" || ui.defence === "encaissement" ? select("sj-def-card", "systmj.combat.defence_card", ui.defenceCard, cardOpts(ui.defender), rerender((v) => { ui.defenceCard = v; })) : nothing}
+      ${ui.kind === "ranged" || ui.kind === "thrown" ? html`<div class="field"><label><input type="checkbox" id="sj-aware" .checked=${ui.aware} @change=${(e) => { ui.aware = e.target.checked; app.rerender(); }}> ${t("systmj.combat.aware")}</label></div>` : nothing}
+    </div>
+    ${odds && !odds.error ? html`<div class="sj-odds" data-testid="sj-combat-odds">
+      <ul class="sj-formulas">${Object.entries(odds.scores).filter(([, s]) => s.text).map(([k, s]) => html`<li data-formula=${k}><strong>${t(`systmj.combat.score.${k}`)}</strong> ${s.text}${s.modifiers.length ? html` <span class="muted">(${t("systmj.cards.wear")} ${s.modifiers[0]})</span>` : nothing}</li>`)}</ul>
+      <ul>${Object.entries(odds.outcomes).map(([k, p]) => html`<li>${t(`systmj.combat.outcome.${k}`)} : ${prob(p, `sj-odds-${k}`)}</li>`)}</ul>
+      <p class="muted small">${t("systmj.combat.damage_table", { a: odds.damage_table[0], b: odds.damage_table[1], c: odds.damage_table[2] })}</p>
+    </div>` : odds?.error ? errorLine(odds.error, state, "sj-odds-error") : nothing}
+    <button type="button" class="primary" id="sj-attack" ?disabled=${!req || !ready(app) || ui.busy} @click=${() => attack(app, state)}>${t("systmj.combat.roll")}</button>
+    <div aria-live="polite" data-testid="sj-combat-result">${ui.result ? html`
+      <ol>${ui.result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)} : ${s.step === "damage"
+        ? t("systmj.combat.damage_line", { d6: s.d6, amount: s.amount, pa: s.from_pa, pv: s.from_pv })
+        : html`${s.roll ?? "—"} / ${s.effective} → ${t(`systmj.outcome.${s.outcome}`)}`}</li>`)}</ol>
+      <p class="sj-verdict" data-testid="sj-combat-outcome">${t(`systmj.combat.outcome.${ui.result.outcome}`)}</p>` : nothing}</div>
+  </section>`;
+}
+
+export function render(app) {
+  const state = tableState(app);
+  if (!state) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p class="muted">${t("systmj.ui.engine_wait")}</p>`;
+  const view = state.rounds ? viewCache(app, { op: "systmj.round.view", state: { ...state } })?.view : null;
+  return html`
+    ${backLink("#/systmj", t("systmj.ui.back"))}
+    <h1>${t("systmj.combat.title")}</h1>
+    <p class="muted">${t("systmj.combat.intro")}</p>
+    ${state.rounds ? (view ? trackerCard(app, state, view) : html`<p class="muted">${t("systmj.ui.engine_wait")}</p>`) : startCard(app)}
+    <div aria-live="polite">${errorLine(ui.error, state, "sj-round-error")}</div>
+    ${attackCard(app, state)}
+  `;
+}
+
