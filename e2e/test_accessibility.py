@@ -35,6 +35,9 @@ def test_keyboard_alone_rolls_dice(app):
     app.keyboard.press("Tab")
     expect(app.locator(".skip-link")).to_be_focused()
     app.keyboard.press("Enter")
+    # The skip link's navigation focuses the main region once the route is handled: wait for
+    # it, or (on a loaded machine) it lands after we focus the field and swallows the typing.
+    expect(app.locator("#main")).to_be_focused()
     app.locator("#dice-expr").focus()
     app.keyboard.press("Control+A")
     app.keyboard.type("3d6")
