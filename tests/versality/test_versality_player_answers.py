@@ -220,3 +220,23 @@ def test_op_and_merge_give_the_state_the_op_gave(catastrophe, tokens, warm, step
             assert got["state"] == expected
             state = got["state"]
     assert state["power_uses"][0]["note"] == NOTE
+
+
+def test_merge_applies_the_ops_caps_at_9999():
+    """A draw that runs the deck out at the 9999 caps, then a resolve spending 3 tokens from
+    9999: op + merge equals the op's former state (catastrophe stays 9999; tokens 9999 - 3)."""
+    c = C0
+    warm = _table(0, 7)[1]  # the draw pile holds 1 card: an épique draw reshuffles
+    state = {**warm, "catastrophe": 9999, "tokens": 9999}
+    req = {"op": "versality.test.draw", "state": state, "character": c, "difficulty": "epique", "seed": 8, **TEST}
+    d = play(req)
+    assert d["penalties"]["catastrophe_added"] == d["penalties"]["mj_tokens_added"] >= 1
+    assert d["state"] == _old_state(copy.deepcopy(req), c)
+    assert (d["state"]["catastrophe"], d["state"]["tokens"]) == (9999, 9999)
+    req = {"op": "versality.test.resolve", "state": d["state"], "character_id": "ana", "tokens": 3, "seed": 9}
+    if d["state"]["pending"]["ana"]["rule"] == "choose":
+        req["choice"] = d["test"]["drawn"][0]["id"]
+    r = play(req)
+    assert r["penalties"]["mj_tokens_spent"] == 3
+    assert r["state"] == _old_state(copy.deepcopy(req), c)
+    assert r["state"]["tokens"] == 9996 + r["penalties"]["mj_tokens_added"]
