@@ -197,8 +197,11 @@ def _apply(doc: dict[str, Any], step: tuple[str, Any], n: int) -> None:
     elif kind == "deck" and versality:
         state = doc["systems"].get("versality") or ok({"op": "versality.state.new"})["state"]
         r = handle({"op": "versality.deck.build", "state": state, "character": versality[-1], "seed": arg})
-        if "error" not in r:
-            doc["systems"]["versality"] = r["state"]
+        if "error" not in r:  # a player op answers no MJ data: the store merges its public part
+            assert "state" not in r
+            doc["systems"]["versality"] = ok(
+                {"op": "versality.state.merge", "state": state, "public": r["public"], "penalties": r["penalties"]}
+            )["state"]
     elif kind == "delete" and doc["characters"]:
         gone = doc["characters"].pop(arg % len(doc["characters"]))
         deck_state = doc["systems"].get("versality")

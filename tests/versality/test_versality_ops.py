@@ -5,6 +5,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
 from test_versality_rules import sample_character
+from versality_store import play
 
 from tablee.api import handle
 from tablee.registry import OPS
@@ -101,7 +102,7 @@ def test_session_start_gives_debt_tokens_and_resets_heal(api):
 def test_resolve_refuses_bad_choices():
     c = sample_character(created=True)
     state = handle({"op": "versality.state.new"})["state"]
-    d = handle(
+    d = play(
         {
             "op": "versality.test.draw",
             "state": state,
@@ -117,7 +118,7 @@ def test_resolve_refuses_bad_choices():
         {"op": "versality.test.resolve", "state": d["state"], "character_id": "ana", "seed": 1, "tokens": 1}
     )
     assert r["error"]["code"] == "versality.tokens.not_enough"
-    assert r["error"]["params"] == {"tokens": 1}  # never the MJ's count: the players read it
+    assert r["error"]["params"] == {"asked": 1}  # never the MJ's count: the players read it
 
 
 def test_validators_reject_garbage_without_raising():

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_versality_rules import sample_character
+from versality_store import play
 
 from tablee.api import handle
 from tablee.systems.versality import rules as R
@@ -186,7 +187,7 @@ def test_player_ops_answer_with_the_player_projection(api):
     e_state = {**d2["state"], "tokens": 2}
     e = err({"op": "versality.test.resolve", "state": e_state, "character_id": "ana", "tokens": 3, "seed": 1,
              "choice": d2["test"]["drawn"][0]["id"]})
-    assert e["code"] == "versality.tokens.not_enough" and e["params"] == {"tokens": 3}
+    assert e["code"] == "versality.tokens.not_enough" and e["params"] == {"asked": 3}
     assert "2" not in json.dumps(e["params"])
 
 
@@ -264,7 +265,7 @@ def test_odds_and_draw_agree_on_an_exhausted_deck(pile, discard, difficulty, ski
     c, state = _state_with(pile, discard, seed)
     test = {"characteristic": "physique", "skill": skill, "difficulty": difficulty}
     odds = handle({"op": "versality.test.odds", "state": state, "character": c, **test})
-    d = handle({"op": "versality.test.draw", "state": state, "character": c, "seed": seed, **test})
+    d = play({"op": "versality.test.draw", "state": state, "character": c, "seed": seed, **test})
     drawn = d["test"]["drawn"]
     assert len(drawn) == odds["drawn"] == min(odds["count"], pile + discard)
     types = [e["type"] for e in d["test"]["events"] if e["type"] != "catastrophe"]

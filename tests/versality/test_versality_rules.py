@@ -255,7 +255,7 @@ def test_steps_list_only_modifiers_that_move_the_outcome():
     assert r["steps"] == [{"by": "faiblesse", "from": "oui-et", "to": "oui"}] and r["final"] == "oui"
     r = R.apply_modifiers("non-et", faiblesse=True, tokens=1)
     assert r["steps"] == [{"by": "faiblesse", "from": "non-et", "to": "echec-critique"}]
-    assert R.apply_modifiers("oui", tokens=2)["steps"] == [{"by": "tokens", "tokens": 2, "from": "oui", "to": "non-et"}]
+    assert R.apply_modifiers("oui", tokens=2)["steps"] == [{"by": "tokens", "spent": 2, "from": "oui", "to": "non-et"}]
     for kind in R.OUTCOMES:
         for mods in ({"force": True}, {"faiblesse": True}, {"tokens": 3}):
             assert all(s["from"] != s["to"] for s in R.apply_modifiers(kind, **mods)["steps"])

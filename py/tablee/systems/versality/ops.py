@@ -38,13 +38,24 @@ _MODS = {
     "tokens": {"type": "integer", "minimum": 0, "maximum": 3},
 }
 
-#: Player-facing ops (deck build/sync, test draw/resolve) answer the player screen with
-#: ``view`` (the player projection, versality.view.player); ``state`` is the new table state
-#: for the store only: the app saves it and hands the page the rest of the answer.
+#: Player-facing ops (deck build/sync, test draw/resolve) never answer the MJ's data
+#: (issue 8, Versality point 2; source: "Choisir son pouvoir", "L'échelle de catastrophe";
+#: reading: rules/README.md, MJ view only). They answer ``view`` (the player projection,
+#: versality.view.player), ``public`` (the new table state minus :data:`state.MJ_FIELDS`,
+#: for the store), ``penalties`` (the announced catastrophe/MJ-token consequences) and their
+#: own fields. The store (table.js ``playerCall``) rebuilds the whole state with
+#: versality.state.merge and hands the page the answer without ``public``/``penalties``.
 _PLAYER_ANSWER = (
-    " Answer: view (the player projection, the only state a player page reads) and state"
-    " (the new table state, for the store only)."
+    " Answer: view (the player projection, the only state a player page reads), public (the new"
+    " table state without the MJ's fields, for the store) and penalties (catastrophe/MJ tokens added,"
+    " MJ tokens spent); never the catastrophe, tokens or power uses (versality.state.merge rebuilds the state)."
 )
+
+
+def _player_answer(new: dict[str, Any], events: list[dict[str, Any]], spent: int = 0) -> dict[str, Any]:
+    """The state part of a player op's answer: no MJ field anywhere (see ``_PLAYER_ANSWER``)."""
+    return {"view": S.player_view(new), "public": S.public_state(new), "penalties": S.penalties(events, spent)}
+
 
 register_character_validator("versality", C.validate_character, schema=C.CHARACTER_SCHEMA)
 register_state_validator("versality", S.validate_state, schema=S.STATE_SCHEMA)
@@ -158,7 +169,7 @@ def _deck_build(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"])
     new = S.build_deck(state, c, rng_from(request))
-    return {"seed": request["seed"], "state": new, "view": S.player_view(new)}
+    return {"seed": request["seed"], **_player_answer(new, [])}
 
 
 @op(
@@ -173,7 +184,7 @@ def _deck_sync(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"])
     new, added = S.sync_deck(state, c, rng_from(request))
-    return {"seed": request["seed"], "state": new, "view": S.player_view(new), "added": added}
+    return {"seed": request["seed"], **_player_answer(new, []), "added": added}
 
 
 @op(
@@ -240,7 +251,7 @@ def _draw(request: dict[str, Any]) -> dict[str, Any]:
     new, info = S.draw_test(
         state, c, request["characteristic"], request["skill"], request["difficulty"], rng_from(request)
     )
-    return {"seed": request["seed"], "state": new, "view": S.player_view(new), "test": info}
+    return {"seed": request["seed"], **_player_answer(new, info["events"]), "test": info}
 
 
 @op(
@@ -268,7 +279,23 @@ def _resolve(request: dict[str, Any]) -> dict[str, Any]:
         faiblesse=request.get("faiblesse", False),
         tokens=request.get("tokens", 0),
     )
-    return {"seed": request["seed"], "state": new, "view": S.player_view(new), "result": result}
+    spent = request.get("tokens", 0)
+    return {"seed": request["seed"], **_player_answer(new, result["events"], spent), "result": result}
+
+
+@op(
+    "versality.state.merge",
+    system="versality",
+    properties={"state": _STATE, "public": S.PUBLIC_SCHEMA, "penalties": S.PENALTIES_SCHEMA},
+    required=("state", "public", "penalties"),
+    summary="The store's op, not a player's: the previous whole table state, a player op's public and "
+    "penalties give the new whole table state (the MJ's fields kept, penalties applied, capped at 9999).",
+)
+def _merge(request: dict[str, Any]) -> dict[str, Any]:
+    """The app's store (table.js ``playerCall``) saves what this answers; with the same
+    previous state, player op + merge gives exactly the state the op computed
+    (:func:`state.merge_public`)."""
+    return {"state": S.merge_public(request["state"], request["public"], request["penalties"])}
 
 
 @op(

@@ -147,7 +147,7 @@ def apply_modifiers(
     if faiblesse:
         i = step("faiblesse", max(i - 1, 0))
     if tokens:
-        i = step("tokens", max(i - TOKEN_STEPS[tokens], 0), tokens=tokens)
+        i = step("tokens", max(i - TOKEN_STEPS[tokens], 0), spent=tokens)
     return {"card": kind, "final": OUTCOMES[i], "steps": steps}
 
 

@@ -30,11 +30,17 @@ from . import character as C
 from . import rules as R
 
 __all__ = [
+    "MJ_FIELDS",
+    "PENALTIES_SCHEMA",
+    "PUBLIC_SCHEMA",
     "STATE_SCHEMA",
     "build_deck",
     "draw_test",
+    "merge_public",
     "new_state",
+    "penalties",
     "player_view",
+    "public_state",
     "require_state",
     "resolve_test",
     "sync_deck",
@@ -109,6 +115,33 @@ STATE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+#: The MJ's fields of the table state: never in the answer to a player op. Source:
+#: "L'échelle de catastrophe" (catastrophe, MJ only), "Les échecs" (the MJ's tokens),
+#: "Choisir son pouvoir" (power-use points, never told to the players); ``awarded_session``
+#: is the MJ's bookkeeping of the end-of-scenario award (versality.scenario.award, MJ op).
+MJ_FIELDS = ("catastrophe", "tokens", "power_uses", "awarded_session")
+#: The table state minus :data:`MJ_FIELDS` (``public`` in a player op's answer): session,
+#: decks (full order: the store saves it) and pending tests.
+PUBLIC_SCHEMA: dict[str, Any] = {
+    **STATE_SCHEMA,
+    "properties": {k: v for k, v in STATE_SCHEMA["properties"].items() if k not in MJ_FIELDS},
+    "required": [k for k in STATE_SCHEMA["required"] if k not in MJ_FIELDS],
+}
+#: The public consequences of a player op on the MJ's side (``penalties``): each exhausted
+#: deck (reshuffle, or a draw past every card) is announced at the table and costs
+#: catastrophe +1 and gives the MJ a token; ``mj_tokens_spent`` are the tokens the player
+#: asked the MJ to spend (the request's ``tokens``). Never the MJ's counts.
+PENALTIES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "catastrophe_added": {"type": "integer", "minimum": 0, "maximum": 200},
+        "mj_tokens_added": {"type": "integer", "minimum": 0, "maximum": 200},
+        "mj_tokens_spent": {"type": "integer", "minimum": 0, "maximum": 3},
+    },
+    "required": ["catastrophe_added", "mj_tokens_added", "mj_tokens_spent"],
+    "additionalProperties": False,
+}
+
 _shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
 
 
@@ -166,6 +199,41 @@ def player_view(state: dict[str, Any]) -> dict[str, Any]:
         "decks": {cid: cards.view(deck) for cid, deck in state["decks"].items()},
         "pending": copy.deepcopy(state["pending"]),
     }
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The table state without :data:`MJ_FIELDS` (deck order kept: the store saves it).
+
+    A player op answers this (``public``) instead of the whole state; the app's store
+    merges it back (:func:`merge_public`). Pages never receive it (table.js strips it).
+    """
+    return {k: copy.deepcopy(v) for k, v in state.items() if k not in MJ_FIELDS}
+
+
+def penalties(events: list[dict[str, Any]], spent: int = 0) -> dict[str, int]:
+    """The MJ-side consequences of a player op, from its events (:func:`_on_reshuffles`
+    adds one ``catastrophe`` event per exhaustion) and the tokens spent: announced values,
+    not counts (reading: rules/README.md (Versality), the reshuffle is announced)."""
+    n = sum(1 for e in events if e["type"] == "catastrophe")
+    return {"catastrophe_added": n, "mj_tokens_added": n, "mj_tokens_spent": spent}
+
+
+def merge_public(previous: dict[str, Any], public: dict[str, Any], pen: dict[str, int]) -> dict[str, Any]:
+    """The new whole table state: ``public`` from a player op, the MJ's fields from
+    ``previous`` with the op's ``penalties`` applied and the same caps the ops apply
+    (catastrophe and tokens at most 9999; spent tokens first, as
+    :func:`resolve_test` does). Spending more tokens than the MJ holds is refused
+    (``versality.tokens.not_enough``, without the MJ's count). The result is checked whole.
+    """
+    prev = require_state(previous)
+    if pen["mj_tokens_spent"] > prev["tokens"]:
+        raise RulesError("versality.tokens.not_enough", asked=pen["mj_tokens_spent"])
+    new = {k: copy.deepcopy(v) for k, v in public.items() if k not in MJ_FIELDS}
+    for k in MJ_FIELDS:
+        new[k] = copy.deepcopy(prev[k])
+    new["catastrophe"] = min(prev["catastrophe"] + pen["catastrophe_added"], 9999)
+    new["tokens"] = min(prev["tokens"] - pen["mj_tokens_spent"] + pen["mj_tokens_added"], 9999)
+    return require_state(new)
 
 
 def build_deck(state: dict[str, Any], character: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -257,7 +325,7 @@ def _on_reshuffles(state: dict[str, Any], events: list[dict[str, Any]]) -> list[
         if e["type"] in ("reshuffle", "exhausted"):
             state["catastrophe"] = min(state["catastrophe"] + 1, 9999)
             state["tokens"] = min(state["tokens"] + 1, 9999)
-            out.append({"type": "catastrophe", "delta": 1, "tokens": 1})
+            out.append({"type": "catastrophe", "delta": 1, "mj_tokens": 1})
     return out
 
 
@@ -341,7 +409,7 @@ def resolve_test(
         raise RulesError("versality.state.invalid", field=f"decks.{character_id}.piles.hand", detail="hand")
     if tokens > state["tokens"]:
         # The players see this message: it never tells how many tokens the MJ holds.
-        raise RulesError("versality.tokens.not_enough", tokens=tokens)
+        raise RulesError("versality.tokens.not_enough", asked=tokens)
     kind_of = {c: deck["cards"][c]["kind"] for c in hand}
     if pending["rule"] == "choose":
         if choice is None:

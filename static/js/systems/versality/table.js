@@ -2,8 +2,9 @@
 // holds the MJ's secrets (catastrophe, tokens, power uses): only this module and the MJ
 // screen (mj.js, behind its "Je suis le MJ" switch) read it. Player pages get the player
 // projection (versality.view.player) through `playerView`, and call the player ops through
-// `playerCall`, which adds the table state to the request, saves the new state the engine
-// answers and hands the page the rest of the answer (its `view`, never the state).
+// `playerCall`, which adds the table state to the request, merges the op's public answer
+// into it (versality.state.merge), saves it and hands the page the rest of the answer (its
+// `view`, never a state).
 
 import { requestCache } from "../../views/ui.js";
 
@@ -42,17 +43,23 @@ export function playerView(app) {
 }
 
 /**
- * A player op (deck build/sync, test odds/draw/resolve): the table state is added here,
- * the new state the engine answers is saved here, and the page receives the answer
- * without it (the `view` the engine projected for the players, the test, the result).
+ * A player op (deck build/sync, test odds/draw/resolve): the table state is added here.
+ * The engine answers a player op without the MJ's data: `view`, `public` (the new state
+ * minus catastrophe, tokens, power uses) and `penalties`; the store's op
+ * versality.state.merge rebuilds the whole state from the previous one, which is saved
+ * here. The page receives the answer without `public`/`penalties` (the `view` the engine
+ * projected for the players, the test, the result).
  */
 export async function playerCall(app, request) {
-  const r = await app.call({ ...request, state: fullState(app.doc) });
-  if (r.error || !("state" in r)) return r;
-  const { state, ...answer } = r;
-  primed.key = JSON.stringify(state);
+  const previous = fullState(app.doc);
+  const r = await app.call({ ...request, state: previous });
+  if (r.error || !("public" in r)) return r;
+  const { public: pub, penalties, ...answer } = r;
+  const merged = await app.call({ op: "versality.state.merge", state: previous, public: pub, penalties });
+  if (merged.error) return merged;
+  primed.key = JSON.stringify(merged.state);
   primed.view = answer.view;
-  saveState(app, state);
+  saveState(app, merged.state);
   return answer;
 }
 

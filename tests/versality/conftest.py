@@ -1,0 +1,16 @@
+"""Versality tests: ``api`` plays a player op as the app does (op, then the store's merge)."""
+
+import pytest
+from versality_store import play
+
+
+@pytest.fixture
+def api():
+    """Call the JSON door like the app's store and fail loudly on an error response."""
+
+    def call(request: dict) -> dict:
+        response = play(request)
+        assert "error" not in response, response
+        return response
+
+    return call
