@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-ROOT = Path(__file__).resolve().parent.parent
+from browser_support import CONSOLE, ROOT, wait_engine
+
 sys.path.insert(0, str(ROOT / "tools"))
 
-from serve import Handler, make_server  # noqa: E402
+from serve import Handler, make_server
 
 BASE = "/tablee/"
-ENGINE_TIMEOUT_MS = 120_000
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -146,61 +146,3 @@ def app(page, site, guarded):
     page.goto(site)
     wait_engine(page)
     return page
-
-
-CONSOLE: list[str] = []
-
-
-def wait_engine(page, state: str = "ready") -> None:
-    page.wait_for_function(
-        "s => document.documentElement.dataset.engine === s || document.documentElement.dataset.engine === 'failed'",
-        arg=state,
-        timeout=ENGINE_TIMEOUT_MS,
-    )
-    engine = page.evaluate("document.documentElement.dataset.engine")
-    assert engine == state, "engine " + engine + "; console:\n" + "\n".join(CONSOLE[-30:])
-
-
-def no_horizontal_scroll(page, width: int = 360) -> None:
-    """The page fits its phone-sized viewport: nothing scrolls sideways."""
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width, f"{page.url}: scrollWidth {scroll}"
-
-
-def saved_document(page) -> dict:
-    return page.evaluate("JSON.parse(localStorage.getItem('tablee.document'))")
-
-
-# ------------------------------------------------------------------ waiting for the state
-# A test waits for the state it checks, never for a fixed delay: the browser may run
-# slowly (a loaded 2-core machine), and a read of localStorage before the app saved is a
-# flaky test. These helpers wait for the saved document or the rendered view themselves.
-def wait_saved(page, predicate_js: str, arg=None, timeout: float = 30_000) -> dict:
-    """Wait until the saved document satisfies ``predicate_js`` (the source of a JS function
-    of the document and ``arg``), then return that document. An unreadable or absent saved
-    document does not satisfy it (the wait goes on)."""
-    source = (
-        "arg => { const raw = localStorage.getItem('tablee.document'); if (raw === null) return false;"
-        " let doc; try { doc = JSON.parse(raw); } catch { return false; }"
-        " return Boolean((" + predicate_js + ")(doc, arg)); }"
-    )
-    page.wait_for_function(source, arg=arg, timeout=timeout)
-    return saved_document(page)
-
-
-def wait_log(page, count: int) -> dict:
-    """Wait until the saved log holds ``count`` entries; returns the saved document."""
-    return wait_saved(page, "(d, n) => d.log.length === n", count)
-
-
-def goto_route(page, route: str) -> None:
-    """Open ``#/<route>`` and wait until that view is rendered (its nav link is current
-    and its heading is on screen; a lazily loaded system page has replaced its placeholder)."""
-    page.goto(page.url.split("#")[0] + f"#/{route}")
-    top = route.split("/")[0]
-    page.wait_for_function(
-        """top => document.querySelector(`nav a[data-route="${top}"][aria-current="page"]`) !== null
-          && document.querySelector('main h1') !== null""",
-        arg=top,
-        timeout=ENGINE_TIMEOUT_MS,
-    )

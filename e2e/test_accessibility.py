@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, goto_route, wait_log
+from browser_support import ROOT, goto_route, wait_log
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 

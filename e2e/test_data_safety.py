@@ -12,7 +12,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, saved_document, wait_engine
+from browser_support import ROOT, saved_document, wait_engine
 
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "py"))

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from playwright.sync_api import expect
 
-from conftest import no_horizontal_scroll, saved_document, wait_engine
+from browser_support import no_horizontal_scroll, saved_document, wait_engine
 from tablee.api import handle
 from tablee.systems.pointzero import resolution as R
 from test_accessibility import axe_violations

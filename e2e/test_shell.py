@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import ROOT, goto_route, saved_document, wait_engine, wait_log, wait_saved
+from browser_support import ROOT, goto_route, saved_document, wait_engine, wait_log, wait_saved
 
 XSS_NAME = "<img src=x onerror=alert(1)>"
 

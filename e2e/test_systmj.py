@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import expect
 
-from conftest import no_horizontal_scroll, saved_document, wait_engine
+from browser_support import no_horizontal_scroll, saved_document, wait_engine
 from tablee.api import handle  # the rules package (pythonpath "py"): replays the logged requests
 from test_accessibility import axe_violations
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, no_horizontal_scroll, saved_document, wait_engine
+from browser_support import ROOT, no_horizontal_scroll, saved_document, wait_engine
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 

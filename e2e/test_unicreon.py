@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import no_horizontal_scroll, saved_document, wait_engine
+from browser_support import no_horizontal_scroll, saved_document, wait_engine
 
 
 def go(page, route: str) -> None:

@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import expect
 
-from conftest import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log, wait_saved
+from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log, wait_saved
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"

@@ -1,0 +1,71 @@
+"""Helpers shared by the browser tests (the fixtures live in conftest.py).
+
+Test modules import them from here, never from ``conftest``: pytest imports every
+``conftest.py`` under the one module name "conftest", so ``from conftest import …`` picks
+whichever folder's conftest was loaded last (tests/versality's, when the unit and browser
+tests run in one pytest call).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_TIMEOUT_MS = 120_000
+
+CONSOLE: list[str] = []
+
+
+def wait_engine(page, state: str = "ready") -> None:
+    page.wait_for_function(
+        "s => document.documentElement.dataset.engine === s || document.documentElement.dataset.engine === 'failed'",
+        arg=state,
+        timeout=ENGINE_TIMEOUT_MS,
+    )
+    engine = page.evaluate("document.documentElement.dataset.engine")
+    assert engine == state, "engine " + engine + "; console:\n" + "\n".join(CONSOLE[-30:])
+
+
+def no_horizontal_scroll(page, width: int = 360) -> None:
+    """The page fits its phone-sized viewport: nothing scrolls sideways."""
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"{page.url}: scrollWidth {scroll}"
+
+
+def saved_document(page) -> dict:
+    return page.evaluate("JSON.parse(localStorage.getItem('tablee.document'))")
+
+
+# ------------------------------------------------------------------ waiting for the state
+# A test waits for the state it checks, never for a fixed delay: the browser may run
+# slowly (a loaded 2-core machine), and a read of localStorage before the app saved is a
+# flaky test. These helpers wait for the saved document or the rendered view themselves.
+def wait_saved(page, predicate_js: str, arg=None, timeout: float = 30_000) -> dict:
+    """Wait until the saved document satisfies ``predicate_js`` (the source of a JS function
+    of the document and ``arg``), then return that document. An unreadable or absent saved
+    document does not satisfy it (the wait goes on)."""
+    source = (
+        "arg => { const raw = localStorage.getItem('tablee.document'); if (raw === null) return false;"
+        " let doc; try { doc = JSON.parse(raw); } catch { return false; }"
+        " return Boolean((" + predicate_js + ")(doc, arg)); }"
+    )
+    page.wait_for_function(source, arg=arg, timeout=timeout)
+    return saved_document(page)
+
+
+def wait_log(page, count: int) -> dict:
+    """Wait until the saved log holds ``count`` entries; returns the saved document."""
+    return wait_saved(page, "(d, n) => d.log.length === n", count)
+
+
+def goto_route(page, route: str) -> None:
+    """Open ``#/<route>`` and wait until that view is rendered (its nav link is current
+    and its heading is on screen; a lazily loaded system page has replaced its placeholder)."""
+    page.goto(page.url.split("#")[0] + f"#/{route}")
+    top = route.split("/")[0]
+    page.wait_for_function(
+        """top => document.querySelector(`nav a[data-route="${top}"][aria-current="page"]`) !== null
+          && document.querySelector('main h1') !== null""",
+        arg=top,
+        timeout=ENGINE_TIMEOUT_MS,
+    )
