@@ -195,3 +195,15 @@ export function fieldLimit(app, system, field, fallback) {
 export function own(obj, key) {
   return obj !== null && typeof obj === "object" && Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
+
+/**
+ * Why a control is disabled, said next to it and tied to it (issue 13: "a disabled button says
+ * why"). `const why = disabledWhy("uc-heal", reason)`; the button gets
+ * `?disabled=${Boolean(reason)} aria-describedby=${why.id}` and `${why.note}` follows it.
+ * With no reason, both are lit-html's `nothing`.
+ */
+export function disabledWhy(id, reason) {
+  if (!reason) return { id: nothing, note: nothing };
+  const noteId = `${id}-why`;
+  return { id: noteId, note: html`<p class="why-disabled small muted" id=${noteId} data-testid="why-disabled">${reason}</p>` };
+}
