@@ -1,8 +1,15 @@
-"""Unit tests run the rules package on CPython exactly as the worker runs it."""
+"""Unit tests run the rules package on CPython exactly as the worker runs it.
+
+The engine imports a system on its first request (issue 14); the tests read ``OPS`` and
+``declared_codes()`` at collection, so every op module is imported here first
+(tests/test_lazy_boot.py checks the lazy path in fresh interpreters).
+"""
 
 import pytest
 
-from tablee.api import handle
+from tablee.api import handle, load_all
+
+load_all()
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """The static site's own promises, checked without a browser.
 
-- pyscript.toml copies exactly the package's .py files and the pinned wheels into the worker;
+- pyscript.toml fetches one archive, static/vendor/tablee.zip, holding exactly the package's
+  .py files, the pinned wheels and the set-up's answers (equal to the live ones), reproducibly;
 - every URL in the shell is relative (the site works under any sub-path);
 - the French and English UI texts have the same keys;
 - the JS fallback credits on the "À propos" page agree with tablee.systems;
@@ -13,6 +14,7 @@ import json
 import re
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,26 +23,56 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import vendor  # noqa: E402
+from tablee import answers  # noqa: E402
 from tablee.systems import SYSTEMS  # noqa: E402
 
 
-def test_pyscript_toml_lists_every_rules_file_and_pinned_wheel():
+def test_pyscript_toml_fetches_the_one_archive():
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
-    files = config["files"]
-    expected = {
-        f"./{p.relative_to(ROOT).as_posix()}": f"./{p.relative_to(ROOT / 'py').as_posix()}"
-        for p in vendor.python_files()
-        if p.name != "worker.py" or p.parent.name != "py"
-    }
-    listed = {k: v for k, v in files.items() if k.startswith("./py/")}
-    assert listed == expected, "pyscript.toml is out of date: run `make setup`"
-    wheels = sorted(k for k, v in files.items() if v == "./*")
+    assert config["files"] == {"./static/vendor/tablee.zip": "./*"}, "pyscript.toml is out of date: run `make setup`"
+    assert "interpreter" not in config, "a worker ignores it; the engine passes the local Pyodide instead"
+
+
+@pytest.fixture(scope="module")
+def archive() -> zipfile.ZipFile:
+    path = ROOT / "static/vendor/tablee.zip"
+    assert path.exists(), "static/vendor/tablee.zip is missing: run `make setup`"
+    with zipfile.ZipFile(path) as z:
+        yield z
+
+
+def test_archive_holds_exactly_the_sources_the_wheels_and_the_answers(archive):
+    """The worker's package archive is up to date with py/ and the pinned wheels."""
+    wheels = sorted((ROOT / "static/vendor/wheels").glob("*.whl"))
     pins = vendor.pinned_wheels()
     assert len(wheels) == len(pins)
     for pin, wheel in zip(sorted(pins), wheels, strict=True):
         name, version = pin.split("==")
-        assert Path(wheel).name.startswith(f"{name}-{version}-"), (pin, wheel)
-    assert "interpreter" not in config, "a worker ignores it; the engine passes the local Pyodide instead"
+        assert wheel.name.startswith(f"{name}-{version}-"), (pin, wheel)
+    expected = vendor.archive_entries(wheels, answers=b"")
+    stored = {name: archive.read(name) for name in archive.namelist()}
+    assert sorted(stored) == sorted(expected), "static/vendor/tablee.zip is out of date: run `make setup`"
+    stale = [n for n in expected if n != "tablee/answers.json" and stored[n] != expected[n]]
+    assert not stale, f"static/vendor/tablee.zip is out of date (run `make setup`): {stale}"
+    assert "py/worker.py" not in stored and "worker.py" not in stored  # the entry is fetched on its own
+    assert any(n.startswith("icepool/") for n in stored) and any(n.startswith("fastjsonschema/") for n in stored)
+
+
+def test_archive_answers_equal_the_live_answers(archive):
+    """describe and store.limits come from the archive in the worker: a stale file fails here."""
+    assert json.loads(archive.read("tablee/answers.json")) == answers.live()
+
+
+def test_archive_is_reproducible(archive):
+    """Sorted entries, one fixed date and mode: the same content gives the same bytes (stable hash)."""
+    infos = archive.infolist()
+    assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+    assert {i.date_time for i in infos} == {vendor.ARCHIVE_DATE}
+    assert {i.external_attr for i in infos} == {0o100644 << 16}
+    entries = {i.filename: archive.read(i) for i in infos}
+    rebuilt = vendor.archive_bytes(entries)
+    assert rebuilt == (ROOT / "static/vendor/tablee.zip").read_bytes()
+    assert vendor.archive_bytes(dict(reversed(entries.items()))) == rebuilt
 
 
 def test_runtime_requirements_are_pinned_once_for_cpython_and_pyodide():
@@ -113,8 +145,11 @@ def test_service_worker_uses_the_generated_precache_list():
     assert 'importScripts("./static/vendor/precache.js")' in sw
     assert "skipWaiting" in sw and "SKIP_WAITING" in sw  # updates wait for the user
     globs = vendor.APP_GLOBS
-    for needed in ("index.html", "pyscript.toml", "py/**/*.py", "static/js/**/*.js", "static/i18n/**/*.json"):
+    for needed in ("index.html", "pyscript.toml", "py/worker.py", "static/js/**/*.js", "static/i18n/**/*.json"):
         assert needed in globs
+    precache = (ROOT / "static/vendor/precache.js").read_text()
+    assert '"./static/vendor/tablee.zip"' in precache and '"./py/worker.py"' in precache
+    assert "/py/tablee/" not in precache and "/wheels/" not in precache  # inside the archive
 
 
 def test_manifest_makes_the_app_installable():

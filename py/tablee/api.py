@@ -3,33 +3,70 @@
 Requests and responses are JSON objects. Every request names its ``op``; the request
 is validated against that op's JSON Schema before the handler sees it. Failures come
 back as ``{"error": {"code", "message_key", "params"}}``, never as an exception.
+
+Lazy loading (issue 14): importing this module imports the kernel (errors, registry, the
+store and the dice ops) but no system package and not icepool. The first request of an op
+imports the module that registers it, found from the op name's prefix in :data:`ROUTES`
+(``unicreon.test`` -> ``tablee.systems.unicreon``); icepool is imported by the odds
+functions themselves. ``describe`` and ``store.limits`` do not depend on their request:
+their answers are computed at set-up time (tools/vendor.py, :mod:`tablee.answers`) and read
+from the package archive, so the worker's first answer imports no system either.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from functools import cache
 from typing import Any
 
 import fastjsonschema
 
-from . import registry
+from . import answers, registry
 from .errors import RulesError
-from .registry import OPS, op
+from .registry import OPS, SYSTEM_IDS, op
 
-__all__ = ["MAX_REQUEST_DEPTH", "handle", "handle_json"]
+__all__ = ["MAX_REQUEST_DEPTH", "ROUTES", "handle", "handle_json", "load_all"]
 
 #: The deepest nesting a request may have; static/js/engine.js enforces the same bound.
 MAX_REQUEST_DEPTH = 64
 
 
+#: The first segment of an op's name -> the module that registers the op (kernel modules
+#: here, each system's package below). A static table, so finding an op imports nothing else.
+ROUTES: dict[str, str] = {
+    "describe": __name__,
+    "roll": "tablee.dice_ops",
+    "odds": "tablee.dice_ops",
+    "store": "tablee.store",
+    "cards": "tablee.cards",
+    **{sid: f"tablee.systems.{sid}" for sid in SYSTEM_IDS},
+}
+
+
 def _load_ops() -> None:
-    """Import every module that registers ops (kernel first, then the systems)."""
+    """Import the kernel modules every table uses at once (cheap); the rest loads on demand."""
     from . import (  # noqa: F401
         dice_ops,
         store,
-        systems,
     )
+
+
+def load_all() -> None:
+    """Import every module that registers ops (the live ``describe``, the set-up, the tests)."""
+    for module in dict.fromkeys(ROUTES.values()):
+        importlib.import_module(module)
+
+
+def _find(name: str) -> bool:
+    """Register ``name``'s op if its module is not imported yet; whether the op exists."""
+    if name not in OPS:
+        module = ROUTES.get(name.split(".", 1)[0])
+        if module is None:
+            load_all()  # an op of a module missing from ROUTES still answers (slowly, once)
+        else:
+            importlib.import_module(module)
+    return name in OPS
 
 
 @cache
@@ -43,7 +80,7 @@ def handle(request: Any) -> dict[str, Any]:
         if not isinstance(request, dict):
             raise RulesError("request.not_object")
         name = request.get("op")
-        if not isinstance(name, str) or name not in OPS:
+        if not isinstance(name, str) or not _find(name):
             raise RulesError("request.unknown_op", op=name if isinstance(name, str) else None)
         try:
             _validator(name)(request)
@@ -71,8 +108,15 @@ def handle_json(text: str) -> str:
 
 @op("describe", summary="The systems and every op with the JSON Schema of its request.")
 def _describe(request: dict[str, Any]) -> dict[str, Any]:
+    """The set-up's answer when the package carries one (the worker), else the live one."""
+    return answers.precomputed("describe") or describe_live()
+
+
+def describe_live() -> dict[str, Any]:
+    """``describe`` computed now: imports every system (tests/test_answers.py compares)."""
     from .systems import SYSTEMS
 
+    load_all()
     return {
         "systems": [SYSTEMS[sid] for sid in registry.SYSTEM_IDS],
         "ops": [

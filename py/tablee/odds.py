@@ -18,17 +18,23 @@ expression that parses may still be refused here:
   (``dh0``) is a plain sum and costs nothing.
 
 Probabilities leave as exact reduced fraction strings ``"num/den"`` plus a float percent.
+
+icepool is imported inside the functions that build dice, not at module level: importing
+this module (for :func:`fraction_text`, :func:`percent`, :func:`check_bounds`) costs nothing,
+and the engine imports icepool on its first odds request (issue 14).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
-
-import icepool
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from .dice import Expression, Term
 from .errors import RulesError, declare
+
+if TYPE_CHECKING:
+    import icepool
 
 __all__ = [
     "MAX_KEEP_COST",
@@ -49,8 +55,16 @@ MAX_KEEP_COST = 500_000
 
 declare("dice.odds_too_large", "dice.odds_keep_too_large")
 
-_D66 = icepool.Die([10 * tens + units for tens in range(1, 7) for units in range(1, 7)])
-_D100 = icepool.Die(list(range(100)))
+
+
+@cache
+def _special_die(kind: str) -> icepool.Die:
+    """The d66 and d100 dice, built once."""
+    import icepool
+
+    if kind == "d66":
+        return icepool.Die([10 * tens + units for tens in range(1, 7) for units in range(1, 7)])
+    return icepool.Die(list(range(100)))
 
 
 def fraction_text(p: Fraction) -> str:
@@ -91,12 +105,12 @@ def _is_keep(term: Term) -> bool:
 
 def term_die(term: Term) -> icepool.Die:
     """The icepool die of one signed term."""
+    import icepool
+
     if term.kind == "const":
         die = icepool.Die([term.constant])
-    elif term.kind == "d66":
-        die = _D66
-    elif term.kind == "d100":
-        die = _D100
+    elif term.kind in ("d66", "d100"):
+        die = _special_die(term.kind)
     elif not _is_keep(term) or term.keep is None:
         die = term.count @ icepool.d(term.sides)
     else:
@@ -115,6 +129,8 @@ def term_die(term: Term) -> icepool.Die:
 
 def distribution(expression: Expression) -> list[tuple[int, Fraction]]:
     """``[(total, probability), ...]`` sorted by total, non-zero outcomes only."""
+    import icepool
+
     check_bounds(expression)
     total = icepool.Die([0])
     for term in expression.terms:

@@ -4,6 +4,10 @@ Every store hook (a system's character or table-state validator) starts the same
 run the schema, and turn the first violation into a :class:`~tablee.errors.Problem`
 whose field is the dotted path of the offending value. Untrusted data must never make
 a validator raise, so any other exception becomes a problem too.
+
+:func:`compiled` defers fastjsonschema's code generation to a validator's first use: the
+systems declare their schemas at import, and compiling them all there cost most of a
+system's import time (issue 14: a system's first answer should be quick).
 """
 
 from __future__ import annotations
@@ -15,7 +19,27 @@ import fastjsonschema
 
 from .errors import Problem
 
-__all__ = ["shape_problems"]
+__all__ = ["compiled", "shape_problems"]
+
+
+class _Compiled:
+    """``fastjsonschema.compile(schema)``, done on the first call."""
+
+    __slots__ = ("_schema", "_validate")
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self._schema = schema
+        self._validate: Callable[[Any], Any] | None = None
+
+    def __call__(self, data: Any) -> Any:
+        if self._validate is None:
+            self._validate = fastjsonschema.compile(self._schema)
+        return self._validate(data)
+
+
+def compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
+    """A validator of ``schema`` (raises ``fastjsonschema.JsonSchemaException``), compiled lazily."""
+    return _Compiled(schema)
 
 
 def shape_problems(validate: Callable[[Any], Any], data: Any, code: str) -> list[Problem]:

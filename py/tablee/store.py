@@ -53,8 +53,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from . import answers
 from .errors import Problem, RulesError, declare
 from .registry import SYSTEM_IDS, op
+from .systems import load as load_system
+from .systems import load_all as load_all_systems
 
 __all__ = [
     "CHARACTER_VALIDATORS",
@@ -257,6 +260,20 @@ def _run_hook(fn: Callable[[dict[str, Any]], list[Problem]], data: dict[str, Any
     return problems
 
 
+def _character_validator(system: str) -> Callable[[dict[str, Any]], list[Problem]] | None:
+    """``system``'s character check, its package imported first (issue 14: systems load on
+    demand, so a document imports exactly the systems its characters and states use).
+    ``system`` is one of SYSTEM_IDS: callers check the untrusted id before."""
+    load_system(system)
+    return CHARACTER_VALIDATORS.get(system)
+
+
+def _state_validator(system: str) -> Callable[[dict[str, Any]], list[Problem]] | None:
+    """``system``'s table-state check, its package imported first (see above)."""
+    load_system(system)
+    return STATE_VALIDATORS.get(system)
+
+
 # ---------------------------------------------------------------- schema 1
 
 
@@ -281,7 +298,7 @@ def check_character(character: Any) -> list[Problem]:
     problems = _check_character_base(character)
     if problems:
         return problems
-    fn = CHARACTER_VALIDATORS.get(character["system"])
+    fn = _character_validator(character["system"])
     return _run_hook(fn, character) if fn else []
 
 
@@ -301,7 +318,7 @@ def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
         raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))
     if character["id"] in seen:
         raise _Invalid(_join(path, "id"), "duplicate")
-    fn = CHARACTER_VALIDATORS.get(character["system"])
+    fn = _character_validator(character["system"])
     if fn:
         for problem in _run_hook(fn, character):
             _raise_problem(path, problem)
@@ -330,7 +347,7 @@ def _check_state(sid: Any, state: Any, path: str) -> None:
     if sid not in SYSTEM_IDS:
         raise _Invalid(path, "unknown_system", expected=list(SYSTEM_IDS))
     _need(state, dict, path)
-    fn = STATE_VALIDATORS.get(sid)
+    fn = _state_validator(sid)
     if fn:
         for problem in _run_hook(fn, state):
             _raise_problem(path, problem)
@@ -638,7 +655,17 @@ def open_document(value: Any) -> tuple[dict[str, Any], int | None, int]:
 
 
 def limits() -> dict[str, Any]:
-    """Every limit of the table document, for the page's forms and its pre-save check."""
+    """Every limit of the table document, for the page's forms and its pre-save check.
+
+    The systems' schemas need every system imported: the worker reads the answer the set-up
+    computed (:mod:`tablee.answers`); a source checkout computes it live.
+    """
+    return answers.precomputed("store.limits") or limits_live()
+
+
+def limits_live() -> dict[str, Any]:
+    """:func:`limits` computed now, every system imported."""
+    load_all_systems()
     return {
         "document_size": MAX_DOCUMENT_SIZE,
         "depth": MAX_DEPTH,

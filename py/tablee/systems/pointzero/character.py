@@ -16,10 +16,8 @@ import re
 import unicodedata
 from typing import Any
 
-import fastjsonschema
-
 from ...errors import Problem, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from .data import ATOUT_METICULEUX, ATTRIBUTES, LEVEL_MAX
 
 __all__ = [
@@ -94,7 +92,7 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
+_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
 
 
 def new_character(character_id: str, name: str) -> dict[str, Any]:

@@ -41,13 +41,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import icepool
+from typing import TYPE_CHECKING, Any
 
 from ...errors import RulesError, declare
 from ...odds import fraction_text, percent
 from .data import DIFFICULTIES, SURPASSEMENT_BONUS, TENSION_DICE
+
+if TYPE_CHECKING:  # icepool is imported by the odds functions only (issue 14: lazy loading)
+    import icepool
 
 __all__ = [
     "Plan",
@@ -77,7 +78,6 @@ declare(
     "pointzero.surpassement.below_attribute",
 )
 
-_D6 = icepool.d6
 
 
 @dataclass(frozen=True)
@@ -297,10 +297,12 @@ def resolve(
 def total_die(plan: Plan) -> icepool.Die:
     """The exact distribution of a test's total (icepool): the ``keep`` highest of
     ``dice`` d6, plus the flat bonuses."""
+    import icepool
+
     if plan.keep < plan.dice:
-        die = _D6.pool(plan.dice).highest(plan.keep).sum()
+        die = icepool.d6.pool(plan.dice).highest(plan.keep).sum()
     else:
-        die = plan.dice @ _D6
+        die = plan.dice @ icepool.d6
     return die + plan.bonus
 
 

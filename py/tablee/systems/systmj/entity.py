@@ -32,10 +32,8 @@ import copy
 import re
 from typing import Any
 
-import fastjsonschema
-
 from ...errors import Problem, RulesError, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from . import data as D
 
 __all__ = [
@@ -140,7 +138,7 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "then": {"properties": {"language": {"maxLength": 0}}},
 }
 
-_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
+_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
 
 
 def new_entity(entity_id: str, name: str, kind: str = "pj") -> dict[str, Any]:

@@ -34,10 +34,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import fastjsonschema
-
 from ...errors import Problem, RulesError, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from . import data as D
 
 __all__ = [
@@ -228,8 +226,8 @@ LIBRARY_SCHEMA: dict[str, Any] = {
 }
 
 _S = "https://json-schema.org/draft/2020-12/schema"
-_card_shape = fastjsonschema.compile({"$schema": _S, **CARD_SCHEMA})
-_library_shape = fastjsonschema.compile({"$schema": _S, **LIBRARY_SCHEMA})
+_card_shape = compiled({"$schema": _S, **CARD_SCHEMA})
+_library_shape = compiled({"$schema": _S, **LIBRARY_SCHEMA})
 
 
 def new_library() -> dict[str, Any]:

@@ -25,10 +25,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import fastjsonschema
-
 from ...errors import Problem, RulesError, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from . import data as D
 from .entity import SPECIAL_ID
 from .library import LIBRARY_SCHEMA, library_problems
@@ -144,7 +142,7 @@ STATE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
+_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
 
 
 def new_state() -> dict[str, Any]:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import fastjsonschema
-
 from ...errors import Problem, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from . import data as D
 
 __all__ = ["CHARACTER_SCHEMA", "LIMITS", "check_character", "new_character", "starting_des_ka", "validate_character"]
@@ -72,7 +70,7 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
+_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
 
 
 def starting_des_ka(spheres: dict[str, int]) -> int:

@@ -27,11 +27,9 @@ import copy
 import random
 from typing import Any
 
-import fastjsonschema
-
 from ... import cards
 from ...errors import Problem, RulesError, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from . import data as D
 from . import rules as R
 
@@ -266,7 +264,7 @@ STATE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
+_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
 _NUMBERED = {d["id"]: d for d in D.numbered_definitions()}
 _ARCANA = {d["id"]: d for d in D.arcana_definitions()}
 

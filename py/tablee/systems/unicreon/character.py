@@ -13,10 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import fastjsonschema
-
 from tablee.errors import Problem, RulesError, declare
-from tablee.schema import shape_problems
+from tablee.schema import compiled, shape_problems
 
 from .data import (
     CARRIED,
@@ -222,7 +220,7 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_validate_shape = fastjsonschema.compile(CHARACTER_SCHEMA)
+_validate_shape = compiled(CHARACTER_SCHEMA)
 
 
 def new_character(*, cid: str = "unicreon-1", name: str = "") -> dict[str, Any]:

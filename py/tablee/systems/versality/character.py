@@ -9,10 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import fastjsonschema
-
 from ...errors import Problem, RulesError, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from . import rules as R
 
 __all__ = [
@@ -143,7 +141,7 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = fastjsonschema.compile(
+_shape = compiled(
     {"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA}
 )
 

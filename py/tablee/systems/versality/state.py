@@ -21,11 +21,9 @@ import copy
 import random
 from typing import Any
 
-import fastjsonschema
-
 from ... import cards
 from ...errors import Problem, RulesError, declare
-from ...schema import shape_problems
+from ...schema import compiled, shape_problems
 from . import character as C
 from . import rules as R
 
@@ -142,7 +140,7 @@ PENALTIES_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = fastjsonschema.compile({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
+_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
 
 
 def new_state() -> dict[str, Any]:
