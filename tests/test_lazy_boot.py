@@ -2,7 +2,7 @@
 
 Each lazy-loading check runs in a fresh interpreter (``sys.modules`` of this one holds every
 system: tests/conftest.py imports them all). Two layouts are checked: the worker's (the
-package archive static/vendor/tablee.zip unpacked, tablee/answers.json included, the wheels'
+package archive static/vendor/tablee.zip unpacked, the set-up's answers included, the wheels'
 packages beside it, exactly what PyScript's ``"./*"`` target does) and the source checkout
 (py/ on the path, no answers file: describe and store.limits answer live).
 """
@@ -143,22 +143,26 @@ def test_every_op_is_routed_to_the_module_that_registers_it():
             assert name.startswith(entry.system + "."), name
 
 
-def test_answers_file_wins_over_the_live_answer(tmp_path, monkeypatch):
-    """The worker's path: with tablee/answers.json present, describe returns it as is."""
+def test_answer_files_win_over_the_live_answer(tmp_path, monkeypatch):
+    """The worker's path: with tablee/answer.<op>.json present, the op returns it as is
+    (handle_json sends the text itself), and only for a request that is ``{"op"}`` alone."""
     fake = {"describe": {"systems": [], "ops": []}, "store.limits": {"log": 1}}
-    path = tmp_path / answers.FILE_NAME
-    path.write_text(json.dumps(fake))
+    for op, answer in fake.items():
+        (tmp_path / answers.file_name(op)).write_text(json.dumps(answer) + " ")
     monkeypatch.setattr(answers, "__file__", str(tmp_path / "answers.py"))
-    answers._load.cache_clear()
+    answers.text.cache_clear()
     try:
         assert api.handle({"op": "describe"}) == fake["describe"]
         assert api.handle({"op": "store.limits"}) == fake["store.limits"]
+        assert api.handle_json('{"op": "describe"}') == json.dumps(fake["describe"]) + " "
         first = api.handle({"op": "describe"})
         first["ops"].append("mutated")
-        assert api.handle({"op": "describe"}) == fake["describe"]  # a copy each time
+        assert api.handle({"op": "describe"}) == fake["describe"]  # a fresh object each time
+        extra = json.loads(api.handle_json('{"op": "describe", "x": 1}'))
+        assert extra["error"]["code"] == "request.invalid"
     finally:
         monkeypatch.undo()
-        answers._load.cache_clear()
+        answers.text.cache_clear()
     assert api.handle({"op": "describe"})["ops"]  # back to the live answer
 
 

@@ -10,8 +10,8 @@ Steps, each skipped when its output is already up to date:
 2. copy the runtime files the app loads into static/vendor/{pyscript,pyodide,lit-html};
 3. download the pinned wheels into static/vendor/wheels/;
 4. always: build static/vendor/tablee.zip, the one archive the worker fetches (issue 14):
-   every .py file under py/tablee, the set-up's answers (tablee/answers.json: ``describe``
-   and ``store.limits``, see py/tablee/answers.py) and the pinned wheels' contents, with
+   every .py file under py/tablee, the set-up's answers (tablee/answer.<op>.json for
+   ``describe`` and ``store.limits``, see py/tablee/answers.py) and the pinned wheels' contents, with
    sorted entries and fixed timestamps so the same sources give the same bytes; write
    pyscript.toml's generated ``[files]`` block (that archive, unpacked: ``"./*"``) and
    static/vendor/precache.js (every file the app needs offline, with a content hash, and
@@ -160,25 +160,22 @@ def write_pyscript_toml() -> None:
         log("pyscript.toml [files] updated")
 
 
-def live_answers(wheels: list[Path]) -> bytes:
-    """tablee/answers.json: tablee.answers.live() run on py/ with the pinned wheels (zip
-    imports), in a fresh interpreter, so the set-up needs no installed package."""
+def live_answers(wheels: list[Path]) -> dict[str, bytes]:
+    """The set-up's answers, op -> the JSON text tablee.api.handle_json would send:
+    tablee.answers.live() run on py/ with the pinned wheels (zip imports) in a fresh
+    interpreter, so the set-up needs no installed package."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "py"), *(str(w) for w in sorted(wheels))])
-    code = (
-        "import json, sys\n"
-        "from tablee import answers\n"
-        "sys.stdout.buffer.write(json.dumps(answers.live(), ensure_ascii=False, separators=(',', ':')).encode())\n"
-    )
+    code = "import json, sys\nfrom tablee import answers\nsys.stdout.write(json.dumps(answers.live()))\n"
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, check=False)
     if done.returncode:
-        sys.exit(f"[vendor] computing tablee/answers.json failed:\n{done.stderr.decode()}")
-    return done.stdout
+        sys.exit(f"[vendor] computing the set-up's answers failed:\n{done.stderr.decode()}")
+    return {op: json.dumps(answer, ensure_ascii=False).encode() for op, answer in json.loads(done.stdout).items()}
 
 
-def archive_entries(wheels: list[Path], answers: bytes) -> dict[str, bytes]:
+def archive_entries(wheels: list[Path], answers: dict[str, bytes]) -> dict[str, bytes]:
     """Every file of the worker's archive, name -> bytes: the wheels' contents, the rules
-    package's .py files (as tablee/...) and the set-up's answers."""
+    package's .py files (as tablee/...) and the set-up's answers (tablee/answer.<op>.json)."""
     entries: dict[str, bytes] = {}
     for wheel in sorted(wheels):
         with zipfile.ZipFile(wheel) as whl:
@@ -190,7 +187,8 @@ def archive_entries(wheels: list[Path], answers: bytes) -> dict[str, bytes]:
         rel = py.relative_to(package).as_posix()
         if rel != "worker.py":
             entries[rel] = py.read_bytes()
-    entries["tablee/answers.json"] = answers
+    for op, text in answers.items():
+        entries[f"tablee/answer.{op}.json"] = text
     return entries
 
 

@@ -2,49 +2,52 @@
 
 ``describe`` (every op and its schema) and ``store.limits`` (the systems' published
 schemas) would import every system to answer live. tools/vendor.py computes them once with
-:func:`live` and writes them into the package archive as ``tablee/answers.json``, next to
-this module; the worker reads that file instead (issue 14: the first answer imports no
-system). In a source checkout (CPython, the tests) the file is absent and the ops answer
-live. tests/test_answers.py checks the archived file equals :func:`live`, so a stale file
-fails the tests.
+:func:`live` and writes each into the package archive as ``tablee/answer.<op>.json`` (the
+exact text :func:`tablee.api.handle_json` would send), next to this module; the worker
+answers from those files instead (issue 14: the first answer imports no system, and
+``handle_json`` sends the file's text as is, without parsing 600 kB to dump it again). In a
+source checkout (CPython, the tests) the files are absent and the ops answer live.
+tests/test_site.py checks the archived files equal :func:`live`, so a stale file fails.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FILE_NAME", "OPS", "live", "precomputed"]
+__all__ = ["OPS", "file_name", "live", "precomputed", "text"]
 
-#: The file's name inside the package (tablee/answers.json in the archive).
-FILE_NAME = "answers.json"
-#: The ops answered from the file, in the file's key order.
+#: The ops answered from a file (their requests carry nothing but ``op``).
 OPS = ("describe", "store.limits")
 
 
+def file_name(name: str) -> str:
+    """The file holding ``name``'s answer, inside the package (``answer.describe.json``)."""
+    return f"answer.{name}.json"
+
+
 @cache
-def _load() -> dict[str, Any]:
-    path = Path(__file__).with_name(FILE_NAME)
+def text(name: str) -> str | None:
+    """The set-up's answer to ``{"op": name}`` as JSON text, or None without the file."""
+    if name not in OPS:
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return Path(__file__).with_name(file_name(name)).read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
-    return data if isinstance(data, dict) else {}
+        return None
 
 
 def precomputed(name: str) -> dict[str, Any] | None:
-    """The set-up's answer to ``{"op": name}`` (a fresh copy), or None without the file."""
-    answer = _load().get(name)
-    return copy.deepcopy(answer) if isinstance(answer, dict) else None
+    """The set-up's answer to ``{"op": name}`` (a fresh object), or None without the file."""
+    raw = text(name)
+    return json.loads(raw) if raw is not None else None
 
 
-def live() -> dict[str, Any]:
-    """Every answer of :data:`OPS` computed now, every system imported, as JSON round-trips it."""
+def live() -> dict[str, dict[str, Any]]:
+    """Every answer of :data:`OPS` computed now, every system imported: op -> answer."""
     from . import api, store
 
     api.load_all()
-    answers = {"describe": api.describe_live(), "store.limits": store.limits_live()}
-    return json.loads(json.dumps(answers, ensure_ascii=False))
+    return {"describe": api.describe_live(), "store.limits": store.limits_live()}

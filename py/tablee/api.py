@@ -10,7 +10,8 @@ imports the module that registers it, found from the op name's prefix in :data:`
 (``unicreon.test`` -> ``tablee.systems.unicreon``); icepool is imported by the odds
 functions themselves. ``describe`` and ``store.limits`` do not depend on their request:
 their answers are computed at set-up time (tools/vendor.py, :mod:`tablee.answers`) and read
-from the package archive, so the worker's first answer imports no system either.
+from the package archive (``handle_json`` sends the file's text as is), so the worker's
+first answer imports no system either.
 """
 
 from __future__ import annotations
@@ -103,6 +104,10 @@ def handle_json(text: str) -> str:
         return json.dumps(RulesError("request.too_deep", max=MAX_REQUEST_DEPTH).to_json())
     except ValueError:
         return json.dumps(RulesError("request.not_json").to_json())
+    if isinstance(request, dict) and len(request) == 1 and request.get("op") in answers.OPS:
+        ready = answers.text(request["op"])  # the set-up's answer, already JSON text
+        if ready is not None:
+            return ready
     return json.dumps(handle(request), ensure_ascii=False)
 
 
