@@ -18,7 +18,13 @@ built once at import by the rules engine itself from fixed seeds and literal cho
 stay valid as the rules evolve; the requests themselves are plain JSON.
 tests/test_bench_requests.py checks every request answers without error in CPython.
 
-``python tools/bench_requests.py`` times them in CPython (first call, then p50/p95 warm).
+Repeating one request hits the engine's memos: Théorem's chain odds are memoized per deck
+composition (in play the deck changes after each draw, so most odds requests are uncached:
+about 20 ms CPU in CPython for this one, against about 4 ms repeated), Versality's draw
+sequences likewise. Read a repeated p50/p95 with that in mind.
+
+``python tools/bench_requests.py`` times them in CPython (CPU time of the first call in a
+fresh interpreter, imports and schema compilation included, then p50/p95 repeated).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ Source: 003_0f8319d4d007e1fe.txt, "1) Les actions simples", "3) Les actions d'op
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -212,7 +213,9 @@ def _forward(
             terms_cache[key] = out
         return terms_cache[key]
 
-    result: dict[int, Fraction] = {}
+    # den -> {chain value: weight over den}: integer sums in the loops, one Fraction per
+    # (den, value) at the end (Fraction additions dominated the time; issue 14)
+    by_den: dict[int, dict[int, int]] = {}
     # frontier[phase]: (figs, last, first) -> {sum of figure terms: weight}, over dens[phase]
     frontier: list[dict[tuple[Figs, int, bool], dict[int, int]]] = [{}, {}]
     dens = [den0, den0]
@@ -235,9 +238,10 @@ def _forward(
                     for k, w in kd.items():
                         tgt[k] = tgt.get(k, 0) + w
                 else:
+                    acc = by_den.setdefault(dens[phase], {})
                     for k, w in kd.items():
                         v = k + shift + (D.FIGURE_VALUE if first else 0)
-                        result[v] = result.get(v, Fraction(0)) + Fraction(w, dens[phase])
+                        acc[v] = acc.get(v, 0) + w
             if not frontier[phase]:
                 continue
             n_num = len(pools[phase])
@@ -260,16 +264,23 @@ def _forward(
                     tgt = nxt[phase].setdefault((tuple(rest), s, False), {})  # type: ignore[arg-type]
                     for k, w in kd.items():
                         tgt[k + head] = tgt.get(k + head, 0) + w * c
+            acc = by_den.setdefault(den, {})
             for (last, first), kd in ends.items():
                 tms = terms(phase, last, first)
                 for k, w in kd.items():
+                    base = k + shift
                     for t, c in tms.items():
-                        v = k + shift + t
-                        result[v] = result.get(v, Fraction(0)) + Fraction(w * c, den)
+                        acc[base + t] = acc.get(base + t, 0) + w * c
             new_dens[phase] = den
         frontier = nxt
         dens = new_dens
-    return result
+    common = math.lcm(*by_den) if by_den else 1
+    numerators: dict[int, int] = {}
+    for den, weights in by_den.items():
+        scale = common // den
+        for v, w in weights.items():
+            numerators[v] = numerators.get(v, 0) + w * scale
+    return {v: Fraction(n, common) for v, n in numerators.items() if n}
 
 
 def chain_distribution(
