@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
 
 .PHONY: serve test setup system-deps browser unit e2e lint bench clean
 
@@ -40,8 +41,9 @@ e2e: setup $(VENV)/.installed browser
 lint: $(VENV)/.installed
 	$(VPY) -m ruff check py tests e2e tools
 
+# make bench BENCH_ARGS="--readme"  also rewrites README.md's Performance figures.
 bench: setup $(VENV)/.installed browser
-	$(VPY) tools/bench.py
+	$(VPY) tools/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf static/vendor node_modules $(VENV) .pytest_cache .hypothesis

@@ -1,20 +1,41 @@
-"""make bench: what a user waits for, measured in Chromium on this machine.
+"""make bench: what a user waits for, measured in Chromium on this machine, in one run.
 
-1. Engine-ready time (ms from navigation start to the first answered request) on a cold
-   load (new browser profile, empty cache) and on a warm load (service-worker cache),
-   each beside the same figure for a bare page that boots the same vendored Pyodide in a
-   PyScript worker and does nothing else; their ratio is Tablée's own cost.
-2. A roll's round trip on the dice tray, click to rendered result, over 50 rolls:
-   median and 95th percentile.
+1. Engine ready (ms from navigation start to the first answered request), cold (new browser
+   profile, empty caches) and warm (service-worker cache), for Tablée and for a bare page
+   that boots the same vendored Pyodide in a PyScript worker and does nothing else; their
+   ratio is Tablée's own cost (median of --runs loads each).
+2. First paint of a saved table: first contentful paint, the shell's first render and the
+   largest contentful paint, for an empty table and for a 50-character, 1000-entry table in
+   the store's real shapes (tools/bench_table.py), on the log and on a system's list.
+3. Right after ready: the first answer of the kernel's ops (the first odds imports icepool)
+   and of one cheap op of each system (it imports that system); then each system's heaviest
+   odds request, first call and p50/p95 over --odds-runs more, timed in the page around the
+   worker's `sync.handle` (tools/bench_requests.py, py14's list, when it is there).
+4. A roll's round trip on the dice tray, click to rendered result, p50/p95 over --rolls.
+5. Bytes the server sent for a first visit (page, runtime, service-worker precache) and for
+   a warm visit (a reload once the service worker controls the page), in a profile on disk.
+   Uncompressed: the bench server does not gzip, a real host would.
+6. Lighthouse (mobile, its default simulated throttling) against the served site:
+   performance, accessibility, best practices, LCP, TBT, and what it flagged.
 
-Figures are printed, never asserted: performance goals live here, not in the tests.
+Figures are printed with their goal beside them and written to bench-results/ (JSON);
+--readme rewrites the README's Performance section. Goals are never asserted anywhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import functools
+import json
+import os
+import platform
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -22,32 +43,76 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "e2e"))
 
 import serve  # noqa: E402
-from conftest import CHROMIUM_FLAGS, chromium_path, free_port  # noqa: E402
+from bench_table import saved_table  # noqa: E402
+
+try:
+    from bench_requests import REQUESTS  # py14's list: the heavy odds request of each system
+except ImportError:  # until it lands: the kernel's own requests
+    REQUESTS = [
+        {"id": "kernel.odds", "system": None, "kind": "kernel", "what": "first odds (4d6kh3)",
+         "request": {"op": "odds", "expr": "4d6kh3"}},
+        {"id": "kernel.roll", "system": None, "kind": "kernel", "what": "roll 3d6",
+         "request": {"op": "roll", "expr": "3d6", "seed": 1}},
+        {"id": "kernel.heavy", "system": None, "kind": "heavy", "what": "odds 10d6kh3 at least 15",
+         "request": {"op": "odds", "expr": "10d6kh3", "at_least": 15}},
+    ]
 
 BASE = "/tablee/"
 BARE_PATH = "__bench__/"
+RESULTS = ROOT / "bench-results"
+# The flags of e2e/conftest.py (headless Debian Chromium in a container).
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+GOALS = {
+    "ratio": "≤ 1.05",
+    "lighthouse_performance": "≥ 0.95",
+    "lighthouse_accessibility": "1.0",
+    "lighthouse_best_practices": "1.0",
+    "lcp_ms": "≤ 1500",
+    "tbt_ms": "≤ 100",
+    "odds_p95_ms": "≤ 50",
+    "roll_p95_ms": "≤ 50",
+}
 
-BARE_HTML = """<!doctype html><html><head><meta charset="utf-8"><title>bare</title></head><body>
-<script type="module">
-const root = new URL("../", location.href);
+BARE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title>
+<script type="module" src="bare.js"></script></head><body><p>bare Pyodide worker</p></body></html>"""
+BARE_JS = """const root = new URL("../", location.href);
 const { PyWorker } = await import(new URL("static/vendor/pyscript/core.js", root));
 const worker = await PyWorker(new URL("bare.py", location.href).href, {
   config: {}, version: new URL("static/vendor/pyodide/pyodide.mjs", root).href });
 await worker.sync.ping();
 performance.mark("tablee-engine-ready");
 document.documentElement.dataset.engine = "ready";
-</script></body></html>"""
+"""
 BARE_PY = '__export__ = ["ping"]\n\n\ndef ping():\n    return "pong"\n'
 
 
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
 class BenchHandler(serve.Handler):
-    """The site, plus a bare Pyodide page under /tablee/__bench__/ (not part of the site)."""
+    """The site, plus a bare Pyodide page under /tablee/__bench__/ (not part of the site),
+    counting the bytes and requests it answers."""
 
     def do_GET(self) -> None:
-        extra = {f"{BASE}{BARE_PATH}": ("text/html", BARE_HTML), f"{BASE}{BARE_PATH}bare.py": ("text/plain", BARE_PY)}
+        extra = {
+            f"{BASE}{BARE_PATH}": ("text/html", BARE_HTML),
+            f"{BASE}{BARE_PATH}bare.js": ("text/javascript", BARE_JS),
+            f"{BASE}{BARE_PATH}bare.py": ("text/plain", BARE_PY),
+        }
         if self.path in extra:
             kind, body = extra[self.path]
             data = body.encode()
@@ -59,65 +124,32 @@ class BenchHandler(serve.Handler):
             return
         super().do_GET()
 
+    def send_response(self, code, message=None) -> None:
+        with self.server.lock:
+            self.server.sent_requests += 1
+        super().send_response(code, message)
 
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword.lower() == "content-length":  # a body follows (a 304 has none)
+            with self.server.lock:
+                self.server.sent_bytes += int(value)
+        super().send_header(keyword, value)
+
+
+class BenchServer(serve.Server):
+    def handle_error(self, request, client_address) -> None:
+        # A context closed mid-download (the paint figures do not wait for the runtime).
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
+# ------------------------------------------------------------------ helpers
 READY_MS = "performance.getEntriesByName('tablee-engine-ready')[0]?.startTime ?? null"
 
 
 def wait_ready(page) -> float:
-    page.wait_for_function(f"{READY_MS} !== null", timeout=180_000)
+    page.wait_for_function(f"{READY_MS} !== null", timeout=300_000, polling=100)
     return float(page.evaluate(READY_MS))
-
-
-def load_times(browser, site: str, url: str, runs: int) -> tuple[list[float], list[float]]:
-    cold, warm = [], []
-    for _ in range(runs):
-        context = browser.new_context()
-        page = context.new_page()
-        # The app's service worker precaches everything; the bare page benefits from it too.
-        page.goto(site)
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=180_000)
-        if url != site:
-            cold_context = browser.new_context()
-            cold_page = cold_context.new_page()
-            cold_page.goto(url)
-            cold.append(wait_ready(cold_page))
-            cold_context.close()
-        else:
-            cold.append(wait_ready(page))
-        page.goto(url)
-        page.reload()
-        warm.append(wait_ready(page))
-        context.close()
-    return cold, warm
-
-
-def roll_round_trips(browser, site: str, count: int) -> list[float]:
-    context = browser.new_context(viewport={"width": 360, "height": 740})
-    page = context.new_page()
-    page.goto(site + "#/tray")
-    wait_ready(page)
-    page.fill("#dice-expr", "4d6kh3")
-    page.wait_for_selector("#odds tbody tr")
-    times = []
-    for _ in range(count):
-        ms = page.evaluate(
-            """() => new Promise((resolve) => {
-                const target = document.getElementById("roll-result");
-                const seedLine = () => target.querySelector("p.muted")?.textContent;
-                const before = seedLine();
-                const start = performance.now();
-                const observer = new MutationObserver(() => {
-                  const now = seedLine();
-                  if (now && now !== before) { observer.disconnect(); resolve(performance.now() - start); }
-                });
-                observer.observe(target, { subtree: true, childList: true, characterData: true });
-                document.getElementById("roll-button").click();
-            })"""
-        )
-        times.append(ms)
-        page.wait_for_function("!document.getElementById('roll-button').disabled")
-    context.close()
-    return times
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -126,43 +158,430 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+def med(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def seed_storage(context, site: str, doc: dict | None) -> None:
+    """Save `doc` as the table of this profile (nothing saved when None)."""
+    if doc is None:
+        return
+    page = context.new_page()
+    page.goto(site + "manifest.webmanifest")  # same origin, not the app
+    page.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc, separators=(",", ":")))
+    page.close()
+
+
+# ------------------------------------------------------------------ 1. engine ready
+def load_times(browser, site: str, url: str, runs: int) -> tuple[list[float], list[float]]:
+    cold, warm = [], []
+    for _ in range(runs):
+        context = browser.new_context()
+        page = context.new_page()
+        if url == site:
+            page.goto(site)
+            cold.append(wait_ready(page))
+        else:
+            # The bare page, cold, in a profile of its own.
+            cold_context = browser.new_context()
+            cold_page = cold_context.new_page()
+            cold_page.goto(url)
+            cold.append(wait_ready(cold_page))
+            cold_context.close()
+            page.goto(site)
+        # The app's service worker precaches the runtime; the bare page benefits from it too.
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
+        page.goto(url)
+        wait_ready(page)
+        page.reload()
+        warm.append(wait_ready(page))
+        context.close()
+    return cold, warm
+
+
+# ------------------------------------------------------------------ 2. first paint
+PAINT_JS = """() => new Promise((resolve) => {
+  let lcp = null;
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) lcp = e; })
+    .observe({ type: "largest-contentful-paint", buffered: true });
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve({
+    fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+    render: performance.getEntriesByName("tablee-first-render")[0]?.startTime ?? null,
+    lcp: lcp ? lcp.startTime : null,
+    lcp_element: lcp && lcp.element ? lcp.element.tagName.toLowerCase() + (lcp.element.id ? "#" + lcp.element.id : "")
+      + (lcp.element.className ? "." + String(lcp.element.className).split(" ")[0] : "") : null,
+    engine: document.documentElement.dataset.engine,
+  }), 0)));
+})"""
+
+
+def first_paints(browser, site: str, runs: int) -> dict:
+    big = saved_table(characters=50, log=1000)
+    cases = {
+        "empty table, home": (None, "", "main h1"),
+        "50 characters + 1000-entry log, #/log": (big, "#/log", "#log-list > li"),
+        "50 characters + 1000-entry log, #/unicreon": (big, "#/unicreon", "[data-testid=uc-char]"),
+    }
+    out = {}
+    for label, (doc, route, selector) in cases.items():
+        samples = []
+        for _ in range(runs):
+            context = browser.new_context(service_workers="block", viewport={"width": 360, "height": 740})
+            seed_storage(context, site, doc)
+            page = context.new_page()
+            page.goto(site + route)
+            page.wait_for_selector(selector, timeout=120_000)
+            samples.append(page.evaluate(PAINT_JS))
+            context.close()
+        out[label] = {
+            "fcp_ms": med([s["fcp"] for s in samples if s["fcp"] is not None]),
+            "first_render_ms": med([s["render"] for s in samples if s["render"] is not None]),
+            "lcp_ms": med([s["lcp"] for s in samples if s["lcp"] is not None]),
+            "lcp_element": samples[-1]["lcp_element"],
+            "engine_at_paint": samples[-1]["engine"],
+        }
+    out["saved_table_bytes"] = len(json.dumps(big, separators=(",", ":")))
+    return out
+
+
+# ------------------------------------------------------------------ 3. first answers, heavy odds
+CALL_JS = """async ([request, times]) => {
+  const engine = await import(new URL("static/js/engine.js", document.baseURI).href);
+  const out = [];
+  for (let i = 0; i < times; i += 1) {
+    const start = performance.now();
+    const answer = await engine.call(request);
+    out.push(performance.now() - start);
+    if (answer.error) return { error: answer.error, ms: out };
+  }
+  return { ms: out };
+}"""
+
+
+def engine_answers(browser, site: str, odds_runs: int) -> dict:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site + "#/about")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
+    page.reload()  # warm: the service worker answers
+    wait_ready(page)
+    # The shell asks store.limits right after ready; let it be answered first.
+    page.evaluate(CALL_JS, [{"op": "store.limits"}, 1])
+    first, heavy = [], []
+    for kind in ("kernel", "first"):
+        for item in (r for r in REQUESTS if r["kind"] == kind):
+            answer = page.evaluate(CALL_JS, [item["request"], 1])
+            first.append({"id": item["id"], "what": item["what"], "ms": answer["ms"][0], "error": answer.get("error")})
+    for item in (r for r in REQUESTS if r["kind"] == "heavy"):
+        answer = page.evaluate(CALL_JS, [item["request"], 1 + odds_runs])
+        ms = answer["ms"]
+        rest = ms[1:] or ms
+        heavy.append({
+            "id": item["id"], "what": item["what"], "first_ms": ms[0], "p50_ms": percentile(rest, 0.5),
+            "p95_ms": percentile(rest, 0.95), "runs": len(rest), "error": answer.get("error"),
+        })
+    context.close()
+    return {"first": first, "heavy": heavy}
+
+
+# ------------------------------------------------------------------ 4. rolls
+ROLL_JS = """() => new Promise((resolve) => {
+  const target = document.getElementById("roll-result");
+  const before = target.textContent;
+  const start = performance.now();
+  const observer = new MutationObserver(() => {
+    if (target.textContent !== before && target.querySelector("li.die")) {
+      observer.disconnect();
+      resolve(performance.now() - start);
+    }
+  });
+  observer.observe(target, { subtree: true, childList: true, characterData: true });
+  document.getElementById("roll-button").click();
+})"""
+
+
+def roll_round_trips(browser, site: str, count: int) -> list[float]:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    page = context.new_page()
+    page.goto(site + "#/tray")
+    wait_ready(page)
+    page.fill("#dice-expr", "4d6kh3")
+    page.wait_for_selector("#odds tbody tr")
+    times = []
+    for _ in range(count):
+        times.append(page.evaluate(ROLL_JS))
+        page.wait_for_function("!document.getElementById('roll-button').disabled", polling=50)
+    context.close()
+    return times
+
+
+# ------------------------------------------------------------------ 5. bytes
+def bytes_sent(playwright, launch: dict, site: str, httpd) -> dict:
+    """A profile on disk, like a person's browser: Playwright's other contexts keep their HTTP
+    cache in memory, too small to hold the 9.6 MB wasm, so there the service worker's
+    revalidation would download the runtime a second time where a real browser does not."""
+
+    def snapshot():
+        with httpd.lock:
+            return httpd.sent_bytes, httpd.sent_requests
+
+    profile = tempfile.mkdtemp(prefix="tablee-bench-")
+    context = playwright.chromium.launch_persistent_context(profile, **launch)
+    page = context.new_page()
+    b0, r0 = snapshot()
+    page.goto(site)
+    wait_ready(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
+    b1, r1 = snapshot()
+    page.reload()
+    wait_ready(page)
+    b2, r2 = snapshot()
+    context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+    return {"first_visit_bytes": b1 - b0, "first_visit_requests": r1 - r0,
+            "warm_visit_bytes": b2 - b1, "warm_visit_requests": r2 - r1}
+
+
+# ------------------------------------------------------------------ 6. Lighthouse
+def lighthouse(site: str) -> dict:
+    binary = ROOT / "node_modules" / ".bin" / "lighthouse"
+    chrome = chromium_path()
+    if not binary.exists() or not chrome:
+        return {"error": "lighthouse or Chromium missing (npm ci; make browser)"}
+    RESULTS.mkdir(exist_ok=True)
+    report = RESULTS / "lighthouse.json"
+    flags = " ".join(["--headless=new", *CHROMIUM_FLAGS])
+    cmd = [str(binary), site, "--quiet", "--output=json", f"--output-path={report}",
+           "--only-categories=performance,accessibility,best-practices",
+           f"--chrome-path={chrome}", f"--chrome-flags={flags}"]
+    try:
+        env = {**os.environ, "CHROME_PATH": chrome}
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    except subprocess.TimeoutExpired:
+        return {"error": "lighthouse timed out"}
+    if run.returncode != 0 or not report.exists():
+        return {"error": f"lighthouse failed ({run.returncode}): {run.stderr.strip()[-400:]}"}
+    data = json.loads(report.read_text())
+    cats, audits = data["categories"], data["audits"]
+    flagged = {}
+    for cid in ("accessibility", "best-practices"):
+        for ref in cats[cid]["auditRefs"]:
+            audit = audits[ref["id"]]
+            if ref.get("weight", 0) > 0 and audit.get("score") is not None and audit["score"] < 1:
+                flagged.setdefault(cid, []).append(f"{ref['id']}: {audit['title']}")
+    lcp_element = None
+    # Lighthouse 13 names the LCP element in its LCP breakdown insight (a "node" item).
+    for audit_id in ("lcp-breakdown-insight", "largest-contentful-paint-element"):
+        for item in audits.get(audit_id, {}).get("details", {}).get("items", []):
+            if item.get("type") == "node" and not lcp_element:
+                lcp_element = item.get("selector") or item.get("snippet")
+    long_tasks = [
+        {"url": t.get("url"), "ms": round(t.get("duration", 0))}
+        for t in audits.get("long-tasks", {}).get("details", {}).get("items", [])[:6]
+    ]
+    return {
+        "lighthouse_version": data.get("lighthouseVersion"),
+        "performance": cats["performance"]["score"],
+        "accessibility": cats["accessibility"]["score"],
+        "best_practices": cats["best-practices"]["score"],
+        "lcp_ms": audits["largest-contentful-paint"]["numericValue"],
+        "fcp_ms": audits["first-contentful-paint"]["numericValue"],
+        "tbt_ms": audits["total-blocking-time"]["numericValue"],
+        "lcp_element": lcp_element,
+        "long_tasks": long_tasks,
+        "flagged": flagged,
+    }
+
+
+# ------------------------------------------------------------------ report
+def machine() -> dict:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    chrome = chromium_path()
+    version = "playwright's Chromium"
+    if chrome:
+        try:
+            version = subprocess.run([chrome, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            version = chrome
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    return {"nproc": os.cpu_count(), "cpu": cpu, "chromium": version, "platform": platform.platform(),
+            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "load_average_1min": load}
+
+
+def fmt(value, unit="ms", digits=0) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.{digits}f}{' ' + unit if unit else ''}"
+
+
+def row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def report_lines(r: dict) -> list[str]:
+    m = r["machine"]
+    lines = [
+        f"Machine: {m['nproc']} CPU ({m['cpu']}), {m['chromium']}, {m['date']}, 1-minute load average"
+        f" {fmt(m['load_average_1min'], '', 1)} at the start",
+        f"Loads per figure: {r['runs']} (medians).",
+        "",
+        "| figure | Tablée | bare Pyodide worker page | ratio | goal |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for key, label in (("cold", "engine ready, cold"), ("warm", "engine ready, warm (service worker)")):
+        e = r["engine_ready"][key]
+        cells = [label, fmt(e["tablee_ms"]), fmt(e["bare_ms"]), fmt(e["ratio"], "", 2), f"ratio {GOALS['ratio']}"]
+        lines.append(row(cells))
+    lh = r.get("lighthouse", {})
+    if "error" in lh:
+        lines.append(f"| Lighthouse | {lh['error']} | | | |")
+    else:
+        lines += [
+            f"| Lighthouse mobile performance | {lh['performance']} | | | {GOALS['lighthouse_performance']} |",
+            f"| Lighthouse accessibility | {lh['accessibility']} | | | {GOALS['lighthouse_accessibility']} |",
+            f"| Lighthouse best practices | {lh['best_practices']} | | | {GOALS['lighthouse_best_practices']} |",
+            f"| Lighthouse largest contentful paint | {fmt(lh['lcp_ms'])} | | | {GOALS['lcp_ms']} ms |",
+            f"| Lighthouse total blocking time | {fmt(lh['tbt_ms'])} | | | {GOALS['tbt_ms']} ms |",
+        ]
+    rolls = r["rolls"]
+    both = f"{fmt(rolls['p50_ms'], 'ms', 1)} / {fmt(rolls['p95_ms'], 'ms', 1)}"
+    goal = f"p95 {GOALS['roll_p95_ms']} ms"
+    lines.append(row([f"roll round trip p50 / p95 ({rolls['count']} rolls)", both, "", "", goal]))
+    b = r["bytes"]
+    first = f"{b['first_visit_bytes'] / 1e6:.2f} MB in {b['first_visit_requests']} requests"
+    warm = f"{b['warm_visit_bytes'] / 1e3:.1f} kB in {b['warm_visit_requests']} requests"
+    lines.append(row(["bytes sent, first visit (service-worker precache included)", first, "", "", ""]))
+    lines.append(row(["bytes sent, warm visit", warm, "", "", ""]))
+    lines += ["", "First paint of the saved table (Chromium, no throttling; the engine starts after it):", "",
+              "| table, route | first contentful paint | shell rendered | largest contentful paint (element) |",
+              "| --- | --- | --- | --- |"]
+    for label, p in r["first_paint"].items():
+        if isinstance(p, dict):
+            lcp = f"{fmt(p['lcp_ms'])} ({p['lcp_element']})"
+            lines.append(row([label, fmt(p["fcp_ms"]), fmt(p["first_render_ms"]), lcp]))
+    lines += ["", "Right after ready (warm), first answer of each op (imports what it needs):", "",
+              "| request | first answer |", "| --- | --- |"]
+    for a in r["answers"]["first"]:
+        err = f" ERROR {a['error']['code']}" if a.get("error") else ""
+        lines.append(row([f"{a['what']} (`{a['id']}`)", fmt(a["ms"], "ms", 1) + err]))
+    lines += ["", f"Heaviest odds request of each system, in the worker (goal p95 {GOALS['odds_p95_ms']} ms):", "",
+              "| request | first call | p50 | p95 |", "| --- | --- | --- | --- |"]
+    for h in r["answers"]["heavy"]:
+        err = f" ERROR {h['error']['code']}" if h.get("error") else ""
+        cells = [f"{h['what']} (`{h['id']}`)", fmt(h["first_ms"], "ms", 1), fmt(h["p50_ms"], "ms", 1)]
+        lines.append(row([*cells, fmt(h["p95_ms"], "ms", 1) + err]))
+    return lines
+
+
+README_START = "<!-- bench:start (tools/bench.py --readme writes this block) -->"
+README_END = "<!-- bench:end -->"
+
+
+def write_readme(lines: list[str], note: str) -> None:
+    readme = ROOT / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    block = "\n".join([README_START, *([note, ""] if note else []), *lines, README_END])
+    if README_START in text and README_END in text:
+        text = re.sub(re.escape(README_START) + r".*?" + re.escape(README_END), lambda _: block, text, flags=re.S)
+    else:
+        head = "\n\n## Performance\n\n`make bench` (tools/bench.py), latest figures:\n\n"
+        text = text.rstrip("\n") + head + block + "\n"
+    readme.write_text(text, encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="loads per figure (median reported)")
     parser.add_argument("--rolls", type=int, default=50)
+    parser.add_argument("--odds-runs", type=int, default=20, help="calls of each heavy odds request after the first")
+    parser.add_argument("--no-lighthouse", action="store_true")
+    parser.add_argument("--readme", action="store_true", help="write the figures into README.md's Performance section")
+    parser.add_argument("--note", default="", help="a line above the figures in the README (e.g. a loaded machine)")
+    parser.add_argument("--from-json", type=Path, help="measure nothing: print (and --readme) a results file")
     args = parser.parse_args()
+    if args.from_json:
+        lines = report_lines(json.loads(args.from_json.read_text(encoding="utf-8")))
+        print("\n".join(lines))
+        if args.readme:
+            write_readme(lines, args.note)
+        return
 
-    port = free_port()
+    port = 0  # any free port
     handler = type("H", (BenchHandler,), {"base": BASE})
-    import functools
-
-    httpd = serve.Server(("127.0.0.1", port), functools.partial(handler, directory=str(ROOT)))
+    httpd = BenchServer(("127.0.0.1", port), functools.partial(handler, directory=str(ROOT)))
     httpd.quiet = True
+    httpd.lock = threading.Lock()
+    httpd.sent_bytes = httpd.sent_requests = 0
+    serve_port = httpd.server_address[1]
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{port}{BASE}"
+    site = f"http://127.0.0.1:{serve_port}{BASE}"
     bare = site + BARE_PATH
+    results: dict = {"machine": machine(), "runs": args.runs}
+
+    def step(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
 
     with sync_playwright() as p:
         launch = {"args": CHROMIUM_FLAGS}
         if chromium_path():
             launch["executable_path"] = chromium_path()
         browser = p.chromium.launch(**launch)
-        print("measuring Tablée loads…", file=sys.stderr, flush=True)
+        step("bytes of a first and a warm visit…")
+        results["bytes"] = bytes_sent(p, launch, site, httpd)
+        step("Tablée loads…")
         app_cold, app_warm = load_times(browser, site, site, args.runs)
-        print("measuring bare Pyodide loads…", file=sys.stderr, flush=True)
+        step("bare Pyodide loads…")
         bare_cold, bare_warm = load_times(browser, site, bare, args.runs)
-        print("measuring rolls…", file=sys.stderr, flush=True)
+        results["engine_ready"] = {
+            key: {"tablee_ms": med(a), "bare_ms": med(b), "ratio": med(a) / med(b), "tablee_runs": a, "bare_runs": b}
+            for key, a, b in (("cold", app_cold, bare_cold), ("warm", app_warm, bare_warm))
+        }
+        step("first paint of saved tables…")
+        results["first_paint"] = first_paints(browser, site, args.runs)
+        step("first answers and heavy odds…")
+        results["answers"] = engine_answers(browser, site, args.odds_runs)
+        step("rolls…")
         rolls = roll_round_trips(browser, site, args.rolls)
+        results["rolls"] = {"count": len(rolls), "p50_ms": percentile(rolls, 0.5), "p95_ms": percentile(rolls, 0.95)}
         browser.close()
+    if not args.no_lighthouse:
+        step("Lighthouse (mobile)…")
+        results["lighthouse"] = lighthouse(site)
+    else:
+        results["lighthouse"] = {"error": "not run (--no-lighthouse)"}
     httpd.shutdown()
 
-    med = statistics.median
-    print(f"Tablée bench ({args.runs} loads per figure, medians; Chromium {chromium_path() or 'playwright'})")
-    print(f"{'':22}{'Tablée':>10}{'bare Pyodide':>14}{'ratio':>8}")
-    rows = (("engine ready, cold", app_cold, bare_cold), ("engine ready, warm", app_warm, bare_warm))
-    for label, app_t, bare_t in rows:
-        print(f"{label:22}{med(app_t):>8.0f}ms{med(bare_t):>12.0f}ms{med(app_t) / med(bare_t):>8.2f}")
-    print(f"roll round trip over {len(rolls)} rolls: median {med(rolls):.1f} ms, p95 {percentile(rolls, 0.95):.1f} ms")
+    results["goals"] = GOALS
+    lines = report_lines(results)
+    print("\n".join(lines))
+    lh = results["lighthouse"]
+    if lh.get("flagged"):
+        print("\nLighthouse flagged:")
+        for cid, items in lh["flagged"].items():
+            for item in items:
+                print(f"  {cid}: {item}")
+    if lh.get("lcp_element"):
+        print(f"Lighthouse LCP element: {lh['lcp_element']}")
+    if lh.get("long_tasks"):
+        print("Lighthouse long tasks:", ", ".join(f"{t['ms']} ms {t['url']}" for t in lh["long_tasks"]))
+    RESULTS.mkdir(exist_ok=True)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    for name in (f"bench-{stamp}.json", "latest.json"):
+        (RESULTS / name).write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nwritten: {RESULTS / f'bench-{stamp}.json'}", file=sys.stderr)
+    if args.readme:
+        write_readme(lines, args.note)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 // Tablée app shell: reads the saved table, paints at once, boots the rules engine in a
-// worker, routes between views and keeps the table document saved after every change.
+// worker after that first paint (off the critical path), routes between views and keeps the
+// table document saved after every change.
 
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
-import { call, engineState, onEngineState, startEngine } from "./engine.js";
-import { errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
+import { call, engineState, onEngineState, startEngineSoon } from "./engine.js";
+import { ensureLanguage, errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
 import { checkCandidate, trimLogToFit } from "./guard.js";
 import {
   backup,
@@ -263,7 +264,8 @@ function renderChrome() {
   }
   document.querySelector(".skip-link").textContent = t("nav.skip");
   const status = document.getElementById("engine-status");
-  status.textContent = t(`engine.${app.engine.state}`);
+  // "idle" lasts one paint: the engine starts by itself right after, so it reads "loading".
+  status.textContent = t(`engine.${app.engine.state === "idle" ? "loading" : app.engine.state}`);
 }
 
 /** Characters of `system` set apart "à réparer" (shown on that system's pages too). */
@@ -405,8 +407,9 @@ async function boot() {
   if (saved.status === "no-storage") app.notify("warning", t("storage.unavailable"));
   if (navigator.storage?.persist) navigator.storage.persist().catch(() => {});
 
-  document.getElementById("lang-toggle").addEventListener("click", () => {
+  document.getElementById("lang-toggle").addEventListener("click", async () => {
     const next = language() === "fr" ? "en" : "fr";
+    await ensureLanguage(next);
     setLanguage(next);
     app.update((doc) => {
       doc.language = next;
@@ -426,16 +429,23 @@ async function boot() {
   });
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
+  performance.mark("tablee-first-render"); // the saved table is in the DOM (make bench)
   if (writeBlock) setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
 
-  startEngine()
+  // The saved table is rendered: the runtime starts once it is painted, after the load event
+  // and an idle moment (a view that needs the engine sooner starts it through app.call).
+  const engineUp = startEngineSoon();
+  // The service worker registers once the engine is up (or failed): its precache then
+  // revalidates the runtime the engine just fetched instead of downloading it a second
+  // time while the first visit is still booting.
+  engineUp.then(() => registerServiceWorker(app), () => registerServiceWorker(app));
+  engineUp
     .then(async () => {
       const limits = await call({ op: "store.limits" });
       if (!limits.error) app.limits = limits;
       if (saved.status === "ok" || saved.status === "needs-engine") await validateSaved(saved);
     })
     .catch(() => app.notify("error", t("engine.failed_detail")));
-  registerServiceWorker(app);
 }
 
 app.engine.state = engineState();

@@ -1,7 +1,13 @@
 // Bridge to the rules engine: py/tablee runs in a PyScript (Pyodide) worker so the page
 // never blocks on Python. `call(request)` sends one JSON request to tablee.api.handle and
 // resolves with its JSON response; calls made before the worker is ready wait for it.
-// document.documentElement.dataset.engine is "loading", then "ready" (or "failed").
+// document.documentElement.dataset.engine is "idle" until the engine starts, "loading", then
+// "ready" (or "failed").
+//
+// Nothing here runs at import: PyScript's core (a large module evaluated on the main thread)
+// is fetched only when the engine starts. The shell paints the saved table first, then calls
+// startEngineSoon() (after the first paint, the load event and an idle moment); any call()
+// before that starts the engine at once.
 
 const root = new URL("../../", import.meta.url); // the site root, wherever it is hosted
 const abs = (path) => new URL(path, root).href;
@@ -25,12 +31,54 @@ export function onEngineState(fn) {
   return () => listeners.delete(fn);
 }
 
+/** A promise resolved after the next frame is painted (a frame, then a task after it); a
+ * hidden page draws no frame, so it never waits more than 200 ms for one. */
+function afterPaint() {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 200);
+    if (typeof requestAnimationFrame !== "function") return;
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(fallback);
+      resolve();
+    }, 0));
+  });
+}
+
+/** A promise resolved once the page's load event has fired and the main thread is idle. */
+function loadedAndIdle() {
+  return new Promise((resolve) => {
+    const idle = () => {
+      if (typeof requestIdleCallback === "function") requestIdleCallback(() => resolve(), { timeout: 300 });
+      else setTimeout(resolve, 0);
+    };
+    if (document.readyState === "complete") idle();
+    else window.addEventListener("load", idle, { once: true });
+  });
+}
+
+/**
+ * Start the engine off the critical path: after the shell's first paint, the page's load
+ * event and an idle moment. Resolves like startEngine() (the worker, once it answered).
+ * A call() meanwhile starts it at once; both then share the one start.
+ */
+export async function startEngineSoon() {
+  if (!workerPromise) {
+    await afterPaint();
+    if (!workerPromise) await loadedAndIdle();
+  }
+  return startEngine();
+}
+
 export function startEngine() {
   if (workerPromise) return workerPromise;
   setState("loading");
   const started = performance.now();
+  performance.mark("tablee-engine-start");
   workerPromise = (async () => {
     const { PyWorker } = await import("../vendor/pyscript/core.js");
+    // The core's evaluation is one main-thread task; yield before the worker is created so
+    // the page can paint and answer input in between.
+    await afterPaint();
     const worker = await PyWorker(abs("py/worker.py"), {
       config: abs("pyscript.toml"),
       // A worker ignores `interpreter` from the config and would fetch Pyodide from a CDN:

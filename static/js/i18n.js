@@ -22,9 +22,21 @@ async function loadLanguage(lang) {
   tables[lang] = Object.assign({}, ...parts);
 }
 
+const loading = new Map();
+
+/** Load a language's texts once (a promise shared by every caller). */
+export function ensureLanguage(lang) {
+  if (!loading.has(lang)) loading.set(lang, loadLanguage(lang));
+  return loading.get(lang);
+}
+
+/** Load French (every text falls back to it) and `lang` before the first paint; the other
+ * languages follow in the background, so the first paint waits for no text it does not show. */
 export async function initI18n(lang) {
-  await Promise.all(LANGUAGES.map(loadLanguage));
+  const first = LANGUAGES.includes(lang) ? lang : "fr";
+  await Promise.all([ensureLanguage("fr"), ensureLanguage(first)]);
   setLanguage(lang);
+  for (const other of LANGUAGES) ensureLanguage(other);
 }
 
 export function setLanguage(lang) {
@@ -87,24 +99,28 @@ function readableParams(params) {
   return params;
 }
 
+// Intl formatters are costly to build (toLocaleString builds one per call): one per
+// language and options, reused (a 1000-entry log formats 1000 times on first paint).
+const formatters = new Map();
+function formatter(Kind, options) {
+  const key = `${Kind.name}|${current}|${JSON.stringify(options)}`;
+  if (!formatters.has(key)) formatters.set(key, new Kind(current === "fr" ? "fr-FR" : "en-GB", options));
+  return formatters.get(key);
+}
+
 /** A number written the way the current language writes it (decimal comma in French). */
 export function formatNumber(value, maximumFractionDigits = 3) {
-  return value.toLocaleString(current === "fr" ? "fr-FR" : "en-GB", { maximumFractionDigits });
+  return formatter(Intl.NumberFormat, { maximumFractionDigits }).format(value);
 }
 
 export function formatPercent(value) {
   if (value > 0 && value < 0.001) return `< ${formatNumber(0.001)} %`; // never "0 %" for a possible outcome
   const digits = value > 0 && value < 0.1 ? 3 : value < 10 ? 2 : 1;
-  return `${value.toLocaleString(current === "fr" ? "fr-FR" : "en-GB", {
-    maximumFractionDigits: digits,
-  })} %`;
+  return `${formatter(Intl.NumberFormat, { maximumFractionDigits: digits }).format(value)} %`;
 }
 
 export function formatTime(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(current === "fr" ? "fr-FR" : "en-GB", {
-    dateStyle: "short",
-    timeStyle: "medium",
-  });
+  return formatter(Intl.DateTimeFormat, { dateStyle: "short", timeStyle: "medium" }).format(date);
 }

@@ -1,0 +1,128 @@
+"""Issue 14, the page's side of boot: the saved table is painted before any runtime code.
+
+With a large saved table (50 characters, a 1000-entry log, in the store's real shapes) and
+every request for PyScript's or Pyodide's files held back, the log and the character list
+are on screen and the status line says the engine is loading; the PyScript core is asked for
+only after the first contentful paint; once the held requests go through, the engine is
+ready and opening the table changed nothing. Plus, without a browser: index.html
+modulepreloads exactly the shell's static module graph.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import ROOT, saved_document, wait_engine
+
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "py"))
+
+from bench_table import saved_table
+
+RUNTIME = re.compile(r".*/static/vendor/(pyscript|pyodide)/.*")
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    """No service worker: its install would fetch the held files outside page.route."""
+    return {**browser_context_args, "service_workers": "block"}
+
+
+@pytest.fixture(scope="module")
+def big_table() -> dict:
+    return saved_table(characters=50, log=1000)
+
+
+def test_big_table_is_what_the_store_keeps(big_table):
+    from tablee import api
+
+    opened = api.handle({"op": "store.open", "document": big_table})
+    assert opened["quarantined"] == 0 and opened["migrated_from"] is None
+    assert opened["document"] == big_table
+    assert len(big_table["characters"]) == 50 and len(big_table["log"]) == 1000
+
+
+def test_saved_table_paints_while_the_runtime_is_held(page, site, guarded, big_table):
+    held = []
+    released = {"now": False}
+
+    def hold(route):
+        if released["now"]:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(RUNTIME, hold)
+    # Same origin, not the app: seed the saved table before the app's first boot.
+    page.goto(site + "manifest.webmanifest")
+    raw = json.dumps(big_table, ensure_ascii=False, separators=(",", ":"))
+    page.evaluate("raw => localStorage.setItem('tablee.document', raw)", raw)
+
+    with page.expect_request(lambda r: "/static/vendor/pyscript/core" in r.url, timeout=60_000):
+        page.goto(site + "#/log")
+        expect(page.locator("#log-list > li")).to_have_count(1000)
+    newest = big_table["log"][-1]
+    expect(page.locator("#log-list > li").first.locator("strong")).to_have_text(newest["label"])
+    expect(page.locator("#log-list > li").first.locator(".log-total")).to_have_text(str(newest["result"]["total"]))
+    # The engine was started after the first paint and is stuck on the held core.
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'loading'")
+    expect(page.locator("#engine-status")).to_have_text("Moteur de règles : chargement…")
+    order = page.evaluate(
+        """() => ({
+          fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+          start: performance.getEntriesByName('tablee-engine-start')[0]?.startTime ?? null,
+        })"""
+    )
+    # engine.js marks the moment it starts importing the runtime: after the first paint.
+    assert order["fcp"] is not None and order["start"] is not None, order
+    assert order["start"] >= order["fcp"], order
+    assert page.evaluate("document.documentElement.dataset.engine") == "loading"
+
+    # The character list of a system page, still without the runtime.
+    page.goto(site + "#/unicreon")
+    expect(page.locator("[data-testid=uc-char]")).to_have_count(50)
+    expect(page.locator("[data-testid=uc-char]").first).to_contain_text("Personnage 000")
+    assert page.evaluate("document.documentElement.dataset.engine") == "loading"
+
+    released["now"] = True
+    for route in held:
+        try:
+            route.continue_()
+        except Exception:
+            pass
+    wait_engine(page)
+    expect(page.locator("#engine-status")).to_have_text("Moteur de règles : prêt")
+    assert saved_document(page) == big_table
+
+
+def static_graph() -> list[str]:
+    """The modules app.js imports statically, directly or not (site-relative paths)."""
+    found: list[str] = []
+    pattern = re.compile(r'^\s*(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"|^\s*import\s+"([^"]+)"', re.M)
+
+    def walk(path) -> None:
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in found:
+            return
+        found.append(rel)
+        for match in pattern.finditer(path.read_text(encoding="utf-8")):
+            walk((path.parent / (match.group(1) or match.group(2))).resolve())
+
+    walk(ROOT / "static/js/app.js")
+    return found
+
+
+def test_index_modulepreloads_the_shell_graph_and_nothing_else():
+    html = (ROOT / "index.html").read_text(encoding="utf-8")
+    preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    graph = static_graph()
+    assert graph[0] == "static/js/app.js" and "static/vendor/lit-html/lit-html.js" in graph
+    assert len(preloads) == len(set(preloads))
+    # The runtime is never preloaded: it starts after the first paint.
+    assert not [p for p in preloads if "pyscript" in p or "pyodide" in p]
+    assert sorted(preloads) == sorted(graph[1:]), "index.html's modulepreload list is not app.js's static graph"
