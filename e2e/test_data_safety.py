@@ -267,6 +267,7 @@ def test_an_older_table_is_not_overwritten_when_the_engine_did_not_start(page, s
         held.append(route)
 
     page.route("**/py/worker.py", hold)
+    go(page, "#/tray")  # the reload opens the dice tray (the site lands on its home page)
     page.reload()
     expect(page.locator("#save-state")).to_have_attribute("data-state", "waiting")
     page.click("#lang-toggle")

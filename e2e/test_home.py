@@ -84,7 +84,7 @@ def test_an_empty_profile_lands_on_the_welcome(page, site, guarded, width):
         card = cards.nth(i)
         expect(card).to_have_attribute("data-system", sid)
         expect(card.get_by_role("link", name=name, exact=True)).to_have_attribute("href", f"#/{sid}")
-        expect(card.locator("[data-testid=home-count]")).to_have_text("Aucun personnage à cette table pour l'instant.")
+        expect(card.locator("[data-testid=home-count]")).to_have_text("Aucun personnage à cette table.")
         expect(card).to_contain_text("Jouable :")
     # the three next steps: a character in each system, the dice tray, an import
     expect(page.locator("[data-testid=home-create-link]")).to_have_count(5)
@@ -99,10 +99,12 @@ def test_an_empty_profile_lands_on_the_welcome(page, site, guarded, width):
     steps = page.locator("[data-testid=home-next]").bounding_box()
     if width == 360:
         no_horizontal_scroll(page, 360)
-        assert steps["y"] >= systems["y"] + systems["height"] - 1  # one column
+        assert systems["y"] >= steps["y"] + steps["height"] - 1  # one column, the next step first
+        assert steps["y"] < 740  # it starts on the first screen
     else:
-        assert steps["x"] >= systems["x"] + systems["width"] - 1  # side by side
+        assert systems["x"] >= steps["x"] + steps["width"] - 1  # side by side
         assert abs(steps["y"] - systems["y"]) < 80
+        assert steps["y"] + steps["height"] < 800  # all of it on the first screen
     # an unknown route lands here too, and English is one click away
     page.goto(site + "#/nowhere")
     expect(first).to_have_attribute("aria-current", "page")

@@ -1,6 +1,6 @@
 // The home page (issue 13, "a first visit that explains itself"): what Tablée is in two lines,
-// the five systems (mechanic, what is playable, this table's characters, a link each), and the
-// next step — create a character in a system, open the dice tray, import a table. A returning
+// the next step (first, so a phone shows it on the first screen), and the five systems
+// (mechanic, what is playable, this table's characters, a link each). The next step — create a character in a system, open the dice tray, import a table. A returning
 // table (characters or a log) gets the same page with its summary and "continue" links.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
@@ -84,17 +84,17 @@ export function render(app) {
         <p>${t("home.pitch_1")}</p>
         <p>${t("home.pitch_2")}</p>
       </div>
-      <div class="split wide-first">
+      <div class="split home-split">
+        <div>
+          ${returning ? summarySection(app, summary) : nothing}
+          ${nextSteps(app)}
+        </div>
         <section aria-labelledby="home-systems-title">
           <h2 id="home-systems-title">${t("home.systems")}</h2>
           <ul class="home-systems" data-testid="home-systems">
             ${HOME_SYSTEMS.map((id) => systemCard(id, summary ? summary.bySystem.get(id) : 0))}
           </ul>
         </section>
-        <div>
-          ${returning ? summarySection(app, summary) : nothing}
-          ${nextSteps(app)}
-        </div>
       </div>
     </div>
   `;
