@@ -142,7 +142,8 @@ def guarded(context, server):
 
 @pytest.fixture
 def app(page, site, guarded):
-    """A page on the app with the engine ready."""
-    page.goto(site)
+    """A page on the app's dice tray, where most tests start, with the engine ready. (The site's
+    own landing, the home page, has its tests in e2e/test_home.py.)"""
+    page.goto(site + "#/tray")
     wait_engine(page)
     return page

@@ -21,7 +21,7 @@ def axe_violations(page) -> list[dict]:
     return result
 
 
-@pytest.mark.parametrize("route", ["tray", "log", "table", "about", "systmj", "versality", "pointzero", "theorem", "unicreon"])
+@pytest.mark.parametrize("route", ["home", "tray", "log", "table", "about", "systmj", "versality", "pointzero", "theorem", "unicreon"])
 def test_no_serious_axe_violation(app, route):
     app.fill("#dice-expr", "2d6")
     app.click("#roll-button")

@@ -199,7 +199,7 @@ def test_every_view_fits_360px_without_horizontal_scroll(app):
     roll(app, "20d6kh10")
     expect(app.locator("#roll-result li.die")).to_have_count(20)
     wait_log(app, 1)
-    for route in ("tray", "log", "table", "about"):
+    for route in ("home", "tray", "log", "table", "about"):
         goto_route(app, route)
         width = app.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"#/{route} scrolls horizontally ({width}px)"

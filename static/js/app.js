@@ -23,11 +23,12 @@ import {
 } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";
 import * as about from "./views/about.js";
+import * as home from "./views/home.js";
 import * as logView from "./views/log.js";
 import * as tableView from "./views/table.js";
 import * as tray from "./views/tray.js";
 
-const VIEWS = { tray, log: logView, table: tableView, about };
+const VIEWS = { home, tray, log: logView, table: tableView, about };
 const SYSTEM_VIEWS = {
   systmj: () => import("./systems/systmj.js"),
   unicreon: () => import("./systems/unicreon.js"),
@@ -35,7 +36,9 @@ const SYSTEM_VIEWS = {
   pointzero: () => import("./systems/pointzero.js"),
   theorem: () => import("./systems/theorem.js"),
 };
-const DEFAULT_ROUTE = "tray";
+// `#/`, an empty hash and an unknown one land on the home page (issue 13: a first visit that
+// explains itself).
+const DEFAULT_ROUTE = "home";
 
 const notices = [];
 const systemModules = new Map();
@@ -203,6 +206,8 @@ function setSaveState(next) {
 }
 
 function parseRoute() {
+  // The skip link ("#main") moves the focus, not the page: the route stays what it was.
+  if (location.hash === "#main") return { route: app.route, params: app.params };
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   const [route = DEFAULT_ROUTE, ...params] = parts;
   const known = Object.hasOwn(VIEWS, route) || Object.hasOwn(SYSTEM_VIEWS, route);
@@ -262,10 +267,21 @@ function renderChrome() {
     if (link.dataset.route === app.route) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  showCurrentLink(nav);
   document.querySelector(".skip-link").textContent = t("nav.skip");
   const status = document.getElementById("engine-status");
   // "idle" lasts one paint: the engine starts by itself right after, so it reads "loading".
   status.textContent = t(`engine.${app.engine.state === "idle" ? "loading" : app.engine.state}`);
+}
+
+/** On a phone the navigation scrolls inside itself: keep the current page's link in view. */
+function showCurrentLink(nav) {
+  const current = nav.querySelector("a[aria-current]");
+  if (!current || nav.scrollWidth <= nav.clientWidth) return;
+  const left = current.getBoundingClientRect().left - nav.getBoundingClientRect().left + nav.scrollLeft;
+  if (left < nav.scrollLeft || left + current.offsetWidth > nav.scrollLeft + nav.clientWidth) {
+    nav.scrollLeft = Math.max(0, left - (nav.clientWidth - current.offsetWidth) / 2);
+  }
 }
 
 /** Characters of `system` set apart "à réparer" (shown on that system's pages too). */

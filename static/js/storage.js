@@ -208,8 +208,78 @@ export function downloadBlob(filename, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function todayStamp() {
-  return new Date().toISOString().slice(0, 10);
+const pad2 = (n) => String(n).padStart(2, "0");
+
+/** Today's local date as YYYY-MM-DD (for file names: the person's day, not UTC's). */
+export function todayStamp(date = new Date()) {
+  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
+}
+
+/** A local date and time for a file name: "2026-11-22_21h47". */
+export function fileStamp(date = new Date()) {
+  return `${todayStamp(date)}_${pad2(date.getHours())}h${pad2(date.getMinutes())}`;
+}
+
+/** When a backup was written: its key holds the UTC instant (ISO, maybe with a "-n" suffix
+ * when two were written in the same millisecond). null for a key of another shape. */
+export function backupDate(key) {
+  if (typeof key !== "string" || !key.startsWith(BACKUP_PREFIX)) return null;
+  const date = new Date(key.slice(BACKUP_PREFIX.length).replace(/Z-\d+$/, "Z"));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The last roll of a log entry list, as short plain text ("Alice · Perception : 7"), or null. */
+export function lastRollText(log) {
+  if (!Array.isArray(log) || !log.length) return null;
+  const e = log.at(-1);
+  if (!isObject(e)) return null;
+  const who = typeof e.who === "string" && e.who ? `${e.who} · ` : "";
+  const label = typeof e.label === "string" ? e.label : "";
+  const r = isObject(e.result) ? e.result : {};
+  const outcome = typeof r.total === "number" ? String(r.total) : typeof r.summary === "string" ? r.summary : "";
+  const text = `${who}${label}${outcome ? ` = ${outcome}` : ""}`;
+  return Array.from(text).length > 80 ? `${Array.from(text).slice(0, 79).join("")}…` : text;
+}
+
+/**
+ * What a table holds, read without Python (for the home page and the backup list):
+ * {name, characters, bySystem: Map(system -> count), logCount, lastRoll, at} or null when the
+ * text is not a Tablée table. `at` is the last log entry's time (ISO) or null.
+ */
+export function tableSummary(docOrRaw) {
+  let doc = docOrRaw;
+  if (typeof docOrRaw === "string") {
+    try {
+      doc = JSON.parse(docOrRaw);
+    } catch {
+      return null;
+    }
+  }
+  if (!isObject(doc) || doc.app !== "tablee" || typeof doc.name !== "string") return null;
+  const characters = Array.isArray(doc.characters) ? doc.characters.filter(isObject) : [];
+  const bySystem = new Map(SYSTEM_IDS.map((id) => [id, 0]));
+  for (const c of characters) if (bySystem.has(c.system)) bySystem.set(c.system, bySystem.get(c.system) + 1);
+  const log = Array.isArray(doc.log) ? doc.log : [];
+  const last = log.at(-1);
+  return {
+    name: doc.name,
+    characters: characters.length,
+    bySystem,
+    logCount: log.length,
+    lastRoll: lastRollText(log),
+    at: isObject(last) && typeof last.at === "string" ? last.at : null,
+  };
+}
+
+const summaries = new Map();
+/** tableSummary of a backup's text, remembered per key and text length (a backup never changes). */
+export function backupSummary(key, storage = window.localStorage) {
+  const raw = storage.getItem(key) ?? "";
+  const memo = summaries.get(key);
+  if (memo && memo.length === raw.length) return memo.summary;
+  const summary = tableSummary(raw);
+  summaries.set(key, { length: raw.length, summary });
+  return summary;
 }
 
 /** A fresh random seed JavaScript can hold exactly (< 2**53), from the platform CSPRNG. */

@@ -2,7 +2,8 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { formatTime, t, tn } from "../i18n.js";
-import { downloadBlob, downloadJson, todayStamp } from "../storage.js";
+import { downloadJson, fileStamp } from "../storage.js";
+import { downloadLogCsv } from "./exports.js";
 
 function diceSummary(result) {
   if (!result || !Array.isArray(result.terms)) return "";
@@ -10,16 +11,6 @@ function diceSummary(result) {
     .filter((term) => Array.isArray(term.dice) && term.dice.length > 0)
     .map((term) => `${term.text}: ${term.dice.map((d) => (d.kept ? d.value : `(${d.value})`)).join(" ")}`)
     .join(" · ");
-}
-
-function entryText(entry) {
-  const total = entry.result?.total ?? entry.result?.summary ?? "";
-  return `${entry.at}\t${entry.who ?? ""}\t${entry.label}\t${total}\t${diceSummary(entry.result)}`;
-}
-
-function exportText(app) {
-  const lines = [["at", "who", "label", "total", "dice"].join("\t"), ...app.doc.log.map(entryText)];
-  downloadBlob(`tablee-journal-${todayStamp()}.tsv`, new Blob([lines.join("\n") + "\n"], { type: "text/tab-separated-values" }));
 }
 
 function clearLog(app) {
@@ -35,9 +26,9 @@ export function render(app) {
     <h1>${t("log.title")}</h1>
     <div class="row">
       <button type="button" id="export-log" ?disabled=${!entries.length}
-        @click=${() => downloadJson(`tablee-journal-${todayStamp()}.json`, { app: "tablee", kind: "log", table: app.doc.name, log: app.doc.log })}>
+        @click=${() => downloadJson(`tablee-journal-${fileStamp()}.json`, { app: "tablee", kind: "log", table: app.doc.name, log: app.doc.log })}>
         ${t("log.export_json")}</button>
-      <button type="button" ?disabled=${!entries.length} @click=${() => exportText(app)}>${t("log.export_tsv")}</button>
+      <button type="button" id="export-log-csv" ?disabled=${!entries.length} @click=${() => downloadLogCsv(app)}>${t("log.export_tsv")}</button>
       <button type="button" class="danger" ?disabled=${!entries.length} @click=${() => clearLog(app)}>${t("log.clear")}</button>
     </div>
     <p class="muted small">${tn("log.count", entries.length)}</p>

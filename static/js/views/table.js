@@ -2,8 +2,12 @@
 // set apart "à réparer" (repair as JSON, export, delete), the storage used and the backups.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatNumber, t, tn } from "../i18n.js";
-import { BACKUP_PREFIX, downloadBlob, downloadJson, listBackups, storageUsage, SYSTEM_IDS, todayStamp } from "../storage.js";
+import { errorMessage, formatNumber, has, t, tn } from "../i18n.js";
+import {
+  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, storageUsage, SYSTEM_IDS, todayStamp,
+} from "../storage.js";
+import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
+import { formatDateTime } from "./when.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 const state = { importError: null, importOk: null, nameError: null, replaceFailed: false, editing: null, draft: "", repairError: null };
@@ -19,9 +23,9 @@ function downloadCurrent(app) {
 }
 
 /** The whole-table replace (import, restore): false, and the refusal shown, when no backup. */
-function replace(app, doc) {
+function replace(app, doc, box = state) {
   const key = app.replaceDocument(doc);
-  state.replaceFailed = key === null;
+  box.replaceFailed = key === null;
   return key;
 }
 
@@ -29,41 +33,62 @@ function safeFileName(name) {
   return name.normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "table";
 }
 
-async function importFile(app, input) {
-  const file = input.files?.[0];
-  input.value = "";
-  Object.assign(state, { importError: null, importOk: null });
-  if (!file) return;
-  if (file.size > MAX_IMPORT_BYTES) {
-    state.importError = t("import.too_large", { max: "5 Mo" });
+/** The message for a file that is not a table (filekind.js said what it is). */
+function wrongKindMessage(kind, params, file) {
+  const extra = {
+    file: file.name,
+    system: params.system && has(`nav.${params.system}`) ? t(`nav.${params.system}`) : params.system ?? "",
+    app: params.app ? ` (${params.app})` : "",
+    rolls: typeof params.n === "number" ? tn("filekind.rolls", params.n) : "",
+  };
+  return t(`filekind.${kind}`, { ...params, ...extra });
+}
+
+/**
+ * Import a file as the whole table: what it is is checked first (a file of another kind says
+ * what it is), then the engine opens it (store.open: validation, migration, bad records set
+ * apart), then the person consents, then the current table goes to a verified backup and is
+ * replaced. `box` receives {importError, importOk} (this page's state, or the home page's).
+ * Nothing changes unless every step passed. Returns true when the table was replaced.
+ */
+export async function importTableFile(app, file, box = state) {
+  Object.assign(box, { importError: null, importOk: null });
+  if (!file) return false;
+  const fail = (text) => {
+    box.importError = text;
     app.rerender();
-    return;
-  }
-  let parsed;
-  try {
-    parsed = JSON.parse(await file.text());
-  } catch {
-    state.importError = t("import.unreadable", { file: file.name });
-    app.rerender();
-    return;
-  }
+    return false;
+  };
+  if (file.size > MAX_IMPORT_BYTES) return fail(t("import.too_large", { max: "5 Mo" }));
+  const seen = await sniffFile(file);
+  if (seen.kind === "text") return fail(t("import.unreadable", { file: file.name }));
+  if (seen.kind !== "json") return fail(wrongKindMessage(seen.kind, { detail: seen.detail }, file));
+  const parsed = seen.parsed;
+  const wrong = recognise(parsed);
+  if (wrong) return fail(wrongKindMessage(wrong.kind, wrong.params, file));
   const response = await app.call({ op: "store.open", document: parsed });
   if (response.error) {
-    state.importError = t("import.refused", { file: file.name, reason: errorMessage(response.error) });
-    app.rerender();
-    return;
+    if (!looksLikeATable(parsed)) return fail(wrongKindMessage("foreign", { app: "" }, file));
+    return fail(t("import.refused", { file: file.name, reason: errorMessage(response.error) }));
   }
   const apart = response.quarantined > 0 ? ` ${tn("quarantine.found", response.quarantined)}` : "";
   if (!confirm(`${t("import.confirm", { name: response.document.name })}${apart}`)) {
     app.rerender();
-    return;
+    return false;
   }
-  const key = replace(app, response.document);
+  const key = replace(app, response.document, box);
   if (key) {
-    state.importOk = t("import.done", { name: response.document.name, key });
+    box.importOk = t("import.done", { name: response.document.name, key: backupLabel(key) });
     if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
   }
   app.rerender();
+  return Boolean(key);
+}
+
+async function importFile(app, input) {
+  const file = input.files?.[0];
+  input.value = "";
+  await importTableFile(app, file, state);
 }
 
 function rename(app, value) {
@@ -79,8 +104,26 @@ function rename(app, value) {
   }, { at: "table-name-input" });
 }
 
-function backupLabel(key) {
-  return key.slice(BACKUP_PREFIX.length);
+/** "samedi 22 nov. 2026, 21:47": a backup's local date and time in the UI language. */
+export function backupLabel(key) {
+  const date = backupDate(key);
+  return date ? formatDateTime(date) : key.slice(BACKUP_PREFIX.length);
+}
+
+/** "Ma table · 4 personnages · dernier jet : Alice · Perception = 7" (or why it is no table). */
+function backupLine(key) {
+  const s = backupSummary(key);
+  if (!s) return t("backup.not_a_table");
+  const parts = [s.name, tn("backup.characters", s.characters)];
+  parts.push(s.lastRoll ? t("backup.last_roll", { roll: s.lastRoll }) : t("backup.no_roll"));
+  return parts.join(" · ");
+}
+
+function backupFileName(key) {
+  const date = backupDate(key);
+  const s = backupSummary(key);
+  const name = s ? `-${safeFileName(s.name)}` : "";
+  return `tablee-sauvegarde${name}-${date ? fileStamp(date) : safeFileName(key.slice(BACKUP_PREFIX.length))}.json`;
 }
 
 async function restore(app, key) {
@@ -201,6 +244,8 @@ export function render(app) {
   return html`
     <h1>${t("table.title")}</h1>
     ${quarantineSection(app)}
+    <div class="split">
+    <div>
     <section class="card stack">
       <div class="field">
         <label for="table-name-input">${t("table.name")}</label>
@@ -231,6 +276,7 @@ export function render(app) {
         <button type="button" @click=${() => downloadCurrent(app)}>${t("replace.download")}</button></div>` : nothing}
       ${state.importOk ? html`<p role="status" class="outcome-ok">${state.importOk}</p>` : nothing}
     </section>
+    </div>
 
     <section class="card stack" aria-labelledby="backups-title">
       <h2 id="backups-title">${t("backup.title")}</h2>
@@ -240,9 +286,10 @@ export function render(app) {
       ${backups.length
         ? html`<ul class="stack" id="backup-list">
             ${backups.map(
-              (key) => html`<li class="row">
-                <span>${backupLabel(key)} <span class="muted small">(${sizeLabel((localStorage.getItem(key) ?? "").length)})</span></span>
-                <button type="button" @click=${() => downloadBlob(`tablee-sauvegarde-${safeFileName(backupLabel(key))}.json`, new Blob([localStorage.getItem(key) ?? ""], { type: "application/json" }))}>${t("backup.download")}</button>
+              (key) => html`<li class="row backup-item" data-key=${key}>
+                <span class="backup-label"><strong data-testid="backup-when">${backupLabel(key)}</strong> — <span data-testid="backup-summary">${backupLine(key)}</span>
+                  <span class="muted small">(${sizeLabel((localStorage.getItem(key) ?? "").length)})</span></span>
+                <button type="button" @click=${() => downloadBlob(backupFileName(key), new Blob([localStorage.getItem(key) ?? ""], { type: "application/json" }))}>${t("backup.download")}</button>
                 <button type="button" ?disabled=${!ready} @click=${() => restore(app, key)}>${t("backup.restore")}</button>
                 <button type="button" class="danger" @click=${() => { if (confirm(t("backup.delete_confirm"))) { localStorage.removeItem(key); app.rerender(); } }}>${t("backup.delete")}</button>
               </li>`,
@@ -250,5 +297,6 @@ export function render(app) {
           </ul>`
         : html`<p class="muted">${t("backup.none")}</p>`}
     </section>
+    </div>
   `;
 }
