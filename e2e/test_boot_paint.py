@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "py"))
 
 from bench_table import saved_table
+from shell_graph import index_with_preloads, static_graph
 
 RUNTIME = re.compile(r".*/static/vendor/(pyscript|pyodide)/.*")
 
@@ -100,23 +101,6 @@ def test_saved_table_paints_while_the_runtime_is_held(page, site, guarded, big_t
     assert saved_document(page) == big_table
 
 
-def static_graph() -> list[str]:
-    """The modules app.js imports statically, directly or not (site-relative paths)."""
-    found: list[str] = []
-    pattern = re.compile(r'^\s*(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"|^\s*import\s+"([^"]+)"', re.M)
-
-    def walk(path) -> None:
-        rel = path.relative_to(ROOT).as_posix()
-        if rel in found:
-            return
-        found.append(rel)
-        for match in pattern.finditer(path.read_text(encoding="utf-8")):
-            walk((path.parent / (match.group(1) or match.group(2))).resolve())
-
-    walk(ROOT / "static/js/app.js")
-    return found
-
-
 def test_index_modulepreloads_the_shell_graph_and_nothing_else():
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
@@ -126,3 +110,4 @@ def test_index_modulepreloads_the_shell_graph_and_nothing_else():
     # The runtime is never preloaded: it starts after the first paint.
     assert not [p for p in preloads if "pyscript" in p or "pyodide" in p]
     assert sorted(preloads) == sorted(graph[1:]), "index.html's modulepreload list is not app.js's static graph"
+    assert index_with_preloads(html) == html, "index.html is stale: run python3 tools/vendor.py"
