@@ -45,9 +45,12 @@ NPM_FILES: dict[str, tuple[str, list[str]]] = {
     ),
     "lit-html": ("lit-html", ["*.js", "directives/*.js"]),
 }
-# Files vendored but not precached. PyScript's core imports its plugin chunks (py-editor…)
-# at start-up even when unused, so every PyScript chunk stays in the offline cache.
-NOT_PRECACHED = re.compile(r"\.map$|^static/vendor/wheels/")
+# Files vendored but not precached: source maps, the wheels (inside tablee.zip), and PyScript's page-side plugins (editor, terminal, game, donkey) are switched off by index.html's
+# <py-config>/<mpy-config>, so their chunks are never fetched: not precached either (~850 kB).
+NOT_PRECACHED = re.compile(
+    r"\.map$|^static/vendor/wheels/"
+    r"|^static/vendor/pyscript/(codemirror|py-editor|py-game|py-terminal|xterm|donkey)[-_.]"
+)
 
 # The app's own files, precached for offline use (globs relative to ROOT). The rules
 # package reaches the worker inside static/vendor/tablee.zip: only the worker's entry is
