@@ -22,6 +22,11 @@ function under(field, group) {
   return field === group || field.startsWith(`${group}.`);
 }
 
+/** Re-render once the current task is done: a blur may fire while a render is under way. */
+function later(app) {
+  queueMicrotask(() => app.rerender());
+}
+
 /**
  * A form's touched set and its previews. `reset(key)` starts over when the key (the
  * character's id) changes. `touch(field)` / `touchAll()` say true when something changed.
@@ -61,8 +66,10 @@ export function touchedForm() {
     },
     /** A blur handler: the field was left. */
     leave(app, field) {
-      return () => {
-        if (form.touch(field)) app.rerender();
+      return (e) => {
+        // A field removed by a re-render (another page) was not left by the person.
+        if (!e.target.isConnected) return;
+        if (form.touch(field)) later(app);
       };
     },
     /** A focusout handler for a group (fieldset, section): left when focus goes outside it.
@@ -70,10 +77,10 @@ export function touchedForm() {
     leaveGroup(app, ...fields) {
       return (e) => {
         const to = e.relatedTarget;
-        if (to && e.currentTarget.contains(to)) return;
+        if (!e.currentTarget.isConnected || (to && e.currentTarget.contains(to))) return;
         let changed = false;
         for (const field of fields) changed = form.touch(field) || changed;
-        if (changed) app.rerender();
+        if (changed) later(app);
       };
     },
     /** What is being typed in `field` before it commits (undefined when nothing). */
