@@ -540,12 +540,12 @@ export function render(app, id) {
     <p class="small ${count && form.attempted ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
       ${count === null ? "" : count ? tn("unicreon.ui.problems", count) : t("unicreon.ui.all_good")}</p>
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
-    <p class="row">${created
+    <div class="row">${created
       ? html`<span class="muted small" data-testid="uc-created">${t("unicreon.ui.in_play")}</span>
         <button type="button" class="uc-jump-btn" @click=${() => edit(app, c.id, (d) => { d.created = false; })}>${t("unicreon.ui.reopen_creation")}</button>`
       : html`<button type="button" id="uc-finish-creation" ?disabled=${Boolean(finishReason) || ui.busy} aria-describedby=${finishWhy.id}
         @click=${() => finish(app, c, raw)}>${t("unicreon.ui.finish_creation")}</button>
-        <span class="muted small">${t("unicreon.ui.finish_help")}</span>${finishWhy.note}`}</p>
+        <span class="muted small">${t("unicreon.ui.finish_help")}</span>${finishWhy.note}`}</div>
     <div role="status" aria-live="polite" data-testid="uc-finish-status">${created ? nothing : errorLine(ui.finishError, "uc-finish-error")}</div>
     <div class="split uc-sheet-split" data-testid="uc-sheet-columns">
       <div class="uc-col">
