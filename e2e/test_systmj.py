@@ -64,6 +64,10 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
 
     # A PJ: language, attributes, skills; a bad value stays a message at its field.
     aldo = create(page, "Aldo")
+    # Nothing flagged before anything is typed; the language left empty says so (issue 13).
+    expect(page.locator("[data-field=language]")).to_have_text("")
+    page.focus("#sj-language")
+    page.focus("#sj-name")
     expect(page.locator("[data-field=language]")).to_have_text("Un personnage maîtrise un langage : indiquez lequel.")
     set_field(page, "#sj-language", "Commun")
     expect(page.locator("[data-field=language]")).to_have_text("")

@@ -56,19 +56,28 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.click("#uc-create")
     expect(app.locator("#uc-char-puissance")).to_be_visible()
 
-    # 40 + 40 + 40 + 40 = 160: the rule's message at the characteristics, running sum shown.
+    # A new sheet shows no message before anything is typed (issue 13).
+    expect(app.locator("[data-field=job]")).to_have_text("")
+    expect(app.locator("#uc-job")).to_have_attribute("aria-invalid", "false")
+    # 40 + 40 + 40 + 40 = 160: the running sum at once, the rule's message at the
+    # characteristics once the player leaves them.
+    app.focus("#uc-char-volonte")
     app.select_option("#uc-char-volonte", "40")
+    expect(app.locator("[data-testid=uc-sum]")).to_have_text("Somme : 160 sur 150")
+    expect(app.locator("[data-field=characteristics]")).to_have_text("")
+    app.focus("#uc-job")
     expect(app.locator("[data-field=characteristics]")).to_have_text(
         "La somme des caractéristiques doit faire 150 (elle fait 160).")
-    expect(app.locator("[data-testid=uc-sum]")).to_have_text("Somme : 160 sur 150")
     expect(app.locator("#uc-chars")).to_have_attribute("aria-invalid", "true")
     no_horizontal_scroll(app)
     app.select_option("#uc-char-puissance", "30")
     expect(app.locator("[data-field=characteristics]")).to_have_text("")
     expect(app.locator("[data-testid=uc-sum]")).to_have_text("Somme : 150 sur 150")
-    # Required texts, each message at its own field until filled.
+    # Required texts: a message at its own field once left empty, until filled.
+    app.focus("#uc-origins")
     expect(app.locator("[data-field=job]")).to_contain_text("obligatoire")
     expect(app.locator("#uc-job")).to_have_attribute("aria-invalid", "true")
+    expect(app.locator("[data-field=origins]")).to_have_text("")
     for field, text in (("job", "Cartographe"), ("origins", "Port-Sable"), ("story", "Perdue en mer, revenue."),
                         ("description", "Petite, tatouée"), ("don", "Sent toujours bon"), ("defaut", "Bavarde")):
         app.fill(f"#uc-{field}", text)

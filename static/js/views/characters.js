@@ -7,7 +7,8 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../i18n.js";
 import { newId } from "../storage.js";
-import { callBusy, fieldLimit, refusalAt } from "./ui.js";
+import { engineWhy } from "./forms.js";
+import { callBusy, disabledWhy, fieldLimit, refusalAt } from "./ui.js";
 
 /** The characters of one system, in document order. */
 export function systemCharacters(doc, system) {
@@ -116,6 +117,8 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
 
   function render(app, { meta }) {
     const list = systemCharacters(app.doc, system);
+    const createReason = engineWhy(app);
+    const createWhy = disabledWhy(`${prefix}-create`, createReason);
     return html`<section class="card" aria-labelledby=${`${prefix}-chars-title`}>
       <h2 id=${`${prefix}-chars-title`}>${t(key("characters"))}</h2>
       ${list.length === 0 ? html`<p class="muted">${t(key("no_characters"))}</p>` : nothing}
@@ -140,8 +143,10 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
             @input=${(e) => { ui.name = e.target.value; }}>
           <div id=${`${nameField}-refusal`}>${refusalAt(app, nameField)}</div>
         </div>
-        <button type="submit" class="primary" id=${`${prefix}-create`} ?disabled=${app.engine.state !== "ready" || ui.busy}>${t(key("create"))}</button>
+        <button type="submit" class="primary" id=${`${prefix}-create`} ?disabled=${Boolean(createReason) || ui.busy}
+          aria-describedby=${createWhy.id}>${t(key("create"))}</button>
       </form>
+      ${createWhy.note}
       ${ui.error ? html`<p class="field-error" role="alert">${errorMessage(ui.error)}</p>` : nothing}
     </section>`;
   }

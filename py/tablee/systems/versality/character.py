@@ -23,6 +23,7 @@ __all__ = [
     "improve",
     "improvement_points",
     "new_character",
+    "remove_wound",
     "require_playable",
     "validate_character",
     "wound_status",
@@ -46,6 +47,7 @@ declare(
     "versality.char.not_finished",
     "versality.char.already_created",
     "versality.wound.incapacitated",
+    "versality.wound.none",
     "versality.heal.self",
     "versality.heal.used",
     "versality.heal.no_wound",
@@ -342,6 +344,26 @@ def add_wound(c: dict[str, Any], characteristic: str) -> dict[str, Any]:
     new["wounds"][characteristic] = min(new["wounds"][characteristic] + 1, 6)
     if was_out:
         new["incapacitated"] = True
+    return new
+
+
+def remove_wound(c: dict[str, Any], characteristic: str) -> dict[str, Any]:
+    """Take back one wound entered by mistake (a correction by la MJ, not a heal).
+
+    Source: "Blessure, incapacité et mort" (the states a wound leads to); the correction
+    itself is ours (issue 13: "a wound added by mistake can be taken back"). It is the
+    inverse of :func:`add_wound`: the wound goes, and so does incapacité. Reading: no wound
+    can be added to an incapacitated character (``versality.wound.incapacitated``), so the
+    wound that incapacitated is always the last one added; taking a wound back from an
+    incapacitated character leaves them hors de combat (or better, by :func:`wound_status`)
+    as before that wound. No wound on that characteristic: ``versality.wound.none``,
+    nothing changes.
+    """
+    if c["wounds"][characteristic] <= 0:
+        raise RulesError("versality.wound.none", characteristic=characteristic)
+    new = copy.deepcopy(c)
+    new["wounds"][characteristic] -= 1
+    new["incapacitated"] = False
     return new
 
 

@@ -409,6 +409,23 @@ def _wound(request: dict[str, Any]) -> dict[str, Any]:
 
 
 @op(
+    "versality.wound.remove",
+    system="versality",
+    properties={"character": _CHAR, "characteristic": {"enum": list(R.CHARACTERISTICS)}},
+    required=("character", "characteristic"),
+    summary="Take back one wound entered by mistake (la MJ's correction); returns the status.",
+)
+def _wound_remove(request: dict[str, Any]) -> dict[str, Any]:
+    """La MJ's correction of a wound added by mistake: :func:`character.remove_wound`.
+
+    Not a heal: ``heal_used`` is untouched and no test is made. The page writes it to the
+    roll log as an MJ correction (who, which characteristic)."""
+    c = _char(request["character"])
+    new = C.remove_wound(c, request["characteristic"])
+    return {"character": new, "status": C.wound_status(new), "untreated_wounds": sum(new["wounds"].values())}
+
+
+@op(
     "versality.heal",
     system="versality",
     properties={

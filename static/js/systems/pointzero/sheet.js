@@ -5,13 +5,18 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { t } from "../../i18n.js";
+import { t, tn } from "../../i18n.js";
+import { focusFirstInvalid, touchedForm } from "../../views/forms.js";
+import { disabledWhy } from "../../views/ui.js";
 import {
   backLink, fieldErrors, fieldId, findCharacter, hasProblem, nameOf, ready, replaceCharacter, rules,
 } from "./common.js";
 
 const METICULEUX = "Méticuleux";
-const ui = { id: null, draft: null, check: null, asked: null, saved: "" };
+const ui = { id: null, draft: null, check: null, asked: null, saved: "", previewAsked: null };
+// Which problems are shown: a field's once it was left (or changed), all once the player asks
+// to see why a change was not saved (views/forms.js).
+const form = touchedForm();
 
 /** The sheet being edited: the saved character, or the draft a problem keeps unsaved. */
 function draftOf(c) {
@@ -23,7 +28,25 @@ function draftOf(c) {
   return ui.draft;
 }
 
+/** While a field already left is being typed in: check the draft as typed (nothing is saved,
+ * the draft is unchanged) so its message follows the typing. */
+async function preview(app, field, mutate) {
+  if (!form.shows(field) || !ready(app)) return;
+  const draft = structuredClone(ui.draft);
+  mutate(draft);
+  const key = JSON.stringify(draft);
+  ui.previewAsked = key;
+  const r = await app.call({ op: "pointzero.character.check", character: draft });
+  if (ui.previewAsked !== key || ui.asked !== null) return;
+  ui.previewAsked = null;
+  if (!r.error) {
+    ui.check = r;
+    app.rerender();
+  }
+}
+
 async function change(app, mutate) {
+  ui.previewAsked = null;
   mutate(ui.draft);
   const draft = structuredClone(ui.draft);
   const key = JSON.stringify(draft);
@@ -50,15 +73,19 @@ function levelValue(text) {
 }
 
 const describedBy = (field) => fieldId(field);
-const invalid = (field) => (hasProblem(ui.check, field) ? "true" : "false");
+/** The check with only the problems to show. */
+const shown = () => form.visible(ui.check);
+const invalid = (field) => (hasProblem(shown(), field) ? "true" : "false");
 
 function levelInput(app, id, field, value, label, apply, { errors = true } = {}) {
   return html`<div class="field pz-level">
     <label for=${id}>${t("pointzero.ui.level")}<span class="visually-hidden"> (${label})</span></label>
     <input id=${id} type="number" inputmode="numeric" min="0" max="10" step="1" .value=${live(String(value))}
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
-      @change=${(e) => change(app, (d) => apply(d, levelValue(e.target.value)))}>
-    ${errors ? fieldErrors(ui.check, field) : nothing}
+      @input=${(e) => preview(app, field, (d) => apply(d, levelValue(e.target.value)))}
+      @blur=${form.leave(app, field)}
+      @change=${(e) => { form.touch(field); change(app, (d) => apply(d, levelValue(e.target.value))); }}>
+    ${errors ? fieldErrors(shown(), field) : nothing}
   </div>`;
 }
 
@@ -67,14 +94,16 @@ function textInput(app, id, field, value, label, max, apply, { errors = true } =
     <label for=${id}>${label}</label>
     <input id=${id} maxlength=${max} autocomplete="off" .value=${live(value)}
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
-      @change=${(e) => change(app, (d) => apply(d, e.target.value))}>
-    ${errors ? fieldErrors(ui.check, field) : nothing}
+      @input=${(e) => preview(app, field, (d) => apply(d, e.target.value))}
+      @blur=${form.leave(app, field)}
+      @change=${(e) => { form.touch(field); change(app, (d) => apply(d, e.target.value)); }}>
+    ${errors ? fieldErrors(shown(), field) : nothing}
   </div>`;
 }
 
 /** A row's field problems under the whole row (full width, still each at its own id). */
 function rowErrors(fields) {
-  return html`<div class="pz-row-errors">${fields.map((f) => fieldErrors(ui.check, f))}</div>`;
+  return html`<div class="pz-row-errors">${fields.map((f) => fieldErrors(shown(), f))}</div>`;
 }
 
 function attributesSection(app, d) {
@@ -87,14 +116,26 @@ function attributesSection(app, d) {
         ${textInput(app, `pz-attr-${i}-name`, `attributes.${i}.name`, a.name, t("pointzero.ui.attribute_name"), 40, (x, v) => { x.attributes[i].name = v; }, { errors: false })}
         ${levelInput(app, `pz-attr-${i}-level`, `attributes.${i}.level`, a.level, a.name || a.code, (x, v) => { x.attributes[i].level = v; }, { errors: false })}
         ${rowErrors([`attributes.${i}.code`, `attributes.${i}.name`, `attributes.${i}.level`])}
-        <button type="button" class="danger pz-remove" ?disabled=${d.attributes.length <= 1}
-          @click=${() => change(app, (x) => { x.attributes.splice(i, 1); })}>${t("pointzero.ui.remove")}<span class="visually-hidden"> ${a.name}</span></button>
+        ${removeButton(`pz-attr-${i}-remove`, d.attributes.length <= 1 ? t("pointzero.ui.why_one_attribute") : null,
+          () => change(app, (x) => { x.attributes.splice(i, 1); }), a.name)}
       </li>`)}
     </ul>
-    ${fieldErrors(ui.check, "attributes")}
-    <button type="button" id="pz-add-attribute" ?disabled=${d.attributes.length >= 12}
-      @click=${() => change(app, (x) => { x.attributes.push({ code: "", name: "", level: 1 }); })}>${t("pointzero.ui.add_attribute")}</button>
+    ${fieldErrors(shown(), "attributes")}
+    ${limitedButton("pz-add-attribute", d.attributes.length >= 12 ? t("pointzero.ui.why_max", { n: 12 }) : null,
+      () => change(app, (x) => { x.attributes.push({ code: "", name: "", level: 1 }); }), t("pointzero.ui.add_attribute"))}
   </fieldset>`;
+}
+
+/** A button disabled with its reason said (ui.disabledWhy). */
+function limitedButton(id, reason, onClick, label) {
+  const why = disabledWhy(id, reason);
+  return html`<button type="button" id=${id} ?disabled=${Boolean(reason)} aria-describedby=${why.id} @click=${onClick}>${label}</button>${why.note}`;
+}
+
+function removeButton(id, reason, onClick, name) {
+  const why = disabledWhy(id, reason);
+  return html`<button type="button" class="danger pz-remove" ?disabled=${Boolean(reason)} aria-describedby=${why.id}
+    @click=${onClick}>${t("pointzero.ui.remove")}<span class="visually-hidden"> ${name}</span></button>${why.note}`;
 }
 
 function skillsSection(app, d) {
@@ -115,13 +156,19 @@ function skillsSection(app, d) {
       <div class="field pz-grow"><label for="pz-new-skill">${t("pointzero.ui.new_skill")}</label>
         <input id="pz-new-skill" name="skill" maxlength="60" autocomplete="off" list="pz-skill-ideas"></div>
       <datalist id="pz-skill-ideas">${["Acrobaties", "Aéronefs", "Discrétion", "Informatique", "Mécanique", "Vigilance"].map((n) => html`<option value=${n}></option>`)}</datalist>
-      <button type="submit" id="pz-add-skill" ?disabled=${d.skills.length >= 60}>${t("pointzero.ui.add_skill")}</button>
+      ${skillAdd(d)}
     </form>
   </fieldset>`;
 }
 
-function addSkill(app, form) {
-  const input = form.elements.skill;
+function skillAdd(d) {
+  const reason = d.skills.length >= 60 ? t("pointzero.ui.why_max", { n: 60 }) : null;
+  const why = disabledWhy("pz-add-skill", reason);
+  return html`<button type="submit" id="pz-add-skill" ?disabled=${Boolean(reason)} aria-describedby=${why.id}>${t("pointzero.ui.add_skill")}</button>${why.note}`;
+}
+
+function addSkill(app, formEl) {
+  const input = formEl.elements.skill;
   const name = input.value.trim();
   change(app, (x) => { x.skills.push({ name, level: 1 }); });
   input.value = "";
@@ -143,34 +190,45 @@ function atoutsSection(app, d) {
         <button type="button" class="danger pz-remove" @click=${() => change(app, (x) => { x.atouts.splice(i, 1); })}>${t("pointzero.ui.remove")}<span class="visually-hidden"> ${a}</span></button>
       </li>`)}
     </ul>
-    <button type="button" id="pz-add-atout" ?disabled=${d.atouts.length >= 20}
-      @click=${() => change(app, (x) => { x.atouts.push(""); })}>${t("pointzero.ui.add_atout")}</button>
+    ${limitedButton("pz-add-atout", d.atouts.length >= 20 ? t("pointzero.ui.why_max", { n: 20 }) : null,
+      () => change(app, (x) => { x.atouts.push(""); }), t("pointzero.ui.add_atout"))}
   </fieldset>`;
 }
 
 export function render(app, id) {
   const c = findCharacter(app.doc, id);
   if (!c) return html`${backLink("#/pointzero", t("pointzero.ui.back"))}<p role="alert">${t("pointzero.ui.not_found")}</p>`;
+  form.reset(c.id);
   const d = draftOf(c);
   rules(app);
   const pending = ui.check && !ui.check.valid;
+  const count = ui.check?.problems?.length ?? 0;
+  const hidden = pending && (shown().problems?.length ?? 0) < count;
   return html`
     ${backLink("#/pointzero", t("pointzero.ui.back"))}
     <h1>${nameOf(c)}</h1>
     <p><a class="button primary" href=${`#/pointzero/test/${encodeURIComponent(c.id)}`} id="pz-to-test">${t("pointzero.ui.make_test")}</a></p>
     <div role="status" aria-live="polite" class="small" data-testid="pz-sheet-status">
-      ${pending ? html`<p class="field-error">${t("pointzero.ui.not_saved")}</p>` : html`<p class="muted">${ready(app) ? ui.saved : t("pointzero.ui.engine_wait")}</p>`}
+      ${pending ? html`<p class="field-error">${t("pointzero.ui.not_saved")} ${tn("pointzero.ui.problems", count)}</p>` : html`<p class="muted">${ready(app) ? ui.saved : t("pointzero.ui.engine_wait")}</p>`}
     </div>
-    <div class="card">
-      ${textInput(app, "pz-name", "name", d.name, t("pointzero.ui.name"), 80, (x, v) => { x.name = v; })}
-    </div>
-    ${attributesSection(app, d)}
-    ${skillsSection(app, d)}
-    ${atoutsSection(app, d)}
-    <div class="card field">
-      <label for="pz-notes">${t("pointzero.ui.notes")}</label>
-      <textarea id="pz-notes" rows="4" maxlength="4000" .value=${live(d.notes)}
-        @change=${(e) => change(app, (x) => { x.notes = e.target.value.slice(0, 4000); })}></textarea>
+    ${hidden ? html`<p><button type="button" id="pz-show-problems" @click=${() => { form.touchAll(); app.rerender(); focusFirstInvalid(); }}>
+      ${t("pointzero.ui.show_problems")}</button></p>` : nothing}
+    <div class="split pz-sheet-split" data-testid="pz-sheet-columns">
+      <div class="pz-col">
+        <div class="card">
+          ${textInput(app, "pz-name", "name", d.name, t("pointzero.ui.name"), 80, (x, v) => { x.name = v; })}
+        </div>
+        ${attributesSection(app, d)}
+      </div>
+      <div class="pz-col">
+        ${skillsSection(app, d)}
+        ${atoutsSection(app, d)}
+        <div class="card field">
+          <label for="pz-notes">${t("pointzero.ui.notes")}</label>
+          <textarea id="pz-notes" rows="4" maxlength="4000" .value=${live(d.notes)}
+            @change=${(e) => change(app, (x) => { x.notes = e.target.value.slice(0, 4000); })}></textarea>
+        </div>
+      </div>
     </div>
     ${fieldErrors(ui.check, "")}
   `;

@@ -6,6 +6,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
+import { touchedForm } from "../../views/forms.js";
 import { callReporting, onNavigate } from "../../views/ui.js";
 import {
   KINDS, PAIRS, SKILL_GROUPS, attrLabel, backLink, checkOf, degreeLabel, errorLine, fieldErrors,
@@ -14,12 +15,16 @@ import {
 } from "./common.js";
 
 const ui = { id: null, problems: [], error: null };
+// Which problems are shown (a field's once left or changed) and the scores being typed before
+// they commit, for the live degree beside them (views/forms.js).
+const form = touchedForm();
 
 // A bad value typed is gone once the page is left (the input shows the saved score again):
 // its message goes too.
 onNavigate(() => Object.assign(ui, { problems: [], error: null }));
 
 function reset(id) {
+  form.reset(id);
   if (ui.id === id) return;
   Object.assign(ui, { id, problems: [], error: null });
 }
@@ -57,21 +62,61 @@ async function editNow(app, id, changes) {
   }
 }
 
+/** Once a field was left, its message follows the typing: the edit is asked without saving
+ * (the answer's problems for that field replace the old ones; the sheet is unchanged). */
+let previewSeq = 0;
+async function previewEdit(app, c, field, changes) {
+  if (!form.shows(field) || !ready(app)) return;
+  const seq = ++previewSeq;
+  const special_ids = specialSkills(tableState(app)).map((s) => s.id);
+  const r = await app.call({ op: "systmj.entity.edit", character: c, changes, special_ids });
+  if (seq !== previewSeq || r.error) return;
+  const touched = new Set(fieldsOf(changes));
+  ui.problems = [...ui.problems.filter((p) => !touched.has(p.field)), ...r.problems.filter((p) => touched.has(p.field))];
+  app.rerender();
+}
+
+/** Handlers of an edited field: input previews, change saves, blur marks it left. */
+function editing(app, c, field, changes) {
+  return {
+    input: (e) => {
+      form.setPreview(field, e.target.value);
+      app.rerender();
+      previewEdit(app, c, field, changes(e.target.value));
+    },
+    change: (e) => {
+      previewSeq += 1;
+      form.touch(field);
+      form.clearPreview(field);
+      edit(app, c, changes(e.target.value));
+    },
+    blur: form.leave(app, field),
+  };
+}
+
+/** A score as typed when it is one (0..99), else the saved one. */
+function scoreNow(field, saved) {
+  const typed = form.preview(field);
+  if (typed === undefined || !/^\s*\d{1,2}\s*$/.test(typed)) return saved;
+  return Number(typed);
+}
+
 function allProblems(app, c) {
   const check = checkOf(app, c);
-  return { problems: [...ui.problems, ...(check?.problems ?? [])] };
+  return form.visible({ problems: [...ui.problems, ...(check?.problems ?? [])] });
 }
 
 /** A score input (0..99) with its degree beside it and its message below. */
 function scoreField(app, c, probs, field, label, value, changes) {
   const id = `sj-${field.replace(/[^a-z0-9]+/gi, "-")}`;
+  const on = editing(app, c, field, changes);
   return html`<div class="field sj-score">
     <label for=${id}>${label}</label>
     <div class="sj-score-row">
       <input id=${id} type="text" inputmode="numeric" autocomplete="off" .value=${String(value)} ?disabled=${!ready(app)}
         aria-invalid=${hasProblem(probs, field) ? "true" : "false"} aria-describedby=${`${fieldId(field)} ${id}-degree`}
-        @change=${(e) => edit(app, c, changes(e.target.value))}>
-      <span class="sj-degree" id=${`${id}-degree`} data-testid=${`${id}-degree`}>${degreeLabel(value)}</span>
+        @input=${on.input} @change=${on.change} @blur=${on.blur}>
+      <span class="sj-degree" id=${`${id}-degree`} data-testid=${`${id}-degree`}>${degreeLabel(scoreNow(field, value))}</span>
     </div>
     ${fieldErrors(probs, field)}
   </div>`;
@@ -79,11 +124,12 @@ function scoreField(app, c, probs, field, label, value, changes) {
 
 function textField(app, c, probs, field, label, { max, disabled = false, hint = "" } = {}) {
   const id = `sj-${field}`;
+  const on = editing(app, c, field, (v) => ({ [field]: v }));
   return html`<div class="field">
     <label for=${id}>${label}</label>
     <input id=${id} maxlength=${max} autocomplete="off" .value=${c[field]} ?disabled=${!ready(app) || disabled}
       aria-invalid=${hasProblem(probs, field) ? "true" : "false"} aria-describedby=${fieldId(field)}
-      @change=${(e) => edit(app, c, { [field]: e.target.value })}>
+      @input=${on.input} @change=${on.change} @blur=${on.blur}>
     ${hint ? html`<p class="muted small">${hint}</p>` : nothing}
     ${fieldErrors(probs, field)}
   </div>`;
@@ -96,7 +142,7 @@ function identity(app, c, probs) {
     <div class="sj-grid">
       ${textField(app, c, probs, "name", t("systmj.ui.name"), { max: 80 })}
       <div class="field"><label for="sj-kind">${t("systmj.ui.kind")}</label>
-        <select id="sj-kind" ?disabled=${!ready(app)} @change=${(e) => edit(app, c, { kind: e.target.value })}>
+        <select id="sj-kind" ?disabled=${!ready(app)} @change=${(e) => { form.touch("kind"); edit(app, c, { kind: e.target.value }); }}>
           ${KINDS.map((k) => html`<option value=${k} ?selected=${k === c.kind}>${t(`systmj.kind.${k}`)}</option>`)}
         </select></div>
       ${textField(app, c, probs, "language", t("systmj.ui.language"), { max: 60, disabled: creature, hint: creature ? t("systmj.ui.no_language") : "" })}
@@ -109,11 +155,12 @@ function identity(app, c, probs) {
 
 function scoreFieldPool(app, c, probs, field, label) {
   const id = `sj-${field.replace("_", "-")}`;
+  const on = editing(app, c, field, (v) => ({ [field]: v }));
   return html`<div class="field">
     <label for=${id}>${label}</label>
     <input id=${id} type="text" inputmode="numeric" autocomplete="off" .value=${String(c[field])} ?disabled=${!ready(app)}
       aria-invalid=${hasProblem(probs, field) ? "true" : "false"} aria-describedby=${fieldId(field)}
-      @change=${(e) => edit(app, c, { [field]: e.target.value })}>
+      @input=${on.input} @change=${on.change} @blur=${on.blur}>
     ${fieldErrors(probs, field)}
   </div>`;
 }
@@ -181,16 +228,23 @@ export function render(app, id) {
       <a class="button" href=${`#/systmj/learning/${encodeURIComponent(c.id)}`} id="sj-to-learning">${t("systmj.ui.learning")}</a>
     </nav>
     ${errorLine(ui.error, state)}
-    ${identity(app, c, probs)}
-    ${attributes(app, c, probs)}
-    ${skills(app, c, probs, state)}
-    <section class="card" aria-labelledby="sj-notes-title">
-      <h2 id="sj-notes-title"><label for="sj-notes">${t("systmj.ui.notes")}</label></h2>
-      <textarea id="sj-notes" rows="4" maxlength="4000" .value=${c.notes} ?disabled=${!ready(app)}
-        @change=${(e) => edit(app, c, { notes: e.target.value })}></textarea>
-      ${fieldErrors(probs, "notes")}
-    </section>
-    ${progress(c, state)}
+    <div class="split sj-sheet-split" data-testid="sj-sheet-columns">
+      <div class="sj-col">
+        ${identity(app, c, probs)}
+        ${attributes(app, c, probs)}
+        <section class="card" aria-labelledby="sj-notes-title">
+          <h2 id="sj-notes-title"><label for="sj-notes">${t("systmj.ui.notes")}</label></h2>
+          <textarea id="sj-notes" rows="4" maxlength="4000" .value=${c.notes} ?disabled=${!ready(app)}
+            @blur=${form.leave(app, "notes")}
+            @change=${(e) => { form.touch("notes"); edit(app, c, { notes: e.target.value }); }}></textarea>
+          ${fieldErrors(probs, "notes")}
+        </section>
+      </div>
+      <div class="sj-col">
+        ${skills(app, c, probs, state)}
+        ${progress(c, state)}
+      </div>
+    </div>
   `;
 }
 

@@ -7,7 +7,8 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy, fieldLimit, refusalAt } from "../../views/ui.js";
+import { engineWhy, focusFirstInvalid, touchedForm } from "../../views/forms.js";
+import { callBusy, disabledWhy, fieldLimit, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
@@ -29,10 +30,14 @@ const ui = {
   healer: "", useTarget: "", poisonTarget: "", lastRoll: null, selling: null, finishError: null, errorAt: null,
   custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false, cures: false },
 };
+// Which of the check's problems are shown: a field's once it was left, all once the player
+// tried to finish (views/forms.js).
+const form = touchedForm();
 const diagOdds = oddsCache();
 const dayOdds = oddsCache();
 
 function reset(id) {
+  form.reset(id);
   if (ui.id === id) return;
   Object.assign(ui, { id, error: null, message: null, showSecret: false, healer: "", useTarget: "", poisonTarget: "", errorAt: null, lastRoll: null, selling: null, finishError: null });
 }
@@ -77,7 +82,14 @@ function errorAt(at) {
 
 /** "Terminer la création": unicreon.character.finish refuses while character.check has problems
  * (its refusal is shown beside the button); once `created`, check drops the creation-only rules. */
-async function finish(app, c) {
+async function finish(app, c, raw) {
+  // Problems left: show them all at their fields and go to the first (nothing is asked).
+  if (raw && !raw.ok) {
+    form.touchAll();
+    app.rerender();
+    focusFirstInvalid();
+    return;
+  }
   const r = await callBusy(app, ui, { op: "unicreon.character.finish", character: c, creation_pay: creationPay(app.doc) }, { errorKey: "finishError" });
   // finish only sets `created`: keep any edit typed while the engine answered.
   if (r) edit(app, c.id, (d) => { d.created = r.character.created; });
@@ -96,10 +108,10 @@ function identity(app, c, check) {
       ${long
         ? html`<textarea id=${at} maxlength=${max} rows="2" .value=${live(c[f])}
             aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${`${describedBy(f)} ${at}-refusal`}
-            @input=${set}></textarea>`
+            @input=${set} @blur=${form.leave(app, f)}></textarea>`
         : html`<input id=${at} maxlength=${max} autocomplete="off" .value=${live(c[f])}
             aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${`${describedBy(f)} ${at}-refusal`}
-            @input=${set}>`}
+            @input=${set} @blur=${form.leave(app, f)}>`}
       ${fieldErrors(check, f)}
       <div id=${`${at}-refusal`}>${refusalAt(app, at)}</div>
     </div>`;
@@ -123,7 +135,7 @@ function identity(app, c, check) {
 function characteristicsSection(app, c, check) {
   const sum = CHARACTERISTICS.reduce((s, k) => s + (c.characteristics[k] ?? 0), 0);
   return html`<fieldset class="card" id="uc-chars" aria-invalid=${hasProblem(check, "characteristics") ? "true" : "false"}
-    aria-describedby=${describedBy("characteristics")}>
+    aria-describedby=${describedBy("characteristics")} @focusout=${form.leaveGroup(app, "characteristics")}>
     <legend>${t("unicreon.field.characteristics")}</legend>
     <p class="muted small">${t("unicreon.ui.chars_help")}</p>
     <div class="uc-grid">
@@ -132,7 +144,7 @@ function characteristicsSection(app, c, check) {
         return html`<div class="field">
           <label for=${`uc-char-${k}`}>${charLabel(k)}</label>
           <select id=${`uc-char-${k}`} aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${describedBy(f, "characteristics")}
-            @change=${(e) => edit(app, c.id, (d) => { d.characteristics[k] = Number(e.target.value); })}>
+            @change=${(e) => edit(app, c.id, (d) => { d.characteristics[k] = Number(e.target.value); })} @blur=${form.leave(app, f)}>
             ${VALUES.includes(c.characteristics[k]) ? nothing : html`<option value=${c.characteristics[k]} selected>${c.characteristics[k]}</option>`}
             ${VALUES.map((v) => html`<option value=${v} ?selected=${v === c.characteristics[k]}>${v} — ${valueLabel(v)}</option>`)}
           </select>
@@ -153,7 +165,7 @@ function skillsSection(app, c, check) {
     if (!name) return;
     if (edit(app, c.id, (d) => { d.skills.push({ name, level: ui.skill.level }); }, "uc-skill-name")) ui.skill.name = "";
   };
-  return html`<section class="card" aria-labelledby="uc-skills-title">
+  return html`<section class="card" aria-labelledby="uc-skills-title" @focusout=${form.leaveGroup(app, "skills")}>
     <h2 id="uc-skills-title">${t("unicreon.field.skills")}</h2>
     <p class="muted small">${t("unicreon.ui.skills_help")}</p>
     ${c.skills.length ? html`<ul class="uc-list" data-testid="uc-skills">${c.skills.map((s, i) => html`<li>
@@ -200,7 +212,7 @@ function itemDetails(item) {
 function inventorySection(app, c, enc) {
   const others = characters(app.doc).filter((x) => x.id !== c.id);
   if (!others.some((o) => o.id === ui.poisonTarget)) ui.poisonTarget = "";
-  return html`<section class="card" aria-labelledby="uc-inv-title">
+  return html`<section class="card" aria-labelledby="uc-inv-title" @focusout=${form.leaveGroup(app, "inventory", "po")}>
     <h2 id="uc-inv-title">${t("unicreon.field.inventory")}</h2>
     <p class="uc-big-line"><span>${t("unicreon.ui.label_colon", { label: t("unicreon.field.po") })} <strong data-testid="uc-po">${c.po}</strong></span></p>
     ${encumbranceLine(c, enc)}
@@ -216,9 +228,7 @@ function inventorySection(app, c, enc) {
             @change=${(e) => charOp(app, { op: "unicreon.inventory.carry", character: c, uid: item.uid, carried: e.target.value }, null)}>
             ${["bag", "hand", "worn", "following"].map((k) => html`<option value=${k} ?selected=${k === item.carried}>${t(`unicreon.carried.${k}`)}</option>`)}
           </select>
-          ${item.uses !== null ? html`<button type="button" data-testid="uc-use" ?disabled=${!ready(app) || ui.busy || item.uses < 1 || (item.afflicts && !ui.poisonTarget)}
-            aria-describedby=${item.afflicts ? "uc-poison-target" : nothing}
-            @click=${() => useItem(app, c, item)}>${t("unicreon.ui.use")}</button>` : nothing}
+          ${item.uses !== null ? useButton(app, c, item) : nothing}
           ${ui.selling?.uid === item.uid ? nothing : html`<button type="button" data-testid="uc-sell" ?disabled=${!ready(app) || ui.busy}
             @click=${() => { ui.selling = { uid: item.uid, price: item.cost }; app.rerender(); }}>${t("unicreon.ui.sell")}</button>`}
           <button type="button" class="danger" ?disabled=${!ready(app) || ui.busy}
@@ -253,6 +263,15 @@ function inventorySection(app, c, enc) {
     ${shop(app, c)}
     ${customForm(app, c)}
   </section>`;
+}
+
+/** "Utiliser", disabled with its reason said (no use left, no victim chosen, engine). */
+function useButton(app, c, item) {
+  const reason = item.uses < 1 ? t("unicreon.ui.why_no_use")
+    : item.afflicts && !ui.poisonTarget ? t("unicreon.ui.why_no_victim") : engineWhy(app);
+  const why = disabledWhy(`uc-use-${item.uid}`, reason);
+  return html`<button type="button" data-testid="uc-use" ?disabled=${Boolean(reason) || ui.busy} aria-describedby=${why.id}
+    @click=${() => useItem(app, c, item)}>${t("unicreon.ui.use")}</button>${why.note}`;
 }
 
 function useItem(app, c, item) {
@@ -504,8 +523,12 @@ export function render(app, id) {
   const c = effective(app.doc, findCharacter(app.doc, id));
   if (!c) return html`${backLink("#/unicreon", t("unicreon.ui.back"))}<p role="alert">${t("unicreon.ui.not_found")}</p>`;
   const created = c.created === true;
-  const check = checkOf(app, c);
-  const count = check?.problems?.length ?? null;
+  const raw = checkOf(app, c);
+  const check = form.visible(raw);
+  const count = raw?.problems?.length ?? null;
+  // Busy (an op under way, a blink) disables without a note; the engine starting says so.
+  const finishReason = engineWhy(app);
+  const finishWhy = disabledWhy("uc-finish-creation", finishReason);
   return html`
     ${backLink("#/unicreon", t("unicreon.ui.back"))}
     <h1>${nameOf(c)}</h1>
@@ -514,23 +537,29 @@ export function render(app, id) {
       ${[["uc-chars", "unicreon.field.characteristics"], ["uc-skills-title", "unicreon.field.skills"], ["uc-inv-title", "unicreon.field.inventory"], ["uc-health-title", "unicreon.ui.health"]].map(([target, key]) => html`<button type="button" class="uc-jump-btn"
         @click=${() => { const el = document.getElementById(target); el?.scrollIntoView({ block: "start", behavior: "smooth" }); el?.querySelector("select, input, button")?.focus({ preventScroll: true }); }}>${t(key)}</button>`)}
     </nav>
-    <p class="small ${count ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
+    <p class="small ${count && form.attempted ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
       ${count === null ? "" : count ? tn("unicreon.ui.problems", count) : t("unicreon.ui.all_good")}</p>
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
-    <p class="row">${created
+    <div class="row">${created
       ? html`<span class="muted small" data-testid="uc-created">${t("unicreon.ui.in_play")}</span>
         <button type="button" class="uc-jump-btn" @click=${() => edit(app, c.id, (d) => { d.created = false; })}>${t("unicreon.ui.reopen_creation")}</button>`
-      : html`<button type="button" id="uc-finish-creation" ?disabled=${!ready(app) || ui.busy || !check?.ok}
-        @click=${() => finish(app, c)}>${t("unicreon.ui.finish_creation")}</button>
-        <span class="muted small">${t("unicreon.ui.finish_help")}</span>`}</p>
+      : html`<button type="button" id="uc-finish-creation" ?disabled=${Boolean(finishReason) || ui.busy} aria-describedby=${finishWhy.id}
+        @click=${() => finish(app, c, raw)}>${t("unicreon.ui.finish_creation")}</button>
+        <span class="muted small">${t("unicreon.ui.finish_help")}</span>${finishWhy.note}`}</div>
     <div role="status" aria-live="polite" data-testid="uc-finish-status">${created ? nothing : errorLine(ui.finishError, "uc-finish-error")}</div>
-    ${identity(app, c, check)}
-    ${characteristicsSection(app, c, check)}
-    ${skillsSection(app, c, check)}
-    ${inventorySection(app, c, check?.encumbrance)}
-    ${fieldErrors(check, "inventory", { under: true })}
-    ${fieldErrors(check, "po")}
-    ${healthSection(app, c)}
-    ${optionsSection(app, c)}
+    <div class="split uc-sheet-split" data-testid="uc-sheet-columns">
+      <div class="uc-col">
+        ${identity(app, c, check)}
+        ${characteristicsSection(app, c, check)}
+        ${optionsSection(app, c)}
+      </div>
+      <div class="uc-col">
+        ${skillsSection(app, c, check)}
+        ${inventorySection(app, c, check?.encumbrance)}
+        ${fieldErrors(check, "inventory", { under: true })}
+        ${fieldErrors(check, "po")}
+        ${healthSection(app, c)}
+      </div>
+    </div>
   `;
 }

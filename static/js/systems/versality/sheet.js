@@ -7,7 +7,8 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
-import { callReporting, fieldLimit, own, refusalAt } from "../../views/ui.js";
+import { engineWhy, focusFirstInvalid, touchedForm } from "../../views/forms.js";
+import { callReporting, disabledWhy, fieldLimit, own, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
@@ -19,12 +20,17 @@ import { playerCall, playerView } from "./table.js";
 const ui = { id: null, error: null, heal: { ally: "", characteristic: "physique", outcome: "oui" },
   improve: { power: "", characteristic: "physique", skill: "traquer", compensation: "" }, message: null };
 
+// Which of the check's problems are shown (a field's once left, all once the player tried to
+// validate), and the scores being typed before they commit (views/forms.js).
+const form = touchedForm();
+
 onNavigate(() => {
   ui.error = null;
   ui.message = null;
 });
 
 function reset(id) {
+  form.reset(id);
   if (ui.id === id) return;
   ui.id = id;
   ui.error = null;
@@ -48,6 +54,19 @@ const clampInt = (value, lo, hi) => {
 
 const describedBy = (...fields) => fields.map(fieldId).join(" ");
 
+/** The sheet as being typed: the saved character with the scores typed but not yet
+ * committed (change), for the live counters and the check (nothing is saved). */
+function withPreview(c) {
+  const typed = form.previews();
+  if (!typed.length) return c;
+  const d = structuredClone(c);
+  for (const [field, text] of typed) {
+    const [group, name] = field.split(".");
+    if (own(d[group], name) !== undefined) d[group][name] = clampInt(text, 0, 20);
+  }
+  return d;
+}
+
 /** Replace the character with an op's answer and say what happened (or show the error). */
 async function runCharacterOp(app, request, { onOk } = {}) {
   const response = await callReporting(app, ui, request);
@@ -65,15 +84,16 @@ function powerSection(app, c, check, locked) {
       <label for=${`vs-power-${i}`}>${i === 0 ? t("versality.ui.power") : t("versality.ui.power_n", { n: i + 1 })}</label>
       <textarea id=${`vs-power-${i}`} maxlength="500" rows="2" .value=${live(p.text)}
         aria-invalid=${hasProblem(check, "powers") && i === 0 ? "true" : "false"}
-        aria-describedby=${describedBy("powers")}
+        aria-describedby=${describedBy("powers")} @blur=${form.leave(app, "powers")}
         @input=${(e) => edit(app, c.id, (d) => {
           if (!d.powers.length) d.powers.push({ text: "", approved: false });
           d.powers[i].text = e.target.value.slice(0, 500);
         })}></textarea>
       <label class="check"><input type="checkbox" id=${`vs-power-${i}-approved`} .checked=${live(p.approved)}
         aria-invalid=${hasProblem(check, `powers.${i}.approved`) ? "true" : "false"}
-        aria-describedby=${describedBy(`powers.${i}.approved`)}
+        aria-describedby=${describedBy(`powers.${i}.approved`)} @blur=${form.leave(app, `powers.${i}.approved`)}
         @change=${(e) => edit(app, c.id, (d) => {
+          form.touch(`powers.${i}.approved`);
           if (!d.powers.length) d.powers.push({ text: "", approved: false });
           d.powers[i].approved = e.target.checked;
         })}> ${t("versality.ui.approved_by_mj")}</label>
@@ -121,21 +141,26 @@ function deckSection(app, c, check, locked, r) {
   const cheapest = Math.min(...Object.values(values), Infinity);
   const addCard = (kind) => edit(app, c.id, (d) => { d.deck.push({ kind, origin: "creation" }); });
   const deckInvalid = hasProblem(check, "deck");
-  return html`<fieldset class="card vs-step" id="vs-step-deck">
+  return html`<fieldset class="card vs-step" id="vs-step-deck" @focusout=${form.leaveGroup(app, "deck")}>
     <legend>${t("versality.ui.step_deck")}</legend>
     <p class="muted small">${t("versality.ui.deck_help")}</p>
     ${cardChips(app, c, ["oui-et", "oui", "oui-mais"], locked)}
     ${locked ? nothing : html`
       <p class="vs-remaining" data-testid="vs-success-left" aria-live="polite">${budgetLine(left, budget)}</p>
       <div class="row" role="group" aria-label=${t("versality.ui.buy_success")}>
-        ${["oui-et", "oui", "oui-mais"].map((kind) => html`<button type="button" data-testid=${`vs-buy-${kind}`}
-          aria-describedby=${describedBy("deck")}
-          ?disabled=${!r || (prices[kind] ?? 99) > left} @click=${() => addCard(kind)}>
-          + ${outcomeLabel(kind)} <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : "…"})</span></button>`)}
+        ${["oui-et", "oui", "oui-mais"].map((kind) => {
+          const reason = !r ? engineWhy(app) || t("versality.ui.checking")
+            : (prices[kind] ?? 99) > left ? tn("versality.ui.why_points", prices[kind], { left: Math.max(left, 0) }) : null;
+          const why = disabledWhy(`vs-buy-${kind}`, reason);
+          return html`<div class="vs-buy"><button type="button" data-testid=${`vs-buy-${kind}`}
+          aria-describedby=${why.id === nothing ? describedBy("deck") : `${why.id} ${describedBy("deck")}`}
+          ?disabled=${Boolean(reason)} @click=${() => addCard(kind)}>
+          + ${outcomeLabel(kind)} <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : "…"})</span></button>${why.note}</div>`;
+        })}
       </div>
       <p class="muted small">${t("versality.ui.never_removed")}</p>`}
   </fieldset>
-  <fieldset class="card vs-step" id="vs-step-failure">
+  <fieldset class="card vs-step" id="vs-step-failure" @focusout=${form.leaveGroup(app, "deck")}>
     <legend>${t("versality.ui.step_failure")}</legend>
     <p class="muted small">${t("versality.ui.failure_help")}</p>
     ${cardChips(app, c, ["non-mais", "non-et"], locked)}
@@ -148,10 +173,16 @@ function deckSection(app, c, check, locked, r) {
     ${ledger.debt ? html`<p class="vs-choice" data-testid="vs-debt">${tn("versality.ui.shortfall_choice", ledger.gap)}<br>${tn("versality.ledger.debt", ledger.debt)}</p>` : nothing}
     ${ledger.credit ? html`<p data-testid="vs-credit">${tn("versality.ledger.credit", ledger.credit)}</p>` : nothing}` : nothing}
     ${locked ? nothing : html`<div class="row" role="group" aria-label=${t("versality.ui.buy_failure")}>
-      ${["non-mais", "non-et"].map((kind) => html`<button type="button" data-testid=${`vs-buy-${kind}`}
-        aria-describedby=${describedBy("deck")}
-        ?disabled=${!ledger || !failureAllowed(ledger.gap, values[kind] ?? 99, cheapest)} @click=${() => addCard(kind)}>
-        + ${outcomeLabel(kind)} <span class="small">(${t("versality.ui.compensates", { n: values[kind] ?? "…" })})</span></button>`)}
+      ${["non-mais", "non-et"].map((kind) => {
+        const reason = !ledger ? engineWhy(app) || t("versality.ui.checking")
+          : ledger.gap <= 0 ? t("versality.ui.why_nothing_owed")
+            : !failureAllowed(ledger.gap, values[kind] ?? 99, cheapest) ? t("versality.ui.why_too_much", { value: values[kind], gap: ledger.gap }) : null;
+        const why = disabledWhy(`vs-buy-${kind}`, reason);
+        return html`<div class="vs-buy"><button type="button" data-testid=${`vs-buy-${kind}`}
+        aria-describedby=${why.id === nothing ? describedBy("deck") : `${why.id} ${describedBy("deck")}`}
+        ?disabled=${Boolean(reason)} @click=${() => addCard(kind)}>
+        + ${outcomeLabel(kind)} <span class="small">(${t("versality.ui.compensates", { n: values[kind] ?? "…" })})</span></button>${why.note}</div>`;
+      })}
     </div>`}
     <div aria-invalid=${deckInvalid ? "true" : "false"}>${fieldErrors(check, "deck")}</div>
   </fieldset>`;
@@ -171,13 +202,14 @@ function traitsSection(app, c, check, played = false) {
     <label for=${`vs-${list}-${i}`}>${label}</label>
     <input id=${`vs-${list}-${i}`} maxlength="200" .value=${live(c[list][i] ?? "")}
       aria-invalid=${hasProblem(check, "forces") && !(c[list][i] ?? "").trim() ? "true" : "false"} aria-describedby=${describedBy("forces")}
+      @blur=${form.leave(app, `${list}.${i}`)}
       @input=${(e) => edit(app, c.id, (d) => {
         const n = list === "forces" ? nf : nw;
         d[list] = Array.from({ length: n }, (_, k) => d[list][k] ?? "");
         d[list][i] = e.target.value.slice(0, 200);
       })}>
   </div>`;
-  return html`<fieldset class="card vs-step" id="vs-step-traits">
+  return html`<fieldset class="card vs-step" id="vs-step-traits" @focusout=${form.leaveGroup(app, "forces")}>
     <legend>${t(played ? "versality.ui.sheet_traits" : "versality.ui.step_traits")}</legend>
     <div class="row" role="radiogroup" aria-label=${t("versality.ui.traits_mode")}>
       <label class="check"><input type="radio" name="vs-traits-mode" .checked=${live(!three)} @change=${() => setMode(false)}> ${t("versality.ui.traits_2_1")}</label>
@@ -188,14 +220,15 @@ function traitsSection(app, c, check, played = false) {
     ${fieldErrors(check, "forces")}
     <label class="check"><input type="checkbox" id="vs-traits-approved" .checked=${live(c.traits_approved)}
       aria-invalid=${hasProblem(check, "traits_approved") ? "true" : "false"} aria-describedby=${describedBy("traits_approved")}
-      @change=${(e) => edit(app, c.id, (d) => { d.traits_approved = e.target.checked; })}> ${t("versality.ui.approved_by_mj")}</label>
+      @blur=${form.leave(app, "traits_approved")}
+      @change=${(e) => { form.touch("traits_approved"); edit(app, c.id, (d) => { d.traits_approved = e.target.checked; }); }}> ${t("versality.ui.approved_by_mj")}</label>
     ${fieldErrors(check, "traits_approved")}
   </fieldset>`;
 }
 
 function scoresSection(app, c, check, { group, names, labelKey, budget, max, legend, locked }) {
   const total = names.reduce((s, n) => s + c[group][n], 0);
-  return html`<fieldset class="card vs-step" id=${`vs-step-${group}`}>
+  return html`<fieldset class="card vs-step" id=${`vs-step-${group}`} @focusout=${form.leaveGroup(app, group)}>
     <legend>${legend}</legend>
     ${locked ? nothing : html`<p class="vs-remaining" data-testid=${`vs-${group}-left`} aria-live="polite">
       ${budgetLine(budget - total, budget)}${max ? html` · ${t("versality.ui.max_per_skill", { max })}` : nothing}</p>`}
@@ -205,9 +238,11 @@ function scoresSection(app, c, check, { group, names, labelKey, budget, max, leg
         const bad = hasProblem(check, field);
         return html`<div class="field vs-score">
           <label for=${`vs-${group}-${n}`}>${t(`${labelKey}.${n}`)}</label>
-          <input type="number" inputmode="numeric" min="0" max="20" id=${`vs-${group}-${n}`} .value=${live(String(c[group][n]))}
+          <input type="number" inputmode="numeric" min="0" max="20" id=${`vs-${group}-${n}`} .value=${live(form.preview(field) ?? String(c[group][n]))}
             ?readonly=${locked} aria-invalid=${bad ? "true" : "false"} aria-describedby=${describedBy(field, group)}
-            @change=${(e) => edit(app, c.id, (d) => { d[group][n] = clampInt(e.target.value, 0, 20); })}>
+            @input=${(e) => { form.setPreview(field, e.target.value); app.rerender(); }}
+            @blur=${form.leave(app, field)}
+            @change=${(e) => { form.clearPreview(field); edit(app, c.id, (d) => { d[group][n] = clampInt(e.target.value, 0, 20); }); }}>
           ${fieldErrors(check, field)}
         </div>`;
       })}
@@ -217,7 +252,14 @@ function scoresSection(app, c, check, { group, names, labelKey, budget, max, leg
 }
 
 /** "Valider la création": the engine refuses while character.check has problems. */
-function validate(app, c) {
+function validate(app, c, check) {
+  // Problems left: every one shows at its field and the first takes the focus.
+  if (!check?.valid) {
+    form.touchAll();
+    app.rerender();
+    focusFirstInvalid();
+    return null;
+  }
   return runCharacterOp(app, { op: "versality.character.finish", character: c }, {
     onOk: (r) => {
       edit(app, c.id, (d) => Object.assign(d, r.character));
@@ -234,17 +276,38 @@ function woundsSection(app, c, check) {
       edit(app, c.id, (d) => Object.assign(d, r.character));
     },
   });
+  // La MJ's correction of a wound added by mistake (versality.wound.remove), logged as such.
+  const takeBack = (characteristic) => runCharacterOp(app, { op: "versality.wound.remove", character: c, characteristic }, {
+    onOk: (r) => {
+      const what = t(`versality.characteristic.${characteristic}`);
+      ui.message = t("versality.ui.wound_removed", { name: nameOf(c), characteristic: what, status: t(`versality.status.${r.status}`) });
+      edit(app, c.id, (d) => Object.assign(d, r.character));
+      app.addLog({ kind: "versality.wound.remove", system: "versality", who: t("versality.ui.mj_correction_who"),
+        label: t("versality.ui.wound_removed_log", { name: nameOf(c), characteristic: what }),
+        request: { op: "versality.wound.remove", characteristic }, result: { summary: ui.message } });
+    },
+  });
+  // One reason for the three "+ blessure" buttons, said once under the list.
+  const woundReason = c.incapacitated ? t("versality.ui.why_incapacitated") : engineWhy(app);
+  const woundWhy = disabledWhy("vs-wound", woundReason);
   return html`<section class="card" aria-labelledby="vs-wounds-title" id="vs-wounds">
     <h2 id="vs-wounds-title">${t("versality.ui.wounds")}</h2>
     <p>${t("versality.ui.status")} <strong data-testid="vs-status">${check?.status ? t(`versality.status.${check.status}`) : "…"}</strong>
       ${check?.untreated_wounds ? html` · <span data-testid="vs-untreated">${tn("versality.ui.untreated", check.untreated_wounds)}</span>` : nothing}</p>
     <ul class="vs-wound-list">
-      ${CHARACTERISTICS.map((k) => html`<li>
-        <span>${t(`versality.characteristic.${k}`)} : <strong data-testid=${`vs-wounds-${k}`}>${c.wounds[k]}</strong></span>
-        <button type="button" ?disabled=${!ready(app) || c.incapacitated} data-testid=${`vs-wound-${k}`}
-          @click=${() => wound(k)}>${t("versality.ui.add_wound")}</button>
-      </li>`)}
+      ${CHARACTERISTICS.map((k) => {
+        const label = t(`versality.characteristic.${k}`);
+        return html`<li>
+        <span>${label} : <strong data-testid=${`vs-wounds-${k}`}>${c.wounds[k]}</strong></span>
+        <button type="button" ?disabled=${Boolean(woundReason)} aria-describedby=${woundWhy.id} data-testid=${`vs-wound-${k}`}
+          @click=${() => wound(k)}>${t("versality.ui.add_wound")}<span class="visually-hidden"> (${label})</span></button>
+        ${c.wounds[k] > 0 ? html`<button type="button" class="small-btn" data-testid=${`vs-unwound-${k}`} ?disabled=${!ready(app)}
+          @click=${() => takeBack(k)}>${t("versality.ui.remove_wound")}<span class="visually-hidden"> (${label})</span></button>` : nothing}
+      </li>`;
+      })}
     </ul>
+    ${woundWhy.note}
+    <p class="muted small">${t("versality.ui.remove_wound_help")}</p>
     <p class="muted small">${t("versality.ui.wounds_help")}</p>
   </section>`;
 }
@@ -270,7 +333,7 @@ function healSection(app, c) {
   return html`<section class="card" aria-labelledby="vs-heal-title" id="vs-heal">
     <h2 id="vs-heal-title">${t("versality.ui.heal")}</h2>
     <p class="muted small">${t("versality.ui.heal_help")}</p>
-    ${c.heal_used ? html`<p data-testid="vs-heal-used">${t("versality.ui.heal_used")}</p>` : nothing}
+    ${c.heal_used ? html`<p data-testid="vs-heal-used" id="vs-heal-used">${t("versality.ui.heal_used")}</p>` : nothing}
     ${allies.length === 0 ? html`<p class="muted">${t("versality.ui.no_ally")}</p>` : html`
       <div class="vs-form-grid">
         <div class="field"><label for="vs-heal-ally">${t("versality.ui.ally")}</label>
@@ -284,7 +347,7 @@ function healSection(app, c) {
       </div>
       ${c.incapacitated ? html`<p data-testid="vs-heal-incapacitated" id="vs-heal-why">${t("versality.ui.heal_incapacitated")}</p>` : nothing}
       ${c.heal_used || c.incapacitated
-        ? html`<button type="button" id="vs-heal-test" disabled aria-describedby=${c.incapacitated ? "vs-heal-why" : nothing}>${t("versality.ui.heal_test")}</button>`
+        ? html`<button type="button" id="vs-heal-test" disabled aria-describedby=${c.incapacitated ? "vs-heal-why" : "vs-heal-used"}>${t("versality.ui.heal_test")}</button>`
         : html`<a class="button primary" id="vs-heal-test"
             href=${`#/versality/test/${encodeURIComponent(c.id)}/heal/${encodeURIComponent(ally.id)}/${ui.heal.characteristic}`}>${t("versality.ui.heal_test")}</a>`}
       <details class="vs-heal-manual">
@@ -294,7 +357,7 @@ function healSection(app, c) {
             ${["oui-et", "oui", "oui-mais", "non-mais", "non-et", "echec-critique"].map((o) => html`<option value=${o} ?selected=${o === ui.heal.outcome}>${outcomeLabel(o)}</option>`)}
           </select></div>
         <button type="button" id="vs-heal-do" ?disabled=${!ready(app) || c.heal_used || c.incapacitated}
-          aria-describedby=${c.incapacitated ? "vs-heal-why" : nothing} @click=${doHeal}>${t("versality.ui.heal_do")}</button>
+          aria-describedby=${c.incapacitated ? "vs-heal-why" : c.heal_used ? "vs-heal-used" : nothing} @click=${doHeal}>${t("versality.ui.heal_do")}</button>
       </details>`}
   </section>`;
 }
@@ -331,6 +394,15 @@ function progressionSection(app, c, r) {
     },
   });
   const prices = r?.success_prices ?? {};
+  const points = c.improvement_points;
+  // A purchase the points cannot pay is disabled and says so (the engine refuses it anyway).
+  const short = (cost) => (cost > points ? t("versality.ui.why_improve_points", { cost, points }) : null);
+  const buyButton = (id, testid, reason, onClick, body) => {
+    const why = disabledWhy(id, reason);
+    return html`<div class="vs-buy"><button type="button" id=${id} data-testid=${testid ?? nothing} ?disabled=${Boolean(reason)}
+      aria-describedby=${why.id} @click=${onClick}>${body}</button>${why.note}</div>`;
+  };
+  const powerPrice = r?.power_price ?? 5;
   return html`<section class="card" aria-labelledby="vs-prog-title" id="vs-progression">
     <h2 id="vs-prog-title">${t("versality.ui.progression")}</h2>
     <p>${t("versality.ui.improvement_points")} <strong data-testid="vs-improvement-points">${c.improvement_points}</strong></p>
@@ -343,26 +415,28 @@ function progressionSection(app, c, r) {
       </select>
       <p class="muted small" id="vs-improve-compensation-help">${t("versality.ui.compensation_help")}</p></div>
     <div class="row">
-      ${KINDS.map((kind) => html`<button type="button" data-testid=${`vs-improve-${kind}`} ?disabled=${!ready(app)}
-        @click=${() => buy({ type: "card", kind, ...(kind in prices && ui.improve.compensation ? { compensation: [ui.improve.compensation] } : {}) }, outcomeLabel(kind))}>+ ${outcomeLabel(kind)}
-        <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : t("versality.ui.free_compensation")})</span></button>`)}
+      ${KINDS.map((kind) => buyButton(`vs-improve-${kind}`, `vs-improve-${kind}`, engineWhy(app) || (kind in prices ? short(prices[kind]) : null),
+        () => buy({ type: "card", kind, ...(kind in prices && ui.improve.compensation ? { compensation: [ui.improve.compensation] } : {}) }, outcomeLabel(kind)),
+        html`+ ${outcomeLabel(kind)}
+        <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : t("versality.ui.free_compensation")})</span>`))}
     </div>
     <h3>${t("versality.purchase.power")}</h3>
     <div class="field"><label for="vs-new-power">${t("versality.ui.new_power_text")}</label>
       <input id="vs-new-power" maxlength="500" .value=${live(ui.improve.power)} aria-describedby="vs-new-power-help"
         @input=${(e) => { const was = ui.improve.power.trim(); ui.improve.power = e.target.value; if (!was !== !ui.improve.power.trim()) app.rerender(); }}>
       <p class="muted small" id="vs-new-power-help">${t("versality.ui.new_power_help")}</p></div>
-    <button type="button" id="vs-buy-power" ?disabled=${!ready(app) || !ui.improve.power.trim()} @click=${() => buy({ type: "power", text: ui.improve.power.slice(0, 500) }, t("versality.purchase.power"))}>
-      ${t("versality.ui.buy_power", { n: r?.power_price ?? 5 })}</button>
+    ${buyButton("vs-buy-power", null, engineWhy(app) || short(powerPrice) || (ui.improve.power.trim() ? null : t("versality.ui.why_power_text")),
+      () => buy({ type: "power", text: ui.improve.power.slice(0, 500) }, t("versality.purchase.power")),
+      t("versality.ui.buy_power", { n: powerPrice }))}
     <h3>${t("versality.purchase.characteristic")}</h3>
     <div class="row">
       <div class="field"><label for="vs-improve-char">${t("versality.ui.characteristic")}</label>
         <select id="vs-improve-char" @change=${(e) => { ui.improve.characteristic = e.target.value; app.rerender(); }}>
           ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.improve.characteristic}>${t(`versality.characteristic.${k}`)} (${chars[k]})</option>`)}
         </select></div>
-      <button type="button" ?disabled=${!ready(app)} data-testid="vs-improve-characteristic"
-        @click=${() => buy({ type: "characteristic", name: ui.improve.characteristic }, t(`versality.characteristic.${ui.improve.characteristic}`))}>
-        ${t("versality.ui.raise", { n: charCost })}</button>
+      ${buyButton("vs-improve-characteristic", "vs-improve-characteristic", engineWhy(app) || short(charCost),
+        () => buy({ type: "characteristic", name: ui.improve.characteristic }, t(`versality.characteristic.${ui.improve.characteristic}`)),
+        t("versality.ui.raise", { n: charCost }))}
     </div>
     <h3>${t("versality.purchase.skill")}</h3>
     <div class="row">
@@ -370,9 +444,9 @@ function progressionSection(app, c, r) {
         <select id="vs-improve-skill" @change=${(e) => { ui.improve.skill = e.target.value; app.rerender(); }}>
           ${SKILLS.map((k) => html`<option value=${k} ?selected=${k === ui.improve.skill}>${t(`versality.skill.${k}`)} (${c.skills[k]})</option>`)}
         </select></div>
-      <button type="button" ?disabled=${!ready(app)} data-testid="vs-improve-skill"
-        @click=${() => buy({ type: "skill", name: ui.improve.skill }, t(`versality.skill.${ui.improve.skill}`))}>
-        ${t("versality.ui.raise", { n: skillCost })}</button>
+      ${buyButton("vs-improve-skill", "vs-improve-skill", engineWhy(app) || short(skillCost),
+        () => buy({ type: "skill", name: ui.improve.skill }, t(`versality.skill.${ui.improve.skill}`)),
+        t("versality.ui.raise", { n: skillCost }))}
     </div>
   </section>`;
 }
@@ -405,7 +479,11 @@ export function render(app, id) {
   if (!c) {
     return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
   }
-  const check = checkOf(app, c);
+  // The check of the sheet as typed (scores not yet committed included): live counters and
+  // messages; only the problems of fields left (or all, after a try) are shown.
+  const typed = withPreview(c);
+  const raw = checkOf(app, typed);
+  const check = form.visible(raw);
   const r = rules(app);
   const created = isCreated(c);
   const status = html`<div role="status" aria-live="polite" class="vs-status-line" data-testid="vs-sheet-status">
@@ -422,37 +500,51 @@ export function render(app, id) {
       <div id="vs-name-refusal">${refusalAt(app, "vs-name")}</div>
     </div>`;
   if (!created) {
-    const problems = check?.problems?.length ?? null;
+    const problems = raw?.problems?.length ?? null;
+    const validateReason = engineWhy(app);
+    const validateWhy = disabledWhy("vs-validate", validateReason);
     return html`${header}
       <p class="muted">${t("versality.ui.creation_intro")}</p>
+      <div class="split vs-sheet-split" data-testid="vs-sheet-columns">
+      <div class="vs-col">
       ${powerSection(app, c, check, false)}
-      ${deckSection(app, c, check, false, r)}
       ${traitsSection(app, c, check)}
-      ${scoresSection(app, c, check, { group: "characteristics", names: CHARACTERISTICS, labelKey: "versality.characteristic",
+      ${scoresSection(app, typed, check, { group: "characteristics", names: CHARACTERISTICS, labelKey: "versality.characteristic",
         budget: r?.creation?.characteristic_points ?? 3, legend: t("versality.ui.step_characteristics") })}
-      ${scoresSection(app, c, check, { group: "skills", names: SKILLS, labelKey: "versality.skill",
+      ${scoresSection(app, typed, check, { group: "skills", names: SKILLS, labelKey: "versality.skill",
         budget: r?.creation?.skill_points ?? 5, max: r?.creation?.skill_max ?? 3, legend: t("versality.ui.step_skills") })}
+      </div>
+      <div class="vs-col">
+      ${deckSection(app, c, check, false, r)}
       <section class="card" aria-labelledby="vs-validate-title">
         <h2 id="vs-validate-title">${t("versality.ui.validate_title")}</h2>
-        <p data-testid="vs-problem-count" aria-live="polite">${problems === null ? t("versality.ui.checking")
+        <p data-testid="vs-problem-count" aria-live="polite" class=${problems && form.attempted ? "field-error" : ""}>${problems === null ? t("versality.ui.checking")
           : problems === 0 ? t("versality.ui.all_good") : tn("versality.ui.problems_left", problems)}</p>
         <p class="muted small">${t("versality.ui.validate_help")}</p>
-        <button type="button" class="primary" id="vs-validate" ?disabled=${!ready(app) || !check?.valid} @click=${() => validate(app, c)}>
-          ${t("versality.ui.validate")}</button>
+        <button type="button" class="primary" id="vs-validate" ?disabled=${Boolean(validateReason)} aria-describedby=${validateWhy.id}
+          @click=${() => validate(app, c, raw)}>${t("versality.ui.validate")}</button>${validateWhy.note}
         <div role="status" aria-live="polite" data-testid="vs-validate-status">
           ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}</div>
-      </section>`;
+      </section>
+      </div>
+      </div>`;
   }
   return html`${header}
     <div class="row vs-actions">
       <a class="button primary" href=${`#/versality/test/${encodeURIComponent(id)}`} id="vs-go-test">${t("versality.ui.make_test")}</a>
     </div>
     ${status}
-    ${powerSection(app, c, check, true)}
-    ${traitsSection(app, c, check, true)}
-    ${scoresSummary(c)}
-    ${deckSummary(c, check)}
-    ${woundsSection(app, c, check)}
-    ${healSection(app, c)}
-    ${progressionSection(app, c, r)}`;
+    <div class="split vs-sheet-split" data-testid="vs-sheet-columns">
+      <div class="vs-col">
+        ${powerSection(app, c, check, true)}
+        ${traitsSection(app, c, check, true)}
+        ${scoresSummary(c)}
+      </div>
+      <div class="vs-col">
+        ${deckSummary(c, raw)}
+        ${woundsSection(app, c, raw)}
+        ${healSection(app, c)}
+        ${progressionSection(app, c, r)}
+      </div>
+    </div>`;
 }
