@@ -329,3 +329,24 @@ def test_systmj_held_weapon_why_disabled_damage_line_and_layout(app, width):
     app.select_option("#sj-def-who", "sj-brune")
     expect(attack).to_be_disabled()
     expect(attack).to_have_accessible_description("Aldo est hors de combat (0 PV) : pas d'attaque.")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_mj_screens_use_the_width_and_fit_a_phone(app, width):
+    """Point Zéro's MJ screen, Théorem's MK screen and SYSTMJ's Chronoste: two columns of panels
+    from 60rem (shared .split), one column with no horizontal scroll at 360 px."""
+    app.set_viewport_size({"width": width, "height": 900})
+    for route, split, panel in (
+        ("pointzero/mj", "pz-mj-split", "#pz-mj-gauge-title"),
+        ("theorem/mk", "th-mk-split", "[data-testid=th-mk-hand]"),
+        ("systmj/chronoste", "sj-chronoste-split", "[data-testid=sj-now]"),
+    ):
+        goto_route(app, route)
+        expect(app.locator(panel)).to_be_visible()
+        first, second = (f"[data-testid={split}] > :nth-child({n})" for n in (1, 2))
+        expect(app.locator(second)).to_be_visible()
+        if width >= 1280:
+            assert beside(app, first, second), route
+        else:
+            assert stacked(app, first, second), route
+        no_horizontal_scroll(app, width)
