@@ -56,12 +56,17 @@ function heldCards(state, id) {
 
 /** The card a fighter holds for this use, by default (4.1: an equipment card of type "arme",
  * its categories saying how it is used; "holder" is who has it, py/tablee/systems/systmj/library.py):
- * for a melee attack or a parade a corps-à-corps weapon, for a ranged attack one of the chosen
- * category, for an encaissement a shield; "" (no card) when none is held. */
+ * for a melee attack a corps-à-corps weapon, for a parade the same or else a shield, for a ranged
+ * attack one of the chosen category, for an encaissement a shield; "" (no card) when none is held. */
 function heldFor(state, id, use, category) {
   const weapons = heldCards(state, id).filter((c) => c.types.includes("arme"));
-  const want = use === "encaissement" ? "bouclier" : use === "ranged" ? category : "corps_a_corps";
-  return weapons.find((c) => c.categories.includes(want))?.number ?? "";
+  // A parade is made with a weapon (3.3.3): a corps-à-corps one, else a shield held.
+  const wants = use === "encaissement" ? ["bouclier"] : use === "ranged" ? [category] : use === "parade" ? ["corps_a_corps", "bouclier"] : ["corps_a_corps"];
+  for (const want of wants) {
+    const card = weapons.find((c) => c.categories.includes(want));
+    if (card) return card.number;
+  }
+  return "";
 }
 
 function fighter(c, vitals) {
@@ -139,13 +144,14 @@ function trackerCard(app, state, view) {
 
 function startCard(app) {
   const all = characters(app.doc);
+  const why = disabledWhy("sj-round-start", ready(app) ? null : t("systmj.combat.why_engine"));
   return html`<section class="card" aria-labelledby="sj-start-title">
     <h2 id="sj-start-title">${t("systmj.combat.start_title")}</h2>
     <fieldset><legend>${t("systmj.combat.who")}</legend>
       ${all.map((c) => html`<label class="sj-check"><input type="checkbox" data-testid="sj-pick" value=${c.id} .checked=${ui.picked.has(c.id)}
         @change=${(e) => { if (e.target.checked) ui.picked.add(c.id); else ui.picked.delete(c.id); }}> ${nameOf(c)}</label>`)}
     </fieldset>
-    <button type="button" class="primary" id="sj-round-start" ?disabled=${!ready(app)} @click=${() => start(app)}>${t("systmj.combat.start")}</button>
+    <button type="button" class="primary" id="sj-round-start" ?disabled=${!ready(app)} aria-describedby=${why.id} @click=${() => start(app)}>${t("systmj.combat.start")}</button>${why.note}
   </section>`;
 }
 
