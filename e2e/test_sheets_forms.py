@@ -5,7 +5,7 @@
 - Counters (points left, the dés de Ka start, a score's degree) follow the typing, before
   the field is left; the sheet is saved when the field commits.
 - A disabled button's reason is its accessible description.
-- Versality: a wound added by mistake is taken back, logged as la MJ's correction.
+- Versality: a wound added by mistake is taken back, logged as an MJ correction.
 - From 60rem the sheets use two columns; at 360 px one, with no horizontal scroll.
 """
 
@@ -251,7 +251,7 @@ def test_versality_wound_taken_back_is_logged_as_a_correction(app, width):
     assert ana["wounds"] == {"physique": 0, "mental": 0, "personnalite": 0}
     assert ana["incapacitated"] is False
     entry = next(e for e in saved["log"] if e["kind"] == "versality.wound.remove")
-    assert entry["who"] == "La MJ"
-    assert entry["label"] == "Correction de la MJ : blessure retirée à Ana (Mental)"
+    assert entry["who"] == "MJ"
+    assert entry["label"] == "Correction MJ : blessure retirée à Ana (Mental)"
     assert entry["request"] == {"op": "versality.wound.remove", "characteristic": "mental"}
     no_horizontal_scroll(app, width)

@@ -352,7 +352,7 @@ def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(a
     result = app.locator("[data-testid=uc-attack-result]")
     expect(result.locator(".die")).to_have_count(4)
     verdict = result.locator(".uc-verdict").inner_text()
-    assert re.fullmatch(r"(Touché : .+ l'emporte\.|Raté : Canidé se défend\.)", verdict), verdict
+    assert re.fullmatch(r"(Touché|Coup paré|Attaque ratée) : .+ l'emporte\.", verdict), verdict
     no_horizontal_scroll(app)
     # The last passe d'armes is in the stored fight: a reload shows it again.
     app.reload()
@@ -429,7 +429,7 @@ def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
     app.select_option("#uc-e-mode", "two_actions")
     expect(app.locator(".uc-escape")).to_contain_text("100")
     app.click(".uc-escape button")
-    expect(app.locator("[data-testid=uc-announce]")).to_have_text("Béa s'est enfui.")
+    expect(app.locator("[data-testid=uc-announce]")).to_have_text("Fuite réussie : Béa n'est plus au contact.")
     expect(app.locator("[data-testid=uc-no-actions]")).to_be_visible()
     expect(app.locator(f"[data-testid=uc-fighter][data-cid={pc}]")).not_to_contain_text("Au contact")
     no_horizontal_scroll(app)
@@ -440,13 +440,13 @@ def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
     expect(fighter).to_have_attribute("data-pv", "0")
     expect(fighter).to_contain_text("À terre (0 PV)")
     app.select_option(f"#uc-down-{pc}", "unconscious")
-    expect(fighter).to_contain_text("Inconscient")
+    expect(fighter).to_contain_text("Sans connaissance")
     wolf_row = app.locator(f"[data-testid=uc-fighter][data-cid={wolf}]")
     wolf_row.locator(".uc-adjust summary").click()
     app.select_option(f"#uc-down-{wolf}", "dead")
     expect(wolf_row).to_contain_text("Mort")
     go(app, "#/unicreon")
-    expect(app.locator("[data-testid=uc-char][data-id=uc-bea]")).to_contain_text("Inconscient")
+    expect(app.locator("[data-testid=uc-char][data-id=uc-bea]")).to_contain_text("Sans connaissance")
     go(app, "#/unicreon/combat")
     app.click("#uc-end-combat")
     expect(app.locator("[data-testid=uc-phase]")).to_have_attribute("data-phase", "over")
@@ -454,7 +454,7 @@ def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
     saved = next(c for c in doc["characters"] if c["id"] == "uc-bea")
     assert (saved["pv"], saved["down"]) == (0, "unconscious")
     go(app, "#/unicreon/character/uc-bea")
-    expect(app.locator("[data-testid=uc-down]")).to_have_text("Inconscient")
+    expect(app.locator("[data-testid=uc-down]")).to_have_text("Sans connaissance")
     no_horizontal_scroll(app)
 
 

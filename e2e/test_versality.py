@@ -44,7 +44,7 @@ def seed_table(page, chars: list[dict], state: dict | None = None) -> None:
 def unlock_mj(page) -> None:
     """The MJ screen opens on its switch: the MJ says who she is."""
     expect(page.locator("[data-testid=vs-mj-gate]")).to_be_visible()
-    page.get_by_role("button", name="Je suis le MJ").click()
+    page.get_by_role("button", name="Je suis MJ").click()
     expect(page.locator("[data-testid=vs-catastrophe]")).to_be_visible()
 
 
@@ -76,7 +76,7 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     app.fill("#vs-power-0", "Télékinésie")
     expect(app.locator("[data-field=powers]")).to_have_text("")
     # The approval checkbox was left unchecked on the way back to the power.
-    expect(app.locator("[data-field='powers.0.approved']")).to_have_text("Le MJ doit approuver ce pouvoir.")
+    expect(app.locator("[data-field='powers.0.approved']")).to_have_text("Le ou la MJ doit approuver ce pouvoir.")
     app.check("#vs-power-0-approved")
     expect(app.locator("[data-field='powers.0.approved']")).to_have_text("")
     # Step 2: 5 points of success cards; a 3-point card no longer fits after 3 + 2.
@@ -151,7 +151,7 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     # End of scenario on the MJ screen: objective reached, catastrophe ≤ 10 → 2 points.
     goto_route(app, "versality")
     app.click("#vs-mj-link")
-    expect(app.get_by_role("heading", name="Écran de la MJ")).to_be_visible()
+    expect(app.get_by_role("heading", name="Écran MJ")).to_be_visible()
     unlock_mj(app)
     app.get_by_label("Objectif réussi").check()
     app.click("#vs-award")
@@ -218,7 +218,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     # The MJ's token decision sits in its own labelled "MJ" box (no count shown).
     mj_box = app.locator("[data-testid=vs-mj-box]")
     expect(mj_box.locator("legend")).to_have_text("MJ")
-    expect(mj_box.get_by_label("Décision de la MJ : pions dépensés")).to_be_visible()
+    expect(mj_box.get_by_label("Décision MJ : pions dépensés")).to_be_visible()
     expect(app.locator("#vs-resolve")).to_be_disabled()
     second = app.locator("[data-testid=hand-card]").nth(1)
     chosen = second.get_attribute("data-kind")
@@ -254,7 +254,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     runout = app.locator("[data-testid=vs-odds-runout]")
     expect(runout).to_contain_text("la défausse sera remélangée")
     expect(runout).to_have_attribute("data-penalties", "1")
-    penalty = "Chaque épuisement du deck fait monter l'échelle de catastrophe d'un cran et donne un pion à la MJ."
+    penalty = "Chaque épuisement du deck fait monter l'échelle de catastrophe d'un cran et donne un pion MJ."
     expect(runout).to_contain_text(penalty)
     app.click("#vs-draw")
     expect(app.locator("[data-testid=hand-card]")).to_have_count(7)
@@ -276,7 +276,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("1")
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("1")
     expect(app.locator(".vs-bands li[aria-current=true]")).to_contain_text("Sous les radars")
-    expect(app.locator("[data-testid=vs-reshuffles]")).to_contain_text("Ana : deck épuisé et remélangé → catastrophe +1, +1 pion pour la MJ")
+    expect(app.locator("[data-testid=vs-reshuffles]")).to_contain_text("Ana : deck épuisé et remélangé → catastrophe +1, +1 pion MJ")
     app.select_option("#vs-power-points", "5")
     app.fill("#vs-power-note", SECRET_NOTE)
     app.click("#vs-power-add")
@@ -404,7 +404,7 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
 def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(app):
     """Issue 8 point 2: what the player pages receive from the engine (the answers of the
     player calls, the player view) and what they show hold none of the MJ's data; the MJ
-    screen opens only on "Je suis le MJ", and a link, a reload or a player page does not
+    screen opens only on "Je suis MJ", and a link, a reload or a player page does not
     get past it. Also: an incapacitated healer's buttons are disabled and say why, and a
     success card is bought with its compensation."""
     ana = character("vs-ana", "Ana")
@@ -489,7 +489,7 @@ def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(app):
     expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
     assert app.locator("[data-testid=vs-catastrophe]").count() == 0
     unlock_mj(app)
-    app.get_by_role("button", name="Quitter l'écran de la MJ").click()
+    app.get_by_role("button", name="Quitter l'écran MJ").click()
     expect(app.locator("#vs-mj-link")).to_be_visible()
     app.click("#vs-mj-link")
     expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()

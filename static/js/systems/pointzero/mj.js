@@ -1,6 +1,8 @@
 // The MJ's screen (#/pointzero/mj): the Jauge de Tension with its secret threshold (1..10), the
 // points left before Tension critique, the entries, and a new scenario (the gauge emptied, a new
 // threshold). The only Point Zéro module that reads the threshold (pointzero.mj.view).
+// Wording: Point Zéro's text says "le MJ" (rules 002): so do the pointzero strings
+// (tests/test_mj_wording.py). From 60rem the gauge sits beside the two settings (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
@@ -48,6 +50,7 @@ export function render(app) {
       ${errorLine(ui.error)}
       ${ui.message ? html`<p>${ui.message}</p>` : nothing}
     </div>
+    <div class="split" data-testid="pz-mj-split"><div>
     <section class="card" aria-labelledby="pz-mj-gauge-title">
       <h2 id="pz-mj-gauge-title">${t("pointzero.ui.tension_title")}</h2>
       ${view ? html`<dl class="facts" data-testid="pz-mj-view" data-threshold=${view.threshold ?? "none"} data-gauge=${view.gauge}>
@@ -62,6 +65,7 @@ export function render(app) {
         ${view.entries.length ? html`<ol class="pz-entries">${view.entries.map((e) => html`<li>${e.who ? html`<strong>${e.who}</strong> — ` : nothing}${e.kind === "dice" ? t("pointzero.ui.entry_dice") : e.note}</li>`)}</ol>` : html`<p class="muted">${t("pointzero.ui.mj_empty")}</p>`}`
       : html`<p class="muted">${t("pointzero.ui.loading")}</p>`}
     </section>
+    </div><div>
     <section class="card" aria-labelledby="pz-mj-threshold-title">
       <h2 id="pz-mj-threshold-title">${t("pointzero.ui.mj_threshold_title")}</h2>
       <p class="muted small">${t("pointzero.ui.mj_threshold_help")}</p>
@@ -85,5 +89,6 @@ export function render(app) {
           : html`<button type="button" id="pz-mj-new" ?disabled=${dis} @click=${() => { ui.confirmNew = true; app.rerender(); }}>${t("pointzero.ui.mj_new_scenario")}</button>`}
       </div>
     </section>
+    </div></div>
   `;
 }

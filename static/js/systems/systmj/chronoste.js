@@ -1,6 +1,7 @@
 // The Chronoste (1.3): a written trace of time any player can hold. The date on the table's
 // calendar and the hour on a day-and-night clock, advanced by minutes, hours or days with a
-// note; a history of what happened when; the table's month names.
+// note; a history of what happened when; the table's month names. From 60rem the clock and
+// its form sit beside the history and the settings (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
@@ -97,6 +98,7 @@ export function render(app) {
   return html`
     ${backLink("#/systmj", t("systmj.ui.back"))}
     <h1>${t("systmj.ui.chronoste")}</h1>
+    <div class="split" data-testid="sj-chronoste-split"><div>
     <section class="card sj-clock" aria-labelledby="sj-now-title">
       <h2 id="sj-now-title">${t("systmj.ui.now")}</h2>
       <p class="sj-now" data-testid="sj-now" aria-live="polite">${timeText(state)}</p>
@@ -122,6 +124,7 @@ export function render(app) {
       <button type="submit" class="primary" id="sj-c-advance" ?disabled=${!ready(app) || ui.busy}>${t("systmj.ui.advance_button")}</button>
       ${errorLine(ui.error, state)}
     </form>
+    </div><div>
     <section class="card" aria-labelledby="sj-hist-title">
       <h2 id="sj-hist-title">${t("systmj.ui.history")}</h2>
       ${history.length ? html`<ol class="sj-history" data-testid="sj-history">
@@ -130,6 +133,7 @@ export function render(app) {
       </ol>` : html`<p class="muted">${t("systmj.ui.no_history")}</p>`}
     </section>
     ${setDate(app, state)}
+    </div></div>
   `;
 }
 

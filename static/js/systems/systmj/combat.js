@@ -3,11 +3,15 @@
 // formulas, exact odds before the roll, the roll, and the damage written back to the tracker.
 // Rules: tablee.systems.systmj.rounds (3.2) and .combat (3.3). The page renders the round
 // from systmj.round.view: before the reveal it holds who has chosen, never what.
+// Wording: SYSTMJ's text says "le MJ" (rules 000, "Le MJ décide…"): so do the systmj strings
+// (tests/test_mj_wording.py). A verdict names who won in a neutral colour (never a successful
+// defence in the failure colour); the damage line says PA then PV and what is left of what.
+// At 60rem the round tracker and the attack sit side by side (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, onNavigate, requestCache } from "../../views/ui.js";
+import { callBusy, disabledWhy, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
 import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, tableState } from "./common.js";
 
@@ -16,7 +20,7 @@ const oddsCache = requestCache();
 const ui = {
   picked: new Set(), busy: false, error: null,
   attacker: "", defender: "", kind: "force", category: "trait", weapon: "", defence: "none", defenceCard: "", aware: true,
-  result: null, initiative: null,
+  result: null, initiative: null, weaponPicked: false, defenceCardPicked: false,
 };
 onNavigate(() => Object.assign(ui, { error: null, result: null, initiative: null }));
 
@@ -48,6 +52,21 @@ async function start(app) {
 
 function heldCards(state, id) {
   return (state.library?.cards ?? []).filter((c) => c.holder === id && c.family === "equipement");
+}
+
+/** The card a fighter holds for this use, by default (4.1: an equipment card of type "arme",
+ * its categories saying how it is used; "holder" is who has it, py/tablee/systems/systmj/library.py):
+ * for a melee attack a corps-à-corps weapon, for a parade the same or else a shield, for a ranged
+ * attack one of the chosen category, for an encaissement a shield; "" (no card) when none is held. */
+function heldFor(state, id, use, category) {
+  const weapons = heldCards(state, id).filter((c) => c.types.includes("arme"));
+  // A parade is made with a weapon (3.3.3): a corps-à-corps one, else a shield held.
+  const wants = use === "encaissement" ? ["bouclier"] : use === "ranged" ? [category] : use === "parade" ? ["corps_a_corps", "bouclier"] : ["corps_a_corps"];
+  for (const want of wants) {
+    const card = weapons.find((c) => c.categories.includes(want));
+    if (card) return card.number;
+  }
+  return "";
 }
 
 function fighter(c, vitals) {
@@ -89,7 +108,7 @@ async function attack(app, state) {
     await roundOp(app, { op: "systmj.round.vitals", entity: d.id, pv: r.damage.pv, pa: r.damage.pa });
   }
   app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }), request,
-    result: { summary: t(`systmj.combat.outcome.${r.outcome}`), terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
+    result: { summary: verdict(app, r), terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
   app.rerender();
 }
 
@@ -125,13 +144,14 @@ function trackerCard(app, state, view) {
 
 function startCard(app) {
   const all = characters(app.doc);
+  const why = disabledWhy("sj-round-start", ready(app) ? null : t("systmj.combat.why_engine"));
   return html`<section class="card" aria-labelledby="sj-start-title">
     <h2 id="sj-start-title">${t("systmj.combat.start_title")}</h2>
     <fieldset><legend>${t("systmj.combat.who")}</legend>
       ${all.map((c) => html`<label class="sj-check"><input type="checkbox" data-testid="sj-pick" value=${c.id} .checked=${ui.picked.has(c.id)}
         @change=${(e) => { if (e.target.checked) ui.picked.add(c.id); else ui.picked.delete(c.id); }}> ${nameOf(c)}</label>`)}
     </fieldset>
-    <button type="button" class="primary" id="sj-round-start" ?disabled=${!ready(app)} @click=${() => start(app)}>${t("systmj.combat.start")}</button>
+    <button type="button" class="primary" id="sj-round-start" ?disabled=${!ready(app)} aria-describedby=${why.id} @click=${() => start(app)}>${t("systmj.combat.start")}</button>${why.note}
   </section>`;
 }
 
@@ -142,24 +162,61 @@ function select(id, labelKey, value, options, onChange) {
     </select></div>`;
 }
 
+/** The damage step said plainly: the d6, the amount, what the PA took then the PV, and what is
+ * left ("−2 PA puis −1 PV → 9 PV sur 10, 0 PA restants"). */
+function damageLine(app, s, defenderId) {
+  const max = findCharacter(app.doc, defenderId)?.pv_max ?? "?";
+  return t("systmj.combat.damage_line", { d6: s.d6, amount: s.amount, pa: s.from_pa, pv: s.from_pv, pa_left: s.pa, pv_left: s.pv, pv_max: max });
+}
+
+/** Who won the exchange, by name, with no gendered agreement. */
+function verdict(app, r) {
+  const a = nameOf(findCharacter(app.doc, ui.attacker));
+  const d = nameOf(findCharacter(app.doc, ui.defender));
+  return t(`systmj.combat.verdict.${r.outcome}`, { a, d });
+}
+
+/** Why the attack cannot be rolled now (null when it can). */
+function attackWhy(app, state, req, odds) {
+  if (!ready(app)) return t("systmj.combat.why_engine");
+  if (!ui.attacker || !ui.defender) return t("systmj.combat.why_no_target");
+  if (ui.attacker === ui.defender) return t("systmj.combat.why_same");
+  if (state.rounds?.entities.some((e) => e.id === ui.attacker && e.pv <= 0)) {
+    return t("systmj.combat.why_down", { name: nameOf(findCharacter(app.doc, ui.attacker)) });
+  }
+  if (!req) return t("systmj.combat.why_no_target");
+  if (odds?.error) return t("systmj.combat.why_odds_error");
+  return null;
+}
+
+function attackButton(app, state, req, odds) {
+  const reason = attackWhy(app, state, req, odds);
+  const why = disabledWhy("sj-attack", reason);
+  return html`<button type="button" class="primary" id="sj-attack" ?disabled=${Boolean(reason) || ui.busy} aria-describedby=${why.id}
+    @click=${() => attack(app, state)}>${t("systmj.combat.roll")}</button>${why.note}`;
+}
+
 function attackCard(app, state) {
   const all = characters(app.doc);
   const who = [["", t("systmj.ui.choose")], ...all.map((c) => [c.id, nameOf(c)])];
   const cardOpts = (id) => [["", t("systmj.combat.no_card")], ...heldCards(state, id).map((c) => [c.number, `${c.number} ${c.name}`])];
   const rerender = (fn) => (v) => { fn(v); ui.result = null; app.rerender(); };
+  // The weapon (and the defence card) the fighter holds, until the person picks another.
+  if (!ui.weaponPicked) ui.weapon = ui.kind === "thrown" ? "" : heldFor(state, ui.attacker, ui.kind === "ranged" ? "ranged" : "melee", ui.category);
+  if (!ui.defenceCardPicked) ui.defenceCard = ["parade", "encaissement"].includes(ui.defence) ? heldFor(state, ui.defender, ui.defence) : "";
   const req = exchangeRequest(app, state);
   const odds = req && ready(app) ? oddsCache(app, { op: "systmj.combat.odds", ...req }) : null;
   const rules = cardRules(app);
   return html`<section class="card" aria-labelledby="sj-attack-title">
     <h2 id="sj-attack-title">${t("systmj.combat.attack_title")}</h2>
     <div class="sj-grid">
-      ${select("sj-att-who", "systmj.combat.attacker", ui.attacker, who, rerender((v) => { ui.attacker = v; ui.weapon = ""; }))}
-      ${select("sj-def-who", "systmj.combat.defender", ui.defender, who, rerender((v) => { ui.defender = v; ui.defenceCard = ""; }))}
-      ${select("sj-att-kind", "systmj.combat.kind", ui.kind, ["force", "stealth", "ranged", "thrown"].map((k) => [k, t(`systmj.combat.kinds.${k}`)]), rerender((v) => { ui.kind = v; }))}
-      ${ui.kind === "ranged" ? select("sj-att-cat", "systmj.combat.category", ui.category, (rules?.ranged ?? []).map((k) => [k, t(`systmj.cv.${k}`)]), rerender((v) => { ui.category = v; })) : nothing}
-      ${ui.kind !== "thrown" ? select("sj-att-weapon", "systmj.combat.weapon", ui.weapon, cardOpts(ui.attacker), rerender((v) => { ui.weapon = v; })) : nothing}
-      ${select("sj-def-kind", "systmj.combat.defence", ui.defence, ["none", "esquive", "parade", "encaissement"].map((k) => [k, t(`systmj.combat.defences.${k}`)]), rerender((v) => { ui.defence = v; }))}
-      ${ui.defence === "parade" || ui.defence === "encaissement" ? select("sj-def-card", "systmj.combat.defence_card", ui.defenceCard, cardOpts(ui.defender), rerender((v) => { ui.defenceCard = v; })) : nothing}
+      ${select("sj-att-who", "systmj.combat.attacker", ui.attacker, who, rerender((v) => { ui.attacker = v; ui.weaponPicked = false; }))}
+      ${select("sj-def-who", "systmj.combat.defender", ui.defender, who, rerender((v) => { ui.defender = v; ui.defenceCardPicked = false; }))}
+      ${select("sj-att-kind", "systmj.combat.kind", ui.kind, ["force", "stealth", "ranged", "thrown"].map((k) => [k, t(`systmj.combat.kinds.${k}`)]), rerender((v) => { ui.kind = v; ui.weaponPicked = false; }))}
+      ${ui.kind === "ranged" ? select("sj-att-cat", "systmj.combat.category", ui.category, (rules?.ranged ?? []).map((k) => [k, t(`systmj.cv.${k}`)]), rerender((v) => { ui.category = v; ui.weaponPicked = false; })) : nothing}
+      ${ui.kind !== "thrown" ? select("sj-att-weapon", "systmj.combat.weapon", ui.weapon, cardOpts(ui.attacker), rerender((v) => { ui.weapon = v; ui.weaponPicked = true; })) : nothing}
+      ${select("sj-def-kind", "systmj.combat.defence", ui.defence, ["none", "esquive", "parade", "encaissement"].map((k) => [k, t(`systmj.combat.defences.${k}`)]), rerender((v) => { ui.defence = v; ui.defenceCardPicked = false; }))}
+      ${ui.defence === "parade" || ui.defence === "encaissement" ? select("sj-def-card", "systmj.combat.defence_card", ui.defenceCard, cardOpts(ui.defender), rerender((v) => { ui.defenceCard = v; ui.defenceCardPicked = true; })) : nothing}
       ${ui.kind === "ranged" || ui.kind === "thrown" ? html`<div class="field"><label><input type="checkbox" id="sj-aware" .checked=${ui.aware} @change=${(e) => { ui.aware = e.target.checked; app.rerender(); }}> ${t("systmj.combat.aware")}</label></div>` : nothing}
     </div>
     ${odds && !odds.error ? html`<div class="sj-odds" data-testid="sj-combat-odds">
@@ -167,12 +224,12 @@ function attackCard(app, state) {
       <ul>${Object.entries(odds.outcomes).map(([k, p]) => html`<li>${t(`systmj.combat.outcome.${k}`)} : ${prob(p, `sj-odds-${k}`)}</li>`)}</ul>
       <p class="muted small">${t("systmj.combat.damage_table", { a: odds.damage_table[0], b: odds.damage_table[1], c: odds.damage_table[2] })}</p>
     </div>` : odds?.error ? errorLine(odds.error, state, "sj-odds-error") : nothing}
-    <button type="button" class="primary" id="sj-attack" ?disabled=${!req || !ready(app) || ui.busy} @click=${() => attack(app, state)}>${t("systmj.combat.roll")}</button>
+    ${attackButton(app, state, req, odds)}
     <div aria-live="polite" data-testid="sj-combat-result">${ui.result ? html`
       <ol>${ui.result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)} : ${s.step === "damage"
-        ? t("systmj.combat.damage_line", { d6: s.d6, amount: s.amount, pa: s.from_pa, pv: s.from_pv })
+        ? html`<span data-testid="sj-damage-line">${damageLine(app, s, ui.defender)}</span>`
         : html`${s.roll ?? "—"} / ${s.effective} → ${t(`systmj.outcome.${s.outcome}`)}`}</li>`)}</ol>
-      <p class="sj-verdict" data-testid="sj-combat-outcome">${t(`systmj.combat.outcome.${ui.result.outcome}`)}</p>` : nothing}</div>
+      <p class="sj-verdict outcome-neutral" data-testid="sj-combat-outcome" data-winner=${ui.result.outcome === "hit" ? "attacker" : "defender"}>${verdict(app, ui.result)}</p>` : nothing}</div>
   </section>`;
 }
 
@@ -184,9 +241,11 @@ export function render(app) {
     ${backLink("#/systmj", t("systmj.ui.back"))}
     <h1>${t("systmj.combat.title")}</h1>
     <p class="muted">${t("systmj.combat.intro")}</p>
-    ${state.rounds ? (view ? trackerCard(app, state, view) : html`<p class="muted">${t("systmj.ui.engine_wait")}</p>`) : startCard(app)}
     <div aria-live="polite">${errorLine(ui.error, state, "sj-round-error")}</div>
-    ${attackCard(app, state)}
+    <div class="split" data-testid="sj-combat-split">
+      <div>${state.rounds ? (view ? trackerCard(app, state, view) : html`<p class="muted">${t("systmj.ui.engine_wait")}</p>`) : startCard(app)}</div>
+      <div>${attackCard(app, state)}</div>
+    </div>
   `;
 }
 

@@ -3,12 +3,14 @@
 // the mentor holds the skill at Maîtrise 51+ and can initiate an Inapte student). The MJ picks
 // the gain (1 point, 1D4, 1D10, 1D20). Before the roll: the limit and the exact distribution
 // of the points gained. The roll (logged with its seed) raises the skill, never past 99.
+// Wording: "le MJ", as SYSTMJ's text says (rules 000). From 60rem the setup sits beside the odds,
+// the roll and its result (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy, onNavigate, reveal } from "../../views/ui.js";
+import { callBusy, disabledWhy, onNavigate, reveal } from "../../views/ui.js";
 import {
   GENERIC_SKILLS, backLink, characters, d100Term, renderD100, degreeLabel, errorLine, findCharacter, nameOf, ready,
   replaceCharacter, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState, withScore,
@@ -115,9 +117,14 @@ export function render(app, id) {
   const odds = missingMentor || !rules(app) ? null : oddsCache(app, { op: "systmj.learning.odds", ...req });
   const set = (key) => (e) => { ui[key] = e.target.value; if (key === "skill") ui.da = null; ui.result = null; app.rerender(); };
   const gains = rules(app)?.learning_gains ?? ["1", "1d4", "1d10", "1d20"];
+  // A disabled roll says why (issue 13): the engine, the mentor to choose, a refused study.
+  const rollWhy = !ready(app) ? t("systmj.combat.why_engine") : missingMentor ? t("systmj.ui.why_mentor")
+    : odds?.error ? t("systmj.ui.why_refused") : !odds ? t("systmj.ui.odds_loading") : null;
+  const why = disabledWhy("sj-l-roll", rollWhy);
   return html`
     ${backLink(`#/systmj/character/${encodeURIComponent(id)}`, t("systmj.ui.back_sheet", { name: nameOf(c) }))}
     <h1>${t("systmj.ui.learning_title", { name: nameOf(c) })}</h1>
+    <div class="split" data-testid="sj-learning-split"><div>
     <section class="card" aria-labelledby="sj-l-setup">
       <h2 id="sj-l-setup">${t("systmj.ui.learning_setup")}</h2>
       <div class="sj-grid">
@@ -148,14 +155,17 @@ export function render(app, id) {
       ${savoirs(state, c).length ? html`<p data-testid="sj-l-savoir">${t("systmj.ui.savoir_support", { cards: savoirs(state, c).map((x) => `${x.name} (${x.number})`).join(", ") })}</p>` : nothing}
       <p class="muted small">${t("systmj.ui.learning_help")}</p>
     </section>
+    </div><div>
     <section class="card" aria-labelledby="sj-l-odds-title">
       <h2 id="sj-l-odds-title">${t("systmj.ui.learning_odds")}</h2>
       ${oddsBlock(odds)}
       ${odds?.error ? errorLine(odds.error, state, "sj-l-refused") : nothing}
-      <button type="button" class="primary" id="sj-l-roll" ?disabled=${!ready(app) || ui.busy || missingMentor || !odds || !!odds.error} @click=${() => learn(app, c)}>${t("systmj.ui.learn")}</button>
+      <button type="button" class="primary" id="sj-l-roll" ?disabled=${Boolean(rollWhy) || ui.busy} aria-describedby=${why.id} @click=${() => learn(app, c)}>${t("systmj.ui.learn")}</button>
+      ${why.note}
       ${errorLine(ui.error, state)}
     </section>
     ${resultBlock(ui.result)}
+    </div></div>
   `;
 }
 

@@ -3,6 +3,8 @@
 // for each (rolled and logged with its seed), an attribute gain only with a reason; what was
 // granted is recorded on the sheet (progress) and shown here; closing the review starts the
 // next session.
+// Wording: "le MJ", as SYSTMJ's text says (rules 000). From 60rem the PJ's experience sits beside
+// the wear review and the closing of the session (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
@@ -188,7 +190,9 @@ export function render(app) {
     <h1>${t("systmj.ui.review_title", { n: state.session })}</h1>
     <p class="muted">${t("systmj.ui.review_intro")}</p>
     ${state.reviewed.includes(state.session) ? html`<p>${t("systmj.ui.already_reviewed")}</p>` : nothing}
+    <div class="split wide-first" data-testid="sj-review-split"><div>
     ${pjs.length ? pjs.map((c) => pjCard(app, c, used(c.id), state)) : html`<p class="muted">${t("systmj.ui.no_pj")}</p>`}
+    </div><div>
     ${wearCard(app, state)}
     <section class="card" aria-labelledby="sj-close-title">
       <h2 id="sj-close-title">${t("systmj.ui.close_session")}</h2>
@@ -196,5 +200,6 @@ export function render(app) {
       <button type="button" id="sj-close-session" ?disabled=${!ready(app) || page.busy} @click=${() => close(app)}>${t("systmj.ui.close_session_n", { n: state.session })}</button>
       ${errorLine(page.error, state)}
     </section>
+    </div></div>
   `;
 }

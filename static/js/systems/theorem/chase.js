@@ -3,11 +3,13 @@
 // scores once; a chase repeats oppositions round by round, only the round's winner adding its
 // success bonus, until one side's total exceeds the other's by the target (+3 or +5).
 // Source: 003_0f8319d4d007e1fe.txt "3) Les actions d'opposition"; reading: rules/README.md.
+// Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
+import { disabledWhy } from "../../views/ui.js";
 import { backLink, deckUsed, ensureState, eventsText, levelLabel, logDraw, numberFace, ready, saveState, signed, tableState, thError } from "./common.js";
 
 const side = (name, base, start) => ({ name, base, start });
@@ -140,6 +142,11 @@ export function render(app) {
   ensureState(app);
   const state = tableState(app.doc);
   const ch = state?.chase ?? null;
+  // A disabled button says why (issue 13): the engine first, then a chase still running.
+  const engineWhy = !ready(app) || !state ? t("theorem.ui.why_engine") : null;
+  const startWhy = engineWhy ?? (ch && !ch.done ? t("theorem.ui.why_chase_running") : null);
+  const whyDraw = disabledWhy("th-opp-draw", engineWhy);
+  const whyStart = disabledWhy("th-chase-start", startWhy);
   return html`
     ${backLink("#/theorem", t("theorem.ui.back"))}
     <h1>${t("theorem.ui.chase_page")}</h1>
@@ -151,15 +158,15 @@ export function render(app) {
       <p class="muted small">${t("theorem.ui.sides_help")}</p>
       <div class="th-sides">${sideForm("a", t("theorem.ui.side_a"))}${sideForm("b", t("theorem.ui.side_b"))}</div>
       <div class="row">
-        <button type="button" id="th-opp-draw" ?disabled=${!ready(app) || !state || ui.busy} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>
-      </div>
+        <button type="button" id="th-opp-draw" ?disabled=${Boolean(engineWhy) || ui.busy} aria-describedby=${whyDraw.id} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>
+      </div>${whyDraw.note}
       ${oppositionResult()}
       <fieldset class="th-target"><legend>${t("theorem.ui.target")}</legend>
         ${[3, 5].map((n) => html`<label class="check"><input type="radio" name="th-target" value=${n} .checked=${ui.target === n}
           @change=${() => { ui.target = n; }}> +${n}</label>`)}
       </fieldset>
-      <button type="button" class="primary" id="th-chase-start" ?disabled=${!ready(app) || !state || ui.busy || (ch && !ch.done)}
-        @click=${() => startChase(app)}>${t("theorem.ui.chase_start")}</button>
+      <button type="button" class="primary" id="th-chase-start" ?disabled=${Boolean(startWhy) || ui.busy} aria-describedby=${whyStart.id}
+        @click=${() => startChase(app)}>${t("theorem.ui.chase_start")}</button>${whyStart.note}
     </section>
   `;
 }

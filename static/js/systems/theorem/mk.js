@@ -1,6 +1,9 @@
 // The MK's screen (#/theorem/mk): the MK's arcana hand for the session (3..10 cards, shown only
 // when the MK chooses to look), turns (one arcane per player per turn), the success table and
 // the arcana's effects as data the MK edits, and the players' failed attempts (re-tests).
+// Wording: Théorem's text speaks of "le maître de Ka", "le MK" (rules 003), never of an MJ: the
+// theorem strings say "MK" / "maître de Ka" (tests/test_mj_wording.py). From 60rem the hand and
+// the turns sit beside the success table and the effects (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
@@ -151,7 +154,8 @@ export function render(app) {
     <h1>${t("theorem.ui.mk_title")}</h1>
     <div role="status" aria-live="polite" class="th-message">${ui.message}</div>
     ${ui.error ? html`<p class="field-error" role="alert">${thError(ui.error)}</p>` : nothing}
-    ${state ? html`${handSection(app, state)}${turnSection(app, state)}${tableSection(app, state)}${effectsSection(app, state)}`
+    ${state ? html`<div class="split" data-testid="th-mk-split"><div>${handSection(app, state)}${turnSection(app, state)}</div>
+      <div>${tableSection(app, state)}${effectsSection(app, state)}</div></div>`
       : html`<p class="muted">${t("theorem.ui.engine_wait")}</p>`}
   `;
 }

@@ -3,12 +3,15 @@
 // initiative (odds shown; the MJ rolls once for every NPC), turns of two actions, passes
 // d'armes with their exact odds before the roll, escape, engage, pickup, MJ adjustments,
 // and the end of the fight writing PV back onto the characters.
+// Wording: Unicreon's text says "la MJ" (rules 004, e.g. "la MJ fait un seul jet"): every fr
+// string of the unicreon namespace does too (tests/test_mj_wording.py). Combat lines name the
+// fighter without agreeing with a gender ("Coup paré par Alice", "Alice : −4 PV → 2 PV restants").
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { own } from "../../views/ui.js";
+import { disabledWhy, own } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, tableState,
@@ -18,6 +21,7 @@ const ui = {
   busy: false, error: null, count: 1, announce: "",
   attacker: "", defender: "", weapon: "", protection: "", ranged: false, distance: 0, aim: false, surprise: false,
   attackerSkill: "", defenderSkill: "", defenderMalus: 0, escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
+  weaponFor: "", protectionFor: "",
 };
 const initOdds = oddsCache();
 const attackOdds = oddsCache();
@@ -107,7 +111,7 @@ function initiativeSection(app, st) {
       ${pcs.map((c) => html`<dt>${cname(c)} (${charLabel("agilite")} ${c.characteristics.agilite})</dt><dd>${own(entries, c.cid) ? prob(own(entries, c.cid).success) : "…"}</dd>`)}
       ${npcs.length ? html`<dt>${t("unicreon.ui.mj")}</dt><dd>${entries.mj ? html`${prob(entries.mj.success)} <span class="small muted">(${t("unicreon.ui.target")} ${entries.mj.target})</span>` : "…"}</dd>` : nothing}
     </dl>
-    <button type="button" class="primary" id="uc-initiative" ?disabled=${!ready(app) || ui.busy || !st.combatants.length} @click=${() => rollInitiative(app)}>${t("unicreon.ui.roll_initiative")}</button>
+    ${initButton(app, st)}
     ${canSurprise && st.combatants.length > 1 ? html`<details class="uc-surprise"><summary>${t("unicreon.ui.surprise_round")}</summary>
       <p class="muted small">${t("unicreon.ui.surprise_help")}</p>
       ${st.combatants.map((c) => html`<label class="check"><input type="checkbox" .checked=${ui.surpriseSet.includes(c.cid)}
@@ -115,6 +119,18 @@ function initiativeSection(app, st) {
       <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => { const a = ui.surpriseSet.filter((x) => byCid(st, x)); if (a.length) run(app, { op: "unicreon.combat.surprise", attackers: a }, { announce: t("unicreon.ui.surprise_started") }); }}>${t("unicreon.ui.start_surprise")}</button>
     </details>` : nothing}
   </section>`;
+}
+
+/** Why a button of this page cannot be pressed now (null when it can): the engine first. */
+function engineWhy(app) {
+  return ready(app) ? null : t("unicreon.ui.why_engine");
+}
+
+function initButton(app, st) {
+  const reason = engineWhy(app) ?? (st.combatants.length ? null : t("unicreon.ui.why_no_fighters"));
+  const why = disabledWhy("uc-initiative", reason);
+  return html`<button type="button" class="primary" id="uc-initiative" ?disabled=${Boolean(reason) || ui.busy} aria-describedby=${why.id}
+    @click=${() => rollInitiative(app)}>${t("unicreon.ui.roll_initiative")}</button>${why.note}`;
 }
 
 async function rollInitiative(app) {
@@ -174,7 +190,7 @@ function seatingSection(app, st) {
 function fighters(app, st) {
   const members = new Set(currentMembers(st).map((c) => c.cid));
   const dis = !ready(app) || ui.busy;
-  return html`<section class="card" aria-labelledby="uc-fighters-title">
+  return html`<section class="card uc-fighters-card" aria-labelledby="uc-fighters-title">
     <h2 id="uc-fighters-title">${t("unicreon.ui.fighters")}</h2>
     ${st.combatants.length === 0 ? html`<p class="muted">${t("unicreon.ui.no_fighters")}</p>` : nothing}
     <ul class="uc-fighters" data-testid="uc-fighters">
@@ -255,6 +271,29 @@ function weaponLabel(w) {
   return `${w.ref ? t(`unicreon.item.${w.ref}`) : w.name} [${charLabel(w.characteristic)} ${amountLabel(w.damage)}]${range}`;
 }
 
+/** The uids of a fighter's items carried in a given way (`carried` of the character's inventory:
+ * "hand", "worn", "bag", "following"; py/tablee/systems/unicreon/character.py), or null for a
+ * fighter that is not a character (generic NPCs and beasts carry nothing). */
+function carriedUids(app, c, ways) {
+  const ch = c.character_id ? findCharacter(app.doc, c.character_id) : null;
+  if (!ch) return null;
+  return new Set((ch.inventory ?? []).filter((i) => ways.includes(i.carried)).map((i) => i.uid));
+}
+
+/** The weapon a character holds (in hand), else the natural attack / bare hands (""): a sword
+ * in the bag is not drawn by default. */
+function heldWeapon(app, c, weapons) {
+  const inHand = carriedUids(app, c, ["hand"]);
+  return (inHand && weapons.find((w) => inHand.has(w.uid))?.uid) ?? "";
+}
+
+/** The armour worn or shield in hand of the defender; a fighter with no sheet: its first one. */
+function wornProtection(app, c) {
+  const on = carriedUids(app, c, ["hand", "worn"]);
+  if (!on) return c.protections[0]?.uid ?? "";
+  return c.protections.find((p) => on.has(p.uid))?.uid ?? "";
+}
+
 function actionSection(app, st) {
   const members = currentMembers(st).filter((c) => c.actions > 0);
   if (!members.some((c) => c.cid === ui.attacker)) ui.attacker = members[0]?.cid ?? "";
@@ -262,12 +301,19 @@ function actionSection(app, st) {
   const foes = st.combatants.filter((c) => c.cid !== ui.attacker && !c.down && (!a || c.side !== a.side));
   if (!foes.some((c) => c.cid === ui.defender)) ui.defender = (a && foes.find((f) => a.engaged.includes(f.cid)))?.cid ?? foes[0]?.cid ?? "";
   const d = byCid(st, ui.defender);
-  if (!a) return html`<section class="card"><p class="muted" data-testid="uc-no-actions">${t("unicreon.ui.no_actions_left")}</p></section>`;
+  if (!a) return html`<section class="card uc-action-card"><p class="muted" data-testid="uc-no-actions">${t("unicreon.ui.no_actions_left")}</p></section>`;
   const weapons = a.weapons.filter((w) => !a.lost.includes(w.uid));
-  if (!weapons.some((w) => w.uid === ui.weapon)) ui.weapon = "";
+  // Another attacker (or the chosen weapon thrown away): the weapon in hand, as the sheet says.
+  if (ui.weaponFor !== a.cid || (ui.weapon && !weapons.some((w) => w.uid === ui.weapon))) {
+    ui.weapon = heldWeapon(app, a, weapons);
+    ui.weaponFor = a.cid;
+  }
   const w = weapons.find((x) => x.uid === ui.weapon);
   if (!w?.ranged && ui.ranged) ui.ranged = false;
-  if (d && !d.protections.some((p) => p.uid === ui.protection)) ui.protection = d.protections[0]?.uid ?? "";
+  if (d && (ui.protectionFor !== d.cid || (ui.protection && !d.protections.some((p) => p.uid === ui.protection)))) {
+    ui.protection = wornProtection(app, d);
+    ui.protectionFor = d.cid;
+  }
   const req = d ? attackRequest(st) : null;
   const odds = req ? attackOdds(app, { op: "unicreon.combat.attack.odds", state: st, ...req }) : null;
   const engaged = d && a.engaged.includes(d.cid);
@@ -277,7 +323,7 @@ function actionSection(app, st) {
   const natural = a.natural ? `${t("unicreon.ui.natural")} [${charLabel(a.natural.characteristic)} ${a.natural.damage} PV]` : `${t("unicreon.ui.unarmed")} [${charLabel("puissance")} 1 PV]`;
   const escapable = a.engaged.map((x) => byCid(st, x)).filter(Boolean);
   if (!escapable.some((x) => x.cid === ui.escapeFrom)) ui.escapeFrom = escapable[0]?.cid ?? "";
-  return html`<section class="card" aria-labelledby="uc-attack-title">
+  return html`<section class="card uc-action-card" aria-labelledby="uc-attack-title">
     <h2 id="uc-attack-title">${t("unicreon.ui.passe")}</h2>
     <div class="uc-grid">
       <div class="field"><label for="uc-a-attacker">${t("unicreon.ui.attacker")}</label>
@@ -317,12 +363,18 @@ function actionSection(app, st) {
     </details>
     ${needsEngage ? html`<p class="uc-guide" data-testid="uc-must-engage">${t("unicreon.ui.must_engage")}</p>
       <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
-      : d ? html`${oddsView(odds)}
-      <button type="button" class="primary" id="uc-attack" ?disabled=${dis || !odds || odds.error} @click=${() => attack(app, st)}>${t("unicreon.ui.attack_btn", { a: cname(a), d: cname(d) })}</button>` : html`<p class="muted">${t("unicreon.ui.no_foe")}</p>`}
+      : d ? html`${oddsView(odds)}${attackButton(app, st, a, d, odds)}` : html`<p class="muted">${t("unicreon.ui.no_foe")}</p>`}
     ${a.lost.length ? html`<div class="row">${a.weapons.filter((x) => a.lost.includes(x.uid)).map((x) => html`<button type="button" ?disabled=${dis}
       @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.label_colon", { label: t("unicreon.ui.pickup") })} ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
     ${escapable.length ? escapeView(app, st, a, escapable) : nothing}
   </section>`;
+}
+
+function attackButton(app, st, a, d, odds) {
+  const reason = engineWhy(app) ?? (!odds ? t("unicreon.ui.why_odds") : odds.error ? t("unicreon.ui.why_odds_error") : null);
+  const why = disabledWhy("uc-attack", reason);
+  return html`<button type="button" class="primary" id="uc-attack" ?disabled=${Boolean(reason) || ui.busy} aria-describedby=${why.id}
+    @click=${() => attack(app, st)}>${t("unicreon.ui.attack_btn", { a: cname(a), d: cname(d) })}</button>${why.note}`;
 }
 
 function oddsView(odds) {
@@ -358,11 +410,20 @@ async function attack(app, st) {
   const r = await run(app, req);
   if (!r) return;
   const x = r.exchange;
-  const verdict = x.hit ? t("unicreon.ui.hit_result", { d: cname(d), n: x.pv_lost, pv: r.defender_pv }) : t("unicreon.ui.miss_result", { d: cname(d) });
+  const verdict = resultLine(x, cname(d), r.defender_pv, d.pv_max);
   ui.announce = verdict;
   app.addLog({ kind: "unicreon.attack", system: "unicreon", who: cname(a), label: t("unicreon.ui.passe_vs", { d: cname(d) }), request: req,
     result: { total: x.pv_lost, summary: `${verdict} (${x.attacker.raw} / ${x.defender.raw})`, terms: [d66Term(x.attacker.dice, cname(a)), d66Term(x.defender.dice, cname(d))] } });
   requestAnimationFrame(() => document.getElementById("uc-last")?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+}
+
+/** One line saying what the passe did to the defender, with no gendered agreement:
+ * "Touché : Alice −4 PV → 2 PV restants sur 10." / "Coup paré par Alice : aucun dégât." (the
+ * attack succeeded, the defence did better) / "Attaque ratée contre Alice : aucun dégât." */
+function resultLine(x, name, pv, max) {
+  if (!x.hit) return t(x.attacker.success ? "unicreon.ui.parry_result" : "unicreon.ui.miss_result", { d: name });
+  if (!x.pv_lost) return t("unicreon.ui.hit_absorbed_result", { d: name, pv, max });
+  return t("unicreon.ui.hit_result", { d: name, n: x.pv_lost, pv, max });
 }
 
 /** The last passe d'armes of this turn, from the stored state (state.last): it survives a reload. */
@@ -370,14 +431,23 @@ function lastView(st) {
   const last = st.last;
   if (!last) return nothing;
   const x = last.exchange;
-  const r = { aName: cname(byCid(st, last.attacker)), dName: cname(byCid(st, last.defender)), defender_pv: last.defender_pv };
+  const defender = byCid(st, last.defender);
+  const r = { aName: cname(byCid(st, last.attacker)), dName: cname(defender), defender_pv: last.defender_pv };
+  const max = defender?.pv_max ?? "?";
+  // The verdict is good news for one side and bad for the other, and the tracker is shared by
+  // the players and the MJ: it is written in a neutral colour and says who won; the winner's
+  // column is marked ("l'emporte"), never a successful defence in the failure colour.
+  const side = (who, test, won) => html`<div class=${won ? "uc-won" : ""} data-testid=${`uc-side-${who}`}>
+    <p><strong>${who === "attacker" ? r.aName : r.dName}</strong>${won ? html` <span class="uc-won-tag">${t("unicreon.ui.wins_tag")}</span>` : nothing}</p>
+    ${renderD66(test.dice, who === "attacker" ? r.aName : r.dName)}
+    <p class="small">${t("unicreon.ui.raw")} ${test.raw} / ${test.target} ${test.success ? "✓" : "✗"}</p></div>`;
   return html`<div class="uc-result" id="uc-last" data-testid="uc-attack-result" data-hit=${String(x.hit)} data-pv-lost=${x.pv_lost}>
-    <div class="uc-two">
-      <div><p><strong>${r.aName}</strong></p>${renderD66(x.attacker.dice, r.aName)}<p class="small">${t("unicreon.ui.raw")} ${x.attacker.raw} / ${x.attacker.target} ${x.attacker.success ? "✓" : "✗"}</p></div>
-      <div><p><strong>${r.dName}</strong></p>${renderD66(x.defender.dice, r.dName)}<p class="small">${t("unicreon.ui.raw")} ${x.defender.raw} / ${x.defender.target} ${x.defender.success ? "✓" : "✗"}</p></div>
-    </div>
-    <p class="uc-verdict ${x.hit ? "outcome-ok" : "outcome-bad"}">${x.hit ? t("unicreon.ui.hit_outcome", { name: r.aName }) : t("unicreon.ui.miss_outcome", { name: r.dName })}</p>
-    ${x.hit ? html`<p>${t("unicreon.ui.damage_line", { damage: x.damage, absorbed: x.absorbed, lost: x.pv_lost, pv: r.defender_pv })}</p>` : nothing}
+    <div class="uc-two">${side("attacker", x.attacker, x.hit)}${side("defender", x.defender, !x.hit)}</div>
+    <p class="uc-verdict outcome-neutral" data-testid="uc-verdict" data-winner=${x.hit ? "attacker" : "defender"}>${x.hit ? t("unicreon.ui.hit_outcome", { name: r.aName })
+      : t(x.attacker.success ? "unicreon.ui.parry_outcome" : "unicreon.ui.miss_outcome", { name: r.dName })}</p>
+    <p data-testid="uc-damage-line">${x.hit
+      ? t("unicreon.ui.damage_line", { d: r.dName, damage: x.damage, absorbed: x.absorbed, lost: x.pv_lost, pv: r.defender_pv, max })
+      : t("unicreon.ui.no_damage", { d: r.dName, pv: r.defender_pv, max })}</p>
   </div>`;
 }
 
@@ -435,26 +505,35 @@ export function render(app) {
     <div class="visually-hidden" role="status" aria-live="polite">${ui.announce}</div>
     ${ui.announce ? html`<p class="uc-announce" aria-hidden="true" data-testid="uc-announce">${ui.announce}</p>` : nothing}
     ${errorLine(ui.error, "uc-combat-error")}`;
+  const whyEngine = disabledWhy("uc-new-combat", engineWhy(app));
   if (!st) {
     return html`${head}<section class="card"><p>${t("unicreon.ui.no_combat")}</p>
-      <button type="button" class="primary" id="uc-new-combat" ?disabled=${dis} @click=${async () => {
+      <button type="button" class="primary" id="uc-new-combat" ?disabled=${dis} aria-describedby=${whyEngine.id} @click=${async () => {
         const r = await app.call({ op: "unicreon.combat.new" });
         if (!r.error) { ui.announce = ""; saveCombat(app, r.state); }
-      }}>${t("unicreon.ui.new_combat")}</button></section>`;
+      }}>${t("unicreon.ui.new_combat")}</button>${whyEngine.note}</section>`;
   }
   const fighting = st.phase === "fight" || st.phase === "surprise";
+  const endWhy = engineWhy(app) ?? (st.combatants.length ? null : t("unicreon.ui.why_no_fighters"));
+  const whyEnd = disabledWhy("uc-end-combat", endWhy);
   return html`${head}
     <p class="small muted" data-testid="uc-phase" data-phase=${st.phase}>${t(`unicreon.ui.phase_${st.phase}`)}</p>
-    ${fighting ? turnSection(app, st) : nothing}
-    ${fighting ? actionSection(app, st) : nothing}
-    ${fighting && st.last ? html`<section class="card" aria-labelledby="uc-last-title"><h2 id="uc-last-title">${t("unicreon.ui.last_passe")}</h2>${lastView(st)}</section>` : nothing}
-    ${fighters(app, st)}
+    ${fighting ? html`<div class="split uc-fight">
+      <div class="uc-exchange-col" data-testid="uc-exchange-col">
+        ${actionSection(app, st)}
+        ${st.last ? html`<section class="card uc-last-card" aria-labelledby="uc-last-title"><h2 id="uc-last-title">${t("unicreon.ui.last_passe")}</h2>${lastView(st)}</section>` : nothing}
+      </div>
+      <div class="uc-tracker-col" data-testid="uc-tracker-col">
+        ${turnSection(app, st)}
+        ${fighters(app, st)}
+      </div>
+    </div>` : fighters(app, st)}
     ${st.phase === "setup" || st.phase === "fight" ? seatingSection(app, st) : nothing}
     ${st.phase === "setup" ? initiativeSection(app, st) : nothing}
     ${st.phase !== "over" ? addSection(app, st) : nothing}
     <section class="card">
-      ${st.phase !== "over" ? html`<button type="button" class="danger" id="uc-end-combat" ?disabled=${dis || !st.combatants.length} @click=${() => endCombat(app)}>${t("unicreon.ui.end_combat")}</button>
-        <p class="muted small">${t("unicreon.ui.end_help")}</p>`
+      ${st.phase !== "over" ? html`<button type="button" class="danger" id="uc-end-combat" ?disabled=${Boolean(endWhy) || ui.busy} aria-describedby=${whyEnd.id} @click=${() => endCombat(app)}>${t("unicreon.ui.end_combat")}</button>
+        ${whyEnd.note}<p class="muted small">${t("unicreon.ui.end_help")}</p>`
         : html`<button type="button" id="uc-clear-combat" ?disabled=${dis} @click=${() => { ui.announce = ""; saveCombat(app, null); }}>${t("unicreon.ui.clear_combat")}</button>`}
     </section>`;
 }

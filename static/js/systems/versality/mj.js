@@ -1,8 +1,11 @@
 // The MJ's screen (#/versality/mj): degradation tokens, the catastrophe scale with its band
 // and meaning, power uses (1–5 points, hidden from players), session start (tokens from
 // debts), manual adjustments, end of scenario. The only page that shows MJ-only data, and
-// only after the explicit "Je suis le MJ" switch: the route alone (a link, a reload, a
+// only after the explicit "Je suis MJ" switch: the route alone (a link, a reload, a
 // player page's link) shows the switch, and leaving the screen locks it again.
+// Wording: Versality's text is epicene ("le ou la MJ", "au Meneur, ou à la Meneuse", rules 001):
+// the versality strings say "le ou la MJ" or "MJ" with no article (tests/test_mj_wording.py).
+// At 60rem the panels sit in two columns (shared .split): the scales, then the MJ's actions.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
@@ -14,7 +17,7 @@ import { fullState as tableState, saveState } from "./table.js";
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
   scenario: { objective: false, unhurt: new Map() }, confirmAward: false };
 
-/** The "Je suis le MJ" switch: in memory only (a reload locks it), locked on leaving. */
+/** The "Je suis MJ" switch: in memory only (a reload locks it), locked on leaving. */
 let unlocked = false;
 
 onNavigate(() => {
@@ -141,6 +144,7 @@ export function render(app) {
       ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
       ${ui.message ? html`<p>${ui.message}</p>` : nothing}
     </div>
+    <div class="split" data-testid="vs-mj-split"><div>
     <section class="card" aria-labelledby="vs-cat-title" id="vs-catastrophe">
       <h2 id="vs-cat-title">${t("versality.catastrophe.title")}</h2>
       <p class="vs-big"><span data-testid="vs-catastrophe">${state.catastrophe}</span></p>
@@ -167,6 +171,7 @@ export function render(app) {
         <button type="button" ?disabled=${dis} @click=${() => adjust(app, "tokens", 1)} aria-label=${t("versality.ui.mj_tokens_plus")}>+1</button>
       </div>
     </section>
+    </div><div>
     <section class="card" aria-labelledby="vs-power-title">
       <h2 id="vs-power-title">${t("versality.ui.mj_power_title")}</h2>
       <p class="muted small">${t("versality.ui.mj_power_help")}</p>
@@ -206,5 +211,6 @@ export function render(app) {
       <button type="button" id="vs-award" ?disabled=${dis || list.length === 0 || ui.confirmAward} @click=${() => endScenario(app, list)}>${t("versality.ui.mj_end_do")}</button>
       ${awardConfirm(app, list, state)}
     </section>
+    </div></div>
   `;
 }

@@ -1,6 +1,6 @@
 // The Versality table state's gatekeeper. The whole state (document.systems.versality)
 // holds the MJ's secrets (catastrophe, tokens, power uses): only this module and the MJ
-// screen (mj.js, behind its "Je suis le MJ" switch) read it. Player pages get the player
+// screen (mj.js, behind its "Je suis MJ" switch) read it. Player pages get the player
 // projection (versality.view.player) through `playerView`, and call the player ops through
 // `playerCall`, which adds the table state to the request, merges the op's public answer
 // into it (versality.state.merge), saves it and hands the page the rest of the answer (its

@@ -1,0 +1,352 @@
+"""Issue 13, combat and MJ screens, at 360 px and 1280 px: a Unicreon passe d'armes played with
+forced seeds (found with the rules package itself: seed 5 is a parry, seed 0 a hit for 2 PV)
+whose successful defence is never shown in the failure colour and whose damage line says
+"−2 PV → 10 PV restants sur 12"; the weapon the character holds chosen by default (not the first
+of her list); disabled buttons that say why as their accessible description (a Versality healer
+in incapacité, a SYSTMJ attack with no target, an attacker hors de combat); the tracker beside
+the exchange and the MJ screens' panels side by side at 1280 px, one column with no horizontal
+scroll at 360 px. Every wait is for the state checked, never a delay."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+
+WIDTHS = [360, 1280]
+
+# The seeds of the passe d'armes below (Béa, Agilité 40, couteau long, against a PNJ moyen):
+# checked against the rules package in test_the_forced_seeds_are_what_the_rules_say.
+PARRY_SEED = 5
+HIT_SEED = 0
+
+
+def uc_item(uid: str, ref: str, carried: str) -> dict:
+    from tablee.systems.unicreon.data import CATALOGUE
+
+    return {"uid": uid, "ref": ref, "name": "", **CATALOGUE[ref], "carried": carried}
+
+
+def uc_character(cid: str, name: str) -> dict:
+    """A created Unicreon character: an épée courte in her bag (first of the list), a couteau
+    long in hand, a leather armour in the bag."""
+    return {
+        "id": cid, "system": "unicreon", "name": name, "created": True, "story": "Gardienne de phare.",
+        "origins": "Le nord", "job": "Escrimeuse", "description": "Grande", "don": "Voit dans le noir",
+        "defaut": "A peur des chats", "secret": "",
+        "characteristics": {"puissance": 20, "agilite": 40, "perception": 40, "volonte": 50},
+        "skills": [], "pv": 12, "pv_max": 12, "po": 0, "conditions": [], "down": None,
+        "ignore_encumbrance": True, "important_npc": False,
+        "inventory": [uc_item("w0", "epee_courte", "bag"), uc_item("i1", "couteau_long", "hand")],
+    }
+
+
+def duel(bea: dict) -> tuple[dict, str, str]:
+    """Béa against a PNJ moyen, in contact since round 1 (initiative dice forced): round 2, her
+    turn, both actions left."""
+    from tablee.systems.unicreon import combat as cb
+
+    state = cb.add_npcs(cb.add_character(cb.new_state(), bea), tier="moyen")
+    pc, foe = (c["cid"] for c in state["combatants"])
+    state = cb.engage(cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1]), pc, foe)
+    return cb.next_turn(cb.next_turn(state)), pc, foe
+
+
+def seed(page, characters: list[dict], systems: dict | None = None) -> None:
+    doc = wait_saved(page, "d => d.app === 'tablee'")
+    doc["characters"].extend(characters)
+    doc["systems"].update(systems or {})
+    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    page.reload()
+    wait_engine(page)
+
+
+def force_next_seed(page, value: int) -> None:
+    """The next roll's seed is ``value``: storage.newSeed reads two words of
+    crypto.getRandomValues (high 21 bits, low 32); the next such call gets them, then the
+    browser's own generator is back."""
+    page.evaluate(
+        """v => { const own = crypto.getRandomValues.bind(crypto);
+          crypto.getRandomValues = (a) => {
+            if (a instanceof Uint32Array && a.length === 2) {
+              a[0] = Math.floor(v / 2 ** 32); a[1] = v % 2 ** 32; crypto.getRandomValues = own; return a; }
+            return own(a); }; }""",
+        value,
+    )
+
+
+def described_by(page, selector: str) -> str:
+    """The text of the elements a control's aria-describedby names (its accessible description)."""
+    return page.evaluate(
+        """s => { const el = document.querySelector(s); const ids = (el.getAttribute('aria-describedby') || '').split(/\\s+/);
+          return ids.map((id) => document.getElementById(id)?.textContent.trim() ?? '').join(' ').trim(); }""",
+        selector,
+    )
+
+
+def color_of(page, selector: str) -> str:
+    return page.evaluate("s => getComputedStyle(document.querySelector(s)).color", selector)
+
+
+def css_var_color(page, name: str) -> str:
+    """A custom property of the page resolved to the computed rgb() form."""
+    return page.evaluate(
+        """n => { const p = document.createElement('p'); p.style.color = `var(${n})`; document.body.append(p);
+          const c = getComputedStyle(p).color; p.remove(); return c; }""",
+        name,
+    )
+
+
+def beside(page, left: str, right: str) -> bool:
+    """``right`` starts to the right of ``left``'s end and their tops are level (same row)."""
+    a = page.locator(left).bounding_box()
+    b = page.locator(right).bounding_box()
+    return b["x"] >= a["x"] + a["width"] - 1 and abs(a["y"] - b["y"]) < 40
+
+
+def stacked(page, first: str, second: str) -> bool:
+    a = page.locator(first).bounding_box()
+    b = page.locator(second).bounding_box()
+    return b["y"] >= a["y"] + a["height"] - 1
+
+
+def test_the_forced_seeds_are_what_the_rules_say():
+    """The oracle of the browser test: the rules package itself, on the same state and seeds."""
+    from tablee.api import handle
+
+    state, pc, foe = duel(uc_character("uc-bea", "Béa"))
+    parry = handle({"op": "unicreon.combat.attack", "state": state, "attacker": pc, "defender": foe, "weapon": "i1",
+                    "seed": PARRY_SEED})["exchange"]
+    assert (parry["hit"], parry["attacker"]["success"], parry["defender"]["success"]) == (False, True, True)
+    hit = handle({"op": "unicreon.combat.attack", "state": state, "attacker": pc, "defender": foe, "weapon": "i1",
+                  "seed": HIT_SEED})
+    assert (hit["exchange"]["hit"], hit["exchange"]["pv_lost"], hit["defender_pv"]) == (True, 2, 10)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(app, width):
+    app.set_viewport_size({"width": width, "height": 900})
+    bea = uc_character("uc-bea", "Béa")
+    state, _, _ = duel(bea)
+    seed(app, [bea], {"unicreon": {"combat": state, "custom_items": []}})
+    goto_route(app, "unicreon/combat")
+    # The couteau long is in her hand: chosen, not the épée courte first in her list (in the bag).
+    expect(app.locator("#uc-a-weapon")).to_have_value("i1")
+    expect(app.locator("[data-testid=uc-attack-odds]")).to_be_visible()
+    expect(app.locator("#uc-attack")).to_be_enabled()
+
+    # Seed 5: the attack succeeds, the defence does better: a parry.
+    force_next_seed(app, PARRY_SEED)
+    app.click("#uc-attack")
+    doc = wait_saved(app, "d => d.log.some(e => e.kind === 'unicreon.attack')")
+    assert doc["log"][-1]["request"]["seed"] == PARRY_SEED
+    verdict = app.locator("[data-testid=uc-verdict]")
+    expect(verdict).to_have_attribute("data-winner", "defender")
+    expect(verdict).to_have_text("Coup paré : PNJ moyen l'emporte.")
+    expect(verdict).not_to_have_class(re.compile(r"\boutcome-bad\b"))
+    assert color_of(app, "[data-testid=uc-verdict]") != css_var_color(app, "--bad")
+    expect(app.locator("[data-testid=uc-damage-line]")).to_have_text("PNJ moyen : aucun dégât, 12 PV sur 12.")
+    expect(app.locator("[data-testid=uc-side-defender]")).to_contain_text("l'emporte")
+    expect(app.locator("[data-testid=uc-announce]")).to_have_text("Coup paré par PNJ moyen : aucun dégât.")
+    # No gendered agreement in what a passe says.
+    assert "atteint" not in app.locator("main").inner_text()
+
+    # Seed 0, her second action: a hit for 2 PV, the damage line says what is left of what.
+    force_next_seed(app, HIT_SEED)
+    app.click("#uc-attack")
+    wait_saved(app, "d => d.log.filter(e => e.kind === 'unicreon.attack').length === 2")
+    expect(verdict).to_have_attribute("data-winner", "attacker")
+    expect(app.locator("[data-testid=uc-damage-line]")).to_have_text(
+        "PNJ moyen : dégâts 2, absorbés 0 → −2 PV → 10 PV restants sur 12.")
+    expect(app.locator("[data-testid=uc-announce]")).to_have_text("Touché : PNJ moyen −2 PV → 10 PV restants sur 12.")
+    assert saved_document(app)["log"][-1]["result"]["summary"].startswith("Touché : PNJ moyen −2 PV → 10 PV restants sur 12.")
+
+    # The tracker (turn and fighters) beside the exchange at 1280 px, below it on a phone.
+    expect(app.locator("[data-testid=uc-fighters]")).to_be_visible()
+    if width >= 1280:
+        assert beside(app, "[data-testid=uc-exchange-col]", "[data-testid=uc-tracker-col]")
+    else:
+        assert stacked(app, ".uc-action-card", ".uc-fighters-card")
+    no_horizontal_scroll(app, width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_unicreon_buttons_say_why_they_are_disabled(app, width):
+    """A tracker with nobody in it: the initiative and the end of the fight say why they wait."""
+    app.set_viewport_size({"width": width, "height": 900})
+    from tablee.systems.unicreon import combat as cb
+
+    seed(app, [], {"unicreon": {"combat": cb.new_state(), "custom_items": []}})
+    goto_route(app, "unicreon/combat")
+    for sel in ("#uc-initiative", "#uc-end-combat"):
+        expect(app.locator(sel)).to_be_disabled()
+        expect(app.locator(sel)).to_have_accessible_description("Ajoutez d'abord des combattants.")
+    no_horizontal_scroll(app, width)
+
+
+def vs_character(cid: str, name: str) -> dict:
+    deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
+    deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
+    return {
+        "id": cid, "system": "versality", "name": name, "created": True,
+        "powers": [{"text": "Télékinésie", "approved": True}],
+        "forces": ["Agile", "Têtue"], "faiblesses": ["Naïve"], "traits_approved": True,
+        "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
+        "skills": {"traquer": 3, "survivre": 1, "terroriser": 0, "combattre": 1, "soulager": 0,
+                   "comprendre": 0, "fureter": 0, "resister": 0},
+        "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
+        "incapacitated": False, "heal_used": False, "improvement_points": 0,
+    }
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_incapacitated_healer_says_why_and_the_mj_screen_sits_side_by_side(app, width):
+    app.set_viewport_size({"width": width, "height": 900})
+    dan = vs_character("vs-dan", "Dan")
+    dan["incapacitated"] = True
+    dan["wounds"] = {"physique": 2, "mental": 1, "personnalite": 0}
+    seed(app, [vs_character("vs-ana", "Ana"), dan])
+    goto_route(app, "versality/character/vs-dan")
+    button = app.locator("#vs-heal-test")
+    expect(button).to_be_disabled()
+    expect(button).to_have_accessible_description(re.compile("En incapacité"))
+    assert "incapacité" in described_by(app, "#vs-heal-test")
+    no_horizontal_scroll(app, width)
+
+    # The MJ screen behind its switch: its panels in two columns from 60rem, one on a phone.
+    goto_route(app, "versality/mj")
+    app.get_by_role("button", name=re.compile("^Je suis MJ")).click()
+    panels = app.locator("[data-testid=vs-mj-split] > *")
+    expect(panels.first).to_be_visible()
+    assert panels.count() >= 2
+    if width >= 1280:
+        assert beside(app, "[data-testid=vs-mj-split] > :nth-child(1)", "[data-testid=vs-mj-split] > :nth-child(2)")
+    else:
+        assert stacked(app, "[data-testid=vs-mj-split] > :nth-child(1)", "[data-testid=vs-mj-split] > :nth-child(2)")
+    no_horizontal_scroll(app, width)
+
+
+def systmj_table() -> tuple[dict, list[dict]]:
+    """Aldo (Force 60) holding a bow (EQ-00001, first of the library) and a sword (EQ-00002,
+    corps-à-corps), Brune (PV 30, PA 0) with nothing; a round of Action & Mouvement started."""
+    from tablee.api import handle
+
+    state = handle({"op": "systmj.state.new"})["state"]
+    aldo = handle({"op": "systmj.entity.new", "id": "sj-aldo", "name": "Aldo"})["character"]
+    brune = handle({"op": "systmj.entity.new", "id": "sj-brune", "name": "Brune"})["character"]
+    aldo["attributes"].update(force=60, resistance=50, rapidite=50, agilite=40)
+    aldo["pv_max"], aldo["language"] = 20, "Commun"
+    brune["attributes"].update(force=40, resistance=40, agilite=50)
+    brune["pv_max"], brune["language"] = 30, "Commun"
+    for name, cat, dmg in (("Arc court", "trait", [1, 2, 3]), ("Épée longue", "corps_a_corps", [2, 4, 6])):
+        card = {"family": "equipement", "name": name, "types": ["arme"], "categories": [cat], "att": 10, "damage": dmg}
+        state = handle({"op": "systmj.card.save", "state": state, "card": card})["state"]
+    for number in ("EQ-00001", "EQ-00002"):
+        r = handle({"op": "systmj.card.give", "state": state, "character": aldo, "number": number})
+        state, aldo = r["state"], r["character"]
+    state = handle({"op": "systmj.round.start", "state": state, "characters": [aldo, brune]})["state"]
+    return state, [aldo, brune]
+
+
+def hit_seed(state: dict, aldo: dict, brune: dict) -> tuple[int, dict]:
+    """A seed whose attack in force (sword, no defence) hits, found by the rules package."""
+    from tablee.api import handle
+
+    sword = next(c for c in state["library"]["cards"] if c["number"] == "EQ-00002")
+
+    def fighter(c, aware=None):
+        f = {"id": c["id"], "attributes": c["attributes"], "dissimulation": 0, "detection": 0, "pv": c["pv_max"], "pa": 0}
+        return f if aware is None else {**f, "aware": aware}
+
+    for seed_value in range(200):
+        req = {"op": "systmj.combat.exchange", "kind": "force", "attacker": fighter(aldo), "defender": fighter(brune, True),
+               "defence": "none", "weapon": sword, "seed": seed_value,
+               "subject": {"session": 1, "attacker": aldo["id"], "defender": brune["id"], "items": ["EQ-00002"]}}
+        r = handle(req)
+        if r["outcome"] == "hit":
+            return seed_value, r
+    raise AssertionError("no hit in 200 seeds")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_systmj_held_weapon_why_disabled_damage_line_and_layout(app, width):
+    from tablee.api import handle
+
+    app.set_viewport_size({"width": width, "height": 900})
+    state, (aldo, brune) = systmj_table()
+    seed(app, [aldo, brune], {"systmj": state})
+    goto_route(app, "systmj/combat")
+    attack = app.locator("#sj-attack")
+    # No target yet: the button says why.
+    expect(attack).to_be_disabled()
+    expect(attack).to_have_accessible_description("Choisissez l'attaquant et la cible.")
+    app.select_option("#sj-att-who", "sj-aldo")
+    # The sword he holds for a melee attack, not the bow first in the library.
+    expect(app.locator("#sj-att-weapon")).to_have_value("EQ-00002")
+    app.select_option("#sj-att-kind", "ranged")
+    expect(app.locator("#sj-att-weapon")).to_have_value("EQ-00001")
+    app.select_option("#sj-att-kind", "force")
+    expect(app.locator("#sj-att-weapon")).to_have_value("EQ-00002")
+    app.select_option("#sj-def-who", "sj-brune")
+    expect(app.locator("[data-testid=sj-combat-odds]")).to_be_visible()
+    expect(attack).to_be_enabled()
+
+    value, expected = hit_seed(state, aldo, brune)
+    force_next_seed(app, value)
+    attack.click()
+    doc = wait_saved(app, "d => d.log.some(e => e.kind === 'systmj.combat.exchange')")
+    entry = next(e for e in doc["log"] if e["kind"] == "systmj.combat.exchange")
+    replay = handle(entry["request"])
+    assert replay["outcome"] == expected["outcome"] == "hit"
+    dmg = replay["damage"]
+    outcome = app.locator("[data-testid=sj-combat-outcome]")
+    expect(outcome).to_have_text("Touché : Aldo l'emporte.")
+    expect(outcome).to_have_attribute("data-winner", "attacker")
+    expect(outcome).to_have_class(re.compile(r"\boutcome-neutral\b"))
+    d6 = next(s for s in replay["steps"] if s["step"] == "damage")["d6"]
+    expect(app.locator("[data-testid=sj-damage-line]")).to_have_text(
+        f"d6 {d6} → {dmg['amount']} dégâts : −{dmg['from_pa']} PA puis −{dmg['from_pv']} PV → "
+        f"{dmg['pv']} PV sur 30, {dmg['pa']} PA restants.")
+
+    if width >= 1280:
+        assert beside(app, "[data-testid=sj-combat-split] > :nth-child(1)", "[data-testid=sj-combat-split] > :nth-child(2)")
+    else:
+        assert stacked(app, "[data-testid=sj-combat-split] > :nth-child(1)", "[data-testid=sj-combat-split] > :nth-child(2)")
+    no_horizontal_scroll(app, width)
+
+    # Aldo at 0 PV in the round: hors de combat, and the button says so.
+    doc = saved_document(app)
+    for e in doc["systems"]["systmj"]["rounds"]["entities"]:
+        if e["id"] == "sj-aldo":
+            e["pv"] = 0
+    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    app.reload()
+    wait_engine(app)
+    app.select_option("#sj-att-who", "sj-aldo")
+    app.select_option("#sj-def-who", "sj-brune")
+    expect(attack).to_be_disabled()
+    expect(attack).to_have_accessible_description("Aldo est hors de combat (0 PV) : pas d'attaque.")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_mj_screens_use_the_width_and_fit_a_phone(app, width):
+    """Point Zéro's MJ screen, Théorem's MK screen and SYSTMJ's Chronoste: two columns of panels
+    from 60rem (shared .split), one column with no horizontal scroll at 360 px."""
+    app.set_viewport_size({"width": width, "height": 900})
+    for route, split, panel in (
+        ("pointzero/mj", "pz-mj-split", "#pz-mj-gauge-title"),
+        ("theorem/mk", "th-mk-split", "[data-testid=th-mk-hand]"),
+        ("systmj/chronoste", "sj-chronoste-split", "[data-testid=sj-now]"),
+    ):
+        goto_route(app, route)
+        expect(app.locator(panel)).to_be_visible()
+        first, second = (f"[data-testid={split}] > :nth-child({n})" for n in (1, 2))
+        expect(app.locator(second)).to_be_visible()
+        if width >= 1280:
+            assert beside(app, first, second), route
+        else:
+            assert stacked(app, first, second), route
+        no_horizontal_scroll(app, width)
