@@ -97,7 +97,8 @@ export function arcaneName(number) {
 /** An arcane: its numeral big (roman, 0 for Le Mat), its name under it; read "Le Monde, arcane XXI". */
 export function arcaneFace(card) {
   const number = card.number ?? Number(String(card.id).slice(-2));
-  return { label: arcaneName(number), note: "", tone: "arcane", face: "arcane", number,
+  // A line may break after "L'" (a zero-width space), so "L'Impératrice" never splits mid-word on a small card.
+  return { label: arcaneName(number).replace(/^L'/u, "L'\u200b"), note: "", tone: "arcane", face: "arcane", number,
     symbol: ROMAN[number] ?? "?",
     aria: t("theorem.ui.arcane_name", { name: arcaneName(number), number: ROMAN[number] }) };
 }
