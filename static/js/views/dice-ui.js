@@ -2,17 +2,19 @@
 // kept and dropped told apart) and an exact distribution as an accessible table with bars.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { keyed } from "../../vendor/lit-html/directives/keyed.js";
 import { formatPercent, t } from "../i18n.js";
 import { pairLegend, renderDie } from "./faces.js";
 
-/** One roll result as returned by the `roll` op. */
+/** One roll result as returned by the `roll` op. Its dice are new elements for each roll (keyed
+ * by seed), so every roll plays the short roll animation, not only the first. */
 export function renderDiceResult(result, { fresh = true } = {}) {
   return html`
     <p class="total" aria-live="polite">
       <span class="visually-hidden">${t("tray.total")} </span><span data-testid="total">${result.total}</span>
     </p>
     <p class="muted small">${result.expr} · ${t("tray.seed")} ${result.seed}</p>
-    ${result.terms.map((term) => renderTerm(term, fresh))}
+    ${keyed(`${result.seed}|${result.expr}`, result.terms.map((term) => renderTerm(term, fresh)))}
   `;
 }
 
