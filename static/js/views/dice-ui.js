@@ -1,17 +1,20 @@
-// Shared pieces of dice views: a rolled result (every die, kept and dropped told apart)
-// and an exact distribution as an accessible table with bars.
+// Shared pieces of dice views: a rolled result (every die drawn as its face, views/faces.js:
+// kept and dropped told apart) and an exact distribution as an accessible table with bars.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { keyed } from "../../vendor/lit-html/directives/keyed.js";
 import { formatPercent, t } from "../i18n.js";
+import { pairLegend, renderDie } from "./faces.js";
 
-/** One roll result as returned by the `roll` op. */
+/** One roll result as returned by the `roll` op. Its dice are new elements for each roll (keyed
+ * by seed), so every roll plays the short roll animation, not only the first. */
 export function renderDiceResult(result, { fresh = true } = {}) {
   return html`
     <p class="total" aria-live="polite">
       <span class="visually-hidden">${t("tray.total")} </span><span data-testid="total">${result.total}</span>
     </p>
     <p class="muted small">${result.expr} · ${t("tray.seed")} ${result.seed}</p>
-    ${result.terms.map((term) => renderTerm(term, fresh))}
+    ${keyed(`${result.seed}|${result.expr}`, result.terms.map((term) => renderTerm(term, fresh)))}
   `;
 }
 
@@ -20,24 +23,19 @@ function renderTerm(term, fresh) {
     return html`<p class="die-term">${term.sign < 0 ? "−" : "+"} ${Math.abs(term.value)}</p>`;
   }
   const sign = term.sign < 0 ? "−" : "";
+  const pair = term.kind === "d66" || term.kind === "d100";
+  const sides = term.kind === "d100" ? 10 : term.kind === "d66" ? 6 : term.sides;
   return html`
-    <div class="die-term">
+    <div class="die-term" data-kind=${term.kind}>
       <span>${sign}${term.text}${term.display !== undefined ? html` = <strong>${term.display}</strong>` : nothing}</span>
-      <ul class="dice" aria-label=${term.text}>
-        ${term.dice.map(
-          (die, index) => html`<li class="die ${die.kept ? "kept" : "dropped"} ${fresh ? "fresh" : ""}"
-              data-kept=${die.kept ? "true" : "false"}
-              aria-label=${`${dieLabel(term, index)} ${die.value}${die.kept ? "" : ` (${t("tray.dropped")})`}`}>
-              ${die.value}</li>`,
-        )}
+      <ul class="dice ${pair ? term.kind : ""}" aria-label=${term.text}>
+        ${term.dice.map((die, index) => renderDie({
+          value: die.value, sides, kept: die.kept, fresh, place: pair ? (index === 0 ? "tens" : "units") : null,
+        }))}
       </ul>
+      ${pair ? pairLegend() : nothing}
     </div>
   `;
-}
-
-function dieLabel(term, index) {
-  if (term.kind === "d66" || term.kind === "d100") return index === 0 ? t("tray.tens") : t("tray.units");
-  return t("tray.die");
 }
 
 /** Past this many rows the table scrolls inside its own box instead of growing the page. */

@@ -1,4 +1,5 @@
-// Dice tray: type an expression or tap a quick die, see its exact odds, roll, log it.
+// Dice tray: type an expression or tap a quick die (it rolls at once), see its exact odds,
+// roll, log it. The result shows each die as its face (views/faces.js).
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatNumber, formatPercent, t } from "../i18n.js";
@@ -68,6 +69,17 @@ async function roll(app, event) {
   });
 }
 
+/** A preset die: its expression goes in the field (its odds follow) and, once the engine is
+ * up, it is rolled at once (issue 13: "a preset button rolls at once"). Before the engine is
+ * ready it only fills the field, as the roll button says why it waits. */
+function quickRoll(app, expr) {
+  clearTimeout(debounce);
+  state.expr = expr;
+  refreshOdds(app);
+  if (app.engine.state === "ready") roll(app);
+  else app.rerender();
+}
+
 let started = false;
 
 export function render(app) {
@@ -94,12 +106,13 @@ export function render(app) {
         <p id="dice-help" class="muted small">${t("tray.help")}</p>
         <p id="dice-error" class="field-error" role="alert">${state.error ? errorMessage(state.error) : nothing}</p>
       </div>
-      <div class="quick-dice" role="group" aria-label=${t("tray.quick")}>
+      <div class="quick-dice" role="group" aria-label=${t("tray.quick")} aria-describedby="quick-help">
         ${QUICK.map(
           (q) => html`<button type="button" class="quick" data-expr=${q}
-            @click=${() => { state.expr = q; state.result = null; refreshOdds(app); app.rerender(); }}>${q}</button>`,
+            @click=${() => quickRoll(app, q)}>${q}</button>`,
         )}
       </div>
+      <p id="quick-help" class="muted small">${t("tray.quick_help")}</p>
       <div class="field">
         <label for="at-least">${t("tray.at_least")}</label>
         <input id="at-least" type="number" inputmode="numeric" .value=${state.atLeast}

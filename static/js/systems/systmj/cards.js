@@ -5,6 +5,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
+import { ensureCardStyles } from "../../views/cards.js";
 import { callBusy, engineData, onNavigate } from "../../views/ui.js";
 import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, tableState } from "./common.js";
 
@@ -112,7 +113,12 @@ export function wearOf(r, pu) {
   return r?.wear_scale.find((w) => pu >= w.min && pu <= w.max) ?? null;
 }
 
-/** One card drawn as a card (printable): its number, family, name and every filled field. */
+/** The four families of the library (section 4.1–4.4), each with its own symbol and band
+ * colour (cards.css, by data-family) beside its word: colour is never the only cue. */
+export const FAMILY_SYMBOL = new Map([["equipement", "⚒"], ["ressource", "⚗"], ["savoir", "✎"], ["pouvoir", "✦"]]);
+
+/** One card drawn as a card (printable): its family band (symbol, word, number), name and
+ * every filled field; a screen reader names it "Équipement EQ-00001, Épée longue". */
 export function renderCardFace(r, card, holderName) {
   const shown = FIELDS[card.family].filter(([key, kind]) => {
     const v = card[key];
@@ -130,8 +136,10 @@ export function renderCardFace(r, card, holderName) {
     if (kind === "list") return v.join(", ");
     return String(v);
   };
-  return html`<article class="sj-card sj-card-${card.family}" data-testid="sj-card" data-number=${card.number} aria-labelledby=${`sj-card-${card.number}`}>
-    <header><span class="sj-card-number">${card.number}</span> <span class="sj-card-family">${t(`systmj.family.${card.family}`)}</span></header>
+  return html`<article class="sj-card sj-card-${card.family}" data-testid="sj-card" data-number=${card.number}
+    data-family=${card.family} aria-labelledby=${`sj-card-${card.number}-family sj-card-${card.number}-number sj-card-${card.number}`}>
+    <header><span class="sj-card-family" id=${`sj-card-${card.number}-family`}><span class="sj-card-symbol" aria-hidden="true">${FAMILY_SYMBOL.get(card.family) ?? ""}</span>${t(`systmj.family.${card.family}`)}</span>
+      <span class="sj-card-number" id=${`sj-card-${card.number}-number`}>${card.number}</span></header>
     <h3 id=${`sj-card-${card.number}`}>${card.name}</h3>
     <dl>
       ${shown.map(([key, kind]) => html`<div><dt>${label(key)}</dt><dd data-field=${key}>${show(key, kind)}</dd></div>`)}
@@ -221,6 +229,7 @@ function cardActions(app, r, card, state) {
 }
 
 export function render(app) {
+  ensureCardStyles();
   const state = tableState(app);
   const r = cardRules(app);
   if (!state || !r) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p class="muted">${t("systmj.ui.engine_wait")}</p>`;

@@ -5,6 +5,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, has, t } from "../../i18n.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
+import { renderPair } from "../../views/faces.js";
 import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
@@ -99,12 +100,10 @@ export function prob(pr, testid) {
   return html`<span class="sj-prob" data-testid=${testid ?? nothing} data-p=${pr.fraction}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.fraction})</span></span>`;
 }
 
-/** The two d10 of a d100, tens then units. */
-export function renderD100(dice, label = "d100") {
-  return html`<ul class="dice" aria-label=${label}>
-    <li class="die kept" aria-label=${`${t("tray.tens")} ${dice[0]}`}>${dice[0]}</li>
-    <li class="die kept" aria-label=${`${t("tray.units")} ${dice[1]}`}>${dice[1]}</li>
-  </ul>`;
+/** The two d10 of a d100 as faces (views/faces.js): tens (dark, shown "40") then units (light),
+ * named "Dizaines 4" / "Unités 7"; read 00–99 as the project does. */
+export function renderD100(dice, label = "d100", { fresh = true } = {}) {
+  return renderPair("d100", dice, { label, fresh });
 }
 
 /** A log "terms" entry for a d100 (the roll log lists the dice). */

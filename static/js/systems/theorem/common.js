@@ -64,13 +64,27 @@ export function ensureState(app) {
 export const suitLabel = (suit) => t(`theorem.suit.${suit}`);
 export const rankLabel = (rank) => (/^\d+$/.test(rank) ? rank : t(`theorem.rank.${rank}`));
 
-/** A numbered card: its rank big, its suit under it; read "7 de coupe" / "Roi de denier". */
+/** The suits as the French pack draws them (bâton ♣, coupe ♥, denier ♦, épée ♠), and the
+ * figures' glyphs: a symbol beside the suit's word, never colour alone. */
+export const SUIT_SYMBOL = new Map([["baton", "♣"], ["coupe", "♥"], ["denier", "♦"], ["epee", "♠"]]);
+const FIGURE_SYMBOL = new Map([["valet", "♟"], ["cavalier", "♞"], ["reine", "♛"], ["roi", "♚"]]);
+
+/** A numbered card: its rank big, its suit under it, the suit's symbol in the middle and the
+ * corners (a figure shows its glyph); read "7 de coupe" / "Roi de denier". */
 export function numberFace(card) {
+  const number = /^\d+$/.test(card.rank);
+  const figure = FIGURE_SYMBOL.get(card.rank);
+  const suit = SUIT_SYMBOL.get(card.suit) ?? "";
   return {
     label: rankLabel(card.rank),
     note: suitLabel(card.suit),
     tone: card.suit,
     aria: t("theorem.ui.card_name", { rank: rankLabel(card.rank), suit: suitLabel(card.suit) }),
+    face: "tarot",
+    suit: card.suit,
+    rank: card.rank,
+    symbol: figure ?? suit,
+    corner: number ? `${card.rank}${suit}` : `${rankLabel(card.rank).charAt(0)}${suit}`,
   };
 }
 
@@ -80,10 +94,12 @@ export function arcaneName(number) {
   return ARCANA[number] ?? "?";
 }
 
-/** An arcane: its name, its number in roman numerals. */
+/** An arcane: its numeral big (roman, 0 for Le Mat), its name under it; read "Le Monde, arcane XXI". */
 export function arcaneFace(card) {
   const number = card.number ?? Number(String(card.id).slice(-2));
-  return { label: arcaneName(number), note: ROMAN[number], tone: "arcane",
+  // A line may break after "L'" (a zero-width space), so "L'Impératrice" never splits mid-word on a small card.
+  return { label: arcaneName(number).replace(/^L'/u, "L'\u200b"), note: "", tone: "arcane", face: "arcane", number,
+    symbol: ROMAN[number] ?? "?",
     aria: t("theorem.ui.arcane_name", { name: arcaneName(number), number: ROMAN[number] }) };
 }
 

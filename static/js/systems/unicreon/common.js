@@ -4,6 +4,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, t } from "../../i18n.js";
 import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
+import { renderPair } from "../../views/faces.js";
 import { engineData, fieldProblems, loadStylesheet, requestCache } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
@@ -87,12 +88,10 @@ export function checkOf(app, c) {
   return r?.error ? { error: r.error } : r;
 }
 
-/** Both dice of a d66, tens then units. */
-export function renderD66(dice, label) {
-  return html`<ul class="dice" aria-label=${label ?? "d66"}>
-    <li class="die kept" aria-label=${`${t("tray.tens")} ${dice[0]}`}>${dice[0]}</li>
-    <li class="die kept" aria-label=${`${t("tray.units")} ${dice[1]}`}>${dice[1]}</li>
-  </ul>`;
+/** Both dice of a d66 as faces (views/faces.js): tens (dark) then units (light), pips, named
+ * "Dizaines 4" / "Unités 2"; the short roll animation is visual only. */
+export function renderD66(dice, label, { fresh = true } = {}) {
+  return renderPair("d66", dice, { label: label ?? "d66", fresh });
 }
 
 /** A log "terms" entry for a d66 (the roll log lists the dice). */

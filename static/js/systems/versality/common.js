@@ -52,7 +52,23 @@ export function tone(kind) {
 }
 
 export const outcomeLabel = (kind) => t(`versality.outcome.${kind}`);
-export const cardFace = (card) => ({ label: outcomeLabel(card.kind), tone: tone(card.kind), note: "" });
+
+/** Each rung of the ladder has its own symbol (shape, not only colour: filled triangles up for
+ * a success, down for a failure, hollow for the "mais" ones, a cross for the échec critique). */
+export const KIND_SYMBOL = new Map([
+  ["oui-et", "▲▲"], ["oui", "▲"], ["oui-mais", "△"], ["non-mais", "▽"], ["non-et", "▼"], ["echec-critique", "✖"],
+]);
+
+/** A Versality card's face (views/cards.js): the outcome's word, its symbol, its colour
+ * (cards.css, by data-kind), named by its word for a screen reader ("Oui, et…"). */
+export const cardFace = (card) => ({
+  label: outcomeLabel(card.kind),
+  tone: tone(card.kind),
+  note: "",
+  symbol: KIND_SYMBOL.get(card.kind) ?? "",
+  face: "versality",
+  aria: outcomeLabel(card.kind),
+});
 
 export function ready(app) {
   return app.engine.state === "ready";
