@@ -1,0 +1,185 @@
+"""The test pages of the five systems (issue 13) at 360 px and 1280 px: the common setup, the odds
+summary and the roll button within the first phone screen; no horizontal scroll; no exact fraction
+broken over two lines; two columns on a laptop (the odds to the right of the setup, the character's
+key numbers beside the test); after a keyboard roll the focus is on the result, and the roll button
+is one Shift+Tab away and rolls again; the settings come back after a reload; a logged roll replays
+identically ("Vérifier / rejouer"), and the seed is shown only there. Every wait is on a state
+(a rendered result, a saved log entry), never on a delay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log
+
+
+@dataclass(frozen=True)
+class Page:
+    system: str
+    cid: str
+    roll: str  # the roll (or draw) button
+    result: str  # the result section
+    odds: str  # the odds summary
+    setting: str  # a common setting (a select) …
+    value: str  # … and a value other than its default
+
+
+PAGES = {
+    "unicreon": Page("unicreon", "t13-uc", "#uc-roll", "[data-testid=uc-result]", "[data-testid=uc-odds]", "#uc-t-diff", "difficile"),
+    "pointzero": Page("pointzero", "t13-pz", "#pz-roll", "[data-testid=pz-result]", "[data-testid=pz-odds]", "#pz-t-diff", "difficile"),
+    "systmj": Page("systmj", "t13-sj", "#sj-roll", "[data-testid=sj-result]", "[data-testid=sj-odds]", "#sj-t-mod", "ardu"),
+    "versality": Page("versality", "t13-vs", "#vs-draw", "#vs-hand-title", "[data-testid=vs-odds]", "#vs-test-diff", "complexe"),
+    "theorem": Page("theorem", "t13-th", "#th-draw", "[data-testid=th-chain], [data-testid=th-result], [data-testid=th-decide]",
+                    "[data-testid=th-odds]", "#th-modifier", "-2"),
+}
+
+
+def character(system: str, cid: str) -> dict:
+    if system == "unicreon":
+        return {
+            "id": cid, "system": "unicreon", "name": "Ana", "created": True, "story": "Gardienne de phare.",
+            "origins": "Nord", "job": "Escrimeuse", "description": "Grande", "don": "Nyctalope", "defaut": "Têtue",
+            "secret": "", "characteristics": {"puissance": 20, "agilite": 40, "perception": 40, "volonte": 50},
+            "skills": [{"name": "Escalade", "level": "bon"}], "pv": 12, "pv_max": 12, "po": 0, "conditions": [],
+            "down": None, "ignore_encumbrance": False, "important_npc": False, "inventory": [],
+        }
+    if system == "pointzero":
+        return {
+            "id": cid, "system": "pointzero", "name": "Ana",
+            "attributes": [{"code": "VIG", "name": "Vigueur", "level": 3}, {"code": "ADR", "name": "Adresse", "level": 2},
+                           {"code": "PER", "name": "Perception", "level": 3}, {"code": "COG", "name": "Cognition", "level": 2}],
+            "skills": [{"name": "Vigilance", "level": 4}], "atouts": [], "notes": "",
+        }
+    if system == "versality":
+        deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
+        deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
+        return {
+            "id": cid, "system": "versality", "name": "Ana", "created": True,
+            "powers": [{"text": "Télékinésie", "approved": True}], "forces": ["Agile"], "faiblesses": ["Naïve"],
+            "traits_approved": True, "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
+            "skills": {"traquer": 3, "survivre": 1, "terroriser": 0, "combattre": 1, "soulager": 0,
+                       "comprendre": 0, "fureter": 0, "resister": 0},
+            "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
+            "incapacitated": False, "heal_used": False, "improvement_points": 0,
+        }
+    from tablee.api import handle
+
+    r = handle({"op": f"{system}.character.new", "id": cid, "name": "Ana"})
+    assert "error" not in r, r
+    return r["character"]
+
+
+def open_test(app, p: Page) -> None:
+    doc = saved_document(app)
+    doc["characters"].append(character(p.system, p.cid))
+    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    app.reload()
+    wait_engine(app)
+    goto_route(app, f"{p.system}/test/{p.cid}")
+    expect(app.locator(p.odds)).to_be_visible()
+    expect(app.locator(p.roll)).to_be_enabled()
+
+
+def bottom(app, selector: str) -> float:
+    box = app.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box["y"] + box["height"]
+
+
+def fractions_on_one_line(app) -> None:
+    """Every exact fraction of the odds tables is one line high (never "59/10" / "8")."""
+    heights = app.evaluate("""() => [...document.querySelectorAll('.odds-table td.exact')]
+      .filter((td) => td.offsetParent !== null)
+      .map((td) => { const s = getComputedStyle(td); const line = parseFloat(s.lineHeight) || 1.45 * parseFloat(s.fontSize);
+        const range = document.createRange(); range.selectNodeContents(td);
+        return [td.textContent, range.getBoundingClientRect().height, line]; })""")
+    assert heights, "no exact fraction on the page"
+    for text, height, line in heights:
+        assert height <= line * 1.2, f"{text!r} wraps: {height}px for a {line}px line"
+
+
+@pytest.mark.parametrize("system", list(PAGES))
+def test_phone_first_screen_keyboard_roll_and_settings_kept(app, system):
+    p = PAGES[system]
+    app.set_viewport_size({"width": 360, "height": 740})
+    open_test(app, p)
+    # The common case fits the first screen: setup, odds summary, roll button.
+    assert bottom(app, p.setting) <= 740
+    assert bottom(app, p.odds) <= 740
+    assert bottom(app, p.roll) <= 740
+    no_horizontal_scroll(app)
+    # Every detail open (the rarer settings, the distributions): still no sideways scroll, and
+    # no exact fraction breaks.
+    app.evaluate("() => document.querySelectorAll('main details').forEach((d) => { d.open = true; })")
+    no_horizontal_scroll(app)
+    fractions_on_one_line(app)
+
+    # The setting is remembered for this character (outside the table document).
+    app.select_option(p.setting, p.value)
+    expect(app.locator(p.roll)).to_be_enabled()
+    before = saved_document(app)
+    assert p.value not in str(before.get("settings"))
+    app.reload()
+    wait_engine(app)
+    expect(app.locator(p.setting)).to_have_value(p.value)
+    expect(app.locator(p.roll)).to_be_enabled()
+
+    # Keyboard: Enter on the roll button, the focus lands on the result (never on body).
+    app.locator(p.roll).focus()
+    app.keyboard.press("Enter")
+    app.wait_for_function(
+        "sel => { const a = document.activeElement; return a && a !== document.body && [...document.querySelectorAll(sel)].some((r) => r.contains(a)); }",
+        arg=p.result,
+    )
+    wait_log(app, len(before["log"]) + 1)
+    no_horizontal_scroll(app)
+    if system in ("unicreon", "pointzero", "systmj"):
+        # Shift+Tab from the result reaches the roll button, and Enter rolls again.
+        app.keyboard.press("Shift+Tab")
+        assert app.evaluate("document.activeElement.id") == p.roll[1:]
+        app.keyboard.press("Enter")
+        wait_log(app, len(before["log"]) + 2)
+        app.wait_for_function(
+            "sel => [...document.querySelectorAll(sel)].some((r) => r.contains(document.activeElement))", arg=p.result)
+
+
+@pytest.mark.parametrize("system", list(PAGES))
+def test_laptop_two_columns_with_the_sheet_beside(app, system):
+    p = PAGES[system]
+    app.set_viewport_size({"width": 1280, "height": 800})
+    open_test(app, p)
+    setup = app.locator(p.setting).bounding_box()
+    odds = app.locator(p.odds).bounding_box()
+    assert odds["x"] >= setup["x"] + setup["width"], (setup, odds)
+    assert bottom(app, p.roll) <= 800
+    expect(app.locator("[data-testid=test-sheet]")).to_be_visible()
+    no_horizontal_scroll(app, 1280)
+    fractions_on_one_line(app)
+
+
+@pytest.mark.parametrize("system", ["unicreon", "pointzero", "systmj"])
+def test_a_logged_roll_replays_identically_and_the_seed_hides_behind_verify(app, system):
+    p = PAGES[system]
+    app.set_viewport_size({"width": 360, "height": 740})
+    open_test(app, p)
+    app.click(p.roll)
+    result = app.locator(p.result)
+    expect(result).to_be_visible()
+    doc = wait_log(app, 1)
+    seed = doc["log"][-1]["request"]["seed"]
+    expect(result).not_to_contain_text("graine")
+    # On the result itself…
+    result.get_by_role("button", name="Vérifier / rejouer").click()
+    expect(result.locator("[data-testid=verify-out]")).to_contain_text("Résultat vérifié : identique.")
+    expect(result.locator("[data-testid=verify-out]")).to_contain_text(f"graine {seed}")
+    # … and on its log entry.
+    goto_route(app, "log")
+    entry = app.locator("[data-testid=log-entry]").first
+    expect(entry).not_to_contain_text("graine")
+    entry.get_by_role("button", name="Vérifier / rejouer").click()
+    expect(entry.locator("[data-testid=verify-out]")).to_have_attribute("data-status", "same")
+    expect(entry.locator("[data-testid=verify-out]")).to_contain_text("Résultat vérifié : identique.")
+    no_horizontal_scroll(app)
