@@ -8,6 +8,7 @@ identically ("Vérifier / rejouer"), and the seed is shown only there. Every wai
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import pytest
@@ -69,7 +70,10 @@ def character(system: str, cid: str) -> dict:
 
     r = handle({"op": f"{system}.character.new", "id": cid, "name": "Ana"})
     assert "error" not in r, r
-    return r["character"]
+    c = r["character"]
+    if system == "systmj":
+        c["skills"]["detection"] = 45  # a skill worth rolling (0 is an automatic failure)
+    return c
 
 
 def open_test(app, p: Page) -> None:
@@ -106,6 +110,8 @@ def test_phone_first_screen_keyboard_roll_and_settings_kept(app, system):
     p = PAGES[system]
     app.set_viewport_size({"width": 360, "height": 740})
     open_test(app, p)
+    if os.environ.get("T13_SHOT"):
+        app.screenshot(path=f"/tmp/t13-{system}-360.png", full_page=True)
     # The common case fits the first screen: setup, odds summary, roll button.
     assert bottom(app, p.setting) <= 740
     assert bottom(app, p.odds) <= 740
@@ -151,6 +157,8 @@ def test_laptop_two_columns_with_the_sheet_beside(app, system):
     p = PAGES[system]
     app.set_viewport_size({"width": 1280, "height": 800})
     open_test(app, p)
+    if os.environ.get("T13_SHOT"):
+        app.screenshot(path=f"/tmp/t13-{system}-1280.png", full_page=True)
     setup = app.locator(p.setting).bounding_box()
     odds = app.locator(p.odds).bounding_box()
     assert odds["x"] >= setup["x"] + setup["width"], (setup, odds)

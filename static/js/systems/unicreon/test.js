@@ -31,7 +31,7 @@ function reset(app, id, c) {
   const p = c ? loadPrefs(app, "unicreon", PREFS, id) : null;
   const skills = c ? c.skills.map((_, i) => String(i)) : [];
   const uids = c ? c.inventory.map((i) => i.uid) : [];
-  Object.assign(ui, {
+  Object.assign(ui, { more: null,
     id,
     characteristic: pick(p, "characteristic", CHARACTERISTICS, "agilite"),
     difficulty: pick(p, "difficulty", DIFFICULTIES, "moyen"),
@@ -145,7 +145,8 @@ function setup(app, c) {
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`unicreon.difficulty.${k}`)} (${DIFF_VALUE[k] > 0 ? "+" : ""}${DIFF_VALUE[k]})</option>`)}
         </select></div>
     </div>
-    <details class="more-options" data-testid="more-options" ?open=${active > 0}>
+    <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
+      @toggle=${(e) => { ui.more = e.target.open; }}>
       <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
       <div class="uc-grid">
         <div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
@@ -193,7 +194,7 @@ function oddsTable(odds) {
   if (!odds || odds.error) return nothing;
   const rows = BANDS.map((b) => ({ label: t(`unicreon.ui.band_short.${b}`), p: odds.bands[b].p, percent: odds.bands[b].percent }));
   rows.push({ label: t("unicreon.ui.failure"), p: odds.failure.p, percent: odds.failure.percent });
-  return html`<div class="odds-table-box">${renderDistribution(rows, t("unicreon.ui.band"))}</div>`;
+  return html`<div class="odds-table-box" data-testid="uc-odds-table">${renderDistribution(rows, t("unicreon.ui.band"))}</div>`;
 }
 
 function resultBlock(app, r) {
@@ -298,8 +299,10 @@ export function render(app, id) {
   if (!c) return html`${backLink("#/unicreon", t("unicreon.ui.back"))}<p role="alert">${t("unicreon.ui.not_found")}</p>`;
   const odds = testOdds(app, { op: "unicreon.test.odds", test: spec(c), character: c });
   return html`
-    ${backLink(`#/unicreon/character/${encodeURIComponent(id)}`, t("unicreon.ui.back_sheet", { name: nameOf(c) }))}
-    <h1>${t("unicreon.ui.test_title", { name: nameOf(c) })}</h1>
+    <div class="test-head">
+      ${backLink(`#/unicreon/character/${encodeURIComponent(id)}`, t("unicreon.ui.back_sheet", { name: nameOf(c) }))}
+      <h1>${t("unicreon.ui.test_title", { name: nameOf(c) })}</h1>
+    </div>
     <div class="split test-split">
       <div class="test-setup">
         ${setup(app, c)}
