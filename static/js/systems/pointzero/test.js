@@ -241,14 +241,14 @@ function setup(app, c, s, view, odds) {
 
 /** The character's key numbers beside the test (wide screens). */
 function sheetSummary(c) {
-  return html`<aside class="card test-sheet" aria-labelledby="pz-sheet-sum-title" data-testid="test-sheet">
+  return html`<section class="card test-sheet" aria-labelledby="pz-sheet-sum-title" data-testid="test-sheet">
     <h2 id="pz-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
     <dl class="facts">
       ${c.attributes.map((a) => html`<dt>${a.code} — ${a.name}</dt><dd>${a.level}</dd>`)}
       ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map((k) => `${k.name} ${k.level}`).join(", ")}</dd>` : nothing}
       ${c.atouts.length ? html`<dt>${t("pointzero.ui.atouts")}</dt><dd>${c.atouts.join(", ")}</dd>` : nothing}
     </dl>
-  </aside>`;
+  </section>`;
 }
 
 /** Only the sacrifices the rules allow are offered; the others are listed with the reason. */

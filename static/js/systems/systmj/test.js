@@ -192,13 +192,13 @@ function setup(app, c, s) {
 function sheetSummary(app, c) {
   const state = tableState(app);
   const skills = GENERIC_SKILLS.filter((k) => scoreOf(c, "skill", k) > 0);
-  return html`<aside class="card test-sheet" aria-labelledby="sj-sheet-sum-title" data-testid="test-sheet">
+  return html`<section class="card test-sheet" aria-labelledby="sj-sheet-sum-title" data-testid="test-sheet">
     <h2 id="sj-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
     <dl class="facts">
       ${ATTRIBUTES.map((k) => html`<dt>${attrLabel(k)}</dt><dd>${scoreOf(c, "attribute", k)}</dd>`)}
       ${skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${skills.map((k) => `${skillLabel(state, k)} ${scoreOf(c, "skill", k)}`).join(", ")}</dd>` : nothing}
     </dl>
-  </aside>`;
+  </section>`;
 }
 
 function oddsBlock(odds) {

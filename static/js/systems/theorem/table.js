@@ -391,12 +391,12 @@ function oddsSection(app, c, state, play) {
     </div>`;
     // The exact fractions after the button: over 56 cards they run to 40 digits, so each keeps
     // one line and the table scrolls in its own box.
-    table = html`<div class="odds-table-box"><table class="odds-table th-level-table" data-testid="th-level-table">
+    table = html`<div class="odds-table-box" tabindex="0" role="region" aria-label=${t("theorem.ui.odds_title")}><table class="odds-table th-level-table" data-testid="th-level-table">
         <thead><tr><th scope="col">${t("theorem.ui.level")}</th><th scope="col" class="num">%</th><th scope="col" class="exact">${t("tray.exact")}</th></tr></thead>
         <tbody>${levels.map((row) => html`<tr><th scope="row">${levelLabel(row.level)}</th><td class="num">${formatPercent(row.percent)}</td><td class="exact">${row.fraction}</td></tr>`)}</tbody>
       </table></div>
       <details class="th-value-odds"><summary>${t("theorem.ui.value_odds")}</summary>
-        <div class="odds-table-box">${renderDistribution(r.value.map((row) => ({ label: signed(row.value), p: row.fraction, percent: row.percent })), t("theorem.ui.value"))}</div>
+        <div class="odds-table-box" tabindex="0" role="region" aria-label=${t("theorem.ui.value_odds")}>${renderDistribution(r.value.map((row) => ({ label: signed(row.value), p: row.fraction, percent: row.percent })), t("theorem.ui.value"))}</div>
       </details>`;
   }
   return html`<section class="card test-odds" aria-labelledby="th-odds-title" data-testid="test-odds">
@@ -411,13 +411,13 @@ function oddsSection(app, c, state, play) {
 
 /** The character's key numbers beside the table (wide screens). */
 function sheetSummary(c) {
-  return html`<aside class="card test-sheet" aria-labelledby="th-sheet-sum-title" data-testid="test-sheet">
+  return html`<section class="card test-sheet" aria-labelledby="th-sheet-sum-title" data-testid="test-sheet">
     <h2 id="th-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
     <dl class="facts">
       ${SPHERES.map((k) => html`<dt>${sphereLabel(k)}</dt><dd>${c.spheres[k]}</dd>`)}
       ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map((sk) => `${sk.name} ${sk.level}`).join(", ")}</dd>` : nothing}
     </dl>
-  </aside>`;
+  </section>`;
 }
 
 function playSection(app, c, state) {

@@ -169,14 +169,14 @@ function setup(app, c) {
 
 /** The character's key numbers beside the test (wide screens). */
 function sheetSummary(c) {
-  return html`<aside class="card test-sheet" aria-labelledby="uc-sheet-sum-title" data-testid="test-sheet">
+  return html`<section class="card test-sheet" aria-labelledby="uc-sheet-sum-title" data-testid="test-sheet">
     <h2 id="uc-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
     <dl class="facts">
       ${CHARACTERISTICS.map((k) => html`<dt>${charLabel(k)}</dt><dd>${c.characteristics[k]} (${valueLabel(c.characteristics[k])})</dd>`)}
       <dt>${t("testpage.state")}</dt><dd>${t("unicreon.ui.pv_po", { pv: c.pv, pv_max: c.pv_max, po: c.po })}</dd>
       ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map((s) => `${s.name} (${t(`unicreon.skill.${s.level}`)})`).join(", ")}</dd>` : nothing}
     </dl>
-  </aside>`;
+  </section>`;
 }
 
 /** The odds summary (target, success chance) that sits right above the roll button. */

@@ -264,14 +264,14 @@ function tableSection(deck, c) {
 /** The character's key numbers beside the test (wide screens). */
 function sheetSummary(c) {
   const wounds = CHARACTERISTICS.filter((k) => c.wounds[k]).map((k) => `${t(`versality.characteristic.${k}`)} ${c.wounds[k]}`);
-  return html`<aside class="card test-sheet" aria-labelledby="vs-sheet-sum-title" data-testid="test-sheet">
+  return html`<section class="card test-sheet" aria-labelledby="vs-sheet-sum-title" data-testid="test-sheet">
     <h2 id="vs-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
     <dl class="facts">
       ${CHARACTERISTICS.map((k) => html`<dt>${t(`versality.characteristic.${k}`)}</dt><dd>${c.characteristics[k]}</dd>`)}
       <dt>${t("testpage.skills")}</dt><dd>${SKILLS.filter((k) => c.skills[k]).map((k) => `${t(`versality.skill.${k}`)} ${c.skills[k]}`).join(", ") || "—"}</dd>
       ${wounds.length ? html`<dt>${t("testpage.state")}</dt><dd>${wounds.join(", ")}</dd>` : nothing}
     </dl>
-  </aside>`;
+  </section>`;
 }
 
 function resultSection(app) {
