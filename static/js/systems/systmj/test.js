@@ -218,7 +218,7 @@ function oddsTable(odds) {
   if (!odds || odds.error || odds.automatic) return nothing;
   const byRow = new Map(odds.rows.map((r) => [r.outcome, r]));
   const rows = ROWS.map((k) => ({ label: t(`systmj.row.${k}`), p: byRow.get(k).fraction, percent: byRow.get(k).percent }));
-  return html`<div class="odds-table-box">${renderDistribution(rows, t("systmj.ui.outcome"))}</div>`;
+  return html`<div class="odds-table-box" data-testid="sj-odds-table">${renderDistribution(rows, t("systmj.ui.outcome"))}</div>`;
 }
 
 function resultBlock(app, r) {
