@@ -20,6 +20,14 @@ def go(page, route: str) -> None:
     page.goto(page.url.split("#")[0] + route)
 
 
+def open_more(page) -> None:
+    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    more = page.locator("[data-testid=more-options]")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
+    expect(more).to_have_attribute("open", "")
+
+
 def wait_doc(page, predicate: str) -> None:
     """Wait until the saved document satisfies a JS predicate on `d`."""
     page.wait_for_function(f"() => {{ const d = JSON.parse(localStorage.getItem('tablee.document')); return {predicate}; }}")
@@ -65,6 +73,7 @@ def test_lock_opposition_tension_critique_and_reload(app):
     app.click("#pz-to-test")
     app.select_option("#pz-t-attr", "1")
     app.select_option("#pz-t-diff", "difficile")
+    open_more(app)
     app.click("#pz-mod-legere_defavorable-plus")
     expect(app.locator("[data-testid=pz-notation]")).to_have_text("Mécanique/ADR[17]")
     expect(app.locator("[data-testid=pz-surpassement]")).to_have_attribute("data-allowed", "0,1,2")
@@ -181,6 +190,7 @@ def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app):
     expect(app.locator("[data-testid=pz-odds-success]")).to_have_attribute(
         "data-p", R.test_odds(R.plan_test("attribute", 3), 10)["success"]["p"])
     # Méticuleux: Vigilance 5 / ADR 2, then keep the two lowest dice instead of the best.
+    open_more(app)
     app.check("#pz-kind-skill")
     app.select_option("#pz-t-skill", "1")
     app.select_option("#pz-t-attr", "1")

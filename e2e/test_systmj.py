@@ -106,7 +106,8 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     odds = page.locator("[data-testid=sj-odds]")
     expect(odds).to_have_attribute("data-effective", "44")
     expect(page.locator("[data-testid=sj-odds-success]")).to_have_attribute("data-p", "9/20")
-    expect(odds).to_contain_text("Réussite critique")
+    # The full distribution follows the roll button (issue 13), outside the odds summary.
+    expect(page.locator("[data-testid=sj-odds-table]")).to_contain_text("Réussite critique")
     no_horizontal_scroll(page)
     page.click("#sj-roll")
     result = page.locator("[data-testid=sj-result]")

@@ -15,6 +15,14 @@ from tablee.api import handle
 from test_accessibility import axe_violations
 
 
+def open_more(page) -> None:
+    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    more = page.locator("[data-testid=more-options]")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
+    expect(more).to_have_attribute("open", "")
+
+
 def goto(page, route: str) -> None:
     page.goto(page.url.split("#")[0] + f"#/{route}")
 
@@ -114,6 +122,7 @@ def test_cards_round_combat_wear_and_reload(app):
     # A test made with an item applies its wear malus: the shield (PU 50, Usé) gives −5.
     goto(page, f"systmj/test/{brune}")
     page.select_option("#sj-t-pick", "attribute:force")
+    open_more(page)
     page.select_option("#sj-t-item", "EQ-00002")
     expect(page.locator("[data-testid=sj-t-wear]")).to_have_text("État : Usé, malus d'usure -5.")
     expect(page.locator("[data-testid=sj-odds]")).to_have_attribute("data-effective", "35")

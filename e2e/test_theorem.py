@@ -57,6 +57,14 @@ def character(page) -> dict:
     return next(c for c in saved_document(page)["characters"] if c["system"] == "theorem")
 
 
+def open_more(page) -> None:
+    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    more = page.locator("[data-testid=more-options]")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
+    expect(more).to_have_attribute("open", "")
+
+
 def test_theorem_journey(app):
     base = app.url.split("#")[0]
     app.goto(base + "#/theorem")
@@ -119,6 +127,7 @@ def test_theorem_journey(app):
     expect(odds).to_have_attribute("data-base", "6")
     expect(odds).to_have_attribute("data-remaining", "56")
     expect(app.locator("[data-testid=th-level-odds] li")).to_have_count(4)
+    open_more(app)
     app.select_option("#th-exploit", "2")
     expect(odds).to_have_attribute("data-base", "8")
     app.select_option("#th-exploit", "0")

@@ -20,6 +20,14 @@ def go(page, route: str) -> None:
     page.goto(page.url.split("#")[0] + route)
 
 
+def open_more(page) -> None:
+    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    more = page.locator("[data-testid=more-options]")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
+    expect(more).to_have_attribute("open", "")
+
+
 def saved_when(page, predicate: str) -> dict:
     """The saved document once ``predicate`` (a JS function of it) holds: waits for the state
     itself, never for a delay, and never reads a document still being saved."""
@@ -163,11 +171,12 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.click("#uc-go-test")
     app.select_option("#uc-t-char", "perception")
     app.select_option("#uc-t-diff", "difficile")
+    open_more(app)
     app.select_option("#uc-t-skill", "0")
     expect(app.locator("[data-testid=uc-odds]")).to_have_attribute("data-target", "30")
     expect(app.locator("[data-testid=uc-odds-success]")).to_have_attribute("data-p", "2/3")
     expect(app.locator("[data-testid=uc-result]")).to_have_count(0)  # odds first, no dice yet
-    expect(app.locator("[data-testid=uc-odds] .odds-table")).to_contain_text("Bof (réel 1–2)")
+    expect(app.locator("[data-testid=uc-odds-table] .odds-table")).to_contain_text("Bof (réel 1–2)")
     no_horizontal_scroll(app)
     app.click("#uc-roll")
     result = app.locator("[data-testid=uc-result]")

@@ -13,7 +13,7 @@ export function renderDiceResult(result, { fresh = true } = {}) {
     <p class="total" aria-live="polite">
       <span class="visually-hidden">${t("tray.total")} </span><span data-testid="total">${result.total}</span>
     </p>
-    <p class="muted small">${result.expr} · ${t("tray.seed")} ${result.seed}</p>
+    <p class="muted small">${result.expr}</p>
     ${keyed(`${result.seed}|${result.expr}`, result.terms.map((term) => renderTerm(term, fresh)))}
   `;
 }

@@ -4,6 +4,7 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { formatTime, t, tn } from "../i18n.js";
 import { downloadJson, fileStamp } from "../storage.js";
 import { downloadLogCsv } from "./exports.js";
+import { checkOf, verifyControl } from "./verify.js";
 
 function diceSummary(result) {
   if (!result || !Array.isArray(result.terms)) return "";
@@ -20,6 +21,21 @@ function clearLog(app) {
   });
 }
 
+/** One entry: who and what, when, the total and outcome, the dice; the seed only behind
+ * "Vérifier / rejouer" (verify.js), which replays the logged request and compares. */
+function entryView(app, e) {
+  return html`<li class="log-entry" data-testid="log-entry" data-kind=${e.kind}>
+    <header>
+      <span><strong>${e.who ? `${e.who} · ` : ""}${e.label}</strong></span>
+      <time class="muted small" datetime=${e.at}>${formatTime(e.at)}</time>
+    </header>
+    ${e.result?.total !== undefined ? html`<span class="log-total">${e.result.total}</span>` : nothing}
+    ${e.result?.summary ? html`<p>${e.result.summary}</p>` : nothing}
+    ${diceSummary(e.result) ? html`<p class="muted small">${diceSummary(e.result)}</p>` : nothing}
+    ${e.request?.seed !== undefined ? verifyControl(app, `log-${e.id}`, checkOf(e), e.request.seed) : nothing}
+  </li>`;
+}
+
 export function render(app) {
   const entries = [...app.doc.log].reverse();
   return html`
@@ -34,17 +50,7 @@ export function render(app) {
     <p class="muted small">${tn("log.count", entries.length)}</p>
     ${entries.length
       ? html`<ol class="log-list" id="log-list" reversed>
-          ${entries.map(
-            (e) => html`<li class="log-entry">
-              <header>
-                <span><strong>${e.who ? `${e.who} · ` : ""}${e.label}</strong></span>
-                <time class="muted small" datetime=${e.at}>${formatTime(e.at)}</time>
-              </header>
-              ${e.result?.total !== undefined ? html`<span class="log-total">${e.result.total}</span>` : nothing}
-              ${e.result?.summary ? html`<p>${e.result.summary}</p>` : nothing}
-              <p class="muted small">${diceSummary(e.result)}${e.request?.seed !== undefined ? ` · ${t("tray.seed")} ${e.request.seed}` : ""}</p>
-            </li>`,
-          )}
+          ${entries.map((e) => entryView(app, e))}
         </ol>`
       : html`<p class="muted">${t("log.empty")}</p>`}
   `;

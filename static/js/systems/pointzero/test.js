@@ -7,10 +7,12 @@
 // a re-roll when a winner must be named. Every roll goes to the log with its request and seed.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatNumber, formatPercent, t } from "../../i18n.js";
+import { errorMessage, formatNumber, formatPercent, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { requestCache, reveal } from "../../views/ui.js";
+import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   DIFFICULTIES, DIFF_VALUE, MODIFIERS, MOD_VALUE, backLink, characters, diceTerm, errorLine, findCharacter,
   nameOf, prob, ready, renderGauge, saveState, signed, tensionView, useTensionPoint, verdict,
@@ -40,7 +42,10 @@ function wholeNumber(app, target, key, lo, hi) {
       delete numberErrors[e.target.id];
       target[key] = n;
       if (target === ui.opp) ui.opp.result = null;
-      else ui.result = null;
+      else {
+        ui.result = null;
+        remember(app);
+      }
     }
     app.rerender();
   };
@@ -56,14 +61,39 @@ function numberField(app, id, label, target, key, lo, hi) {
 const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
 const isMeticuleux = (c) => c.atouts.some((a) => fold(a) === "meticuleux");
 
-function reset(id) {
-  if (ui.id === id) return;
-  Object.assign(ui, { id, kind: "skill", skill: 0, attribute: 0, tension: false, sacrifice: 0, result: null, request: null,
-    logId: null, keep: null, error: null, mods: Object.fromEntries(MODIFIERS.map((m) => [m, 0])) });
+const PREFS = "pointzero.test";
+
+/** Back on a character's page: the settings the player left there (prefs.js), each checked.
+ * A Tension point is spent by a roll: never remembered. */
+function reset(app, id, c) {
+  if (ui.id === id || !c) return;
+  const p = loadPrefs(app, "pointzero", PREFS, id);
+  const mods = p && Object.hasOwn(p, "mods") && p.mods && typeof p.mods === "object" ? p.mods : null;
+  Object.assign(ui, { more: null, id, kind: pick(p, "kind", ["skill", "attribute"], "skill"),
+    skill: pickInt(p, "skill", 0, Math.max(0, c.skills.length - 1), 0),
+    attribute: pickInt(p, "attribute", 0, Math.max(0, c.attributes.length - 1), 0),
+    difficulty: pick(p, "difficulty", [...DIFFICULTIES, "custom"], "moyen"), custom: pickInt(p, "custom", 0, 99, 15),
+    tension: false, sacrifice: pickInt(p, "sacrifice", 0, 10, 0), result: null, request: null,
+    logId: null, keep: null, error: null, mods: Object.fromEntries(MODIFIERS.map((m) => [m, pickInt(mods, m, 0, 5, 0)])) });
   Object.assign(ui.opp, { who: "", result: null, error: null, request: null });
   testOdds.clear();
   oppOdds.clear();
 }
+
+function remember(app) {
+  savePrefs(app, "pointzero", PREFS, ui.id, { kind: ui.kind, skill: ui.skill, attribute: ui.attribute, difficulty: ui.difficulty,
+    custom: ui.custom, sacrifice: ui.sacrifice, mods: { ...ui.mods } });
+}
+
+function focusResult(id) {
+  requestAnimationFrame(() => {
+    document.getElementById(id)?.focus({ preventScroll: true });
+    reveal(id);
+  });
+}
+
+/** The outcome fields a replay must reproduce (verify.js); the request is self-contained. */
+const VERIFY_KEYS = ["result"];
 
 function modifiers() {
   return MODIFIERS.flatMap((m) => Array(ui.mods[m]).fill(m));
@@ -97,7 +127,8 @@ function logLabel(r, s) {
 
 function logResult(r) {
   const res = r.result;
-  return { total: res.total, summary: `${verdict(res)} (${t("pointzero.ui.margin")} ${signed(res.margin)})`, terms: [diceTerm(res, `${r.plan.dice}d6`)] };
+  return { total: res.total, summary: `${verdict(res)} (${t("pointzero.ui.margin")} ${signed(res.margin)})`, terms: [diceTerm(res, `${r.plan.dice}d6`)],
+    verify: verifyRecord(r, VERIFY_KEYS) };
 }
 
 async function roll(app, c) {
@@ -124,11 +155,12 @@ async function roll(app, c) {
     app.rerender();
     return;
   }
-  Object.assign(ui, { result: r, request, keep: null, tension: false });
+  Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, tension: false });
+  forgetVerify(`pz-test-${request.seed}`);
   if (tension) app.update((doc) => saveState(doc, tension.state));
-  app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c), label: logLabel(r, s), request, result: logResult(r) });
+  if (!app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c), label: logLabel(r, s), request, result: logResult(r) })) app.rerender();
   ui.logId = app.doc.log.at(-1)?.id ?? null;
-  reveal("pz-result-title");
+  focusResult("pz-result-title");
 }
 
 /** Méticuleux: the same request (same seed, same dice) with the dice the player keeps. */
@@ -143,7 +175,8 @@ async function keepChosen(app) {
     app.rerender();
     return;
   }
-  Object.assign(ui, { result: r, request, keep: null, error: null });
+  Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, error: null });
+  forgetVerify(`pz-test-${request.seed}`);
   app.update((doc) => {
     const entry = doc.log.find((e) => e.id === ui.logId);
     if (entry) Object.assign(entry, { request, result: logResult(r) });
@@ -152,7 +185,7 @@ async function keepChosen(app) {
 
 function stepper(app, key) {
   const label = t(`pointzero.modifier.${key}`);
-  const set = (delta) => { ui.mods[key] = clamp(ui.mods[key] + delta, 0, 5); app.rerender(); };
+  const set = (delta) => { ui.mods[key] = clamp(ui.mods[key] + delta, 0, 5); remember(app); app.rerender(); };
   return html`<div class="pz-stepper" role="group" aria-labelledby=${`pz-mod-${key}-label`}>
     <span id=${`pz-mod-${key}-label`} class="small">${label} (${signed(MOD_VALUE[key])})</span>
     <span class="pz-stepper-row">
@@ -163,40 +196,58 @@ function stepper(app, key) {
   </div>`;
 }
 
-function setup(app, c, s, view) {
-  const pick = (key, num = false) => (e) => { ui[key] = num ? Number(e.target.value) : e.target.value; ui.result = null; app.rerender(); };
+function setup(app, c, s, view, odds) {
+  const choose = (key, num = false) => (e) => { ui[key] = num ? Number(e.target.value) : e.target.value; ui.result = null; remember(app); app.rerender(); };
   const skillTest = s.kind === "skill";
+  const active = MODIFIERS.filter((m) => ui.mods[m]).length + (ui.sacrifice ? 1 : 0) + (ui.tension ? 1 : 0) + (skillTest ? 0 : 1);
   return html`<section class="card" aria-labelledby="pz-setup-title">
     <h2 id="pz-setup-title">${t("pointzero.ui.test_setup")}</h2>
-    <fieldset class="pz-kind"><legend>${t("pointzero.ui.kind")}</legend>
-      <label class="check"><input type="radio" name="pz-kind" id="pz-kind-skill" value="skill" .checked=${ui.kind === "skill"} ?disabled=${!c.skills.length} @change=${pick("kind")}> ${t("pointzero.ui.kind_skill")}</label>
-      <label class="check"><input type="radio" name="pz-kind" id="pz-kind-attribute" value="attribute" .checked=${ui.kind !== "skill" || !c.skills.length} @change=${pick("kind")}> ${t("pointzero.ui.kind_attribute")}</label>
-      ${c.skills.length ? nothing : html`<p class="muted small">${t("pointzero.ui.no_skills_test")}</p>`}
-    </fieldset>
     <div class="pz-form-grid">
       ${skillTest ? html`<div class="field"><label for="pz-t-skill">${t("pointzero.ui.skill")}</label>
-        <select id="pz-t-skill" @change=${pick("skill", true)}>
+        <select id="pz-t-skill" @change=${choose("skill", true)}>
           ${c.skills.map((k, i) => html`<option value=${i} ?selected=${i === ui.skill}>${k.name} (${k.level})</option>`)}
         </select></div>` : nothing}
       <div class="field"><label for="pz-t-attr">${t("pointzero.ui.attribute")}</label>
-        <select id="pz-t-attr" @change=${pick("attribute", true)}>
+        <select id="pz-t-attr" @change=${choose("attribute", true)}>
           ${c.attributes.map((a, i) => html`<option value=${i} ?selected=${i === ui.attribute}>${a.code} — ${a.name} (${a.level})</option>`)}
         </select></div>
       <div class="field"><label for="pz-t-diff">${t("pointzero.ui.difficulty")}</label>
-        <select id="pz-t-diff" @change=${pick("difficulty")}>
+        <select id="pz-t-diff" @change=${choose("difficulty")}>
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`pointzero.difficulty.${k}`)} (${DIFF_VALUE[k]})</option>`)}
           <option value="custom" ?selected=${ui.difficulty === "custom"}>${t("pointzero.ui.difficulty_custom")}</option>
         </select></div>
       ${ui.difficulty === "custom" ? numberField(app, "pz-t-custom", t("pointzero.ui.difficulty_value"), ui, "custom", 0, 99) : nothing}
     </div>
-    <fieldset class="pz-mods"><legend>${t("pointzero.ui.modifiers")}</legend>
-      <p class="muted small">${t("pointzero.ui.modifiers_help")}</p>
-      <div class="pz-mod-grid">${MODIFIERS.map((m) => stepper(app, m))}</div>
-    </fieldset>
-    ${skillTest ? html`<label class="check pz-tension-box"><input type="checkbox" id="pz-t-tension" .checked=${ui.tension}
-        @change=${(e) => { ui.tension = e.target.checked; ui.result = null; app.rerender(); }}>
-        ${t("pointzero.ui.use_tension")}</label>
-      <p class="muted small">${t("pointzero.ui.use_tension_help", { gauge: view ? view.gauge : "…" })}</p>` : nothing}
+    <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
+      @toggle=${(e) => { ui.more = e.target.open; }}>
+      <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
+    <fieldset class="pz-kind inline-choices"><legend>${t("pointzero.ui.kind")}</legend>
+        <label class="check"><input type="radio" name="pz-kind" id="pz-kind-skill" value="skill" .checked=${ui.kind === "skill"} ?disabled=${!c.skills.length} @change=${choose("kind")}> ${t("pointzero.ui.kind_skill")}</label>
+        <label class="check"><input type="radio" name="pz-kind" id="pz-kind-attribute" value="attribute" .checked=${ui.kind !== "skill" || !c.skills.length} @change=${choose("kind")}> ${t("pointzero.ui.kind_attribute")}</label>
+        ${c.skills.length ? nothing : html`<p class="muted small">${t("pointzero.ui.no_skills_test")}</p>`}
+      </fieldset>
+      <fieldset class="pz-mods"><legend>${t("pointzero.ui.modifiers")}</legend>
+        <p class="muted small">${t("pointzero.ui.modifiers_help")}</p>
+        <div class="pz-mod-grid">${MODIFIERS.map((m) => stepper(app, m))}</div>
+      </fieldset>
+      ${skillTest ? html`<label class="check pz-tension-box"><input type="checkbox" id="pz-t-tension" .checked=${ui.tension}
+          @change=${(e) => { ui.tension = e.target.checked; ui.result = null; app.rerender(); }}>
+          ${t("pointzero.ui.use_tension")}</label>
+        <p class="muted small">${t("pointzero.ui.use_tension_help", { gauge: view ? view.gauge : "…" })}</p>` : nothing}
+      ${odds && !odds.error ? surpassement(app, odds) : nothing}
+    </details>
+  </section>`;
+}
+
+/** The character's key numbers beside the test (wide screens). */
+function sheetSummary(c) {
+  return html`<section class="card test-sheet" aria-labelledby="pz-sheet-sum-title" data-testid="test-sheet">
+    <h2 id="pz-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
+    <dl class="facts">
+      ${c.attributes.map((a) => html`<dt>${a.code} — ${a.name}</dt><dd>${a.level}</dd>`)}
+      ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map((k) => `${k.name} ${k.level}`).join(", ")}</dd>` : nothing}
+      ${c.atouts.length ? html`<dt>${t("pointzero.ui.atouts")}</dt><dd>${c.atouts.join(", ")}</dd>` : nothing}
+    </dl>
   </section>`;
 }
 
@@ -211,7 +262,7 @@ function surpassement(app, odds) {
     <p class="muted small">${t("pointzero.ui.surpassement_help")}</p>
     <div class="row" role="radiogroup" aria-label=${t("pointzero.ui.surpassement")}>
       ${opts.allowed.map((n) => html`<label class="check pz-choice"><input type="radio" name="pz-sacrifice" id=${`pz-sacrifice-${n}`} value=${n}
-        .checked=${ui.sacrifice === n} @change=${() => { ui.sacrifice = n; ui.result = null; app.rerender(); }}>
+        .checked=${ui.sacrifice === n} @change=${() => { ui.sacrifice = n; ui.result = null; remember(app); app.rerender(); }}>
         ${n === 0 ? t("pointzero.ui.no_sacrifice") : t(n === 1 ? "pointzero.ui.sacrifice_one" : "pointzero.ui.sacrifice_other", { n, bonus: 2 * n })}</label>`)}
     </div>
     ${critical ? html`<p class="pz-refused" data-testid="pz-surpassement-refused" role="status">${errorMessage({ code: "pointzero.surpassement.tension_critique" })}</p>`
@@ -237,29 +288,35 @@ function comparison(odds) {
     </table></div>`;
 }
 
-function oddsBlock(app, odds, s) {
+/** The odds summary (notation, plan, success and criticals) right above the roll button. */
+function oddsBlock(app, odds) {
   if (!odds) return html`<p class="muted">${t("pointzero.ui.odds_loading")}</p>`;
   if (odds.error) {
     const zero = odds.error.code === "pointzero.test.skill_zero";
     return html`${errorLine(odds.error, "pz-odds-error")}
-      ${zero ? html`<button type="button" id="pz-to-attribute" @click=${() => { ui.kind = "attribute"; app.rerender(); }}>${t("pointzero.ui.attribute_instead")}</button>` : nothing}`;
+      ${zero ? html`<button type="button" id="pz-to-attribute" @click=${() => { ui.kind = "attribute"; remember(app); app.rerender(); }}>${t("pointzero.ui.attribute_instead")}</button>` : nothing}`;
   }
   const o = odds.odds;
   const plan = odds.plan;
-  return html`<div data-testid="pz-odds" data-notation=${odds.notation} data-difficulty=${odds.difficulty}>
-    <p class="pz-notation" data-testid="pz-notation">${odds.notation}</p>
-    ${plan ? html`<p class="small">${t(plan.difference_bonus ? "pointzero.ui.plan_all" : "pointzero.ui.plan", { dice: plan.dice, keep: plan.keep, bonus: signed(plan.bonus) })}</p>` : nothing}
-    ${surpassement(app, odds)}
-    ${o ? html`<dl class="facts pz-odds-facts">
-        <dt>${t("pointzero.ui.success_chance")}</dt><dd>${prob(o.success, "pz-odds-success")}</dd>
-        <dt>${t("pointzero.ui.critical_success")}</dt><dd>${prob(o.critical_success, "pz-odds-crit-success")}</dd>
-        <dt>${t("pointzero.ui.critical_failure")}</dt><dd>${prob(o.critical_failure, "pz-odds-crit-failure")}</dd>
-      </dl>
-      <details class="pz-margin"><summary>${t("pointzero.ui.margin_title")}</summary>
-        ${renderDistribution(o.margin.map((m) => ({ label: signed(m.margin), p: m.p, percent: m.percent })), t("pointzero.ui.margin"))}
-      </details>` : nothing}
-    ${comparison(odds)}
+  return html`<div class="odds-summary" data-testid="pz-odds" data-notation=${odds.notation} data-difficulty=${odds.difficulty}>
+    <p><strong class="pz-notation" data-testid="pz-notation">${odds.notation}</strong>
+      ${plan ? html`<span class="small">· ${t(plan.difference_bonus ? "pointzero.ui.plan_all" : "pointzero.ui.plan", { dice: plan.dice, keep: plan.keep, bonus: signed(plan.bonus) })}</span>` : nothing}</p>
+    ${o ? html`<p class="pz-odds-facts">${t("pointzero.ui.success_chance")} <strong>${prob(o.success, "pz-odds-success")}</strong></p>
+      <ul class="odds-inline small">
+        <li>${t("pointzero.ui.critical_success")} ${prob(o.critical_success, "pz-odds-crit-success")}</li>
+        <li>${t("pointzero.ui.critical_failure")} ${prob(o.critical_failure, "pz-odds-crit-failure")}</li>
+      </ul>` : nothing}
   </div>`;
+}
+
+/** After the roll button: the margin distribution and the sacrifices compared. */
+function oddsDetails(odds) {
+  if (!odds || odds.error) return nothing;
+  const o = odds.odds;
+  return html`${o ? html`<details class="pz-margin"><summary>${t("pointzero.ui.margin_title")}</summary>
+      <div class="odds-table-box">${renderDistribution(o.margin.map((m) => ({ label: signed(m.margin), p: m.p, percent: m.percent })), t("pointzero.ui.margin"))}</div>
+    </details>` : nothing}
+    ${comparison(odds)}`;
 }
 
 function resultBlock(app, c) {
@@ -275,7 +332,7 @@ function resultBlock(app, c) {
     app.rerender();
   };
   const tone = res.success ? "outcome-ok" : "outcome-bad";
-  return html`<section class="card pz-result" aria-labelledby="pz-result-title" data-testid="pz-result"
+  return html`<section class="card pz-result test-result" aria-labelledby="pz-result-title" data-testid="pz-result"
       data-total=${res.total} data-success=${String(res.success)} data-critical=${res.critical ?? "none"}>
     <h2 id="pz-result-title" tabindex="-1">${t("pointzero.ui.result")} — ${r.notation}</h2>
     <ul class="dice" aria-label=${t("pointzero.ui.dice_rolled")}>
@@ -292,7 +349,7 @@ function resultBlock(app, c) {
     ${choosing ? html`<p class="small">${t("pointzero.ui.choose_keep_help", { n: r.plan.keep, chosen: ui.keep.size })}</p>
       <div class="row"><button type="button" class="primary" id="pz-keep-apply" ?disabled=${ui.keep.size !== r.plan.keep || ui.busy} @click=${() => keepChosen(app)}>${t("pointzero.ui.keep_apply")}</button>
       <button type="button" @click=${() => { ui.keep = null; app.rerender(); }}>${t("pointzero.ui.cancel")}</button></div>` : nothing}
-    <p class="muted small">${t("tray.seed")} ${r.seed}</p>
+    ${choosing ? nothing : verifyControl(app, `pz-test-${r.seed}`, r.check)}
   </section>`;
 }
 
@@ -394,8 +451,8 @@ function oppositionSection(app, c) {
 }
 
 export function render(app, id) {
-  reset(id);
   const c = findCharacter(app.doc, id);
+  reset(app, id, c);
   if (!c) return html`${backLink("#/pointzero", t("pointzero.ui.back"))}<p role="alert">${t("pointzero.ui.not_found")}</p>`;
   if (ui.skill >= c.skills.length) ui.skill = 0;
   if (ui.attribute >= c.attributes.length) ui.attribute = 0;
@@ -410,20 +467,31 @@ export function render(app, id) {
   }
   const current = Boolean(odds && !odds.error && odds.plan);
   return html`
-    ${backLink(`#/pointzero/character/${encodeURIComponent(id)}`, t("pointzero.ui.back_sheet", { name: nameOf(c) }))}
-    <h1>${t("pointzero.ui.test_title", { name: nameOf(c) })}</h1>
-    <section class="card pz-tension-card" aria-labelledby="pz-gauge-title">
-      <h2 id="pz-gauge-title">${t("pointzero.ui.tension_title")}</h2>
-      ${renderGauge(view)}
-    </section>
-    ${setup(app, c, s, view)}
-    <section class="card" aria-labelledby="pz-odds-title">
-      <h2 id="pz-odds-title">${t("pointzero.ui.odds_title")}</h2>
-      ${oddsBlock(app, odds, s)}
-      <button type="button" class="primary" id="pz-roll" ?disabled=${!ready(app) || ui.busy || !current || !view} @click=${() => roll(app, c)}>${t(ui.tension ? "pointzero.ui.roll_tension" : "pointzero.ui.roll")}</button>
-      ${errorLine(ui.error)}
-    </section>
-    ${resultBlock(app, c)}
+    <div class="test-head">
+      ${backLink(`#/pointzero/character/${encodeURIComponent(id)}`, t("pointzero.ui.back_sheet", { name: nameOf(c) }))}
+      <h1>${t("pointzero.ui.test_title", { name: nameOf(c) })}</h1>
+    </div>
+    <div class="split test-split">
+      <div class="test-setup">
+        ${setup(app, c, s, view, odds)}
+        ${sheetSummary(c)}
+      </div>
+      <div class="test-side">
+        <section class="card test-odds" aria-labelledby="pz-odds-title" data-testid="test-odds">
+          <h2 id="pz-odds-title">${t("pointzero.ui.odds_title")}</h2>
+          ${oddsBlock(app, odds)}
+          <button type="button" class="primary test-roll" id="pz-roll" ?disabled=${!ready(app) || !current || !view} aria-busy=${ui.busy ? "true" : "false"}
+            @click=${() => roll(app, c)}>${t(ui.tension ? "pointzero.ui.roll_tension" : "pointzero.ui.roll")}</button>
+          ${errorLine(ui.error)}
+        </section>
+        ${resultBlock(app, c)}
+        ${oddsDetails(odds)}
+        <section class="card pz-tension-card" aria-labelledby="pz-gauge-title">
+          <h2 id="pz-gauge-title">${t("pointzero.ui.tension_title")}</h2>
+          ${renderGauge(view)}
+        </section>
+      </div>
+    </div>
     ${oppositionSection(app, c)}
   `;
 }

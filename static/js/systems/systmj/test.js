@@ -4,10 +4,12 @@
 // (tens, units), the outcome and its degree, and enters the roll log with its seed.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { loadPrefs, pick, savePrefs } from "../../views/prefs.js";
 import { callBusy, onNavigate, reveal } from "../../views/ui.js";
+import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, d100Term, degreeLabel, errorLine, findCharacter, nameOf,
   prob, ready, renderD100, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState,
@@ -21,10 +23,39 @@ const MOD_ORDER = ["normal", "facilite", "aise", "tres_facile", "extremement_sim
 
 onNavigate(() => { ui.error = null; });
 
-function reset(id) {
-  if (ui.id === id) return;
-  Object.assign(ui, { id, item: "", modifier: "normal", custom: "0", substitute: "0", result: null, error: null, inputError: null });
+const PREFS = "systmj.test";
+const numberText = (v) => typeof v === "string" && /^\s*[-+−]?\d{1,3}\s*$/.test(v);
+
+/** Back on a character's page: the settings the player left there (prefs.js), each checked
+ * (a pick no longer known falls back in spec()). */
+function reset(app, id, c) {
+  if (ui.id === id || !c) return;
+  const p = loadPrefs(app, "systmj", PREFS, id);
+  const str = (key, fallback, ok) => (p && Object.hasOwn(p, key) && typeof p[key] === "string" && p[key].length <= 80 && ok(p[key]) ? p[key] : fallback);
+  Object.assign(ui, { more: null,
+    id,
+    pick: str("pick", "skill:detection", (v) => /^(skill|attribute):/.test(v)),
+    item: str("item", "", () => true),
+    modifier: pick(p, "modifier", MOD_ORDER, "normal"),
+    custom: str("custom", "0", numberText),
+    substitute: str("substitute", "0", numberText),
+    result: null, error: null, inputError: null,
+  });
 }
+
+function remember(app) {
+  savePrefs(app, "systmj", PREFS, ui.id, { pick: ui.pick, item: ui.item, modifier: ui.modifier, custom: ui.custom, substitute: ui.substitute });
+}
+
+function focusResult(id) {
+  requestAnimationFrame(() => {
+    document.getElementById(id)?.focus({ preventScroll: true });
+    reveal(id);
+  });
+}
+
+/** The outcome fields a replay must reproduce (verify.js); the request is self-contained. */
+const VERIFY_KEYS = ["dice", "roll", "effective", "outcome", "degree", "success"];
 
 /** A whole number typed in a field, or null. */
 function whole(text) {
@@ -90,18 +121,23 @@ async function roll(app, c) {
   if (s.problem) return;
   const request = { op: "systmj.test", ...s.request, seed: newSeed() };
   const r = await callBusy(app, ui, request);
-  if (!r) return;
-  ui.result = r;
+  if (!r) {
+    app.rerender();
+    return;
+  }
+  const record = verifyRecord(r, VERIFY_KEYS);
+  ui.result = { ...r, check: { request, ...record } };
+  forgetVerify(`sj-test-${request.seed}`);
   const label = `${s.label} (${s.score}${r.effective !== s.score ? ` → ${r.effective}` : ""})`;
-  app.addLog({ kind: "systmj.test", system: "systmj", who: nameOf(c), label, request,
-    result: { ...(r.roll !== null ? { total: r.roll } : {}), summary: verdict(r), terms: r.dice ? [d100Term(r.dice)] : [] } });
-  reveal("sj-result-title");
+  if (!app.addLog({ kind: "systmj.test", system: "systmj", who: nameOf(c), label, request,
+    result: { ...(r.roll !== null ? { total: r.roll } : {}), summary: verdict(r), terms: r.dice ? [d100Term(r.dice)] : [], verify: record } })) app.rerender();
+  focusResult("sj-result-title");
 }
 
 function setup(app, c, s) {
   const state = tableState(app);
   const specials = specialSkills(state);
-  const set = (key) => (e) => { ui[key] = e.target.value; ui.result = null; app.rerender(); };
+  const set = (key) => (e) => { ui[key] = e.target.value; ui.result = null; remember(app); app.rerender(); };
   const opt = (target, key, label) => {
     const v = scoreOf(c, target, key);
     return html`<option value=${`${target}:${key}`} ?selected=${ui.pick === `${target}:${key}`}>${label} — ${v} (${degreeLabel(v)})</option>`;
@@ -113,6 +149,7 @@ function setup(app, c, s) {
     const v = table?.[k];
     return v === undefined || v === 0 ? t(`systmj.mod.${k}`) : `${t(`systmj.mod.${k}`)} (${v > 0 ? "+" : "−"}${Math.abs(v)})`;
   };
+  const active = (ui.item ? 1 : 0) + (s.target === "attribute" && ui.substitute.trim() !== "0" ? 1 : 0);
   return html`<section class="card" aria-labelledby="sj-setup-title">
     <h2 id="sj-setup-title">${t("systmj.ui.test_setup")}</h2>
     <div class="sj-grid">
@@ -123,12 +160,6 @@ function setup(app, c, s) {
           <optgroup label=${t("systmj.ui.attributes")}>${ATTRIBUTES.map((k) => opt("attribute", k, attrLabel(k)))}</optgroup>
           ${s.powers.length ? html`<optgroup label=${t("systmj.family.pouvoir")}>${s.powers.map((x) => html`<option value=${`skill:${x.number}`} ?selected=${ui.pick === `skill:${x.number}`}>${x.name} — ${x.score} (${degreeLabel(x.score)})</option>`)}</optgroup>` : nothing}
         </select></div>
-      <div class="field sj-wide"><label for="sj-t-item">${t("systmj.ui.item_used")}</label>
-        <select id="sj-t-item" @change=${set("item")}>
-          <option value="" ?selected=${!ui.item}>${t("systmj.ui.no_item")}</option>
-          ${s.held.filter((x) => "pu" in x).map((x) => html`<option value=${x.number} ?selected=${ui.item === x.number}>${x.number} ${x.name} — ${x.pu} PU</option>`)}
-        </select>
-        ${s.wear ? html`<p class="muted small" data-testid="sj-t-wear">${t("systmj.ui.item_wear", { degree: t(`systmj.wear.${s.wear.degree}`), malus: s.wear.malus })}</p>` : nothing}</div>
       <div class="field sj-wide"><label for="sj-t-mod">${t("systmj.ui.modifier")}</label>
         <select id="sj-t-mod" @change=${set("modifier")}>
           ${MOD_ORDER.map((k) => html`<option value=${k} ?selected=${k === ui.modifier}>${modLabel(k)}</option>`)}
@@ -143,6 +174,30 @@ function setup(app, c, s) {
         <p class="muted small" id="sj-t-sub-help">${t("systmj.ui.substitute_help")}</p>
         <p class="field-error" id="sj-t-sub-err">${s.problem?.field === "substitute" ? t("systmj.ui.substitute_bad") : ""}</p></div>` : nothing}
     </div>
+    <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
+      @toggle=${(e) => { ui.more = e.target.open; }}>
+      <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
+      <div class="field"><label for="sj-t-item">${t("systmj.ui.item_used")}</label>
+        <select id="sj-t-item" @change=${set("item")}>
+          <option value="" ?selected=${!ui.item}>${t("systmj.ui.no_item")}</option>
+          ${s.held.filter((x) => "pu" in x).map((x) => html`<option value=${x.number} ?selected=${ui.item === x.number}>${x.number} ${x.name} — ${x.pu} PU</option>`)}
+        </select>
+        ${s.wear ? html`<p class="muted small" data-testid="sj-t-wear">${t("systmj.ui.item_wear", { degree: t(`systmj.wear.${s.wear.degree}`), malus: s.wear.malus })}</p>` : nothing}</div>
+    </details>
+  </section>`;
+}
+
+/** The character's key numbers beside the test (wide screens): attributes, then the skills
+ * above zero. */
+function sheetSummary(app, c) {
+  const state = tableState(app);
+  const skills = GENERIC_SKILLS.filter((k) => scoreOf(c, "skill", k) > 0);
+  return html`<section class="card test-sheet" aria-labelledby="sj-sheet-sum-title" data-testid="test-sheet">
+    <h2 id="sj-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
+    <dl class="facts">
+      ${ATTRIBUTES.map((k) => html`<dt>${attrLabel(k)}</dt><dd>${scoreOf(c, "attribute", k)}</dd>`)}
+      ${skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${skills.map((k) => `${skillLabel(state, k)} ${scoreOf(c, "skill", k)}`).join(", ")}</dd>` : nothing}
+    </dl>
   </section>`;
 }
 
@@ -152,42 +207,58 @@ function oddsBlock(odds) {
   if (odds.automatic) {
     return html`<p data-testid="sj-odds" data-automatic=${odds.automatic}><strong>${t(`systmj.outcome.${odds.automatic}`)}</strong> — ${t("systmj.ui.no_roll")}</p>`;
   }
-  const byRow = new Map(odds.rows.map((r) => [r.outcome, r]));
-  const rows = ROWS.map((k) => ({ label: t(`systmj.row.${k}`), p: byRow.get(k).fraction, percent: byRow.get(k).percent }));
-  return html`<div data-testid="sj-odds" data-effective=${odds.effective}>
-    <p>${t("systmj.ui.effective_line", { score: odds.score, effective: odds.effective, low: Math.max(odds.thirds[0], 0), mid: Math.max(odds.thirds[1], 0) })}</p>
+  return html`<div class="odds-summary" data-testid="sj-odds" data-effective=${odds.effective}>
+    <p class="small">${t("systmj.ui.effective_line", { score: odds.score, effective: odds.effective, low: Math.max(odds.thirds[0], 0), mid: Math.max(odds.thirds[1], 0) })}</p>
     <p>${t("systmj.ui.success_chance")} <strong>${prob(odds.success, "sj-odds-success")}</strong></p>
-    ${renderDistribution(rows, t("systmj.ui.outcome"))}
   </div>`;
 }
 
-function resultBlock(r) {
+/** The full distribution, after the roll button. */
+function oddsTable(odds) {
+  if (!odds || odds.error || odds.automatic) return nothing;
+  const byRow = new Map(odds.rows.map((r) => [r.outcome, r]));
+  const rows = ROWS.map((k) => ({ label: t(`systmj.row.${k}`), p: byRow.get(k).fraction, percent: byRow.get(k).percent }));
+  return html`<div class="odds-table-box" data-testid="sj-odds-table">${renderDistribution(rows, t("systmj.ui.outcome"))}</div>`;
+}
+
+function resultBlock(app, r) {
   if (!r) return nothing;
   const tone = r.success ? "outcome-ok" : "outcome-bad";
-  return html`<section class="card" aria-labelledby="sj-result-title" data-testid="sj-result" data-outcome=${r.outcome} data-degree=${r.degree ?? ""}>
-    <h2 id="sj-result-title">${t("systmj.ui.result")}</h2>
+  return html`<section class="card test-result" aria-labelledby="sj-result-title" data-testid="sj-result" data-outcome=${r.outcome} data-degree=${r.degree ?? ""}>
+    <h2 id="sj-result-title" tabindex="-1">${t("systmj.ui.result")}</h2>
     ${r.dice ? html`${renderD100(r.dice)}<p>${t("systmj.ui.roll_line", { roll: String(r.roll).padStart(2, "0"), effective: r.effective, score: r.score })}</p>` : html`<p>${t("systmj.ui.no_roll")}</p>`}
     <p class="sj-verdict ${tone}" data-testid="sj-verdict" role="status">${verdict(r)}</p>
-    <p class="muted small">${t("tray.seed")} ${r.seed}</p>
+    ${verifyControl(app, `sj-test-${r.seed}`, r.check)}
   </section>`;
 }
 
 export function render(app, id) {
-  reset(id);
   const c = findCharacter(app.doc, id);
+  reset(app, id, c);
   if (!c) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p role="alert">${t("systmj.ui.not_found")}</p>`;
   const s = spec(app, c);
   const odds = s.problem || !rules(app) ? null : oddsCache(app, { op: "systmj.test.odds", ...s.request });
   return html`
-    ${backLink(`#/systmj/character/${encodeURIComponent(id)}`, t("systmj.ui.back_sheet", { name: nameOf(c) }))}
-    <h1>${t("systmj.ui.test_title", { name: nameOf(c) })}</h1>
-    ${setup(app, c, s)}
-    <section class="card" aria-labelledby="sj-odds-title">
-      <h2 id="sj-odds-title">${t("systmj.ui.odds_title")}</h2>
-      ${s.problem ? nothing : oddsBlock(odds)}
-      <button type="button" class="primary" id="sj-roll" ?disabled=${!ready(app) || ui.busy || !!s.problem || !odds || !!odds.error} @click=${() => roll(app, c)}>${t("systmj.ui.roll")}</button>
-      ${errorLine(ui.error, tableState(app))}
-    </section>
-    ${resultBlock(ui.result)}
+    <div class="test-head">
+      ${backLink(`#/systmj/character/${encodeURIComponent(id)}`, t("systmj.ui.back_sheet", { name: nameOf(c) }))}
+      <h1>${t("systmj.ui.test_title", { name: nameOf(c) })}</h1>
+    </div>
+    <div class="split test-split">
+      <div class="test-setup">
+        ${setup(app, c, s)}
+        ${sheetSummary(app, c)}
+      </div>
+      <div class="test-side">
+        <section class="card test-odds" aria-labelledby="sj-odds-title" data-testid="test-odds">
+          <h2 id="sj-odds-title">${t("systmj.ui.odds_title")}</h2>
+          ${s.problem ? nothing : oddsBlock(odds)}
+          <button type="button" class="primary test-roll" id="sj-roll" ?disabled=${!ready(app) || !!s.problem || !odds || !!odds.error}
+            aria-busy=${ui.busy ? "true" : "false"} @click=${() => roll(app, c)}>${t("systmj.ui.roll")}</button>
+          ${errorLine(ui.error, tableState(app))}
+        </section>
+        ${resultBlock(app, ui.result)}
+        ${oddsTable(odds)}
+      </div>
+    </div>
   `;
 }

@@ -11,7 +11,9 @@ import { formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { requestCache, reveal } from "../../views/ui.js";
+import { verifyControl } from "../../views/verify.js";
 import {
   SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
   findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, replaceCharacter, rules, saveState,
@@ -25,11 +27,22 @@ const ui = {
 
 const odds = requestCache({ keepStale: true });
 
-function reset(id, c) {
-  if (ui.id === id) return;
-  Object.assign(ui, { id, sphere: "animalite", skill: c?.skills[0]?.name ?? "", modifier: 0, exploit: 0, retest: false,
-    arcaneOdds: false, mortal: false, looking: false, hand: null, error: null, result: null, announce: "", last: null });
+const PREFS = "theorem.test";
+
+/** Back on a character's page: the settings the player left there (prefs.js), each checked
+ * (a re-test and a mortal situation are decided each time: never remembered). */
+function reset(app, id, c) {
+  if (ui.id === id || !c) return;
+  const p = loadPrefs(app, "theorem", PREFS, id);
+  const skills = c.skills.map((sk) => sk.name);
+  Object.assign(ui, { more: null, id, sphere: pick(p, "sphere", SPHERES, "animalite"), skill: pick(p, "skill", ["", ...skills], skills[0] ?? ""),
+    modifier: pickInt(p, "modifier", -20, 20, 0), exploit: pickInt(p, "exploit", 0, Math.min(c.spheres.divinite, c.realite), 0), retest: false,
+    arcaneOdds: pickBool(p, "arcaneOdds", false), mortal: false, looking: false, hand: null, error: null, result: null, announce: "", last: null });
   odds.clear();
+}
+
+function remember(app) {
+  savePrefs(app, "theorem", PREFS, ui.id, { sphere: ui.sphere, skill: ui.skill, modifier: ui.modifier, exploit: ui.exploit, arcaneOdds: ui.arcaneOdds });
 }
 
 // ---------------------------------------------------------------- engine calls
@@ -70,8 +83,8 @@ function describe(c, p) {
   return `${sphereLabel(p.sphere)}${skill} ${signed(p.modifier)}${p.exploit ? ` · ${t("theorem.ui.exploit_short", { n: p.exploit })}` : ""}${p.retest ? ` · ${t("theorem.ui.retest_short")}` : ""}`;
 }
 
-function finish(app, c, result, label) {
-  ui.result = result;
+function finish(app, c, result, label, seed = null) {
+  ui.result = { ...result, seed };
   ui.announce = t("theorem.ui.result_announce", { score: result.score, level: levelLabel(result.level) });
   odds.clear();
   requestAnimationFrame(() => {
@@ -102,7 +115,7 @@ async function drawCard(app, c) {
   const label = `${t("theorem.ui.log_draw", { card })} — ${describe(c, pending)}`;
   let summary = card;
   if (res.done) {
-    finish(app, c, res);
+    finish(app, c, res, undefined, seed);
     summary = t("theorem.ui.log_result", { value: res.value, score: res.score, level: levelLabel(res.level) });
   } else if (res.awaiting) {
     ui.announce = t("theorem.ui.figure_drawn", { card });
@@ -172,7 +185,7 @@ async function playArcane(app, c, cardId, mode) {
   const label = t(mode === "value" ? "theorem.ui.log_arcane_value" : "theorem.ui.log_arcane_effect", { name, cost: res.cost });
   let summary = label;
   if (res.done) {
-    finish(app, c, res);
+    finish(app, c, res, undefined, seed);
     summary = t("theorem.ui.log_result", { value: res.value, score: res.score, level: levelLabel(res.level) });
   } else {
     ui.announce = t("theorem.ui.arcane_effect_played", { name, cost: res.cost });
@@ -319,9 +332,11 @@ function actionForm(app, c, state) {
   const locked = Boolean(p);
   const ladder = rules(app)?.ladder ?? [];
   const fails = state.fails[c.id];
+  const active = (ui.exploit ? 1 : 0) + (ui.retest ? 1 : 0) + (ui.arcaneOdds ? 1 : 0);
   const set = (key, parse = (v) => v) => (e) => {
     ui[key] = parse(e.target.type === "checkbox" ? e.target.checked : e.target.value);
     ui.result = null;
+    remember(app);
     app.rerender();
   };
   return html`<section class="card" aria-labelledby="th-action-title">
@@ -341,41 +356,67 @@ function actionForm(app, c, state) {
         <select id="th-modifier" ?disabled=${locked} @change=${set("modifier", Number)}>
           ${ladder.map((row) => html`<option value=${row.value} ?selected=${row.value === ui.modifier}>${signed(row.value)} · ${t(`theorem.ladder.${row.id}`)}</option>`)}
         </select></div>
+    </div>
+    <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
+      @toggle=${(e) => { ui.more = e.target.open; }}>
+      <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
       <div class="field"><label for="th-exploit">${t("theorem.ui.exploit", { max: c.spheres.divinite })}</label>
         <select id="th-exploit" ?disabled=${locked || ui.retest} aria-describedby="th-exploit-help" @change=${set("exploit", Number)}>
           ${Array.from({ length: Math.min(c.spheres.divinite, c.realite) + 1 }, (_, n) => html`<option value=${n} ?selected=${n === ui.exploit}>${n === 0 ? t("theorem.ui.no_exploit") : `+${n}`}</option>`)}
         </select>
         <p class="muted small" id="th-exploit-help">${t("theorem.ui.exploit_help", { realite: c.realite })}</p></div>
-    </div>
-    <label class="check"><input type="checkbox" id="th-retest" ?disabled=${locked} .checked=${ui.retest} @change=${set("retest")}> ${t("theorem.ui.retest")}</label>
+      <label class="check"><input type="checkbox" id="th-retest" ?disabled=${locked} .checked=${ui.retest} @change=${set("retest")}> ${t("theorem.ui.retest")}</label>
+      <label class="check"><input type="checkbox" id="th-arcane-odds" ?disabled=${locked} .checked=${ui.arcaneOdds} @change=${set("arcaneOdds")}> ${t("theorem.ui.odds_with_arcane")}</label>
+    </details>
     ${fails ? html`<p class="th-retest" data-testid="th-retest-status" data-count=${fails.count}>${tn("theorem.ui.fails", fails.count, { skill: fails.skill || "—" })}
       ${t(`theorem.ui.wait_${fails.count === 1 ? "next_action" : fails.count === 2 ? "hour" : "day"}`)}</p>` : nothing}
-    <label class="check"><input type="checkbox" id="th-arcane-odds" ?disabled=${locked} .checked=${ui.arcaneOdds} @change=${set("arcaneOdds")}> ${t("theorem.ui.odds_with_arcane")}</label>
   </section>`;
 }
 
-function oddsSection(app, c, state) {
+/** The odds (base, each level's chance) with the draw button right after; the value
+ * distribution follows. */
+function oddsSection(app, c, state, play) {
   const request = { op: "theorem.action.odds", state, character: c, ...actionFields(), arcane: ui.arcaneOdds };
   const r = ready(app) ? odds(app, request) : null;
   let body;
+  let table = nothing;
   if (!r) body = html`<p class="muted">${t("theorem.ui.odds_loading")}</p>`;
   else if (r.error) body = html`<p class="field-error" role="alert">${thError(r.error)}</p>`;
   else {
     const levels = [...r.levels].reverse();
-    body = html`<div data-testid="th-odds" data-base=${r.base} data-remaining=${r.remaining}>
-      <p>${t("theorem.ui.odds_line", { base: r.base, remaining: r.remaining })}</p>
-      <ul class="th-levels" data-testid="th-level-odds">
-        ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : ${formatPercent(row.percent)} <span class="muted small">(${row.fraction})</span></li>`)}
+    body = html`<div class="odds-summary" data-testid="th-odds" data-base=${r.base} data-remaining=${r.remaining}>
+      <ul class="th-levels odds-inline small" data-testid="th-level-odds">
+        ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : <span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
       </ul>
-      <details class="th-value-odds"><summary>${t("theorem.ui.value_odds")}</summary>
-        ${renderDistribution(r.value.map((row) => ({ label: signed(row.value), p: row.fraction, percent: row.percent })), t("theorem.ui.value"))}
-      </details>
     </div>`;
+    // The exact fractions after the button: over 56 cards they run to 40 digits, so each keeps
+    // one line and the table scrolls in its own box.
+    table = html`<div class="odds-table-box" tabindex="0" role="region" aria-label=${t("theorem.ui.odds_title")}><table class="odds-table th-level-table" data-testid="th-level-table">
+        <thead><tr><th scope="col">${t("theorem.ui.level")}</th><th scope="col" class="num">%</th><th scope="col" class="exact">${t("tray.exact")}</th></tr></thead>
+        <tbody>${levels.map((row) => html`<tr><th scope="row">${levelLabel(row.level)}</th><td class="num">${formatPercent(row.percent)}</td><td class="exact">${row.fraction}</td></tr>`)}</tbody>
+      </table></div>
+      <details class="th-value-odds"><summary>${t("theorem.ui.value_odds")}</summary>
+        <div class="odds-table-box" tabindex="0" role="region" aria-label=${t("theorem.ui.value_odds")}>${renderDistribution(r.value.map((row) => ({ label: signed(row.value), p: row.fraction, percent: row.percent })), t("theorem.ui.value"))}</div>
+      </details>`;
   }
-  return html`<section class="card" aria-labelledby="th-odds-title">
+  return html`<section class="card test-odds" aria-labelledby="th-odds-title" data-testid="test-odds">
     <h2 id="th-odds-title">${t("theorem.ui.odds_title")}</h2>
-    <p class="muted small">${t("theorem.ui.odds_help")}</p>
     ${body}
+    ${play}
+    ${r && !r.error ? html`<p class="small">${t("theorem.ui.odds_line", { base: r.base, remaining: r.remaining })}</p>` : nothing}
+    <p class="muted small">${t("theorem.ui.odds_help")}</p>
+    ${table}
+  </section>`;
+}
+
+/** The character's key numbers beside the table (wide screens). */
+function sheetSummary(c) {
+  return html`<section class="card test-sheet" aria-labelledby="th-sheet-sum-title" data-testid="test-sheet">
+    <h2 id="th-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
+    <dl class="facts">
+      ${SPHERES.map((k) => html`<dt>${sphereLabel(k)}</dt><dd>${c.spheres[k]}</dd>`)}
+      ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map((sk) => `${sk.name} ${sk.level}`).join(", ")}</dd>` : nothing}
+    </dl>
   </section>`;
 }
 
@@ -396,16 +437,16 @@ function playSection(app, c, state) {
   }
   const canCancel = p && !p.drawn && !p.chain.length && p.effect === null;
   return html`<div class="row th-play">
-    <button type="button" class="primary" id="th-draw" ?disabled=${disabled} @click=${() => drawCard(app, c)}>
+    <button type="button" class="primary test-roll" id="th-draw" ?disabled=${!ready(app)} aria-busy=${ui.busy ? "true" : "false"} @click=${() => drawCard(app, c)}>
       ${p ? (p.must_play ? t("theorem.ui.draw_after_aside") : p.chain.length ? t("theorem.ui.draw_next") : t("theorem.ui.draw")) : t("theorem.ui.draw")}</button>
     ${canCancel ? html`<button type="button" id="th-cancel" ?disabled=${disabled} @click=${() => cancel(app, c)}>${t("theorem.ui.cancel_action")}</button>` : nothing}
   </div>`;
 }
 
-function resultSection() {
+function resultSection(app) {
   const r = ui.result;
   if (!r) return nothing;
-  return html`<section class="card th-result" aria-labelledby="th-result-title" data-testid="th-result"
+  return html`<section class="card th-result test-result" aria-labelledby="th-result-title" data-testid="th-result"
     data-level=${r.level} data-score=${r.score} data-value=${r.value}>
     <h2 id="th-result-title" tabindex="-1">${t("theorem.ui.result")}</h2>
     <p class="th-level th-level-${r.level}" data-testid="th-level">${levelLabel(r.level)}</p>
@@ -415,29 +456,37 @@ function resultSection() {
     </ol>` : html`<p>${t("theorem.ui.arcane_ten")}</p>`}
     <p class="small">${tn("theorem.ui.cases", r.cases, { bonus: r.bonus })}</p>
     ${r.level === "echec" ? html`<p class="small">${t(`theorem.ui.wait_${r.retest.wait}`)}</p>` : nothing}
+    ${verifyControl(app, `th-${r.seed ?? ""}`, null, r.seed ?? null)}
   </section>`;
 }
 
 export function render(app, id) {
   const c = findCharacter(app.doc, id);
-  reset(id, c);
+  reset(app, id, c);
   if (!c) return html`${backLink("#/theorem", t("theorem.ui.back"))}<p role="alert">${t("theorem.ui.not_found")}</p>`;
   ensureState(app);
   const state = tableState(app.doc);
   return html`
-    ${backLink(`#/theorem/character/${encodeURIComponent(id)}`, t("theorem.ui.back_sheet", { name: nameOf(c) }))}
-    <h1>${t("theorem.ui.table_title", { name: nameOf(c) })}</h1>
+    <div class="test-head">
+      ${backLink(`#/theorem/character/${encodeURIComponent(id)}`, t("theorem.ui.back_sheet", { name: nameOf(c) }))}
+      <h1>${t("theorem.ui.table_title", { name: nameOf(c) })}</h1>
+    </div>
     <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${ui.announce}</div>
-    <p class="th-stats" data-testid="th-stats" data-realite=${c.realite}>${t("theorem.ui.stats", { realite: c.realite, ka: c.des_ka, humanite: c.spheres.humanite })}</p>
+    <p class="th-stats small" data-testid="th-stats" data-realite=${c.realite}>${t("theorem.ui.stats", { realite: c.realite, ka: c.des_ka, humanite: c.spheres.humanite })}</p>
     ${ui.error ? html`<p class="field-error" role="alert" data-testid="th-error">${thError(ui.error)}</p>` : nothing}
     ${state ? html`
-      ${actionForm(app, c, state)}
-      ${oddsSection(app, c, state)}
-      ${playSection(app, c, state)}
-      ${resultSection()}
-      ${deckSection(app, c, state)}
+      <div class="split test-split">
+        <div class="test-setup">
+          ${actionForm(app, c, state)}
+          ${sheetSummary(c)}
+        </div>
+        <div class="test-side">
+          ${oddsSection(app, c, state, playSection(app, c, state))}
+          ${resultSection(app)}
+          ${deckSection(app, c, state)}
+        </div>
+      </div>
       ${arcanaSection(app, c, state)}
     ` : html`<p class="muted">${t("theorem.ui.engine_wait")}</p>`}
   `;
 }
-

@@ -7,7 +7,9 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { loadPrefs, pick, pickInt, savePrefs } from "../../views/prefs.js";
 import { callBusy, reveal } from "../../views/ui.js";
+import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   BANDS, CHARACTERISTICS, DIFFICULTIES, DIFF_VALUE, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, valueLabel,
@@ -21,11 +23,40 @@ const ui = {
 const testOdds = oddsCache();
 const oppOdds = oddsCache();
 
-function reset(id) {
-  if (ui.id === id) return;
-  Object.assign(ui, { id, bonus: 0, malus: 0, items: [], skill: "", result: null, error: null });
+const PREFS = "unicreon.test";
+
+/** Back on a character's page: the settings the player left there (prefs.js), each checked. */
+function reset(app, id, c) {
+  if (ui.id === id || !c) return;
+  const p = c ? loadPrefs(app, "unicreon", PREFS, id) : null;
+  const skills = c ? c.skills.map((_, i) => String(i)) : [];
+  const uids = c ? c.inventory.map((i) => i.uid) : [];
+  Object.assign(ui, { more: null,
+    id,
+    characteristic: pick(p, "characteristic", CHARACTERISTICS, "agilite"),
+    difficulty: pick(p, "difficulty", DIFFICULTIES, "moyen"),
+    bonus: pickInt(p, "bonus", 0, 10, 0),
+    malus: pickInt(p, "malus", 0, 10, 0),
+    skill: pick(p, "skill", ["", ...skills], ""),
+    items: Array.isArray(p?.items) ? p.items.filter((u) => typeof u === "string" && uids.includes(u)).slice(0, 20) : [],
+    result: null, error: null,
+  });
   ui.opp.result = null;
   ui.opp.error = null;
+}
+
+/** Remember this character's settings (UI preferences, outside the table document). */
+function remember(app) {
+  savePrefs(app, "unicreon", PREFS, ui.id, { characteristic: ui.characteristic, difficulty: ui.difficulty,
+    bonus: ui.bonus, malus: ui.malus, skill: ui.skill, items: ui.items });
+}
+
+/** After a roll: the result's heading takes the focus (announced; Shift+Tab is the roll button). */
+function focusResult(id) {
+  requestAnimationFrame(() => {
+    document.getElementById(id)?.focus({ preventScroll: true });
+    reveal(id);
+  });
 }
 
 /** The test spec sent to the ops (the skill is the level of the chosen named skill). */
@@ -46,21 +77,40 @@ function describe(c, s) {
     ui.skill !== "" && skill ? `${skill.name} (${t(`unicreon.skill.${skill.level}`)})` : ""].filter(Boolean).join(" · ");
 }
 
+/** The outcome fields a replay must reproduce (verify.js). */
+const VERIFY_KEYS = ["dice", "raw", "real", "target", "success", "band"];
+
+/** The same test without the character: its value and the steps its items took off, so the
+ * logged request replays on its own (same seed, same target, same dice). */
+function replayRequest(c, s, r, seed) {
+  const test = { value: r.value, difficulty: s.difficulty, bonus: s.bonus, malus: s.malus };
+  const steps = (r.items_counted ?? []).reduce((sum, uid) => sum + (c.inventory.find((i) => i.uid === uid)?.bonus_steps ?? 0), 0);
+  if (steps) test.item_steps = steps;
+  if (s.skill) test.skill = s.skill;
+  return { op: "unicreon.test", test, seed };
+}
+
 async function roll(app, c) {
   const s = spec(c);
-  const request = { op: "unicreon.test", test: s, seed: newSeed() };
-  const r = await callBusy(app, ui, { ...request, character: c });
-  if (!r) return;
-  ui.result = r;
+  const seed = newSeed();
+  const r = await callBusy(app, ui, { op: "unicreon.test", test: s, seed, character: c });
+  if (!r) {
+    app.rerender();
+    return;
+  }
+  const request = replayRequest(c, s, r, seed);
+  const record = verifyRecord(r, VERIFY_KEYS);
+  ui.result = { ...r, check: { request, ...record } };
+  forgetVerify(`uc-test-${seed}`);
   const verdict = r.success ? `${t("unicreon.ui.success")} — ${t(`unicreon.band.${r.band}`)}` : t("unicreon.ui.failure");
-  app.addLog({ kind: "unicreon.test", system: "unicreon", who: nameOf(c), label: describe(c, s), request,
-    result: { total: r.raw, summary: `${verdict} (${t("unicreon.ui.target")} ${r.target})`, terms: [d66Term(r.dice)] } });
-  reveal("uc-result-title");
+  if (!app.addLog({ kind: "unicreon.test", system: "unicreon", who: nameOf(c), label: describe(c, s), request,
+    result: { total: r.raw, summary: `${verdict} (${t("unicreon.ui.target")} ${r.target})`, terms: [d66Term(r.dice)], verify: record } })) app.rerender();
+  focusResult("uc-result-title");
 }
 
 /** A stacked bonus or malus count with − and + buttons (0 to 10 steps). */
 function stepper(app, key, label) {
-  const change = (delta) => { ui[key] = Math.max(0, Math.min(10, ui[key] + delta)); ui.result = null; app.rerender(); };
+  const change = (delta) => { ui[key] = Math.max(0, Math.min(10, ui[key] + delta)); ui.result = null; remember(app); app.rerender(); };
   return html`<div class="field uc-stepper" role="group" aria-labelledby=${`uc-t-${key}-label`}>
     <span class="uc-label" id=${`uc-t-${key}-label`}>${label}</span>
     <div class="uc-stepper-row">
@@ -72,7 +122,7 @@ function stepper(app, key, label) {
 }
 
 function setup(app, c) {
-  const set = (key, num) => (e) => { ui[key] = num ? Math.max(0, Math.min(10, Number(e.target.value) || 0)) : e.target.value; ui.result = null; app.rerender(); };
+  const set = (key, num) => (e) => { ui[key] = num ? Math.max(0, Math.min(10, Number(e.target.value) || 0)) : e.target.value; ui.result = null; remember(app); app.rerender(); };
   // An item lowers a test's difficulty once however many are carried (the engine counts each
   // kind once: character.item_bonus): one box per kind.
   const kinds = new Set();
@@ -82,10 +132,11 @@ function setup(app, c) {
     kinds.add(kind);
     return true;
   });
+  const active = (ui.bonus ? 1 : 0) + (ui.malus ? 1 : 0) + (ui.skill !== "" ? 1 : 0) + ui.items.length;
   return html`<section class="card" aria-labelledby="uc-setup-title">
     <h2 id="uc-setup-title">${t("unicreon.ui.test_setup")}</h2>
     <div class="uc-grid">
-      <div class="field uc-wide"><label for="uc-t-char">${t("unicreon.ui.characteristic")}</label>
+      <div class="field"><label for="uc-t-char">${t("unicreon.ui.characteristic")}</label>
         <select id="uc-t-char" @change=${set("characteristic")}>
           ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.characteristic}>${charLabel(k)} (${c.characteristics[k]} — ${valueLabel(c.characteristics[k])})</option>`)}
         </select></div>
@@ -93,44 +144,68 @@ function setup(app, c) {
         <select id="uc-t-diff" @change=${set("difficulty")}>
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`unicreon.difficulty.${k}`)} (${DIFF_VALUE[k] > 0 ? "+" : ""}${DIFF_VALUE[k]})</option>`)}
         </select></div>
-      ${stepper(app, "bonus", t("unicreon.ui.bonus_steps_test"))}
-      ${stepper(app, "malus", t("unicreon.ui.malus_steps_test"))}
-      <div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
-        <select id="uc-t-skill" @change=${set("skill")}>
-          <option value="" ?selected=${ui.skill === ""}>${t("unicreon.ui.no_skill")}</option>
-          ${c.skills.map((s, i) => html`<option value=${String(i)} ?selected=${String(i) === ui.skill}>${s.name} — ${t(`unicreon.skill.${s.level}`)}</option>`)}
-        </select></div>
     </div>
-    <p class="muted small">${t("unicreon.ui.steps_help")}</p>
-    ${helpers.length ? html`<fieldset class="uc-items-pick"><legend>${t("unicreon.ui.items_help")}</legend>
-      ${helpers.map((i) => html`<label class="check"><input type="checkbox" .checked=${ui.items.includes(i.uid)}
-        @change=${(e) => { ui.items = e.target.checked ? [...ui.items, i.uid] : ui.items.filter((u) => u !== i.uid); ui.result = null; app.rerender(); }}>
-        ${itemLabel(i)} <span class="muted small">(${tn("unicreon.ui.bonus_steps", i.bonus_steps)})</span></label>`)}
-    </fieldset>` : nothing}
+    <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
+      @toggle=${(e) => { ui.more = e.target.open; }}>
+      <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
+      <div class="uc-grid">
+        <div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
+          <select id="uc-t-skill" @change=${set("skill")}>
+            <option value="" ?selected=${ui.skill === ""}>${t("unicreon.ui.no_skill")}</option>
+            ${c.skills.map((s, i) => html`<option value=${String(i)} ?selected=${String(i) === ui.skill}>${s.name} — ${t(`unicreon.skill.${s.level}`)}</option>`)}
+          </select></div>
+        ${stepper(app, "bonus", t("unicreon.ui.bonus_steps_test"))}
+        ${stepper(app, "malus", t("unicreon.ui.malus_steps_test"))}
+      </div>
+      <p class="muted small">${t("unicreon.ui.steps_help")}</p>
+      ${helpers.length ? html`<fieldset class="uc-items-pick"><legend>${t("unicreon.ui.items_help")}</legend>
+        ${helpers.map((i) => html`<label class="check"><input type="checkbox" .checked=${ui.items.includes(i.uid)}
+          @change=${(e) => { ui.items = e.target.checked ? [...ui.items, i.uid] : ui.items.filter((u) => u !== i.uid); ui.result = null; remember(app); app.rerender(); }}>
+          ${itemLabel(i)} <span class="muted small">(${tn("unicreon.ui.bonus_steps", i.bonus_steps)})</span></label>`)}
+      </fieldset>` : nothing}
+    </details>
   </section>`;
 }
 
-function oddsBlock(odds) {
+/** The character's key numbers beside the test (wide screens). */
+function sheetSummary(c) {
+  return html`<section class="card test-sheet" aria-labelledby="uc-sheet-sum-title" data-testid="test-sheet">
+    <h2 id="uc-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
+    <dl class="facts">
+      ${CHARACTERISTICS.map((k) => html`<dt>${charLabel(k)}</dt><dd>${c.characteristics[k]} (${valueLabel(c.characteristics[k])})</dd>`)}
+      <dt>${t("testpage.state")}</dt><dd>${t("unicreon.ui.pv_po", { pv: c.pv, pv_max: c.pv_max, po: c.po })}</dd>
+      ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map((s) => `${s.name} (${t(`unicreon.skill.${s.level}`)})`).join(", ")}</dd>` : nothing}
+    </dl>
+  </section>`;
+}
+
+/** The odds summary (target, success chance) that sits right above the roll button. */
+function oddsSummary(odds) {
   if (!odds) return html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`;
   if (odds.error) return errorLine(odds.error);
-  const rows = BANDS.map((b) => ({ label: t(`unicreon.ui.band_short.${b}`), p: odds.bands[b].p, percent: odds.bands[b].percent }));
-  rows.push({ label: t("unicreon.ui.failure"), p: odds.failure.p, percent: odds.failure.percent });
-  return html`<div data-testid="uc-odds" data-target=${odds.target}>
-    <p class="uc-target">${t("unicreon.ui.target_line", { value: odds.value, difficulty: t(`unicreon.difficulty.${odds.difficulty}`), dv: odds.difficulty_value, skill: odds.skill_value, target: odds.target })}</p>
+  return html`<div class="odds-summary" data-testid="uc-odds" data-target=${odds.target}>
+    <p class="uc-target small">${t("unicreon.ui.target_line", { value: odds.value, difficulty: t(`unicreon.difficulty.${odds.difficulty}`), dv: odds.difficulty_value, skill: odds.skill_value, target: odds.target })}</p>
     <p class="uc-chance">${t("unicreon.ui.success_chance")} <strong>${prob(odds.success, "uc-odds-success")}</strong></p>
-    ${renderDistribution(rows, t("unicreon.ui.band"))}
   </div>`;
 }
 
-function resultBlock(r) {
+/** The full distribution (each band and failure), after the roll button. */
+function oddsTable(odds) {
+  if (!odds || odds.error) return nothing;
+  const rows = BANDS.map((b) => ({ label: t(`unicreon.ui.band_short.${b}`), p: odds.bands[b].p, percent: odds.bands[b].percent }));
+  rows.push({ label: t("unicreon.ui.failure"), p: odds.failure.p, percent: odds.failure.percent });
+  return html`<div class="odds-table-box" data-testid="uc-odds-table">${renderDistribution(rows, t("unicreon.ui.band"))}</div>`;
+}
+
+function resultBlock(app, r) {
   if (!r) return nothing;
-  return html`<section class="card uc-result" aria-labelledby="uc-result-title" data-testid="uc-result" data-success=${String(r.success)} data-raw=${r.raw}>
-    <h2 id="uc-result-title">${t("unicreon.ui.result")}</h2>
+  return html`<section class="card uc-result test-result" aria-labelledby="uc-result-title" data-testid="uc-result" data-success=${String(r.success)} data-raw=${r.raw}>
+    <h2 id="uc-result-title" tabindex="-1">${t("unicreon.ui.result")}</h2>
     ${renderD66(r.dice)}
     <p>${t("unicreon.ui.raw")} <strong data-testid="uc-raw">${r.raw}</strong> · ${t("unicreon.ui.real")} <strong>${r.real}</strong> · ${t("unicreon.ui.target")} ${r.target}</p>
     <p class="uc-verdict ${r.success ? "outcome-ok" : "outcome-bad"}" data-testid="uc-verdict" role="status">
       ${r.success ? html`${t("unicreon.ui.success")} — ${t(`unicreon.band.${r.band}`)}` : t("unicreon.ui.failure")}</p>
-    <p class="muted small">${t("tray.seed")} ${r.seed}</p>
+    ${verifyControl(app, `uc-test-${r.seed}`, r.check)}
   </section>`;
 }
 
@@ -219,21 +294,32 @@ function oppositionSection(app, c) {
 }
 
 export function render(app, id) {
-  reset(id);
   const c = findCharacter(app.doc, id);
+  reset(app, id, c);
   if (!c) return html`${backLink("#/unicreon", t("unicreon.ui.back"))}<p role="alert">${t("unicreon.ui.not_found")}</p>`;
   const odds = testOdds(app, { op: "unicreon.test.odds", test: spec(c), character: c });
   return html`
-    ${backLink(`#/unicreon/character/${encodeURIComponent(id)}`, t("unicreon.ui.back_sheet", { name: nameOf(c) }))}
-    <h1>${t("unicreon.ui.test_title", { name: nameOf(c) })}</h1>
-    ${setup(app, c)}
-    <section class="card" aria-labelledby="uc-odds-title">
-      <h2 id="uc-odds-title">${t("unicreon.ui.odds_title")}</h2>
-      ${oddsBlock(odds)}
-      <button type="button" class="primary" id="uc-roll" ?disabled=${!ready(app) || ui.busy || !odds || odds.error} @click=${() => roll(app, c)}>${t("unicreon.ui.roll")}</button>
-      ${errorLine(ui.error)}
-    </section>
-    ${resultBlock(ui.result)}
+    <div class="test-head">
+      ${backLink(`#/unicreon/character/${encodeURIComponent(id)}`, t("unicreon.ui.back_sheet", { name: nameOf(c) }))}
+      <h1>${t("unicreon.ui.test_title", { name: nameOf(c) })}</h1>
+    </div>
+    <div class="split test-split">
+      <div class="test-setup">
+        ${setup(app, c)}
+        ${sheetSummary(c)}
+      </div>
+      <div class="test-side">
+        <section class="card test-odds" aria-labelledby="uc-odds-title" data-testid="test-odds">
+          <h2 id="uc-odds-title">${t("unicreon.ui.odds_title")}</h2>
+          ${oddsSummary(odds)}
+          <button type="button" class="primary test-roll" id="uc-roll" ?disabled=${!ready(app) || !odds || odds.error} aria-busy=${ui.busy ? "true" : "false"}
+            @click=${() => roll(app, c)}>${t("unicreon.ui.roll")}</button>
+          ${errorLine(ui.error)}
+        </section>
+        ${resultBlock(app, ui.result)}
+        ${oddsTable(odds)}
+      </div>
+    </div>
     ${oppositionSection(app, c)}
   `;
 }

@@ -11,7 +11,9 @@ import { formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
 import { callBusy, own, requestCache, reveal } from "../../views/ui.js";
+import { verifyControl } from "../../views/verify.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, replaceCharacter, tn, tone,
@@ -33,13 +35,25 @@ const testOdds = requestCache({ keepStale: true });
 
 onNavigate(() => Object.assign(ui, { announce: "", error: null }));
 
-function reset(key, app) {
-  if (ui.id === key) return;
-  Object.assign(ui, { id: key, force: false, faiblesse: false, tokens: 0, choice: null, odds: null,
-    error: null, result: null, announce: "", healMessage: "" });
+const PREFS = "versality.test";
+
+/** Back on a character's page: the settings the player left there (prefs.js), each checked. */
+function reset(key, app, c) {
+  if (ui.id === key || !c) return;
+  const p = loadPrefs(app, "versality", PREFS, c.id);
+  Object.assign(ui, { more: null, id: key, characteristic: pick(p, "characteristic", CHARACTERISTICS, "physique"),
+    skill: pick(p, "skill", SKILLS, "combattre"), difficulty: pick(p, "difficulty", DIFFICULTIES, "conventionnelle"),
+    force: pickBool(p, "force", false), faiblesse: pickBool(p, "faiblesse", false), tokens: 0, choice: null, odds: null,
+    error: null, result: null, announce: "", runout: "", healMessage: "" });
   // A Soulager test opened from the sheet starts on the skill soulager.
   if (app.params[2] === "heal") ui.skill = "soulager";
   testOdds.clear();
+}
+
+function remember(app, c) {
+  if (app.params[2] === "heal") return; // a Soulager test for an ally is not the usual setting
+  savePrefs(app, "versality", PREFS, c.id, { characteristic: ui.characteristic, skill: ui.skill, difficulty: ui.difficulty,
+    force: ui.force, faiblesse: ui.faiblesse });
 }
 
 function oddsRequest(c) {
@@ -75,8 +89,9 @@ async function draw(app, c) {
   ui.fresh = true;
   ui.lastDraw = request;
   ui.lastEvents = r.test.events;
+  ui.runout = announceEvents(r.test.events);
   ui.announce = [tn("versality.ui.drawn_announce", r.test.drawn.length, { cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
-    announceEvents(r.test.events)].filter(Boolean).join(" ");
+    ui.runout].filter(Boolean).join(" ");
   if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
   app.rerender();
   // The draw button is gone: keep keyboard and screen-reader users at the drawn cards.
@@ -105,9 +120,10 @@ async function resolve(app, c, pending) {
   }
   ui.error = null;
   ui.fresh = false;
-  ui.result = { ...r.result, pending };
+  ui.result = { ...r.result, pending, seed: ui.lastDraw?.seed ?? request.seed };
   ui.choice = null;
   const reshuffle = announceEvents(r.result.events);
+  ui.runout = reshuffle;
   // Reshuffles of the draw and of the resolve: each one raised the scale and gave a token (MJ screen).
   const reshuffles = [...(ui.lastEvents ?? []), ...r.result.events].filter((e) => RUN_OUT.has(e.type)).length;
   ui.lastEvents = [];
@@ -140,7 +156,8 @@ function setupForm(app, c, pending) {
   const wounds = CHARACTERISTICS.reduce((s, k) => s + c.wounds[k], 0);
   const score = c.characteristics[ui.characteristic] + c.skills[ui.skill] - DIFF_VALUE[ui.difficulty] - wounds;
   const locked = Boolean(pending);
-  const set = (key) => (e) => { ui[key] = e.target.type === "checkbox" ? e.target.checked : e.target.value; ui.result = null; app.rerender(); };
+  const set = (key) => (e) => { ui[key] = e.target.type === "checkbox" ? e.target.checked : e.target.value; ui.result = null; remember(app, c); app.rerender(); };
+  const active = (ui.force ? 1 : 0) + (ui.faiblesse ? 1 : 0);
   return html`<section class="card" aria-labelledby="vs-test-setup-title">
     <h2 id="vs-test-setup-title">${t("versality.ui.test_setup")}</h2>
     <div class="vs-form-grid">
@@ -156,54 +173,58 @@ function setupForm(app, c, pending) {
         <select id="vs-test-diff" ?disabled=${locked} @change=${set("difficulty")}>
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`versality.difficulty.${k}`)}</option>`)}
         </select></div>
+      <p class="vs-score-line small" data-testid="vs-score">${t("versality.ui.score_line", {
+        characteristic: c.characteristics[ui.characteristic], skill: c.skills[ui.skill], difficulty: DIFF_VALUE[ui.difficulty], wounds, score })}</p>
     </div>
     ${wounds ? html`<p class="vs-wound-note" data-testid="vs-test-wounds">${t("versality.ui.wounds_difficulty", { n: wounds })}</p>` : nothing}
+    <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
+      @toggle=${(e) => { ui.more = e.target.open; }}>
+      <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
     <fieldset class="vs-mods"><legend>${t("versality.ui.mods")}</legend>
       <label class="check"><input type="checkbox" id="vs-force" ?disabled=${locked} .checked=${ui.force} @change=${set("force")}>
         ${t("versality.ui.force_applies")}${c.forces.some((x) => x.trim()) ? html` <span class="muted small">(${c.forces.filter((x) => x.trim()).join(", ")})</span>` : nothing}</label>
       <label class="check"><input type="checkbox" id="vs-faiblesse" ?disabled=${locked} .checked=${ui.faiblesse} @change=${set("faiblesse")}>
         ${t("versality.ui.faiblesse_applies")}${c.faiblesses.some((x) => x.trim()) ? html` <span class="muted small">(${c.faiblesses.filter((x) => x.trim()).join(", ")})</span>` : nothing}</label>
     </fieldset>
-    <p class="vs-score-line" data-testid="vs-score">${t("versality.ui.score_line", {
-      characteristic: c.characteristics[ui.characteristic], skill: c.skills[ui.skill], difficulty: DIFF_VALUE[ui.difficulty], wounds, score })}</p>
+    </details>
   </section>`;
 }
 
+/** The odds summary (the rule, then each possible outcome's exact chance) above the draw button. */
 function oddsSection(odds) {
   if (!odds) return html`<p class="muted">${t("versality.ui.odds_loading")}</p>`;
   if (odds.error) return html`<p class="field-error" role="alert">${vsError(odds.error)}</p>`;
-  const rows = odds.final.map((row) => ({ label: outcomeLabel(row.outcome), p: row.fraction, percent: row.percent }));
-  return html`<div data-testid="vs-odds">
-    <p class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}><strong>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong></p>
-    <p class="muted small">${odds.rule === "choose" ? t("versality.ui.odds_best") : t("versality.ui.odds_worst")}</p>
+  return html`<div class="odds-summary" data-testid="vs-odds">
+    <p><strong class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong>
+      <span class="muted small">${odds.rule === "choose" ? t("versality.ui.odds_best") : t("versality.ui.odds_worst")}</span></p>
     ${odds.penalties ? html`<div class="small" data-testid="vs-odds-runout" data-penalties=${odds.penalties}>
       ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
       ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
       <p>${t("versality.ui.penalty")}</p></div>` : nothing}
-    ${renderDistribution(rows, t("versality.ui.outcome"))}
-    <ul class="vs-fractions small muted">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : ${r.fraction} (${formatPercent(r.percent)})</li>`)}</ul>
+    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : <span class="nowrap">${formatPercent(r.percent)} (${r.fraction})</span></li>`)}</ul>
   </div>`;
 }
 
-function tableSection(app, c, deck, pending, heal) {
-  const drawCount = deck?.piles.draw.cards.length ?? c.deck.length;
-  const discardIds = deck?.piles.discard.cards ?? [];
-  const discard = discardIds.map((id) => own(deck.cards, id));
+/** The full distribution (every outcome with its bar), after the cards. */
+function oddsTable(odds) {
+  if (!odds || odds.error) return nothing;
+  const rows = odds.final.map((row) => ({ label: outcomeLabel(row.outcome), p: row.fraction, percent: row.percent }));
+  return html`<div class="odds-table-box">${renderDistribution(rows, t("versality.ui.outcome"))}</div>`;
+}
+
+/** The draw (no test pending) or the drawn cards, the MJ's box and the resolve button. */
+function playSection(app, c, deck, pending) {
   const hand = (deck?.piles.hand.cards ?? []).map((id) => own(deck.cards, id));
   let appliedId = null;
   if (pending?.rule === "worst" && hand.length) {
     const order = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"];
     appliedId = hand.reduce((w, card) => (order.indexOf(card.kind) < order.indexOf(w.kind) ? card : w)).id;
   }
-  return html`<section class="card vs-table" aria-labelledby="vs-table-title" data-testid="vs-card-table">
-    <h2 id="vs-table-title">${t("versality.ui.card_table")}</h2>
-    <div class="card-piles">
-      ${renderPile({ id: "draw", label: t("cards.pile.draw"), count: drawCount, faceDown: true })}
-      ${renderPile({ id: "discard", label: t("cards.pile.discard"), count: discard.length, top: discard[0] ?? null, faceDown: false, face: cardFace })}
-    </div>
-    ${discard.length ? html`<details class="vs-discard"><summary>${t("versality.ui.discard_list", { count: discard.length })}</summary>
-      ${renderStrip(discard, { face: cardFace, label: t("cards.pile.discard"), testid: "vs-discard" })}</details>` : nothing}
-    ${pending ? html`
+  if (!pending) {
+    return html`<button type="button" class="primary test-roll" id="vs-draw" ?disabled=${!ready(app) || c.incapacitated || !playerView(app)}
+      aria-busy=${ui.busy ? "true" : "false"} @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? tn("versality.ui.draw_n", ui.odds.count) : t("versality.ui.draw")}</button>`;
+  }
+  return html`
       <h3 id="vs-hand-title" tabindex="-1">${t("versality.ui.drawn_cards", { count: hand.length })}</h3>
       <p>${pending.rule === "choose" ? t("versality.ui.choose_help") : t("versality.ui.worst_help")}</p>
       ${renderHand(hand, {
@@ -219,22 +240,51 @@ function tableSection(app, c, deck, pending, heal) {
         <p class="muted small" id="vs-tokens-help">${t("versality.ui.tokens_spent_help")}</p>
       </fieldset>
       <button type="button" class="primary" id="vs-resolve" ?disabled=${!ready(app) || ui.busy || (pending.rule === "choose" && !ui.choice)}
-        @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>
-    ` : html`${resultSection()}${healApply(app, c, heal)}<button type="button" class="primary" id="vs-draw" ?disabled=${!ready(app) || ui.busy || c.incapacitated || !playerView(app)}
-        @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? tn("versality.ui.draw_n", ui.odds.count) : t("versality.ui.draw")}</button>`}
+        @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>`;
+}
+
+/** The piles: the discard shows the card just played on top; a run-out of the deck is said here. */
+function tableSection(deck, c) {
+  const drawCount = deck?.piles.draw.cards.length ?? c.deck.length;
+  const discardIds = deck?.piles.discard.cards ?? [];
+  // The discard pile grows at its end (cards.discard): the last card is the one just played.
+  const discard = discardIds.map((id) => own(deck.cards, id)).reverse();
+  return html`<section class="card vs-table" aria-labelledby="vs-table-title" data-testid="vs-card-table">
+    <h2 id="vs-table-title">${t("versality.ui.card_table")}</h2>
+    <div class="card-piles">
+      ${renderPile({ id: "draw", label: t("cards.pile.draw"), count: drawCount, faceDown: true })}
+      ${renderPile({ id: "discard", label: t("cards.pile.discard"), count: discard.length, top: discard[0] ?? null, faceDown: false, face: cardFace })}
+    </div>
+    ${ui.runout ? html`<p class="notice warning vs-runout" data-testid="vs-runout">${ui.runout}</p>` : nothing}
+    ${discard.length ? html`<details class="vs-discard"><summary>${t("versality.ui.discard_list", { count: discard.length })}</summary>
+      ${renderStrip(discard, { face: cardFace, label: t("cards.pile.discard"), testid: "vs-discard" })}</details>` : nothing}
   </section>`;
 }
 
-function resultSection() {
+/** The character's key numbers beside the test (wide screens). */
+function sheetSummary(c) {
+  const wounds = CHARACTERISTICS.filter((k) => c.wounds[k]).map((k) => `${t(`versality.characteristic.${k}`)} ${c.wounds[k]}`);
+  return html`<section class="card test-sheet" aria-labelledby="vs-sheet-sum-title" data-testid="test-sheet">
+    <h2 id="vs-sheet-sum-title">${t("testpage.sheet_summary")}</h2>
+    <dl class="facts">
+      ${CHARACTERISTICS.map((k) => html`<dt>${t(`versality.characteristic.${k}`)}</dt><dd>${c.characteristics[k]}</dd>`)}
+      <dt>${t("testpage.skills")}</dt><dd>${SKILLS.filter((k) => c.skills[k]).map((k) => `${t(`versality.skill.${k}`)} ${c.skills[k]}`).join(", ") || "—"}</dd>
+      ${wounds.length ? html`<dt>${t("testpage.state")}</dt><dd>${wounds.join(", ")}</dd>` : nothing}
+    </dl>
+  </section>`;
+}
+
+function resultSection(app) {
   const r = ui.result;
   if (!r) return nothing;
-  return html`<section class="card vs-result" aria-labelledby="vs-result-title" data-testid="vs-result" data-final=${r.final} data-played=${r.played.kind}>
+  return html`<section class="card vs-result test-result" aria-labelledby="vs-result-title" data-testid="vs-result" data-final=${r.final} data-played=${r.played.kind}>
     <h2 id="vs-result-title" tabindex="-1">${t("versality.ui.result")}</h2>
     <p class="vs-final tone-${tone(r.final)}" data-testid="vs-final">${outcomeLabel(r.final)}</p>
     <p>${t("versality.ui.played_card", { card: outcomeLabel(r.played.kind) })} · ${t(`versality.ui.rule_applied_${r.rule}`)}</p>
     ${r.steps.length ? html`<ol class="vs-steps" data-testid="vs-steps">
       ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.spent})` : ""} : ${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
     </ol>` : html`<p class="muted small">${t("versality.ui.no_steps")}</p>`}
+    ${verifyControl(app, `vs-test-${r.seed ?? ""}`, null, r.seed ?? null)}
   </section>`;
 }
 
@@ -285,9 +335,9 @@ function healApply(app, c, heal) {
 }
 
 export function render(app, id) {
-  reset(`${id}/${app.params.slice(2).join("/")}`, app);
-  const heal = healContext(app);
   const c = findCharacter(app.doc, id);
+  reset(`${id}/${app.params.slice(2).join("/")}`, app, c);
+  const heal = healContext(app);
   if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
   const view = playerView(app);
   const deck = view && Object.hasOwn(view.decks, id) ? view.decks[id] : null;
@@ -296,8 +346,10 @@ export function render(app, id) {
   const tableSize = deck ? deckSize(deck) : 0;
   const stale = deck && !pending && tableSize !== c.deck.length;
   return html`
-    ${backLink(`#/versality/character/${encodeURIComponent(id)}`, t("versality.ui.back_sheet", { name: nameOf(c) }))}
-    <h1>${t("versality.ui.test_title", { name: nameOf(c) })}</h1>
+    <div class="test-head">
+      ${backLink(`#/versality/character/${encodeURIComponent(id)}`, t("versality.ui.back_sheet", { name: nameOf(c) }))}
+      <h1>${t("versality.ui.test_title", { name: nameOf(c) })}</h1>
+    </div>
     <div class="visually-hidden" role="status" aria-live="polite" data-testid="vs-announce">${ui.announce}</div>
     ${ui.announce ? html`<p class="vs-announce-visible" aria-hidden="true" data-testid="vs-announce-visible">${ui.announce}</p>` : nothing}
     ${c.incapacitated ? html`<p class="field-error">${t("error.versality.test.incapacitated")}</p>` : nothing}
@@ -306,10 +358,22 @@ export function render(app, id) {
         ? html`<button type="button" id="vs-sync" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.sync")}>${t("versality.ui.sync")}</button>`
         : html`<button type="button" id="vs-rebuild" ?disabled=${!ready(app)} @click=${() => updateDeck(app, c, "versality.deck.build")}>${t("versality.ui.rebuild")}</button>`}</p>` : nothing}
     ${healBox(app, c, heal)}
-    ${setupForm(app, c, pending)}
-    ${pending ? html`<p class="small muted">${tn(`versality.rule.${pending.rule}`, pending.count)}</p>` : html`<section class="card" aria-labelledby="vs-odds-title">
-      <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>${oddsSection(ui.odds)}</section>`}
-    ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${vsError(ui.error)}</p>` : nothing}
-    ${tableSection(app, c, deck, pending, heal)}
+    <div class="split test-split">
+      <div class="test-setup">
+        ${setupForm(app, c, pending)}
+        ${sheetSummary(c)}
+      </div>
+      <div class="test-side">
+        <section class="card test-odds" aria-labelledby="vs-odds-title" data-testid="test-odds">
+          <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>
+          ${pending ? html`<p class="small muted">${tn(`versality.rule.${pending.rule}`, pending.count)}</p>` : oddsSection(ui.odds)}
+          ${playSection(app, c, deck, pending)}
+          ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${vsError(ui.error)}</p>` : nothing}
+        </section>
+        ${pending ? nothing : html`${resultSection(app)}${healApply(app, c, heal)}`}
+        ${tableSection(deck, c)}
+        ${pending ? nothing : oddsTable(ui.odds)}
+      </div>
+    </div>
   `;
 }

@@ -1,0 +1,122 @@
+// "Vérifier / rejouer" (issue 13: "the roll's seed is jargon: keep it for verification behind a
+// control, not on every roll"). A roll or test result records, next to its request (which holds
+// the seed), a digest of the outcome fields of the engine's answer (`verifyRecord`). The control
+// sends the same request again (same seed: the rules are pure and every roll uses
+// registry.rng_from(request)) and says whether the outcome is identical, showing the seed there.
+//
+// Log entries are untrusted (imported tables): the record is read with Object.hasOwn and checked
+// for shape; the request goes to the engine, which validates it against its op's schema. A roll
+// of the dice tray (op "roll", logged with its total and dice) is checked against the logged
+// total and dice themselves. An entry whose outcome also depends on a deck as it stood (a
+// Versality draw, a Théorem chain) cannot be replayed from the log alone: the control says so.
+
+import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { t } from "../i18n.js";
+
+/** Canonical JSON: object keys sorted, so equal values give equal text. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** FNV-1a over the UTF-16 code units, twice with different offsets: 16 hex digits. */
+function digestText(text) {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+    b ^= b >>> 15;
+  }
+  return a.toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+function pickKeys(obj, keys) {
+  const out = {};
+  for (const k of keys) out[k] = obj && typeof obj === "object" && Object.hasOwn(obj, k) ? obj[k] : null;
+  return out;
+}
+
+/** The digest of the outcome fields `keys` of an engine answer. */
+export function outcomeDigest(response, keys) {
+  return digestText(canonical(pickKeys(response, keys)));
+}
+
+/** What a log entry's result keeps to verify a replay: {keys, digest}. */
+export function verifyRecord(response, keys) {
+  return { keys: [...keys], digest: outcomeDigest(response, keys) };
+}
+
+const ROLL_KEYS = ["total", "terms"];
+
+/** How an (untrusted) log entry can be checked: {request, keys, digest} or null. */
+export function checkOf(entry) {
+  const request = entry && Object.hasOwn(entry, "request") ? entry.request : null;
+  const result = entry && Object.hasOwn(entry, "result") ? entry.result : null;
+  if (!request || typeof request !== "object" || typeof request.op !== "string" || !Object.hasOwn(request, "seed")) return null;
+  const record = result && typeof result === "object" && Object.hasOwn(result, "verify") ? result.verify : null;
+  if (record && Array.isArray(record.keys) && record.keys.length <= 12 && record.keys.every((k) => typeof k === "string" && k.length <= 40)
+    && typeof record.digest === "string") {
+    return { request, keys: record.keys, digest: record.digest };
+  }
+  if (request.op === "roll" && result && Object.hasOwn(result, "total") && Array.isArray(result.terms)) {
+    return { request, keys: ROLL_KEYS, digest: outcomeDigest(result, ROLL_KEYS) };
+  }
+  return null;
+}
+
+/** The seed of a request, when it has one. */
+function seedOf(request) {
+  return request && typeof request === "object" && Object.hasOwn(request, "seed") ? request.seed : null;
+}
+
+/** State of each control, by its key: {status: busy|same|different|error|unavailable, seed}. */
+const states = new Map();
+
+async function run(app, key, check, seed) {
+  if (states.get(key)?.status === "busy") return; // the button stays focusable meanwhile
+  if (!check) {
+    states.set(key, { status: "unavailable", seed });
+    app.rerender();
+    return;
+  }
+  states.set(key, { status: "busy", seed });
+  app.rerender();
+  const r = await app.call(check.request);
+  const status = r.error ? "error" : outcomeDigest(r, check.keys) === check.digest ? "same" : "different";
+  states.set(key, { status, seed });
+  app.rerender();
+}
+
+/**
+ * The control: a "Vérifier / rejouer" button and, once pressed, the answer (identical or not)
+ * with the seed. `key` names the control (a log entry id); `check` is `checkOf(entry)` or
+ * `{request, keys, digest}` (null: not replayable); `seed` the seed to show.
+ */
+export function verifyControl(app, key, check, seed = seedOf(check?.request)) {
+  const state = states.get(key);
+  const id = `verify-${key}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  const ready = app.engine.state === "ready";
+  let text = "";
+  if (state?.status === "busy") text = t("verify.busy");
+  else if (state?.status === "same") text = t("verify.same");
+  else if (state?.status === "different") text = t("verify.different");
+  else if (state?.status === "error") text = t("verify.error");
+  else if (state?.status === "unavailable") text = t("verify.unavailable");
+  return html`<div class="verify" data-testid="verify">
+    <button type="button" class="verify-button small" id=${id} aria-describedby=${`${id}-out`}
+      ?disabled=${!ready} aria-busy=${state?.status === "busy" ? "true" : "false"} @click=${() => run(app, key, check, seed)}>${t("verify.button")}</button>
+    <p class="verify-out small" id=${`${id}-out`} role="status" data-testid="verify-out" data-status=${state?.status ?? "idle"}>${text
+      ? html`<span class=${state.status === "same" ? "outcome-ok" : state.status === "different" ? "outcome-bad" : ""}>${text}</span>${seed !== null && seed !== undefined
+        ? html` <span class="muted">${t("verify.seed", { seed: String(seed) })}</span>` : nothing}` : nothing}</p>
+  </div>`;
+}
+
+/** Forget the answer of a control (a new roll under the same key). */
+export function forgetVerify(key) {
+  states.delete(key);
+}
