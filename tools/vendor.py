@@ -37,6 +37,9 @@ NPM_FILES: dict[str, tuple[str, list[str]]] = {
         ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"],
     ),
     "lit-html": ("lit-html", ["*.js", "directives/*.js"]),
+    # QR codes for share links (static/js/views/share.js); the ES module only, its MIT
+    # licence is in the file's header.
+    "qrcode-generator": ("qrcode-generator/dist", ["qrcode.mjs"]),
 }
 # Files vendored but not precached. PyScript's core imports its plugin chunks (py-editor…)
 # at start-up even when unused, so every PyScript chunk stays in the offline cache.
