@@ -27,6 +27,7 @@ def _load_ops() -> None:
     """Import every module that registers ops (kernel first, then the systems)."""
     from . import (  # noqa: F401
         dice_ops,
+        share,
         store,
         systems,
     )
