@@ -2,8 +2,13 @@
 
 The browser is Debian's Chromium (CHROMIUM_PATH or /usr/bin/chromium) when present,
 else Playwright's own build (``playwright install chromium``, done by ``make test``).
-Every test fails on an uncaught page error and on any request that leaves the site's
-origin: the app must never reach a CDN.
+Every test fails on an uncaught page error, on any request that leaves the site's
+origin (the app must never reach a CDN) and on any Content-Security-Policy violation
+(index.html's meta policy; a page's ``securitypolicyviolation`` events and the console's
+CSP reports, which is where a worker's land).
+
+Under the policy a string predicate must be a function (``"() => ..."``): Playwright
+evaluates a bare expression with ``eval``, which the policy refuses.
 """
 
 from __future__ import annotations
@@ -120,12 +125,31 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 360, "height": 740}, "locale": "fr-FR"}
 
 
+# Reports every CSP violation of a page to the test (through an exposed binding, so a
+# report made just before a navigation is not lost with the page).
+CSP_RECORDER = """
+addEventListener('securitypolicyviolation', (e) => {
+  const report = globalThis.__tableeCspReport;
+  if (typeof report === 'function') {
+    report([e.effectiveDirective, e.blockedURI, e.sourceFile + ':' + e.lineNumber, e.sample].join(' | '));
+  }
+});
+"""
+CSP_CONSOLE = re.compile(r"Content Security Policy", re.IGNORECASE)
+
+
 @pytest.fixture
 def guarded(context, server):
-    """Record page errors and abort (and record) any request to another origin."""
+    """Record page errors and CSP violations, and abort (and record) any request to another origin."""
     foreign: list[str] = []
     errors: list[str] = []
+    csp: list[str] = []
     own = re.escape(server)
+
+    def on_console(message) -> None:
+        CONSOLE.append(f"{message.type}: {message.text}")
+        if CSP_CONSOLE.search(message.text):
+            csp.append(f"console: {message.text[:300]}")
 
     def block(route):
         foreign.append(route.request.url)
@@ -133,11 +157,14 @@ def guarded(context, server):
 
     context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), block)
     context.on("weberror", lambda e: errors.append(str(e.error)))
-    context.on("console", lambda m: CONSOLE.append(f"{m.type}: {m.text}"))
+    context.on("console", on_console)
+    context.expose_binding("__tableeCspReport", lambda source, text: csp.append(str(text)))
+    context.add_init_script(CSP_RECORDER)
     CONSOLE.clear()
-    yield {"foreign": foreign, "errors": errors}
+    yield {"foreign": foreign, "errors": errors, "csp": csp}
     assert not foreign, f"requests left the site's origin: {foreign}"
     assert not errors, f"uncaught page errors: {errors}"
+    assert not csp, f"Content-Security-Policy violations: {csp}"
 
 
 @pytest.fixture
