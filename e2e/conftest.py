@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CONSOLE, ROOT, wait_engine
+from browser_support import CONSOLE, CSP_RECORDER, ROOT, wait_engine
 
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -125,17 +125,11 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 360, "height": 740}, "locale": "fr-FR"}
 
 
-# Reports every CSP violation of a page to the test (through an exposed binding, so a
-# report made just before a navigation is not lost with the page).
-CSP_RECORDER = """
-addEventListener('securitypolicyviolation', (e) => {
-  const report = globalThis.__tableeCspReport;
-  if (typeof report === 'function') {
-    report([e.effectiveDirective, e.blockedURI, e.sourceFile + ':' + e.lineNumber, e.sample].join(' | '));
-  }
-});
-"""
 CSP_CONSOLE = re.compile(r"Content Security Policy", re.IGNORECASE)
+# The suite's pages play on the MJ's device: the "Mode MJ" switch (off by default, kept in
+# localStorage) starts on unless a test turned it off. e2e/test_share.py checks the default
+# in contexts of its own.
+MJ_MODE_ON = "if (localStorage.getItem('tablee.mj-mode') === null) localStorage.setItem('tablee.mj-mode', 'on');"
 
 
 @pytest.fixture
@@ -160,6 +154,7 @@ def guarded(context, server):
     context.on("console", on_console)
     context.expose_binding("__tableeCspReport", lambda source, text: csp.append(str(text)))
     context.add_init_script(CSP_RECORDER)
+    context.add_init_script(MJ_MODE_ON)
     CONSOLE.clear()
     yield {"foreign": foreign, "errors": errors, "csp": csp}
     assert not foreign, f"requests left the site's origin: {foreign}"
