@@ -129,7 +129,7 @@ CSP_CONSOLE = re.compile(r"Content Security Policy", re.IGNORECASE)
 # The suite's pages play on the MJ's device: the "Mode MJ" switch (off by default, kept in
 # localStorage) starts on unless a test turned it off. e2e/test_share.py checks the default
 # in contexts of its own.
-MJ_MODE_ON = "if (localStorage.getItem('tablee.mj-mode') === null) localStorage.setItem('tablee.mj-mode', 'on');"
+MJ_MODE_ON = "try { if (localStorage.getItem('tablee.mj-mode') === null) localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 
 
 @pytest.fixture
