@@ -15,6 +15,17 @@ ENGINE_TIMEOUT_MS = 120_000
 
 CONSOLE: list[str] = []
 
+# Reports every CSP violation of a page to the test (through an exposed binding, so a
+# report made just before a navigation is not lost with the page).
+CSP_RECORDER = """
+addEventListener('securitypolicyviolation', (e) => {
+  const report = globalThis.__tableeCspReport;
+  if (typeof report === 'function') {
+    report([e.effectiveDirective, e.blockedURI, e.sourceFile + ':' + e.lineNumber, e.sample].join(' | '));
+  }
+});
+"""
+
 
 def wait_engine(page, state: str = "ready") -> None:
     page.wait_for_function(

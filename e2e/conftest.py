@@ -2,8 +2,13 @@
 
 The browser is Debian's Chromium (CHROMIUM_PATH or /usr/bin/chromium) when present,
 else Playwright's own build (``playwright install chromium``, done by ``make test``).
-Every test fails on an uncaught page error and on any request that leaves the site's
-origin: the app must never reach a CDN.
+Every test fails on an uncaught page error, on any request that leaves the site's
+origin (the app must never reach a CDN) and on any Content-Security-Policy violation
+(index.html's meta policy; a page's ``securitypolicyviolation`` events and the console's
+CSP reports, which is where a worker's land).
+
+Under the policy a string predicate must be a function (``"() => ..."``): Playwright
+evaluates a bare expression with ``eval``, which the policy refuses.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CONSOLE, ROOT, wait_engine
+from browser_support import CONSOLE, CSP_RECORDER, ROOT, wait_engine
 
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -120,12 +125,25 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 360, "height": 740}, "locale": "fr-FR"}
 
 
+CSP_CONSOLE = re.compile(r"Content Security Policy", re.IGNORECASE)
+# The suite's pages play on the MJ's device: the "Mode MJ" switch (off by default, kept in
+# localStorage) starts on unless a test turned it off. e2e/test_share.py checks the default
+# in contexts of its own.
+MJ_MODE_ON = "try { if (localStorage.getItem('tablee.mj-mode') === null) localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
+
+
 @pytest.fixture
 def guarded(context, server):
-    """Record page errors and abort (and record) any request to another origin."""
+    """Record page errors and CSP violations, and abort (and record) any request to another origin."""
     foreign: list[str] = []
     errors: list[str] = []
+    csp: list[str] = []
     own = re.escape(server)
+
+    def on_console(message) -> None:
+        CONSOLE.append(f"{message.type}: {message.text}")
+        if CSP_CONSOLE.search(message.text):
+            csp.append(f"console: {message.text[:300]}")
 
     def block(route):
         foreign.append(route.request.url)
@@ -133,11 +151,15 @@ def guarded(context, server):
 
     context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), block)
     context.on("weberror", lambda e: errors.append(str(e.error)))
-    context.on("console", lambda m: CONSOLE.append(f"{m.type}: {m.text}"))
+    context.on("console", on_console)
+    context.expose_binding("__tableeCspReport", lambda source, text: csp.append(str(text)))
+    context.add_init_script(CSP_RECORDER)
+    context.add_init_script(MJ_MODE_ON)
     CONSOLE.clear()
-    yield {"foreign": foreign, "errors": errors}
+    yield {"foreign": foreign, "errors": errors, "csp": csp}
     assert not foreign, f"requests left the site's origin: {foreign}"
     assert not errors, f"uncaught page errors: {errors}"
+    assert not csp, f"Content-Security-Policy violations: {csp}"
 
 
 @pytest.fixture

@@ -94,7 +94,8 @@ def test_runtime_requirements_are_pinned_once_for_cpython_and_pyodide():
 def test_npm_runtime_is_pinned_exactly():
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    assert package["dependencies"] == {"@pyscript/core": "0.7.31", "lit-html": "3.3.1", "pyodide": "314.0.7"}
+    assert package["dependencies"] == {"@pyscript/core": "0.7.31", "lit-html": "3.3.1", "pyodide": "314.0.7",
+                                     "qrcode-generator": "2.0.4"}
     for name, version in package["dependencies"].items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
 

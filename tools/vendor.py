@@ -44,9 +44,13 @@ NPM_FILES: dict[str, tuple[str, list[str]]] = {
         ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"],
     ),
     "lit-html": ("lit-html", ["*.js", "directives/*.js"]),
+    # QR codes for share links (static/js/views/share.js); the ES module only, its MIT
+    # licence is in the file's header.
+    "qrcode-generator": ("qrcode-generator/dist", ["qrcode.mjs"]),
 }
-# Files vendored but not precached: source maps, the wheels (inside tablee.zip), and PyScript's page-side plugins (editor, terminal, game, donkey) are switched off by index.html's
-# <py-config>/<mpy-config>, so their chunks are never fetched: not precached either (~850 kB).
+# Files vendored but not precached: source maps, the wheels (inside tablee.zip), and the chunks
+# of PyScript's page-side plugins (editor, terminal, game, donkey): index.html's
+# <py-config>/<mpy-config> switch them off, so they are never fetched (~850 kB).
 NOT_PRECACHED = re.compile(
     r"\.map$|^static/vendor/wheels/"
     r"|^static/vendor/pyscript/(codemirror|py-editor|py-game|py-terminal|xterm|donkey)[-_.]"

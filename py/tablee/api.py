@@ -33,10 +33,12 @@ __all__ = ["MAX_REQUEST_DEPTH", "ROUTES", "handle", "handle_json", "load_all"]
 MAX_REQUEST_DEPTH = 64
 
 
-#: The first segment of an op's name -> the module that registers the op (kernel modules
-#: here, each system's package below). A static table, so finding an op imports nothing else.
+#: An op's whole name, else the first segment of its name -> the module that registers the op
+#: (kernel modules here, each system's package below). A static table, so finding an op
+#: imports nothing else.
 ROUTES: dict[str, str] = {
     "describe": __name__,
+    "store.share": "tablee.share",
     "roll": "tablee.dice_ops",
     "odds": "tablee.dice_ops",
     "store": "tablee.store",
@@ -62,7 +64,7 @@ def load_all() -> None:
 def _find(name: str) -> bool:
     """Register ``name``'s op if its module is not imported yet; whether the op exists."""
     if name not in OPS:
-        module = ROUTES.get(name.split(".", 1)[0])
+        module = ROUTES.get(name) or ROUTES.get(name.split(".", 1)[0])
         if module is None:
             load_all()  # an op of a module missing from ROUTES still answers (slowly, once)
         else:

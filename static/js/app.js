@@ -25,10 +25,11 @@ import { registerServiceWorker } from "./sw-register.js";
 import * as about from "./views/about.js";
 import * as home from "./views/home.js";
 import * as logView from "./views/log.js";
+import * as share from "./views/share.js";
 import * as tableView from "./views/table.js";
 import * as tray from "./views/tray.js";
 
-const VIEWS = { home, tray, log: logView, table: tableView, about };
+const VIEWS = { home, tray, log: logView, table: tableView, about, share };
 const SYSTEM_VIEWS = {
   systmj: () => import("./systems/systmj.js"),
   unicreon: () => import("./systems/unicreon.js"),

@@ -10,11 +10,12 @@ import * as list from "./pointzero/list.js";
 import * as mj from "./pointzero/mj.js";
 import * as sheet from "./pointzero/sheet.js";
 import * as test from "./pointzero/test.js";
+import { mjOnly } from "../share/mj-mode.js";
 
 const PAGES = {
   character: { id: true, render: sheet.render },
   test: { id: true, render: test.render },
-  mj: { render: mj.render },
+  mj: { render: mjOnly(mj.render) },
 };
 
 export function render(app) {

@@ -19,6 +19,7 @@ import * as list from "./systmj/list.js";
 import * as review from "./systmj/review.js";
 import * as sheet from "./systmj/sheet.js";
 import * as test from "./systmj/test.js";
+import { mjOnly } from "../share/mj-mode.js";
 
 const PAGES = {
   character: { id: true, render: sheet.render },
@@ -27,7 +28,7 @@ const PAGES = {
   review: { render: review.render },
   chronoste: { render: chronoste.render },
   cards: { render: cards.render },
-  combat: { render: combat.render },
+  combat: { render: mjOnly(combat.render) },
 };
 
 export function render(app) {

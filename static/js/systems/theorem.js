@@ -12,12 +12,13 @@ import * as list from "./theorem/list.js";
 import * as mk from "./theorem/mk.js";
 import * as sheet from "./theorem/sheet.js";
 import * as table from "./theorem/table.js";
+import { mjOnly } from "../share/mj-mode.js";
 
 const PAGES = {
   character: { id: true, render: sheet.render },
   test: { id: true, render: table.render },
   chase: { render: chase.render },
-  mk: { render: mk.render },
+  mk: { render: mjOnly(mk.render) },
 };
 
 export function render(app) {

@@ -10,11 +10,12 @@ import * as list from "./versality/list.js";
 import * as mj from "./versality/mj.js";
 import * as sheet from "./versality/sheet.js";
 import * as test from "./versality/test.js";
+import { mjOnly } from "../share/mj-mode.js";
 
 const PAGES = {
   character: { id: true, render: sheet.render },
   test: { id: true, render: test.render },
-  mj: { render: mj.render },
+  mj: { render: mjOnly(mj.render) },
 };
 
 export function render(app) {

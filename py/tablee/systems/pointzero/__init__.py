@@ -4,7 +4,10 @@ keep attribute-level best, sum against a difficulty.
 Importing this package registers its ops (``pointzero.*``) and the store validators.
 """
 
-from . import ops  # noqa: F401  (registers the ops)
+from . import (
+    ops,  # noqa: F401  (registers the ops)
+    share,  # noqa: F401  (registers the player share filter)
+)
 
 PLAYABLE = True
 

@@ -9,6 +9,7 @@ ops (API; importing this package registers the ``systmj.*`` ops and the store va
 from . import (
     ops,  # noqa: F401  (registers the systmj.* ops and the store validators)
     ops_cards,  # noqa: F401  (issue 12: cards, wear, rounds, combat)
+    share,  # noqa: F401  (registers the player share filter)
 )
 
 PLAYABLE = True

@@ -4,7 +4,10 @@ Modules: data (tables), resolution (tests, odds, opposition), character (sheet, 
 shop), health, combat (tracker), ops (API; importing this package registers them).
 """
 
-from . import ops  # noqa: F401  (registers the unicreon.* ops and the store validators)
+from . import (
+    ops,  # noqa: F401  (registers the unicreon.* ops and the store validators)
+    share,  # noqa: F401  (registers the player share filter)
+)
 
 PLAYABLE = True
 

@@ -3,7 +3,10 @@
 Importing this package registers its ops (``versality.*``) and the store validators.
 """
 
-from . import ops  # noqa: F401  (registers the ops)
+from . import (
+    ops,  # noqa: F401  (registers the ops)
+    share,  # noqa: F401  (registers the player share filter)
+)
 
 PLAYABLE = True
 

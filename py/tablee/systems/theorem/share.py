@@ -1,0 +1,33 @@
+"""Théorem's share filter: what a player's share link may carry (issue 13).
+
+Hidden from players (003_0f8319d4d007e1fe.txt, "A) Au commencement": the hand lies face
+down "afin d'éviter que les joueurs ne regardent leurs cartes respectives"; the same reading
+as :func:`state.player_view`): the order of every draw pile and every arcana hand, the MK's
+included. A shared table keeps each deck's cards but its draw pile in a canonical order,
+each hand put back into its draw pile; a logged draw keeps no deck (its request carried the
+deck it drew from, i.e. the order of what is left).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...share import conceal_cards, register_share_filter, scrub
+
+__all__ = ["player_entry", "player_state"]
+
+_LOG_SECRETS = frozenset({"deck", "arcana", "state", "hand"})
+
+
+def player_state(state: dict[str, Any]) -> dict[str, Any]:
+    out = scrub(state, frozenset())
+    out["deck"] = conceal_cards(state["deck"])
+    out["arcana"] = {owner: conceal_cards(arc, hands_into="draw") for owner, arc in state["arcana"].items()}
+    return out
+
+
+def player_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    return {**entry, "request": scrub(entry["request"], _LOG_SECRETS), "result": scrub(entry["result"], _LOG_SECRETS)}
+
+
+register_share_filter("theorem", state=player_state, log_entry=player_entry)

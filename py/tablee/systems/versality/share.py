@@ -1,0 +1,35 @@
+"""Versality's share filter: what a player's share link may carry (issue 13, "Between devices").
+
+Hidden from players (001_28decc945b538010.txt, "L'échelle de catastrophe", "Les échecs",
+"Choisir son pouvoir": "ils ne peuvent jamais connaître le nombre de points exact"; reading:
+shared/rules/README.md (Versality), MJ view only): the catastrophe scale, the MJ's tokens,
+the power uses and the last award (:data:`state.MJ_FIELDS`), reset to a new table's values;
+the order of every draw pile (a shuffled deck), put in a canonical order. A logged test's
+request keeps no deck nor MJ field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...share import conceal_cards, register_share_filter, scrub
+from . import state as S
+
+__all__ = ["player_entry", "player_state"]
+
+#: Keys of a logged request or result that may hold a deck or the MJ's side.
+_LOG_SECRETS = frozenset({*S.MJ_FIELDS, "state", "deck", "decks", "public"})
+
+
+def player_state(state: dict[str, Any]) -> dict[str, Any]:
+    fresh = S.new_state()
+    out = {k: (fresh[k] if k in S.MJ_FIELDS else v) for k, v in state.items()}
+    out["decks"] = {cid: conceal_cards(deck) for cid, deck in state["decks"].items()}
+    return out
+
+
+def player_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    return {**entry, "request": scrub(entry["request"], _LOG_SECRETS), "result": scrub(entry["result"], _LOG_SECRETS)}
+
+
+register_share_filter("versality", state=player_state, log_entry=player_entry)

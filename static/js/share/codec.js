@@ -1,0 +1,123 @@
+// Share links (issue 13, "Between devices"): the data rides in the URL fragment, which a
+// browser never sends to the host. Envelope {app: "tablee", kind, v, data} as JSON, compressed
+// with CompressionStream("deflate-raw"), written in base64url. Decoding treats the text as
+// hostile: its length is bounded before anything else, decompression stops past a bound
+// (a small link cannot inflate into a huge one), and the JSON's depth is checked.
+
+import { depthOf } from "../engine.js";
+import { LIMITS } from "../storage.js";
+
+export const SHARE_APP = "tablee";
+export const SHARE_VERSION = 1;
+export const SHARE_KINDS = ["character", "entry", "table"];
+/** The route a share link opens: `#/share/<payload>`. */
+export const SHARE_ROUTE = "share";
+/** The longest fragment read at all (base64url characters, about 0.75 byte each). */
+export const MAX_FRAGMENT = 1_000_000;
+/** The most characters a link may inflate to: the largest table plus the envelope. */
+export const MAX_INFLATED = LIMITS.document_size + 4096;
+/** The deepest JSON a link may hold (the store's own depth limit, plus the envelope). */
+export const MAX_DEPTH = LIMITS.depth + 2;
+
+/** Why a link cannot be read: a stable code for the message (share.bad.<code>). */
+export class ShareError extends Error {
+  constructor(code) {
+    super(code);
+    this.code = code;
+  }
+}
+
+function toBase64Url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new ShareError("encoding");
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  let binary;
+  try {
+    binary = atob(b64);
+  } catch {
+    throw new ShareError("encoding");
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+async function deflate(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Inflate at most `max` bytes; past that the stream is cancelled and the link refused. */
+async function inflate(bytes, max) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > max) {
+        reader.cancel().catch(() => {});
+        throw new ShareError("too_large");
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof ShareError) throw error;
+    throw new ShareError("corrupt");
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** The fragment payload (base64url) of a share of `kind`. */
+export async function encodeShare(kind, data) {
+  const envelope = { app: SHARE_APP, kind, v: SHARE_VERSION, data };
+  return toBase64Url(await deflate(JSON.stringify(envelope)));
+}
+
+/** The envelope a payload holds ({kind, data}), or a ShareError saying why not. */
+export async function decodeShare(payload) {
+  if (typeof payload !== "string" || payload.length === 0) throw new ShareError("empty");
+  if (payload.length > MAX_FRAGMENT) throw new ShareError("too_large");
+  const bytes = fromBase64Url(payload);
+  const inflated = await inflate(bytes, MAX_INFLATED * 3); // UTF-8: at most 3 bytes per character
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(inflated);
+  } catch {
+    throw new ShareError("corrupt");
+  }
+  if (text.length > MAX_INFLATED) throw new ShareError("too_large");
+  let envelope;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    throw new ShareError("corrupt");
+  }
+  if (depthOf(envelope) > MAX_DEPTH) throw new ShareError("too_deep");
+  if (envelope === null || typeof envelope !== "object" || Array.isArray(envelope) || envelope.app !== SHARE_APP) {
+    throw new ShareError("foreign");
+  }
+  if (envelope.v !== SHARE_VERSION) throw new ShareError("version");
+  if (!SHARE_KINDS.includes(envelope.kind) || !Object.hasOwn(envelope, "data")) throw new ShareError("foreign");
+  return { kind: envelope.kind, data: envelope.data };
+}
+
+/** The full link for a payload: this page's address with `#/share/<payload>`. */
+export function shareUrl(payload, base = location.href) {
+  const url = new URL(base);
+  url.hash = `#/${SHARE_ROUTE}/${payload}`;
+  return url.href;
+}

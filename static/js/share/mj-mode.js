@@ -1,0 +1,50 @@
+// The "Mode MJ" switch (issue 13, "Between devices"): the MJ's screens (hidden information)
+// show only on a device where the switch is on. Off by default, remembered on this device
+// (localStorage, not the table document: the table travels, the switch does not).
+
+import { html } from "../../vendor/lit-html/lit-html.js";
+import { t } from "../i18n.js";
+
+export const MJ_MODE_KEY = "tablee.mj-mode";
+
+export function mjMode() {
+  try {
+    return localStorage.getItem(MJ_MODE_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+export function setMjMode(app, on) {
+  try {
+    localStorage.setItem(MJ_MODE_KEY, on ? "on" : "off");
+  } catch {
+    // No storage: the switch cannot be remembered; it stays off.
+  }
+  reflect();
+  app.rerender();
+}
+
+/** <html data-mj-mode="on|off">, so the MJ's links can be hidden by the stylesheet. */
+export function reflect() {
+  document.documentElement.dataset.mjMode = mjMode() ? "on" : "off";
+}
+
+/** The switch itself: a labelled checkbox with role="switch". */
+export function mjSwitch(app, id = "mj-mode") {
+  const on = mjMode();
+  return html`<div class="mj-switch">
+    <label for=${id}><input type="checkbox" role="switch" id=${id} data-testid="mj-mode" .checked=${on}
+      aria-describedby=${`${id}-help`} @change=${(e) => setMjMode(app, e.target.checked)}> ${t("mj.switch")}</label>
+    <p class="muted" id=${`${id}-help`}>${t(on ? "mj.on_help" : "mj.off_help")}</p>
+  </div>`;
+}
+
+/** A page of the MJ's (its `render(app, id)`), shown only when the switch is on. */
+export function mjOnly(render) {
+  return (app, id) => {
+    if (mjMode()) return render(app, id);
+    return html`<h1 tabindex="-1">${t("mj.hidden_title")}</h1>
+      <section class="card" data-testid="mj-hidden"><p>${t("mj.hidden_help")}</p>${mjSwitch(app, "mj-mode-page")}</section>`;
+  };
+}

@@ -1,0 +1,232 @@
+"""store.share: a player's share link never carries a system's hidden information (issue 13,
+"Between devices"), and what it carries is still valid data a player can import.
+
+The oracle: a table is built through the real ops with every system's secrets set (the
+Versality catastrophe, tokens and power uses, the Point Zéro threshold, Théorem hands and
+deck order, SYSTMJ hidden round choices, a Unicreon terrible secret, log entries holding
+decks and thresholds), with a marker text in every secret free-text field; Hypothesis
+varies the values and seeds. After ``store.share`` for a player no marker is left anywhere
+in the JSON, every secret is at its neutral value, every draw pile is in canonical order, no
+hand holds a card, and ``store.open`` takes the result as it is (nothing set apart).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tablee import api, share
+from tablee.registry import SYSTEM_IDS
+from tablee.systems.versality import character as VC
+
+MARK = "SECRET-MJ-7f3a"
+
+
+def ok(request: dict) -> dict:
+    response = api.handle(request)
+    assert "error" not in response, response
+    return response
+
+
+def versality_character() -> dict:
+    """A created Versality character with cards (as tests/versality's sample)."""
+    c = VC.new_character("ana", "Ana")
+    c.update(
+        powers=[{"text": "Télékinésie", "approved": True}],
+        forces=["agile", "rusée"],
+        faiblesses=["colérique"],
+        traits_approved=True,
+        characteristics={"physique": 1, "mental": 2, "personnalite": 0},
+        created=True,
+    )
+    c["skills"] = {**c["skills"], "traquer": 3, "combattre": 2}
+    c["deck"] += [{"kind": "oui-et", "origin": "creation"}, {"kind": "oui", "origin": "creation"}]
+    c["deck"] += [{"kind": "non-mais", "origin": "creation"}] * 2
+    return c
+
+
+def build_table(seed: int, catastrophe: int, tokens: int, points: int, threshold: int, mk_size: int,
+                choice: str, revealed: bool) -> dict:
+    doc = ok({"op": "store.new", "name": "Table du MJ", "language": "fr"})["document"]
+    # Versality: a deck, the MJ's side set.
+    va = versality_character()
+    vs = ok({"op": "versality.state.new"})["state"]
+    built = ok({"op": "versality.deck.build", "state": vs, "character": va, "seed": seed})
+    merge = {"op": "versality.state.merge", "state": vs, "public": built["public"], "penalties": built["penalties"]}
+    vs = ok(merge)["state"]
+    vs = ok({"op": "versality.power.use", "state": vs, "character_id": "ana", "characters": ["ana"],
+             "points": points, "note": MARK})["state"]
+    vs.update(catastrophe=catastrophe, tokens=tokens, awarded_session=0)
+    # Point Zéro: a secret threshold.
+    pz = ok({"op": "pointzero.state.new"})["state"]
+    pz = ok({"op": "pointzero.mj.threshold", "state": pz, "threshold": threshold})["state"]
+    # Théorem: a player's hand and the MK's hand.
+    tc = ok({"op": "theorem.character.new", "id": "tia", "name": "Tia"})["character"]
+    th = ok({"op": "theorem.state.new", "seed": seed})["state"]
+    th = ok({"op": "theorem.hand.draw", "state": th, "character": tc, "seed": seed + 1})["state"]
+    th = ok({"op": "theorem.mk.hand", "state": th, "size": mk_size, "seed": seed + 2})["state"]
+    # SYSTMJ: a round with a hidden choice.
+    sc = ok({"op": "systmj.character.new", "id": "sam", "name": "Sam"})["character"]
+    sj = ok({"op": "systmj.state.new"})["state"]
+    sj = ok({"op": "systmj.round.start", "state": sj, "characters": [sc]})["state"]
+    sj = ok({"op": "systmj.round.choose", "state": sj, "entity": "sam", "choice": choice})["state"]
+    if revealed:
+        sj = ok({"op": "systmj.round.reveal", "state": sj})["state"]
+    # Unicreon: a terrible secret.
+    uc = ok({"op": "unicreon.character.new", "id": "ulric", "name": "Ulric"})["character"]
+    uc["secret"] = MARK
+    doc["characters"] = [va, tc, sc, uc]
+    doc["systems"] = {"versality": vs, "pointzero": pz, "theorem": th, "systmj": sj}
+    entry = {"at": "2026-11-23T00:00:00Z", "who": "MJ", "label": "x", "result": {"summary": "ok"}}
+    doc["log"] = [
+        {**entry, "id": "l1", "kind": "theorem.draw", "system": "theorem",
+         "request": {"op": "theorem.action", "seed": 1, "deck": th["deck"]}},
+        {**entry, "id": "l2", "kind": "pointzero.test", "system": "pointzero",
+         "request": {"op": "pointzero.test", "seed": 2, "tension": {"threshold": threshold, "gauge": 0}}},
+        {**entry, "id": "l3", "kind": "versality.test", "system": "versality",
+         "request": {"op": "versality.test.draw", "seed": 3, "state": vs}, "result": {"catastrophe": MARK}},
+        {**entry, "id": "l4", "kind": "roll", "system": None, "request": {"op": "roll", "expr": "2d6", "seed": 4}},
+    ]
+    opened = ok({"op": "store.open", "document": doc})
+    assert opened["quarantined"] == 0, opened["document"].get("quarantine")
+    return opened["document"]
+
+
+def piles(state: dict):
+    yield from state["piles"].values()
+
+
+def card_states(doc: dict):
+    systems = doc["systems"]
+    yield from systems["versality"]["decks"].values()
+    yield systems["theorem"]["deck"]
+    yield from systems["theorem"]["arcana"].values()
+
+
+def all_keys(value):
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield from node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+TABLES = st.builds(
+    build_table,
+    seed=st.integers(0, 2**32),
+    catastrophe=st.integers(1, 9999),
+    tokens=st.integers(1, 9999),
+    points=st.integers(1, 5),
+    threshold=st.integers(1, 10),
+    mk_size=st.integers(3, 10),
+    choice=st.sampled_from(["action", "mouvement"]),
+    revealed=st.booleans(),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TABLES)
+def test_no_secret_survives_a_players_table_share(doc):
+    before = copy.deepcopy(doc)
+    out = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+    assert doc == before  # the MJ's table is untouched
+    text = json.dumps(out, ensure_ascii=False)
+    assert MARK not in text
+    # Still a valid table, taken as it is.
+    reopened = ok({"op": "store.open", "document": out})
+    assert reopened["quarantined"] == 0 and reopened["document"] == out
+    vs, pz, sj = (out["systems"][s] for s in ("versality", "pointzero", "systmj"))
+    assert (vs["catastrophe"], vs["tokens"], vs["power_uses"], vs["awarded_session"]) == (0, 0, [], None)
+    assert pz["threshold"] is None and pz["entries"] == doc["systems"]["pointzero"]["entries"]
+    for state in card_states(out):
+        for pile in piles(state):
+            if pile["visibility"] == "hidden":
+                assert pile["cards"] == sorted(pile["cards"])
+            if pile["visibility"] == "owner":
+                assert pile["cards"] == []
+    # Cards are conserved: each shared card state holds the same cards as the MJ's.
+    for mine, shared in zip(card_states(doc), card_states(out), strict=True):
+        def held(state):
+            return sorted(c for p in piles(state) for c in p["cards"])
+
+        assert held(mine) == held(shared)
+    # The MJ's state had hands and an unsorted draw pile: the filter had work to do.
+    assert any(p["cards"] for s in card_states(doc) for p in piles(s) if p["visibility"] == "owner")
+    if not doc["systems"]["systmj"]["rounds"]["revealed"]:
+        assert all(e["choice"] == "" for e in sj["rounds"]["entities"])
+    else:
+        assert sj["rounds"] == doc["systems"]["systmj"]["rounds"]
+    uc = next(c for c in out["characters"] if c["system"] == "unicreon")
+    assert uc["secret"] == ""
+    keys = set(all_keys(out["log"]))
+    assert not keys & {"deck", "threshold", "catastrophe", "tokens", "state"}
+    assert out["log"][3] == doc["log"][3]  # a dice roll holds nothing hidden: kept whole
+    assert [c["name"] for c in out["characters"]] == [c["name"] for c in doc["characters"]]
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TABLES)
+def test_an_mj_share_is_the_opened_table_whole(doc):
+    out = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "mj"})["data"]
+    assert out == doc and MARK in json.dumps(out, ensure_ascii=False)
+
+
+@pytest.fixture(scope="module")
+def table():
+    return build_table(7, 12, 3, 4, 6, 5, "action", False)
+
+
+def test_character_share_for_a_player_and_for_the_mj(table):
+    uc = next(c for c in table["characters"] if c["system"] == "unicreon")
+    player = ok({"op": "store.share", "kind": "character", "data": uc, "audience": "player"})["data"]
+    assert player == {**uc, "secret": ""}
+    assert ok({"op": "store.check_character", "character": player})["ok"]
+    assert ok({"op": "store.share", "kind": "character", "data": uc, "audience": "mj"})["data"] == uc
+    th = next(c for c in table["characters"] if c["system"] == "theorem")
+    assert ok({"op": "store.share", "kind": "character", "data": th, "audience": "player"})["data"] == th
+
+
+def test_roll_share_for_a_player_drops_the_deck_it_drew_from(table):
+    entry = table["log"][0]
+    out = ok({"op": "store.share", "kind": "entry", "data": entry, "audience": "player"})["data"]
+    assert "deck" not in out["request"] and out["request"]["seed"] == 1
+    assert {k: v for k, v in out.items() if k != "request"} == {k: v for k, v in entry.items() if k != "request"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "code"),
+    [
+        ("character", {"id": "x", "system": "unicreon", "name": "X"}, "share.invalid"),
+        ("character", "not a character", "share.invalid"),
+        ("entry", {"id": "l", "kind": "roll"}, "share.invalid"),
+        ("table", {"schema": 99, "app": "tablee"}, "store.newer"),
+        ("table", [1, 2], "store.not_object"),
+    ],
+)
+def test_invalid_data_is_refused_with_a_code(kind, data, code):
+    r = api.handle({"op": "store.share", "kind": kind, "data": data, "audience": "player"})
+    assert r["error"]["code"] == code, r
+
+
+def test_every_system_registers_a_player_filter():
+    assert set(share.SHARE_FILTERS) == set(SYSTEM_IDS)
+
+
+def test_a_system_without_a_filter_is_refused_not_leaked(table, monkeypatch):
+    monkeypatch.delitem(share.SHARE_FILTERS, "pointzero")
+    # Importing the package again does not register it (already imported): fail closed.
+    r = api.handle({"op": "store.share", "kind": "table", "data": table, "audience": "player"})
+    assert r["error"]["code"] == "share.no_filter" and r["error"]["params"] == {"system": "pointzero"}
+
+
+def test_scrub_removes_keys_at_any_depth_and_copies():
+    value = {"a": [{"deck": 1, "b": {"deck": [2]}}], "deck": 3, "c": "deck"}
+    assert share.scrub(value, frozenset({"deck"})) == {"a": [{"b": {}}], "c": "deck"}
+    assert value["deck"] == 3
