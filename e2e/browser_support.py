@@ -8,12 +8,32 @@ tests run in one pytest call).
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_TIMEOUT_MS = 120_000
 
 CONSOLE: list[str] = []
+
+# Headless Debian Chromium in a container (the e2e suite and make bench launch it alike).
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
 
 # Reports every CSP violation of a page to the test (through an exposed binding, so a
 # report made just before a navigation is not lost with the page).
@@ -80,3 +100,20 @@ def goto_route(page, route: str) -> None:
         arg=top,
         timeout=ENGINE_TIMEOUT_MS,
     )
+
+
+# ------------------------------------------------------------------ table data
+def versality_character(cid: str, name: str) -> dict:
+    """A created (validated) character: base deck + oui-et + oui (5 points) + two non-mais (6 = ⌈12/2⌉)."""
+    deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
+    deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
+    return {
+        "id": cid, "system": "versality", "name": name, "created": True,
+        "powers": [{"text": "Télékinésie", "approved": True}],
+        "forces": ["Agile", "Têtue"], "faiblesses": ["Naïve"], "traits_approved": True,
+        "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
+        "skills": {"traquer": 3, "survivre": 1, "terroriser": 0, "combattre": 1, "soulager": 0,
+                   "comprendre": 0, "fureter": 0, "resister": 0},
+        "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
+        "incapacitated": False, "heal_used": False, "improvement_points": 0,
+    }

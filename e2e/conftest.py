@@ -13,40 +13,21 @@ evaluates a bare expression with ``eval``, which the policy refuses.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import socket
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CONSOLE, CSP_RECORDER, ROOT, wait_engine
+from browser_support import CHROMIUM_FLAGS, CONSOLE, CSP_RECORDER, ROOT, chromium_path, wait_engine
 
 sys.path.insert(0, str(ROOT / "tools"))
 
 from serve import Handler, make_server
 
 BASE = "/tablee/"
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
 
 
 def free_port() -> int:

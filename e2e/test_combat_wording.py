@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import versality_character as vs_character
 
 WIDTHS = [360, 1280]
 
@@ -185,21 +186,6 @@ def test_unicreon_buttons_say_why_they_are_disabled(app, width):
         expect(app.locator(sel)).to_be_disabled()
         expect(app.locator(sel)).to_have_accessible_description("Ajoutez d'abord des combattants.")
     no_horizontal_scroll(app, width)
-
-
-def vs_character(cid: str, name: str) -> dict:
-    deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
-    deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
-    return {
-        "id": cid, "system": "versality", "name": name, "created": True,
-        "powers": [{"text": "Télékinésie", "approved": True}],
-        "forces": ["Agile", "Têtue"], "faiblesses": ["Naïve"], "traits_approved": True,
-        "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
-        "skills": {"traquer": 3, "survivre": 1, "terroriser": 0, "combattre": 1, "soulager": 0,
-                   "comprendre": 0, "fureter": 0, "resister": 0},
-        "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
-        "incapacitated": False, "heal_used": False, "improvement_points": 0,
-    }
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import versality_character as played
 
 WIDTHS = [360, 1280]
 REQUIRED = "Ce champ est obligatoire à la création du personnage."
@@ -210,20 +211,6 @@ def test_a_disabled_button_says_why(app, width):
 
 
 # ------------------------------------------------------------------ 4. Versality: a wound taken back
-def played(cid: str, name: str) -> dict:
-    """A validated Versality character: base deck + oui-et + oui + two non-mais."""
-    deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
-    deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
-    return {
-        "id": cid, "system": "versality", "name": name, "created": True,
-        "powers": [{"text": "Télékinésie", "approved": True}],
-        "forces": ["Agile", "Têtue"], "faiblesses": ["Naïve"], "traits_approved": True,
-        "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
-        "skills": {"traquer": 3, "survivre": 1, "terroriser": 0, "combattre": 1, "soulager": 0,
-                   "comprendre": 0, "fureter": 0, "resister": 0},
-        "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
-        "incapacitated": False, "heal_used": False, "improvement_points": 0,
-    }
 
 
 @pytest.mark.parametrize("width", WIDTHS)

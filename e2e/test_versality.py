@@ -10,25 +10,10 @@ import json
 from playwright.sync_api import expect
 
 from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log, wait_saved
+from browser_support import versality_character as character
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"
-
-
-def character(cid: str, name: str) -> dict:
-    """A created (validated) character: base deck + oui-et + oui (5 points) + two non-mais (6 = ⌈12/2⌉)."""
-    deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]
-    deck += [{"kind": k, "origin": "creation"} for k in ("oui-et", "oui", "non-mais", "non-mais")]
-    return {
-        "id": cid, "system": "versality", "name": name, "created": True,
-        "powers": [{"text": "Télékinésie", "approved": True}],
-        "forces": ["Agile", "Têtue"], "faiblesses": ["Naïve"], "traits_approved": True,
-        "characteristics": {"physique": 2, "mental": 0, "personnalite": 1},
-        "skills": {"traquer": 3, "survivre": 1, "terroriser": 0, "combattre": 1, "soulager": 0,
-                   "comprendre": 0, "fureter": 0, "resister": 0},
-        "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
-        "incapacitated": False, "heal_used": False, "improvement_points": 0,
-    }
 
 
 def seed_table(page, chars: list[dict], state: dict | None = None) -> None:

@@ -43,35 +43,16 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "e2e"))
 
 import serve  # noqa: E402
+from bench_requests import REQUESTS  # noqa: E402  (the heavy odds request of each system, one op each)
 from bench_table import saved_table  # noqa: E402
-
-try:
-    from bench_requests import REQUESTS  # py14's list: the heavy odds request of each system
-except ImportError:  # until it lands: the kernel's own requests
-    REQUESTS = [
-        {"id": "kernel.odds", "system": None, "kind": "kernel", "what": "first odds (4d6kh3)",
-         "request": {"op": "odds", "expr": "4d6kh3"}},
-        {"id": "kernel.roll", "system": None, "kind": "kernel", "what": "roll 3d6",
-         "request": {"op": "roll", "expr": "3d6", "seed": 1}},
-        {"id": "kernel.heavy", "system": None, "kind": "heavy", "what": "odds 10d6kh3 at least 15",
-         "request": {"op": "odds", "expr": "10d6kh3", "at_least": 15}},
-    ]
+from browser_support import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 BASE = "/tablee/"
 BARE_PATH = "__bench__/"
 RESULTS = ROOT / "bench-results"
-# The flags of e2e/conftest.py (headless Debian Chromium in a container).
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 GOALS = {
     "ratio": "≤ 1.05",
     "lighthouse_performance": "≥ 0.95",
@@ -94,13 +75,6 @@ performance.mark("tablee-engine-ready");
 document.documentElement.dataset.engine = "ready";
 """
 BARE_PY = '__export__ = ["ping"]\n\n\ndef ping():\n    return "pong"\n'
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
 
 
 class BenchHandler(serve.Handler):
