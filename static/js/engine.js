@@ -75,7 +75,11 @@ export function startEngine() {
   const started = performance.now();
   performance.mark("tablee-engine-start");
   workerPromise = (async () => {
-    const { PyWorker } = await import("../vendor/pyscript/core.js");
+    const { PyWorker, hooks } = await import("../vendor/pyscript/core.js");
+    // PyScript turns every worker hook into code with Function(), which the site's CSP (no
+    // 'unsafe-eval') refuses. Its one default worker hook registers the `_pyscript` module
+    // for pyscript.fs, which py/worker.py never uses: with no hooks, nothing is evaluated.
+    for (const set of Object.values(hooks.worker)) set.clear();
     // The core's evaluation is one main-thread task; yield before the worker is created so
     // the page can paint and answer input in between.
     await afterPaint();
