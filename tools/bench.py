@@ -122,7 +122,7 @@ READY_MS = "performance.getEntriesByName('tablee-engine-ready')[0]?.startTime ??
 
 
 def wait_ready(page) -> float:
-    page.wait_for_function(f"{READY_MS} !== null", timeout=300_000, polling=100)
+    page.wait_for_function(f"() => ({READY_MS}) !== null", timeout=300_000, polling=100)
     return float(page.evaluate(READY_MS))
 
 
@@ -164,7 +164,7 @@ def load_times(browser, site: str, url: str, runs: int) -> tuple[list[float], li
             cold_context.close()
             page.goto(site)
         # The app's service worker precaches the runtime; the bare page benefits from it too.
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
         page.goto(url)
         wait_ready(page)
         page.reload()
@@ -236,7 +236,7 @@ def engine_answers(browser, site: str, odds_runs: int) -> dict:
     context = browser.new_context()
     page = context.new_page()
     page.goto(site + "#/about")
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
     page.reload()  # warm: the service worker answers
     wait_ready(page)
     # The shell asks store.limits right after ready; let it be answered first.
@@ -284,7 +284,7 @@ def roll_round_trips(browser, site: str, count: int) -> list[float]:
     times = []
     for _ in range(count):
         times.append(page.evaluate(ROLL_JS))
-        page.wait_for_function("!document.getElementById('roll-button').disabled", polling=50)
+        page.wait_for_function("() => !document.getElementById('roll-button').disabled", polling=50)
     context.close()
     return times
 
@@ -306,7 +306,7 @@ def bytes_sent(playwright, launch: dict, site: str, httpd) -> dict:
     page.goto(site)
     wait_ready(page)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
     b1, r1 = snapshot()
     page.reload()
     wait_ready(page)
