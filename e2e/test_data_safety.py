@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -160,24 +161,39 @@ def test_creating_a_versality_character_without_a_name_is_refused(app):
     assert saved_document(app)["characters"] == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="regression found at the end of the issue-13/14 merge: the 41st skill is saved and no refusal "
-    "shows at the field (store.open still sets the character apart at the next load); to fix first",
-)
 def test_a_41st_unicreon_skill_is_refused(app):
     skills = [{"name": f"Art {i}", "level": "moyen"} for i in range(40)]
     put_saved(app, table(characters=[unicreon("u1", "Béa", skills=skills)]))
     go(app, "#/unicreon/character/u1")
-    # The systems' published schemas (the 40-skill bound) reach the guard with store.limits,
-    # once the engine answered; before that the kernel's limits apply and store.open sets such
-    # a character apart at the next load (a known gap, see docs/ARCHITECTURE.md).
-    wait_engine(app)
     app.fill("#uc-skill-name", "Une de trop")
     app.click("#uc-skill-add")
     expect(app.locator("[data-testid=refusal][data-at=uc-skill-name]")).to_contain_text("40 au plus")
     assert len(saved_document(app)["characters"][0]["skills"]) == 40
     assert len(reload_keeps_table(app)["characters"][0]["skills"]) == 40
+
+
+RUNTIME = re.compile(r".*/static/vendor/(pyscript|pyodide)/.*")
+
+
+def test_a_41st_unicreon_skill_is_refused_before_the_engine_starts(page, site, guarded):
+    """The systems' character schemas guard the first render (static/vendor/store-limits.json,
+    the set-up's store.limits answer), not only once the engine answered: with the runtime held
+    back, the 41st skill is refused at its field and nothing is written."""
+    held = []
+    page.route(RUNTIME, lambda route: held.append(route))
+    page.goto(site + "manifest.webmanifest")  # same origin, not the app: seed the table first
+    skills = [{"name": f"Art {i}", "level": "moyen"} for i in range(40)]
+    raw = json.dumps(table(characters=[unicreon("u1", "Béa", skills=skills)]), ensure_ascii=False)
+    page.evaluate("([k, raw]) => localStorage.setItem(k, raw)", [DOC_KEY, raw])
+    page.goto(site + "#/unicreon/character/u1")
+    page.fill("#uc-skill-name", "Une de trop")
+    page.click("#uc-skill-add")
+    expect(page.locator("[data-testid=refusal][data-at=uc-skill-name]")).to_contain_text("40 au plus")
+    assert page.evaluate("document.documentElement.dataset.engine") != "ready"
+    assert len(saved_document(page)["characters"][0]["skills"]) == 40
+    assert raw_saved(page) == raw  # not even rewritten
+    for route in held:
+        route.abort()
 
 
 def test_rolls_never_push_a_big_table_past_the_size_limit(app):

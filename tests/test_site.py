@@ -69,6 +69,19 @@ def test_archive_answers_equal_the_live_answers(archive):
         assert text == json.dumps(answer, ensure_ascii=False), op
 
 
+def test_page_limits_equal_the_live_store_limits():
+    """static/vendor/store-limits.json, which the page's guard reads at boot, is the live
+    store.limits answer without the state schemas (the page checks characters only), and it
+    is precached (the guard needs it offline)."""
+    path = ROOT / "static/vendor/store-limits.json"
+    assert path.exists(), "static/vendor/store-limits.json is missing: run `make setup`"
+    expected = dict(answers.live()["store.limits"])
+    del expected["state_schemas"]
+    assert json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(expected)), "run `make setup`"
+    assert set(expected["character_schemas"]) == {"systmj", "versality", "pointzero", "theorem", "unicreon"}
+    assert '"./static/vendor/store-limits.json"' in (ROOT / "static/vendor/precache.js").read_text()
+
+
 def test_archive_is_reproducible(archive):
     """Sorted entries, one fixed date and mode: the same content gives the same bytes (stable hash)."""
     infos = archive.infolist()
@@ -95,7 +108,8 @@ def test_npm_runtime_is_pinned_exactly():
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
     assert package["dependencies"] == {"@pyscript/core": "0.7.31", "lit-html": "3.3.1", "pyodide": "314.0.7",
-                                     "qrcode-generator": "2.0.4"}
+                                     "qrcode-generator": "2.0.4", "yjs": "13.6.33", "y-protocols": "1.0.7",
+                                     "lib0": "0.2.120"}
     for name, version in package["dependencies"].items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
 

@@ -12,7 +12,8 @@ Steps, each skipped when its output is already up to date:
 4. always: build static/vendor/tablee.zip, the one archive the worker fetches (issue 14):
    every .py file under py/tablee, the set-up's answers (tablee/answer.<op>.json for
    ``describe`` and ``store.limits``, see py/tablee/answers.py) and the pinned wheels' contents, with
-   sorted entries and fixed timestamps so the same sources give the same bytes; write
+   sorted entries and fixed timestamps so the same sources give the same bytes; the page's
+   copy of the ``store.limits`` answer (static/vendor/store-limits.json, see page_limits); write
    pyscript.toml's generated ``[files]`` block (that archive, unpacked: ``"./*"``) and
    static/vendor/precache.js (every file the app needs offline, with a content hash, and
    a cache version derived from all of them).
@@ -72,6 +73,8 @@ APP_GLOBS = [
 
 # The one archive the worker unpacks into its file system (pyscript.toml's [files]).
 ARCHIVE = VENDOR / "tablee.zip"
+#: The set-up's store.limits for the page's guard at boot (see page_limits).
+PAGE_LIMITS = VENDOR / "store-limits.json"
 # Every entry gets this timestamp (zip's earliest), so the archive's bytes depend on content only.
 ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -216,12 +219,28 @@ def archive_bytes(entries: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
+def page_limits(limits_answer: bytes) -> bytes:
+    """What the page's pre-save guard reads at boot (static/vendor/store-limits.json): the
+    set-up's ``store.limits`` answer without ``state_schemas`` (the page checks characters,
+    not system states), so the systems' character schemas guard every change from the first
+    render on, before the engine has started (issue 7's "refused at the field")."""
+    limits = json.loads(limits_answer)
+    limits.pop("state_schemas", None)
+    return json.dumps(limits, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def write_archive(wheels: list[Path]) -> None:
-    """Build static/vendor/tablee.zip; rewrite it only when its bytes change."""
-    data = archive_bytes(archive_entries(wheels, live_answers(wheels)))
+    """Build static/vendor/tablee.zip and static/vendor/store-limits.json; rewrite each only
+    when its bytes change."""
+    answers = live_answers(wheels)
+    data = archive_bytes(archive_entries(wheels, answers))
     if not ARCHIVE.exists() or ARCHIVE.read_bytes() != data:
         ARCHIVE.write_bytes(data)
         log(f"{ARCHIVE.name}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:12]}")
+    limits = page_limits(answers["store.limits"])
+    if not PAGE_LIMITS.exists() or PAGE_LIMITS.read_bytes() != limits:
+        PAGE_LIMITS.write_bytes(limits)
+        log(f"{PAGE_LIMITS.name}: {len(limits)} bytes")
 
 
 def precache_list() -> list[Path]:

@@ -64,7 +64,8 @@ export const app = {
   route: DEFAULT_ROUTE,
   params: [],
 
-  /** The store's limits: storage.LIMITS until the engine answered store.limits. */
+  /** The store's limits: the set-up's store.limits answer, read at boot (storage.LIMITS, then
+   * the engine's answer, when that file cannot be read). */
   limits: LIMITS,
   /** The last refused change: {at, text} (`at` is the id of the field it came from, or null). */
   refusal: null,
@@ -407,12 +408,33 @@ function onStorage(event) {
   }
 }
 
+/**
+ * The set-up's `store.limits` answer (static/vendor/store-limits.json, written by
+ * tools/vendor.py and checked equal to the live answer by tests/test_site.py), or null when it
+ * cannot be read. With it the systems' character schemas guard every change from the first
+ * render on, before the engine has started: a 41st Unicreon skill is refused at its field, not
+ * set apart at the next load.
+ */
+async function setupLimits() {
+  try {
+    const response = await fetch(new URL("../vendor/store-limits.json", import.meta.url));
+    if (!response.ok) return null;
+    const limits = await response.json();
+    const schemas = limits?.character_schemas;
+    return schemas !== null && typeof schemas === "object" && !Array.isArray(schemas) ? { ...LIMITS, ...limits } : null;
+  } catch {
+    return null;
+  }
+}
+
 async function boot() {
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
   lastRaw = saved.raw;
-  // French first: a new table starts in French, English is one click away.
-  await initI18n(app.doc.language);
+  // French first: a new table starts in French, English is one click away. The guard's limits
+  // are read at the same time (a small precached file), so the first render is guarded.
+  const [, limits] = await Promise.all([initI18n(app.doc.language), setupLimits()]);
+  if (limits) app.limits = limits;
   if (saved.status === "empty") {
     app.doc.language = language();
     app.doc.name = t("table.default_name");
@@ -458,8 +480,10 @@ async function boot() {
   engineUp.then(() => registerServiceWorker(app), () => registerServiceWorker(app));
   engineUp
     .then(async () => {
-      const limits = await call({ op: "store.limits" });
-      if (!limits.error) app.limits = limits;
+      if (!limits) {
+        const answer = await call({ op: "store.limits" });
+        if (!answer.error) app.limits = answer;
+      }
       if (saved.status === "ok" || saved.status === "needs-engine") await validateSaved(saved);
     })
     .catch(() => app.notify("error", t("engine.failed_detail")));
