@@ -95,6 +95,16 @@ export const app = {
     return true;
   },
 
+  /**
+   * Call `listener(doc)` after every change of the table, whatever made it (this tab, another
+   * tab, an import, the live table): every change replaces `app.doc`, so a new object is a
+   * change. Returns the function that stops it.
+   */
+  onDocument(listener) {
+    documentListeners.add(listener);
+    return () => documentListeners.delete(listener);
+  },
+
   /** Show why a change from the field `at` is refused ({path, reason, params}); nothing is written. */
   refuse(at, problem) {
     this.refusal = { at, text: refusalText(problem) };
@@ -299,7 +309,24 @@ function quarantineBanner() {
     <a href="#/table">${t("quarantine.go")}</a></p>`;
 }
 
+/** Who follows the document (app.onDocument): the live table mirrors every change. */
+const documentListeners = new Set();
+let documentNotified = null;
+
+function notifyDocument() {
+  if (app.doc === documentNotified) return;
+  documentNotified = app.doc;
+  for (const listener of documentListeners) {
+    try {
+      listener(app.doc);
+    } catch (error) {
+      console.error(error);
+    }
+  }
+}
+
 function renderAll() {
+  notifyDocument();
   renderChrome();
   renderNotices();
   const view = currentView();
