@@ -22,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
+import live_vendor  # noqa: E402
 import vendor  # noqa: E402
 from tablee import answers  # noqa: E402
 from tablee.systems import SYSTEMS  # noqa: E402
@@ -188,3 +189,41 @@ def test_manifest_makes_the_app_installable():
             assert f"{width}x{height}" == icon["sizes"], icon["src"]
             sizes[icon["sizes"]] = True
     assert {"192x192", "512x512"} <= set(sizes)
+
+
+def test_import_map_and_its_csp_hash_are_up_to_date():
+    """index.html's import map for the live table (yjs, y-protocols, lib0) equals the one
+    tools/live_vendor.py derives from node_modules, and the CSP allows exactly that inline script."""
+    html = (ROOT / "index.html").read_text()
+    assert live_vendor.index_with_import_map(html) == html, "index.html's import map is stale: run `make setup`"
+    script = re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    script_src = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
+    assert live_vendor.csp_hash(script) in script_src.split(), "CSP hash of the import map is stale: run `make setup`"
+    assert "'unsafe-inline'" not in script_src and "'unsafe-eval'" not in script_src
+    # the import map comes before any module script or modulepreload (else it is ignored)
+    assert html.index('type="importmap"') < html.index('type="module"') < html.index("modulepreload")
+
+
+def test_every_mapped_module_is_vendored_here_and_nothing_comes_from_a_cdn():
+    html = (ROOT / "index.html").read_text()
+    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1))["imports"]
+    assert {"yjs", "y-protocols/sync", "y-protocols/awareness", "lib0/encoding", "lib0/decoding"} <= set(imports)
+    for spec, url in imports.items():
+        assert url.startswith("./static/vendor/"), f"{spec}: {url} is not vendored"
+        assert (ROOT / url).is_file(), f"{spec}: {url} is missing: run `make setup`"
+    _imports, files = live_vendor.graph()
+    for path in files:
+        target = live_vendor.vendored(path)
+        assert target.is_file() and target.read_bytes() == path.read_bytes(), f"{target} is stale: run `make setup`"
+        assert not target.name.endswith((".map", ".cjs", ".d.ts"))
+    precache = (ROOT / "static/vendor/precache.js").read_text()
+    assert '"./static/vendor/yjs/dist/yjs.mjs"' in precache
+
+
+def test_the_live_modules_are_not_in_the_boot_graph():
+    """The live table's modules load lazily, from the live pages only: the boot is unchanged."""
+    import shell_graph
+
+    boot = shell_graph.static_graph(ROOT)
+    assert not [m for m in boot if m.startswith(("static/js/live/", "static/vendor/yjs", "static/vendor/lib0"))]

@@ -17,6 +17,9 @@ Steps, each skipped when its output is already up to date:
    pyscript.toml's generated ``[files]`` block (that archive, unpacked: ``"./*"``) and
    static/vendor/precache.js (every file the app needs offline, with a content hash, and
    a cache version derived from all of them).
+5. the live table's ES modules (yjs, y-protocols, lib0: only what their import graph reaches)
+   into static/vendor/, and index.html's import map for them with its CSP hash
+   (tools/live_vendor.py).
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ FILES_END = "# --- end of generated block ---"
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import live_vendor  # noqa: E402
 import shell_graph  # noqa: E402
 
 
@@ -281,9 +285,13 @@ def main() -> None:
     if not args.manifest_only:
         npm_ci()
         copy_npm()
+        if live_vendor.copy_files():
+            log("live table modules (yjs, y-protocols, lib0) copied")
     wheels = download_wheels() if not args.manifest_only else sorted((VENDOR / "wheels").glob("*.whl"))
     write_archive(wheels)
     write_pyscript_toml()
+    if live_vendor.write_index(ROOT):
+        log("index.html import map and its CSP hash updated")
     write_precache()
     if shell_graph.write_index(ROOT):
         log("index.html modulepreload block updated")

@@ -1,0 +1,348 @@
+// The live table (issue 15): Yjs documents and presence kept in sync over Links (see
+// /static/js/live/rtc.js for the WebRTC one, memoryLinkPair below for tests).
+//
+// Nothing here is a replication protocol of our own: the payloads are y-protocols' sync messages
+// (step 1: a state vector; step 2: the missing updates; then Yjs updates) and awareness updates.
+// Ours is only the envelope saying which document a message is about:
+//   varUint kind (0 sync, 1 awareness) · varString doc ("public" | "private"; "" for awareness)
+//   · the y-protocols payload.
+// Star topology: the MJ's device is the Hub; each player's device a Member with one Link to it.
+// The Hub syncs the public doc with every member and member M's private doc with M only (on
+// M's link "private" always means M's own: no other member's doc is ever named or sent), and
+// relays: an update a member sends reaches the hub's doc, then every other member, never back
+// to its sender. The MJ's secrets are in no Y.Doc at all (session.js keeps them out).
+// Bad bytes (truncated, unknown kind or doc, bigger than `maxBytes`, an update Yjs refuses)
+// close that link; nothing is thrown into the app.
+import * as encoding from "lib0/encoding";
+import * as decoding from "lib0/decoding";
+import * as syncProtocol from "y-protocols/sync";
+import * as awarenessProtocol from "y-protocols/awareness";
+
+/** Message kinds of our envelope. */
+export const MESSAGE_SYNC = 0;
+export const MESSAGE_AWARENESS = 1;
+/** Default bound on one message: a table document is kept under a few MB in localStorage. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+const DOC_NAMES = ["public", "private"];
+
+function envelope(kind, doc, write) {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, kind);
+  encoding.writeVarString(encoder, doc);
+  write(encoder);
+  return encoding.toUint8Array(encoder);
+}
+
+function syncMessage(doc, write) {
+  return envelope(MESSAGE_SYNC, doc, write);
+}
+
+function awarenessMessage(awareness, clients) {
+  const update = awarenessProtocol.encodeAwarenessUpdate(awareness, clients);
+  return envelope(MESSAGE_AWARENESS, "", (e) => encoding.writeVarUint8Array(e, update));
+}
+
+/** One end of a sync over a Link: the docs it syncs (by envelope name), the awareness clients
+ * it speaks for. Used by Hub and Member alike. */
+class Connection {
+  constructor(link, docs, awareness, maxBytes, onclosed) {
+    this.link = link;
+    this.docs = docs; // Map name -> Y.Doc
+    this.awareness = awareness;
+    this.maxBytes = maxBytes;
+    this.clients = new Set(); // awareness client ids this link has announced
+    this.closed = false;
+    this.onclosed = onclosed;
+    link.onmessage = (bytes) => this.receive(bytes);
+    link.onclose = () => this.shut();
+  }
+
+  send(bytes) {
+    if (!this.closed) this.link.send(bytes);
+  }
+
+  start() {
+    for (const [name, doc] of this.docs) this.send(syncMessage(name, (e) => syncProtocol.writeSyncStep1(e, doc)));
+    const states = Array.from(this.awareness.getStates().keys());
+    if (states.length) this.send(awarenessMessage(this.awareness, states));
+  }
+
+  /** Handle one message; anything wrong with it closes the link. */
+  receive(bytes) {
+    if (this.closed) return;
+    try {
+      if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.length > this.maxBytes) {
+        throw new RangeError("bad message size");
+      }
+      const decoder = decoding.createDecoder(bytes);
+      const kind = decoding.readVarUint(decoder);
+      const name = decoding.readVarString(decoder);
+      if (kind === MESSAGE_SYNC) {
+        const doc = this.docs.get(name);
+        if (!doc) throw new RangeError("unknown document");
+        const reply = encoding.createEncoder();
+        encoding.writeVarUint(reply, MESSAGE_SYNC);
+        encoding.writeVarString(reply, name);
+        const before = encoding.length(reply);
+        syncProtocol.readSyncMessage(decoder, reply, doc, this, (error) => {
+          throw error;
+        });
+        if (encoding.length(reply) > before) this.send(encoding.toUint8Array(reply));
+      } else if (kind === MESSAGE_AWARENESS && name === "") {
+        const update = decoding.readVarUint8Array(decoder);
+        awarenessProtocol.applyAwarenessUpdate(this.awareness, update, this);
+      } else {
+        throw new RangeError("unknown message kind");
+      }
+    } catch {
+      this.close();
+    }
+  }
+
+  close() {
+    if (this.closed) return;
+    try {
+      this.link.close();
+    } catch {
+      // a failing close is a closed link all the same
+    }
+    this.shut();
+  }
+
+  shut() {
+    if (this.closed) return;
+    this.closed = true;
+    this.link.onmessage = () => {};
+    this.link.onclose = () => {};
+    this.onclosed(this);
+  }
+}
+
+/** Track which awareness clients each connection announced (their states go away with it). */
+function trackClients(changes, origin) {
+  if (origin instanceof Connection) {
+    for (const id of [...changes.added, ...changes.updated]) origin.clients.add(id);
+    for (const id of changes.removed) origin.clients.delete(id);
+  }
+}
+
+/**
+ * The MJ's device: syncs the public doc with every attached member, and each member's private
+ * doc with that member only; relays updates and presence between members.
+ */
+export class Hub {
+  /**
+   * @param {object} options
+   * @param {import("yjs").Doc} options.publicDoc the table as any player may see it
+   * @param {(memberId: string) => import("yjs").Doc} options.privateDocFor that member's own doc
+   * @param {awarenessProtocol.Awareness} options.awareness presence (on the public doc)
+   * @param {number} [options.maxBytes] bound on one incoming message (bigger closes the link)
+   */
+  constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MESSAGE_BYTES }) {
+    this.publicDoc = publicDoc;
+    this.privateDocFor = privateDocFor;
+    this.awareness = awareness;
+    this.maxBytes = maxBytes;
+    /** @type {Map<string, Connection>} memberId -> its live connection */
+    this.members = new Map();
+    this.privateWatched = new Map(); // memberId -> {doc, handler}
+    this.onPublicUpdate = (update, origin) => {
+      for (const conn of this.members.values()) {
+        if (conn !== origin) conn.send(syncMessage("public", (e) => syncProtocol.writeUpdate(e, update)));
+      }
+    };
+    this.onAwareness = (changes, origin) => {
+      trackClients(changes, origin);
+      const changed = [...changes.added, ...changes.updated, ...changes.removed];
+      const bytes = awarenessMessage(this.awareness, changed);
+      for (const conn of this.members.values()) if (conn !== origin) conn.send(bytes);
+    };
+    publicDoc.on("update", this.onPublicUpdate);
+    awareness.on("update", this.onAwareness);
+  }
+
+  /**
+   * Sync with a member over a link (a member attached already is detached first).
+   * @param {{send: Function, close: Function, onmessage: Function, onclose: Function}} link
+   * @param {string} memberId
+   */
+  attach(link, memberId) {
+    this.detach(memberId);
+    const privateDoc = this.watchPrivate(memberId);
+    const docs = new Map([["public", this.publicDoc], ["private", privateDoc]]);
+    const conn = new Connection(link, docs, this.awareness, this.maxBytes, (closed) => this.closed(memberId, closed));
+    this.members.set(memberId, conn);
+    conn.start();
+    return conn;
+  }
+
+  watchPrivate(memberId) {
+    const doc = this.privateDocFor(memberId);
+    const known = this.privateWatched.get(memberId);
+    if (known && known.doc === doc) return doc;
+    if (known) known.doc.off("update", known.handler);
+    const handler = (update, origin) => {
+      const conn = this.members.get(memberId);
+      if (conn && conn !== origin) conn.send(syncMessage("private", (e) => syncProtocol.writeUpdate(e, update)));
+    };
+    doc.on("update", handler);
+    this.privateWatched.set(memberId, { doc, handler });
+    return doc;
+  }
+
+  closed(memberId, conn) {
+    if (this.members.get(memberId) === conn) this.members.delete(memberId);
+    // the member is away: its presence goes, for the hub and (relayed) for every other member
+    awarenessProtocol.removeAwarenessStates(this.awareness, Array.from(conn.clients), conn);
+  }
+
+  /** Close a member's link (its presence goes away). */
+  detach(memberId) {
+    const conn = this.members.get(memberId);
+    if (conn) conn.close();
+  }
+
+  /** The ids of the members whose link is open. */
+  attached() {
+    return Array.from(this.members.keys());
+  }
+
+  /** Close every link and stop listening to the docs. */
+  destroy() {
+    for (const id of Array.from(this.members.keys())) this.detach(id);
+    this.publicDoc.off("update", this.onPublicUpdate);
+    this.awareness.off("update", this.onAwareness);
+    for (const { doc, handler } of this.privateWatched.values()) doc.off("update", handler);
+    this.privateWatched.clear();
+  }
+}
+
+/**
+ * A player's device: syncs its public doc and its own private doc with the hub.
+ */
+export class Member {
+  /**
+   * @param {object} options
+   * @param {import("yjs").Doc} options.publicDoc
+   * @param {import("yjs").Doc} options.privateDoc
+   * @param {awarenessProtocol.Awareness} options.awareness presence; set your own state with
+   *   `awareness.setLocalState({name, characters: [ids], role: "player"})`
+   * @param {number} [options.maxBytes]
+   */
+  constructor({ publicDoc, privateDoc, awareness, maxBytes = MAX_MESSAGE_BYTES }) {
+    this.publicDoc = publicDoc;
+    this.privateDoc = privateDoc;
+    this.awareness = awareness;
+    this.maxBytes = maxBytes;
+    this.conn = null;
+    this.onUpdate = (name) => (update, origin) => {
+      if (this.conn && this.conn !== origin) this.conn.send(syncMessage(name, (e) => syncProtocol.writeUpdate(e, update)));
+    };
+    this.onPublic = this.onUpdate("public");
+    this.onPrivate = this.onUpdate("private");
+    this.onAwareness = (changes, origin) => {
+      trackClients(changes, origin);
+      if (this.conn && this.conn !== origin) {
+        this.conn.send(awarenessMessage(this.awareness, [...changes.added, ...changes.updated, ...changes.removed]));
+      }
+    };
+    publicDoc.on("update", this.onPublic);
+    privateDoc.on("update", this.onPrivate);
+    awareness.on("update", this.onAwareness);
+  }
+
+  /** Whether the link to the hub is open. */
+  get connected() {
+    return this.conn !== null && !this.conn.closed;
+  }
+
+  /**
+   * Sync with the hub over a link (a previous link is closed first). On a rejoin, what changed
+   * on either side meanwhile is exchanged (sync step 1/2 both ways).
+   */
+  attach(link) {
+    this.detach();
+    const local = this.awareness.getLocalState();
+    // The hub dropped our state when the old link closed, at our last clock: announce it at a
+    // newer clock, or the hub and the others would ignore it.
+    if (local !== null) this.awareness.setLocalState(local);
+    // Remote states we dropped keep their old clock in meta: forget it so the hub's full state
+    // (sent at those same clocks) is taken again.
+    for (const id of Array.from(this.awareness.meta.keys())) {
+      if (id !== this.awareness.clientID && !this.awareness.states.has(id)) this.awareness.meta.delete(id);
+    }
+    const docs = new Map([["public", this.publicDoc], ["private", this.privateDoc]]);
+    this.conn = new Connection(link, docs, this.awareness, this.maxBytes, (conn) => this.closed(conn));
+    this.conn.start();
+    return this.conn;
+  }
+
+  closed(conn) {
+    if (this.conn === conn) this.conn = null;
+    // alone: everyone else is away from this device's point of view
+    const others = Array.from(this.awareness.getStates().keys()).filter((id) => id !== this.awareness.clientID);
+    awarenessProtocol.removeAwarenessStates(this.awareness, others, conn);
+  }
+
+  /** Close the link to the hub (the docs are kept: attach again to rejoin). */
+  detach() {
+    if (this.conn) this.conn.close();
+  }
+
+  destroy() {
+    this.detach();
+    this.publicDoc.off("update", this.onPublic);
+    this.privateDoc.off("update", this.onPrivate);
+    this.awareness.off("update", this.onAwareness);
+  }
+}
+
+/**
+ * Two Links wired to each other, for tests. Delivery is asynchronous (a microtask) and ordered;
+ * with `manual: true` nothing is delivered until the test says so: `a.pending` holds what `a`
+ * sent, `a.deliver(n = 1)` hands the oldest n to `b` (returns how many), so a test holds and
+ * interleaves the messages of several links. `a.sent` counts the messages; `a.received`
+ * keeps every message `a` received (to inspect what a device was sent).
+ * @param {{manual?: boolean}} [options]
+ * @returns {[object, object]}
+ */
+export function memoryLinkPair({ manual = false } = {}) {
+  const make = () => ({
+    open: true,
+    pending: [],
+    received: [],
+    sent: 0,
+    onmessage: () => {},
+    onclose: () => {},
+    peer: null,
+    send(bytes) {
+      if (!this.open) return;
+      this.sent += 1;
+      this.pending.push(Uint8Array.from(bytes));
+      if (!manual) queueMicrotask(() => this.deliver(1));
+    },
+    deliver(n = 1) {
+      let done = 0;
+      while (done < n && this.pending.length && this.open && this.peer.open) {
+        const bytes = this.pending.shift();
+        this.peer.received.push(bytes);
+        this.peer.onmessage(bytes);
+        done += 1;
+      }
+      return done;
+    },
+    close() {
+      for (const end of [this, this.peer]) {
+        if (!end.open) continue;
+        end.open = false;
+        end.pending.length = 0;
+        queueMicrotask(() => end.onclose());
+      }
+    },
+  });
+  const a = make();
+  const b = make();
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}

@@ -1,0 +1,278 @@
+// The live table (issue 15): the mapping between a JSON document (the table document of
+// docs/ARCHITECTURE.md, or any JSON object) and a Y.Doc, so Yjs can replicate it.
+//
+// Shape of the Y content, under the root map `ydoc.getMap(ROOT)`:
+// - a JSON object is a Y.Map, key for key (keys are any strings, `__proto__` included: Y.Map
+//   keeps them in a Map, and readJson builds objects with Object.fromEntries, never by
+//   assignment);
+// - a scalar (string, number, boolean, null) is a plain value in its parent: last writer wins
+//   per field, and Yjs resolves concurrent sets of one field to the same value everywhere (the
+//   overwritten value is not kept here: the app's history/backups keep it);
+// - a JSON array is a Y.Array whose first element is its kind marker, never removed:
+//   - KEYED (created for an array whose items are all objects with unique string `id`s, and for
+//     an empty array): characters, the log, card piles... writeJson matches the records by id,
+//     so a record is edited in place (its Y.Map kept), a new record is inserted where it goes
+//     and a removed one deleted: two devices adding different records, or editing different
+//     records or different fields of one record, never lose either, and the order is the
+//     array's. If two devices insert the same id concurrently (a record moved on both), the
+//     reader keeps the first occurrence, so every replica reads the same array;
+//   - LIST (any other array, e.g. quarantine items, dice lists, nested arrays): diffed by
+//     position: the unchanged head and tail are kept, the middle is updated in place item by
+//     item (objects and arrays recursively), the rest inserted or deleted. Concurrent inserts
+//     both survive (Yjs's own array merge).
+//   A KEYED array that must hold objects with one id twice (never the case in a valid table) is
+//   replaced by a LIST array, so the round trip stays exact.
+// Numbers are JSON numbers within IEEE 754 doubles; strings must be valid Unicode (a lone
+// surrogate cannot be encoded in UTF-8 by Yjs: JSON from the app never holds one).
+import * as Y from "yjs";
+
+/** The name of the root Y.Map holding the document. */
+export const ROOT = "json";
+const KEYED = "\u0000tablee:keyed";
+const LIST = "\u0000tablee:list";
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const isScalar = (v) => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
+/** Whether a JSON array's items are all objects with unique string ids (the empty array is). */
+export function isKeyedArray(items) {
+  const seen = new Set();
+  for (const item of items) {
+    if (!isObject(item) || !Object.hasOwn(item, "id") || typeof item.id !== "string" || seen.has(item.id)) return false;
+    seen.add(item.id);
+  }
+  return true;
+}
+
+/** Whether a JSON array holds two objects with the same string id (a KEYED array cannot). */
+function hasDuplicateIds(items) {
+  const seen = new Set();
+  for (const item of items) {
+    if (isObject(item) && Object.hasOwn(item, "id") && typeof item.id === "string") {
+      if (seen.has(item.id)) return true;
+      seen.add(item.id);
+    }
+  }
+  return false;
+}
+
+function arrayKind(yarray) {
+  const first = yarray.length > 0 ? yarray.get(0) : undefined;
+  return first === KEYED || first === LIST ? first : null;
+}
+
+function idOf(value) {
+  if (value instanceof Y.Map) {
+    const id = value.get("id");
+    if (typeof id === "string") return id;
+  }
+  return null;
+}
+
+/** The plain JSON of a Y value (unknown Y types read as null, so a hostile peer's content
+ * never throws here). */
+export function readValue(value) {
+  if (value instanceof Y.Map) {
+    return Object.fromEntries(Array.from(value.entries(), ([k, v]) => [k, readValue(v)]));
+  }
+  if (value instanceof Y.Array) {
+    const items = value.toArray();
+    const kind = arrayKind(value);
+    const body = kind ? items.slice(1) : items;
+    if (kind !== KEYED) return body.map(readValue);
+    const seen = new Set();
+    const out = [];
+    for (const item of body) {
+      const id = idOf(item);
+      if (id !== null) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      out.push(readValue(item));
+    }
+    return out;
+  }
+  if (isScalar(value)) return value;
+  return null;
+}
+
+/** Deep equality of two JSON values. */
+export function jsonEqual(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** A fresh, not yet integrated Y value for a JSON value: the caller inserts it, then fills it. */
+function freshFor(json) {
+  if (Array.isArray(json)) return new Y.Array();
+  if (isObject(json)) return new Y.Map();
+  if (isScalar(json)) return json;
+  throw new TypeError("not a JSON value");
+}
+
+/** Fill a just-integrated Y value from JSON (no-op for scalars). */
+function fill(yvalue, json) {
+  if (yvalue instanceof Y.Map) writeMap(yvalue, json);
+  else if (yvalue instanceof Y.Array) {
+    const keyed = isKeyedArray(json);
+    yvalue.insert(0, [keyed ? KEYED : LIST]);
+    writeArray(yvalue, json);
+  }
+}
+
+/** Whether an existing Y value can be updated in place to hold `json`. */
+function compatible(existing, json) {
+  if (existing instanceof Y.Map) return isObject(json);
+  if (existing instanceof Y.Array) {
+    const kind = arrayKind(existing);
+    return Array.isArray(json) && kind !== null && !(kind === KEYED && hasDuplicateIds(json));
+  }
+  return false;
+}
+
+function writeMap(ymap, obj) {
+  for (const key of Array.from(ymap.keys())) {
+    if (!Object.hasOwn(obj, key)) ymap.delete(key);
+  }
+  for (const key of Object.keys(obj)) {
+    const value = obj[key];
+    const has = ymap.has(key);
+    const existing = has ? ymap.get(key) : undefined;
+    if (isScalar(value)) {
+      if (!has || existing !== value) ymap.set(key, value);
+    } else if (has && compatible(existing, value)) {
+      if (existing instanceof Y.Map) writeMap(existing, value);
+      else writeArray(existing, value);
+    } else {
+      const fresh = freshFor(value);
+      ymap.set(key, fresh);
+      fill(fresh, value);
+    }
+  }
+}
+
+function insertAt(yarray, index, json) {
+  const fresh = freshFor(json);
+  yarray.insert(index, [fresh]);
+  fill(fresh, json);
+}
+
+/** Update an item in place when it can be, else replace it. */
+function updateItem(yarray, index, json) {
+  const existing = yarray.get(index);
+  if (isScalar(json)) {
+    if (existing !== json) {
+      yarray.delete(index, 1);
+      insertAt(yarray, index, json);
+    }
+  } else if (compatible(existing, json)) {
+    if (existing instanceof Y.Map) writeMap(existing, json);
+    else writeArray(existing, json);
+  } else {
+    yarray.delete(index, 1);
+    insertAt(yarray, index, json);
+  }
+}
+
+function writeArray(yarray, items) {
+  const body = yarray.toArray().slice(1);
+  const keyedItems = arrayKind(yarray) === KEYED && isKeyedArray(items);
+  if (keyedItems && body.every((v) => idOf(v) !== null)) writeKeyed(yarray, body, items);
+  else writeList(yarray, body, items);
+}
+
+/** Match records by id: delete the ones gone (and later duplicates), keep the longest run of
+ * records already in the right order, move (delete + insert) the others, insert new ones. */
+function writeKeyed(yarray, body, items) {
+  const wanted = new Map(items.map((item, i) => [item.id, i]));
+  const seen = new Set();
+  const keep = []; // [position in body, position in items]
+  const drop = [];
+  body.forEach((value, pos) => {
+    const id = idOf(value);
+    if (!wanted.has(id) || seen.has(id)) drop.push(pos);
+    else {
+      seen.add(id);
+      keep.push([pos, wanted.get(id)]);
+    }
+  });
+  // the longest increasing subsequence of target positions stays; the rest moves
+  const stays = new Set(longestIncreasing(keep.map(([, target]) => target)).map((i) => keep[i][0]));
+  for (const [pos] of keep) if (!stays.has(pos)) drop.push(pos);
+  drop.sort((a, b) => b - a);
+  for (const pos of drop) yarray.delete(pos + 1, 1);
+  let cursor = 1;
+  for (const item of items) {
+    const current = cursor < yarray.length ? yarray.get(cursor) : undefined;
+    if (current !== undefined && idOf(current) === item.id) writeMap(current, item);
+    else insertAt(yarray, cursor, item);
+    cursor += 1;
+  }
+}
+
+/** Indices (into `seq`) of one longest strictly increasing subsequence. */
+function longestIncreasing(seq) {
+  const tails = [];
+  const prev = new Array(seq.length).fill(-1);
+  for (let i = 0; i < seq.length; i++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seq[tails[mid]] < seq[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[i] = tails[lo - 1];
+    tails[lo] = i;
+  }
+  const out = [];
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) out.push(i);
+  return out.reverse();
+}
+
+/** Positional diff: keep the equal head and tail, update the middle in place. */
+function writeList(yarray, body, items) {
+  const current = body.map(readValue);
+  let head = 0;
+  while (head < current.length && head < items.length && jsonEqual(current[head], items[head])) head++;
+  let tail = 0;
+  while (
+    tail < current.length - head && tail < items.length - head &&
+    jsonEqual(current[current.length - 1 - tail], items[items.length - 1 - tail])
+  ) tail++;
+  const oldMid = current.length - head - tail;
+  const newMid = items.length - head - tail;
+  const common = Math.min(oldMid, newMid);
+  for (let i = 0; i < common; i++) updateItem(yarray, 1 + head + i, items[head + i]);
+  if (oldMid > common) yarray.delete(1 + head + common, oldMid - common);
+  for (let i = common; i < newMid; i++) insertAt(yarray, 1 + head + i, items[head + i]);
+}
+
+/**
+ * Make the Y content equal `json` with the smallest set of Y operations (unchanged values are
+ * not touched), in one transaction with `origin`.
+ * @param {Y.Doc} ydoc
+ * @param {object} json a JSON object (the table document)
+ * @param {*} [origin] the transaction's origin (sync.js does not send an update back to it)
+ */
+export function writeJson(ydoc, json, origin = null) {
+  if (!isObject(json)) throw new TypeError("writeJson: the document must be a JSON object");
+  ydoc.transact(() => writeMap(ydoc.getMap(ROOT), json), origin);
+}
+
+/**
+ * The plain JSON held by a Y.Doc (an empty object for an empty doc).
+ * @param {Y.Doc} ydoc
+ * @returns {object}
+ */
+export function readJson(ydoc) {
+  return readValue(ydoc.getMap(ROOT));
+}
