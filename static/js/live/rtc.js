@@ -7,15 +7,19 @@
 // devices' own addresses on the Wi-Fi (Chromium shows them as mDNS `.local` names); a setting
 // adds a STUN server for a table with internet.
 //
-// A signalling text is base64url(deflate-raw(JSON)) (share/codec.js's primitives), the JSON
-// being {app: "tablee", k: "offer"|"answer", v: 1, id, ...} with the SDP made shorter: the
-// lines a browser does not need (extmap-allow-mixed, msid-semantic, ice-options:trickle), the
+// A signalling text has two forms. The short one, "T." + base64url of bytes (live/sdp-pack.js),
+// keeps only what varies in a data-channel SDP (ICE credentials, DTLS fingerprint and role,
+// candidates) and writes the SDP back on the other side: an invitation link is about 215
+// characters, a QR code of version 9-10. The text form, for an SDP of another shape (another
+// browser's), is base64url(deflate-raw(JSON)) (share/codec.js's primitives), the JSON being
+// {app: "tablee", k: "offer"|"answer", v: 1, id, ...} with the SDP made shorter: the lines a
+// browser does not need (extmap-allow-mixed, msid-semantic, ice-options:trickle), the
 // candidates' extensions (generation, network-id, network-cost, ufrag) and the TCP candidates
-// (port 9 "active" ones, useless on a local network) are removed. Reading a text treats it as
-// hostile: bounded length before anything, bounded inflation, every field checked, and a code
-// per reason (LiveError) that the pages turn into a French sentence.
+// (port 9 "active" ones, useless on a local network) removed; about 600 characters. Reading a
+// text treats it as hostile: bounded length before anything, bounded inflation, every field
+// checked, and a code per reason (LiveError) that the pages turn into a French sentence.
 //
-// The Link (docs in /work/wt/briefs/LIVE.md): `send(Uint8Array)`, `onmessage(Uint8Array)`,
+// The Link (the interface shared with live/sync.js, docs/ARCHITECTURE.md): `send(Uint8Array)`, `onmessage(Uint8Array)`,
 // `onclose()` once, `close()`, `open`. A message larger than one data-channel message is sent
 // in parts and put back together; sending waits on `bufferedAmountLowThreshold` (backpressure)
 // so a first sync of a large table does not overflow the channel's buffer. Messages that
@@ -27,6 +31,7 @@
 // player `memberId`, the link goes to the MJ).
 
 import { deflate, fromBase64Url, inflate, ShareError, toBase64Url } from "../share/codec.js";
+import { packSignal, unpackSignal } from "./sdp-pack.js";
 
 export const SIGNAL_APP = "tablee";
 export const SIGNAL_VERSION = 1;
@@ -167,8 +172,46 @@ export function expandSdp(text) {
   return `${text.split("\n").join("\r\n")}\r\n`;
 }
 
+/** The short form's mark: "." is not a base64url character, so no text form starts this way. */
+const PACKED = "T.";
+
+/** The text of a body: the short form (sdp-pack.js) when the SDP has the usual shape, else the text form. */
 async function writeSignal(body) {
+  const packed = packSignal(body);
+  if (packed) return PACKED + toBase64Url(packed);
   return toBase64Url(await deflate(JSON.stringify({ app: SIGNAL_APP, v: SIGNAL_VERSION, ...body })));
+}
+
+function bytesOf(payload) {
+  try {
+    return fromBase64Url(payload);
+  } catch {
+    throw new LiveError("encoding");
+  }
+}
+
+async function bodyOf(payload) {
+  if (payload.startsWith(PACKED)) {
+    try {
+      return unpackSignal(bytesOf(payload.slice(PACKED.length)));
+    } catch (error) {
+      if (error instanceof LiveError) throw error;
+      throw new LiveError(["foreign", "version"].includes(error.message) ? error.message : "corrupt");
+    }
+  }
+  let inflated;
+  try {
+    inflated = await inflate(bytesOf(payload), MAX_SIGNAL_INFLATED);
+  } catch (error) {
+    if (error instanceof LiveError) throw error;
+    if (error instanceof ShareError && error.code === "too_large") throw new LiveError("too_long");
+    throw new LiveError("corrupt");
+  }
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(inflated));
+  } catch {
+    throw new LiveError("corrupt");
+  }
 }
 
 /** The payload of a pasted text: the text itself, or what follows `#/join/` in a pasted link. */
@@ -192,20 +235,7 @@ export async function readSignal(text, expected, { now = Date.now() } = {}) {
   if (text.length > MAX_SIGNAL_TEXT) throw new LiveError("too_long");
   const payload = payloadOf(text);
   if (payload === "") throw new LiveError("empty");
-  let inflated;
-  try {
-    inflated = await inflate(fromBase64Url(payload), MAX_SIGNAL_INFLATED);
-  } catch (error) {
-    if (error instanceof ShareError && error.code === "too_large") throw new LiveError("too_long");
-    if (error instanceof ShareError && error.code === "encoding") throw new LiveError("encoding");
-    throw new LiveError("corrupt");
-  }
-  let body;
-  try {
-    body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(inflated));
-  } catch {
-    throw new LiveError("corrupt");
-  }
+  const body = await bodyOf(payload);
   if (body === null || typeof body !== "object" || Array.isArray(body) || body.app !== SIGNAL_APP) throw new LiveError("foreign");
   if (body.v !== SIGNAL_VERSION) throw new LiveError("version");
   if (body.k !== "offer" && body.k !== "answer") throw new LiveError("foreign");
