@@ -187,6 +187,11 @@ def test_a_player_who_left_rejoins_as_the_same_member(devices, site):
     expect(row).to_have_attribute("data-state", "connected")
     expect(again.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
 
+    # The MJ's device leaves: the phone says it is disconnected and how to come back.
+    mj.close()
+    expect(again.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "away")
+    expect(again.locator("[data-testid=live-join-state]")).to_contain_text("nouvelle invitation")
+
 
 def test_bad_pastes_say_why_and_change_nothing(devices, site):
     mj = devices(mj=True).page
@@ -321,3 +326,35 @@ def test_stun_setting_refuses_what_is_not_a_stun_url(devices, site):
     page.click("#live-stun-save")
     expect(page.locator("details.more-options [role=status]")).to_have_text("Réglage enregistré.")
     assert page.evaluate("() => localStorage.getItem('tablee.live.stun')") == "stun:192.168.1.2:3478"
+
+
+def test_devices_that_cannot_reach_each_other_are_told_so_in_plain_words(devices, site):
+    """An answer whose only candidate is an address nobody answers (TEST-NET-1, RFC 5737): once
+    the 20 s the devices get have passed (Playwright's clock, fast-forwarded: no real wait),
+    the MJ's page says why in plain words and offers the share links."""
+    mj = devices(mj=True).page
+    mj.clock.install()
+    url = open_invitation(mj, site)
+    answer = mj.evaluate(
+        """async ([rtc, url]) => {
+          const r = await import(rtc);
+          const codec = await import('./static/js/share/codec.js');
+          const offer = await r.readOffer(url);
+          const enc = new TextEncoder();
+          const id = Array.from(codec.fromBase64Url(offer.id));
+          const bytes = [0x54, 1, 2, ...id, 9, 8, 7, 6, 5, 4, 3, 2, 1, 3, ...enc.encode('Ana'),
+            1, 4, ...enc.encode('wxyz'), 22, ...enc.encode('abcdefghijklmnopqrstuv'), ...new Array(32).fill(171),
+            0, 4, 0, 0, 1, 0, 126, 255, 0, 255, 4, 192, 0, 2, 1, 0, 9];
+          return 'T.' + codec.toBase64Url(new Uint8Array(bytes));
+        }""",
+        [RTC, url],
+    )
+    accept(mj, answer)
+    row = mj.locator("[data-testid=live-players] li")
+    expect(row).to_have_attribute("data-state", "connecting")
+    expect(row).to_contain_text("Ana")
+    mj.clock.fast_forward(21_000)
+    expect(row).to_have_attribute("data-state", "unreachable")
+    notice = mj.locator("[data-testid=live-unreachable]")
+    expect(notice).to_contain_text("Les appareils ne se joignent pas (Wi-Fi qui isole les appareils, réseau sans mDNS")
+    expect(notice.get_by_role("link", name="Partager par lien")).to_have_attribute("href", "#/share")
