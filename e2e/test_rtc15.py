@@ -196,6 +196,9 @@ def test_a_player_who_left_rejoins_as_the_same_member(devices, site):
 def test_bad_pastes_say_why_and_change_nothing(devices, site):
     mj = devices(mj=True).page
     url = open_invitation(mj, site)
+    # This browser reads no QR code itself (no BarcodeDetector here): no "Scanner" button.
+    assert mj.evaluate("() => typeof BarcodeDetector") == "undefined"
+    expect(mj.locator("#live-scan")).to_have_count(0)
     error = mj.locator("[data-testid=live-answer-error]")
     cases = [
         ("n'importe quoi", "caractères qu'une invitation Tablée n'a jamais"),
@@ -358,3 +361,38 @@ def test_devices_that_cannot_reach_each_other_are_told_so_in_plain_words(devices
     notice = mj.locator("[data-testid=live-unreachable]")
     expect(notice).to_contain_text("Les appareils ne se joignent pas (Wi-Fi qui isole les appareils, réseau sans mDNS")
     expect(notice.get_by_role("link", name="Partager par lien")).to_have_attribute("href", "#/share")
+
+
+# Headless Chromium on Linux has no BarcodeDetector and no camera: the test gives the page a
+# stand-in for both (a canvas stream as the camera, a detector that "reads" the text the test
+# put on the window), so the MJ's scan path runs from the button to the connected player.
+FAKE_SCANNER = """
+globalThis.BarcodeDetector = class {
+  constructor(options) { this.formats = options.formats; }
+  async detect(source) { return globalThis.__scanned && source.readyState >= 2 ? [{rawValue: globalThis.__scanned}] : []; }
+};
+navigator.mediaDevices.getUserMedia = async () => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 64; canvas.height = 64;
+  const g = canvas.getContext('2d');
+  const stream = canvas.captureStream(10);
+  const paint = () => { g.fillStyle = '#' + Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0'); g.fillRect(0, 0, 64, 64); };
+  paint(); setInterval(paint, 100);
+  return stream;
+};
+"""
+
+
+def test_the_mj_scans_the_answer_with_the_camera_where_the_browser_reads_qr_codes(devices, site):
+    mj_device = devices(mj=True)
+    mj_device.context.add_init_script(FAKE_SCANNER)
+    mj = mj_device.page
+    url = open_invitation(mj, site)
+    answer = answer_invitation(devices(mj=False).page, url, "Inès")
+    mj.click("#live-scan")
+    expect(mj.locator("#live-scan-video")).to_be_visible()
+    mj.evaluate("(text) => { globalThis.__scanned = text; }", answer)
+    row = mj.locator("[data-testid=live-players] li")
+    expect(row).to_have_attribute("data-state", "connected")
+    expect(row).to_contain_text("Inès")
+    expect(mj.locator("#live-scan-video")).to_have_count(0)  # the camera stopped
