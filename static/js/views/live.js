@@ -339,6 +339,8 @@ const renderHost = mjOnly((app) => html`<h1 tabindex="-1">${t("live.title")}</h1
  */
 let join = { status: "none" };
 let joinPaste = "";
+/** This phone's open link to the MJ (a rejoin replaces it). */
+let playerLink = null;
 
 async function readInvitation(app, text) {
   join = { status: "reading" };
@@ -383,6 +385,8 @@ async function makeAnswer(app) {
       link.close(); // the player went on to another invitation meanwhile
       return;
     }
+    if (playerLink && playerLink !== link) playerLink.close(); // joined again: one link to the MJ
+    playerLink = link;
     join = { status: "connected", name, link };
     link.addEventListener("close", () => {
       if (join.link === link) {
