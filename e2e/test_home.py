@@ -129,7 +129,7 @@ def test_each_system_link_opens_its_page(page, site, guarded, width):
 def test_the_navigation_fits_and_holds_every_page(page, site, guarded, width):
     open_home(page, site)
     routes = page.eval_on_selector_all("#app-nav a", "links => links.map(a => a.dataset.route)")
-    assert routes == ["home", "tray", "log", "systmj", "unicreon", "versality", "pointzero", "theorem", "table", "share", "about"]
+    assert routes == ["home", "tray", "log", "systmj", "unicreon", "versality", "pointzero", "theorem", "table", "share", "live", "about"]
     nav = page.locator("#app-nav")
     box = nav.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width

@@ -6,7 +6,7 @@ The conventions (read in /work/shared/rules/; noted at the top of each system's 
   article is needed, else "MJ" with no article ("Écran MJ", "pions MJ").
 - Théorem (003): the maître de Ka, "le MK": never "MJ".
 - Unicreon (004): "la MJ" ("la MJ fait un seul jet pour tous les PNJ").
-- Shared strings (core, cards, safety, kernel) that are not about one system: epicene like
+- Shared strings (core, cards, safety, kernel, live) that are not about one system: epicene like
   Versality (no gendered article alone before "MJ"); a system's own summary follows its system.
 
 Each check is run on the French strings of the namespace (the English ones say "GM" or keep the
@@ -55,7 +55,7 @@ def problems(text: str, convention: str) -> list[str]:
 
 
 CONVENTIONS = {"systmj": "le", "pointzero": "le", "versality": "epicene", "theorem": "mk", "unicreon": "la"}
-SHARED = ("core", "cards", "safety", "kernel")
+SHARED = ("core", "cards", "safety", "kernel", "live")
 
 
 @pytest.mark.parametrize(("ns", "convention"), sorted(CONVENTIONS.items()))

@@ -36,6 +36,10 @@ const SYSTEM_VIEWS = {
   versality: () => import("./systems/versality.js"),
   pointzero: () => import("./systems/pointzero.js"),
   theorem: () => import("./systems/theorem.js"),
+  // The live table's pages (issue 15), loaded on demand like a system's: the MJ's #/live and
+  // the player's #/join/<offer>.
+  live: () => import("./views/live.js"),
+  join: () => import("./views/live.js"),
 };
 // `#/`, an empty hash and an unknown one land on the home page (issue 13: a first visit that
 // explains itself).

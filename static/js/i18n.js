@@ -3,7 +3,7 @@
 // the key itself, so a gap shows up on screen instead of breaking the page.
 
 export const LANGUAGES = ["fr", "en"];
-export const NAMESPACES = ["core", "kernel", "cards", "safety", "share", "unicreon", "versality", "systmj", "pointzero", "theorem", "home"];
+export const NAMESPACES = ["core", "kernel", "cards", "safety", "share", "unicreon", "versality", "systmj", "pointzero", "theorem", "home", "live"];
 
 const tables = { fr: {}, en: {} };
 let current = "fr";

@@ -27,13 +27,15 @@ export class ShareError extends Error {
   }
 }
 
-function toBase64Url(bytes) {
+/** Bytes as base64url text (no padding); also used by live/rtc.js's signalling texts. */
+export function toBase64Url(bytes) {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64Url(text) {
+/** The bytes of base64url text, or ShareError("encoding"). */
+export function fromBase64Url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new ShareError("encoding");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   let binary;
@@ -47,13 +49,14 @@ function fromBase64Url(text) {
   return bytes;
 }
 
-async function deflate(text) {
+/** deflate-raw of a string (UTF-8). */
+export async function deflate(text) {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** Inflate at most `max` bytes; past that the stream is cancelled and the link refused. */
-async function inflate(bytes, max) {
+export async function inflate(bytes, max) {
   const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
   const chunks = [];
   let total = 0;

@@ -1,0 +1,271 @@
+// The short form of a signalling text (live/rtc.js): the few facts of a data-channel SDP packed
+// as bytes, so an invitation link fits a QR code of version 10 (271 bytes at level L) where the
+// SDP text, even deflated, needs version 17-18.
+//
+// A data channel's SDP from Chromium holds little that varies: the ICE user fragment and
+// password, the DTLS fingerprint, the DTLS role, the SCTP max message size and the candidates.
+// `packSignal` keeps those (and the envelope: kind, id, the offer's time or the answer's player)
+// when the SDP is exactly that shape, else returns null and rtc.js sends the longer text form
+// (any browser's SDP still works). `unpackSignal` reads untrusted bytes: every length is
+// bounded, every field checked against what SDP allows before the SDP is written back, so no
+// field can carry a line break or anything else into the description.
+//
+// Layout (big-endian): magic 0x54 ("T"), format 1, kind (1 offer, 2 answer), id (9 bytes);
+// offer: time (u32, seconds); answer: member id (9 bytes), name (u8 length, UTF-8);
+// then setup (0 actpass, 1 active, 2 passive), ufrag (u8 length, text), pwd (u8 length, text),
+// fingerprint (sha-256, 32 bytes), max-message-size (u32), candidates (u8 count) each:
+// type (0 host, 1 srflx, 2 prflx, 3 relay), priority (u32), address, port (u16), and for a type
+// other than host the related address and port. An address is a tag then: 1 an mDNS name
+// (a UUID, 16 bytes, written "<uuid>.local"), 4 IPv4 (4 bytes), 6 IPv6 (16 bytes), 0 a
+// host name (u8 length, text).
+
+import { fromBase64Url, toBase64Url } from "../share/codec.js";
+
+const MAGIC = 0x54;
+const FORMAT = 1;
+const SETUPS = ["actpass", "active", "passive"];
+const TYPES = ["host", "srflx", "prflx", "relay"];
+const ICE_CHARS = /^[A-Za-z0-9+/]+$/;
+const HOSTNAME = /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
+const UUID_LOCAL = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})\.local$/;
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+const CANDIDATE = /^a=candidate:\S+ 1 udp (\d+) (\S+) (\d+) typ (host|srflx|prflx|relay)(?: raddr (\S+) rport (\d+))?$/;
+/** The SDP lines the template writes itself (the rest must be candidates or the fields packed). */
+const FIXED = new Set([
+  "v=0", "s=-", "t=0 0", "a=group:BUNDLE 0", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel",
+  "c=IN IP4 0.0.0.0", "a=mid:0", "a=sctp-port:5000",
+]);
+
+// ------------------------------------------------------------------ addresses
+
+function ipv6Bytes(text) {
+  if (!/^[0-9a-fA-F:]+$/.test(text) || text.length > 39) return null;
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (groups.some((g) => !/^[0-9a-fA-F]{1,4}$/.test(g))) return null;
+  const out = [];
+  for (const g of groups) {
+    const n = parseInt(g, 16);
+    out.push(n >> 8, n & 255);
+  }
+  return out;
+}
+
+function ipv6Text(bytes) {
+  const groups = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
+  return groups.join(":");
+}
+
+function packAddress(out, text) {
+  const uuid = text.match(UUID_LOCAL);
+  if (uuid) {
+    out.push(1, ...hexBytes(uuid.slice(1).join("")));
+    return true;
+  }
+  const v4 = text.match(IPV4);
+  if (v4) {
+    const parts = v4.slice(1).map(Number);
+    if (parts.some((n) => n > 255)) return false;
+    out.push(4, ...parts);
+    return true;
+  }
+  const v6 = text.includes(":") ? ipv6Bytes(text) : null;
+  if (v6) {
+    out.push(6, ...v6);
+    return true;
+  }
+  if (text.length <= 253 && HOSTNAME.test(text)) {
+    out.push(0, text.length, ...new TextEncoder().encode(text));
+    return true;
+  }
+  return false;
+}
+
+function hexBytes(hex) {
+  const out = [];
+  for (let i = 0; i < hex.length; i += 2) out.push(parseInt(hex.slice(i, i + 2), 16));
+  return out;
+}
+
+function hexText(bytes, sep = "") {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(sep);
+}
+
+// ------------------------------------------------------------------ packing
+
+function u16(out, n) {
+  out.push((n >>> 8) & 255, n & 255);
+}
+
+function u32(out, n) {
+  out.push((n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255);
+}
+
+function idBytes(id) {
+  if (typeof id !== "string" || !/^[A-Za-z0-9_-]{12}$/.test(id)) return null;
+  return Array.from(fromBase64Url(id));
+}
+
+/**
+ * The bytes of a signalling body ({k, id, t | m, n, sdp} with the compact SDP of rtc.js), or
+ * null when its SDP is not the data-channel shape this form knows.
+ */
+export function packSignal(body) {
+  const out = [MAGIC, FORMAT, body.k === "offer" ? 1 : 2];
+  const id = idBytes(body.id);
+  if (!id) return null;
+  out.push(...id);
+  if (body.k === "offer") {
+    if (!Number.isInteger(body.t) || body.t < 0 || body.t > 0xffffffff) return null;
+    u32(out, body.t);
+  } else {
+    const member = idBytes(body.m);
+    const name = new TextEncoder().encode(body.n);
+    if (!member || name.length > 255) return null;
+    out.push(...member, name.length, ...name);
+  }
+  const fields = {};
+  const candidates = [];
+  for (const line of body.sdp.split("\n")) {
+    if (FIXED.has(line) || /^o=- \d+ \d+ IN IP4 127\.0\.0\.1$/.test(line)) continue;
+    const candidate = line.match(CANDIDATE);
+    if (candidate) {
+      candidates.push(candidate);
+      continue;
+    }
+    const field = line.match(/^a=(ice-ufrag|ice-pwd|fingerprint|setup|max-message-size):(.*)$/);
+    if (!field || Object.hasOwn(fields, field[1])) return null;
+    fields[field[1]] = field[2];
+  }
+  const setup = SETUPS.indexOf(fields.setup);
+  const ufrag = fields["ice-ufrag"] ?? "";
+  const pwd = fields["ice-pwd"] ?? "";
+  const fingerprint = (fields.fingerprint ?? "").match(/^sha-256 ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})$/);
+  const mms = Number(fields["max-message-size"]);
+  if (setup < 0 || !ICE_CHARS.test(ufrag) || ufrag.length > 255 || !ICE_CHARS.test(pwd) || pwd.length > 255) return null;
+  if (!fingerprint || !Number.isInteger(mms) || mms < 0 || mms > 0xffffffff || candidates.length > 255) return null;
+  out.push(setup, ufrag.length, ...new TextEncoder().encode(ufrag), pwd.length, ...new TextEncoder().encode(pwd));
+  out.push(...hexBytes(fingerprint[1].replace(/:/g, "").toLowerCase()));
+  u32(out, mms);
+  out.push(candidates.length);
+  for (const [, priority, address, port, type, raddr, rport] of candidates) {
+    const p = Number(priority);
+    if (p > 0xffffffff || Number(port) > 65535) return null;
+    out.push(TYPES.indexOf(type));
+    u32(out, p);
+    if (!packAddress(out, address)) return null;
+    u16(out, Number(port));
+    if (type !== "host") {
+      if (raddr === undefined || Number(rport) > 65535 || !packAddress(out, raddr)) return null;
+      u16(out, Number(rport));
+    }
+  }
+  return new Uint8Array(out);
+}
+
+// ------------------------------------------------------------------ unpacking
+
+class Reader {
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.at = 0;
+  }
+
+  take(n) {
+    if (this.at + n > this.bytes.length) throw new Error("corrupt");
+    const part = this.bytes.subarray(this.at, this.at + n);
+    this.at += n;
+    return part;
+  }
+
+  u8() {
+    return this.take(1)[0];
+  }
+
+  u16() {
+    const [a, b] = this.take(2);
+    return (a << 8) | b;
+  }
+
+  u32() {
+    const [a, b, c, d] = this.take(4);
+    return ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
+  }
+
+  text(n) {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(this.take(n));
+    } catch {
+      throw new Error("corrupt");
+    }
+  }
+}
+
+function readAddress(reader) {
+  const tag = reader.u8();
+  if (tag === 1) {
+    const hex = hexText(reader.take(16));
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}.local`;
+  }
+  if (tag === 4) return Array.from(reader.take(4)).join(".");
+  if (tag === 6) return ipv6Text(reader.take(16));
+  if (tag === 0) {
+    const name = reader.text(reader.u8());
+    if (!HOSTNAME.test(name)) throw new Error("corrupt");
+    return name;
+  }
+  throw new Error("corrupt");
+}
+
+/**
+ * The body ({app, v, k, id, t | m, n, sdp}) packed in untrusted bytes; throws Error("foreign"),
+ * Error("version") or Error("corrupt").
+ */
+export function unpackSignal(bytes) {
+  const reader = new Reader(bytes);
+  if (reader.u8() !== MAGIC) throw new Error("foreign");
+  if (reader.u8() !== FORMAT) throw new Error("version");
+  const kind = reader.u8();
+  if (kind !== 1 && kind !== 2) throw new Error("foreign");
+  const body = { app: "tablee", v: 1, k: kind === 1 ? "offer" : "answer", id: toBase64Url(reader.take(9)) };
+  if (kind === 1) body.t = reader.u32();
+  else {
+    body.m = toBase64Url(reader.take(9));
+    body.n = reader.text(reader.u8());
+  }
+  const setup = SETUPS[reader.u8()];
+  const ufrag = reader.text(reader.u8());
+  const pwd = reader.text(reader.u8());
+  if (!setup || !ICE_CHARS.test(ufrag) || !ICE_CHARS.test(pwd)) throw new Error("corrupt");
+  const fingerprint = hexText(reader.take(32), ":").toUpperCase();
+  const mms = reader.u32();
+  const count = reader.u8();
+  const lines = [];
+  for (let i = 0; i < count; i += 1) {
+    const type = TYPES[reader.u8()];
+    if (!type) throw new Error("corrupt");
+    const priority = reader.u32();
+    const address = readAddress(reader);
+    const port = reader.u16();
+    let related = "";
+    if (type !== "host") {
+      const raddr = readAddress(reader);
+      related = ` raddr ${raddr} rport ${reader.u16()}`;
+    }
+    lines.push(`a=candidate:${i + 1} 1 udp ${priority} ${address} ${port} typ ${type}${related}`);
+  }
+  if (reader.at !== bytes.length) throw new Error("corrupt");
+  body.sdp = [
+    "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+    "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0", ...lines,
+    `a=ice-ufrag:${ufrag}`, `a=ice-pwd:${pwd}`, `a=fingerprint:sha-256 ${fingerprint}`, `a=setup:${setup}`,
+    "a=mid:0", "a=sctp-port:5000", `a=max-message-size:${mms}`,
+  ].join("\n");
+  return body;
+}

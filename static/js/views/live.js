@@ -1,0 +1,477 @@
+// The live table's pages (issue 15): `#/live`, where the MJ opens the table to the players, and
+// `#/join/<offer>`, where a player's phone (its camera app opening the QR code's link is enough)
+// answers the MJ's invitation.
+//
+// MJ: one invitation (an offer, live/rtc.js) per player, shown as a QR code of a join link and
+// as the link to copy; the player's answer is pasted (or scanned with the camera where the
+// browser has BarcodeDetector); the page lists the players and their connection (star
+// topology: one RTCPeerConnection per player). Player: the offer is read at once and removed
+// from the address bar, the player gives a name, the page shows the answer as a QR code and as
+// a text to copy, then "connecté". When the devices cannot reach each other, the page says so
+// in plain words and points to the share links (#/share).
+//
+// The links go to the rest of the app through rtc.onLink; this page keeps no table data.
+
+import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { t } from "../i18n.js";
+import { mjOnly } from "../share/mj-mode.js";
+import { qrMatrix, qrSvg } from "../share/qr.js";
+import {
+  announce,
+  answerOffer,
+  cleanName,
+  createOffer,
+  iceServers,
+  LiveError,
+  MAX_NAME,
+  MAX_SIGNAL_TEXT,
+  memberId,
+  readOffer,
+  readSignal,
+  savedName,
+  saveName,
+  setStun,
+  stunSetting,
+  webrtcAvailable,
+} from "../live/rtc.js";
+import { loadStylesheet } from "./ui.js";
+
+loadStylesheet(new URL("../../css/live.css", import.meta.url).href);
+
+export const JOIN_ROUTE = "join";
+/** Invitations kept waiting for an answer (older ones are closed). */
+const MAX_PENDING = 8;
+/** How often an open link's round trip is measured again. */
+const PING_EVERY_MS = 10_000;
+
+function reason(error) {
+  const code = error instanceof LiveError ? error.code : "corrupt";
+  return t(`live.bad.${code}`);
+}
+
+function joinUrl(text) {
+  const url = new URL(location.href);
+  url.hash = `#/${JOIN_ROUTE}/${text}`;
+  return url.href;
+}
+
+async function copy(text, fieldId) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    document.getElementById(fieldId)?.select(); // no clipboard permission: selected for the person to copy
+    return false;
+  }
+}
+
+/** Measure the round trip now and every PING_EVERY_MS while the link is open. */
+function keepMeasuring(app, link) {
+  const measure = () => link.ping().then(() => app.rerender());
+  measure();
+  const timer = setInterval(measure, PING_EVERY_MS);
+  link.addEventListener("close", () => clearInterval(timer), { once: true });
+}
+
+function rttText(link) {
+  return link?.rtt === null || link?.rtt === undefined ? "" : t("live.rtt", { ms: Math.max(1, Math.round(link.rtt)) });
+}
+
+// ------------------------------------------------------------------ the MJ's page
+
+const host = {
+  /** Invitations waiting for an answer: id -> offer (rtc.createOffer). */
+  pending: new Map(),
+  /** Invitations already answered (an answer pasted twice says so). */
+  used: new Set(),
+  /** The invitation on screen: {id, url, matrix}. */
+  current: null,
+  making: false,
+  makeError: null,
+  answer: "",
+  answerError: null,
+  accepting: false,
+  copied: false,
+  /** memberId -> {name, state: "connecting"|"connected"|"away"|"unreachable", link}. */
+  players: new Map(),
+  unreachable: false,
+  stun: null,
+  stunError: null,
+  stunSaved: false,
+  scan: null,
+};
+
+async function makeInvitation(app) {
+  if (host.making) return;
+  Object.assign(host, { making: true, makeError: null, copied: false });
+  app.rerender();
+  try {
+    const offer = await createOffer({ servers: iceServers() });
+    host.pending.set(offer.id, offer);
+    while (host.pending.size > MAX_PENDING) {
+      const [oldest, old] = host.pending.entries().next().value;
+      old.close();
+      host.pending.delete(oldest);
+    }
+    const url = joinUrl(offer.text);
+    host.current = { id: offer.id, url, matrix: qrMatrix(url) };
+  } catch (error) {
+    host.makeError = reason(error);
+  }
+  host.making = false;
+  app.rerender();
+}
+
+function hostLinkOpened(app, link) {
+  const { memberId: member, name } = link.peer;
+  const before = host.players.get(member);
+  if (before?.link && before.link !== link) before.link.close(); // the same player, joined again
+  host.players.set(member, { name, state: "connected", link });
+  link.addEventListener("close", () => {
+    const now = host.players.get(member);
+    if (now?.link === link) {
+      now.state = "away";
+      app.rerender();
+    }
+  }, { once: true });
+  announce(link, "mj", member, name);
+  keepMeasuring(app, link);
+  app.rerender();
+}
+
+async function acceptAnswer(app) {
+  if (host.accepting) return;
+  const text = host.answer;
+  host.answerError = null;
+  let answer;
+  host.accepting = true;
+  try {
+    answer = await readSignal(text, "answer");
+  } catch (error) {
+    host.answerError = reason(error);
+  }
+  host.accepting = false;
+  if (!answer) {
+    app.rerender();
+    document.getElementById("live-answer")?.focus();
+    return;
+  }
+  const offer = host.pending.get(answer.id);
+  if (!offer) {
+    host.answerError = t(`live.bad.${host.used.has(answer.id) ? "used" : "other_offer"}`);
+    app.rerender();
+    document.getElementById("live-answer")?.focus();
+    return;
+  }
+  // From here the invitation is spent: the field empties and the next player gets a new one.
+  host.pending.delete(answer.id);
+  host.used.add(answer.id);
+  host.answer = "";
+  const before = host.players.get(answer.memberId);
+  host.players.set(answer.memberId, { name: answer.name, state: "connecting", link: before?.link ?? null });
+  host.unreachable = false;
+  if (host.current?.id === answer.id) {
+    host.current = null;
+    makeInvitation(app);
+  }
+  app.rerender();
+  try {
+    hostLinkOpened(app, await offer.accept(text));
+  } catch (error) {
+    const entry = host.players.get(answer.memberId);
+    if (entry && entry.state === "connecting") entry.state = "unreachable";
+    if (error instanceof LiveError && error.code === "unreachable") host.unreachable = true;
+    else host.answerError = reason(error);
+    app.rerender();
+  }
+}
+
+// Scanning the answer's QR code with the camera, where the browser reads QR codes itself.
+function canScan() {
+  return typeof globalThis.BarcodeDetector === "function" && Boolean(navigator.mediaDevices?.getUserMedia);
+}
+
+function stopScan() {
+  if (!host.scan) return;
+  clearTimeout(host.scan.timer);
+  for (const track of host.scan.stream.getTracks()) track.stop();
+  host.scan = null;
+}
+
+async function startScan(app) {
+  host.answerError = null;
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+  } catch {
+    host.answerError = t("live.scan_refused");
+    app.rerender();
+    return;
+  }
+  const detector = new globalThis.BarcodeDetector({ formats: ["qr_code"] });
+  host.scan = { stream, timer: null };
+  app.rerender();
+  const look = async () => {
+    if (!host.scan || host.scan.stream !== stream) return;
+    const video = document.getElementById("live-scan-video");
+    let codes = [];
+    try {
+      if (video && video.readyState >= 2) codes = await detector.detect(video);
+    } catch {
+      codes = [];
+    }
+    if (codes.length && host.scan?.stream === stream) {
+      stopScan();
+      host.answer = codes[0].rawValue;
+      acceptAnswer(app);
+      return;
+    }
+    if (host.scan?.stream === stream) host.scan.timer = setTimeout(look, 250);
+  };
+  look();
+}
+
+function invitationSection(app) {
+  const current = host.current;
+  let body;
+  if (!current) {
+    body = html`<p class="muted">${t("live.open_help")}</p>
+      <div class="row"><button type="button" class="primary" id="live-open" ?disabled=${host.making}
+        @click=${() => makeInvitation(app)}>${t("live.open")}</button></div>`;
+  } else {
+    body = html`<p class="muted">${t("live.invite_help")}</p>
+      ${current.matrix
+        ? html`<figure class="share-qr" data-testid="live-offer-qr">${qrSvg(current.matrix, t("live.offer_qr_label"))}
+            <figcaption class="muted">${t("live.qr_version", { version: current.matrix.version })}</figcaption></figure>`
+        : nothing}
+      <label for="live-offer">${t("live.offer_label")}</label>
+      <input id="live-offer" class="share-link" readonly .value=${current.url} data-length=${current.url.length}
+        @focus=${(e) => e.target.select()}>
+      <div class="row">
+        <button type="button" id="live-offer-copy" @click=${async () => { await copy(current.url, "live-offer"); host.copied = true; app.rerender(); }}>${t("live.copy")}</button>
+        <button type="button" id="live-new" ?disabled=${host.making} @click=${() => makeInvitation(app)}>${t("live.new_offer")}</button>
+      </div>`;
+  }
+  const why = host.making ? t("live.making") : host.copied ? t("live.copied") : "";
+  return html`<section class="card" aria-labelledby="live-invite-title">
+    <h2 id="live-invite-title">${t("live.invite_title")}</h2>
+    ${body}
+    <p role="status" class="muted" data-testid="live-invite-status">${why}</p>
+    ${host.makeError ? html`<p class="field-error" role="alert">${host.makeError}</p>` : nothing}
+  </section>`;
+}
+
+function answerSection(app) {
+  const error = host.answerError;
+  return html`<section class="card" aria-labelledby="live-answer-title">
+    <h2 id="live-answer-title">${t("live.answer_title")}</h2>
+    <label for="live-answer">${t("live.answer_label")}</label>
+    <textarea id="live-answer" rows="3" spellcheck="false" autocomplete="off" maxlength=${MAX_SIGNAL_TEXT}
+      aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? "live-answer-error" : "live-answer-help"}
+      .value=${host.answer} @input=${(e) => { host.answer = e.target.value; }}></textarea>
+    <p class="muted small" id="live-answer-help">${t("live.answer_help")}</p>
+    ${error ? html`<p class="field-error" id="live-answer-error" role="alert" data-testid="live-answer-error">${error}</p>` : nothing}
+    <div class="row">
+      <button type="button" class="primary" id="live-accept" ?disabled=${host.accepting} @click=${() => acceptAnswer(app)}>${t("live.accept")}</button>
+      ${canScan() && !host.scan ? html`<button type="button" id="live-scan" @click=${() => startScan(app)}>${t("live.scan")}</button>` : nothing}
+    </div>
+    ${host.scan
+      ? html`<div class="live-scan"><video id="live-scan-video" autoplay muted playsinline .srcObject=${host.scan.stream}
+          aria-label=${t("live.scan_video")}></video>
+          <div class="row"><button type="button" id="live-scan-stop" @click=${() => { stopScan(); app.rerender(); }}>${t("live.scan_stop")}</button></div></div>`
+      : nothing}
+  </section>`;
+}
+
+function unreachableNotice() {
+  return html`<div class="notice error" role="alert" data-testid="live-unreachable">
+    <p>${t("live.unreachable")} <a href="#/share">${t("live.fallback")}</a></p></div>`;
+}
+
+function playersSection(app) {
+  const players = [...host.players.entries()];
+  return html`<section class="card" aria-labelledby="live-players-title">
+    <h2 id="live-players-title">${t("live.players_title")}</h2>
+    <div aria-live="polite">
+      ${players.length === 0
+        ? html`<p class="muted" data-testid="live-no-player">${t("live.no_player")}</p>`
+        : html`<ul class="live-players" data-testid="live-players">
+            ${players.map(([id, p]) => html`<li data-member=${id} data-state=${p.state}>
+              <strong>${p.name}</strong> — <span class="live-state">${t(`live.state.${p.state}`)}</span>
+              ${p.state === "connected" ? html`<span class="muted small live-rtt">${rttText(p.link)}</span>` : nothing}</li>`)}
+          </ul>`}
+    </div>
+    ${host.unreachable ? unreachableNotice(app) : nothing}
+  </section>`;
+}
+
+function stunSection(app) {
+  const value = host.stun ?? stunSetting();
+  return html`<details class="more-options card">
+    <summary>${t("live.settings")}</summary>
+    <label for="live-stun">${t("live.stun_label")}</label>
+    <input id="live-stun" type="text" inputmode="url" spellcheck="false" autocomplete="off" .value=${value} maxlength="210"
+      placeholder="stun:stun.example.org:3478" aria-describedby=${host.stunError ? "live-stun-error" : "live-stun-help"}
+      aria-invalid=${host.stunError ? "true" : "false"} @input=${(e) => { host.stun = e.target.value; }}>
+    <p class="muted small" id="live-stun-help">${t("live.stun_help")}</p>
+    ${host.stunError ? html`<p class="field-error" role="alert" id="live-stun-error">${host.stunError}</p>` : nothing}
+    <div class="row"><button type="button" id="live-stun-save" @click=${() => {
+      const ok = setStun(host.stun ?? value);
+      host.stunError = ok ? null : t("live.stun_bad");
+      host.stunSaved = ok;
+      if (ok) host.stun = null;
+      app.rerender();
+    }}>${t("live.stun_save")}</button><span role="status" class="muted">${host.stunSaved ? t("live.stun_saved") : ""}</span></div>
+  </details>`;
+}
+
+const renderHost = mjOnly((app) => html`<h1 tabindex="-1">${t("live.title")}</h1>
+  <p class="muted">${t("live.intro")}</p>
+  ${webrtcAvailable()
+    ? html`<div class="split">${invitationSection(app)}${answerSection(app)}</div>${playersSection(app)}${stunSection(app)}`
+    : html`<div class="notice error" role="alert"><p>${t("live.bad.no_webrtc")} <a href="#/share">${t("live.fallback")}</a></p></div>`}`);
+
+// ------------------------------------------------------------------ the player's page
+
+/**
+ * The join in progress: {status: "none"|"reading"|"bad"|"name"|"answering"|"answer"|"connected"|"away"|"unreachable",
+ * offer, error, text, matrix, link, name, nameError}.
+ */
+let join = { status: "none" };
+let joinPaste = "";
+/** This phone's open link to the MJ (a rejoin replaces it). */
+let playerLink = null;
+
+async function readInvitation(app, text) {
+  join = { status: "reading" };
+  app.rerender();
+  try {
+    const offer = await readOffer(text);
+    join = { status: "name", offer, name: savedName() };
+  } catch (error) {
+    join = { status: "bad", error: reason(error) };
+  }
+  app.rerender();
+  document.getElementById("live-join-title")?.focus({ preventScroll: true });
+}
+
+async function makeAnswer(app) {
+  const name = cleanName(join.name ?? "");
+  if (name === null) {
+    join = { ...join, nameError: t("live.name_bad", { max: MAX_NAME }) };
+    app.rerender();
+    document.getElementById("live-name")?.focus();
+    return;
+  }
+  saveName(name);
+  const { offer } = join;
+  join = { status: "answering", offer, name };
+  app.rerender();
+  let answer;
+  try {
+    answer = await answerOffer(offer, { member: memberId(), name, servers: iceServers() });
+  } catch (error) {
+    join = { status: "bad", error: reason(error) };
+    app.rerender();
+    return;
+  }
+  join = { status: "answer", name, text: answer.text, matrix: qrMatrix(answer.text), copied: false };
+  app.rerender();
+  document.getElementById("live-join-title")?.focus({ preventScroll: true });
+  const current = join;
+  try {
+    const link = await answer.link;
+    if (join !== current) {
+      link.close(); // the player went on to another invitation meanwhile
+      return;
+    }
+    if (playerLink && playerLink !== link) playerLink.close(); // joined again: one link to the MJ
+    playerLink = link;
+    join = { status: "connected", name, link };
+    link.addEventListener("close", () => {
+      if (join.link === link) {
+        join = { status: "away", name };
+        app.rerender();
+      }
+    }, { once: true });
+    announce(link, "player", memberId(), name);
+    keepMeasuring(app, link);
+  } catch {
+    if (join === current) join = { status: "unreachable", name };
+  }
+  app.rerender();
+}
+
+function pasteForm(app) {
+  return html`<form class="live-paste" @submit=${(e) => { e.preventDefault(); readInvitation(app, joinPaste); }}>
+    <label for="live-invitation">${t("live.paste_invitation")}</label>
+    <textarea id="live-invitation" rows="2" spellcheck="false" autocomplete="off" maxlength=${MAX_SIGNAL_TEXT}
+      .value=${joinPaste} @input=${(e) => { joinPaste = e.target.value; }}></textarea>
+    <div class="row"><button type="submit" id="live-invitation-read">${t("live.read_invitation")}</button></div>
+  </form>`;
+}
+
+function joinBody(app) {
+  switch (join.status) {
+    case "reading":
+      return html`<p role="status">${t("live.reading")}</p>`;
+    case "bad":
+      return html`<div class="notice error" role="alert" data-testid="live-join-bad"><p>${t("live.bad_invitation", { reason: join.error })}</p></div>
+        ${pasteForm(app)}`;
+    case "name":
+      return html`<form @submit=${(e) => { e.preventDefault(); makeAnswer(app); }}>
+        <p>${t("live.join_help")}</p>
+        <label for="live-name">${t("live.name_label")}</label>
+        <input id="live-name" type="text" autocomplete="nickname" maxlength=${MAX_NAME * 2} .value=${join.name ?? ""}
+          aria-invalid=${join.nameError ? "true" : "false"} aria-describedby=${join.nameError ? "live-name-error" : nothing}
+          @input=${(e) => { join.name = e.target.value; }}>
+        ${join.nameError ? html`<p class="field-error" role="alert" id="live-name-error">${join.nameError}</p>` : nothing}
+        <div class="row"><button type="submit" class="primary" id="live-join">${t("live.join")}</button></div>
+      </form>`;
+    case "answering":
+      return html`<p role="status">${t("live.answering")}</p>`;
+    case "answer":
+      return html`<p>${t("live.answer_give")}</p>
+        ${join.matrix
+          ? html`<figure class="share-qr" data-testid="live-answer-qr">${qrSvg(join.matrix, t("live.answer_qr_label"))}
+              <figcaption class="muted">${t("live.qr_version", { version: join.matrix.version })}</figcaption></figure>`
+          : nothing}
+        <label for="live-answer-text">${t("live.answer_text_label")}</label>
+        <textarea id="live-answer-text" class="share-link" readonly rows="4" .value=${join.text} data-length=${join.text.length}
+          @focus=${(e) => e.target.select()}></textarea>
+        <div class="row"><button type="button" id="live-answer-copy" @click=${async () => { await copy(join.text, "live-answer-text"); join.copied = true; app.rerender(); }}>${t("live.copy_answer")}</button></div>
+        <p role="status" data-testid="live-join-state" data-state="waiting">${join.copied ? t("live.copied") : ""} ${t("live.waiting_mj")}</p>`;
+    case "connected":
+      return html`<p role="status" class="live-connected" data-testid="live-join-state" data-state="connected">${t("live.connected", { name: join.name })}
+        <span class="muted small live-rtt">${rttText(join.link)}</span></p>`;
+    case "away":
+      return html`<p role="status" data-testid="live-join-state" data-state="away">${t("live.away")}</p>${pasteForm(app)}`;
+    case "unreachable":
+      return html`<div role="status" data-testid="live-join-state" data-state="unreachable">${unreachableNotice(app)}</div>${pasteForm(app)}`;
+    default:
+      return html`<p>${t("live.join_none")}</p>${pasteForm(app)}`;
+  }
+}
+
+function renderJoin(app) {
+  const [payload] = app.params;
+  if (payload) {
+    // Consumed at once: the invitation leaves the address bar (and the history entry).
+    app.params = [];
+    history.replaceState(history.state, "", `${location.pathname}${location.search}#/${JOIN_ROUTE}`);
+    join = { status: "reading" };
+    queueMicrotask(() => readInvitation(app, payload));
+  }
+  return html`<h1 tabindex="-1">${t("live.join_title")}</h1>
+    <section class="card" aria-labelledby="live-join-title">
+      <h2 id="live-join-title" tabindex="-1">${t("live.join_subtitle")}</h2>
+      <div aria-live="polite">${joinBody(app)}</div>
+    </section>`;
+}
+
+// ------------------------------------------------------------------ the page
+
+export function render(app) {
+  if (app.route === JOIN_ROUTE) return renderJoin(app);
+  return renderHost(app);
+}
