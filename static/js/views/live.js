@@ -10,7 +10,9 @@
 // a text to copy, then "connecté". When the devices cannot reach each other, the page says so
 // in plain words and points to the share links (#/share).
 //
-// The links go to the rest of the app through rtc.onLink; this page keeps no table data.
+// The links go to the live session through rtc.onLink (live/connect.js, live/session.js): the
+// table itself is replicated there; this page shows who is at the table, what this device
+// plays, its private cards and the values a concurrent change replaced.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
@@ -34,6 +36,7 @@ import {
   stunSetting,
   webrtcAvailable,
 } from "../live/rtc.js";
+import { current, ensure, leave, start, watch } from "../live/connect.js";
 import { loadStylesheet } from "./ui.js";
 
 loadStylesheet(new URL("../../css/live.css", import.meta.url).href);
@@ -103,6 +106,7 @@ const host = {
 
 async function makeInvitation(app) {
   if (host.making) return;
+  ensure("mj"); // the table is published before the first player syncs
   Object.assign(host, { making: true, makeError: null, copied: false });
   app.rerender();
   try {
@@ -469,9 +473,80 @@ function renderJoin(app) {
     </section>`;
 }
 
+// ------------------------------------------------------------------ the session (both sides)
+
+let watching = false;
+
+function characterName(app, id) {
+  return app.doc.characters.find((c) => c.id === id)?.name ?? id;
+}
+
+function peopleList(app, session) {
+  const people = session.presence();
+  return html`<ul class="live-people" data-testid="live-people">
+    ${people.map((p) => html`<li data-member=${p.id} data-here=${p.here ? "yes" : "no"}>
+      <strong>${p.name}</strong>${p.me ? html` <span class="muted">(${t("live.you")})</span>` : nothing}
+      — ${p.role === "mj" ? t("live.role_mj") : t("live.role_player")}, ${p.here ? t("live.here") : t("live.away_short")}
+      ${p.characters.length ? html`<span class="muted"> · ${t("live.plays", { names: p.characters.map((id) => characterName(app, id)).join(", ") })}</span>` : nothing}
+    </li>`)}
+  </ul>`;
+}
+
+function claimForm(app, session) {
+  const chars = app.doc.characters;
+  if (!chars.length) return html`<p class="muted">${t("live.claim_none")}</p>`;
+  const mine = new Set(session.characters);
+  return html`<fieldset class="live-claim"><legend>${t("live.claim_title")}</legend>
+    <p class="muted small">${t("live.claim_help")}</p>
+    ${chars.map((c) => html`<label class="check"><input type="checkbox" data-character=${c.id} .checked=${mine.has(c.id)}
+      @change=${(e) => session.claim(e.target.checked ? [...session.characters, c.id] : session.characters.filter((x) => x !== c.id))}>
+      ${c.name}</label>`)}
+  </fieldset>`;
+}
+
+function handsSection(app, session) {
+  const { hands } = session.privateContent();
+  return html`<div data-testid="live-hands"><h3>${t("live.hand_title")}</h3>
+    ${hands.length === 0
+      ? html`<p class="muted">${t("live.no_hand")}</p>`
+      : html`<ul>${hands.map((h) => html`<li data-owner=${h.owner}>${characterName(app, h.owner)} (${h.system}) : ${h.cards.length ? h.cards.join(", ") : t("live.hand_empty")}</li>`)}</ul>`}
+  </div>`;
+}
+
+function overwrittenSection(session) {
+  const items = session.overwritten.slice().reverse();
+  if (!items.length) return nothing;
+  return html`<details class="more-options" data-testid="live-overwritten"><summary>${t("live.overwritten_title", { n: items.length })}</summary>
+    <p class="muted small">${t("live.overwritten_help")}</p>
+    <ul>${items.map((o) => html`<li><code>${o.path}</code> : ${JSON.stringify(o.value)} → ${JSON.stringify(o.by)}
+      <span class="muted small">(${new Date(o.at).toLocaleString()})</span></li>`)}</ul>
+  </details>`;
+}
+
+function sessionSection(app) {
+  const session = current();
+  if (!session) return nothing;
+  if (session.role === "player" && !session.joined) {
+    return html`<section class="card" data-testid="live-session" data-joined="no"><p role="status">${t("live.syncing")}</p></section>`;
+  }
+  return html`<section class="card" aria-labelledby="live-session-title" data-testid="live-session" data-joined="yes">
+    <h2 id="live-session-title">${t("live.session_title")}</h2>
+    <div aria-live="polite">${peopleList(app, session)}</div>
+    ${session.role === "player" ? html`${claimForm(app, session)}${handsSection(app, session)}` : nothing}
+    ${overwrittenSection(session)}
+    <div class="row"><button type="button" id="live-leave" @click=${() => { leave(); app.rerender(); }}>${t("live.leave")}</button></div>
+    <p class="muted small">${t("live.leave_help")}</p>
+  </section>`;
+}
+
 // ------------------------------------------------------------------ the page
 
 export function render(app) {
-  if (app.route === JOIN_ROUTE) return renderJoin(app);
-  return renderHost(app);
+  start(app);
+  if (!watching) {
+    watching = true;
+    watch(() => app.rerender());
+  }
+  if (app.route === JOIN_ROUTE) return html`${renderJoin(app)}${sessionSection(app)}`;
+  return html`${renderHost(app)}${sessionSection(app)}`;
 }

@@ -1,0 +1,71 @@
+// The live table's one session per page: the links rtc.js opens go to it (issue 15).
+//
+// `start(app)` is called once by the live pages (and at boot when this device already follows a
+// live table, so its changes keep reaching the Y docs while no link is open). The session is
+// the MJ's (hub) or a player's (member) after the role of the first link, or of the saved one.
+
+import { memberId, onLink, savedName } from "./rtc.js";
+import { LIVE_KEY, Session } from "./session.js";
+
+let app = null;
+let session = null;
+const listeners = new Set();
+
+function saved(storage = window.localStorage) {
+  try {
+    const parsed = JSON.parse(storage.getItem(LIVE_KEY) ?? "null");
+    return parsed && typeof parsed === "object" && (parsed.role === "mj" || parsed.role === "player") ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function changed() {
+  for (const fn of listeners) fn(session);
+}
+
+/** The session of `role` (created, or re-created when the role changes). */
+export function ensure(role) {
+  if (session && session.role === role) return session;
+  session?.close();
+  session = new Session(app, { role, me: role === "player" ? memberId() : null, name: savedName() || (role === "mj" ? "MJ" : "") });
+  session.addEventListener("change", changed);
+  session.addEventListener("held", (e) => app.notify("warning", app.t("live.held", { systems: e.detail.systems.join(", ") })));
+  session.addEventListener("error", (e) => {
+    if (e.detail?.code === "live.storage_full") app.notify("warning", app.t("live.storage_full"));
+  });
+  changed();
+  return session;
+}
+
+/** Follow the links and, when this device already follows a live table, resume it. */
+export function start(theApp) {
+  if (app) return session;
+  app = theApp;
+  const before = saved();
+  if (before) ensure(before.role);
+  onLink(({ link, role, memberId: id, name }) => ensure(role).attach({ link, memberId: id, name }));
+  return session;
+}
+
+/** This page's session, or null. */
+export const current = () => session;
+
+/** Call `fn(session)` at every change of the session (presence, links, the table's sync). */
+export function watch(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Leave the live table on this device: the links close, the saved Y state goes (the table
+ * itself stays, as it is now). */
+export function leave(storage = window.localStorage) {
+  session?.close();
+  session = null;
+  try {
+    storage.removeItem(LIVE_KEY);
+  } catch {
+    // nothing saved to remove
+  }
+  changed();
+}
