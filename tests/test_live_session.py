@@ -304,6 +304,14 @@ def test_merge_public_adds_deletes_and_keeps_the_mjs_own_changes(node):
     assert merged["log"] == [{"id": "e", "at": "1"}] and merged["name"] == "T2"
     assert merged["systems"] == {"x": {"mj": 1, "v": 1}}  # hidden parts: the MJ's state stays
     assert node("pure", fn="held", args=[full, before, after]) == ["x"]
+    # Point Zéro's filter only blanks the threshold: a player's Tension point merges, the
+    # MJ's threshold stays.
+    full = {"characters": [], "log": [], "systems": {"pointzero": {"threshold": 7, "entries": [1]}}}
+    before = {"characters": [], "log": [], "systems": {"pointzero": {"threshold": None, "entries": [1]}}}
+    after = {"characters": [], "log": [], "systems": {"pointzero": {"threshold": None, "entries": [1, 2]}}}
+    merged = node("pure", fn="mergePublic", args=[full, before, after])
+    assert merged["systems"] == {"pointzero": {"threshold": 7, "entries": [1, 2]}}
+    assert node("pure", fn="held", args=[full, before, after]) == []
 
 
 def test_private_view_holds_the_owned_piles_of_the_claimed_characters_only(node):

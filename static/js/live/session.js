@@ -29,6 +29,14 @@ export const MAX_OVERWRITTEN = 100;
 /** Keys of a table document that stay on each device: its language, its records set apart. */
 const LOCAL_KEYS = ["language", "quarantine"];
 const LOCAL = Symbol("local");
+/**
+ * Systems whose player filter only blanks fields (py/tablee/systems/<id>/share.py): a player's
+ * change to their state merges field by field, the blanked field keeping the MJ's value.
+ * Point Zéro: the Jauge de Tension's threshold is set to null, every entry stays (a player's
+ * Tension point reaches the MJ's gauge). A filter that conceals card piles (Théorem,
+ * Versality, SYSTMJ) cannot be merged back this way: the hidden order is not in the view.
+ */
+export const FIELD_MERGED = new Set(["pointzero"]);
 const SAVE_DELAY_MS = 400;
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -137,7 +145,7 @@ export function mergePublic(full, before, after, logLimit = 1000) {
   const now = isObject(after?.systems) ? after.systems : {};
   for (const sid of Object.keys(now)) {
     if (!Object.hasOwn(was, sid) || same(was[sid], now[sid])) continue;
-    if (!Object.hasOwn(states, sid) || same(states[sid], was[sid])) {
+    if (!Object.hasOwn(states, sid) || same(states[sid], was[sid]) || FIELD_MERGED.has(sid)) {
       out.systems = { ...(out.systems ?? states), [sid]: Object.hasOwn(states, sid) ? overlay(states[sid], was[sid], now[sid]) : now[sid] };
     }
   }
@@ -151,7 +159,7 @@ export function held(full, before, after) {
   const was = isObject(before?.systems) ? before.systems : {};
   const now = isObject(after?.systems) ? after.systems : {};
   return Object.keys(now).filter((sid) => Object.hasOwn(was, sid) && !same(was[sid], now[sid])
-    && Object.hasOwn(states, sid) && !same(states[sid], was[sid]));
+    && Object.hasOwn(states, sid) && !same(states[sid], was[sid]) && !FIELD_MERGED.has(sid));
 }
 
 /** The private view of member `characters` in the MJ's table: the cards of every pile shown to
