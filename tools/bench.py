@@ -17,6 +17,8 @@
    Uncompressed: the bench server does not gzip, a real host would.
 6. Lighthouse (mobile, its default simulated throttling) against the served site:
    performance, accessibility, best practices, LCP, TBT, and what it flagged.
+7. The live table (tools/bench_live.py): sync latency between two contexts joined through the
+   pages, p50/p95 over 100 changes each way, and the bytes the page loads for it.
 
 Figures are printed with their goal beside them and written to bench-results/ (JSON);
 --readme rewrites the README's Performance section. Goals are never asserted anywhere.
@@ -45,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
+import bench_live  # noqa: E402  (the live table's sync latency and bytes, issue 15)
 import serve  # noqa: E402
 from bench_requests import REQUESTS  # noqa: E402  (the heavy odds request of each system, one op each)
 from bench_table import saved_table  # noqa: E402
@@ -455,6 +458,8 @@ def report_lines(r: dict) -> list[str]:
         err = f" ERROR {h['error']['code']}" if h.get("error") else ""
         cells = [f"{h['what']} (`{h['id']}`)", fmt(h["first_ms"], "ms", 1), fmt(h["p50_ms"], "ms", 1)]
         lines.append(row([*cells, fmt(h["p95_ms"], "ms", 1) + err]))
+    if "live" in r:
+        lines += bench_live.report_lines(r["live"])
     return lines
 
 
@@ -528,6 +533,11 @@ def main() -> None:
         step("rolls…")
         rolls = roll_round_trips(browser, site, args.rolls)
         results["rolls"] = {"count": len(rolls), "p50_ms": percentile(rolls, 0.5), "p95_ms": percentile(rolls, 0.95)}
+        step("live table sync…")
+        try:
+            results["live"] = bench_live.live_sync(browser, site)
+        except Exception as error:  # a figure that could not be measured is reported, not hidden
+            results["live"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
         browser.close()
     if not args.no_lighthouse:
         step("Lighthouse (mobile)…")
