@@ -459,13 +459,38 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize("case", list(HOSTILE))
+def presence_of(client_id: int, state: str) -> bytes:
+    """Our envelope around a y-protocols awareness update for one client, at a high clock."""
+    update = varuint(1) + varuint(client_id) + varuint(1000) + varstring(state)
+    return varuint(1) + varstring("") + varuint(len(update)) + update
+
+
+SPOOFS = {"the MJ away": ("hub", "null"), "B away": ("B", "null"), "passing for B": ("B", '{"name": "A as B"}')}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE) + list(SPOOFS))
 def test_hostile_bytes_close_that_link_and_change_nothing(node, case):
     before = node("world", name="h", members=["A", "B"], sentinels=SENTINELS,
                   steps=[["char", "hub", "c-hub", "hp", 3], ["flush"]])
-    out = node("world_inject", name="h", member="A", bytes=base64.b64encode(HOSTILE[case]).decode())
+    if case in SPOOFS:
+        whom, state = SPOOFS[case]
+        target = before["hub"] if whom == "hub" else before["members"][whom]
+        raw = presence_of(target["clientId"], state)
+    else:
+        raw = HOSTILE[case]
+    out = node("world_inject", name="h", member="A", bytes=base64.b64encode(raw).decode())
     node("world_drop", name="h")
     assert out["hubAttached"] == ["B"] and out["linkOpen"] is False
     assert out["view"]["hub"]["public"] == before["hub"]["public"]
     assert out["view"]["hub"]["private"] == before["hub"]["private"]
     assert out["view"]["hub"]["presence"] == ["B", "MJ"]
+
+
+def test_a_member_may_update_its_own_presence(node):
+    before = node("world", name="own", members=["A", "B"], sentinels=SENTINELS, steps=[["flush"]])
+    out = node("world_inject", name="own", member="A",
+               bytes=base64.b64encode(presence_of(before["members"]["A"]["clientId"], '{"name": "A2"}')).decode())
+    view = node("world_step", name="own", steps=[["flush"]])
+    node("world_drop", name="own")
+    assert out["hubAttached"] == ["A", "B"] and out["linkOpen"] is True
+    assert view["hub"]["presence"] == ["A2", "B", "MJ"] == view["members"]["B"]["presence"]

@@ -212,6 +212,7 @@ function worldView(world) {
       public: readJson(m.publicDoc),
       private: readJson(m.privateDoc),
       connected: m.member.connected,
+      clientId: m.awareness.clientID,
       presence: presence(m.awareness),
       received: received.length,
       receivedBytes: received.reduce((n, b) => n + b.length, 0),
@@ -221,7 +222,7 @@ function worldView(world) {
   const hubPrivate = {};
   for (const [id, doc] of world.hubPrivate) hubPrivate[id] = readJson(doc);
   return {
-    hub: { public: readJson(world.hubPublic), private: hubPrivate, presence: presence(world.hubAwareness),
+    hub: { clientId: world.hubAwareness.clientID, public: readJson(world.hubPublic), private: hubPrivate, presence: presence(world.hubAwareness),
       attached: world.hub.attached().sort() },
     members,
   };
