@@ -32,8 +32,8 @@ NODE = shutil.which("node") or ("/usr/bin/node" if Path("/usr/bin/node").exists(
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
-PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-WORLDS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+WORLDS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 class Harness:
@@ -403,13 +403,16 @@ def test_hub_and_members_converge_over_held_links_and_never_leak(node, steps):
 def test_presence_follows_the_links(node):
     view = node("world", name="p", members=["A", "B"], sentinels=SENTINELS, steps=[["flush"]])
     assert view["hub"]["presence"] == ["A", "B", "MJ"] == view["members"]["A"]["presence"]
+    assert view["members"]["A"]["synced"] is True and view["members"]["A"]["syncedCalls"] == 1
     view = node("world_step", name="p", steps=[["detach", "A"], ["flush"]])
+    assert view["members"]["A"]["synced"] is False
     assert view["hub"]["presence"] == ["B", "MJ"] and view["members"]["B"]["presence"] == ["B", "MJ"]
     assert view["members"]["A"]["presence"] == ["A"] and not view["members"]["A"]["connected"]
     assert view["hub"]["attached"] == ["B"]
     view = node("world_step", name="p", steps=[["attach", "A"], ["flush"]])
     for who in (view["hub"], view["members"]["A"], view["members"]["B"]):
         assert who["presence"] == ["A", "B", "MJ"]
+    assert view["members"]["A"]["synced"] is True and view["members"]["A"]["syncedCalls"] == 2
     node("world_drop", name="p")
 
 

@@ -89,7 +89,11 @@ function newWorld(name, members, sentinels) {
     const awareness = new Awareness(publicDoc);
     awareness.setLocalState({ name: id, characters: [`c-${id}`], role: "player" });
     const member = new Member({ publicDoc, privateDoc, awareness, maxBytes: 1 << 20 });
-    world.members.set(id, { member, publicDoc, privateDoc, awareness, links: null, received: [] });
+    const entry = { member, publicDoc, privateDoc, awareness, links: null, received: [], syncedCalls: 0 };
+    member.onsynced = () => {
+      entry.syncedCalls += 1;
+    };
+    world.members.set(id, entry);
     // the hub's private doc for this member starts with its secret
     writeJson(hub.privateDocFor(id), { hand: [{ id: "card-1", name: sentinels[id] }] }, "hub");
   }
@@ -212,6 +216,8 @@ function worldView(world) {
       public: readJson(m.publicDoc),
       private: readJson(m.privateDoc),
       connected: m.member.connected,
+      synced: m.member.synced,
+      syncedCalls: m.syncedCalls,
       clientId: m.awareness.clientID,
       presence: presence(m.awareness),
       received: received.length,

@@ -53,6 +53,8 @@ class Connection {
     this.awareness = awareness;
     this.maxBytes = maxBytes;
     this.clients = new Set(); // awareness client ids this link has announced
+    this.synced = new Set(); // docs whose sync step 2 (the peer's missing updates) arrived
+    this.onsynced = () => {};
     this.closed = false;
     this.onclosed = onclosed;
     link.onmessage = (bytes) => this.receive(bytes);
@@ -86,10 +88,15 @@ class Connection {
         encoding.writeVarUint(reply, MESSAGE_SYNC);
         encoding.writeVarString(reply, name);
         const before = encoding.length(reply);
-        syncProtocol.readSyncMessage(decoder, reply, doc, this, (error) => {
+        const type = syncProtocol.readSyncMessage(decoder, reply, doc, this, (error) => {
           throw error;
         });
         if (encoding.length(reply) > before) this.send(encoding.toUint8Array(reply));
+        if (type === syncProtocol.messageYjsSyncStep2 && !this.synced.has(name)) {
+          this.synced.add(name);
+          // the app's callback runs on its own: an error in it is the app's, not a bad message
+          if (this.synced.size === this.docs.size) queueMicrotask(() => this.onsynced());
+        }
       } else if (kind === MESSAGE_AWARENESS && name === "") {
         const update = decoding.readVarUint8Array(decoder);
         for (const id of awarenessClients(update)) {
@@ -263,6 +270,8 @@ export class Member {
     this.awareness = awareness;
     this.maxBytes = maxBytes;
     this.conn = null;
+    /** Called once per attach, when both docs have received the hub's state. */
+    this.onsynced = () => {};
     this.onUpdate = (name) => (update, origin) => {
       if (this.conn && this.conn !== origin) this.conn.send(syncMessage(name, (e) => syncProtocol.writeUpdate(e, update)));
     };
@@ -284,6 +293,12 @@ export class Member {
     return this.conn !== null && !this.conn.closed;
   }
 
+  /** Whether both docs received the hub's state on this link (before that, a member should
+   * not create containers the hub's document already has: see ydoc.js). */
+  get synced() {
+    return this.connected && this.conn.synced.size === 2;
+  }
+
   /**
    * Sync with the hub over a link (a previous link is closed first). On a rejoin, what changed
    * on either side meanwhile is exchanged (sync step 1/2 both ways).
@@ -301,6 +316,7 @@ export class Member {
     }
     const docs = new Map([["public", this.publicDoc], ["private", this.privateDoc]]);
     this.conn = new Connection(link, docs, this.awareness, this.maxBytes, (conn) => this.closed(conn));
+    this.conn.onsynced = () => this.onsynced();
     this.conn.start();
     return this.conn;
   }
