@@ -334,6 +334,7 @@ world_step = st.one_of(
     st.tuples(st.just("deliver"), st.sampled_from(["hub>A", "A>hub", "hub>B", "B>hub"]), st.integers(1, 4)),
     st.tuples(st.just("detach"), st.sampled_from(["A", "B"])),
     st.tuples(st.just("attach"), st.sampled_from(["A", "B"])),
+    st.tuples(st.just("reload"), st.sampled_from(["A", "B"])),
 )
 
 
@@ -497,3 +498,22 @@ def test_a_member_may_update_its_own_presence(node):
     node("world_drop", name="own")
     assert out["hubAttached"] == ["A", "B"] and out["linkOpen"] is True
     assert view["hub"]["presence"] == ["A2", "B", "MJ"] == view["members"]["B"]["presence"]
+
+
+def test_a_reloaded_member_restored_from_its_saved_y_state_catches_up(node):
+    """The phone's page reloaded while away: its docs come back from Y.encodeStateAsUpdate
+    (a new Yjs client id), it edits offline, then rejoins: both sides' changes everywhere."""
+    node("world", name="reload", members=["A", "B"], sentinels=SENTINELS, steps=[
+        ["char", "A", "c-A", "hp", 1], ["flush"], ["detach", "A"], ["reload", "A"],
+        ["char", "A", "c-A", "hp", 2], ["log", "A", "a-1", "alone"],
+        ["char", "hub", "c-hub", "notes", "meanwhile"], ["priv", "hub:A", "card", "drawn"], ["flush"]], settle=False)
+    view = node("world_step", name="reload", steps=[["attach", "A"], ["flush"]])
+    node("world_drop", name="reload")
+    hub = view["hub"]
+    chars = {c["id"]: c for c in hub["public"]["characters"]}
+    assert chars["c-A"]["hp"] == 2 and chars["c-hub"]["notes"] == "meanwhile"
+    assert [x["id"] for x in hub["public"]["log"]] == ["a-1"]
+    for m in ("A", "B"):
+        assert view["members"][m]["public"] == hub["public"]
+        assert view["members"][m]["presence"] == ["A", "B", "MJ"]
+    assert view["members"]["A"]["private"] == hub["private"]["A"] and hub["private"]["A"]["card"] == "drawn"

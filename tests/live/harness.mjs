@@ -188,6 +188,30 @@ async function runStep(world, step) {
   } else if (kind === "attach") {
     const m = world.members.get(args[0]);
     if (!m.links) connect(world, args[0]);
+  } else if (kind === "reload") {
+    // the player's page reloads while away: new Y.Docs (new client id) restored from the saved
+    // Y state (Y.encodeStateAsUpdate), a new awareness and Member
+    const id = args[0];
+    const m = world.members.get(id);
+    if (m.links) {
+      m.member.detach();
+      m.links = null;
+      await tick();
+    }
+    const state = { pub: Y.encodeStateAsUpdate(m.publicDoc), priv: Y.encodeStateAsUpdate(m.privateDoc) };
+    const presenceState = m.awareness.getLocalState();
+    m.member.destroy();
+    m.awareness.destroy();
+    m.publicDoc = new Y.Doc();
+    m.privateDoc = new Y.Doc();
+    Y.applyUpdate(m.publicDoc, state.pub, "restore");
+    Y.applyUpdate(m.privateDoc, state.priv, "restore");
+    m.awareness = new Awareness(m.publicDoc);
+    m.awareness.setLocalState(presenceState);
+    m.member = new Member({ publicDoc: m.publicDoc, privateDoc: m.privateDoc, awareness: m.awareness, maxBytes: 1 << 20 });
+    m.member.onsynced = () => {
+      m.syncedCalls += 1;
+    };
   } else if (kind === "flush") {
     await flush(world);
   } else {
