@@ -148,6 +148,21 @@ def test_round_trip_keeps_awkward_keys_and_text(node):
     assert strict(out["direct"]) == strict(doc) and strict(out["replicated"]) == strict(doc)
 
 
+def nested(depth: int):
+    value = "fond"
+    for i in range(depth):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+def test_nesting_reads_exactly_to_twice_the_stores_depth_and_never_throws_beyond(node):
+    ok = {"deep": nested(60)}
+    assert node("roundtrip", json=ok)["replicated"] == ok
+    assert node("deep", depth=63) == {"levels": 64, "leaf": "fond"}
+    # a hostile peer's 20 000 levels: cut at MAX_READ_DEPTH (null), no stack overflow
+    assert node("deep", depth=20_000) == {"levels": 65, "leaf": None}
+
+
 @PROPERTY
 @given(a=st.one_of(table, any_object), b=st.one_of(table, any_object))
 def test_writing_b_over_a_leaves_exactly_b_and_rewriting_b_is_a_no_op(node, a, b):

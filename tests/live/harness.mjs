@@ -285,6 +285,29 @@ const commands = {
     const again = observeChanges(doc, () => writeJson(doc, b, "test"));
     return { read: readJson(doc), ...changes, againUpdates: again.updates, againTouched: again.touched };
   },
+  // a peer's update nesting maps `depth` deep (built without writeJson), read on another doc:
+  // how deep the read goes before its null
+  deep: ({ depth }) => {
+    const doc = new Y.Doc();
+    doc.transact(() => {
+      let map = doc.getMap("json");
+      for (let i = 0; i < depth; i++) {
+        const child = new Y.Map();
+        map.set("k", child);
+        map = child;
+      }
+      map.set("k", "fond");
+    });
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
+    let value = readJson(copy);
+    let levels = 0;
+    while (value !== null && typeof value === "object") {
+      value = value.k;
+      levels += 1;
+    }
+    return { levels, leaf: value };
+  },
   new: ({ name, from }) => {
     newReplica(name, from);
     return null;
