@@ -195,6 +195,14 @@ def test_appending_a_log_entry_inserts_it_only(node):
     assert out["read"] == b and out["touched"] == ["log/[]"] and out["updates"] == 1
 
 
+def test_a_long_list_without_ids_is_updated_in_place(node):
+    a = {"quarantine": [{"kind": "character", "data": {"n": i, "tags": [i]}} for i in range(150)]}
+    b = json.loads(json.dumps(a))
+    b["quarantine"][120]["data"]["n"] = -1
+    out = node("rewrite", a=a, b=b)
+    assert out["read"] == b and out["touched"] == ["quarantine/121/data/n"] and out["updates"] == 1
+
+
 def test_reordering_records_keeps_them_all(node):
     a = {"characters": [{"id": x, "n": i} for i, x in enumerate("abcde")]}
     b = {"characters": [a["characters"][i] for i in (4, 0, 1, 3, 2)]}
