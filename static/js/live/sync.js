@@ -74,6 +74,7 @@ class Connection {
   /** Handle one message; anything wrong with it closes the link. */
   receive(bytes) {
     if (this.closed) return;
+    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes); // a data channel's own type
     try {
       if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.length > this.maxBytes) {
         throw new RangeError("bad message size");
