@@ -7,7 +7,8 @@ map. This module walks the import graph from the entry points the live table use
 bare specifiers with each package's ``exports`` under the browser/import conditions, and gives:
 
 - the files to copy into ``static/vendor/<package>/<path inside the package>`` (no source
-  maps, no CommonJS, no type declarations: only what the graph reaches);
+  maps, no CommonJS, no type declarations: only what the graph reaches, plus each package's
+  LICENSE);
 - the import map: every bare specifier reachable, mapped to its vendored file;
 - index.html's generated block ``<script type="importmap">`` (placed before the first module
   script, as an import map must be), and the CSP's ``script-src`` carrying that inline
@@ -132,6 +133,8 @@ def import_map(node: Path = NODE) -> dict:
 def copy_files(node: Path = NODE) -> int:
     """Copy every reached module into static/vendor/; remove vendored files no longer reached."""
     _imports, files = graph(node)
+    # each package's MIT licence travels with its copied files, as the licence asks
+    files = files + [(node / name / "LICENSE").resolve() for name in PACKAGES]
     wanted = {vendored(p, node) for p in files}
     copied = 0
     for src in files:
