@@ -22,6 +22,7 @@ none of them is in app.js's static graph, so the boot is unchanged.
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import re
@@ -200,3 +201,18 @@ def write_index(root: Path = ROOT) -> bool:
         path.write_text(new, encoding="utf-8")
         return True
     return False
+
+
+def payload(root: Path = ROOT) -> dict:
+    """What the live pages load on top of the shell (for ``make bench`` and the report): the
+    vendored modules of the graph plus static/js/live/*.js, raw and gzipped file by file (the
+    service worker precaches them on a first visit whatever the page)."""
+    _imports, files = graph()
+    paths = [vendored(p) for p in files] + sorted((root / "static/js/live").glob("*.js"))
+    raw = sum(p.stat().st_size for p in paths)
+    gz = sum(len(gzip.compress(p.read_bytes(), 9, mtime=0)) for p in paths)
+    return {"files": len(paths), "bytes": raw, "gzip_bytes": gz}
+
+
+if __name__ == "__main__":
+    print(json.dumps(payload()))
