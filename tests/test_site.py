@@ -217,6 +217,8 @@ def test_every_mapped_module_is_vendored_here_and_nothing_comes_from_a_cdn():
         target = live_vendor.vendored(path)
         assert target.is_file() and target.read_bytes() == path.read_bytes(), f"{target} is stale: run `make setup`"
         assert not target.name.endswith((".map", ".cjs", ".d.ts"))
+    for name in live_vendor.PACKAGES:
+        assert "MIT" in (ROOT / "static/vendor" / name / "LICENSE").read_text()
     precache = (ROOT / "static/vendor/precache.js").read_text()
     assert '"./static/vendor/yjs/dist/yjs.mjs"' in precache
 

@@ -32,8 +32,8 @@ NODE = shutil.which("node") or ("/usr/bin/node" if Path("/usr/bin/node").exists(
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
-PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-WORLDS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+WORLDS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 class Harness:
@@ -148,6 +148,21 @@ def test_round_trip_keeps_awkward_keys_and_text(node):
     assert strict(out["direct"]) == strict(doc) and strict(out["replicated"]) == strict(doc)
 
 
+def nested(depth: int):
+    value = "fond"
+    for i in range(depth):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+def test_nesting_reads_exactly_to_twice_the_stores_depth_and_never_throws_beyond(node):
+    ok = {"deep": nested(60)}
+    assert node("roundtrip", json=ok)["replicated"] == ok
+    assert node("deep", depth=63) == {"levels": 64, "leaf": "fond"}
+    # a hostile peer's 20 000 levels: cut at MAX_READ_DEPTH (null), no stack overflow
+    assert node("deep", depth=20_000) == {"levels": 65, "leaf": None}
+
+
 @PROPERTY
 @given(a=st.one_of(table, any_object), b=st.one_of(table, any_object))
 def test_writing_b_over_a_leaves_exactly_b_and_rewriting_b_is_a_no_op(node, a, b):
@@ -178,6 +193,14 @@ def test_appending_a_log_entry_inserts_it_only(node):
     b = {"log": [*a["log"], {"id": "3", "label": "c"}], "characters": [{"id": "c", "hp": 1}]}
     out = node("rewrite", a=a, b=b)
     assert out["read"] == b and out["touched"] == ["log/[]"] and out["updates"] == 1
+
+
+def test_a_long_list_without_ids_is_updated_in_place(node):
+    a = {"quarantine": [{"kind": "character", "data": {"n": i, "tags": [i]}} for i in range(150)]}
+    b = json.loads(json.dumps(a))
+    b["quarantine"][120]["data"]["n"] = -1
+    out = node("rewrite", a=a, b=b)
+    assert out["read"] == b and out["touched"] == ["quarantine/121/data/n"] and out["updates"] == 1
 
 
 def test_reordering_records_keeps_them_all(node):
@@ -334,6 +357,7 @@ world_step = st.one_of(
     st.tuples(st.just("deliver"), st.sampled_from(["hub>A", "A>hub", "hub>B", "B>hub"]), st.integers(1, 4)),
     st.tuples(st.just("detach"), st.sampled_from(["A", "B"])),
     st.tuples(st.just("attach"), st.sampled_from(["A", "B"])),
+    st.tuples(st.just("reload"), st.sampled_from(["A", "B"])),
 )
 
 
@@ -403,13 +427,16 @@ def test_hub_and_members_converge_over_held_links_and_never_leak(node, steps):
 def test_presence_follows_the_links(node):
     view = node("world", name="p", members=["A", "B"], sentinels=SENTINELS, steps=[["flush"]])
     assert view["hub"]["presence"] == ["A", "B", "MJ"] == view["members"]["A"]["presence"]
+    assert view["members"]["A"]["synced"] is True and view["members"]["A"]["syncedCalls"] == 1
     view = node("world_step", name="p", steps=[["detach", "A"], ["flush"]])
+    assert view["members"]["A"]["synced"] is False
     assert view["hub"]["presence"] == ["B", "MJ"] and view["members"]["B"]["presence"] == ["B", "MJ"]
     assert view["members"]["A"]["presence"] == ["A"] and not view["members"]["A"]["connected"]
     assert view["hub"]["attached"] == ["B"]
     view = node("world_step", name="p", steps=[["attach", "A"], ["flush"]])
     for who in (view["hub"], view["members"]["A"], view["members"]["B"]):
         assert who["presence"] == ["A", "B", "MJ"]
+    assert view["members"]["A"]["synced"] is True and view["members"]["A"]["syncedCalls"] == 2
     node("world_drop", name="p")
 
 
@@ -459,13 +486,57 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize("case", list(HOSTILE))
+def presence_of(client_id: int, state: str) -> bytes:
+    """Our envelope around a y-protocols awareness update for one client, at a high clock."""
+    update = varuint(1) + varuint(client_id) + varuint(1000) + varstring(state)
+    return varuint(1) + varstring("") + varuint(len(update)) + update
+
+
+SPOOFS = {"the MJ away": ("hub", "null"), "B away": ("B", "null"), "passing for B": ("B", '{"name": "A as B"}')}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE) + list(SPOOFS))
 def test_hostile_bytes_close_that_link_and_change_nothing(node, case):
     before = node("world", name="h", members=["A", "B"], sentinels=SENTINELS,
                   steps=[["char", "hub", "c-hub", "hp", 3], ["flush"]])
-    out = node("world_inject", name="h", member="A", bytes=base64.b64encode(HOSTILE[case]).decode())
+    if case in SPOOFS:
+        whom, state = SPOOFS[case]
+        target = before["hub"] if whom == "hub" else before["members"][whom]
+        raw = presence_of(target["clientId"], state)
+    else:
+        raw = HOSTILE[case]
+    out = node("world_inject", name="h", member="A", bytes=base64.b64encode(raw).decode())
     node("world_drop", name="h")
     assert out["hubAttached"] == ["B"] and out["linkOpen"] is False
     assert out["view"]["hub"]["public"] == before["hub"]["public"]
     assert out["view"]["hub"]["private"] == before["hub"]["private"]
     assert out["view"]["hub"]["presence"] == ["B", "MJ"]
+
+
+def test_a_member_may_update_its_own_presence(node):
+    before = node("world", name="own", members=["A", "B"], sentinels=SENTINELS, steps=[["flush"]])
+    out = node("world_inject", name="own", member="A",
+               bytes=base64.b64encode(presence_of(before["members"]["A"]["clientId"], '{"name": "A2"}')).decode())
+    view = node("world_step", name="own", steps=[["flush"]])
+    node("world_drop", name="own")
+    assert out["hubAttached"] == ["A", "B"] and out["linkOpen"] is True
+    assert view["hub"]["presence"] == ["A2", "B", "MJ"] == view["members"]["B"]["presence"]
+
+
+def test_a_reloaded_member_restored_from_its_saved_y_state_catches_up(node):
+    """The phone's page reloaded while away: its docs come back from Y.encodeStateAsUpdate
+    (a new Yjs client id), it edits offline, then rejoins: both sides' changes everywhere."""
+    node("world", name="reload", members=["A", "B"], sentinels=SENTINELS, steps=[
+        ["char", "A", "c-A", "hp", 1], ["flush"], ["detach", "A"], ["reload", "A"],
+        ["char", "A", "c-A", "hp", 2], ["log", "A", "a-1", "alone"],
+        ["char", "hub", "c-hub", "notes", "meanwhile"], ["priv", "hub:A", "card", "drawn"], ["flush"]], settle=False)
+    view = node("world_step", name="reload", steps=[["attach", "A"], ["flush"]])
+    node("world_drop", name="reload")
+    hub = view["hub"]
+    chars = {c["id"]: c for c in hub["public"]["characters"]}
+    assert chars["c-A"]["hp"] == 2 and chars["c-hub"]["notes"] == "meanwhile"
+    assert [x["id"] for x in hub["public"]["log"]] == ["a-1"]
+    for m in ("A", "B"):
+        assert view["members"][m]["public"] == hub["public"]
+        assert view["members"][m]["presence"] == ["A", "B", "MJ"]
+    assert view["members"]["A"]["private"] == hub["private"]["A"] and hub["private"]["A"]["card"] == "drawn"

@@ -7,7 +7,8 @@ map. This module walks the import graph from the entry points the live table use
 bare specifiers with each package's ``exports`` under the browser/import conditions, and gives:
 
 - the files to copy into ``static/vendor/<package>/<path inside the package>`` (no source
-  maps, no CommonJS, no type declarations: only what the graph reaches);
+  maps, no CommonJS, no type declarations: only what the graph reaches, plus each package's
+  LICENSE);
 - the import map: every bare specifier reachable, mapped to its vendored file;
 - index.html's generated block ``<script type="importmap">`` (placed before the first module
   script, as an import map must be), and the CSP's ``script-src`` carrying that inline
@@ -21,6 +22,7 @@ none of them is in app.js's static graph, so the boot is unchanged.
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import re
@@ -132,6 +134,8 @@ def import_map(node: Path = NODE) -> dict:
 def copy_files(node: Path = NODE) -> int:
     """Copy every reached module into static/vendor/; remove vendored files no longer reached."""
     _imports, files = graph(node)
+    # each package's MIT licence travels with its copied files, as the licence asks
+    files = files + [(node / name / "LICENSE").resolve() for name in PACKAGES]
     wanted = {vendored(p, node) for p in files}
     copied = 0
     for src in files:
@@ -197,3 +201,18 @@ def write_index(root: Path = ROOT) -> bool:
         path.write_text(new, encoding="utf-8")
         return True
     return False
+
+
+def payload(root: Path = ROOT) -> dict:
+    """What the live pages load on top of the shell (for ``make bench`` and the report): the
+    vendored modules of the graph plus static/js/live/*.js, raw and gzipped file by file (the
+    service worker precaches them on a first visit whatever the page)."""
+    _imports, files = graph()
+    paths = [vendored(p) for p in files] + sorted((root / "static/js/live").glob("*.js"))
+    raw = sum(p.stat().st_size for p in paths)
+    gz = sum(len(gzip.compress(p.read_bytes(), 9, mtime=0)) for p in paths)
+    return {"files": len(paths), "bytes": raw, "gzip_bytes": gz}
+
+
+if __name__ == "__main__":
+    print(json.dumps(payload()))

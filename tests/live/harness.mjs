@@ -89,7 +89,11 @@ function newWorld(name, members, sentinels) {
     const awareness = new Awareness(publicDoc);
     awareness.setLocalState({ name: id, characters: [`c-${id}`], role: "player" });
     const member = new Member({ publicDoc, privateDoc, awareness, maxBytes: 1 << 20 });
-    world.members.set(id, { member, publicDoc, privateDoc, awareness, links: null, received: [] });
+    const entry = { member, publicDoc, privateDoc, awareness, links: null, received: [], syncedCalls: 0 };
+    member.onsynced = () => {
+      entry.syncedCalls += 1;
+    };
+    world.members.set(id, entry);
     // the hub's private doc for this member starts with its secret
     writeJson(hub.privateDocFor(id), { hand: [{ id: "card-1", name: sentinels[id] }] }, "hub");
   }
@@ -184,6 +188,30 @@ async function runStep(world, step) {
   } else if (kind === "attach") {
     const m = world.members.get(args[0]);
     if (!m.links) connect(world, args[0]);
+  } else if (kind === "reload") {
+    // the player's page reloads while away: new Y.Docs (new client id) restored from the saved
+    // Y state (Y.encodeStateAsUpdate), a new awareness and Member
+    const id = args[0];
+    const m = world.members.get(id);
+    if (m.links) {
+      m.member.detach();
+      m.links = null;
+      await tick();
+    }
+    const state = { pub: Y.encodeStateAsUpdate(m.publicDoc), priv: Y.encodeStateAsUpdate(m.privateDoc) };
+    const presenceState = m.awareness.getLocalState();
+    m.member.destroy();
+    m.awareness.destroy();
+    m.publicDoc = new Y.Doc();
+    m.privateDoc = new Y.Doc();
+    Y.applyUpdate(m.publicDoc, state.pub, "restore");
+    Y.applyUpdate(m.privateDoc, state.priv, "restore");
+    m.awareness = new Awareness(m.publicDoc);
+    m.awareness.setLocalState(presenceState);
+    m.member = new Member({ publicDoc: m.publicDoc, privateDoc: m.privateDoc, awareness: m.awareness, maxBytes: 1 << 20 });
+    m.member.onsynced = () => {
+      m.syncedCalls += 1;
+    };
   } else if (kind === "flush") {
     await flush(world);
   } else {
@@ -212,6 +240,9 @@ function worldView(world) {
       public: readJson(m.publicDoc),
       private: readJson(m.privateDoc),
       connected: m.member.connected,
+      synced: m.member.synced,
+      syncedCalls: m.syncedCalls,
+      clientId: m.awareness.clientID,
       presence: presence(m.awareness),
       received: received.length,
       receivedBytes: received.reduce((n, b) => n + b.length, 0),
@@ -221,7 +252,7 @@ function worldView(world) {
   const hubPrivate = {};
   for (const [id, doc] of world.hubPrivate) hubPrivate[id] = readJson(doc);
   return {
-    hub: { public: readJson(world.hubPublic), private: hubPrivate, presence: presence(world.hubAwareness),
+    hub: { clientId: world.hubAwareness.clientID, public: readJson(world.hubPublic), private: hubPrivate, presence: presence(world.hubAwareness),
       attached: world.hub.attached().sort() },
     members,
   };
@@ -253,6 +284,29 @@ const commands = {
     const changes = observeChanges(doc, () => writeJson(doc, b, "test"));
     const again = observeChanges(doc, () => writeJson(doc, b, "test"));
     return { read: readJson(doc), ...changes, againUpdates: again.updates, againTouched: again.touched };
+  },
+  // a peer's update nesting maps `depth` deep (built without writeJson), read on another doc:
+  // how deep the read goes before its null
+  deep: ({ depth }) => {
+    const doc = new Y.Doc();
+    doc.transact(() => {
+      let map = doc.getMap("json");
+      for (let i = 0; i < depth; i++) {
+        const child = new Y.Map();
+        map.set("k", child);
+        map = child;
+      }
+      map.set("k", "fond");
+    });
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
+    let value = readJson(copy);
+    let levels = 0;
+    while (value !== null && typeof value === "object") {
+      value = value.k;
+      levels += 1;
+    }
+    return { levels, leaf: value };
   },
   new: ({ name, from }) => {
     newReplica(name, from);

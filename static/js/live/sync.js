@@ -11,8 +11,9 @@
 // M's link "private" always means M's own: no other member's doc is ever named or sent), and
 // relays: an update a member sends reaches the hub's doc, then every other member, never back
 // to its sender. The MJ's secrets are in no Y.Doc at all (session.js keeps them out).
-// Bad bytes (truncated, unknown kind or doc, bigger than `maxBytes`, an update Yjs refuses)
-// close that link; nothing is thrown into the app.
+// Bad bytes (truncated, unknown kind or doc, bigger than `maxBytes`, an update Yjs refuses, a
+// presence update for the hub's or another member's client) close that link; nothing is thrown
+// into the app.
 import * as encoding from "lib0/encoding";
 import * as decoding from "lib0/decoding";
 import * as syncProtocol from "y-protocols/sync";
@@ -45,12 +46,15 @@ function awarenessMessage(awareness, clients) {
 /** One end of a sync over a Link: the docs it syncs (by envelope name), the awareness clients
  * it speaks for. Used by Hub and Member alike. */
 class Connection {
-  constructor(link, docs, awareness, maxBytes, onclosed) {
+  constructor(link, docs, awareness, maxBytes, onclosed, mayAnnounce = () => true) {
     this.link = link;
+    this.mayAnnounce = mayAnnounce; // (clientId, connection) => whether it may speak for it
     this.docs = docs; // Map name -> Y.Doc
     this.awareness = awareness;
     this.maxBytes = maxBytes;
     this.clients = new Set(); // awareness client ids this link has announced
+    this.synced = new Set(); // docs whose sync step 2 (the peer's missing updates) arrived
+    this.onsynced = () => {};
     this.closed = false;
     this.onclosed = onclosed;
     link.onmessage = (bytes) => this.receive(bytes);
@@ -70,6 +74,7 @@ class Connection {
   /** Handle one message; anything wrong with it closes the link. */
   receive(bytes) {
     if (this.closed) return;
+    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes); // a data channel's own type
     try {
       if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.length > this.maxBytes) {
         throw new RangeError("bad message size");
@@ -84,12 +89,20 @@ class Connection {
         encoding.writeVarUint(reply, MESSAGE_SYNC);
         encoding.writeVarString(reply, name);
         const before = encoding.length(reply);
-        syncProtocol.readSyncMessage(decoder, reply, doc, this, (error) => {
+        const type = syncProtocol.readSyncMessage(decoder, reply, doc, this, (error) => {
           throw error;
         });
         if (encoding.length(reply) > before) this.send(encoding.toUint8Array(reply));
+        if (type === syncProtocol.messageYjsSyncStep2 && !this.synced.has(name)) {
+          this.synced.add(name);
+          // the app's callback runs on its own: an error in it is the app's, not a bad message
+          if (this.synced.size === this.docs.size) queueMicrotask(() => this.onsynced());
+        }
       } else if (kind === MESSAGE_AWARENESS && name === "") {
         const update = decoding.readVarUint8Array(decoder);
+        for (const id of awarenessClients(update)) {
+          if (!this.mayAnnounce(id, this)) throw new RangeError("presence of another device");
+        }
         awarenessProtocol.applyAwarenessUpdate(this.awareness, update, this);
       } else {
         throw new RangeError("unknown message kind");
@@ -116,6 +129,20 @@ class Connection {
     this.link.onclose = () => {};
     this.onclosed(this);
   }
+}
+
+/** The client ids an awareness update speaks for (y-protocols' layout: a count, then per
+ * client its id, clock and state JSON); a malformed update throws. */
+function awarenessClients(update) {
+  const decoder = decoding.createDecoder(update);
+  const ids = [];
+  const count = decoding.readVarUint(decoder);
+  for (let i = 0; i < count; i++) {
+    ids.push(decoding.readVarUint(decoder));
+    decoding.readVarUint(decoder);
+    JSON.parse(decoding.readVarString(decoder));
+  }
+  return ids;
 }
 
 /** Track which awareness clients each connection announced (their states go away with it). */
@@ -170,10 +197,19 @@ export class Hub {
     this.detach(memberId);
     const privateDoc = this.watchPrivate(memberId);
     const docs = new Map([["public", this.publicDoc], ["private", privateDoc]]);
-    const conn = new Connection(link, docs, this.awareness, this.maxBytes, (closed) => this.closed(memberId, closed));
+    const conn = new Connection(link, docs, this.awareness, this.maxBytes, (closed) => this.closed(memberId, closed),
+      (clientId, from) => this.mayAnnounce(clientId, from));
     this.members.set(memberId, conn);
     conn.start();
     return conn;
+  }
+
+  /** A member speaks only for its own presence: never the hub's, never another member's
+   * (else it could mark the MJ or another player away, or pass for them). */
+  mayAnnounce(clientId, from) {
+    if (clientId === this.awareness.clientID) return false;
+    for (const conn of this.members.values()) if (conn !== from && conn.clients.has(clientId)) return false;
+    return true;
   }
 
   watchPrivate(memberId) {
@@ -235,6 +271,8 @@ export class Member {
     this.awareness = awareness;
     this.maxBytes = maxBytes;
     this.conn = null;
+    /** Called once per attach, when both docs have received the hub's state. */
+    this.onsynced = () => {};
     this.onUpdate = (name) => (update, origin) => {
       if (this.conn && this.conn !== origin) this.conn.send(syncMessage(name, (e) => syncProtocol.writeUpdate(e, update)));
     };
@@ -256,6 +294,12 @@ export class Member {
     return this.conn !== null && !this.conn.closed;
   }
 
+  /** Whether both docs received the hub's state on this link (before that, a member should
+   * not create containers the hub's document already has: see ydoc.js). */
+  get synced() {
+    return this.connected && this.conn.synced.size === 2;
+  }
+
   /**
    * Sync with the hub over a link (a previous link is closed first). On a rejoin, what changed
    * on either side meanwhile is exchanged (sync step 1/2 both ways).
@@ -273,6 +317,7 @@ export class Member {
     }
     const docs = new Map([["public", this.publicDoc], ["private", this.privateDoc]]);
     this.conn = new Connection(link, docs, this.awareness, this.maxBytes, (conn) => this.closed(conn));
+    this.conn.onsynced = () => this.onsynced();
     this.conn.start();
     return this.conn;
   }

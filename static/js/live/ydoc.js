@@ -69,17 +69,23 @@ function idOf(value) {
   return null;
 }
 
-/** The plain JSON of a Y value (unknown Y types read as null, so a hostile peer's content
- * never throws here). */
-export function readValue(value) {
+/** Deeper than this, readValue reads null: twice the store's own limit (MAX_DEPTH 32 in
+ * py/tablee/store.py, which refuses such a document anyway), so a hostile peer's nesting cannot
+ * overflow the stack. */
+export const MAX_READ_DEPTH = 64;
+
+/** The plain JSON of a Y value (unknown Y types, and anything nested deeper than
+ * MAX_READ_DEPTH, read as null, so a hostile peer's content never throws here). */
+export function readValue(value, depth = 0) {
+  if (depth > MAX_READ_DEPTH && (value instanceof Y.AbstractType)) return null;
   if (value instanceof Y.Map) {
-    return Object.fromEntries(Array.from(value.entries(), ([k, v]) => [k, readValue(v)]));
+    return Object.fromEntries(Array.from(value.entries(), ([k, v]) => [k, readValue(v, depth + 1)]));
   }
   if (value instanceof Y.Array) {
     const items = value.toArray();
     const kind = arrayKind(value);
     const body = kind ? items.slice(1) : items;
-    if (kind !== KEYED) return body.map(readValue);
+    if (kind !== KEYED) return body.map((item) => readValue(item, depth + 1));
     const seen = new Set();
     const out = [];
     for (const item of body) {
@@ -88,7 +94,7 @@ export function readValue(value) {
         if (seen.has(id)) continue;
         seen.add(id);
       }
-      out.push(readValue(item));
+      out.push(readValue(item, depth + 1));
     }
     return out;
   }
@@ -240,7 +246,7 @@ function longestIncreasing(seq) {
 
 /** Positional diff: keep the equal head and tail, update the middle in place. */
 function writeList(yarray, body, items) {
-  const current = body.map(readValue);
+  const current = body.map((value) => readValue(value));
   let head = 0;
   while (head < current.length && head < items.length && jsonEqual(current[head], items[head])) head++;
   let tail = 0;
