@@ -70,7 +70,10 @@ async function copy(text, fieldId) {
 
 /** Measure the round trip now and every PING_EVERY_MS while the link is open. */
 function keepMeasuring(app, link) {
-  const measure = () => link.ping().then(() => app.rerender());
+  // Only these pages show the round trip: another page is not redrawn for it.
+  const measure = () => link.ping().then(() => {
+    if (app.route === "live" || app.route === JOIN_ROUTE) app.rerender();
+  });
   measure();
   const timer = setInterval(measure, PING_EVERY_MS);
   link.addEventListener("close", () => clearInterval(timer), { once: true });
