@@ -20,7 +20,7 @@
 import * as Y from "yjs";
 import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 
-import { readJson, writeJson } from "./ydoc.js";
+import { jsonEqual, readJson, writeJson } from "./ydoc.js";
 import { Hub, Member } from "./sync.js";
 
 export const LIVE_KEY = "tablee.live";
@@ -40,7 +40,8 @@ export const FIELD_MERGED = new Set(["pointzero"]);
 const SAVE_DELAY_MS = 400;
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Deep equality of JSON values whatever their keys' order (a Y.Map does not keep it). */
+const same = (a, b) => a === b || jsonEqual(a, b);
 
 function toBase64(bytes) {
   let text = "";
@@ -225,8 +226,12 @@ export class Session extends EventTarget {
     this.storage = storage;
     const saved = readLive(storage);
     const mine = saved && saved.role === role ? saved : null;
-    this.joined = role === "mj" || Boolean(mine?.joined);
     this.publicDoc = restoreDoc(mine?.public);
+    // A player writes into the public doc only once it holds the hub's copy (ydoc.js: a
+    // container made on two devices before they synced keeps one of the two): joined, with the
+    // saved Y state restored. A saved state that could not be read means joining anew (this
+    // device's table is backed up again when the hub's copy arrives).
+    this.joined = role === "mj" || (Boolean(mine?.joined) && Array.isArray(readJson(this.publicDoc).characters));
     this.privateDocs = new Map();
     if (role === "mj") {
       for (const [id, b64] of Object.entries(isObject(mine?.private) ? mine.private : {})) this.privateDocs.set(id, restoreDoc(b64));
@@ -367,7 +372,7 @@ export class Session extends EventTarget {
   writePublic(view) {
     const before = leaves(this.published);
     writeJson(this.publicDoc, view, LOCAL);
-    this.published = readJson(this.publicDoc);
+    this.published = structuredClone(view); // what writeJson made the doc hold (no read back)
     for (const [path, text] of leaves(this.published)) if (before.get(path) !== text) this.written.set(path, text);
     this.saveSoon();
   }
