@@ -259,7 +259,15 @@ export class Session extends EventTarget {
     }
     this.awareness.setLocalState({ name, role, characters: this.characters, member: me });
     this.awareness.on("change", () => this.emit());
-    this.publicDoc.on("update", (update, origin) => this.onPublicUpdate(origin));
+    // An error here must not reach sync.js (it would close the link): it is logged, and the
+    // next update or local change writes the table again.
+    this.publicDoc.on("update", (update, origin) => {
+      try {
+        this.onPublicUpdate(origin);
+      } catch (error) {
+        console.error(error);
+      }
+    });
     this.stop = app.onDocument(() => this.onLocalChange());
     this.onLocalChange();
   }
