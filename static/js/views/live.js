@@ -15,6 +15,7 @@
 // plays, its private cards and the values a concurrent change replaced.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { live } from "../../vendor/lit-html/directives/live.js";
 import { t } from "../i18n.js";
 import { mjOnly } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
@@ -275,7 +276,7 @@ function answerSection(app) {
     <label for="live-answer">${t("live.answer_label")}</label>
     <textarea id="live-answer" rows="3" spellcheck="false" autocomplete="off" maxlength=${MAX_SIGNAL_TEXT}
       aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? "live-answer-error" : "live-answer-help"}
-      .value=${host.answer} @input=${(e) => { host.answer = e.target.value; }}></textarea>
+      .value=${live(host.answer)} @input=${(e) => { host.answer = e.target.value; }}></textarea>
     <p class="muted small" id="live-answer-help">${t("live.answer_help")}</p>
     ${error ? html`<p class="field-error" id="live-answer-error" role="alert" data-testid="live-answer-error">${error}</p>` : nothing}
     <div class="row">
@@ -413,7 +414,7 @@ function pasteForm(app) {
   return html`<form class="live-paste" @submit=${(e) => { e.preventDefault(); readInvitation(app, joinPaste); }}>
     <label for="live-invitation">${t("live.paste_invitation")}</label>
     <textarea id="live-invitation" rows="2" spellcheck="false" autocomplete="off" maxlength=${MAX_SIGNAL_TEXT}
-      .value=${joinPaste} @input=${(e) => { joinPaste = e.target.value; }}></textarea>
+      .value=${live(joinPaste)} @input=${(e) => { joinPaste = e.target.value; }}></textarea>
     <div class="row"><button type="submit" id="live-invitation-read">${t("live.read_invitation")}</button></div>
   </form>`;
 }
