@@ -175,6 +175,7 @@ def join(mj, player, name: str) -> None:
     expect(player.locator("#live-answer-text")).to_have_value(re.compile(r"^T\."))
     mj.fill("#live-answer", player.locator("#live-answer-text").input_value())
     mj.click("#live-accept")
+    expect(mj.locator("#live-answer")).to_have_value("")  # spent: ready for the next player's answer
     expect(player.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
     expect(mj.locator(f"[data-testid=live-players] li:has-text('{name}')")).to_have_attribute("data-state", "connected")
 
