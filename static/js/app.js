@@ -339,10 +339,29 @@ async function loadSystemView(route) {
   }
 }
 
+/** Pages that show the systems' facts from the engine's `describe` (the about page and the
+ * share page; both have a fallback until it is there). */
+const DESCRIBE_ROUTES = new Set(["about", "share"]);
+let describing = null;
+
+/** Ask the engine for `describe` once (only for a page that shows it), then draw again. */
+function describeWhenNeeded() {
+  if (describing || app.engine.describe || !DESCRIBE_ROUTES.has(app.route) || app.engine.state !== "ready") return;
+  describing = call({ op: "describe" }).then((answer) => {
+    if (answer.error) {
+      describing = null;
+      return;
+    }
+    app.engine.describe = answer;
+    renderAll();
+  });
+}
+
 async function onRoute(focus = true) {
   const { route, params } = parseRoute();
   app.route = route;
   app.params = params;
+  describeWhenNeeded();
   await loadSystemView(route);
   renderAll();
   if (focus) document.getElementById("main").focus({ preventScroll: true });
@@ -465,10 +484,11 @@ async function boot() {
   onEngineState((state, detail) => {
     const wasReady = app.engine.state === "ready";
     app.engine.state = state;
-    if (state === "ready") app.engine.describe = detail.describe;
+    if (state === "ready" && !detail.limits.error) app.limits = detail.limits;
     if (state === "failed" && wasReady) {
       app.notify("error", t("engine.stopped"), [{ label: t("storage.reload"), run: () => location.reload() }]);
     }
+    describeWhenNeeded();
     renderAll();
   });
   document.getElementById("main").replaceChildren(); // the static boot message goes
@@ -488,8 +508,7 @@ async function boot() {
   engineUp.then(() => registerServiceWorker(app), () => registerServiceWorker(app));
   engineUp
     .then(async () => {
-      const limits = await call({ op: "store.limits" });
-      if (!limits.error) app.limits = limits;
+      // app.limits came with the engine's readiness (engine.js's probe is store.limits).
       if (saved.status === "ok" || saved.status === "needs-engine") await validateSaved(saved);
     })
     .catch(() => app.notify("error", t("engine.failed_detail")));

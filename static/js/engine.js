@@ -56,6 +56,19 @@ export async function startEngineSoon() {
   return startEngine();
 }
 
+/**
+ * The worker's PyScript configuration: pyscript.toml's generated [files] block (the package
+ * archive, unpacked at the worker's root), given as an object with absolute URLs. Given as
+ * the file's URL, the worker would fetch pyscript.toml and then PyScript's TOML parser
+ * before it even starts fetching Pyodide: two round trips on the engine's critical path.
+ * tests/test_perf14.py checks that WORKER_FILES is exactly pyscript.toml's [files].
+ */
+export const WORKER_FILES = { "./static/vendor/tablee.zip": "./*" };
+
+function workerConfig() {
+  return { files: Object.fromEntries(Object.entries(WORKER_FILES).map(([from, to]) => [abs(from), to])) };
+}
+
 export function startEngine() {
   if (workerPromise) return workerPromise;
   setState("loading");
@@ -71,16 +84,19 @@ export function startEngine() {
     // the page can paint and answer input in between.
     await afterPaint();
     const worker = await PyWorker(abs("py/worker.py"), {
-      config: abs("pyscript.toml"),
+      config: workerConfig(),
       // A worker ignores `interpreter` from the config and would fetch Pyodide from a CDN:
       // naming the vendored module here keeps every request on this origin.
       version: abs("static/vendor/pyodide/pyodide.mjs"),
     });
-    // One real round trip before announcing readiness.
-    const probe = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "describe" })));
-    if (probe.error) throw new Error(probe.error.code);
+    // One real round trip before announcing readiness: store.limits, the answer the shell
+    // needs first (its forms check against it). Not `describe`: its 620 kB of schemas would
+    // cross the thread boundary and be parsed on the main thread at every start, for the
+    // five system names two pages show (app.describe() asks for it when one of them does).
+    const limits = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "store.limits" })));
+    if (limits.error) throw new Error(limits.error.code);
     performance.mark("tablee-engine-ready");
-    setState("ready", { ms: performance.now() - started, describe: probe });
+    setState("ready", { ms: performance.now() - started, limits });
     return worker;
   })().catch((error) => {
     console.error("Tablée engine failed to start", error);
