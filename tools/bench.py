@@ -14,7 +14,8 @@
 4. A roll's round trip on the dice tray, click to rendered result, p50/p95 over --rolls.
 5. Bytes the server sent for a first visit (page, runtime, service-worker precache) and for
    a warm visit (a reload once the service worker controls the page), in a profile on disk.
-   Uncompressed: the bench server does not gzip, a real host would.
+   As sent: the bench server gzips text as GitHub Pages does (tools/serve.py), not wasm
+   nor archives.
 6. Lighthouse (mobile, its default simulated throttling) against the served site:
    performance, accessibility, best practices, LCP, TBT, and what it flagged.
 7. The live table (tools/bench_live.py): sync latency between two contexts joined through the

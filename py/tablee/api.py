@@ -4,13 +4,17 @@ Requests and responses are JSON objects. Every request names its ``op``; the req
 is validated against that op's JSON Schema before the handler sees it. Failures come
 back as ``{"error": {"code", "message_key", "params"}}``, never as an exception.
 
-Lazy loading (issue 14): importing this module imports the kernel (errors, registry, the
-store and the dice ops) but no system package and not icepool. The first request of an op
-imports the module that registers it, found from the op name's prefix in :data:`ROUTES`
-(``unicreon.test`` -> ``tablee.systems.unicreon``); icepool is imported by the odds
-functions themselves. ``describe`` and ``store.limits`` do not depend on their request:
-their answers are computed at set-up time (tools/vendor.py, :mod:`tablee.answers`) and read
-from the package archive (``handle_json`` sends the file's text as is), so the worker's
+Lazy loading (issue 14): importing this module imports the errors, the registry and the
+answers, nothing else: not the store nor the dice ops, no system package, not icepool, not
+fastjsonschema (imported by the first request that is validated). The first request of an
+op imports the module that registers it, found from the op name's prefix in :data:`ROUTES`
+(``unicreon.test`` -> ``tablee.systems.unicreon``, ``store.open`` -> ``tablee.store``);
+icepool is imported by the odds functions themselves. In the worker the engine's readiness
+probe (``store.limits``, answered from the archive) thus costs no import of the kernel: the
+first real request pays for what it uses (``make bench`` times each first answer).
+``describe`` and ``store.limits`` do not depend on their request: their answers are
+computed at set-up time (tools/vendor.py, :mod:`tablee.answers`) and read from the package
+archive (``handle_json`` sends the file's text as is), so the worker's
 first answer imports no system either.
 """
 
@@ -20,8 +24,6 @@ import importlib
 import json
 from functools import cache
 from typing import Any
-
-import fastjsonschema
 
 from . import answers, registry
 from .errors import RulesError
@@ -47,14 +49,6 @@ ROUTES: dict[str, str] = {
 }
 
 
-def _load_ops() -> None:
-    """Import the kernel modules every table uses at once (cheap); the rest loads on demand."""
-    from . import (  # noqa: F401
-        dice_ops,
-        store,
-    )
-
-
 def load_all() -> None:
     """Import every module that registers ops (the live ``describe``, the set-up, the tests)."""
     for module in dict.fromkeys(ROUTES.values()):
@@ -74,7 +68,19 @@ def _find(name: str) -> bool:
 
 @cache
 def _validator(name: str):
+    import fastjsonschema  # on the first validated request, not at the worker's start
+
     return fastjsonschema.compile(OPS[name].schema)
+
+
+def _validate(name: str, request: dict[str, Any]) -> None:
+    """Check ``request`` against its op's schema (``request.invalid`` when it does not fit)."""
+    import fastjsonschema
+
+    try:
+        _validator(name)(request)
+    except fastjsonschema.JsonSchemaException as exc:
+        raise RulesError("request.invalid", op=name, detail=str(exc.message), path=str(exc.name or "")) from None
 
 
 def handle(request: Any) -> dict[str, Any]:
@@ -85,10 +91,7 @@ def handle(request: Any) -> dict[str, Any]:
         name = request.get("op")
         if not isinstance(name, str) or not _find(name):
             raise RulesError("request.unknown_op", op=name if isinstance(name, str) else None)
-        try:
-            _validator(name)(request)
-        except fastjsonschema.JsonSchemaException as exc:
-            raise RulesError("request.invalid", op=name, detail=str(exc.message), path=str(exc.name or "")) from None
+        _validate(name, request)
         return OPS[name].handler(request)
     except RulesError as exc:
         return exc.to_json()
@@ -132,5 +135,3 @@ def describe_live() -> dict[str, Any]:
         ],
     }
 
-
-_load_ops()

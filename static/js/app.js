@@ -4,7 +4,7 @@
 
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
 import { call, engineState, onEngineState, startEngineSoon } from "./engine.js";
-import { ensureLanguage, errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
+import { ensureLanguage, ensureNamespaces, errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
 import { checkCandidate, trimLogToFit } from "./guard.js";
 import {
   backup,
@@ -25,11 +25,16 @@ import { registerServiceWorker } from "./sw-register.js";
 import * as about from "./views/about.js";
 import * as home from "./views/home.js";
 import * as logView from "./views/log.js";
-import * as share from "./views/share.js";
 import * as tableView from "./views/table.js";
 import * as tray from "./views/tray.js";
 
-const VIEWS = { home, tray, log: logView, table: tableView, about, share };
+const VIEWS = { home, tray, log: logView, table: tableView, about };
+// Pages loaded with their route (issue 14: the first paint waits for none of them). The share
+// page brings the QR code generator; a system's page brings its own texts (i18n namespace of
+// the same name) and styles.
+const LAZY_VIEWS = {
+  share: () => import("./views/share.js"),
+};
 const SYSTEM_VIEWS = {
   systmj: () => import("./systems/systmj.js"),
   unicreon: () => import("./systems/unicreon.js"),
@@ -226,7 +231,7 @@ function parseRoute() {
   if (location.hash === "#main") return { route: app.route, params: app.params };
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   const [route = DEFAULT_ROUTE, ...params] = parts;
-  const known = Object.hasOwn(VIEWS, route) || Object.hasOwn(SYSTEM_VIEWS, route);
+  const known = Object.hasOwn(VIEWS, route) || Object.hasOwn(LAZY_VIEWS, route) || Object.hasOwn(SYSTEM_VIEWS, route);
   return { route: known ? route : DEFAULT_ROUTE, params };
 }
 
@@ -351,19 +356,44 @@ function renderAll() {
 }
 
 async function loadSystemView(route) {
-  if (!Object.hasOwn(SYSTEM_VIEWS, route) || systemModules.has(route)) return;
+  const isSystem = Object.hasOwn(SYSTEM_VIEWS, route);
+  if ((!isSystem && !Object.hasOwn(LAZY_VIEWS, route)) || systemModules.has(route)) return;
   try {
-    systemModules.set(route, await SYSTEM_VIEWS[route]());
+    const [module] = await Promise.all([
+      (isSystem ? SYSTEM_VIEWS : LAZY_VIEWS)[route](),
+      // A system's page speaks with its own texts: they come with it.
+      isSystem ? ensureNamespaces([route]) : null,
+    ]);
+    systemModules.set(route, module);
   } catch (error) {
     console.error(error);
     app.notify("error", t("view.load_failed", { view: route }));
   }
 }
 
+/** Pages that show the systems' facts from the engine's `describe` (the about page and the
+ * share page; both have a fallback until it is there). */
+const DESCRIBE_ROUTES = new Set(["about", "share"]);
+let describing = null;
+
+/** Ask the engine for `describe` once (only for a page that shows it), then draw again. */
+function describeWhenNeeded() {
+  if (describing || app.engine.describe || !DESCRIBE_ROUTES.has(app.route) || app.engine.state !== "ready") return;
+  describing = call({ op: "describe" }).then((answer) => {
+    if (answer.error) {
+      describing = null;
+      return;
+    }
+    app.engine.describe = answer;
+    renderAll();
+  });
+}
+
 async function onRoute(focus = true) {
   const { route, params } = parseRoute();
   app.route = route;
   app.params = params;
+  describeWhenNeeded();
   await loadSystemView(route);
   renderAll();
   if (focus) document.getElementById("main").focus({ preventScroll: true });
@@ -424,6 +454,21 @@ async function validateSaved(saved) {
   renderAll();
 }
 
+/** The systems whose texts the first paint may show: the route's, and every system this
+ * table's characters, system states and log entries name (the home page, the log and the table
+ * page name them). */
+function systemsShown(doc, route) {
+  const ids = new Set(Object.hasOwn(SYSTEM_VIEWS, route) ? [route] : []);
+  const note = (value) => {
+    if (typeof value === "string" && Object.hasOwn(SYSTEM_VIEWS, value)) ids.add(value);
+  };
+  for (const list of [doc.characters, doc.log]) {
+    if (Array.isArray(list)) for (const item of list) note(item?.system);
+  }
+  if (doc.systems !== null && typeof doc.systems === "object") for (const key of Object.keys(doc.systems)) note(key);
+  return [...ids];
+}
+
 function onStorage(event) {
   if (event.key === DOC_KEY && event.newValue !== null && event.newValue !== lastRaw && !writeBlock) {
     // Another tab saved the table: show its version (our own changes were saved before).
@@ -462,9 +507,11 @@ async function boot() {
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
   lastRaw = saved.raw;
-  // French first: a new table starts in French, English is one click away. The guard's limits
-  // are read at the same time (a small precached file), so the first render is guarded.
-  const [, limits] = await Promise.all([initI18n(app.doc.language), setupLimits()]);
+  // French first: a new table starts in French, English is one click away. The first paint
+  // waits only for the shell's texts and those of the systems this table or route shows, and
+  // the guard's limits are read at the same time (a small precached file), so the first
+  // render is guarded.
+  const [, limits] = await Promise.all([initI18n(app.doc.language, systemsShown(app.doc, parseRoute().route)), setupLimits()]);
   if (limits) app.limits = limits;
   if (saved.status === "empty") {
     app.doc.language = language();
@@ -491,15 +538,19 @@ async function boot() {
   onEngineState((state, detail) => {
     const wasReady = app.engine.state === "ready";
     app.engine.state = state;
-    if (state === "ready") app.engine.describe = detail.describe;
+    if (state === "ready" && !detail.limits.error) app.limits = detail.limits;
     if (state === "failed" && wasReady) {
       app.notify("error", t("engine.stopped"), [{ label: t("storage.reload"), run: () => location.reload() }]);
     }
+    describeWhenNeeded();
     renderAll();
   });
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
   performance.mark("tablee-first-render"); // the saved table is in the DOM (make bench)
+  // Every other text (the other systems, the other language) follows the first paint; a page
+  // drawn meanwhile is drawn again once they are in.
+  Promise.all([ensureLanguage("fr"), ensureLanguage(language())]).then(() => renderAll(), () => {});
   if (writeBlock) setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
 
   // The saved table is rendered: the runtime starts once it is painted, after the load event
@@ -511,10 +562,7 @@ async function boot() {
   engineUp.then(() => registerServiceWorker(app), () => registerServiceWorker(app));
   engineUp
     .then(async () => {
-      if (!limits) {
-        const answer = await call({ op: "store.limits" });
-        if (!answer.error) app.limits = answer;
-      }
+      // app.limits came with the engine's readiness (engine.js's probe is store.limits).
       if (saved.status === "ok" || saved.status === "needs-engine") await validateSaved(saved);
     })
     .catch(() => app.notify("error", t("engine.failed_detail")));

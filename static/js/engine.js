@@ -6,8 +6,8 @@
 //
 // Nothing here runs at import: PyScript's core (a large module evaluated on the main thread)
 // is fetched only when the engine starts. The shell paints the saved table first, then calls
-// startEngineSoon() (after the first paint, the load event and an idle moment); any call()
-// before that starts the engine at once.
+// startEngineSoon() (right after that first paint); any call() before that starts the engine
+// at once.
 
 const root = new URL("../../", import.meta.url); // the site root, wherever it is hosted
 const abs = (path) => new URL(path, root).href;
@@ -44,29 +44,30 @@ function afterPaint() {
   });
 }
 
-/** A promise resolved once the page's load event has fired and the main thread is idle. */
-function loadedAndIdle() {
-  return new Promise((resolve) => {
-    const idle = () => {
-      if (typeof requestIdleCallback === "function") requestIdleCallback(() => resolve(), { timeout: 300 });
-      else setTimeout(resolve, 0);
-    };
-    if (document.readyState === "complete") idle();
-    else window.addEventListener("load", idle, { once: true });
-  });
+/**
+ * Start the engine off the critical path, as soon as the shell's first render is painted
+ * (issue 14: waiting for the load event and an idle moment as well cost the engine about a
+ * second on a cold visit, against a bare page that starts at once). Resolves like
+ * startEngine() (the worker, once it answered). A call() meanwhile starts it at once; both
+ * then share the one start.
+ */
+export async function startEngineSoon() {
+  if (!workerPromise) await afterPaint();
+  return startEngine();
 }
 
 /**
- * Start the engine off the critical path: after the shell's first paint, the page's load
- * event and an idle moment. Resolves like startEngine() (the worker, once it answered).
- * A call() meanwhile starts it at once; both then share the one start.
+ * The worker's PyScript configuration: pyscript.toml's generated [files] block (the package
+ * archive, copied as is into the worker: py/worker.py imports from it, nothing is unpacked),
+ * given as an object with absolute URLs. Given as the file's URL, the worker would fetch
+ * pyscript.toml and then PyScript's TOML parser
+ * before it even starts fetching Pyodide: two round trips on the engine's critical path.
+ * tests/test_perf14.py checks that WORKER_FILES is exactly pyscript.toml's [files].
  */
-export async function startEngineSoon() {
-  if (!workerPromise) {
-    await afterPaint();
-    if (!workerPromise) await loadedAndIdle();
-  }
-  return startEngine();
+export const WORKER_FILES = { "./static/vendor/tablee.zip": "./tablee.zip" };
+
+function workerConfig() {
+  return { files: Object.fromEntries(Object.entries(WORKER_FILES).map(([from, to]) => [abs(from), to])) };
 }
 
 export function startEngine() {
@@ -84,16 +85,19 @@ export function startEngine() {
     // the page can paint and answer input in between.
     await afterPaint();
     const worker = await PyWorker(abs("py/worker.py"), {
-      config: abs("pyscript.toml"),
+      config: workerConfig(),
       // A worker ignores `interpreter` from the config and would fetch Pyodide from a CDN:
       // naming the vendored module here keeps every request on this origin.
       version: abs("static/vendor/pyodide/pyodide.mjs"),
     });
-    // One real round trip before announcing readiness.
-    const probe = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "describe" })));
-    if (probe.error) throw new Error(probe.error.code);
+    // One real round trip before announcing readiness: store.limits, the answer the shell
+    // needs first (its forms check against it). Not `describe`: its 620 kB of schemas would
+    // cross the thread boundary and be parsed on the main thread at every start, for the
+    // five system names two pages show (app.describe() asks for it when one of them does).
+    const limits = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "store.limits" })));
+    if (limits.error) throw new Error(limits.error.code);
     performance.mark("tablee-engine-ready");
-    setState("ready", { ms: performance.now() - started, describe: probe });
+    setState("ready", { ms: performance.now() - started, limits });
     return worker;
   })().catch((error) => {
     console.error("Tablée engine failed to start", error);

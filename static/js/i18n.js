@@ -4,39 +4,62 @@
 
 export const LANGUAGES = ["fr", "en"];
 export const NAMESPACES = ["core", "kernel", "cards", "safety", "share", "unicreon", "versality", "systmj", "pointzero", "theorem", "home", "live"];
+/** The shell's own texts (every page but a system's): what a first paint needs at most, with
+ * the namespaces of the systems it shows (issue 14: about 35 kB of the 138 kB of French). */
+export const SHELL_NAMESPACES = ["core", "kernel", "cards", "safety", "share", "home"];
 
 const tables = { fr: {}, en: {} };
 let current = "fr";
+/** lang -> namespace -> promise of its texts (fetched once, shared by every caller). */
+const loading = new Map();
+/** lang -> namespace -> its texts, once fetched. */
+const loaded = new Map();
 
-async function loadLanguage(lang) {
-  const parts = await Promise.all(
-    NAMESPACES.map(async (ns) => {
+function loadNamespace(lang, ns) {
+  if (!loading.has(lang)) {
+    loading.set(lang, new Map());
+    loaded.set(lang, new Map());
+  }
+  const mine = loading.get(lang);
+  if (!mine.has(ns)) {
+    mine.set(ns, (async () => {
+      let texts = {};
       try {
         const response = await fetch(new URL(`../i18n/${lang}/${ns}.json`, import.meta.url));
-        return response.ok ? await response.json() : {};
+        texts = response.ok ? await response.json() : {};
       } catch {
-        return {};
+        texts = {};
       }
-    }),
-  );
-  tables[lang] = Object.assign({}, ...parts);
+      loaded.get(lang).set(ns, texts);
+      // Merged in NAMESPACES order whatever order they arrived in, as one load of them all.
+      const have = loaded.get(lang);
+      tables[lang] = Object.assign({}, ...NAMESPACES.filter((n) => have.has(n)).map((n) => have.get(n)));
+    })());
+  }
+  return mine.get(ns);
 }
 
-const loading = new Map();
+function known(namespaces) {
+  return namespaces.filter((ns) => NAMESPACES.includes(ns));
+}
 
-/** Load a language's texts once (a promise shared by every caller). */
+/** Load a language's texts, every namespace, once (a promise shared by every caller). */
 export function ensureLanguage(lang) {
-  if (!loading.has(lang)) loading.set(lang, loadLanguage(lang));
-  return loading.get(lang);
+  return Promise.all(NAMESPACES.map((ns) => loadNamespace(lang, ns))).then(() => undefined);
 }
 
-/** Load French (every text falls back to it) and `lang` before the first paint; the other
- * languages follow in the background, so the first paint waits for no text it does not show. */
-export async function initI18n(lang) {
-  const first = LANGUAGES.includes(lang) ? lang : "fr";
-  await Promise.all([ensureLanguage("fr"), ensureLanguage(first)]);
+/** Load some namespaces in French (every text falls back to it) and in the current language. */
+export function ensureNamespaces(namespaces) {
+  const langs = current === "fr" ? ["fr"] : ["fr", current];
+  return Promise.all(langs.flatMap((lang) => known(namespaces).map((ns) => loadNamespace(lang, ns)))).then(() => undefined);
+}
+
+/** Before the first paint: the shell's texts and `extra` namespaces (the systems the page
+ * shows), in French and in `lang`. The rest is the caller's to load after the paint
+ * (ensureLanguage), so the first paint waits for no text it does not show. */
+export async function initI18n(lang, extra = []) {
   setLanguage(lang);
-  for (const other of LANGUAGES) ensureLanguage(other);
+  await ensureNamespaces([...SHELL_NAMESPACES, ...extra]);
 }
 
 export function setLanguage(lang) {

@@ -4,6 +4,7 @@
 
 import { html } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
+import { loadStylesheet } from "../views/ui.js";
 
 export const MJ_MODE_KEY = "tablee.mj-mode";
 
@@ -39,6 +40,13 @@ export function mjSwitch(app, id = "mj-mode") {
     <p class="muted" id=${`${id}-help`}>${t(on ? "mj.on_help" : "mj.off_help")}</p>
   </div>`;
 }
+
+// Every page that imports this module (the share page, the systems with an MJ's screen) gets
+// the switch's state on <html> and its styles, whether or not the share page was opened: the
+// share page is loaded with its route only (issue 14). The rule hiding the MJ's links is in
+// app.css, so no link shows before this stylesheet arrives.
+reflect();
+loadStylesheet(new URL("../../css/share.css", import.meta.url).href);
 
 /** A page of the MJ's (its `render(app, id)`), shown only when the switch is on. */
 export function mjOnly(render) {
