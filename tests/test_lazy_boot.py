@@ -2,18 +2,17 @@
 
 Each lazy-loading check runs in a fresh interpreter (``sys.modules`` of this one holds every
 system: tests/conftest.py imports them all). Two layouts are checked: the worker's (the
-package archive static/vendor/tablee.zip itself on ``sys.path``, the set-up's answers and
-the wheels' packages inside it, imported through zipimport exactly as py/worker.py does) and
-the source checkout
+package archive static/vendor/tablee.zip unpacked, the set-up's answers included, the wheels'
+packages beside it, exactly what PyScript's ``"./*"`` target does) and the source checkout
 (py/ on the path, no answers file: describe and store.limits answer live).
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -49,18 +48,19 @@ def _run(path: Path, requests: list[dict]) -> list[dict]:
         capture_output=True,
         text=True,
         check=True,
-        cwd=path.parent if path.is_file() else path,
+        cwd=path,
         env={"PYTHONPATH": str(path), "PYTHONDONTWRITEBYTECODE": "1", "PATH": ""},
     )
     return json.loads(done.stdout)
 
 
 @pytest.fixture(scope="module")
-def worker_archive(tmp_path_factory) -> Path:
-    """The archive where the worker has it, to import from (its own fastjsonschema and icepool)."""
+def unpacked(tmp_path_factory) -> Path:
+    """The archive unpacked as the worker unpacks it (its own fastjsonschema and icepool)."""
     assert ARCHIVE.exists(), "static/vendor/tablee.zip is missing: run `make setup`"
-    dest = tmp_path_factory.mktemp("worker") / "tablee.zip"
-    shutil.copyfile(ARCHIVE, dest)
+    dest = tmp_path_factory.mktemp("worker")
+    with zipfile.ZipFile(ARCHIVE) as archive:
+        archive.extractall(dest)
     return dest
 
 
@@ -68,9 +68,9 @@ def _versality_character() -> dict:
     return {**api.handle({"op": "versality.character.new", "id": "ana"})["character"], "name": "Ana"}
 
 
-def test_first_answers_import_no_system_and_icepool_only_for_odds(worker_archive):
+def test_first_answers_import_no_system_and_icepool_only_for_odds(unpacked):
     steps = _run(
-        worker_archive,
+        unpacked,
         [
             {"op": "describe"},
             {"op": "store.limits"},
@@ -96,14 +96,14 @@ def test_first_answers_import_no_system_and_icepool_only_for_odds(worker_archive
     assert by["store.limits"]["answer"] == json.loads(json.dumps(store.limits_live()))
 
 
-def test_a_document_imports_exactly_its_systems_and_validates_with_them(worker_archive):
+def test_a_document_imports_exactly_its_systems_and_validates_with_them(unpacked):
     bad = {**_versality_character(), "id": "bad", "deck": "not a list"}
     document = {
         **api.handle({"op": "store.new", "name": "Table", "language": "fr"})["document"],
         "characters": [_versality_character(), bad],
         "systems": {"pointzero": api.handle({"op": "pointzero.state.new"})["state"]},
     }
-    steps = _run(worker_archive, [{"op": "store.open", "document": document}])
+    steps = _run(unpacked, [{"op": "store.open", "document": document}])
     opened = steps[-1]
     assert opened["error"] is None and opened["systems"] == ["pointzero", "versality"], opened
     assert opened["icepool"] is False
@@ -113,9 +113,9 @@ def test_a_document_imports_exactly_its_systems_and_validates_with_them(worker_a
     assert opened["answer"]["quarantined"] == 1
 
 
-def test_check_character_loads_its_system_first(worker_archive):
+def test_check_character_loads_its_system_first(unpacked):
     character = {**_versality_character(), "deck": "not a list"}
-    steps = _run(worker_archive, [{"op": "store.check_character", "character": character}])
+    steps = _run(unpacked, [{"op": "store.check_character", "character": character}])
     assert steps[-1]["systems"] == ["versality"]
     assert steps[-1]["answer"]["ok"] is False
     assert steps[-1]["answer"] == api.handle({"op": "store.check_character", "character": character})

@@ -14,8 +14,7 @@ Steps, each skipped when its output is already up to date:
    ``describe`` and ``store.limits``, see py/tablee/answers.py) and the pinned wheels' contents, with
    sorted entries and fixed timestamps so the same sources give the same bytes; the page's
    copy of the ``store.limits`` answer (static/vendor/store-limits.json, see page_limits); write
-   pyscript.toml's generated ``[files]`` block (that archive, copied as is to
-   ``./tablee.zip``: py/worker.py imports from it, zipimport, nothing unpacked) and
+   pyscript.toml's generated ``[files]`` block (that archive, unpacked: ``"./*"``) and
    static/vendor/precache.js (every file the app needs offline, with a content hash, and
    a cache version derived from all of them).
 5. the live table's ES modules (yjs, y-protocols, lib0: only what their import graph reaches)
@@ -75,12 +74,10 @@ APP_GLOBS = [
     "static/icons/*",
 ]
 
-# The one archive the worker fetches and imports from (pyscript.toml's [files]).
+# The one archive the worker unpacks into its file system (pyscript.toml's [files]).
 ARCHIVE = VENDOR / "tablee.zip"
 #: The set-up's store.limits for the page's guard at boot (see page_limits).
 PAGE_LIMITS = VENDOR / "store-limits.json"
-#: Where the archive lands in the worker (its working directory); py/worker.py puts it on sys.path.
-WORKER_ARCHIVE = "tablee.zip"
 # Every entry gets this timestamp (zip's earliest), so the archive's bytes depend on content only.
 ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -170,12 +167,11 @@ def python_files() -> list[Path]:
 
 
 def write_pyscript_toml() -> None:
-    """Keep pyscript.toml's [files] block equal to the one archive, copied as is into the
-    worker (py/worker.py puts it on sys.path: nothing is unpacked)."""
+    """Keep pyscript.toml's [files] block equal to the one archive, unpacked in the worker."""
     path = ROOT / "pyscript.toml"
     text = path.read_text()
     head = text.split(FILES_BEGIN, 1)[0].rstrip() + "\n\n"
-    lines = [FILES_BEGIN, "[files]", f'"./{ARCHIVE.relative_to(ROOT).as_posix()}" = "./{WORKER_ARCHIVE}"', FILES_END]
+    lines = [FILES_BEGIN, "[files]", f'"./{ARCHIVE.relative_to(ROOT).as_posix()}" = "./*"', FILES_END]
     new = head + "\n".join(lines) + "\n"
     if new != text:
         path.write_text(new)

@@ -6,17 +6,15 @@ schemas) would import every system to answer live. tools/vendor.py computes them
 exact text :func:`tablee.api.handle_json` would send), next to this module; the worker
 answers from those files instead (issue 14: the first answer imports no system, and
 ``handle_json`` sends the file's text as is, without parsing 600 kB to dump it again). In a
-source checkout (CPython, the tests) the files are absent and the ops answer live. The
-files are read through this module's loader, so they are found whether the package was
-imported from files or straight from the archive on ``sys.path`` (zipimport: the worker).
+source checkout (CPython, the tests) the files are absent and the ops answer live.
 tests/test_site.py checks the archived files equal :func:`live`, so a stale file fails.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 __all__ = ["OPS", "file_name", "live", "precomputed", "text"]
@@ -35,13 +33,10 @@ def text(name: str) -> str | None:
     """The set-up's answer to ``{"op": name}`` as JSON text, or None without the file."""
     if name not in OPS:
         return None
-    # Beside this module: a file, or an entry of the archive it was imported from.
-    path = os.path.join(os.path.dirname(__file__), file_name(name))
     try:
-        data = __loader__.get_data(path)
-    except OSError:  # FileNotFoundError from files, OSError from zipimport
+        return Path(__file__).with_name(file_name(name)).read_text(encoding="utf-8")
+    except FileNotFoundError:
         return None
-    return data.decode("utf-8")
 
 
 def precomputed(name: str) -> dict[str, Any] | None:

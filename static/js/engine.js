@@ -58,13 +58,12 @@ export async function startEngineSoon() {
 
 /**
  * The worker's PyScript configuration: pyscript.toml's generated [files] block (the package
- * archive, copied as is into the worker: py/worker.py imports from it, nothing is unpacked),
- * given as an object with absolute URLs. Given as the file's URL, the worker would fetch
- * pyscript.toml and then PyScript's TOML parser
+ * archive, unpacked at the worker's root), given as an object with absolute URLs. Given as
+ * the file's URL, the worker would fetch pyscript.toml and then PyScript's TOML parser
  * before it even starts fetching Pyodide: two round trips on the engine's critical path.
  * tests/test_perf14.py checks that WORKER_FILES is exactly pyscript.toml's [files].
  */
-export const WORKER_FILES = { "./static/vendor/tablee.zip": "./tablee.zip" };
+export const WORKER_FILES = { "./static/vendor/tablee.zip": "./*" };
 
 function workerConfig() {
   return { files: Object.fromEntries(Object.entries(WORKER_FILES).map(([from, to]) => [abs(from), to])) };
