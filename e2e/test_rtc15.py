@@ -293,9 +293,16 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
           const rtt = await a.ping();
           const got = await new Promise((resolve) => { const seen = []; b.onmessage = (m) => { seen.push(m); if (seen.length === 4) resolve(seen); }; });
           const same = got[3].length === big.length && got[3].every((v, i) => v === big[i]);
+          // The same answer accepted twice at once: one link, the other call says "used".
+          const offer2 = await r.createOffer({servers: []});
+          const answer2 = await r.answerOffer(offer2.text, {member: 'abcdefgh5678', name: 'Uma', servers: []});
+          const twice = await Promise.allSettled([offer2.accept(answer2.text), offer2.accept(answer2.text)]);
+          const race = twice.map((x) => x.status === 'fulfilled' ? 'link' : x.reason.code).sort();
+          if (twice[0].value) twice[0].value.close();
+          if (twice[1].value) twice[1].value.close();
           const closed = new Promise((resolve) => { a.onclose = () => resolve('closed'); });
           b.close();
-          return {codes, peer: a.peer, lengths: [offer.text.length, answer.text.length, long.length], packed: offer.text.startsWith('T.') && answer.text.startsWith('T.'), small: got.slice(0, 3).map((m) => Array.from(m)), same, part: a.partSize, rtt: rtt > 0,
+          return {codes, race, peer: a.peer, lengths: [offer.text.length, answer.text.length, long.length], packed: offer.text.startsWith('T.') && answer.text.startsWith('T.'), small: got.slice(0, 3).map((m) => Array.from(m)), same, part: a.partSize, rtt: rtt > 0,
                   closed: await closed, openAfter: a.open, sentAfterClose: (a.send(new Uint8Array([9])), 'no throw')};
         }""",
         RTC,
@@ -307,6 +314,7 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
         "packed_short": "corrupt", "packed_cut": "corrupt", "packed_tail": "corrupt", "packed_host": "ok",
         "packed_inject": "corrupt",
     }
+    assert result["race"] == ["link", "used"]
     assert result["peer"] == {"memberId": "abcdefgh1234", "name": "Théo"}
     offer, answer, long = result["lengths"]
     assert result["packed"] and offer < 250 and answer < 250 and long > 400, result["lengths"]

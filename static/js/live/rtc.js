@@ -334,6 +334,7 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
     },
     async accept(answerText) {
       const answer = await this.check(answerText);
+      if (used) throw new LiveError("used"); // another accept() got there while this one read
       used = true;
       try {
         await pc.setRemoteDescription({ type: "answer", sdp: expandSdp(answer.sdp) });
@@ -406,7 +407,7 @@ function frame(type, bytes) {
   return out;
 }
 
-/** A Link over one RTCDataChannel (LIVE.md); also an EventTarget: "close", "rtt". */
+/** A Link over one RTCDataChannel (the interface live/sync.js uses); also an EventTarget: "close", "rtt". */
 export class RtcLink extends EventTarget {
   #pc;
   #channel;
