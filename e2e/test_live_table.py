@@ -160,6 +160,9 @@ def seed_table(page, site: str, doc: dict) -> None:
 
 
 def invitation(mj) -> str:
+    """The invitation on the MJ's page: the one shown, the next one being made (after an answer
+    the page makes one for the next player), or a new one."""
+    expect(mj.locator("#live-offer, #live-open:enabled").first).to_be_visible()
     if mj.locator("#live-offer").count() == 0:
         mj.click("#live-open")
     expect(mj.locator("#live-offer")).to_have_value(re.compile(r"#/join/T\.[A-Za-z0-9_-]+$"))
