@@ -9,6 +9,7 @@ tests run in one pytest call).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -117,3 +118,41 @@ def versality_character(cid: str, name: str) -> dict:
         "deck": deck, "wounds": {"physique": 0, "mental": 0, "personnalite": 0},
         "incapacitated": False, "heal_used": False, "improvement_points": 0,
     }
+
+
+# ------------------------------------------------------------------ several devices
+MJ_MODE_ON = "try { localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
+
+
+class Device:
+    """One browser context (its own storage: a phone, the MJ's laptop) that records page errors,
+    CSP violations and requests to another origin (aborted); `check()` asserts there were none.
+    `mj` turns the device's "Mode MJ" on; `scripts` are more init scripts (e.g. recorders)."""
+
+    def __init__(self, browser, server: str, mj: bool, scripts: tuple[str, ...] = ()):
+        self.context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fr-FR")
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+        self.csp: list[str] = []
+        own = re.escape(server)
+
+        def block(route):
+            self.foreign.append(route.request.url)
+            route.abort()
+
+        self.context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), block)
+        self.context.on("weberror", lambda e: self.errors.append(str(e.error)))
+        self.context.on("console", lambda m: self.csp.append(m.text) if "Content Security Policy" in m.text else None)
+        self.context.expose_binding("__tableeCspReport", lambda source, text: self.csp.append(str(text)))
+        self.context.add_init_script(CSP_RECORDER)
+        for script in scripts:
+            self.context.add_init_script(script)
+        if mj:
+            self.context.add_init_script(MJ_MODE_ON)
+        self.page = self.context.new_page()
+
+    def check(self) -> None:
+        assert not self.foreign, f"requests left the site's origin: {self.foreign}"
+        assert not self.errors, f"uncaught page errors: {self.errors}"
+        assert not self.csp, f"Content-Security-Policy violations: {self.csp}"
+

@@ -21,7 +21,7 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CHROMIUM_FLAGS, CONSOLE, CSP_RECORDER, ROOT, chromium_path, wait_engine
+from browser_support import CHROMIUM_FLAGS, CONSOLE, CSP_RECORDER, ROOT, Device, chromium_path, wait_engine
 
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -150,3 +150,20 @@ def app(page, site, guarded):
     page.goto(site + "#/tray")
     wait_engine(page)
     return page
+
+
+@pytest.fixture
+def devices(browser, server):
+    """`devices(mj=..., scripts=())` makes a browser context of its own (browser_support.Device);
+    each is checked (no page error, CSP violation or foreign request) and closed at the end."""
+    made: list[Device] = []
+
+    def make(mj: bool, scripts: tuple[str, ...] = ()) -> Device:
+        device = Device(browser, server, mj, scripts)
+        made.append(device)
+        return device
+
+    yield make
+    for device in made:
+        device.check()
+        device.context.close()

@@ -21,12 +21,11 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CSP_RECORDER, ROOT, wait_saved
+from browser_support import ROOT, wait_saved
 
 sys.path.insert(0, str(ROOT / "py"))
 
 SECRET = "SECRET-DE-SOLENE-7Q"
-MJ_MODE_ON = "try { localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 # Every byte a player's page receives on its data channels, as latin-1 text (Yjs writes strings
 # as UTF-8, so an ASCII secret shows up as itself), recorded before the app sees it.
 RECORD_CHANNELS = """
@@ -66,52 +65,6 @@ RECORD_CHANNELS = """
   }
 })();
 """
-
-
-class Device:
-    """One browser context with its own storage; records page errors, CSP violations and any
-    request to another origin (aborted); `check()` asserts there were none."""
-
-    def __init__(self, browser, server: str, mj: bool):
-        self.context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fr-FR")
-        self.foreign: list[str] = []
-        self.errors: list[str] = []
-        self.csp: list[str] = []
-        own = re.escape(server)
-
-        def block(route):
-            self.foreign.append(route.request.url)
-            route.abort()
-
-        self.context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), block)
-        self.context.on("weberror", lambda e: self.errors.append(str(e.error)))
-        self.context.on("console", lambda m: self.csp.append(m.text) if "Content Security Policy" in m.text else None)
-        self.context.expose_binding("__tableeCspReport", lambda source, text: self.csp.append(str(text)))
-        self.context.add_init_script(CSP_RECORDER)
-        self.context.add_init_script(RECORD_CHANNELS)
-        if mj:
-            self.context.add_init_script(MJ_MODE_ON)
-        self.page = self.context.new_page()
-
-    def check(self) -> None:
-        assert not self.foreign, f"requests left the site's origin: {self.foreign}"
-        assert not self.errors, f"uncaught page errors: {self.errors}"
-        assert not self.csp, f"Content-Security-Policy violations: {self.csp}"
-
-
-@pytest.fixture
-def devices(browser, server):
-    made: list[Device] = []
-
-    def make(mj: bool) -> Device:
-        device = Device(browser, server, mj)
-        made.append(device)
-        return device
-
-    yield make
-    for device in made:
-        device.check()
-        device.context.close()
 
 
 def h(request: dict) -> dict:
@@ -216,8 +169,10 @@ def no_secret_on(page) -> None:
     assert character(doc, "u-s")["secret"] == ""
 
 
-def test_three_devices_share_one_table_and_keep_their_secrets(devices, site, server, mj_table):
-    mj_device, lea_device, mo_device = devices(mj=True), devices(mj=False), devices(mj=False)
+def test_three_devices_share_one_table_and_keep_their_secrets(devices, site, mj_table):
+    record = (RECORD_CHANNELS,)
+    mj_device = devices(mj=True)
+    lea_device, mo_device = devices(mj=False, scripts=record), devices(mj=False, scripts=record)
     mj, lea, mo = mj_device.page, lea_device.page, mo_device.page
     seed_table(mj, site, mj_table)
     mj.goto(site + "#/live")

@@ -12,59 +12,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from browser_support import CSP_RECORDER, ROOT, no_horizontal_scroll
+from browser_support import ROOT, no_horizontal_scroll
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-MJ_MODE_ON = "try { localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 RTC = "./static/js/live/rtc.js"
-
-
-class Device:
-    """One browser context (its own storage) that records page errors, CSP violations and
-    requests to another origin (aborted); `check()` asserts there were none."""
-
-    def __init__(self, browser, server: str, mj: bool):
-        self.context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fr-FR")
-        self.foreign: list[str] = []
-        self.errors: list[str] = []
-        self.csp: list[str] = []
-        own = re.escape(server)
-
-        def block(route):
-            self.foreign.append(route.request.url)
-            route.abort()
-
-        self.context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), block)
-        self.context.on("weberror", lambda e: self.errors.append(str(e.error)))
-        self.context.on("console", lambda m: self.csp.append(m.text) if "Content Security Policy" in m.text else None)
-        self.context.expose_binding("__tableeCspReport", lambda source, text: self.csp.append(str(text)))
-        self.context.add_init_script(CSP_RECORDER)
-        if mj:
-            self.context.add_init_script(MJ_MODE_ON)
-        self.page = self.context.new_page()
-
-    def check(self) -> None:
-        assert not self.foreign, f"requests left the site's origin: {self.foreign}"
-        assert not self.errors, f"uncaught page errors: {self.errors}"
-        assert not self.csp, f"Content-Security-Policy violations: {self.csp}"
-
-
-@pytest.fixture
-def devices(browser, server, site):
-    made: list[Device] = []
-
-    def make(mj: bool) -> Device:
-        device = Device(browser, server, mj)
-        made.append(device)
-        return device
-
-    yield make
-    for device in made:
-        device.check()
-        device.context.close()
 
 
 def axe_clean(page) -> None:
