@@ -186,6 +186,10 @@ def test_a_player_edit_of_a_state_with_nothing_hidden_is_merged_and_one_with_sec
         # Théorem's state holds the MJ's secrets: the MJ's state stays, and is published again.
         assert s[who]["doc"]["systems"]["theorem"]["round"] == 1, who
     assert s["mj"]["notices"] == [["warning", "live.held"]]
+    # The phone whose change was taken back is told so; the other phone, which changed a
+    # state with nothing hidden, is not.
+    assert s["p2"]["notices"] == [["warning", "live.held_mine"]]
+    assert s["p1"]["notices"] == []
 
 
 def test_concurrent_edits_of_two_characters_both_survive(node, world):

@@ -90,7 +90,7 @@ function device(world, name) {
 
 /** What connect.js does with a session's "held" event: a notice on the device. */
 function watched(session, app) {
-  session.addEventListener("held", () => app.notify("warning", "live.held"));
+  session.addEventListener("held", (e) => app.notify("warning", e.detail.mine ? "live.held_mine" : "live.held"));
   return session;
 }
 

@@ -30,7 +30,10 @@ export function ensure(role) {
   session?.close();
   session = new Session(app, { role, me: role === "player" ? memberId() : null, name: savedName() || (role === "mj" ? "MJ" : "") });
   session.addEventListener("change", changed);
-  session.addEventListener("held", (e) => app.notify("warning", app.t("live.held", { systems: e.detail.systems.join(", ") })));
+  session.addEventListener("held", (e) => {
+    const key = e.detail.mine ? "live.held_mine" : "live.held";
+    app.notify("warning", app.t(key, { systems: e.detail.systems.join(", ") }));
+  });
   session.addEventListener("error", (e) => {
     if (e.detail?.code === "live.storage_full") app.notify("warning", app.t("live.storage_full"));
   });

@@ -247,6 +247,7 @@ export class Session extends EventTarget {
     this.awareness = new Awareness(this.publicDoc);
     this.published = readJson(this.publicDoc); // the public view last written or seen here
     this.written = new Map(); // path -> JSON text this device wrote (overwrite detection)
+    this.wroteStates = new Map(); // system id -> the state this phone wrote (see writePublic)
     this.version = 0; // bumps at every change of app.doc (a stale projection is dropped)
     this.projecting = false;
     this.saveTimer = null;
@@ -379,6 +380,14 @@ export class Session extends EventTarget {
 
   writePublic(view) {
     const before = leaves(this.published);
+    if (this.role === "player") {
+      // The system states this phone changes: where the MJ's device keeps its own (hidden
+      // parts), the player is told, not left believing the change reached the table.
+      const was = isObject(this.published?.systems) ? this.published.systems : {};
+      for (const [sid, state] of Object.entries(isObject(view.systems) ? view.systems : {})) {
+        if (Object.hasOwn(was, sid) && !same(was[sid], state) && !FIELD_MERGED.has(sid)) this.wroteStates.set(sid, state);
+      }
+    }
     writeJson(this.publicDoc, view, LOCAL);
     this.published = structuredClone(view); // what writeJson made the doc hold (no read back)
     for (const [path, text] of leaves(this.published)) if (before.get(path) !== text) this.written.set(path, text);
@@ -411,6 +420,14 @@ export class Session extends EventTarget {
         this.emit();
         return;
       }
+      const taken = [];
+      for (const [sid, state] of this.wroteStates) {
+        const now = isObject(after.systems) ? after.systems[sid] : undefined;
+        if (same(now, state)) continue; // still what this phone wrote: not (yet) taken back
+        this.wroteStates.delete(sid);
+        taken.push(sid);
+      }
+      if (taken.length) this.dispatchEvent(new CustomEvent("held", { detail: { systems: taken, mine: true } }));
       const next = adopt(after, this.app.doc);
       if (!same(next, this.app.doc)) this.app.update((doc) => {
         for (const key of Object.keys(doc)) delete doc[key];
