@@ -146,7 +146,7 @@ export const app = {
     if (!key) return null;
     writeBlock = null;
     this.doc = doc;
-    setLanguage(doc.language);
+    showLanguage(doc.language);
     persist();
     renderAll();
     return key;
@@ -469,6 +469,21 @@ function systemsShown(doc, route) {
   return [...ids];
 }
 
+/**
+ * Show the page in `lang` once its texts are here: only the first paint's language is loaded
+ * at boot, so a table that arrives in the other one (an import, another tab) waits for its
+ * texts instead of showing them in French under lang="en" (a CSV export would have French
+ * headers).
+ */
+function showLanguage(lang) {
+  ensureLanguage(lang).then(() => {
+    if (app.doc.language === lang) {
+      setLanguage(lang);
+      renderAll();
+    }
+  }, () => {});
+}
+
 function onStorage(event) {
   if (event.key === DOC_KEY && event.newValue !== null && event.newValue !== lastRaw && !writeBlock) {
     // Another tab saved the table: show its version (our own changes were saved before).
@@ -476,7 +491,7 @@ function onStorage(event) {
     if (doc) {
       lastRaw = event.newValue;
       app.doc = doc;
-      if (doc.language !== language()) setLanguage(doc.language);
+      if (doc.language !== language()) showLanguage(doc.language);
       renderAll();
     }
   } else if (event.key === null || (event.key ?? "").startsWith(BACKUP_PREFIX)) {
