@@ -17,18 +17,16 @@ What a table relies on:
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from node_harness import NODE, NodeHarness
+
 ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "tests" / "live" / "session_harness.mjs"
-NODE = shutil.which("node") or ("/usr/bin/node" if Path("/usr/bin/node").exists() else None)
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
@@ -37,37 +35,9 @@ HAND_A = ["arcane-HAND-A-1", "arcane-HAND-A-2"]
 HAND_B = ["arcane-HAND-B-1"]
 
 
-class Harness:
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(HARNESS)],
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
-        )
-        self.next_id = 0
-        self.lock = threading.Lock()
-
-    def __call__(self, op: str, **args):
-        with self.lock:
-            self.next_id += 1
-            self.proc.stdin.write(json.dumps({"id": self.next_id, "op": op, **args}) + "\n")
-            self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the node harness died (exit {self.proc.poll()})")
-        answer = json.loads(line)
-        assert answer["id"] == self.next_id
-        if not answer["ok"]:
-            raise AssertionError(answer["error"])
-        return answer["result"]
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-
-
 @pytest.fixture(scope="module")
 def node():
-    harness = Harness()
+    harness = NodeHarness(HARNESS)
     yield harness
     harness.close()
 

@@ -3,7 +3,7 @@
 // lines: one command per line on stdin ({"id", "op", ...}), one answer per line on stdout
 // ({"id", "ok", "result"} or {"id", "ok": false, "error"}). Bytes cross as base64.
 // `yjs`, `y-protocols` and `lib0` resolve from node_modules, as the import map does in the page.
-import * as readline from "node:readline";
+import { serveLines } from "./lines.mjs";
 import * as Y from "yjs";
 import { Awareness } from "y-protocols/awareness";
 import { readJson, writeJson } from "../../static/js/live/ydoc.js";
@@ -362,23 +362,4 @@ const commands = {
   },
 };
 
-const rl = readline.createInterface({ input: process.stdin });
-let queue = Promise.resolve();
-rl.on("line", (line) => {
-  queue = queue.then(async () => {
-    let id = null;
-    try {
-      const command = JSON.parse(line);
-      id = command.id;
-      const handler = commands[command.op];
-      if (!handler) throw new Error(`unknown op ${command.op}`);
-      const result = await handler(command);
-      process.stdout.write(JSON.stringify({ id, ok: true, result }) + "\n");
-    } catch (error) {
-      process.stdout.write(JSON.stringify({ id, ok: false, error: String(error && error.stack || error) }) + "\n");
-    }
-  });
-});
-rl.on("close", () => {
-  queue.then(() => process.exit(0));
-});
+serveLines(commands);

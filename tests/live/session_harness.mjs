@@ -9,7 +9,7 @@
 // blanks each character's `secret`, drops every state's `mj` key, empties every pile shown to
 // its owner (its cards left out, so a hand's cards are sentinels a test can look for in every
 // byte a player received) and sorts the `draw` pile.
-import * as readline from "node:readline";
+import { serveLines } from "./lines.mjs";
 import { memoryLinkPair } from "../../static/js/live/sync.js";
 import { Session, adopt, held, mergePublic, overlay, privateView, shared } from "../../static/js/live/session.js";
 
@@ -245,19 +245,4 @@ const handlers = {
   },
 };
 
-const lines = readline.createInterface({ input: process.stdin });
-lines.on("close", () => queue.then(() => process.exit(0)));
-let queue = Promise.resolve();
-lines.on("line", (line) => {
-  queue = queue.then(async () => {
-    let id = null;
-    try {
-      const command = JSON.parse(line);
-      id = command.id;
-      const result = await handlers[command.op](command);
-      process.stdout.write(`${JSON.stringify({ id, ok: true, result: result ?? null })}\n`);
-    } catch (error) {
-      process.stdout.write(`${JSON.stringify({ id, ok: false, error: String(error?.stack ?? error) })}\n`);
-    }
-  });
-});
+serveLines(handlers);

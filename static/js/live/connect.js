@@ -5,20 +5,11 @@
 // the MJ's (hub) or a player's (member) after the role of the first link, or of the saved one.
 
 import { memberId, onLink, savedName } from "./rtc.js";
-import { LIVE_KEY, Session } from "./session.js";
+import { LIVE_KEY, readLive, Session } from "./session.js";
 
 let app = null;
 let session = null;
 const listeners = new Set();
-
-function saved(storage = window.localStorage) {
-  try {
-    const parsed = JSON.parse(storage.getItem(LIVE_KEY) ?? "null");
-    return parsed && typeof parsed === "object" && (parsed.role === "mj" || parsed.role === "player") ? parsed : null;
-  } catch {
-    return null;
-  }
-}
 
 function changed() {
   for (const fn of listeners) fn(session);
@@ -45,7 +36,7 @@ export function ensure(role) {
 export function start(theApp) {
   if (app) return session;
   app = theApp;
-  const before = saved();
+  const before = readLive();
   if (before) ensure(before.role);
   onLink(({ link, role, memberId: id, name }) => ensure(role).attach({ link, memberId: id, name }));
   return session;

@@ -20,6 +20,7 @@
 import * as Y from "yjs";
 import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 
+import { fromBase64Url, toBase64Url } from "../share/codec.js";
 import { jsonEqual, readJson, writeJson } from "./ydoc.js";
 import { Hub, Member } from "./sync.js";
 
@@ -43,25 +44,12 @@ const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
 /** Deep equality of JSON values whatever their keys' order (a Y.Map does not keep it). */
 const same = (a, b) => a === b || jsonEqual(a, b);
 
-function toBase64(bytes) {
-  let text = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
-}
-
-function fromBase64(text) {
-  const raw = atob(text);
-  const bytes = new Uint8Array(raw.length);
-  for (let i = 0; i < raw.length; i += 1) bytes[i] = raw.charCodeAt(i);
-  return bytes;
-}
-
 /** A Y.Doc holding the saved state `b64` (a fresh one when absent or unreadable). */
 function restoreDoc(b64) {
   const doc = new Y.Doc();
   if (typeof b64 === "string" && b64) {
     try {
-      Y.applyUpdate(doc, fromBase64(b64));
+      Y.applyUpdate(doc, fromBase64Url(b64));
     } catch {
       // An unreadable saved state: start empty, the hub's copy comes back with the next sync.
     }
@@ -202,11 +190,12 @@ function leaves(doc) {
   return out;
 }
 
-function readLive(storage) {
+/** This device's saved live session (`tablee.live`), or null when there is none that can be read. */
+export function readLive(storage = window.localStorage) {
   try {
     const raw = storage.getItem(LIVE_KEY);
     const parsed = raw ? JSON.parse(raw) : null;
-    return isObject(parsed) && parsed.v === 1 ? parsed : null;
+    return isObject(parsed) && parsed.v === 1 && (parsed.role === "mj" || parsed.role === "player") ? parsed : null;
   } catch {
     return null;
   }
@@ -395,8 +384,7 @@ export class Session extends EventTarget {
   }
 
   writePrivate(id) {
-    const members = this.members.get(id);
-    const claimed = this.presence().find((p) => p.id === id)?.characters ?? members?.characters ?? [];
+    const claimed = this.presence().find((p) => p.id === id)?.characters ?? this.members.get(id)?.characters ?? [];
     writeJson(this.privateDoc(id), privateView(this.app.doc, claimed), LOCAL);
   }
 
@@ -478,10 +466,10 @@ export class Session extends EventTarget {
       role: this.role,
       me: this.me,
       joined: this.joined,
-      public: toBase64(Y.encodeStateAsUpdate(this.publicDoc)),
+      public: toBase64Url(Y.encodeStateAsUpdate(this.publicDoc)),
       private: this.role === "mj"
-        ? Object.fromEntries([...this.privateDocs].map(([id, doc]) => [id, toBase64(Y.encodeStateAsUpdate(doc))]))
-        : toBase64(Y.encodeStateAsUpdate(this.privateDocs.get(this.me))),
+        ? Object.fromEntries([...this.privateDocs].map(([id, doc]) => [id, toBase64Url(Y.encodeStateAsUpdate(doc))]))
+        : toBase64Url(Y.encodeStateAsUpdate(this.privateDocs.get(this.me))),
       members: Object.fromEntries(this.members),
       characters: this.characters,
       overwritten: this.overwritten,
