@@ -48,7 +48,7 @@ self.addEventListener("fetch", (event) => {
       const cache = await caches.open(CACHE);
       const url = new URL(request.url);
       url.hash = "";
-      const hit = await cache.match(url.href, { ignoreSearch: true });
+      const hit = (await cache.match(url.href)) ?? (url.search ? await cache.match(url.href, { ignoreSearch: true }) : undefined);
       if (hit) return hit;
       try {
         return await fetch(request);
