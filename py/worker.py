@@ -1,12 +1,61 @@
 """PyScript worker: exposes tablee.api to the page.
 
 The only Python file that lives in the browser's world. It is started by
-static/js/engine.js with PyWorker(..., {config: "pyscript.toml", version: <local pyodide.mjs>})
-and exports one function through the worker's ``sync`` object: JSON text in, JSON text out,
-so nothing but plain strings crosses the thread boundary.
+static/js/engine.js with PyWorker(..., {config: <pyscript.toml's [files]>, version: <local
+pyodide.mjs>}) and exports one function through the worker's ``sync`` object: JSON text in,
+JSON text out, so nothing but plain strings crosses the thread boundary.
+
+The package reaches the worker in two archives (tools/vendor.py): ``tablee.zip``, unpacked
+before this file runs, holds what answers the first requests (``tablee.api`` and the set-up's
+answers for ``store.limits`` and ``describe``); ``tablee-lib.zip`` (the systems, the kernel,
+icepool, fastjsonschema) is copied beside it and unpacked by :class:`Library` on the first
+import the first archive cannot answer, so the engine is ready without unpacking 130 files it
+may not need yet (issue 14).
 """
 
-from tablee.api import handle_json
+import importlib
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import zipfile
+
+
+class Library(importlib.abc.MetaPathFinder):
+    """Last on ``sys.meta_path``: asked only for a module no other finder found. When that
+    module's top-level package is in the library archive (the package's own, icepool,
+    fastjsonschema; not an optional import some module merely tries), unpacks the archive next
+    to the package, once, then lets the path finder look again."""
+
+    def __init__(self, archive: str, into: str = ".") -> None:
+        self.archive = archive
+        self.into = into
+        self.tops: set[str] | None = None  # the archive's top-level names, read on first need
+
+    def holds(self, name: str) -> bool:
+        if self.tops is None:
+            try:
+                with zipfile.ZipFile(self.archive) as library:
+                    self.tops = {entry.split("/")[0].removesuffix(".pyc").removesuffix(".py")
+                                 for entry in library.namelist()}
+            except OSError:
+                self.tops = set()
+        return name.split(".")[0] in self.tops
+
+    def find_spec(self, name, path=None, target=None):
+        if not self.holds(name):
+            return None
+        with zipfile.ZipFile(self.archive) as library:
+            library.extractall(self.into)
+        os.remove(self.archive)
+        sys.meta_path.remove(self)
+        importlib.invalidate_caches()
+        return importlib.machinery.PathFinder.find_spec(name, path)
+
+
+sys.meta_path.append(Library("tablee-lib.zip"))
+
+from tablee.api import handle_json  # noqa: E402  (the finder first)
 
 __export__ = ["handle"]
 

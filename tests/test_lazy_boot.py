@@ -2,8 +2,10 @@
 
 Each lazy-loading check runs in a fresh interpreter (``sys.modules`` of this one holds every
 system: tests/conftest.py imports them all). Two layouts are checked: the worker's (the
-package archive static/vendor/tablee.zip unpacked, the set-up's answers included, the wheels'
-packages beside it, exactly what PyScript's ``"./*"`` target does) and the source checkout
+package archives static/vendor/tablee.zip and tablee-lib.zip unpacked, the set-up's answers
+included, the wheels' packages beside it, as PyScript and py/worker.py do; its modules are Pyodide's
+bytecode, which CPython cannot run, so each .pyc is put back as the source it was compiled
+from, which tests/test_site.py checks by hash) and the source checkout
 (py/ on the path, no answers file: describe and store.limits answer live).
 """
 
@@ -21,6 +23,9 @@ from tablee import answers, api, store
 from tablee.systems import SYSTEMS
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import vendor  # noqa: E402
+
 ARCHIVE = ROOT / "static" / "vendor" / "tablee.zip"
 
 # Runs in the child: one request per stdin line, then prints which systems and heavy
@@ -59,8 +64,17 @@ def unpacked(tmp_path_factory) -> Path:
     """The archive unpacked as the worker unpacks it (its own fastjsonschema and icepool)."""
     assert ARCHIVE.exists(), "static/vendor/tablee.zip is missing: run `make setup`"
     dest = tmp_path_factory.mktemp("worker")
-    with zipfile.ZipFile(ARCHIVE) as archive:
-        archive.extractall(dest)
+    for path in (ARCHIVE, ARCHIVE.with_name("tablee-lib.zip")):
+        with zipfile.ZipFile(path) as archive:
+            archive.extractall(dest)
+    wheels = sorted((ROOT / "static/vendor/wheels").glob("*.whl"))
+    for name, data in vendor.archive_entries(wheels, answers={}).items():
+        if name.endswith(".py"):
+            compiled = dest / (name + "c")
+            assert compiled.exists() and vendor.pyc_matches(compiled.read_bytes(), data), name
+            compiled.unlink()
+            (dest / name).write_bytes(data)
+    assert not list(dest.rglob("*.pyc"))
     return dest
 
 

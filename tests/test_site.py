@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import sys
@@ -28,9 +29,12 @@ from tablee import answers  # noqa: E402
 from tablee.systems import SYSTEMS  # noqa: E402
 
 
-def test_pyscript_toml_fetches_the_one_archive():
+def test_pyscript_toml_fetches_the_two_archives():
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
-    assert config["files"] == {"./static/vendor/tablee.zip": "./*"}, "pyscript.toml is out of date: run `make setup`"
+    assert config["files"] == {
+        "./static/vendor/tablee.zip": "./*",  # unpacked before py/worker.py runs
+        "./static/vendor/tablee-lib.zip": "./tablee-lib.zip",  # unpacked by py/worker.py when needed
+    }, "pyscript.toml is out of date: run `make setup`"
     assert "interpreter" not in config, "a worker ignores it; the engine passes the local Pyodide instead"
 
 
@@ -42,21 +46,57 @@ def archive() -> zipfile.ZipFile:
         yield z
 
 
-def test_archive_holds_exactly_the_sources_the_wheels_and_the_answers(archive):
-    """The worker's package archive is up to date with py/ and the pinned wheels."""
+@pytest.fixture(scope="module")
+def library() -> zipfile.ZipFile:
+    path = ROOT / "static/vendor/tablee-lib.zip"
+    assert path.exists(), "static/vendor/tablee-lib.zip is missing: run `make setup`"
+    with zipfile.ZipFile(path) as z:
+        yield z
+
+
+def test_archives_hold_exactly_the_sources_bytecode_the_wheels_and_the_answers(archive, library):
+    """The worker's two package archives are up to date with py/ and the pinned wheels: every
+    module as a sourceless .pyc compiled from exactly its current source (the hash in the
+    .pyc's header), by the vendored Pyodide (each archive's comment names it), and every other
+    file as it is; the first archive holds the modules `import tablee.api` loads and the
+    set-up's answers, the library archive everything else, once."""
     wheels = sorted((ROOT / "static/vendor/wheels").glob("*.whl"))
     pins = vendor.pinned_wheels()
     assert len(wheels) == len(pins)
     for pin, wheel in zip(sorted(pins), wheels, strict=True):
         name, version = pin.split("==")
         assert wheel.name.startswith(f"{name}-{version}-"), (pin, wheel)
-    expected = vendor.archive_entries(wheels, answers=dict.fromkeys(answers.OPS, b""))
-    stored = {name: archive.read(name) for name in archive.namelist()}
-    assert sorted(stored) == sorted(expected), "static/vendor/tablee.zip is out of date: run `make setup`"
-    stale = [n for n in expected if not n.startswith("tablee/answer.") and stored[n] != expected[n]]
+    sources = vendor.archive_entries(wheels, answers=dict.fromkeys(answers.OPS, b""))
+    first = {name: archive.read(name) for name in archive.namelist()}
+    rest = {name: library.read(name) for name in library.namelist()}
+    assert not set(first) & set(rest)
+    stored = first | rest
+    expected = sorted(n + "c" if n.endswith(".py") else n for n in sources)
+    assert sorted(stored) == expected, "static/vendor/tablee*.zip are out of date: run `make setup`"
+    assert set(first) == vendor.boot_names(stored, vendor.boot_modules())
+    assert {"tablee/api.pyc", "tablee/answer.describe.json", "tablee/answer.store.limits.json"} <= set(first)
+    assert not any(n.startswith(("tablee/systems/unicreon/", "icepool/", "fastjsonschema/")) for n in first)
+    for z in (archive, library):
+        assert z.comment.decode() == vendor.ARCHIVE_STAMP.format(version=vendor.pyodide_version())
+    stale = [n for n, data in sources.items() if n.endswith(".py") and not vendor.pyc_matches(stored[n + "c"], data)]
+    data_files = [n for n in sources if not n.endswith(".py") and not n.startswith("tablee/answer.")]
+    stale += [n for n in data_files if stored[n] != sources[n]]
     assert not stale, f"static/vendor/tablee.zip is out of date (run `make setup`): {stale}"
+    # One interpreter's bytecode: the magic number of Python 3.14 (Pyodide 314), never CPython's here.
+    magics = {stored[n][:4] for n in stored if n.endswith(".pyc")}
+    assert len(magics) == 1 and magics != {importlib.util.MAGIC_NUMBER}, magics
     assert "py/worker.py" not in stored and "worker.py" not in stored  # the entry is fetched on its own
     assert any(n.startswith("icepool/") for n in stored) and any(n.startswith("fastjsonschema/") for n in stored)
+
+
+def test_a_pyc_matches_only_its_own_source():
+    """The freshness check itself: the header hash of a .pyc names its source, byte for byte."""
+    with zipfile.ZipFile(ROOT / "static/vendor/tablee.zip") as z:
+        pyc = z.read("tablee/api.pyc")
+    source = (ROOT / "py/tablee/api.py").read_bytes()
+    assert vendor.pyc_matches(pyc, source)
+    assert not vendor.pyc_matches(pyc, source + b"\n")
+    assert not vendor.pyc_matches(pyc[:4] + (3).to_bytes(4, "little") + pyc[8:], source)  # a checked one
 
 
 def test_archive_answers_equal_the_live_answers(archive):
@@ -83,16 +123,19 @@ def test_page_limits_equal_the_live_store_limits():
     assert '"./static/vendor/store-limits.json"' in (ROOT / "static/vendor/precache.js").read_text()
 
 
-def test_archive_is_reproducible(archive):
+@pytest.mark.parametrize("name", ["tablee.zip", "tablee-lib.zip"])
+def test_archive_is_reproducible(name):
     """Sorted entries, one fixed date and mode: the same content gives the same bytes (stable hash)."""
-    infos = archive.infolist()
-    assert [i.filename for i in infos] == sorted(i.filename for i in infos)
-    assert {i.date_time for i in infos} == {vendor.ARCHIVE_DATE}
-    assert {i.external_attr for i in infos} == {0o100644 << 16}
-    entries = {i.filename: archive.read(i) for i in infos}
-    rebuilt = vendor.archive_bytes(entries)
-    assert rebuilt == (ROOT / "static/vendor/tablee.zip").read_bytes()
-    assert vendor.archive_bytes(dict(reversed(entries.items()))) == rebuilt
+    with zipfile.ZipFile(ROOT / "static/vendor" / name) as archive:
+        infos = archive.infolist()
+        assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+        assert {i.date_time for i in infos} == {vendor.ARCHIVE_DATE}
+        assert {i.external_attr for i in infos} == {0o100644 << 16}
+        entries = {i.filename: archive.read(i) for i in infos}
+        comment = archive.comment.decode()
+    rebuilt = vendor.archive_bytes(entries, comment)
+    assert rebuilt == (ROOT / "static/vendor" / name).read_bytes()
+    assert vendor.archive_bytes(dict(reversed(entries.items())), comment) == rebuilt
 
 
 def test_runtime_requirements_are_pinned_once_for_cpython_and_pyodide():
@@ -203,6 +246,29 @@ def test_import_map_and_its_csp_hash_are_up_to_date():
     assert "'unsafe-inline'" not in script_src and "'unsafe-eval'" not in script_src
     # the import map comes before any module script or modulepreload (else it is ignored)
     assert html.index('type="importmap"') < html.index('type="module"') < html.index("modulepreload")
+
+
+def test_the_csp_allows_exactly_the_page_s_inline_scripts():
+    """Every inline script of index.html (the import map, the boot route) has its sha256 in
+    script-src, and script-src allows no other inline script."""
+    html = (ROOT / "index.html").read_text()
+    inline = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, re.S)
+    assert len(inline) == 2, inline
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    script_src = next(d for d in csp.split(";") if d.strip().startswith("script-src")).split()
+    assert sorted(t for t in script_src if t.startswith("'sha256-")) == sorted(live_vendor.csp_hash(s) for s in inline)
+
+
+def test_the_static_welcome_is_the_home_page_s_french_text():
+    """index.html paints the home page's title and pitch before any script ran (issue 14's
+    LCP): they are exactly the French texts app.js's first render draws in their place."""
+    html = (ROOT / "index.html").read_text()
+    texts = json.loads((ROOT / "static/i18n/fr/home.json").read_text())
+    block = re.search(r'<div class="home boot-home"[^>]*>(.*?)</div>\s*</div>', html, re.S).group(1)
+    painted = [re.sub(r"\s+", " ", t).strip() for t in re.findall(r"<(?:h1|p)>(.*?)</(?:h1|p)>", block, re.S)]
+    assert painted == [texts["home.title"], texts["home.pitch_1"], texts["home.pitch_2"]]
+    css = (ROOT / "static/css/app.css").read_text()
+    assert 'html:not([data-boot-route="home"]) .boot-home { display: none; }' in css
 
 
 def test_every_mapped_module_is_vendored_here_and_nothing_comes_from_a_cdn():

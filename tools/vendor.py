@@ -12,7 +12,9 @@ Steps, each skipped when its output is already up to date:
 4. always: build static/vendor/tablee.zip, the one archive the worker fetches (issue 14):
    every .py file under py/tablee, the set-up's answers (tablee/answer.<op>.json for
    ``describe`` and ``store.limits``, see py/tablee/answers.py) and the pinned wheels' contents, with
-   sorted entries and fixed timestamps so the same sources give the same bytes; the page's
+   every module as Pyodide bytecode (a sourceless .pyc compiled by the vendored Pyodide under
+   Node, tools/pyc_compile.mjs; see with_bytecode), sorted entries and fixed timestamps so the
+   same sources give the same bytes; the page's
    copy of the ``store.limits`` answer (static/vendor/store-limits.json, see page_limits); write
    pyscript.toml's generated ``[files]`` block (that archive, unpacked: ``"./*"``) and
    static/vendor/precache.js (every file the app needs offline, with a content hash, and
@@ -24,6 +26,7 @@ Steps, each skipped when its output is already up to date:
 
 from __future__ import annotations
 
+import _imp
 import argparse
 import hashlib
 import io
@@ -33,6 +36,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -74,10 +78,16 @@ APP_GLOBS = [
     "static/icons/*",
 ]
 
-# The one archive the worker unpacks into its file system (pyscript.toml's [files]).
+# The worker's two archives (pyscript.toml's [files]): what answers the first requests (the
+# modules `import tablee.api` loads and the set-up's answers), unpacked before the worker
+# starts, and the rest (the systems, the kernel, icepool, fastjsonschema), copied beside it and
+# unpacked by py/worker.py on the first import the first one cannot answer (see boot_names).
 ARCHIVE = VENDOR / "tablee.zip"
+LIB_ARCHIVE = VENDOR / "tablee-lib.zip"
 #: The set-up's store.limits for the page's guard at boot (see page_limits).
 PAGE_LIMITS = VENDOR / "store-limits.json"
+#: The archive's zip comment: which Pyodide compiled its bytecode (see with_bytecode).
+ARCHIVE_STAMP = "tablee: bytecode of Pyodide {version}"
 # Every entry gets this timestamp (zip's earliest), so the archive's bytes depend on content only.
 ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -171,7 +181,13 @@ def write_pyscript_toml() -> None:
     path = ROOT / "pyscript.toml"
     text = path.read_text()
     head = text.split(FILES_BEGIN, 1)[0].rstrip() + "\n\n"
-    lines = [FILES_BEGIN, "[files]", f'"./{ARCHIVE.relative_to(ROOT).as_posix()}" = "./*"', FILES_END]
+    lines = [
+        FILES_BEGIN,
+        "[files]",
+        f'"./{ARCHIVE.relative_to(ROOT).as_posix()}" = "./*"',
+        f'"./{LIB_ARCHIVE.relative_to(ROOT).as_posix()}" = "./{LIB_ARCHIVE.name}"',
+        FILES_END,
+    ]
     new = head + "\n".join(lines) + "\n"
     if new != text:
         path.write_text(new)
@@ -210,10 +226,67 @@ def archive_entries(wheels: list[Path], answers: dict[str, bytes]) -> dict[str, 
     return entries
 
 
-def archive_bytes(entries: dict[str, bytes]) -> bytes:
+def pyodide_version() -> str:
+    return json.loads((NODE / "pyodide" / "package.json").read_text())["version"]
+
+
+def pyc_matches(pyc: bytes, source: bytes) -> bool:
+    """Whether ``pyc`` is an unchecked hash-based .pyc of ``source`` (any interpreter: the
+    header holds that interpreter's magic number, the key of its source hash)."""
+    if len(pyc) < 16 or int.from_bytes(pyc[4:8], "little") != 1:  # hash-based, unchecked
+        return False
+    return pyc[8:16] == _imp.source_hash(int.from_bytes(pyc[:4], "little"), source)
+
+
+def compile_pyc(sources: dict[str, bytes]) -> dict[str, bytes]:
+    """name.py -> name.pyc bytes, compiled by the vendored Pyodide's interpreter under Node
+    (tools/pyc_compile.mjs): CPython cannot write Pyodide's bytecode."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for name, data in sources.items():
+            path = work / "src" / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        done = subprocess.run(
+            ["node", str(ROOT / "tools" / "pyc_compile.mjs"), str(VENDOR / "pyodide"), str(work)],
+            capture_output=True, check=False,
+        )
+        if done.returncode:
+            sys.exit(f"[vendor] compiling the worker's bytecode with Pyodide failed:\n{done.stderr.decode()[-2000:]}")
+        return {name + "c": (work / "out" / (name + "c")).read_bytes() for name in sources}
+
+
+def with_bytecode(entries: dict[str, bytes]) -> dict[str, bytes]:
+    """The archive's entries with every .py replaced by its sourceless .pyc (issue 14: the
+    worker imports bytecode instead of compiling the rules, icepool and fastjsonschema at each
+    start; first answers about twice as fast). The .pyc of the archive in place are kept when
+    they were compiled by this Pyodide from these very sources; otherwise all are compiled
+    again (one Node run, a few seconds)."""
+    sources = {name: data for name, data in entries.items() if name.endswith(".py")}
+    stamp = ARCHIVE_STAMP.format(version=pyodide_version())
+    previous: dict[str, bytes] = {}
+    for path in (ARCHIVE, LIB_ARCHIVE):
+        try:
+            with zipfile.ZipFile(path) as old:
+                if old.comment.decode() == stamp:
+                    names = set(old.namelist())
+                    previous.update({n + "c": old.read(n + "c") for n in sources if n + "c" in names})
+        except (zipfile.BadZipFile, OSError, UnicodeDecodeError):
+            continue
+    fresh = len(previous) == len(sources) and all(pyc_matches(previous[n + "c"], d) for n, d in sources.items())
+    compiled = previous if fresh else compile_pyc(sources)
+    if not fresh:
+        log(f"compiled {len(compiled)} modules to Pyodide bytecode")
+    out = {name: data for name, data in entries.items() if not name.endswith(".py")}
+    out.update(compiled)
+    return out
+
+
+def archive_bytes(entries: dict[str, bytes], comment: str = "") -> bytes:
     """A reproducible zip of ``entries``: sorted names, fixed date and mode, deflated."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
+        archive.comment = comment.encode()
         for name in sorted(entries):
             info = zipfile.ZipInfo(name, date_time=ARCHIVE_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
@@ -233,14 +306,45 @@ def page_limits(limits_answer: bytes) -> bytes:
     return json.dumps(limits, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def boot_modules() -> list[str]:
+    """The package's modules ``import tablee.api`` loads (a fresh interpreter on py/): with the
+    set-up's answers, what the worker needs to answer store.limits and describe."""
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(ROOT / "py"))
+    code = "import sys, tablee.api\nprint('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'tablee')))\n"
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, check=False, text=True)
+    if done.returncode:
+        sys.exit(f"[vendor] listing the boot modules failed:\n{done.stderr}")
+    return done.stdout.split()
+
+
+def boot_names(entries: dict[str, bytes], modules: list[str]) -> set[str]:
+    """The entries of the first archive: the files of ``modules`` (source or bytecode) and the
+    set-up's answers. Everything else goes to the library archive."""
+    names = set()
+    for module in modules:
+        path = module.replace(".", "/")
+        names.update(n for n in (f"{path}.py", f"{path}/__init__.py") if n in entries or n + "c" in entries)
+    names = {n + "c" if n + "c" in entries else n for n in names}
+    return names | {n for n in entries if n.startswith("tablee/answer.")}
+
+
+def split_entries(entries: dict[str, bytes], modules: list[str]) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """(first archive, library archive) of ``entries``."""
+    boot = boot_names(entries, modules)
+    return ({n: d for n, d in entries.items() if n in boot}, {n: d for n, d in entries.items() if n not in boot})
+
+
 def write_archive(wheels: list[Path]) -> None:
-    """Build static/vendor/tablee.zip and static/vendor/store-limits.json; rewrite each only
-    when its bytes change."""
+    """Build static/vendor/tablee.zip, static/vendor/tablee-lib.zip and
+    static/vendor/store-limits.json; rewrite each only when its bytes change."""
     answers = live_answers(wheels)
-    data = archive_bytes(archive_entries(wheels, answers))
-    if not ARCHIVE.exists() or ARCHIVE.read_bytes() != data:
-        ARCHIVE.write_bytes(data)
-        log(f"{ARCHIVE.name}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:12]}")
+    stamp = ARCHIVE_STAMP.format(version=pyodide_version())
+    boot, lib = split_entries(with_bytecode(archive_entries(wheels, answers)), boot_modules())
+    for path, entries in ((ARCHIVE, boot), (LIB_ARCHIVE, lib)):
+        data = archive_bytes(entries, stamp)
+        if not path.exists() or path.read_bytes() != data:
+            path.write_bytes(data)
+            log(f"{path.name}: {len(entries)} files, {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:12]}")
     limits = page_limits(answers["store.limits"])
     if not PAGE_LIMITS.exists() or PAGE_LIMITS.read_bytes() != limits:
         PAGE_LIMITS.write_bytes(limits)

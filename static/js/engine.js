@@ -5,9 +5,9 @@
 // "ready" (or "failed").
 //
 // Nothing here runs at import: PyScript's core (a large module evaluated on the main thread)
-// is fetched only when the engine starts. The shell paints the saved table first, then calls
-// startEngineSoon() (right after that first paint); any call() before that starts the engine
-// at once.
+// is fetched only when the engine starts. The shell renders the saved table first, then calls
+// startEngineSoon() (the core is evaluated once that render is painted); any call() before
+// that starts the engine at once.
 
 const root = new URL("../../", import.meta.url); // the site root, wherever it is hosted
 const abs = (path) => new URL(path, root).href;
@@ -31,39 +31,53 @@ export function onEngineState(fn) {
   return () => listeners.delete(fn);
 }
 
-/** A promise resolved after the next frame is painted (a frame, then a task after it); a
- * hidden page draws no frame, so it never waits more than 200 ms for one. */
-function afterPaint() {
+/** PyScript's core: imported when the engine starts, never before. */
+const CORE = "../vendor/pyscript/core.js";
+
+/** A promise resolved in the next animation frame's callback, just before that frame is
+ * painted: whatever it starts (an import) is evaluated in a later task, so after the paint.
+ * A hidden page draws no frame, so it never waits more than 200 ms for one. */
+function nextFrame() {
   return new Promise((resolve) => {
     const fallback = setTimeout(resolve, 200);
     if (typeof requestAnimationFrame !== "function") return;
-    requestAnimationFrame(() => setTimeout(() => {
+    requestAnimationFrame(() => {
       clearTimeout(fallback);
       resolve();
-    }, 0));
+    });
   });
 }
 
+/** Yield to the event loop: ends the current main-thread task (a paint or input may come). */
+function yieldTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /**
- * Start the engine off the critical path, as soon as the shell's first render is painted
- * (issue 14: waiting for the load event and an idle moment as well cost the engine about a
- * second on a cold visit, against a bare page that starts at once). Resolves like
- * startEngine() (the worker, once it answered). A call() meanwhile starts it at once; both
- * then share the one start.
+ * Start the engine off the critical path, as soon as the shell's first render is on its way
+ * to the screen: the runtime's import begins in the next frame's callback, so the core is
+ * evaluated only after that frame (the saved table) is painted (issue 14: waiting for the load
+ * event and an idle moment as well cost the engine about a second on a cold visit, against a
+ * bare page that starts at once). Resolves like startEngine() (the worker, once it answered).
+ * A call() meanwhile starts it at once; both then share the one start.
  */
 export async function startEngineSoon() {
-  if (!workerPromise) await afterPaint();
+  if (!workerPromise) await nextFrame();
   return startEngine();
 }
 
 /**
- * The worker's PyScript configuration: pyscript.toml's generated [files] block (the package
- * archive, unpacked at the worker's root), given as an object with absolute URLs. Given as
+ * The worker's PyScript configuration: pyscript.toml's generated [files] block (the package's
+ * first archive, unpacked at the worker's root, and its library archive, copied beside it and
+ * unpacked by py/worker.py when first needed), given as an object with absolute URLs. Given as
  * the file's URL, the worker would fetch pyscript.toml and then PyScript's TOML parser
  * before it even starts fetching Pyodide: two round trips on the engine's critical path.
  * tests/test_perf14.py checks that WORKER_FILES is exactly pyscript.toml's [files].
  */
-export const WORKER_FILES = { "./static/vendor/tablee.zip": "./*" };
+export const WORKER_FILES = {
+  "./static/vendor/tablee.zip": "./*",
+  "./static/vendor/tablee-lib.zip": "./tablee-lib.zip"
+};
 
 function workerConfig() {
   return { files: Object.fromEntries(Object.entries(WORKER_FILES).map(([from, to]) => [abs(from), to])) };
@@ -75,14 +89,14 @@ export function startEngine() {
   const started = performance.now();
   performance.mark("tablee-engine-start");
   workerPromise = (async () => {
-    const { PyWorker, hooks } = await import("../vendor/pyscript/core.js");
+    const { PyWorker, hooks } = await import(CORE);
     // PyScript turns every worker hook into code with Function(), which the site's CSP (no
     // 'unsafe-eval') refuses. Its one default worker hook registers the `_pyscript` module
     // for pyscript.fs, which py/worker.py never uses: with no hooks, nothing is evaluated.
     for (const set of Object.values(hooks.worker)) set.clear();
     // The core's evaluation is one main-thread task; yield before the worker is created so
-    // the page can paint and answer input in between.
-    await afterPaint();
+    // the page can paint and answer input in between (two tasks of about 60 ms, not one).
+    await yieldTask();
     const worker = await PyWorker(abs("py/worker.py"), {
       config: workerConfig(),
       // A worker ignores `interpreter` from the config and would fetch Pyodide from a CDN:
