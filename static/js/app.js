@@ -22,18 +22,19 @@ import {
   todayStamp,
 } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";
-import * as about from "./views/about.js";
 import * as home from "./views/home.js";
-import * as logView from "./views/log.js";
 import * as tableView from "./views/table.js";
-import * as tray from "./views/tray.js";
 
-const VIEWS = { home, tray, log: logView, table: tableView, about };
-// Pages loaded with their route (issue 14: the first paint waits for none of them). The share
-// page brings the QR code generator; a system's page brings its own texts (i18n namespace of
-// the same name) and styles.
+const VIEWS = { home, table: tableView };
+// Pages loaded with their route (issue 14: the first paint waits for none of them, and the
+// shell's module graph stays the home page's). The share page brings the QR code generator,
+// the dice tray and the log their dice and card faces, the log its exports and replays; a
+// system's page brings its own texts (i18n namespace of the same name) and styles.
 const LAZY_VIEWS = {
   share: () => import("./views/share.js"),
+  tray: () => import("./views/tray.js"),
+  log: () => import("./views/log.js"),
+  about: () => import("./views/about.js"),
 };
 const SYSTEM_VIEWS = {
   systmj: () => import("./systems/systmj.js"),
@@ -518,6 +519,12 @@ async function setupLimits() {
   }
 }
 
+/** Run `task` in an idle moment of the main thread (at most a second later). */
+function whenIdle(task) {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(() => task(), { timeout: 1000 });
+  else setTimeout(task, 200);
+}
+
 async function boot() {
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
@@ -563,14 +570,17 @@ async function boot() {
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
   performance.mark("tablee-first-render"); // the saved table is in the DOM (make bench)
-  // Every other text (the other systems, the other language) follows the first paint; a page
-  // drawn meanwhile is drawn again once they are in.
-  Promise.all([ensureLanguage("fr"), ensureLanguage(language())]).then(() => renderAll(), () => {});
   if (writeBlock) setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
 
-  // The saved table is rendered: the runtime starts once it is painted, after the load event
-  // and an idle moment (a view that needs the engine sooner starts it through app.call).
+  // The saved table is rendered: the runtime starts once it is painted (a view that needs the
+  // engine sooner starts it through app.call).
   const engineUp = startEngineSoon();
+  // Every other text (the other systems, the other language) comes in an idle moment once the
+  // engine has answered, so its parsing never competes with the runtime's start: none is needed
+  // by the page on screen, and a page that needs some (a system's, the other language's) loads
+  // them itself. A page drawn meanwhile is drawn again once they are in.
+  const allTexts = () => Promise.all([ensureLanguage("fr"), ensureLanguage(language())]).then(() => renderAll(), () => {});
+  engineUp.then(() => whenIdle(allTexts), () => whenIdle(allTexts));
   // The service worker registers once the engine is up (or failed): its precache then
   // revalidates the runtime the engine just fetched instead of downloading it a second
   // time while the first visit is still booting.
