@@ -3,7 +3,7 @@
 1. Engine ready (ms from navigation start to the first answered request), cold (new browser
    profile, empty caches) and warm (service-worker cache), for Tablée and for a bare page
    that boots the same vendored Pyodide in a PyScript worker and does nothing else; their
-   ratio is Tablée's own cost (median of --runs loads each).
+   ratio is Tablée's own cost (median of --runs loads each, the two pages in turn).
 2. First paint of a saved table: first contentful paint, the shell's first render and the
    largest contentful paint, for an empty table and for a 50-character, 1000-entry table in
    the store's real shapes (tools/bench_table.py), on the log and on a system's list.
@@ -482,7 +482,7 @@ def write_readme(lines: list[str], note: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="loads per figure (median reported)")
+    parser.add_argument("--runs", type=int, default=5, help="loads per figure (median reported)")
     parser.add_argument("--rolls", type=int, default=50)
     parser.add_argument("--odds-runs", type=int, default=20, help="calls of each heavy odds request after the first")
     parser.add_argument("--no-lighthouse", action="store_true")
@@ -519,10 +519,17 @@ def main() -> None:
         browser = p.chromium.launch(**launch)
         step("bytes of a first and a warm visit…")
         results["bytes"] = bytes_sent(p, launch, site, httpd)
-        step("Tablée loads…")
-        app_cold, app_warm = load_times(browser, site, site, args.runs)
-        step("bare Pyodide loads…")
-        bare_cold, bare_warm = load_times(browser, site, bare, args.runs)
+        step("Tablée and bare Pyodide loads, in turn…")
+        # One Tablée load then one bare load, run after run: a machine whose speed drifts
+        # during the bench weighs on both sides alike (blocks of runs would not).
+        app_cold, app_warm, bare_cold, bare_warm = [], [], [], []
+        for _ in range(args.runs):
+            cold, warm = load_times(browser, site, site, 1)
+            app_cold += cold
+            app_warm += warm
+            cold, warm = load_times(browser, site, bare, 1)
+            bare_cold += cold
+            bare_warm += warm
         results["engine_ready"] = {
             key: {"tablee_ms": med(a), "bare_ms": med(b), "ratio": med(a) / med(b), "tablee_runs": a, "bare_runs": b}
             for key, a, b in (("cold", app_cold, bare_cold), ("warm", app_warm, bare_warm))
