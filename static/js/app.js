@@ -23,15 +23,16 @@ import {
 } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";
 import * as home from "./views/home.js";
-import * as tableView from "./views/table.js";
 
-const VIEWS = { home, table: tableView };
+const VIEWS = { home };
 // Pages loaded with their route (issue 14: the first paint waits for none of them, and the
-// shell's module graph stays the home page's). The share page brings the QR code generator,
-// the dice tray and the log their dice and card faces, the log its exports and replays; a
-// system's page brings its own texts (i18n namespace of the same name) and styles.
+// shell's module graph stays the home page's). The table page brings the file import and
+// export, the share page the QR code generator, the dice tray and the log their dice and card
+// faces, the log its exports and replays; a system's page brings its own texts (i18n namespace
+// of the same name) and styles.
 const LAZY_VIEWS = {
   share: () => import("./views/share.js"),
+  table: () => import("./views/table.js"),
   tray: () => import("./views/tray.js"),
   log: () => import("./views/log.js"),
   about: () => import("./views/about.js"),

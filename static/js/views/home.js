@@ -6,7 +6,6 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../i18n.js";
 import { tableSummary } from "../storage.js";
-import { importTableFile } from "./table.js";
 import { disabledWhy } from "./ui.js";
 import { formatDateTime } from "./when.js";
 
@@ -63,7 +62,7 @@ function nextSteps(app) {
         <label class="button" for="home-import">${t("home.step_import")}</label>
         <input id="home-import" class="visually-hidden" type="file" accept="application/json,.json"
           ?disabled=${!ready} aria-describedby=${ready ? "home-import-error" : "home-import-why home-import-error"}
-          @change=${async (e) => { const input = e.target; const file = input.files?.[0]; input.value = ""; await importTableFile(app, file, state); }}>
+          @change=${async (e) => { const input = e.target; const file = input.files?.[0]; input.value = ""; await importFile(app, file, state); }}>
         ${why.note}
         <span class="muted small">${t("home.step_import_help")}</span>
         <p id="home-import-error" class="field-error" role="alert">${state.importError ?? nothing}</p>
@@ -72,6 +71,13 @@ function nextSteps(app) {
       </li>
     </ol>
   </section>`;
+}
+
+/** The table page's import, loaded when a file is chosen (the home page's first paint needs
+ * none of it). */
+async function importFile(app, file, state) {
+  const { importTableFile } = await import("./table.js");
+  return importTableFile(app, file, state);
 }
 
 export function render(app) {
