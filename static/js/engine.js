@@ -85,11 +85,12 @@ function workerConfig() {
 
 export function startEngine() {
   if (workerPromise) return workerPromise;
-  setState("loading");
   const started = performance.now();
   performance.mark("tablee-engine-start");
+  // The core's download begins before the page redraws for the "loading" state (below).
+  const core = import(CORE);
   workerPromise = (async () => {
-    const { PyWorker, hooks } = await import(CORE);
+    const { PyWorker, hooks } = await core;
     // PyScript turns every worker hook into code with Function(), which the site's CSP (no
     // 'unsafe-eval') refuses. Its one default worker hook registers the `_pyscript` module
     // for pyscript.fs, which py/worker.py never uses: with no hooks, nothing is evaluated.
@@ -117,6 +118,7 @@ export function startEngine() {
     setState("failed", { error: String(error) });
     throw error;
   });
+  setState("loading");
   return workerPromise;
 }
 
