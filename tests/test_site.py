@@ -38,20 +38,21 @@ def test_pyscript_toml_fetches_the_two_archives():
     assert "interpreter" not in config, "a worker ignores it; the engine passes the local Pyodide instead"
 
 
-@pytest.fixture(scope="module")
-def archive() -> zipfile.ZipFile:
-    path = ROOT / "static/vendor/tablee.zip"
-    assert path.exists(), "static/vendor/tablee.zip is missing: run `make setup`"
+def _open_archive(name: str):
+    path = ROOT / "static/vendor" / name
+    assert path.exists(), f"static/vendor/{name} is missing: run `make setup`"
     with zipfile.ZipFile(path) as z:
         yield z
+
+
+@pytest.fixture(scope="module")
+def archive() -> zipfile.ZipFile:
+    yield from _open_archive("tablee.zip")
 
 
 @pytest.fixture(scope="module")
 def library() -> zipfile.ZipFile:
-    path = ROOT / "static/vendor/tablee-lib.zip"
-    assert path.exists(), "static/vendor/tablee-lib.zip is missing: run `make setup`"
-    with zipfile.ZipFile(path) as z:
-        yield z
+    yield from _open_archive("tablee-lib.zip")
 
 
 def test_archives_hold_exactly_the_sources_bytecode_the_wheels_and_the_answers(archive, library):
@@ -89,10 +90,9 @@ def test_archives_hold_exactly_the_sources_bytecode_the_wheels_and_the_answers(a
     assert any(n.startswith("icepool/") for n in stored) and any(n.startswith("fastjsonschema/") for n in stored)
 
 
-def test_a_pyc_matches_only_its_own_source():
+def test_a_pyc_matches_only_its_own_source(archive):
     """The freshness check itself: the header hash of a .pyc names its source, byte for byte."""
-    with zipfile.ZipFile(ROOT / "static/vendor/tablee.zip") as z:
-        pyc = z.read("tablee/api.pyc")
+    pyc = archive.read("tablee/api.pyc")
     source = (ROOT / "py/tablee/api.py").read_bytes()
     assert vendor.pyc_matches(pyc, source)
     assert not vendor.pyc_matches(pyc, source + b"\n")

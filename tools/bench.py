@@ -154,36 +154,34 @@ def seed_storage(context, site: str, doc: dict | None) -> None:
 # ------------------------------------------------------------------ 1. engine ready
 WARM_RELOADS = 3
 
-def load_times(browser, site: str, url: str, runs: int) -> tuple[list[float], list[float]]:
-    cold, warm = [], []
-    for _ in range(runs):
-        context = browser.new_context()
-        page = context.new_page()
-        if url == site:
-            page.goto(site)
-            cold.append(wait_ready(page))
-        else:
-            # The bare page, cold, in a profile of its own.
-            cold_context = browser.new_context()
-            cold_page = cold_context.new_page()
-            cold_page.goto(url)
-            cold.append(wait_ready(cold_page))
-            cold_context.close()
-            page.goto(site)
-        # The app's service worker precaches the runtime; the bare page benefits from it too.
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
-        page.goto(url)
-        wait_ready(page)
-        # Warm: the median of WARM_RELOADS reloads. The first reloads of a profile vary by
-        # half a second whichever the page (whether Chromium has cached the runtime's compiled
-        # wasm yet), which one reload each made a coin toss of the ratio.
-        reloads = []
-        for _ in range(WARM_RELOADS):
-            page.reload()
-            reloads.append(wait_ready(page))
-        warm.append(statistics.median(reloads))
-        context.close()
-    return cold, warm
+def load_time(browser, site: str, url: str) -> tuple[float, float]:
+    """(cold, warm) engine-ready time of ``url``, each in a new profile."""
+    context = browser.new_context()
+    page = context.new_page()
+    if url == site:
+        page.goto(site)
+        cold = wait_ready(page)
+    else:
+        # The bare page, cold, in a profile of its own.
+        cold_context = browser.new_context()
+        cold_page = cold_context.new_page()
+        cold_page.goto(url)
+        cold = wait_ready(cold_page)
+        cold_context.close()
+        page.goto(site)
+    # The app's service worker precaches the runtime; the bare page benefits from it too.
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000, polling=100)
+    page.goto(url)
+    wait_ready(page)
+    # Warm: the median of WARM_RELOADS reloads. The first reloads of a profile vary by
+    # half a second whichever the page (whether Chromium has cached the runtime's compiled
+    # wasm yet), which one reload each made a coin toss of the ratio.
+    reloads = []
+    for _ in range(WARM_RELOADS):
+        page.reload()
+        reloads.append(wait_ready(page))
+    context.close()
+    return cold, statistics.median(reloads)
 
 
 # ------------------------------------------------------------------ 2. first paint
@@ -533,12 +531,12 @@ def main() -> None:
         # during the bench weighs on both sides alike (blocks of runs would not).
         app_cold, app_warm, bare_cold, bare_warm = [], [], [], []
         for _ in range(args.runs):
-            cold, warm = load_times(browser, site, site, 1)
-            app_cold += cold
-            app_warm += warm
-            cold, warm = load_times(browser, site, bare, 1)
-            bare_cold += cold
-            bare_warm += warm
+            cold, warm = load_time(browser, site, site)
+            app_cold.append(cold)
+            app_warm.append(warm)
+            cold, warm = load_time(browser, site, bare)
+            bare_cold.append(cold)
+            bare_warm.append(warm)
         results["engine_ready"] = {
             key: {"tablee_ms": med(a), "bare_ms": med(b), "ratio": med(a) / med(b), "tablee_runs": a, "bare_runs": b}
             for key, a, b in (("cold", app_cold, bare_cold), ("warm", app_warm, bare_warm))

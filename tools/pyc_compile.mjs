@@ -5,10 +5,10 @@
 // Every <work dir>/src/**/*.py becomes <work dir>/out/**/*.pyc: sourceless, hash-based and
 // unchecked (py_compile's UNCHECKED_HASH: the source's hash is in the header, and the import
 // system never reads the source to check it), with the path relative to src as its file name.
-// Prints the interpreter's magic number (hex) on stdout. tools/vendor.py runs it when the
-// worker's archive is built, so the worker imports bytecode instead of compiling the rules,
-// icepool and fastjsonschema at each start (CPython can check a .pyc's hash against its
-// source, but cannot write Pyodide's bytecode: only its own interpreter can).
+// tools/vendor.py runs it when the worker's archive is built, so the worker imports bytecode
+// instead of compiling the rules, icepool and fastjsonschema at each start (CPython can check
+// a .pyc's hash against its source, but cannot write Pyodide's bytecode: only its own
+// interpreter can).
 
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
@@ -18,8 +18,8 @@ const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).
 const py = await loadPyodide({ indexURL: `${pyodideDir}/` });
 py.FS.mkdirTree("/work");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: workDir }, "/work");
-const magic = py.runPython(`
-import importlib.util, os, py_compile
+py.runPython(`
+import os, py_compile
 
 for folder, _dirs, files in sorted(os.walk("/work/src")):
     for name in sorted(files):
@@ -31,6 +31,4 @@ for folder, _dirs, files in sorted(os.walk("/work/src")):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         py_compile.compile(source, cfile=target, dfile=rel, doraise=True,
                            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-importlib.util.MAGIC_NUMBER.hex()
 `);
-process.stdout.write(`${magic}\n`);

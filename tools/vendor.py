@@ -256,14 +256,13 @@ def compile_pyc(sources: dict[str, bytes]) -> dict[str, bytes]:
         return {name + "c": (work / "out" / (name + "c")).read_bytes() for name in sources}
 
 
-def with_bytecode(entries: dict[str, bytes]) -> dict[str, bytes]:
+def with_bytecode(entries: dict[str, bytes], stamp: str) -> dict[str, bytes]:
     """The archive's entries with every .py replaced by its sourceless .pyc (issue 14: the
     worker imports bytecode instead of compiling the rules, icepool and fastjsonschema at each
     start; first answers about twice as fast). The .pyc of the archive in place are kept when
-    they were compiled by this Pyodide from these very sources; otherwise all are compiled
-    again (one Node run, a few seconds)."""
+    they were compiled by this Pyodide (their zip comment is ``stamp``) from these very
+    sources; otherwise all are compiled again (one Node run, a few seconds)."""
     sources = {name: data for name, data in entries.items() if name.endswith(".py")}
-    stamp = ARCHIVE_STAMP.format(version=pyodide_version())
     previous: dict[str, bytes] = {}
     for path in (ARCHIVE, LIB_ARCHIVE):
         try:
@@ -320,12 +319,11 @@ def boot_modules() -> list[str]:
 def boot_names(entries: dict[str, bytes], modules: list[str]) -> set[str]:
     """The entries of the first archive: the files of ``modules`` (source or bytecode) and the
     set-up's answers. Everything else goes to the library archive."""
-    names = set()
+    names = {n for n in entries if n.startswith("tablee/answer.")}
     for module in modules:
-        path = module.replace(".", "/")
-        names.update(n for n in (f"{path}.py", f"{path}/__init__.py") if n in entries or n + "c" in entries)
-    names = {n + "c" if n + "c" in entries else n for n in names}
-    return names | {n for n in entries if n.startswith("tablee/answer.")}
+        for base in (module.replace(".", "/"), module.replace(".", "/") + "/__init__"):
+            names.update(n for n in (f"{base}.py", f"{base}.pyc") if n in entries)
+    return names
 
 
 def split_entries(entries: dict[str, bytes], modules: list[str]) -> tuple[dict[str, bytes], dict[str, bytes]]:
@@ -339,7 +337,7 @@ def write_archive(wheels: list[Path]) -> None:
     static/vendor/store-limits.json; rewrite each only when its bytes change."""
     answers = live_answers(wheels)
     stamp = ARCHIVE_STAMP.format(version=pyodide_version())
-    boot, lib = split_entries(with_bytecode(archive_entries(wheels, answers)), boot_modules())
+    boot, lib = split_entries(with_bytecode(archive_entries(wheels, answers), stamp), boot_modules())
     for path, entries in ((ARCHIVE, boot), (LIB_ARCHIVE, lib)):
         data = archive_bytes(entries, stamp)
         if not path.exists() or path.read_bytes() != data:
