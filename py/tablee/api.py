@@ -29,7 +29,7 @@ from . import answers, registry
 from .errors import RulesError
 from .registry import OPS, SYSTEM_IDS, op
 
-__all__ = ["MAX_REQUEST_DEPTH", "ROUTES", "handle", "handle_json", "load_all"]
+__all__ = ["MAX_REQUEST_DEPTH", "ROUTES", "handle", "handle_json", "load_all", "whole_numbers"]
 
 #: The deepest nesting a request may have; static/js/engine.js enforces the same bound.
 MAX_REQUEST_DEPTH = 64
@@ -83,14 +83,67 @@ def _validate(name: str, request: dict[str, Any]) -> None:
         raise RulesError("request.invalid", op=name, detail=str(exc.message), path=str(exc.name or "")) from None
 
 
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, float) and value.is_integer()
+
+
+def whole_numbers(request: Any) -> Any:
+    """``request`` with every whole float (``3.0``) made an ``int``, everything else as is.
+
+    JSON has one number type: ``3.0`` is a valid JSON Schema integer (fastjsonschema
+    accepts it), and JavaScript cannot tell ``3`` from ``3.0``. The handlers use integers
+    as indices, counts and dice, so every request is normalised once here, before its
+    schema is checked: any op of any system sees ``3`` and answers as it does to ``3``.
+    A fractional float stays a float, which an ``integer`` field then refuses
+    (``request.invalid``). Iterative (no untrusted nesting can blow the stack); the input
+    is never modified (a request holding a whole float is copied).
+    """
+    stack: list[Any] = [request]
+    while stack:  # most requests hold no float at all: leave them untouched
+        item = stack.pop()
+        if _is_whole(item):
+            break
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    else:
+        return request
+
+    def copy_of(item: Any) -> Any:
+        if _is_whole(item):
+            return int(item)
+        if isinstance(item, dict):
+            out: Any = {}
+        elif isinstance(item, list):
+            out = []
+        else:
+            return item
+        pending.append((item, out))
+        return out
+
+    pending: list[tuple[Any, Any]] = []
+    root = copy_of(request)
+    while pending:
+        item, out = pending.pop()
+        if isinstance(item, dict):
+            out.update((k, copy_of(v)) for k, v in item.items())
+        else:
+            out.extend(copy_of(v) for v in item)
+    return root
+
+
 def handle(request: Any) -> dict[str, Any]:
-    """Answer one request. Never raises: errors are JSON too."""
+    """Answer one request. Never raises: errors are JSON too.
+
+    Whole floats are integers (:func:`whole_numbers`) before the request is validated."""
     try:
         if not isinstance(request, dict):
             raise RulesError("request.not_object")
         name = request.get("op")
         if not isinstance(name, str) or not _find(name):
             raise RulesError("request.unknown_op", op=name if isinstance(name, str) else None)
+        request = whole_numbers(request)
         _validate(name, request)
         return OPS[name].handler(request)
     except RulesError as exc:

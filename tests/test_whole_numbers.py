@@ -1,0 +1,92 @@
+"""Whole numbers sent as floats (``3.0``) are integers for every op of every system.
+
+JSON has one number type and ``3.0`` is a valid JSON Schema integer, so the page (or an
+imported file) may send it; :func:`tablee.api.whole_numbers` normalises every request
+once, before validation. The property: a request with its integers written as floats gets
+exactly the answer of the request itself, and never ``request.internal``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
+
+from tablee import api, registry
+
+api.load_all()
+OP_NAMES = sorted(registry.OPS)
+EXAMPLES = int(os.environ.get("TABLEE_FUZZ_EXAMPLES", "2"))
+
+
+def floats_for_ints(value, pick):
+    """``value`` with the integers ``pick(i)`` chooses written as floats (bools stay bools)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and abs(value) <= 2**53 and pick():
+        return float(value)
+    if isinstance(value, dict):
+        return {k: v if k == "op" else floats_for_ints(v, pick) for k, v in value.items()}
+    if isinstance(value, list):
+        return [floats_for_ints(v, pick) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("name", OP_NAMES)
+def test_whole_floats_answer_as_integers(name):
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+        database=None,
+    )
+    @given(from_schema(registry.OPS[name].schema), st.randoms(use_true_random=False))
+    def check(request, rnd):
+        floaty = floats_for_ints(request, lambda: rnd.random() < 0.7)
+        expected = api.handle(request)
+        got = api.handle(floaty)
+        assert got.get("error", {}).get("code") != "request.internal", (floaty, got)
+        assert got == expected
+
+    check()
+
+
+PZ_SIDE = {"kind": "skill", "skill": 3, "attribute": 2, "attribute_code": "ADR", "skill_name": "Discrétion"}
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"op": "pointzero.test.odds", "test": {**PZ_SIDE, "difficulty": 10, "sacrifice": 1}},
+        {"op": "pointzero.test.roll", "test": {**PZ_SIDE, "difficulty": 10}, "seed": 7},
+        {"op": "pointzero.test.resolve", "test": {**PZ_SIDE, "difficulty": 10}, "dice": [6, 2, 5]},
+        {"op": "pointzero.opposition.odds", "a": PZ_SIDE, "b": {**PZ_SIDE, "skill": 2}},
+        {"op": "pointzero.opposition.roll", "a": PZ_SIDE, "b": {**PZ_SIDE, "skill": 2}, "seed": 3},
+        {"op": "roll", "expr": "2d6", "seed": 5},
+    ],
+)
+def test_point_zero_takes_whole_floats(request_):
+    """Was ``request.internal`` (``TypeError: slice indices…``) for ``"skill": 3.0``."""
+    floaty = floats_for_ints(request_, lambda: True)
+    got = api.handle(floaty)
+    assert "error" not in got, got
+    assert got == api.handle(request_)
+
+
+def test_fractional_float_is_refused_as_invalid_not_internal():
+    r = api.handle({"op": "pointzero.test.odds", "test": {**PZ_SIDE, "skill": 2.5, "difficulty": 10}})
+    assert r["error"]["code"] == "request.invalid"
+
+
+def test_normalising_leaves_the_request_untouched():
+    request = {"op": "x", "a": [1.0, {"b": 2.5, "c": 3.0}], "d": True}
+    out = api.whole_numbers(request)
+    assert out == {"op": "x", "a": [1, {"b": 2.5, "c": 3}], "d": True}
+    assert type(out["a"][0]) is int and type(out["a"][1]["c"]) is int and out["d"] is True
+    assert request["a"][0] == 1.0 and type(request["a"][0]) is float
+    plain = {"op": "x", "a": [1, 2]}
+    assert api.whole_numbers(plain) is plain
