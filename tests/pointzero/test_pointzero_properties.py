@@ -155,14 +155,15 @@ def test_tension_gauge_threshold_and_critique(api):
     state = api({"op": "pointzero.state.new"})["state"]
     state = api({"op": "pointzero.mj.threshold", "state": state, "threshold": 2})["state"]
     r = api({"op": "pointzero.tension.use", "state": state, "kind": "dice", "who": "Mira"})
-    assert r["view"] == {"gauge": 1, "critical": False, "scenario": 1,
+    assert r["view"] == {"gauge": 1, "critical": False, "scenario": 1, "tension_rule": "missing_dice",
                          "entries": [{"kind": "dice", "who": "Mira", "note": ""}]}
     r = api({"op": "pointzero.tension.use", "state": r["state"], "kind": "other", "who": "Mira", "note": "un indice"})
     assert r["view"]["gauge"] == 2 and r["view"]["critical"] is True
     mj = api({"op": "pointzero.mj.view", "state": r["state"]})["view"]
     assert mj["threshold"] == 2 and mj["left"] == 0
     fresh = api({"op": "pointzero.mj.new_scenario", "state": r["state"], "threshold": 5})
-    assert fresh["view"] == {"gauge": 0, "critical": False, "scenario": 2, "entries": [], "threshold": 5, "left": 5}
+    assert fresh["view"] == {"gauge": 0, "critical": False, "scenario": 2, "entries": [], "threshold": 5, "left": 5,
+                             "tension_rule": "missing_dice"}
 
 
 @given(threshold=st.integers(1, 10), uses=st.integers(0, 12))
@@ -175,7 +176,7 @@ def test_players_never_receive_the_threshold(threshold, uses):
         assert "threshold" not in r["view"]
         state = r["state"]
     view = handle({"op": "pointzero.tension.view", "state": state})["view"]
-    assert set(view) == {"gauge", "critical", "scenario", "entries"}
+    assert set(view) == {"gauge", "critical", "scenario", "entries", "tension_rule"}  # a public setting
     assert view["critical"] == (uses >= threshold)
 
 

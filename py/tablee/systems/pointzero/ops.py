@@ -25,7 +25,15 @@ from .data import DIFFICULTIES, LEVEL_MAX, MODIFIERS, data_tables
 
 __all__: list[str] = []
 
-declare("pointzero.test.no_difficulty")
+declare(
+    "pointzero.test.no_difficulty",
+    "pointzero.test.attribute_with_skill",
+    "pointzero.opposition.sides",
+    "pointzero.opposition.dice_sides",
+)
+
+#: The most sides one opposition takes ("Deux personnages (ou plus)").
+MAX_SIDES = 8
 
 S = "pointzero"
 register_character_validator(S, C.validate_character, schema=C.CHARACTER_SCHEMA)
@@ -45,6 +53,7 @@ _SIDE_PROPS: dict[str, Any] = {
     "meticuleux": {"type": "boolean"},
     "skill_name": {"type": "string", "maxLength": 60},
     "attribute_code": {"type": "string", "maxLength": 3},
+    "tension_rule": {"enum": list(R.TENSION_RULES)},
 }
 TEST_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -73,6 +82,11 @@ _KEEP = {
 
 
 def _plan(spec: dict[str, Any]) -> R.Plan:
+    """The plan of a declared test. A contradictory declaration is refused, never trimmed:
+    an attribute test ("Test d'Attribut": "le joueur lance autant de dés que le niveau de
+    l'Attribut") that also names a skill level or a skill name."""
+    if spec["kind"] == "attribute" and ("skill" in spec or "skill_name" in spec):
+        raise RulesError("pointzero.test.attribute_with_skill")
     return R.plan_test(
         spec["kind"],
         spec["attribute"],
@@ -80,6 +94,7 @@ def _plan(spec: dict[str, Any]) -> R.Plan:
         sacrifice=spec.get("sacrifice", 0),
         tension=spec.get("tension", False),
         critical=spec.get("critical", False),
+        tension_rule=spec.get("tension_rule", R.TENSION_RULES[0]),
     )
 
 
@@ -89,8 +104,13 @@ def _difficulty(spec: dict[str, Any]) -> int:
     return R.difficulty_value(spec["difficulty"], [MODIFIERS[m] for m in spec.get("modifiers", [])])
 
 
-def _notation(spec: dict[str, Any], difficulty: int | None) -> str:
-    return R.notation(spec["kind"], spec.get("attribute_code") or "ATT", difficulty, spec.get("skill_name") or None)
+def _notation(spec: dict[str, Any], difficulty: int | None) -> str | None:
+    """The text's notation, or None when the side names no attribute (an NPC given by its
+    levels only): never a made-up code."""
+    code = spec.get("attribute_code")
+    if not code:
+        return None
+    return R.notation(spec["kind"], code, difficulty, spec.get("skill_name") or None)
 
 
 def _options(spec: dict[str, Any]) -> dict[str, Any]:
@@ -223,14 +243,50 @@ def _opposition(a_spec: dict[str, Any], b_spec: dict[str, Any], a: dict[str, Any
     return {"a": a, "b": b, **outcome}
 
 
+_SIDES = {"type": "array", "items": SIDE_SCHEMA, "minItems": 2, "maxItems": MAX_SIDES}
+_OPP_DOC = (
+    " Two sides as a and b, or any number (2..8) as sides: \"Deux personnages (ou plus)\"; "
+    "with sides, winner is an index."
+)
+
+
+def _sides(request: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The sides of an opposition request: ``sides`` (a list, answered by index), or None
+    for the two-side form ``a``/``b``; both or neither is refused."""
+    has_pair = "a" in request or "b" in request
+    if "sides" in request:
+        if has_pair:
+            raise RulesError("pointzero.opposition.sides", max=MAX_SIDES)
+        return request["sides"]
+    if not ("a" in request and "b" in request):
+        raise RulesError("pointzero.opposition.sides", max=MAX_SIDES)
+    return None
+
+
+def _many(specs: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = [_tie_key(s, r["result"]["total"]) for s, r in zip(specs, results, strict=True)]
+    return {"sides": results, **R.resolve_opposition_many(keys)}
+
+
 @op(
     "pointzero.opposition.odds",
     system=S,
-    properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA},
-    required=("a", "b"),
-    summary="Exact odds of an opposition (win / lose / perfect tie), the tie-breaks included.",
+    properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "sides": _SIDES},
+    summary="Exact odds of an opposition (each side winning / perfect tie), the tie-breaks included." + _OPP_DOC,
 )
 def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
+    specs = _sides(request)
+    if specs is not None:
+        plans = [_plan(s) for s in specs]
+        odds = R.opposition_odds_many(plans)
+        return {
+            "sides": [
+                {"plan": p.to_json(), "notation": _notation(s, None), "wins": w}
+                for s, p, w in zip(specs, plans, odds["wins"], strict=True)
+            ],
+            "perfect_tie": odds["perfect_tie"],
+            "eventual": odds["eventual"],
+        }
     a, b = request["a"], request["b"]
     pa, pb = _plan(a), _plan(b)
     # The tie-break reads the skill level of a skill test, 0 for an attribute test.
@@ -244,13 +300,18 @@ def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
 @op(
     "pointzero.opposition.roll",
     system=S,
-    properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "seed": SEED_SCHEMA},
-    required=("a", "b", "seed"),
-    summary="Roll both tests of an opposition (seeded; a's dice first): the higher total wins, "
-    "ties go to the higher skill, then the higher attribute, else a perfect tie.",
+    properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "sides": _SIDES, "seed": SEED_SCHEMA},
+    required=("seed",),
+    summary="Roll every test of an opposition (seeded; in the sides' order): the higher total wins, "
+    "ties go to the higher skill, then the higher attribute, else a perfect tie." + _OPP_DOC,
 )
 def _opp_roll(request: dict[str, Any]) -> dict[str, Any]:
     rng = rng_from(request)
+    specs = _sides(request)
+    if specs is not None:
+        for s in specs:
+            _plan(s)
+        return {"seed": request["seed"], **_many(specs, [_side(s, rng=rng) for s in specs])}
     a, b = request["a"], request["b"]
     _plan(a), _plan(b)
     return {"seed": request["seed"], **_opposition(a, b, _side(a, rng=rng), _side(b, rng=rng))}
@@ -259,11 +320,25 @@ def _opp_roll(request: dict[str, Any]) -> dict[str, Any]:
 @op(
     "pointzero.opposition.resolve",
     system=S,
-    properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "dice_a": _DICE, "dice_b": _DICE},
-    required=("a", "b", "dice_a", "dice_b"),
-    summary="Resolve an opposition from given dice.",
+    properties={
+        "a": SIDE_SCHEMA,
+        "b": SIDE_SCHEMA,
+        "dice_a": _DICE,
+        "dice_b": _DICE,
+        "sides": _SIDES,
+        "dice": {"type": "array", "items": _DICE, "minItems": 2, "maxItems": MAX_SIDES},
+    },
+    summary="Resolve an opposition from given dice (dice_a/dice_b, or dice: one list per side)." + _OPP_DOC,
 )
 def _opp_resolve(request: dict[str, Any]) -> dict[str, Any]:
+    specs = _sides(request)
+    if specs is not None:
+        dice = request.get("dice")
+        if dice is None or len(dice) != len(specs) or "dice_a" in request or "dice_b" in request:
+            raise RulesError("pointzero.opposition.dice_sides", sides=len(specs))
+        return _many(specs, [_side(s, dice=d) for s, d in zip(specs, dice, strict=True)])
+    if "dice_a" not in request or "dice_b" not in request or "dice" in request:
+        raise RulesError("pointzero.opposition.dice_sides", sides=2)
     a, b = request["a"], request["b"]
     return _opposition(a, b, _side(a, dice=request["dice_a"]), _side(b, dice=request["dice_b"]))
 
@@ -339,6 +414,21 @@ def _mj_threshold(request: dict[str, Any]) -> dict[str, Any]:
 def _mj_new_scenario(request: dict[str, Any]) -> dict[str, Any]:
     new = T.new_scenario(T.require_state(request["state"]), request.get("threshold"))
     return {"state": new, "view": T.mj_view(new)}
+
+
+@op(
+    "pointzero.settings.tension_rule",
+    system=S,
+    properties={"state": _STATE, "tension_rule": {"enum": list(R.TENSION_RULES)}},
+    required=("state", "tension_rule"),
+    summary="The table's reading of Tension dice when the skill is below the attribute: missing_dice "
+    "(they fill the missing dice, the default) or difference (+1 per point of difference, literal).",
+)
+def _settings_tension_rule(request: dict[str, Any]) -> dict[str, Any]:
+    """A table setting: see resolution.py, "Dice rolled vs attribute". The test ops take
+    the rule in their ``test`` (``tension_rule``), read by the page from this state."""
+    new = T.set_tension_rule(T.require_state(request["state"]), request["tension_rule"])
+    return {"state": new, "view": T.player_view(new)}
 
 
 @op(

@@ -17,10 +17,16 @@ Readings of ours (where the text and the README are silent), written here once:
 
 * **Dice rolled vs attribute.** The pool is skill level + 2 per Tension point − dice
   sacrificed; the dice kept are the attribute level. When the pool is smaller than the
-  attribute, every die is kept and each missing die is +1 ("chaque point d'écart"): with
-  no Tension die this is exactly the text's skill < attribute rule (Mira's cornice:
-  Acrobaties 3 / ADR 4, three dice + 1); with Tension dice the difference is counted
-  against the dice actually rolled, so a Tension die never makes the bonus grow.
+  attribute, every die is kept. The bonus is a **table setting** (:data:`TENSION_RULES`),
+  because the text ("Si le niveau de la Compétence est inférieur à celui de l'Attribut du
+  Test, chaque point d'écart octroie un bonus de +1 sur le total du jet de dé") predates
+  the Tension dice and players read it two ways. ``missing_dice`` (the default): each
+  missing die is +1, the difference counted against the dice actually rolled, so a
+  Tension die fills a missing die and never makes the bonus grow (Acrobaties 2 / ADR 4
+  with a Tension point: 4 dice, +0). ``difference``: the literal reading, +1 per point
+  between the skill and the attribute levels whatever the Tension dice (the same test:
+  4 dice, +2). With no Tension die both are exactly the text's rule (Mira's cornice:
+  Acrobaties 3 / ADR 4, three dice + 1).
 * **A critical failure is a failure**, even when the bonuses bring the total up to the
   difficulty (an "échec" critique). A critical success needs the test to succeed (README).
 * **Surpassement** is for skill tests only (the text: "améliorer le résultat d'un Test de
@@ -34,6 +40,9 @@ Readings of ours (where the text and the README are silent), written here once:
   player cannot know the hidden threshold); it binds the next tests.
 * **Opposition**: an attribute test counts as skill level 0 for the tie-break; with no
   difficulty there is no success, so no critical either (the result shows the dice).
+  "Deux personnages (ou plus)": with three or more sides the highest total wins; sides
+  tied on the highest total are split by skill level, then attribute level; two or more
+  still level is a perfect tie among them.
 """
 
 from __future__ import annotations
@@ -51,14 +60,17 @@ if TYPE_CHECKING:  # icepool is imported by the odds functions only (issue 14: l
     import icepool
 
 __all__ = [
+    "TENSION_RULES",
     "Plan",
     "difficulty_value",
     "notation",
     "opposition_odds",
+    "opposition_odds_many",
     "plan_test",
     "prob",
     "resolve",
     "resolve_opposition",
+    "resolve_opposition_many",
     "roll_dice",
     "surpassement_options",
     "test_odds",
@@ -77,6 +89,10 @@ declare(
     "pointzero.surpassement.too_many",
     "pointzero.surpassement.below_attribute",
 )
+
+#: The readings a table may choose for Tension dice when the skill is below the attribute
+#: (module docstring, "Dice rolled vs attribute"); the first is the default.
+TENSION_RULES = ("missing_dice", "difference")
 
 
 
@@ -197,12 +213,14 @@ def plan_test(
     sacrifice: int = 0,
     tension: bool = False,
     critical: bool = False,
+    tension_rule: str = TENSION_RULES[0],
 ) -> Plan:
     """Plan a declared test, or raise the rule it breaks.
 
-    Source: "test de Compétence" (skill-level d6, keep attribute-level best, +1 per point
-    of difference), "Test d'Attribut" (attribute-level d6, sum all), "sURPASSEMENT";
-    readings: see the module docstring."""
+    Source: "test de Compétence" (skill-level d6, keep attribute-level best; "chaque point
+    d'écart octroie un bonus de +1"), "Test d'Attribut" (attribute-level d6, sum all),
+    "sURPASSEMENT"; readings: see the module docstring (``tension_rule``: the table's
+    reading of Tension dice below the attribute)."""
     if attribute < 1:
         raise RulesError("pointzero.test.attribute_zero")
     if kind == "attribute":
@@ -219,6 +237,7 @@ def plan_test(
         raise RulesError(reasons[0]["code"], **reasons[0]["params"])
     rolled = dice - sacrifice
     keep = min(rolled, attribute)
+    difference = max(0, attribute - skill) if tension_rule == "difference" else attribute - keep
     return Plan(
         "skill",
         skill,
@@ -227,7 +246,7 @@ def plan_test(
         sacrifice,
         rolled,
         keep,
-        attribute - keep,
+        difference,
         SURPASSEMENT_BONUS * sacrifice,
     )
 
@@ -389,4 +408,73 @@ def opposition_odds(plan_a: Plan, plan_b: Plan) -> dict[str, Any]:
         "eventual": (
             {"a_wins": prob(a_wins / decided), "b_wins": prob(b_wins / decided)} if decided else None
         ),
+    }
+
+
+def _key(side: dict[str, Any]) -> tuple[int, int]:
+    return (side["skill"], side["attribute"])
+
+
+def resolve_opposition_many(sides: list[dict[str, Any]]) -> dict[str, Any]:
+    """Who wins an opposition of any number of sides, each ``{"total", "skill", "attribute"}``.
+
+    Source: "Test en opposition": "Deux personnages (ou plus) [...] le vainqueur est celui
+    qui obtient le résultat le plus élevé"; "En cas d'égalité sur les résultats, le
+    vainqueur est celui qui possède le niveau de Compétence le plus élevé. S'il y'a encore
+    égalité, les personnages sont départagés sur le niveau de leur Attribut. A ce stade, si
+    personne ne remporte le Test, c'est une égalité parfaite." Only the sides tied on the
+    highest total are split. ``winner`` is the index (None: a perfect tie between the
+    sides in ``tied``); ``reason`` as :func:`resolve_opposition`; ``margin`` is the
+    winner's total minus the next best total."""
+    top = max(s["total"] for s in sides)
+    contenders = [i for i, s in enumerate(sides) if s["total"] == top]
+    reason = "total"
+    if len(contenders) > 1:
+        reason = "skill"
+        best = max(sides[i]["skill"] for i in contenders)
+        contenders = [i for i in contenders if sides[i]["skill"] == best]
+    if len(contenders) > 1:
+        reason = "attribute"
+        best = max(sides[i]["attribute"] for i in contenders)
+        contenders = [i for i in contenders if sides[i]["attribute"] == best]
+    others = sorted((s["total"] for s in sides), reverse=True)
+    margin = top - others[1] if len(others) > 1 else 0
+    if len(contenders) > 1:
+        return {"winner": None, "reason": "perfect_tie", "tied": contenders, "margin": margin}
+    return {"winner": contenders[0], "reason": reason, "tied": [], "margin": margin}
+
+
+def opposition_odds_many(plans: list[Plan]) -> dict[str, Any]:
+    """Exact odds that each side of an opposition wins, the tie-breaks included.
+
+    Side ``i`` wins when every other side ``j`` has a lower total, or the same total and a
+    lower (skill, attribute) key (:func:`resolve_opposition_many`); the totals are
+    independent, so P(i wins) = Σ_t P(Xi = t) · Π_j [P(Xj < t) + P(Xj = t)·(key_j < key_i)].
+    ``perfect_tie`` is what is left. ``eventual``: when a winner must be named, a perfect
+    tie is a new opposition of the same sides ("les adversaires sont départagés par un
+    nouveau Test en opposition"): each side's share of the decided outcomes (None when no
+    roll is ever decided). Reading (ours): the new test is between all the sides again."""
+    dists = [dict(_distribution(total_die(p))) for p in plans]
+    keys = [(p.skill, p.attribute) for p in plans]
+    wins: list[Fraction] = []
+    for i, di in enumerate(dists):
+        total = Fraction(0)
+        for t, pt in di.items():
+            term = pt
+            for j, dj in enumerate(dists):
+                if j == i:
+                    continue
+                below = sum((q for u, q in dj.items() if u < t), Fraction(0))
+                if keys[j] < keys[i]:
+                    below += dj.get(t, Fraction(0))
+                term *= below
+                if not term:
+                    break
+            total += term
+        wins.append(total)
+    decided = sum(wins, Fraction(0))
+    return {
+        "wins": [prob(w) for w in wins],
+        "perfect_tie": prob(1 - decided),
+        "eventual": [prob(w / decided) for w in wins] if decided else None,
     }

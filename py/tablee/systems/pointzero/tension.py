@@ -4,7 +4,8 @@ Shape::
 
     {"threshold": null | 1..10,    # the MJ's secret: never shown to players
      "scenario": 1..9999,          # counts the scenarios (the MJ starts a new one)
-     "entries": [{"kind": "dice" | "other", "who": str, "note": str}]}   # <= 100
+     "entries": [{"kind": "dice" | "other", "who": str, "note": str}],   # <= 100
+     "tension_rule": "missing_dice" | "difference"}   # optional: the table's reading
 
 The gauge is the number of entries: every Tension point used adds one. ``dice`` is the
 point used for +2 dice on a skill test; ``other`` is any other use (the MJ's call,
@@ -15,6 +16,10 @@ the MJ secretly sets a threshold 1–10 for the scenario; the gauge starts empty
 Tension point a player uses goes into it; at the threshold it is Tension critique (no
 Surpassement, 002_61483667e16cef6b.txt "sURPASSEMENT"); players see the gauge, never the
 threshold. Reading (ours): with no threshold set yet there is no Tension critique.
+
+``tension_rule`` is a table setting (public, kept from scenario to scenario): how Tension
+dice count when the skill is below the attribute (:data:`resolution.TENSION_RULES`, read
+in resolution.py's docstring). Absent means the default, so older tables stay valid.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any
 from ...errors import Problem, RulesError, declare
 from ...schema import compiled, shape_problems
 from .data import THRESHOLD_MAX, THRESHOLD_MIN
+from .resolution import TENSION_RULES
 
 __all__ = [
     "MAX_ENTRIES",
@@ -34,6 +40,7 @@ __all__ = [
     "new_state",
     "player_view",
     "require_state",
+    "set_tension_rule",
     "set_threshold",
     "use_point",
     "validate_state",
@@ -61,6 +68,7 @@ STATE_SCHEMA: dict[str, Any] = {
         "threshold": THRESHOLD,
         "scenario": {"type": "integer", "minimum": 1, "maximum": 9999},
         "entries": {"type": "array", "items": ENTRY_SCHEMA, "maxItems": MAX_ENTRIES},
+        "tension_rule": {"enum": list(TENSION_RULES)},
     },
     "required": ["threshold", "scenario", "entries"],
     "additionalProperties": False,
@@ -99,6 +107,7 @@ def player_view(state: dict[str, Any]) -> dict[str, Any]:
         "critical": _critical(state),
         "scenario": state["scenario"],
         "entries": copy.deepcopy(state["entries"]),
+        "tension_rule": state.get("tension_rule", TENSION_RULES[0]),
     }
 
 
@@ -129,4 +138,14 @@ def set_threshold(state: dict[str, Any], threshold: int | None) -> dict[str, Any
 
 def new_scenario(state: dict[str, Any], threshold: int | None) -> dict[str, Any]:
     """A new scenario: the gauge starts empty again, with the MJ's new threshold."""
-    return {"threshold": threshold, "scenario": min(state["scenario"] + 1, 9999), "entries": []}
+    new = {"threshold": threshold, "scenario": min(state["scenario"] + 1, 9999), "entries": []}
+    if "tension_rule" in state:
+        new["tension_rule"] = state["tension_rule"]
+    return new
+
+
+def set_tension_rule(state: dict[str, Any], rule: str) -> dict[str, Any]:
+    """The table's reading of Tension dice below the attribute (a setting, not a secret)."""
+    new = copy.deepcopy(state)
+    new["tension_rule"] = rule
+    return new
