@@ -69,6 +69,7 @@ __all__ = [
     "MAX_LOG",
     "MIGRATIONS",
     "REASONS",
+    "RESERVED_ID_PREFIX",
     "STATE_VALIDATORS",
     "check_character",
     "limits",
@@ -77,6 +78,7 @@ __all__ = [
     "open_document",
     "register_character_validator",
     "register_state_validator",
+    "reserved_id",
     "validate_document",
 ]
 
@@ -108,6 +110,7 @@ REASONS = (
     "enum",  # not one of the allowed values (params.expected)
     "unknown_system",  # not one of the five system ids
     "duplicate",  # a character id used twice
+    "reserved_id",  # a character id the app keeps for itself (RESERVED_ID_PREFIX)
     "rejected",  # a system validator failed on this data
 )
 
@@ -119,6 +122,7 @@ declare(
     "store.too_large",
     "store.char.not_object",
     "store.char.id",
+    "store.char.reserved_id",
     "store.char.system",
     "store.char.name",
     "store.char.rejected",
@@ -277,6 +281,18 @@ def _state_validator(system: str) -> Callable[[dict[str, Any]], list[Problem]] |
 # ---------------------------------------------------------------- schema 1
 
 
+#: Ids starting with this belong to the app, never to a character: the Théorem MK's arcana
+#: deck is owned by ``"@mk"`` (theorem/state.py). A character with such an id would hold
+#: the MK's hand, so every door a character comes through refuses it (import, share link,
+#: live table and ``store.check_character`` here; the systems' ops through their validators).
+RESERVED_ID_PREFIX = "@"
+
+
+def reserved_id(cid: Any) -> bool:
+    """Whether ``cid`` is an id the app keeps for itself (``@mk``, ...)."""
+    return isinstance(cid, str) and cid.startswith(RESERVED_ID_PREFIX)
+
+
 def _check_character_base(character: Any) -> list[Problem]:
     """The fields the kernel owns in every character (id, system, name)."""
     if not isinstance(character, dict):
@@ -285,6 +301,8 @@ def _check_character_base(character: Any) -> list[Problem]:
     cid = character.get("id")
     if not isinstance(cid, str) or not 1 <= len(cid) <= 64:
         problems.append(Problem("id", "store.char.id", {"max": 64}))
+    elif reserved_id(cid):
+        problems.append(Problem("id", "store.char.reserved_id", {"id": cid, "prefix": RESERVED_ID_PREFIX}))
     if character.get("system") not in SYSTEM_IDS:
         problems.append(Problem("system", "store.char.system", {"expected": list(SYSTEM_IDS)}))
     name = character.get("name")
@@ -313,6 +331,8 @@ _TOP_KEYS = ("schema", "app", "name", "language", "characters", "log", "systems"
 def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
     _need(character, dict, path)
     _text(character.get("id"), _join(path, "id"), MAX_ID)
+    if reserved_id(character["id"]):
+        raise _Invalid(_join(path, "id"), "reserved_id")
     _text(character.get("name"), _join(path, "name"), MAX_NAME)
     if character.get("system") not in SYSTEM_IDS:
         raise _Invalid(_join(path, "system"), "unknown_system", expected=list(SYSTEM_IDS))

@@ -15,7 +15,15 @@ from ...errors import Problem, declare
 from ...schema import compiled, shape_problems
 from . import data as D
 
-__all__ = ["CHARACTER_SCHEMA", "LIMITS", "check_character", "new_character", "starting_des_ka", "validate_character"]
+__all__ = [
+    "CHARACTER_SCHEMA",
+    "LIMITS",
+    "RESERVED_PREFIX",
+    "check_character",
+    "new_character",
+    "starting_des_ka",
+    "validate_character",
+]
 
 declare(
     "theorem.char.invalid",
@@ -25,7 +33,12 @@ declare(
     "theorem.char.skill_duplicate",
     "theorem.char.name",
     "theorem.char.ka_card",
+    "theorem.char.reserved_id",
 )
+
+#: Owners the app keeps for itself start with this (the MK's arcana deck is ``"@mk"``,
+#: state.MK); the kernel refuses such character ids too (store.RESERVED_ID_PREFIX).
+RESERVED_PREFIX = "@"
 
 LIMITS = {
     "sphere": (0, 10),
@@ -111,6 +124,11 @@ def check_character(c: Any) -> list[Problem]:
     if not isinstance(c, dict):
         return [Problem("", "theorem.char.invalid", {"detail": "object"})]
     problems: list[Problem] = []
+    cid = c.get("id")
+    if isinstance(cid, str) and cid.startswith(RESERVED_PREFIX):
+        # A character "@mk" would play the MK's hand and see it ("Attention :" the MK's
+        # hand is his own; "A) Au commencement": hands lie face down, unseen by others).
+        problems.append(Problem("id", "theorem.char.reserved_id", {"id": cid[:64]}))
     name = c.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         problems.append(Problem("name", "theorem.char.name", {"max": 80}))

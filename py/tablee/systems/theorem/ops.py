@@ -35,10 +35,18 @@ _ACTION = {
 
 
 def _char(c: dict[str, Any]) -> dict[str, Any]:
+    _owner(c["id"])
     problems = C.validate_character(c)
     if problems:
         raise RulesError("theorem.char.not_valid", field=problems[0].field)
     return c
+
+
+def _owner(cid: str) -> str:
+    """A character id named by a request: never one the app keeps (``@mk``: the MK's deck)."""
+    if cid.startswith(C.RESERVED_PREFIX):
+        raise RulesError("theorem.char.reserved_id", id=cid)
+    return cid
 
 
 def _frac_rows(dist: dict[Any, Any], key: str) -> list[dict[str, Any]]:
@@ -163,7 +171,7 @@ def _mk_discard(request: dict[str, Any]) -> dict[str, Any]:
     if arc is None:
         raise RulesError("theorem.hand.no_deck")
     if request["card"] not in arc["piles"]["hand"]["cards"]:
-        raise RulesError("theorem.arcane.not_in_hand", card=request["card"])
+        raise RulesError("theorem.arcane.not_in_hand", card=request["card"], card_name=S.card_name(request["card"]))
     state["arcana"][S.MK] = cards.move(arc, [request["card"]], "hand", "discard")
     return {"state": state}
 
@@ -232,7 +240,7 @@ def _figure(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _aside(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
-    new, info = S.play_aside(state, request["character_id"], request["card"])
+    new, info = S.play_aside(state, _owner(request["character_id"]), request["card"])
     return {"state": new, "result": info}
 
 
@@ -250,7 +258,7 @@ def _cancel(request: dict[str, Any]) -> dict[str, Any]:
     if p is None:
         raise RulesError("theorem.action.none", character=c["id"])
     if p["drawn"] or p["chain"] or p["awaiting"] or p["effect"] is not None:
-        raise RulesError("theorem.action.already_drawn")
+        raise RulesError("theorem.action.cancel_drawn")
     new = copy.deepcopy(state)
     del new["pending"][c["id"]]
     ch = copy.deepcopy(c)
@@ -473,7 +481,7 @@ def _turn(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _retest_clear(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
-    state["fails"].pop(request["character_id"], None)
+    state["fails"].pop(_owner(request["character_id"]), None)
     return {"state": state}
 
 
@@ -485,7 +493,7 @@ def _retest_clear(request: dict[str, Any]) -> dict[str, Any]:
     summary="Failed attempts of a character and when a new try is allowed (next_action, hour, day).",
 )
 def _retest_status(request: dict[str, Any]) -> dict[str, Any]:
-    return S.retest_status(S.require_state(request["state"]), request["character_id"])
+    return S.retest_status(S.require_state(request["state"]), _owner(request["character_id"]))
 
 
 @op(
@@ -498,7 +506,7 @@ def _retest_status(request: dict[str, Any]) -> dict[str, Any]:
 )
 def _remove(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
-    cid = request["character_id"]
+    cid = _owner(request["character_id"])
     aside = state["aside"].pop(cid, [])
     if aside:
         state["deck"] = cards.move(state["deck"], aside, "aside", "discard")

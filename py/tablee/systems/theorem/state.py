@@ -38,6 +38,7 @@ __all__ = [
     "STATE_SCHEMA",
     "arcane_play",
     "begin_action",
+    "card_name",
     "chase_round",
     "chase_start",
     "draw_action",
@@ -58,6 +59,7 @@ declare(
     "theorem.action.awaiting",
     "theorem.action.not_awaiting",
     "theorem.action.already_drawn",
+    "theorem.action.cancel_drawn",
     "theorem.action.aside_full",
     "theorem.action.not_aside",
     "theorem.action.unknown_skill",
@@ -490,6 +492,20 @@ def _card(cid: str) -> dict[str, Any]:
     return _NUMBERED[cid]
 
 
+_SUIT_NAMES = {"baton": "bâton", "coupe": "coupe", "denier": "denier", "epee": "épée"}
+
+
+def card_name(cid: str) -> str:
+    """A card as players name it, for messages: « Valet de bâton », « 7 de coupe », « Le Mat »
+    (game terms keep their French names in both languages); an unknown id as is."""
+    if cid in _NUMBERED:
+        c = _NUMBERED[cid]
+        return f"{c['rank'].capitalize()} de {_SUIT_NAMES[c['suit']]}"
+    if cid in _ARCANA:
+        return D.ARCANA[_ARCANA[cid]["number"]]
+    return cid[:64]
+
+
 def _chain_json(ids: list[str]) -> list[dict[str, Any]]:
     chain = [_card(c) for c in ids]
     return [{**c, "term": t} for c, t in zip(chain, R.chain_terms(chain), strict=True)]
@@ -537,7 +553,7 @@ def play_aside(state: dict[str, Any], cid: str, card: str) -> tuple[dict[str, An
     if p["drawn"]:
         raise RulesError("theorem.action.already_drawn")
     if card not in state["aside"].get(cid, []):
-        raise RulesError("theorem.action.not_aside", card=card)
+        raise RulesError("theorem.action.not_aside", card=card, card_name=card_name(card))
     new = copy.deepcopy(state)
     new["deck"] = cards.move(new["deck"], [card], "aside", "play")
     new["aside"][cid].remove(card)
@@ -639,7 +655,7 @@ def arcane_play(
     elif card in arc["piles"]["ka"]["cards"]:
         src = "ka"
     else:
-        raise RulesError("theorem.arcane.not_in_hand", card=card)
+        raise RulesError("theorem.arcane.not_in_hand", card=card, card_name=card_name(card))
     if state["arcane_turn"].get(cid) == state["turn"]:
         raise RulesError("theorem.arcane.per_turn", turn=state["turn"])
     number = _ARCANA[card]["number"]
