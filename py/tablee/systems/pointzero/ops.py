@@ -272,7 +272,8 @@ def _many(specs: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[st
     "pointzero.opposition.odds",
     system=S,
     properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "sides": _SIDES},
-    summary="Exact odds of an opposition (each side winning / perfect tie), the tie-breaks included." + _OPP_DOC,
+    summary="Exact odds of an opposition (each side winning / perfect tie), the tie-breaks included, and "
+    "each side's Surpassement choices." + _OPP_DOC,
 )
 def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
     specs = _sides(request)
@@ -281,7 +282,7 @@ def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
         odds = R.opposition_odds_many(plans)
         return {
             "sides": [
-                {"plan": p.to_json(), "notation": _notation(s, None), "wins": w}
+                {"plan": p.to_json(), "notation": _notation(s, None), "surpassement": _options(s), "wins": w}
                 for s, p, w in zip(specs, plans, odds["wins"], strict=True)
             ],
             "perfect_tie": odds["perfect_tie"],
@@ -291,8 +292,8 @@ def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
     pa, pb = _plan(a), _plan(b)
     # The tie-break reads the skill level of a skill test, 0 for an attribute test.
     return {
-        "a": {"plan": pa.to_json(), "notation": _notation(a, None)},
-        "b": {"plan": pb.to_json(), "notation": _notation(b, None)},
+        "a": {"plan": pa.to_json(), "notation": _notation(a, None), "surpassement": _options(a)},
+        "b": {"plan": pb.to_json(), "notation": _notation(b, None), "surpassement": _options(b)},
         **R.opposition_odds(pa, pb),
     }
 

@@ -1,6 +1,6 @@
 // The MJ's screen (#/pointzero/mj): the Jauge de Tension with its secret threshold (1..10), the
-// points left before Tension critique, the entries, and a new scenario (the gauge emptied, a new
-// threshold). The only Point Zéro module that reads the threshold (pointzero.mj.view).
+// points left before Tension critique, the entries, a new scenario (the gauge emptied, a new
+// threshold), and the table's reading of Tension dice below the attribute (a public setting). The only Point Zéro module that reads the threshold (pointzero.mj.view).
 // Wording: Point Zéro's text says "le MJ" (rules 002): so do the pointzero strings
 // (tests/test_mj_wording.py). From 60rem the gauge sits beside the two settings (shared .split).
 
@@ -18,6 +18,14 @@ async function setThreshold(app) {
   const r = await callReporting(app, ui, { op: "pointzero.mj.threshold", state: storedState(app.doc), threshold: thresholdValue(ui.threshold) });
   if (!r) return;
   ui.message = r.view.threshold === null ? t("pointzero.ui.mj_threshold_cleared") : t("pointzero.ui.mj_threshold_set", { n: r.view.threshold });
+  app.update((doc) => saveState(doc, r.state));
+}
+
+/** A table setting (public): how Tension dice count when the skill is below the attribute. */
+async function setTensionRule(app, rule) {
+  const r = await callReporting(app, ui, { op: "pointzero.settings.tension_rule", state: storedState(app.doc), tension_rule: rule });
+  if (!r) return;
+  ui.message = t("pointzero.ui.tension_rule_saved", { rule: t(`pointzero.ui.tension_rule_${rule}`) });
   app.update((doc) => saveState(doc, r.state));
 }
 
@@ -74,6 +82,14 @@ export function render(app) {
           ${thresholdSelect("pz-mj-threshold-input", ui.threshold, (v) => { ui.threshold = v; ui.touched = true; })}</div>
         <button type="button" class="primary" id="pz-mj-threshold-save" ?disabled=${dis} @click=${() => setThreshold(app)}>${t("pointzero.ui.mj_threshold_save")}</button>
       </div>
+    </section>
+    <section class="card" aria-labelledby="pz-mj-rule-title">
+      <h2 id="pz-mj-rule-title">${t("pointzero.ui.tension_rule_title")}</h2>
+      <p class="muted small">${t("pointzero.ui.tension_rule_help")}</p>
+      <div class="field"><label for="pz-mj-tension-rule">${t("pointzero.ui.tension_rule")}</label>
+        <select id="pz-mj-tension-rule" data-rule=${view?.tension_rule ?? ""} ?disabled=${dis || !view} @change=${(e) => setTensionRule(app, e.target.value)}>
+          ${["missing_dice", "difference"].map((rule) => html`<option value=${rule} ?selected=${view?.tension_rule === rule}>${t(`pointzero.ui.tension_rule_${rule}`)}</option>`)}
+        </select></div>
     </section>
     <section class="card" aria-labelledby="pz-mj-new-title">
       <h2 id="pz-mj-new-title">${t("pointzero.ui.mj_new_scenario")}</h2>

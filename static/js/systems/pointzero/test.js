@@ -22,7 +22,8 @@ const ui = {
   id: null, kind: "skill", skill: 0, attribute: 0, difficulty: "moyen", custom: 15,
   mods: Object.fromEntries(MODIFIERS.map((m) => [m, 0])), tension: false, sacrifice: 0,
   result: null, request: null, logId: null, keep: null, error: null, busy: false,
-  opp: { who: "", bKind: "skill", bSkill: 0, bAttr: 0, npcName: "", npcSkill: 3, npcAttr: 3, result: null, error: null, request: null },
+  opp: { who: "", bKind: "skill", bSkill: 0, bAttr: 0, npcName: "", npcSkillName: "", npcCode: "", npcSkill: 3, npcAttr: 3,
+    tension: false, sacrifice: 0, result: null, error: null, request: null },
 };
 const testOdds = requestCache();
 const oppOdds = requestCache({ keepStale: true });
@@ -75,7 +76,7 @@ function reset(app, id, c) {
     difficulty: pick(p, "difficulty", [...DIFFICULTIES, "custom"], "moyen"), custom: pickInt(p, "custom", 0, 99, 15),
     tension: false, sacrifice: pickInt(p, "sacrifice", 0, 10, 0), result: null, request: null,
     logId: null, keep: null, error: null, mods: Object.fromEntries(MODIFIERS.map((m) => [m, pickInt(mods, m, 0, 5, 0)])) });
-  Object.assign(ui.opp, { who: "", result: null, error: null, request: null });
+  Object.assign(ui.opp, { who: "", tension: false, sacrifice: 0, result: null, error: null, request: null });
   testOdds.clear();
   oppOdds.clear();
 }
@@ -108,6 +109,9 @@ function side(c, kind, skillIndex, attrIndex) {
   return s;
 }
 
+/** The table's reading of Tension dice below the attribute (a public table setting, MJ screen). */
+const tensionRule = (view) => view?.tension_rule ?? "missing_dice";
+
 /** The test as declared (pointzero.test.* "test"): Tension critique is the public flag only. */
 function spec(c, view) {
   const s = side(c, ui.kind, ui.skill, ui.attribute);
@@ -116,7 +120,7 @@ function spec(c, view) {
   if (mods.length) s.modifiers = mods;
   s.critical = Boolean(view?.critical);
   s.meticuleux = isMeticuleux(c);
-  if (s.kind === "skill") Object.assign(s, { sacrifice: ui.sacrifice, tension: ui.tension });
+  if (s.kind === "skill") Object.assign(s, { sacrifice: ui.sacrifice, tension: ui.tension, tension_rule: tensionRule(view) });
   return s;
 }
 
@@ -354,24 +358,47 @@ function resultBlock(app, c) {
 }
 
 // ----------------------------------------------------------------------------- opposition
-function oppSides(app, c) {
+/** The two sides. This character's side takes the page's test and, in a skill test, its own
+ * Tension point and Surpassement (Tension critique read from the public gauge); an NPC is
+ * given by its levels, an attribute code and a skill name for the notation. */
+function oppSides(app, c, view) {
   const o = ui.opp;
   const a = { ...side(c, ui.kind, ui.skill, ui.attribute), name: nameOf(c).slice(0, 80) };
+  if (a.kind === "skill") {
+    Object.assign(a, { tension: o.tension, sacrifice: o.sacrifice, critical: Boolean(view?.critical), tension_rule: tensionRule(view) });
+  }
+  if (isMeticuleux(c)) a.meticuleux = true;
   const other = o.who ? findCharacter(app.doc, o.who) : null;
   let b;
   if (other) b = { ...side(other, o.bKind, o.bSkill, o.bAttr), name: nameOf(other).slice(0, 80) };
   else {
     b = { kind: o.bKind, attribute: clamp(o.npcAttr, 0, 10), name: (o.npcName.trim() || t("pointzero.ui.npc")).slice(0, 80) };
-    if (o.bKind === "skill") b.skill = clamp(o.npcSkill, 0, 10);
+    const code = o.npcCode || a.attribute_code;
+    if (code) b.attribute_code = code.slice(0, 3);
+    if (o.bKind === "skill") {
+      b.skill = clamp(o.npcSkill, 0, 10);
+      if (o.npcSkillName.trim()) b.skill_name = o.npcSkillName.trim().slice(0, 60);
+    }
   }
   return { a, b, other };
 }
 
 async function oppose(app, c) {
-  const { a, b } = oppSides(app, c);
+  if (ui.busy) return;
+  const { a, b } = oppSides(app, c, tensionView(app));
   const request = { op: "pointzero.opposition.roll", a, b, seed: newSeed() };
   ui.busy = true;
   app.rerender();
+  let tension = null;
+  if (a.tension) {
+    tension = await useTensionPoint(app, "dice", a.name, "");
+    if (tension.error) {
+      Object.assign(ui, { busy: false });
+      ui.opp.error = tension.error;
+      app.rerender();
+      return;
+    }
+  }
   const r = await app.call(request);
   ui.busy = false;
   if (r.error) {
@@ -379,7 +406,8 @@ async function oppose(app, c) {
     app.rerender();
     return;
   }
-  Object.assign(ui.opp, { result: r, error: null, request });
+  Object.assign(ui.opp, { result: r, error: null, request, tension: false });
+  if (tension) app.update((doc) => saveState(doc, tension.state));
   const winner = r.winner === "a" ? a.name : r.winner === "b" ? b.name : null;
   app.addLog({ kind: "pointzero.opposition", system: "pointzero", who: a.name, label: t("pointzero.ui.opposition_vs", { a: a.name, b: b.name }), request,
     result: { summary: `${winner ? t("pointzero.ui.wins", { name: winner }) : t("pointzero.ui.perfect_tie")} (${r.a.result.total} / ${r.b.result.total})`,
@@ -402,11 +430,38 @@ function oppOddsBlock(odds, a, b) {
   </div>`;
 }
 
+/** This character's options in the opposition: a Tension point and the Surpassement (only
+ * the sacrifices the rules allow, from pointzero.opposition.odds), as in a test. */
+function oppOptions(app, c, a, odds, view) {
+  const o = ui.opp;
+  if (a.kind !== "skill") return nothing;
+  const opts = odds && !odds.error ? odds.a?.surpassement : null;
+  return html`<fieldset class="pz-opp-options" data-testid="pz-opp-options"><legend>${t("pointzero.ui.opp_options", { name: a.name })}</legend>
+    <label class="check"><input type="checkbox" id="pz-o-tension" .checked=${o.tension}
+      @change=${(e) => { o.tension = e.target.checked; o.sacrifice = 0; o.result = null; app.rerender(); }}> ${t("pointzero.ui.use_tension")}</label>
+    <p class="muted small">${t("pointzero.ui.use_tension_help", { gauge: view ? view.gauge : "…" })}</p>
+    ${opts ? html`<div class="field"><label for="pz-o-sacrifice">${t("pointzero.ui.surpassement")}</label>
+      <select id="pz-o-sacrifice" data-allowed=${opts.allowed.join(",")} @change=${(e) => { o.sacrifice = Number(e.target.value); o.result = null; app.rerender(); }}>
+        ${opts.allowed.map((n) => html`<option value=${n} ?selected=${n === o.sacrifice}>${n === 0 ? t("pointzero.ui.no_sacrifice")
+          : t(n === 1 ? "pointzero.ui.sacrifice_one" : "pointzero.ui.sacrifice_other", { n, bonus: 2 * n })}</option>`)}
+      </select></div>` : nothing}
+    ${isMeticuleux(c) ? html`<p class="muted small" data-testid="pz-opp-meticuleux">${t("pointzero.ui.opp_meticuleux")}</p>` : nothing}
+  </fieldset>`;
+}
+
 function oppositionSection(app, c) {
   const o = ui.opp;
   const others = characters(app.doc).filter((x) => x.id !== c.id);
-  const { a, b, other } = oppSides(app, c);
-  const odds = oppOdds(app, { op: "pointzero.opposition.odds", a, b });
+  const view = tensionView(app);
+  let { a, b, other } = oppSides(app, c, view);
+  let odds = oppOdds(app, { op: "pointzero.opposition.odds", a, b });
+  // A sacrifice no longer allowed (a Tension point unticked, Tension critique): back to none.
+  if (odds && !odds.error && o.sacrifice && !odds.a.surpassement.allowed.includes(o.sacrifice)) {
+    o.sacrifice = 0;
+    ({ a, b, other } = oppSides(app, c, view));
+    odds = oppOdds(app, { op: "pointzero.opposition.odds", a, b });
+  }
+  const codes = [...new Set(characters(app.doc).flatMap((x) => x.attributes.map((at) => at.code)))];
   const set = (key, num = false) => (e) => { o[key] = num ? Number(e.target.value) : e.target.value; o.result = null; app.rerender(); };
   const r = o.result;
   return html`<section class="card" aria-labelledby="pz-opp-title">
@@ -431,15 +486,22 @@ function oppositionSection(app, c) {
       : html`
         <div class="field"><label for="pz-o-name">${t("pointzero.ui.npc_name")}</label>
           <input id="pz-o-name" maxlength="80" autocomplete="off" .value=${o.npcName} @change=${set("npcName")}></div>
-        ${o.bKind === "skill" ? numberField(app, "pz-o-skill-level", t("pointzero.ui.npc_skill"), o, "npcSkill", 0, 10) : nothing}
+        ${o.bKind === "skill" ? html`<div class="field"><label for="pz-o-skill-name">${t("pointzero.ui.npc_skill_name")}</label>
+          <input id="pz-o-skill-name" maxlength="60" autocomplete="off" .value=${o.npcSkillName} @change=${set("npcSkillName")}></div>
+          ${numberField(app, "pz-o-skill-level", t("pointzero.ui.npc_skill"), o, "npcSkill", 0, 10)}` : nothing}
+        <div class="field"><label for="pz-o-code">${t("pointzero.ui.npc_code")}</label>
+          <select id="pz-o-code" @change=${set("npcCode")}>
+            ${codes.map((code) => html`<option value=${code} ?selected=${code === (o.npcCode || a.attribute_code)}>${code}</option>`)}
+          </select></div>
         ${numberField(app, "pz-o-attr-level", t("pointzero.ui.npc_attribute"), o, "npcAttr", 0, 10)}`}
     </div>
+    ${oppOptions(app, c, a, odds, view)}
     ${oppOddsBlock(odds, a, b)}
     <button type="button" class="primary" id="pz-oppose" ?disabled=${!ready(app) || ui.busy || !odds || Boolean(odds.error)} @click=${() => oppose(app, c)}>${t("pointzero.ui.oppose")}</button>
     ${errorLine(o.error)}
     ${r ? html`<div class="pz-result" data-testid="pz-opp-result" data-winner=${r.winner ?? "none"} data-reason=${r.reason} role="status">
       <div class="pz-two">
-        ${[["a", a], ["b", b]].map(([k, s]) => html`<div><p><strong>${s.name}</strong> <span class="muted small">${r[k].notation}</span></p>
+        ${[["a", a], ["b", b]].map(([k, s]) => html`<div><p><strong>${s.name}</strong> <span class="muted small" data-testid=${`pz-opp-notation-${k}`}>${r[k].notation ?? ""}</span></p>
           <ul class="dice" aria-label=${s.name}>${r[k].result.dice.map((d) => html`<li class="die ${d.kept ? "kept" : "dropped"}">${d.value}</li>`)}</ul>
           <p>${t("pointzero.ui.total")} <strong data-testid=${`pz-opp-total-${k}`}>${r[k].result.total}</strong></p></div>`)}
       </div>

@@ -1,0 +1,117 @@
+"""Point Zéro and Théorem rules of the second round, in a real browser at 360 px.
+
+Point Zéro: the opposition form offers this character's Tension point and Surpassement (only
+the sacrifices the rules allow), an NPC named by its skill and attribute code (never "ATT"),
+and the MJ's table setting for Tension dice below the attribute changes the odds shown.
+The odds on screen are checked against the rules package itself. Tables are seeded in
+storage, not clicked through creation.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from browser_support import no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from tablee.api import handle
+from test_accessibility import axe_violations
+
+
+def seed(page, characters: list[dict], systems: dict | None = None) -> None:
+    doc = wait_saved(page, "d => d.app === 'tablee'")
+    doc["characters"].extend(characters)
+    doc["systems"].update(systems or {})
+    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    page.reload()
+    wait_engine(page)
+
+
+def go(page, route: str) -> None:
+    page.goto(page.url.split("#")[0] + route)
+
+
+def mira() -> dict:
+    c = handle({"op": "pointzero.character.new", "id": "pz-mira", "name": "Mira"})["character"]
+    c["attributes"][1]["level"] = 4  # ADR 4
+    c["skills"] = [{"name": "Discrétion", "level": 3}]
+    return c
+
+
+def opp_odds(a: dict, b: dict) -> dict:
+    r = handle({"op": "pointzero.opposition.odds", "a": a, "b": b})
+    assert "error" not in r, r
+    return r
+
+
+def test_point_zero_opposition_offers_tension_surpassement_and_names_the_npc(app):
+    state = handle({"op": "pointzero.state.new"})["state"]
+    seed(app, [mira()], {"pointzero": state})
+    go(app, "#/pointzero/test/pz-mira")
+    expect(app.locator("#pz-oppose")).to_be_visible()
+    app.select_option("#pz-t-attr", "1")  # Discrétion/ADR
+
+    # The guard: Vigilance 3 / PER 3, named for the notation.
+    app.fill("#pz-o-name", "Garde")
+    app.press("#pz-o-name", "Tab")
+    app.fill("#pz-o-skill-name", "Vigilance")
+    app.press("#pz-o-skill-name", "Tab")
+    app.select_option("#pz-o-code", "PER")
+    a = {"kind": "skill", "skill": 3, "attribute": 4, "attribute_code": "ADR", "skill_name": "Discrétion"}
+    b = {"kind": "skill", "skill": 3, "attribute": 3, "attribute_code": "PER", "skill_name": "Vigilance"}
+    plain = opp_odds(a, b)
+    expect(app.locator("[data-testid=pz-opp-a]")).to_have_attribute("data-p", plain["a_wins"]["p"])
+    # Discrétion 3 below ADR 4: no die to sacrifice.
+    expect(app.locator("#pz-o-sacrifice")).to_have_attribute("data-allowed", "0")
+
+    # A Tension point: 5 dice, one may be sacrificed (5 − 1 ≥ ADR 4).
+    app.check("#pz-o-tension")
+    expect(app.locator("#pz-o-sacrifice")).to_have_attribute("data-allowed", "0,1")
+    app.select_option("#pz-o-sacrifice", "1")
+    with_point = opp_odds({**a, "tension": True, "sacrifice": 1}, b)
+    expect(app.locator("[data-testid=pz-opp-a]")).to_have_attribute("data-p", with_point["a_wins"]["p"])
+    assert with_point["a_wins"]["p"] != plain["a_wins"]["p"]
+    no_horizontal_scroll(app)
+    assert axe_violations(app) == []
+
+    app.click("#pz-oppose")
+    result = app.locator("[data-testid=pz-opp-result]")
+    expect(result).to_be_visible()
+    doc = wait_saved(app, "d => d.systems.pointzero.entries.length === 1 && d.log.some(e => e.kind === 'pointzero.opposition')")
+    entry = next(e for e in doc["log"] if e["kind"] == "pointzero.opposition")
+    assert entry["request"]["a"]["tension"] is True and entry["request"]["a"]["sacrifice"] == 1
+    assert doc["systems"]["pointzero"]["entries"][0]["kind"] == "dice"
+    expect(app.locator("[data-testid=pz-opp-notation-b]")).to_have_text("Vigilance/PER")
+    expect(result).not_to_contain_text("ATT")
+    replay = handle(entry["request"])
+    assert len(replay["a"]["result"]["dice"]) == 4  # 3 + 2 Tension − 1 sacrificed
+    expect(app.locator("[data-testid=pz-opp-total-a]")).to_have_text(str(replay["a"]["result"]["total"]))
+    # The Tension point was spent by the roll: unticked again.
+    expect(app.locator("#pz-o-tension")).not_to_be_checked()
+
+
+def test_point_zero_tension_rule_is_a_table_setting(app):
+    c = mira()
+    c["skills"] = [{"name": "Discrétion", "level": 2}]  # Discrétion 2 / ADR 4
+    state = handle({"op": "pointzero.state.new"})["state"]
+    seed(app, [c], {"pointzero": state})
+
+    go(app, "#/pointzero/mj")
+    rule = app.locator("#pz-mj-tension-rule")
+    expect(rule).to_have_attribute("data-rule", "missing_dice")
+    rule.select_option("difference")
+    wait_saved(app, "d => d.systems.pointzero.tension_rule === 'difference'")
+    expect(rule).to_have_attribute("data-rule", "difference")
+    no_horizontal_scroll(app)
+    assert axe_violations(app) == []
+
+    go(app, "#/pointzero/test/pz-mira")
+    expect(app.locator("#pz-oppose")).to_be_visible()
+    app.select_option("#pz-t-attr", "1")  # Discrétion/ADR
+    app.check("#pz-o-tension")
+    a = {"kind": "skill", "skill": 2, "attribute": 4, "attribute_code": "ADR", "skill_name": "Discrétion",
+         "tension": True}
+    b = {"kind": "skill", "skill": 3, "attribute": 3, "attribute_code": "ADR", "name": "PNJ"}
+    literal = opp_odds({**a, "tension_rule": "difference"}, b)
+    default = opp_odds(a, b)
+    assert literal["a"]["plan"]["bonus"] == 2 and default["a"]["plan"]["bonus"] == 0
+    expect(app.locator("[data-testid=pz-opp-a]")).to_have_attribute("data-p", literal["a_wins"]["p"])
+    assert saved_document(app)["systems"]["pointzero"]["tension_rule"] == "difference"
