@@ -86,3 +86,131 @@ def test_not_aside_and_not_in_hand_name_the_card():
     assert r["error"]["params"]["card_name"] == ARCANA[int(missing[-2:])]
     r = handle({"op": "theorem.mk.discard", "state": _table_with_mk_hand(), "card": "arcane-99"})
     assert r["error"]["params"]["card_name"] == "arcane-99"
+
+
+# --------------------------------------------------------------------------- chase rounds as actions
+def _chase(state, *, a_char="josh", target=5):
+    a = {"name": "Joshua", "base": 6, "start": 1}
+    if a_char:
+        a["character_id"] = a_char
+    r = handle({"op": "theorem.chase.start", "state": state, "target": target,
+                "a": a, "b": {"name": "Le chien", "base": 6, "start": -1}})
+    assert "error" not in r, r
+    return r["state"]
+
+
+def test_a_characters_chase_side_is_an_action_set_aside_then_play_it_next_round():
+    """« se traite alors comme un tirage d'opposition classique »: on main a chase round drew
+    every figure for both sides. Round 1: Joshua (6 + 1) sets the reine d'épée aside, then
+    draws 4 de denier: 11; the dog (6 − 1, an NPC) draws 2 de coupe: 7; Joshua wins, +1
+    (réussite normale). Round 2: Joshua plays the reine he set aside, then draws 5 de coupe
+    (another suit: 10 + 5): 7 + 1 + 15 = 23 against 5 + 3 = 8; +5 (grande réussite)."""
+    josh = character()
+    state = handle({"op": "theorem.state.new", "seed": 1})["state"]
+    state = handle({"op": "theorem.hand.draw", "state": state, "character": josh, "seed": 2})["state"]
+    arcane = state["arcana"]["josh"]["piles"]["hand"]["cards"][0]
+    state = force_top(_chase(state), "epee-reine", "denier-04")
+    # Odds before Joshua draws: his exact score distribution; no round odds yet.
+    odds = handle({"op": "theorem.chase.odds", "state": state})
+    assert odds["round"] is None and odds["sides"]["a"]["drawn"] is False
+
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "character": josh, "seed": 3})
+    assert r["result"]["pending"]["base"] == 7 and r["result"]["pending"]["chase"] == "a"
+    state = r["state"]
+    r = handle({"op": "theorem.action.draw", "state": state, "character": josh, "seed": 4})
+    assert r["result"]["awaiting"] == "epee-reine"
+    r = handle({"op": "theorem.action.figure", "state": r["state"], "character": josh, "decision": "aside"})
+    state = r["state"]
+    assert state["aside"]["josh"] == ["epee-reine"]
+    # The rule on set-aside figures still holds: after a draw no arcane for 10 either.
+    r = handle({"op": "theorem.arcane.play", "state": state, "character": josh, "card": arcane, "mode": "value",
+                "seed": 5})
+    assert r["error"]["code"] == "theorem.arcane.value_after_draw"
+    r = handle({"op": "theorem.action.draw", "state": state, "character": josh, "seed": 6})
+    assert r["result"]["done"] is True and r["result"]["chase_side"] == "a"
+    assert r["result"]["score"] == 7 + 4 and r["result"]["round"] is None
+    state = r["state"]
+    assert state["chase"]["current"]["a"]["score"] == 11
+
+    # Before the dog draws, the round's odds are exact: the dog needs more than 11 − 5 = 6 to win.
+    odds = handle({"op": "theorem.chase.odds", "state": state})
+    deck = state["deck"]
+    values = [deck["cards"][c] for c in deck["piles"]["draw"]["cards"]]
+    assert odds["round"] is not None
+    from fractions import Fraction
+
+    from tablee.systems.theorem import rules as R
+
+    dist = R.chain_distribution(R.deck_counts(values), R.deck_counts(
+        [deck["cards"][c] for c in deck["piles"]["discard"]["cards"]]))
+    b_wins = sum((q for v, q in dist.items() if 5 + v > 11), Fraction(0))
+    tie = sum((q for v, q in dist.items() if 5 + v == 11), Fraction(0))
+    assert Fraction(odds["round"]["b"]["fraction"]) == b_wins
+    assert Fraction(odds["round"]["tie"]["fraction"]) == tie
+    assert Fraction(odds["round"]["a"]["fraction"]) == 1 - b_wins - tie
+
+    state = force_top(state, "coupe-02")
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "b", "seed": 7})
+    rnd = r["result"]["round"]
+    assert (rnd["score_a"], rnd["score_b"], rnd["winner"], rnd["gain"]) == (11, 7, "a", 1)
+    state = r["state"]
+    assert state["chase"]["total_a"] == 1 and "current" not in state["chase"]
+
+    state = force_top(state, "coupe-05", "baton-03")
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "character": josh, "seed": 8})
+    assert r["result"]["pending"]["base"] == 8
+    r = handle({"op": "theorem.action.aside", "state": r["state"], "character_id": "josh", "card": "epee-reine"})
+    assert "error" not in r, r
+    r = handle({"op": "theorem.action.draw", "state": r["state"], "character": josh, "seed": 9})
+    assert r["result"]["value"] == 15 and r["result"]["score"] == 23
+    r = handle({"op": "theorem.chase.begin", "state": r["state"], "side": "b", "seed": 10})
+    rnd = r["result"]["round"]
+    assert (rnd["score_a"], rnd["score_b"], rnd["gain"], rnd["total_a"]) == (23, 8, 5, 6)
+    assert r["state"]["chase"]["done"] == "a"  # 6 − 0 ≥ 5
+
+
+def test_chase_side_with_an_exploit_and_an_arcane_for_10():
+    """« vous pouvez utiliser vos arcanes à tout moment où vous pourriez jouer une carte
+    numérique »: the dog draws first (5 + 4 = 9); Joshua spends 1 réalité on an exploit
+    (+1) and plays an arcane for 10 instead of a draw: 7 + 1 + 10 = 18 (moyenne, +3)."""
+    josh = character()
+    state = handle({"op": "theorem.state.new", "seed": 1})["state"]
+    state = handle({"op": "theorem.hand.draw", "state": state, "character": josh, "seed": 2})["state"]
+    arcane = state["arcana"]["josh"]["piles"]["hand"]["cards"][0]
+    state = force_top(_chase(state), "denier-04")
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "b", "seed": 3})
+    assert r["result"]["score"] == 5 + 4 and r["result"]["round"] is None
+    state = r["state"]
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "character": josh, "exploit": 1, "seed": 4})
+    assert r["character"]["realite"] == josh["realite"] - 1 and r["result"]["pending"]["base"] == 8
+    state, josh2 = r["state"], r["character"]
+    r = handle({"op": "theorem.arcane.play", "state": state, "character": josh2, "card": arcane, "mode": "value",
+                "seed": 5})
+    assert "error" not in r, r
+    rnd = r["result"]["round"]
+    assert (rnd["score_a"], rnd["score_b"], rnd["winner"]) == (18, 9, "a")
+    assert rnd["gain"] == 3  # 18: réussite moyenne
+    assert r["character"]["realite"] == josh["realite"] - 1 - 5
+
+
+def test_chase_side_rules_are_enforced():
+    josh = character()
+    state = _chase(handle({"op": "theorem.state.new", "seed": 1})["state"])
+    # Joshua's side is his action: never drawn for him in one go.
+    r = handle({"op": "theorem.chase.round", "state": state, "seed": 1})
+    assert r["error"]["code"] == "theorem.chase.side_action"
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "seed": 1})
+    assert r["error"]["code"] == "theorem.chase.side_character"
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "character": character("zoe"), "seed": 1})
+    assert r["error"]["code"] == "theorem.chase.side_character"
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "b", "seed": 1})
+    r = handle({"op": "theorem.chase.begin", "state": r["state"], "side": "b", "seed": 2})
+    assert r["error"]["code"] == "theorem.chase.side_drawn"
+    r = handle({"op": "theorem.chase.start", "state": handle({"op": "theorem.state.new", "seed": 1})["state"],
+                "target": 3, "a": {"name": "A", "base": 1, "start": 0, "character_id": "@mk"},
+                "b": {"name": "B", "base": 1, "start": 0}})
+    assert r["error"]["code"] == "theorem.char.reserved_id"
+    # Cancelling the announced side before any card gives the exploit back.
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "character": josh, "exploit": 2, "seed": 1})
+    r = handle({"op": "theorem.action.cancel", "state": r["state"], "character": r["character"]})
+    assert r["character"]["realite"] == josh["realite"] and r["state"]["pending"] == {}

@@ -401,11 +401,66 @@ def _opp_draw(request: dict[str, Any]) -> dict[str, Any]:
     system="theorem",
     properties={"state": _STATE, "a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA, "target": {"enum": [3, 5]}},
     required=("state", "a", "b", "target"),
-    summary="Start a chase: each side's base and starting bonus/malus, the lead needed to win (+3 or +5).",
+    summary="Start a chase: each side's base and starting bonus/malus, the lead needed to win (+3 or +5); "
+    "a side played by a character names it (character_id): its rounds are its own actions.",
 )
 def _chase_start(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
+    for side in (request["a"], request["b"]):
+        if "character_id" in side:
+            _owner(side["character_id"])
     return {"state": S.chase_start(state, request["a"], request["b"], request["target"])}
+
+
+@op(
+    "theorem.chase.begin",
+    system="theorem",
+    properties={
+        "state": _STATE,
+        "side": {"enum": ["a", "b"]},
+        "character": _CHAR,
+        "exploit": {"type": "integer", "minimum": 0, "maximum": 10},
+        "seed": SEED_SCHEMA,
+    },
+    required=("state", "side", "seed"),
+    summary="One side's turn in the chase round. A character's side is announced as an action "
+    "(exploit paid) and played with theorem.action.draw/figure/aside and theorem.arcane.play; "
+    "an NPC side draws at once (every figure played). The round is settled when both sides have drawn.",
+)
+def _chase_begin(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    c = _char(request["character"]) if "character" in request else None
+    used = {
+        "draw": list(state["deck"]["piles"]["draw"]["cards"]),
+        "discard": list(state["deck"]["piles"]["discard"]["cards"]),
+    }
+    new, ch, info = S.chase_begin(state, request["side"], c, rng_from(request), exploit=request.get("exploit", 0))
+    out = {"seed": request["seed"], "state": new, "result": info, "deck_used": used}
+    if ch is not None:
+        out["character"] = ch
+    return out
+
+
+@op(
+    "theorem.chase.odds",
+    system="theorem",
+    properties={"state": _STATE},
+    required=("state",),
+    summary="Before each side draws: each side's exact score and success-level odds this round; once one "
+    "side has drawn, the exact odds of each side winning the round (a, b, tie).",
+)
+def _chase_odds(request: dict[str, Any]) -> dict[str, Any]:
+    odds = S.chase_odds(S.require_state(request["state"]))
+    sides = {
+        k: {
+            "drawn": v["drawn"],
+            "scores": _frac_rows(dict(sorted(v["scores"].items())), "score"),
+            "levels": _frac_rows(v["levels"], "level"),
+        }
+        for k, v in odds["sides"].items()
+    }
+    rnd = odds["round"]
+    return {"sides": sides, "round": None if rnd is None else {k: cards.fraction_json(p) for k, p in rnd.items()}}
 
 
 @op(
@@ -413,7 +468,8 @@ def _chase_start(request: dict[str, Any]) -> dict[str, Any]:
     system="theorem",
     properties={"state": _STATE, "seed": SEED_SCHEMA},
     required=("state", "seed"),
-    summary="One chase round: both sides draw, the round's winner adds its success bonus.",
+    summary="One chase round between two NPC sides: both draw (every figure played), the round's winner "
+    "adds its success bonus. A side played by a character takes its turn with theorem.chase.begin.",
 )
 def _chase_round(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
