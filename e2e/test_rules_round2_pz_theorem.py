@@ -115,3 +115,61 @@ def test_point_zero_tension_rule_is_a_table_setting(app):
     assert literal["a"]["plan"]["bonus"] == 2 and default["a"]["plan"]["bonus"] == 0
     expect(app.locator("[data-testid=pz-opp-a]")).to_have_attribute("data-p", literal["a_wins"]["p"])
     assert saved_document(app)["systems"]["pointzero"]["tension_rule"] == "difference"
+
+
+# --------------------------------------------------------------------------- Théorem chase
+def force_top(state: dict, *ids: str) -> dict:
+    """The Théorem table with these cards on top of the numbered draw pile, in this order."""
+    piles = state["deck"]["piles"]
+    for cid in ids:
+        for name in ("draw", "discard"):
+            if cid in piles[name]["cards"]:
+                piles[name]["cards"].remove(cid)
+    piles["draw"]["cards"][0:0] = list(ids)
+    return state
+
+
+def test_theorem_chase_side_is_an_action_with_odds_before_each_draw(app):
+    """Joshua (6, +1) against the dog (an NPC: 6, −1), target +5. The dog draws 4 de denier (9);
+    the round's exact odds then show; Joshua announces his turn, sets the reine d'épée aside
+    on his table page and draws 5 de coupe: 12, he wins the round (+1)."""
+    josh = handle({"op": "theorem.character.new", "id": "th-josh", "name": "Joshua"})["character"]
+    state = handle({"op": "theorem.state.new", "seed": 5})["state"]
+    state = handle({"op": "theorem.chase.start", "state": state, "target": 5,
+                    "a": {"name": "Joshua", "base": 6, "start": 1, "character_id": "th-josh"},
+                    "b": {"name": "Le chien", "base": 6, "start": -1}})["state"]
+    state = force_top(state, "denier-04", "epee-reine", "coupe-05")
+    seed(app, [josh], {"theorem": state})
+    go(app, "#/theorem/chase")
+    expect(app.locator("[data-testid=th-round-panel]")).to_be_visible()
+    # Before anyone draws: each side's own odds, no round odds yet (one deck, two draws).
+    expect(app.locator("[data-testid=th-round-levels-a] li")).to_have_count(4)
+    expect(app.locator("[data-testid=th-round-odds]")).to_have_count(0)
+    expect(app.locator("#th-chase-round")).to_have_count(0)  # never both drawn in one go
+    no_horizontal_scroll(app)
+    assert axe_violations(app) == []
+
+    app.click("#th-begin-b")
+    doc = wait_saved(app, "d => d.systems.theorem.chase.current && d.systems.theorem.chase.current.b")
+    assert doc["systems"]["theorem"]["chase"]["current"]["b"]["score"] == 9
+    expected = handle({"op": "theorem.chase.odds", "state": doc["systems"]["theorem"]})["round"]
+    odds = app.locator("[data-testid=th-round-odds]")
+    expect(odds).to_have_attribute("data-a", expected["a"]["fraction"])
+    expect(odds).to_have_attribute("data-tie", expected["tie"]["fraction"])
+
+    app.click("#th-begin-a")
+    wait_saved(app, "d => d.systems.theorem.pending['th-josh'] && d.systems.theorem.pending['th-josh'].chase === 'a'")
+    expect(app.locator("[data-testid=th-pending]")).to_contain_text("Joshua")
+    app.click("#th-draw")
+    expect(app.locator("#th-figure-aside")).to_be_visible()
+    app.click("#th-figure-aside")
+    wait_saved(app, "d => (d.systems.theorem.aside['th-josh'] || []).includes('epee-reine')")
+    app.click("#th-draw")
+    result = app.locator("[data-testid=th-result]")
+    expect(result).to_have_attribute("data-chase-side", "a")
+    expect(result).to_have_attribute("data-score", "12")
+    expect(result).to_have_attribute("data-round", "a")
+    doc = wait_saved(app, "d => d.systems.theorem.chase.rounds.length === 1")
+    rnd = doc["systems"]["theorem"]["chase"]["rounds"][0]
+    assert (rnd["score_a"], rnd["score_b"], rnd["winner"], rnd["gain"]) == (12, 9, "a", 1)
+    no_horizontal_scroll(app)

@@ -2,18 +2,26 @@
 // a simple action (figure chains included, every figure played); an opposition compares the
 // scores once; a chase repeats oppositions round by round, only the round's winner adding its
 // success bonus, until one side's total exceeds the other's by the target (+3 or +5).
+// A chase side played by a character is an action like any other each round: announced here
+// (theorem.chase.begin, with an exploit), then played on the character's table page (draw, set
+// aside, play a set-aside figure, arcane for 10 or its effect). An NPC side draws at once. The
+// round's odds (theorem.chase.odds) are shown before each side draws.
 // Source: 003_0f8319d4d007e1fe.txt "3) Les actions d'opposition"; reading: rules/README.md.
 // Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
-import { disabledWhy } from "../../views/ui.js";
-import { backLink, deckUsed, ensureState, eventsText, levelLabel, logDraw, numberFace, ready, saveState, signed, tableState, thError } from "./common.js";
+import { disabledWhy, requestCache } from "../../views/ui.js";
+import {
+  backLink, characters, deckUsed, ensureState, eventsText, findCharacter, levelLabel, logDraw, nameOf, numberFace, ready,
+  replaceCharacter, saveState, signed, tableState, thError,
+} from "./common.js";
 
-const side = (name, base, start) => ({ name, base, start });
-const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "" };
+const side = (name, base, start) => ({ name, base, start, who: "" });
+const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "", exploit: { a: 0, b: 0 } };
+const roundOdds = requestCache({ keepStale: true });
 
 async function run(app, request, after) {
   if (ui.busy) return;
@@ -31,11 +39,23 @@ async function run(app, request, after) {
 }
 
 const sideOf = (s, fallback) => ({ name: s.name.trim().slice(0, 80) || fallback, base: s.base, start: s.start });
+/** A chase side: the opposition's side, and the character who plays it (if any). */
+function chaseSideOf(app, s, fallback) {
+  const out = sideOf(s, fallback);
+  const c = s.who ? findCharacter(app.doc, s.who) : null;
+  if (c) Object.assign(out, { character_id: c.id, name: s.name.trim().slice(0, 80) || nameOf(c).slice(0, 80) });
+  return out;
+}
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, Number.parseInt(v, 10) || 0));
 
-function sideForm(key, legend) {
+function sideForm(app, key, legend) {
   const s = ui[key];
   return html`<fieldset class="th-side"><legend>${legend}</legend>
+    <div class="field"><label for=${`th-${key}-who`}>${t("theorem.ui.side_who")}</label>
+      <select id=${`th-${key}-who`} @change=${(e) => { s.who = e.target.value; app.rerender(); }}>
+        <option value="" ?selected=${!s.who}>${t("theorem.ui.side_npc")}</option>
+        ${characters(app.doc).map((c) => html`<option value=${c.id} ?selected=${c.id === s.who}>${nameOf(c)}</option>`)}
+      </select></div>
     <div class="field"><label for=${`th-${key}-name`}>${t("theorem.ui.side_name")}</label>
       <input id=${`th-${key}-name`} maxlength="80" .value=${s.name} @input=${(e) => { s.name = e.target.value; }}></div>
     <div class="th-grid">
@@ -79,8 +99,8 @@ function oppositionResult() {
 }
 
 function startChase(app) {
-  const a = sideOf(ui.a, "A");
-  const b = sideOf(ui.b, "B");
+  const a = chaseSideOf(app, ui.a, "A");
+  const b = chaseSideOf(app, ui.b, "B");
   run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
     ui.announce = t("theorem.ui.chase_started");
     saveState(app, r.state);
@@ -104,6 +124,80 @@ function chaseRound(app) {
     logDraw(app, { kind: "theorem.chase", who: `${ch.a.name} / ${ch.b.name}`, label: t("theorem.ui.chase_log", { n: ch.rounds.length }),
       request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: ui.announce });
   });
+}
+
+/** One side's turn: an NPC side draws now; a character's side is announced (its exploit paid)
+ * and played on its table page like any action. */
+function beginSide(app, ch, key) {
+  const state = tableState(app.doc);
+  const seed = newSeed();
+  const cid = ch[key].character_id;
+  const c = cid ? findCharacter(app.doc, cid) : null;
+  const request = { op: "theorem.chase.begin", state, side: key, seed };
+  if (c) Object.assign(request, { character: c, exploit: ui.exploit[key] });
+  run(app, request, (r) => {
+    if (c) {
+      app.update((doc) => {
+        doc.systems.theorem = r.state;
+        replaceCharacter(doc, r.character);
+      });
+      location.hash = `#/theorem/test/${encodeURIComponent(c.id)}`;
+      return;
+    }
+    const res = r.result;
+    const rd = res.round;
+    const name = (k) => (k === "a" ? ch.a.name : ch.b.name);
+    ui.announce = [
+      t("theorem.ui.side_drew", { name: ch[key].name, score: res.score }),
+      rd ? (rd.winner ? t("theorem.ui.round_winner", { name: name(rd.winner), gain: rd.gain }) : t("theorem.ui.tie")) : "",
+      rd?.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
+      eventsText(res.events),
+    ].filter(Boolean).join(" ");
+    saveState(app, r.state);
+    logDraw(app, { kind: "theorem.chase", who: ch[key].name, label: t("theorem.ui.chase_log", { n: ch.rounds.length + 1 }),
+      request: { op: "theorem.chase.begin", side: key, seed }, deck: r.deck_used, summary: ui.announce });
+  });
+}
+
+/** Before each side draws: each side's chance of each level, and the round's exact odds once
+ * one side has drawn. */
+function roundPanel(app, ch, state) {
+  const r = ready(app) ? roundOdds(app, { op: "theorem.chase.odds", state }) : null;
+  const odds = r && !r.error ? r : null;
+  const current = ch.current ?? {};
+  const sideRow = (key) => {
+    const sd = ch[key];
+    const c = sd.character_id ? findCharacter(app.doc, sd.character_id) : null;
+    const pending = c ? state.pending[c.id] : null;
+    const so = odds?.sides[key];
+    let action;
+    if (current[key]) action = html`<p data-testid=${`th-side-score-${key}`}>${t("theorem.ui.side_drew", { name: sd.name, score: current[key].score })}</p>`;
+    else if (pending?.chase === key) {
+      action = html`<a class="button" id=${`th-play-${key}`} href=${`#/theorem/test/${encodeURIComponent(c.id)}`}>${t("theorem.ui.play_turn", { name: sd.name })}</a>`;
+    } else if (sd.character_id && !c) action = html`<p class="field-error">${t("theorem.ui.not_found")}</p>`;
+    else {
+      action = html`${c ? html`<div class="field"><label for=${`th-exploit-${key}`}>${t("theorem.ui.exploit", { max: c.spheres.divinite })}</label>
+          <select id=${`th-exploit-${key}`} @change=${(e) => { ui.exploit[key] = Number(e.target.value); }}>
+            ${Array.from({ length: Math.min(c.spheres.divinite, c.realite) + 1 }, (_, n) => html`<option value=${n} ?selected=${n === ui.exploit[key]}>${n === 0 ? t("theorem.ui.no_exploit") : `+${n}`}</option>`)}
+          </select></div>` : nothing}
+        <button type="button" class=${c ? "primary" : ""} id=${`th-begin-${key}`} ?disabled=${!ready(app) || ui.busy || Boolean(pending)}
+          @click=${() => beginSide(app, ch, key)}>${t(c ? "theorem.ui.announce_turn" : "theorem.ui.draw_for", { name: sd.name })}</button>`;
+    }
+    return html`<div class="th-round-side" data-testid=${`th-round-side-${key}`} data-drawn=${String(Boolean(current[key]))}>
+      <h3>${sd.name}</h3>
+      ${so && !so.drawn ? html`<ul class="th-levels odds-inline small" data-testid=${`th-round-levels-${key}`}>
+        ${[...so.levels].reverse().map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : <span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
+      </ul>` : nothing}
+      ${action}
+    </div>`;
+  };
+  return html`<div class="th-round" data-testid="th-round-panel">
+    <h3>${t("theorem.ui.round_n", { n: ch.rounds.length + 1 })}</h3>
+    ${odds?.round ? html`<p data-testid="th-round-odds" data-a=${odds.round.a.fraction} data-b=${odds.round.b.fraction} data-tie=${odds.round.tie.fraction}>
+      ${t("theorem.ui.round_odds", { a: ch.a.name, pa: formatPercent(odds.round.a.percent), b: ch.b.name, pb: formatPercent(odds.round.b.percent), tie: formatPercent(odds.round.tie.percent) })}</p>`
+      : html`<p class="muted small">${t("theorem.ui.round_odds_later")}</p>`}
+    <div class="th-sides">${sideRow("a")}${sideRow("b")}</div>
+  </div>`;
 }
 
 function endChase(app) {
@@ -131,8 +225,9 @@ function chaseTracker(app, ch, state) {
         <td>${rd.winner ? `${rd.winner === "a" ? ch.a.name : ch.b.name} +${rd.gain}` : t("theorem.ui.tie")} · ${rd.total_a}/${rd.total_b}</td>
       </tr>`)}</tbody>
     </table></div>
+    ${ch.done || !(ch.a.character_id || ch.b.character_id || ch.current) ? nothing : roundPanel(app, ch, state)}
     <div class="row">
-      ${ch.done ? nothing : html`<button type="button" class="primary" id="th-chase-round" ?disabled=${!ready(app) || ui.busy} @click=${() => chaseRound(app)}>${t("theorem.ui.chase_next")}</button>`}
+      ${ch.done || ch.a.character_id || ch.b.character_id || ch.current ? nothing : html`<button type="button" class="primary" id="th-chase-round" ?disabled=${!ready(app) || ui.busy} @click=${() => chaseRound(app)}>${t("theorem.ui.chase_next")}</button>`}
       <button type="button" id="th-chase-end" ?disabled=${!ready(app) || ui.busy} @click=${() => endChase(app)}>${t("theorem.ui.chase_end")}</button>
     </div>
   </section>`;
@@ -156,7 +251,7 @@ export function render(app) {
     <section class="card" aria-labelledby="th-sides-title">
       <h2 id="th-sides-title">${t("theorem.ui.sides")}</h2>
       <p class="muted small">${t("theorem.ui.sides_help")}</p>
-      <div class="th-sides">${sideForm("a", t("theorem.ui.side_a"))}${sideForm("b", t("theorem.ui.side_b"))}</div>
+      <div class="th-sides">${sideForm(app, "a", t("theorem.ui.side_a"))}${sideForm(app, "b", t("theorem.ui.side_b"))}</div>
       <div class="row">
         <button type="button" id="th-opp-draw" ?disabled=${Boolean(engineWhy) || ui.busy} aria-describedby=${whyDraw.id} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>
       </div>${whyDraw.note}

@@ -78,14 +78,31 @@ async function ensureAction(app, c, state) {
   return r ? { state: r.state, character: r.character } : null;
 }
 
+/** The chase side a pending action plays (its name in the chase tracker), read at render. */
+let chaseSides = null;
+const chaseSideOf = (p) => chaseSides?.[p.chase]?.name ?? p.chase;
+
+/** A chase side's action is over: its score, and the round when both sides have drawn. */
+function chaseAnnounce(res) {
+  const rd = res.round;
+  const head = t("theorem.ui.chase_side_done", { score: res.score });
+  if (!rd) return `${head} ${t("theorem.ui.chase_wait_other")}`;
+  const name = (k) => chaseSides?.[k]?.name ?? k;
+  return [head, rd.winner ? t("theorem.ui.round_winner", { name: name(rd.winner), gain: rd.gain }) : t("theorem.ui.tie"),
+    rd.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : ""].filter(Boolean).join(" ");
+}
+
+const resultSummary = (res) => (res.chase_side ? chaseAnnounce(res) : t("theorem.ui.log_result", { value: res.value, score: res.score, level: levelLabel(res.level) }));
+
 function describe(c, p) {
+  if (p.chase) return t("theorem.ui.chase_turn", { side: chaseSideOf(p) });
   const skill = p.skill ? ` + ${p.skill}` : "";
   return `${sphereLabel(p.sphere)}${skill} ${signed(p.modifier)}${p.exploit ? ` · ${t("theorem.ui.exploit_short", { n: p.exploit })}` : ""}${p.retest ? ` · ${t("theorem.ui.retest_short")}` : ""}`;
 }
 
 function finish(app, c, result, label, seed = null) {
   ui.result = { ...result, seed };
-  ui.announce = t("theorem.ui.result_announce", { score: result.score, level: levelLabel(result.level) });
+  ui.announce = result.chase_side ? chaseAnnounce(result) : t("theorem.ui.result_announce", { score: result.score, level: levelLabel(result.level) });
   odds.clear();
   requestAnimationFrame(() => {
     document.getElementById("th-result-title")?.focus({ preventScroll: true });
@@ -116,7 +133,7 @@ async function drawCard(app, c) {
   let summary = card;
   if (res.done) {
     finish(app, c, res, undefined, seed);
-    summary = t("theorem.ui.log_result", { value: res.value, score: res.score, level: levelLabel(res.level) });
+    summary = resultSummary(res);
   } else if (res.awaiting) {
     ui.announce = t("theorem.ui.figure_drawn", { card });
     requestAnimationFrame(() => document.getElementById("th-figure-play")?.focus());
@@ -186,7 +203,7 @@ async function playArcane(app, c, cardId, mode) {
   let summary = label;
   if (res.done) {
     finish(app, c, res, undefined, seed);
-    summary = t("theorem.ui.log_result", { value: res.value, score: res.score, level: levelLabel(res.level) });
+    summary = resultSummary(res);
   } else {
     ui.announce = t("theorem.ui.arcane_effect_played", { name, cost: res.cost });
   }
@@ -443,9 +460,23 @@ function playSection(app, c, state) {
   </div>`;
 }
 
+function chaseResult(r) {
+  return html`<section class="card th-result test-result" aria-labelledby="th-result-title" data-testid="th-result"
+    data-chase-side=${r.chase_side} data-score=${r.score} data-value=${r.value} data-round=${r.round ? (r.round.winner ?? "tie") : "waiting"}>
+    <h2 id="th-result-title" tabindex="-1">${t("theorem.ui.chase_side_result")}</h2>
+    <p>${t("theorem.ui.chase_side_done", { score: r.score })}</p>
+    ${r.chain.length ? html`<ol class="th-chain" aria-label=${t("theorem.ui.chain")}>
+      ${r.chain.map((card) => html`<li>${renderCard(card, { face: numberFace, testid: "th-result-card" })}<span class="th-term">${signed(card.term)}</span></li>`)}
+    </ol>` : html`<p>${t("theorem.ui.arcane_ten")}</p>`}
+    <p role="status">${chaseAnnounce(r)}</p>
+    <p><a href="#/theorem/chase" id="th-back-chase">${t("theorem.ui.back_chase")}</a></p>
+  </section>`;
+}
+
 function resultSection(app) {
   const r = ui.result;
   if (!r) return nothing;
+  if (r.chase_side) return chaseResult(r);
   return html`<section class="card th-result test-result" aria-labelledby="th-result-title" data-testid="th-result"
     data-level=${r.level} data-score=${r.score} data-value=${r.value}>
     <h2 id="th-result-title" tabindex="-1">${t("theorem.ui.result")}</h2>
@@ -466,6 +497,7 @@ export function render(app, id) {
   if (!c) return html`${backLink("#/theorem", t("theorem.ui.back"))}<p role="alert">${t("theorem.ui.not_found")}</p>`;
   ensureState(app);
   const state = tableState(app.doc);
+  chaseSides = state?.chase ?? null;
   return html`
     <div class="test-head">
       ${backLink(`#/theorem/character/${encodeURIComponent(id)}`, t("theorem.ui.back_sheet", { name: nameOf(c) }))}
