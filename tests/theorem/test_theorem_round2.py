@@ -214,3 +214,17 @@ def test_chase_side_rules_are_enforced():
     r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "character": josh, "exploit": 2, "seed": 1})
     r = handle({"op": "theorem.action.cancel", "state": r["state"], "character": r["character"]})
     assert r["character"]["realite"] == josh["realite"] and r["state"]["pending"] == {}
+
+
+def test_a_new_chase_waits_for_the_last_chase_turn_to_end():
+    josh = character()
+    state = _chase(handle({"op": "theorem.state.new", "seed": 1})["state"])
+    r = handle({"op": "theorem.chase.begin", "state": state, "side": "a", "character": josh, "seed": 1})
+    state = handle({"op": "theorem.chase.end", "state": r["state"]})["state"]
+    r = handle({"op": "theorem.chase.start", "state": state, "target": 3,
+                "a": {"name": "A", "base": 1, "start": 0}, "b": {"name": "B", "base": 1, "start": 0}})
+    assert r["error"]["code"] == "theorem.chase.running"
+    # Played after the chase was closed, the turn is an ordinary draw that goes nowhere.
+    state = force_top(state, "coupe-03")
+    r = handle({"op": "theorem.action.draw", "state": state, "character": josh, "seed": 2})
+    assert r["result"]["score"] == 7 + 3 and r["result"]["round"] is None and r["state"]["chase"] is None

@@ -738,6 +738,10 @@ def chase_start(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any], tar
     played by a character names it (``character_id``): its rounds are its own actions."""
     if state["chase"] is not None and state["chase"]["done"] is None:
         raise RulesError("theorem.chase.running")
+    if any(p.get("chase") for p in state["pending"].values()):
+        # a side's turn of the last chase is still announced: it must end (or be cancelled)
+        # before a new chase, or its draw would count in the new chase's first round
+        raise RulesError("theorem.chase.running")
     ids = [x["character_id"] for x in (a, b) if "character_id" in x]
     if len(set(ids)) != len(ids):
         raise RulesError("theorem.chase.side_character", side="b", character=ids[0])
