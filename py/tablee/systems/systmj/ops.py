@@ -9,6 +9,7 @@ used in the session from the log.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +25,7 @@ from . import state as S
 
 __all__: list[str] = []
 
-declare("systmj.test.modifiers", "systmj.review.duplicate")
+declare("systmj.test.modifiers", "systmj.review.duplicate", "systmj.review.unknown_key")
 
 register_character_validator("systmj", E.validate_entity, schema=E.CHARACTER_SCHEMA)
 register_state_validator("systmj", S.validate_state, schema=S.STATE_SCHEMA)
@@ -463,6 +464,16 @@ _GRANT = {
 }
 
 
+def _known_key(target: str, key: str) -> bool:
+    """Whether a grant names a score a SYSTMJ sheet has: one of the seven attributes (2.1), or
+    a generic skill (2.2) or a primary special skill id (2.2.1) for a skill. 3.4.2: « Elle
+    concerne principalement les Compétences ; de manière exceptionnelle, elle peut aussi
+    porter sur les Attributs. »"""
+    if target == "attribute":
+        return key in D.ATTRIBUTES
+    return key in D.GENERIC_SKILLS or re.fullmatch(E.SPECIAL_ID, key) is not None
+
+
 @op(
     "systmj.review.grant",
     system="systmj",
@@ -477,6 +488,12 @@ _GRANT = {
     "with the MJ's reason; the new scores (never past 99) and the records for the sheet.",
 )
 def _review_grant(request: dict[str, Any]) -> dict[str, Any]:
+    """End-of-session experience (2.4.4, 3.4.2). Every grant names a score the sheet has: an
+    unknown attribute or skill (``charisme``, ``__proto__``) is refused with its field named
+    (``grants.<i>.key``), and nothing is rolled."""
+    for i, g in enumerate(request["grants"]):
+        if not _known_key(g["target"], g["key"]):
+            raise RulesError("systmj.review.unknown_key", field=f"grants.{i}.key", target=g["target"], key=g["key"])
     seen = set()
     for g in request["grants"]:
         if (g["target"], g["key"]) in seen:
