@@ -217,3 +217,58 @@ def test_player_share_of_a_log_entry_hides_round_choices():
     assert shared["request"]["state"]["rounds"]["entities"][1]["choice"] == ""
     mj = call({"op": "store.share", "kind": "entry", "data": entry, "audience": "mj"})["data"]
     assert '"choice": "mouvement"' in json.dumps(mj)
+
+
+# ---------------------------------------------------------------- 12: Pouvoir learning, deletion
+
+
+def library_with_pouvoir(score=10, da=2):
+    state = new_state()
+    r = call({"op": "systmj.card.save", "state": state,
+              "card": {"family": "pouvoir", "name": "Nécromancie", "da": da, "score": score}})
+    pouvoir = r["card"]
+    r = call({"op": "systmj.card.save", "state": r["state"],
+              "card": {"family": "savoir", "name": "Grimoire", "skills": ["lire_ecrire", pouvoir["number"]]}})
+    learner = character("pj1", intelligence=60, personnalite=40)
+    r2 = call({"op": "systmj.card.give", "state": r["state"], "character": learner, "number": pouvoir["number"]})
+    return r2["state"], r2["character"], pouvoir["number"], r["card"]["number"]
+
+
+def test_learning_a_pouvoir_card():
+    """4.4: « les PJ auront plus fréquemment la possibilité de les intégrer à travers un
+    processus d'Apprentissage »; the card's score and DA, the learner's INT 60 and PER 40:
+    limit (60+40)/2 = 50 (2.4.2). A gain of 1 point: every roll is capped at 50, so 01..99 give
+    ×1 (1 point) and only 00 (critical failure) gives nothing: 99/100 and 1/100."""
+    state, learner, number, _ = library_with_pouvoir(score=40, da=2)
+    base = {"state": state, "character": learner, "number": number, "gain": "1"}
+    odds = call({"op": "systmj.card.learn.odds", **base})
+    assert odds["limit"] == 50
+    assert {p["points"]: p["fraction"] for p in odds["points"]} == {0: "1/100", 1: "99/100"}
+    assert odds["improve"]["fraction"] == "99/100"
+    r = call({"op": "systmj.card.learn", **base, "seed": 5})
+    card = next(c for c in r["state"]["library"]["cards"] if c["number"] == number)
+    assert card["score"] == r["after"] == 40 + r["points"]
+    assert r == call({"op": "systmj.card.learn", **base, "seed": 5})  # replays exactly
+    other = character("pj2")
+    assert err({"op": "systmj.card.learn", **base, "character": other, "seed": 5}) == "systmj.card.not_held"
+
+
+def test_learning_refuses_a_card_that_is_no_pouvoir():
+    state, learner, _number, savoir = library_with_pouvoir()
+    req = {"op": "systmj.card.learn.odds", "state": state, "character": learner, "number": savoir, "gain": "1"}
+    assert err(req) == "systmj.card.not_pouvoir"
+
+
+def test_deleting_a_card():
+    """4: registry numbers are unique: a deleted card's number is never given again; a held
+    card must be taken back first; a Savoir card stops naming a deleted Pouvoir card."""
+    state, learner, number, savoir = library_with_pouvoir()
+    assert err({"op": "systmj.card.delete", "state": state, "number": number}) == "systmj.card.held"
+    state = call({"op": "systmj.card.take", "state": state, "character": learner, "number": number})["state"]
+    state = call({"op": "systmj.card.delete", "state": state, "number": number})["state"]
+    numbers = [c["number"] for c in state["library"]["cards"]]
+    assert number not in numbers
+    assert next(c for c in state["library"]["cards"] if c["number"] == savoir)["skills"] == ["lire_ecrire"]
+    r = call({"op": "systmj.card.save", "state": state, "card": {"family": "pouvoir", "name": "Autre"}})
+    assert r["card"]["number"] != number
+    assert err({"op": "systmj.card.delete", "state": state, "number": number}) == "systmj.card.unknown"

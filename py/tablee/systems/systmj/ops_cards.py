@@ -8,15 +8,17 @@ state) and return the new one; rolls take a seed so the logged request replays e
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any
 
 from ... import cards
-from ...errors import RulesError
+from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, op, rng_from
 from . import combat as C
 from . import data as D
 from . import entity as E
+from . import learning as L
 from . import library as LIB
 from . import resolution as R
 from . import rounds as RD
@@ -24,6 +26,8 @@ from . import state as S
 from . import wear as W
 
 __all__ = ["items_used"]
+
+declare("systmj.card.not_pouvoir")
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _STATE = S.STATE_SCHEMA
@@ -115,6 +119,81 @@ def _card_take(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     library, who = LIB.take_back(_library(state), E.require_entity(request["character"]), request["number"])
     return {"state": _with(state, library=library), "character": who}
+
+
+@op("systmj.card.delete", system="systmj", properties={"state": _STATE, "number": _NUMBER},
+    required=("state", "number"),
+    summary="Delete a card of the table's library (a held card must be taken back first); its number "
+    "is never given again, and Savoir cards stop naming a deleted Pouvoir card.")
+def _card_delete(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    return {"state": _with(state, library=LIB.delete(_library(state), request["number"]))}
+
+
+_LEARN_CARD = {
+    "state": _STATE,
+    "character": _CHAR,
+    "number": _NUMBER,
+    "gain": {"enum": list(D.LEARNING_GAINS)},
+    "mentor": {
+        "type": "object",
+        "properties": {"intelligence": _SCORE, "personnalite": _SCORE, "score": _SCORE, "character": _ID},
+        "required": ["intelligence", "personnalite", "score"],
+        "additionalProperties": False,
+    },
+}
+
+
+def _pouvoir_plan(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The Pouvoir card a character learns and the learning plan for it (4.4: « les PJ auront
+    plus fréquemment la possibilité de les intégrer à travers un processus d'Apprentissage
+    (voir 2.4 …) »; field 4, « La Difficulté d'Apprentissage (DA), entre 1 et 5 »). The card's
+    ``score`` is the skill being learned and its ``da`` the DA; the learner's INT and PER give
+    the cognitive limit (2.4.2). Reading (ours): the learner holds the card (the MJ gives it
+    when the learning begins, at score 0 for a new power)."""
+    state = S.require_state(request["state"])
+    who = E.require_entity(request["character"])
+    card = LIB.find(_library(state), request["number"])
+    if card["family"] != "pouvoir":
+        raise RulesError("systmj.card.not_pouvoir", number=request["number"])
+    if card["holder"] != who["id"]:
+        raise RulesError("systmj.card.not_held", number=request["number"])
+    plan = L.learning_plan(
+        score=card["score"],
+        intelligence=who["attributes"]["intelligence"],
+        personnalite=who["attributes"]["personnalite"],
+        da=card["da"],
+        mentor=request.get("mentor"),
+    )
+    return state, card, plan
+
+
+@op("systmj.card.learn.odds", system="systmj", properties=_LEARN_CARD,
+    required=("state", "character", "number", "gain"),
+    summary="Learning a Pouvoir card before the roll: the limit and the exact distribution of the "
+    "points gained (the card's score and DA, the learner's INT and PER).")
+def _card_learn_odds(request: dict[str, Any]) -> dict[str, Any]:
+    _state, card, plan = _pouvoir_plan(request)
+    gains = L.gain_distribution(card["score"], plan["limit"], request["gain"])
+    return {**plan, "number": card["number"], "score": card["score"], "da": card["da"],
+            "points": [{"points": k, **_p(v)} for k, v in gains.items()],
+            "improve": _p(sum((v for k, v in gains.items() if k > 0), Fraction(0)))}
+
+
+@op("systmj.card.learn", system="systmj", properties={**_LEARN_CARD, "seed": SEED_SCHEMA},
+    required=("state", "character", "number", "gain", "seed"),
+    summary="Learning a Pouvoir card (seeded): d100 capped at the cognitive limit, quality, gain × "
+    "the XP multiplier; the card's new score in the returned state.")
+def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
+    state, card, plan = _pouvoir_plan(request)
+    rng = rng_from(request)
+    tens, units = R.roll_d100(rng)
+    gain_value = L.roll_die(request["gain"], D.LEARNING_GAINS, rng)
+    result = L.resolve_learning(card["score"], plan["limit"], 10 * tens + units, gain_value)
+    library = copy.deepcopy(_library(state))
+    LIB.find(library, card["number"])["score"] = result["after"]
+    return {"seed": request["seed"], **plan, "number": card["number"], "gain": request["gain"],
+            "dice": [tens, units], **result, "state": _with(state, library=library)}
 
 
 # ------------------------------------------------------------------ wear (3.4.1)
