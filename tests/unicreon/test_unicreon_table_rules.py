@@ -375,9 +375,29 @@ def test_a_new_character_chooses_a_weapon_and_an_armour_and_keeps_his_40_po():
     done = call({"op": "unicreon.character.finish", "character": c})["character"]
     played = call({"op": "unicreon.shop.buy", "character": done, "ref": "corde_escalade"})["character"]
     assert played["po"] == 30
-    # Un-choosing during the creation gives nothing back; selling in play gives the price.
+    # Un-choosing during the creation gives nothing back; an item chosen free sells for nothing
+    # in play either (the text has no resale rule: it cannot turn into PO on top of the 40 PO);
+    # an item bought in play sells for what it cost; the MJ may still set a price.
     assert call({"op": "unicreon.shop.sell", "character": c, "uid": "i1"})["character"]["po"] == 40
-    assert call({"op": "unicreon.shop.sell", "character": done, "uid": "i1"})["character"]["po"] == 90
+    assert call({"op": "unicreon.shop.sell", "character": done, "uid": "i1"})["character"]["po"] == 40
+    rope = played["inventory"][-1]["uid"]
+    assert call({"op": "unicreon.shop.sell", "character": played, "uid": rope})["character"]["po"] == 40
+    assert call({"op": "unicreon.shop.sell", "character": done, "uid": "i1", "price": 25})["character"]["po"] == 65
+
+
+def test_a_custom_ranged_weapon_shoots():
+    """ "Combat à distance": a weapon « qui peut être lancée … ou qui peut lancer des
+    projectiles », with « une portée idéale et une portée maximale »; the MJ's custom item
+    carries them and is used at range (and, not one-handed, not in melee)."""
+    c = call({"op": "unicreon.character.finish", "character": recruit()})["character"]
+    sling = {"name": "Fronde de berger", "category": "weapon", "carried": "hand",
+             "weapon": {"characteristic": "perception", "damage": {"kind": "fixed", "value": 2}, "ranged": True,
+                        "thrown": False, "melee_ok": False, "range": {"ideal": 10, "max": 40}, "malus_steps": 0}}
+    out = call({"op": "unicreon.inventory.custom", "character": c, "item": sling})["character"]
+    item = out["inventory"][-1]
+    assert item["weapon"]["ranged"] is True and item["weapon"]["range"] == {"ideal": 10, "max": 40}
+    assert item["free"] is True
+    assert call({"op": "unicreon.shop.sell", "character": out, "uid": item["uid"]})["character"]["po"] == out["po"]
 
 
 def test_the_choice_stays_within_encumbrance_and_the_po_stay_at_40():

@@ -297,13 +297,14 @@ def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
         "creation_pay": CREATION_PAY,
     },
     required=("character", "uid"),
-    summary="Sell (or give back) an item for its cost, or for the price the MJ sets (during the "
-    "creation an item chosen free gives back nothing unless creation_pay).",
+    summary="Sell (or give back) an item for what it was paid, or for the price the MJ sets (an item "
+    "got free, chosen at creation or given, sells for nothing).",
 )
 def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request, rules="repair")
-    cost = ch.find_item(c, request["uid"])["cost"]
-    price = request.get("price", cost if ch.pays(c, creation_pay=request.get("creation_pay", False)) else 0)
+    item = ch.find_item(c, request["uid"])
+    paying = ch.pays(c, creation_pay=request.get("creation_pay", False))
+    price = request.get("price", ch.sale_price(item) if paying else 0)
     out = ch.remove_item(c, request["uid"], refund=0)
     out["po"] = min(10000000, out["po"] + price)
     return _char_out(out)
