@@ -169,7 +169,7 @@ function startCard(app) {
 function select(id, labelKey, value, options, onChange) {
   return html`<div class="field"><label for=${id}>${t(labelKey)}</label>
     <select id=${id} @change=${(e) => { onChange(e.target.value); }}>
-      ${options.map(([v, text]) => html`<option value=${v} ?selected=${v === value}>${text}</option>`)}
+      ${options.map(([v, text]) => html`<option value=${v} .selected=${v === value}>${text}</option>`)}
     </select></div>`;
 }
 
