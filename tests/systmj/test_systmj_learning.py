@@ -11,8 +11,8 @@ from itertools import product
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sj_api import call, err
 
+from api_calls import call, err
 from tablee.systems.systmj import data as D
 from tablee.systems.systmj import learning as L
 

@@ -10,8 +10,8 @@ import json
 from fractions import Fraction
 
 import pytest
-from sj_api import call, err
 
+from api_calls import call, err
 from tablee.systems.systmj import combat as C
 from tablee.systems.systmj import library as LIB
 

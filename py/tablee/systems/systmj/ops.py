@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from ... import cards
+from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, op, rng_from
 from ...store import register_character_validator, register_state_validator
@@ -30,7 +31,7 @@ declare("systmj.test.modifiers", "systmj.review.duplicate", "systmj.review.unkno
 register_character_validator("systmj", E.validate_entity, schema=E.CHARACTER_SCHEMA)
 register_state_validator("systmj", S.validate_state, schema=S.STATE_SCHEMA)
 
-_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+_ID = ID_SCHEMA
 _SCORE = {"type": "integer", "minimum": D.SCORE_MIN, "maximum": D.SCORE_MAX}
 _CHAR = E.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
@@ -154,15 +155,12 @@ def _entity_new(request: dict[str, Any]) -> dict[str, Any]:
 
 
 # The list page of every system creates through "<system>.character.new"; same op, same rules.
-@op(
-    "systmj.character.new",
-    system="systmj",
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 80}, "kind": {"enum": list(D.KINDS)}},
-    required=("id",),
-    summary="Alias of systmj.entity.new (the shared character list creates through <system>.character.new).",
+character_ops(
+    "systmj",
+    character=_CHAR,
+    new=CharacterOp(_entity_new, "Alias of systmj.entity.new (the shared character list creates through "
+                    "<system>.character.new).", {"kind": {"enum": list(D.KINDS)}}),
 )
-def _character_new(request: dict[str, Any]) -> dict[str, Any]:
-    return _entity_new(request)
 
 
 _CHANGES = {
