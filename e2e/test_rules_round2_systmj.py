@@ -124,11 +124,10 @@ def test_the_wear_review_logs_no_table_state(app):
                                          "subject": {"character": "sj-aldo", "target": "skill", "key": "nage",
                                                      "session": 1, "item": "EQ-00001"}},
             "result": {"summary": "ok"}}
-    doc = wait_saved(app, "d => d.app === 'tablee'")
-    doc["characters"].append(aldo)
-    doc["systems"]["systmj"] = state
-    doc["log"].append(used)
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    # The table, then the test that used the sword in its roll log (both seeded in storage).
+    seed(app, [aldo], {"systmj": state})
+    app.evaluate("e => { const d = JSON.parse(localStorage.getItem('tablee.document')); d.log.push(e);"
+                 " localStorage.setItem('tablee.document', JSON.stringify(d)); }", used)
     app.reload()
     wait_engine(app)
     goto_route(app, "systmj/review")

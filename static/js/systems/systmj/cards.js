@@ -6,9 +6,8 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
-import { newSeed } from "../../storage.js";
 import { callBusy, engineData, onNavigate, requestCache } from "../../views/ui.js";
-import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, tableState } from "./common.js";
+import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, seededRoll, tableState } from "./common.js";
 
 export const cardRules = engineData("systmj.cards.rules");
 
@@ -60,14 +59,13 @@ function learnRequest(app, card) {
 async function learn(app, card) {
   const req = learnRequest(app, card);
   if (!req) return;
-  const request = { op: "systmj.card.learn", ...req, seed: newSeed() };
-  const r = await callBusy(app, ui, request);
+  const { answer: r, logged } = await seededRoll(app, ui, "systmj.card.learn", req);
   if (!r) return;
   ui.learned.set(card.number, r);
   saveState(app, r.state);
-  // The log keeps what the entry needs, never the table state.
+  // The log keeps what the entry needs: the learner's sheet and the card's number, no state.
   app.addLog({ kind: "systmj.card.learn", system: "systmj", who: nameOf(req.character), label: t("systmj.cards.learn_log", { name: card.name }),
-    request: { op: request.op, number: card.number, gain: req.gain, seed: request.seed },
+    request: logged,
     result: { summary: t("systmj.ui.learn_gain", { gain: t(`systmj.gain.${r.gain}`), points: r.gained ?? r.points, before: r.before, after: r.after }),
       terms: [{ kind: "dice", text: "1D100", sign: 1, dice: [{ value: r.roll, kept: true }] }] } });
 }

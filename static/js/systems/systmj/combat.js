@@ -13,7 +13,7 @@ import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { callBusy, disabledWhy, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
-import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, tableState } from "./common.js";
+import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, seededRoll, tableState } from "./common.js";
 
 const viewCache = requestCache({ keepStale: true });
 const oddsCache = requestCache();
@@ -103,8 +103,7 @@ function exchangeRequest(app, state) {
 async function attack(app, state) {
   const req = exchangeRequest(app, state);
   if (!req) return;
-  const request = { op: "systmj.combat.exchange", ...req, seed: newSeed() };
-  const r = await callBusy(app, ui, request);
+  const { answer: r, logged } = await seededRoll(app, ui, "systmj.combat.exchange", req);
   if (!r) return;
   ui.result = r;
   ui.counter = false;
@@ -116,8 +115,6 @@ async function attack(app, state) {
     await roundOp(app, { op: "systmj.round.vitals", entity: d.id, pv: r.damage.pv, pa: r.damage.pa });
   }
   // The log keeps what the entry needs, never the table state (the round's hidden choices).
-  const logged = { ...request };
-  delete logged.state;
   app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }), request: logged,
     result: { summary: verdict(app, r), terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
   app.rerender();
