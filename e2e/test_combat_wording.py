@@ -217,7 +217,8 @@ def test_an_incapacitated_healer_says_why_and_the_mj_screen_sits_side_by_side(ap
 
 def systmj_table() -> tuple[dict, list[dict]]:
     """Aldo (Force 60) holding a bow (EQ-00001, first of the library) and a sword (EQ-00002,
-    corps-à-corps), Brune (PV 30, PA 0) with nothing; a round of Action & Mouvement started."""
+    corps-à-corps), Brune (PV 30, PA 0) with nothing; a round of Action & Mouvement revealed
+    (Aldo: Action, Brune: Mouvement)."""
     from tablee.api import handle
 
     state = handle({"op": "systmj.state.new"})["state"]
@@ -234,6 +235,10 @@ def systmj_table() -> tuple[dict, list[dict]]:
         r = handle({"op": "systmj.card.give", "state": state, "character": aldo, "number": number})
         state, aldo = r["state"], r["character"]
     state = handle({"op": "systmj.round.start", "state": state, "characters": [aldo, brune]})["state"]
+    # The round binds the combat (3.2, 3.3): Aldo revealed Action, so he may attack.
+    for cid, choice in (("sj-aldo", "action"), ("sj-brune", "mouvement")):
+        state = handle({"op": "systmj.round.choose", "state": state, "entity": cid, "choice": choice})["state"]
+    state = handle({"op": "systmj.round.reveal", "state": state})["state"]
     return state, [aldo, brune]
 
 

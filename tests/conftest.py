@@ -7,7 +7,7 @@ The engine imports a system on its first request (issue 14); the tests read ``OP
 
 import pytest
 
-from tablee.api import handle, load_all
+from tablee.api import load_all
 
 load_all()
 
@@ -15,10 +15,6 @@ load_all()
 @pytest.fixture
 def api():
     """Call the JSON door and fail loudly on an error response."""
-
-    def call(request: dict) -> dict:
-        response = handle(request)
-        assert "error" not in response, response
-        return response
+    from api_calls import call
 
     return call

@@ -19,34 +19,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from api_calls import call
+from api_calls import versality_character as sample_versality
 from tablee import api, share
 from tablee.registry import SYSTEM_IDS
-from tablee.systems.versality import character as VC
 
 MARK = "SECRET-MJ-7f3a"
 
 
-def ok(request: dict) -> dict:
-    response = api.handle(request)
-    assert "error" not in response, response
-    return response
+ok = call
 
 
 def versality_character() -> dict:
-    """A created Versality character with cards (as tests/versality's sample)."""
-    c = VC.new_character("ana", "Ana")
-    c.update(
-        powers=[{"text": "Télékinésie", "approved": True}],
-        forces=["agile", "rusée"],
-        faiblesses=["colérique"],
-        traits_approved=True,
-        characteristics={"physique": 1, "mental": 2, "personnalite": 0},
-        created=True,
-    )
-    c["skills"] = {**c["skills"], "traquer": 3, "combattre": 2}
-    c["deck"] += [{"kind": "oui-et", "origin": "creation"}, {"kind": "oui", "origin": "creation"}]
-    c["deck"] += [{"kind": "non-mais", "origin": "creation"}] * 2
-    return c
+    """A created Versality character with cards (tests/api_calls.py's sample)."""
+    return sample_versality(created=True)
 
 
 def build_table(seed: int, catastrophe: int, tokens: int, points: int, threshold: int, mk_size: int,

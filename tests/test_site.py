@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import live_vendor  # noqa: E402
 import vendor  # noqa: E402
-from tablee import answers  # noqa: E402
+from tablee import answers, api  # noqa: E402
 from tablee.systems import SYSTEMS  # noqa: E402
 
 
@@ -102,7 +102,7 @@ def test_a_pyc_matches_only_its_own_source(archive):
 def test_archive_answers_equal_the_live_answers(archive):
     """describe and store.limits come from the archive in the worker (sent as is by
     handle_json): a stale file fails here, byte for byte."""
-    live = answers.live()
+    live = api.live_answers()
     assert sorted(live) == sorted(answers.OPS)
     for op, answer in live.items():
         text = archive.read(f"tablee/{answers.file_name(op)}").decode()
@@ -116,7 +116,7 @@ def test_page_limits_equal_the_live_store_limits():
     is precached (the guard needs it offline)."""
     path = ROOT / "static/vendor/store-limits.json"
     assert path.exists(), "static/vendor/store-limits.json is missing: run `make setup`"
-    expected = dict(answers.live()["store.limits"])
+    expected = dict(api.live_answers()["store.limits"])
     del expected["state_schemas"]
     assert json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(expected)), "run `make setup`"
     assert set(expected["character_schemas"]) == {"systmj", "versality", "pointzero", "theorem", "unicreon"}

@@ -196,11 +196,11 @@ def write_pyscript_toml() -> None:
 
 def live_answers(wheels: list[Path]) -> dict[str, bytes]:
     """The set-up's answers, op -> the JSON text tablee.api.handle_json would send:
-    tablee.answers.live() run on py/ with the pinned wheels (zip imports) in a fresh
+    tablee.api.live_answers() run on py/ with the pinned wheels (zip imports) in a fresh
     interpreter, so the set-up needs no installed package."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "py"), *(str(w) for w in sorted(wheels))])
-    code = "import json, sys\nfrom tablee import answers\nsys.stdout.write(json.dumps(answers.live()))\n"
+    code = "import json, sys\nfrom tablee import api\nsys.stdout.write(json.dumps(api.live_answers()))\n"
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, check=False)
     if done.returncode:
         sys.exit(f"[vendor] computing the set-up's answers failed:\n{done.stderr.decode()}")

@@ -2,12 +2,14 @@
 
 ``describe`` (every op and its schema) and ``store.limits`` (the systems' published
 schemas) would import every system to answer live. tools/vendor.py computes them once with
-:func:`live` and writes each into the package archive as ``tablee/answer.<op>.json`` (the
+:func:`tablee.api.live_answers` and writes each into the package archive as ``tablee/answer.<op>.json`` (the
 exact text :func:`tablee.api.handle_json` would send), next to this module; the worker
 answers from those files instead (issue 14: the first answer imports no system, and
 ``handle_json`` sends the file's text as is, without parsing 600 kB to dump it again). In a
 source checkout (CPython, the tests) the files are absent and the ops answer live.
-tests/test_site.py checks the archived files equal :func:`live`, so a stale file fails.
+tests/test_site.py checks the archived files equal :func:`tablee.api.live_answers`, so a stale
+file fails. This module imports no other module of the package (the store and the door both
+read it; the live computation lives with the door), so no import circle passes through it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["OPS", "file_name", "live", "precomputed", "text"]
+__all__ = ["OPS", "file_name", "precomputed", "text"]
 
 #: The ops answered from a file (their requests carry nothing but ``op``).
 OPS = ("describe", "store.limits")
@@ -44,10 +46,3 @@ def precomputed(name: str) -> dict[str, Any] | None:
     raw = text(name)
     return json.loads(raw) if raw is not None else None
 
-
-def live() -> dict[str, dict[str, Any]]:
-    """Every answer of :data:`OPS` computed now, every system imported: op -> answer."""
-    from . import api, store
-
-    api.load_all()
-    return {"describe": api.describe_live(), "store.limits": store.limits_live()}

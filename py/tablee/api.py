@@ -29,7 +29,7 @@ from . import answers, registry
 from .errors import RulesError
 from .registry import OPS, SYSTEM_IDS, op
 
-__all__ = ["MAX_REQUEST_DEPTH", "ROUTES", "handle", "handle_json", "load_all", "whole_numbers"]
+__all__ = ["MAX_REQUEST_DEPTH", "ROUTES", "handle", "handle_json", "live_answers", "load_all", "whole_numbers"]
 
 #: The deepest nesting a request may have; static/js/engine.js enforces the same bound.
 MAX_REQUEST_DEPTH = 64
@@ -188,3 +188,12 @@ def describe_live() -> dict[str, Any]:
         ],
     }
 
+
+
+def live_answers() -> dict[str, dict[str, Any]]:
+    """Every answer of :data:`answers.OPS` computed now, every system imported: op -> answer
+    (tools/vendor.py writes them into the package archive; tests/test_site.py compares)."""
+    from . import store
+
+    load_all()
+    return {"describe": describe_live(), "store.limits": store.limits_live()}

@@ -19,7 +19,7 @@ import fastjsonschema
 
 from .errors import Problem
 
-__all__ = ["compiled", "shape_problems"]
+__all__ = ["compiled", "fixed_object", "shape_problems"]
 
 
 class _Compiled:
@@ -52,3 +52,14 @@ def shape_problems(validate: Callable[[Any], Any], data: Any, code: str) -> list
     except Exception as exc:  # untrusted data must never make a validator raise
         return [Problem("", code, {"detail": type(exc).__name__})]
     return []
+
+
+def fixed_object(names: tuple[str, ...], item: dict[str, Any]) -> dict[str, Any]:
+    """The schema of an object with exactly the keys ``names``, each value an ``item`` (a
+    sheet's attributes or skills, every one of them present and no other)."""
+    return {
+        "type": "object",
+        "properties": {n: item for n in names},
+        "required": list(names),
+        "additionalProperties": False,
+    }

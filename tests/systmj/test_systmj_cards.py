@@ -11,8 +11,8 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sj_api import call, err
 
+from api_calls import call, err
 from tablee.api import handle
 from tablee.systems.systmj import library as LIB
 from tablee.systems.systmj import wear as W

@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sj_api import call, err
 
+from api_calls import call, err
 from tablee.systems.systmj import combat as C
 from tablee.systems.systmj import library as LIB
 

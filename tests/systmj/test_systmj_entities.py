@@ -9,8 +9,8 @@ import copy
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sj_api import call, err
 
+from api_calls import call, err
 from tablee.store import check_character, load_document, new_document
 from tablee.systems.systmj import data as D
 

@@ -11,8 +11,8 @@ from itertools import product
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sj_api import call, err
 
+from api_calls import call, err
 from tablee.systems.systmj import data as D
 from tablee.systems.systmj import learning as L
 
@@ -130,7 +130,7 @@ def test_learning_keeps_scores_in_range_and_replays(score, intelligence, personn
     st.integers(0, 2**53 - 1),
 )
 def test_xp_keeps_scores_in_range_and_replays(skills, attribute, gain, seed):
-    grants = [{"target": "skill", "key": f"k{i}", "score": s, "die": d} for i, (s, d) in enumerate(skills)]
+    grants = [{"target": "skill", "key": f"sp-k{i}", "score": s, "die": d} for i, (s, d) in enumerate(skills)]
     grants.append(
         {"target": "attribute", "key": "personnalite", "score": attribute, "gain": gain, "reason": "fin de campagne"}
     )

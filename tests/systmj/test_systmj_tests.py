@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
-from sj_api import call, err
 
+from api_calls import call, err
 from tablee.api import handle
 from tablee.errors import declared_codes
 from tablee.registry import OPS

@@ -9,8 +9,8 @@ from __future__ import annotations
 import copy
 
 import pytest
-from uc_api import call, err
 
+from api_calls import call, err
 from tablee.api import handle
 from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
 from tablee.systems.unicreon.character import new_character

@@ -6,8 +6,8 @@ Source: 004_12a5de9999b9d0ad.txt, "Combats" and "Combat avancé".
 from __future__ import annotations
 
 import pytest
-from uc_api import call, err
 
+from api_calls import call, err
 from tablee.api import handle
 from tablee.systems.unicreon import combat as cb
 from tablee.systems.unicreon.character import new_character

@@ -7,9 +7,8 @@ Source: 004_12a5de9999b9d0ad.txt, "Soins", "Poisons et maladies", "Liste d'équi
 
 from __future__ import annotations
 
-from uc_api import call
-from uc_api import error as err
-
+from api_calls import call
+from api_calls import error as err
 from tablee.store import STATE_VALIDATORS
 from tablee.systems.unicreon import combat as cb
 from tablee.systems.unicreon.character import new_character

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from uc_api import call
-
+from api_calls import call
 from tablee.systems.unicreon import combat as cb
 from tablee.systems.unicreon.character import new_character
 
@@ -218,7 +217,7 @@ def test_an_overloaded_sheet_can_still_be_put_right_but_not_played():
     assert (
         call({"op": "unicreon.character.check", "character": c})["problems"][0]["code"] == "unicreon.char.encumbrance"
     )
-    from uc_api import err
+    from api_calls import err
 
     assert err({"op": "unicreon.health.heal", "character": c, "amount": 1}) == "unicreon.char.encumbrance"
     assert (
@@ -254,7 +253,7 @@ def test_dressing_an_infected_wound_ends_the_infection():
     full = call({"op": "unicreon.item.use", "character": c, "uid": "i2", "condition": 0})["character"]
     assert [x["kind"] for x in full["conditions"]] == ["poison"] and full["pv"] == 12
     # A bandage does not cure the poison: that takes an antidote after a diagnosis.
-    from uc_api import err
+    from api_calls import err
 
     assert (
         err({"op": "unicreon.item.use", "character": c, "uid": "i2", "condition": 1}) == "unicreon.item.not_infection"
@@ -271,7 +270,7 @@ def test_a_healed_condition_leaves_the_sheet_and_stops_costing_pv():
     assert out["character"]["conditions"] == [] and out["character"]["pv"] == 9
     day = call({"op": "unicreon.health.day", "character": out["character"], "seed": 1})
     assert (day["dice"], day["pv_lost"], day["character"]["pv"]) == ([], 0, 9)
-    from uc_api import err
+    from api_calls import err
 
     assert err({"op": "unicreon.health.cure", "character": c, "condition": 1}) == "unicreon.health.unknown_condition"
 
@@ -317,7 +316,7 @@ def test_the_mj_moves_seats_and_a_running_fight_follows_the_table():
     state = call({"op": "unicreon.combat.seat", "state": state, "entry": "mj", "move": "up"})["state"]
     state = call({"op": "unicreon.combat.seat", "state": state, "entry": "mj", "move": "up"})["state"]
     assert state["seating"] == [a, "mj", b, c]
-    from uc_api import err
+    from api_calls import err
 
     assert err({"op": "unicreon.combat.seat", "state": state, "entry": a, "move": "up"}) == "unicreon.combat.seat_end"
     assert (
@@ -375,13 +374,33 @@ def test_a_new_character_chooses_a_weapon_and_an_armour_and_keeps_his_40_po():
     done = call({"op": "unicreon.character.finish", "character": c})["character"]
     played = call({"op": "unicreon.shop.buy", "character": done, "ref": "corde_escalade"})["character"]
     assert played["po"] == 30
-    # Un-choosing during the creation gives nothing back; selling in play gives the price.
+    # Un-choosing during the creation gives nothing back; an item chosen free sells for nothing
+    # in play either (the text has no resale rule: it cannot turn into PO on top of the 40 PO);
+    # an item bought in play sells for what it cost; the MJ may still set a price.
     assert call({"op": "unicreon.shop.sell", "character": c, "uid": "i1"})["character"]["po"] == 40
-    assert call({"op": "unicreon.shop.sell", "character": done, "uid": "i1"})["character"]["po"] == 90
+    assert call({"op": "unicreon.shop.sell", "character": done, "uid": "i1"})["character"]["po"] == 40
+    rope = played["inventory"][-1]["uid"]
+    assert call({"op": "unicreon.shop.sell", "character": played, "uid": rope})["character"]["po"] == 40
+    assert call({"op": "unicreon.shop.sell", "character": done, "uid": "i1", "price": 25})["character"]["po"] == 65
+
+
+def test_a_custom_ranged_weapon_shoots():
+    """ "Combat à distance": a weapon « qui peut être lancée … ou qui peut lancer des
+    projectiles », with « une portée idéale et une portée maximale »; the MJ's custom item
+    carries them and is used at range (and, not one-handed, not in melee)."""
+    c = call({"op": "unicreon.character.finish", "character": recruit()})["character"]
+    sling = {"name": "Fronde de berger", "category": "weapon", "carried": "hand",
+             "weapon": {"characteristic": "perception", "damage": {"kind": "fixed", "value": 2}, "ranged": True,
+                        "thrown": False, "melee_ok": False, "range": {"ideal": 10, "max": 40}, "malus_steps": 0}}
+    out = call({"op": "unicreon.inventory.custom", "character": c, "item": sling})["character"]
+    item = out["inventory"][-1]
+    assert item["weapon"]["ranged"] is True and item["weapon"]["range"] == {"ideal": 10, "max": 40}
+    assert item["free"] is True
+    assert call({"op": "unicreon.shop.sell", "character": out, "uid": item["uid"]})["character"]["po"] == out["po"]
 
 
 def test_the_choice_stays_within_encumbrance_and_the_po_stay_at_40():
-    from uc_api import err
+    from api_calls import err
 
     c = recruit()
     c = call({"op": "unicreon.shop.buy", "character": c, "ref": "bourse"})["character"]  # 2 PE
@@ -401,7 +420,7 @@ def test_the_choice_stays_within_encumbrance_and_the_po_stay_at_40():
 
 def test_the_pay_at_creation_setting_keeps_the_variant():
     """With creation_pay, creation purchases cost PO and "PO left + cost = 40" is checked."""
-    from uc_api import err
+    from api_calls import err
 
     c = recruit()
     assert err({"op": "unicreon.shop.buy", "character": c, "ref": "epee_courte", "creation_pay": True}) == (
@@ -426,8 +445,7 @@ def test_only_one_handed_ranged_weapons_are_usable_in_melee():
     """ "Combat au contact": a ranged weapon is usable au corps-à-corps only when easily handled
     with one hand (throwing knives, shuriken), never bows, crossbows or slings. The rule is data
     (``melee_ok``) on every ranged weapon."""
-    from uc_api import err
-
+    from api_calls import err
     from tablee.systems.unicreon.data import WEAPONS
 
     assert {k: w["weapon"]["melee_ok"] for k, w in WEAPONS.items() if w["weapon"]["ranged"]} == {

@@ -3,14 +3,10 @@
 import pytest
 from versality_store import play
 
+from api_calls import answering
+
 
 @pytest.fixture
 def api():
     """Call the JSON door like the app's store and fail loudly on an error response."""
-
-    def call(request: dict) -> dict:
-        response = play(request)
-        assert "error" not in response, response
-        return response
-
-    return call
+    return answering(play)

@@ -8,25 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from api_calls import versality_character
 from tablee.systems.versality import character as C
 from tablee.systems.versality import rules as R
 from tablee.systems.versality import state as S
 
 
 def sample_character(**over):
-    c = C.new_character("ana", "Ana")
-    c.update(
-        powers=[{"text": "Télékinésie", "approved": True}],
-        forces=["agile", "rusée"],
-        faiblesses=["colérique"],
-        traits_approved=True,
-        characteristics={"physique": 1, "mental": 2, "personnalite": 0},
-        skills={**dict.fromkeys(R.SKILLS, 0), "traquer": 3, "combattre": 2},
-    )
-    c["deck"] += [{"kind": "oui-et", "origin": "creation"}, {"kind": "oui", "origin": "creation"}]
-    c["deck"] += [{"kind": "non-mais", "origin": "creation"}] * 2
-    c.update(over)
-    return c
+    return versality_character(**over)
 
 
 def test_deck_arithmetic_of_the_text():

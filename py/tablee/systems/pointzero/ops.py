@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, op, rng_from
 from ...store import register_character_validator, register_state_validator
@@ -133,13 +134,6 @@ def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return data_tables()
 
 
-@op(
-    "pointzero.character.new",
-    system=S,
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 80}},
-    required=("id", "name"),
-    summary="A fresh sheet: Vigueur, Adresse, Perception, Cognition at 2, no skill yet.",
-)
 def _char_new(request: dict[str, Any]) -> dict[str, Any]:
     name = request["name"].strip()
     if not name:
@@ -147,16 +141,18 @@ def _char_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"character": C.new_character(request["id"], name)}
 
 
-@op(
-    "pointzero.character.check",
-    system=S,
-    properties={"character": {"type": "object", "maxProperties": 20}},
-    required=("character",),
-    summary="Every problem of a sheet, each at its field (French/English messages by key).",
-)
 def _char_check(request: dict[str, Any]) -> dict[str, Any]:
     problems = C.validate_character(request["character"])
     return {"valid": not problems, "problems": [p.to_json() for p in problems]}
+
+
+character_ops(
+    S,
+    character={"type": "object", "maxProperties": 20},
+    new=CharacterOp(_char_new, "A fresh sheet: Vigueur, Adresse, Perception, Cognition at 2, no skill yet.",
+                    required=("name",)),
+    check=CharacterOp(_char_check, "Every problem of a sheet, each at its field (French/English messages by key)."),
+)
 
 
 @op(

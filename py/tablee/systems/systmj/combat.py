@@ -19,6 +19,20 @@ score on 100 (formula + the weapon's ATT or DEF) tested with d100 like any score
 wear malus of the item used applies; "Discrétion" is the skill Dissimulation; damage comes
 off PA first while any remain, then PV; initiative order: critical successes, then the other
 successes from the highest roll down, then the failures (who cannot attack first).
+Reading (shared/rules/README.md line proposed; ours until then), the DEF bonus of a parade
+made with a shield: « La parade n'est réalisable qu'avec une arme ou un objet adapté au
+combat. Le score de défense n'est appliqué d'en cas d'utilisation d'une arme véritable
+(carte Objet) » (3.3.3). A shield is an Équipement card of type « arme », category
+« bouclier » (4.1 field 2), so a parade made with a shield card adds that shield's DEF, the
+same DEF an encaissement adds; the two differ by their formula only ((FOR×2)+RES+AGI for the
+parade, (FOR×2)+(RES×2) for the encaissement). A parade made with a card that is no weapon
+(a tool, an armour) is refused: the text applies the DEF of a true weapon only.
+
+Reading (ours), a counter-attack (3.3.2, « aucune Défense ne sera possible »): it is an
+attack in force by the target of the failed attack, with no defence; it answers the failed
+attack inside that attack's Action, so it neither needs an Action of its own in the round
+nor spends one.
+
 Readings (ours): a combat score above 99 is 99 (scores live on 00..99); an attack made
 without a weapon card (bare hands, improvised object) adds no ATT and deals the damage table
 the MJ gives (default 0/0/0); two fighters with the same initiative roll keep the MJ's order.
@@ -48,6 +62,8 @@ declare(
     "systmj.combat.wrong_card",
     "systmj.combat.no_defence",
     "systmj.combat.modifiers",
+    "systmj.combat.no_card",
+    "systmj.combat.counter_force",
 )
 
 ABBR = {
@@ -83,12 +99,29 @@ DiceD100 = Callable[[], tuple[int, int]]
 DiceD6 = Callable[[], int]
 
 
+#: Formulas made with no item at all: « Seuls moyens de défense ne nécessitant pas d'objet ou
+#: d'arme, la feinte ou l'esquive » (3.3.3); a thrown object is no weapon card (3.3.2, its
+#: formula adds no ATT). A card given for them is refused rather than silently ignored.
+NO_CARD = ("esquive", "thrown")
+#: Attacks whose formula adds the card's ATT: the card must be a weapon (4.1 field 8, « Pour
+#: les armes offensives ou défensives, les scores d'Attaque (ATT) et de Défense (DEF) »).
+_WEAPON_ATTACKS = ("force", "stealth")
+
+
 def _check_card(formula: str, card: dict[str, Any] | None) -> None:
+    """The card a formula may use (3.3.2, 3.3.3): a ranged attack needs a weapon of its
+    category; an attack in force or a stealth attack adds the ATT of a weapon card only (an
+    armour or a tool is refused: its ATT is no attack score); a parade needs a weapon, an
+    encaissement a shield; the esquive and a thrown object use no card."""
     if card is None:
         if formula in RANGED:
             raise RulesError("systmj.combat.weapon_needed", formula=formula)
         return
+    if formula in NO_CARD:
+        raise RulesError("systmj.combat.no_card", formula=formula)
     if card.get("family") != "equipement":
+        raise RulesError("systmj.combat.wrong_card", formula=formula)
+    if formula in _WEAPON_ATTACKS and "arme" not in card["types"]:
         raise RulesError("systmj.combat.wrong_card", formula=formula)
     if formula in RANGED and formula not in card["categories"]:
         raise RulesError("systmj.combat.wrong_card", formula=formula)
@@ -180,10 +213,26 @@ def plan(request: dict[str, Any]) -> dict[str, Any]:
     return {"scores": scores, "damage_table": list(table), "defence": defence}
 
 
-def _defence_allowed(kind: str, aware: bool) -> bool:
+def _defence_allowed(kind: str, aware: bool, counter: bool = False) -> bool:
     """Force attacks allow a defence; ranged and thrown ones only when the target could be
-    aware of the shot (3.3.2, 3.3.3); a stealth hit never."""
+    aware of the shot (3.3.2, 3.3.3); a stealth hit never; a counter-attack never (3.3.2:
+    « S'il échoue, son adversaire est alors en capacité de Contre-attaquer ; dans ce cas,
+    aucune Défense ne sera possible. »)."""
+    if counter:
+        return False
     return kind == "force" or (kind in ("ranged", "thrown") and aware)
+
+
+def _counter(request: dict[str, Any]) -> bool:
+    """Whether the attack is the counter-attack a failed attack opened (3.3.2). It allows no
+    defence: one chosen is refused (``systmj.combat.no_defence``), not silently dropped.
+    Reading (ours): a failed counter-attack is ``missed`` (it opens no counter-attack in turn)."""
+    counter = bool(request.get("counter", False))
+    if counter and request["kind"] != "force":
+        raise RulesError("systmj.combat.counter_force", kind=request["kind"])
+    if counter and request.get("defence", "none") != "none":
+        raise RulesError("systmj.combat.no_defence")
+    return counter
 
 
 def exchange(request: dict[str, Any], d100: DiceD100, d6: DiceD6) -> dict[str, Any]:
@@ -192,6 +241,7 @@ def exchange(request: dict[str, Any], d100: DiceD100, d6: DiceD6) -> dict[str, A
     Outcomes: ``counter_attack`` (attack in force failed, or Discrétion failed: the target
     strikes back with no defence), ``missed`` (a ranged or thrown attack failed: never a
     counter-attack), ``defended``, ``hit`` (with the damage through PA then PV)."""
+    counter = _counter(request)
     p = plan(request)
     scores = p["scores"]
     kind = request["kind"]
@@ -211,9 +261,9 @@ def exchange(request: dict[str, Any], d100: DiceD100, d6: DiceD6) -> dict[str, A
     att = _test(scores[attack_key], extra, d100)
     steps.append({"step": "attack", "formula": attack_key, **att})
     if not att["success"]:
-        outcome = "counter_attack" if played == "force" else "missed"
+        outcome = "counter_attack" if played == "force" and not counter else "missed"
         return {**p, "steps": steps, "outcome": outcome, "kind_played": played}
-    if "defence" in scores and _defence_allowed(played, aware):
+    if "defence" in scores and _defence_allowed(played, aware, counter):
         dfn = _test(scores["defence"], [], d100)
         steps.append({"step": "defence", "formula": p["defence"], **dfn})
         if dfn["success"]:
@@ -232,6 +282,7 @@ def _success(score: dict[str, Any], extra: list[int]) -> Fraction:
 def exchange_odds(request: dict[str, Any]) -> dict[str, Any]:
     """Exact chances of an exchange before it is rolled: each outcome, the damage dealt
     and the PV lost (the tests check them against every dice combination)."""
+    counter = _counter(request)
     p = plan(request)
     scores = p["scores"]
     kind = request["kind"]
@@ -251,8 +302,8 @@ def exchange_odds(request: dict[str, Any]) -> dict[str, Any]:
         key = "stealth" if played == "stealth" else ("force" if played == "force" else kind)
         pa = _success(scores[key], extra)
         steps[f"attack_{key}"] = pa
-        outcomes["counter_attack" if played == "force" else "missed"] += weight * (1 - pa)
-        if "defence" in scores and _defence_allowed(played, aware):
+        outcomes["counter_attack" if played == "force" and not counter else "missed"] += weight * (1 - pa)
+        if "defence" in scores and _defence_allowed(played, aware, counter):
             pdef = _success(scores["defence"], [])
             steps["defence"] = pdef
             outcomes["defended"] += weight * pa * pdef

@@ -33,7 +33,7 @@ import re
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
-from ...schema import compiled, shape_problems
+from ...schema import compiled, fixed_object, shape_problems
 from . import data as D
 
 __all__ = [
@@ -69,13 +69,6 @@ TEXT_LIMITS = {"name": 80, "language": 60, "player": 80, "notes": 4000}
 POOL_FIELDS = ("pv_max", "pa_max")
 
 
-def _fixed(names: tuple[str, ...], item: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {n: item for n in names},
-        "required": list(names),
-        "additionalProperties": False,
-    }
 
 
 PROGRESS_SCHEMA: dict[str, Any] = {
@@ -102,8 +95,8 @@ CHARACTER_SCHEMA: dict[str, Any] = {
         "kind": {"enum": list(D.KINDS)},
         "language": {"type": "string", "maxLength": TEXT_LIMITS["language"]},
         "player": {"type": "string", "maxLength": TEXT_LIMITS["player"]},
-        "attributes": _fixed(D.ATTRIBUTES, _SCORE),
-        "skills": _fixed(D.GENERIC_SKILLS, _SCORE),
+        "attributes": fixed_object(D.ATTRIBUTES, _SCORE),
+        "skills": fixed_object(D.GENERIC_SKILLS, _SCORE),
         "special": {
             "type": "object",
             "maxProperties": MAX_SPECIAL,

@@ -43,6 +43,7 @@ __all__ = [
     "FAMILIES",
     "LIBRARY_SCHEMA",
     "card_problems",
+    "delete",
     "find",
     "give",
     "import_card",
@@ -375,3 +376,20 @@ def take_back(library: dict[str, Any], character: dict[str, Any], number: str) -
     card["holder"] = ""
     who["cards"] = [n for n in who["cards"] if n != number]
     return new, who
+
+
+def delete(library: dict[str, Any], number: str) -> dict[str, Any]:
+    """Delete a card of the library (4: the registry numbers are unique, so the family's
+    counter does not go back and the number is never given again). A card a character holds
+    is refused (``systmj.card.held``: take it back first, so no sheet keeps a number that no
+    longer exists); a deleted Pouvoir card leaves the skills of the Savoir cards (4.3 field 8,
+    « La ou les Compétences que le support de Savoir permet de mobiliser »)."""
+    new = copy.deepcopy(library)
+    card = find(new, number)
+    if card["holder"]:
+        raise RulesError("systmj.card.held", number=number, holder=card["holder"])
+    new["cards"] = [c for c in new["cards"] if c["number"] != number]
+    for other in new["cards"]:
+        if other["family"] == "savoir":
+            other["skills"] = [s for s in other["skills"] if s != number]
+    return new

@@ -9,10 +9,12 @@ used in the session from the log.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
 from ... import cards
+from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, op, rng_from
 from ...store import register_character_validator, register_state_validator
@@ -24,12 +26,12 @@ from . import state as S
 
 __all__: list[str] = []
 
-declare("systmj.test.modifiers", "systmj.review.duplicate")
+declare("systmj.test.modifiers", "systmj.review.duplicate", "systmj.review.unknown_key")
 
 register_character_validator("systmj", E.validate_entity, schema=E.CHARACTER_SCHEMA)
 register_state_validator("systmj", S.validate_state, schema=S.STATE_SCHEMA)
 
-_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+_ID = ID_SCHEMA
 _SCORE = {"type": "integer", "minimum": D.SCORE_MIN, "maximum": D.SCORE_MAX}
 _CHAR = E.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
@@ -153,15 +155,12 @@ def _entity_new(request: dict[str, Any]) -> dict[str, Any]:
 
 
 # The list page of every system creates through "<system>.character.new"; same op, same rules.
-@op(
-    "systmj.character.new",
-    system="systmj",
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 80}, "kind": {"enum": list(D.KINDS)}},
-    required=("id",),
-    summary="Alias of systmj.entity.new (the shared character list creates through <system>.character.new).",
+character_ops(
+    "systmj",
+    character=_CHAR,
+    new=CharacterOp(_entity_new, "Alias of systmj.entity.new (the shared character list creates through "
+                    "<system>.character.new).", {"kind": {"enum": list(D.KINDS)}}),
 )
-def _character_new(request: dict[str, Any]) -> dict[str, Any]:
-    return _entity_new(request)
 
 
 _CHANGES = {
@@ -463,6 +462,16 @@ _GRANT = {
 }
 
 
+def _known_key(target: str, key: str) -> bool:
+    """Whether a grant names a score a SYSTMJ sheet has: one of the seven attributes (2.1), or
+    a generic skill (2.2) or a primary special skill id (2.2.1) for a skill. 3.4.2: « Elle
+    concerne principalement les Compétences ; de manière exceptionnelle, elle peut aussi
+    porter sur les Attributs. »"""
+    if target == "attribute":
+        return key in D.ATTRIBUTES
+    return key in D.GENERIC_SKILLS or re.fullmatch(E.SPECIAL_ID, key) is not None
+
+
 @op(
     "systmj.review.grant",
     system="systmj",
@@ -477,6 +486,12 @@ _GRANT = {
     "with the MJ's reason; the new scores (never past 99) and the records for the sheet.",
 )
 def _review_grant(request: dict[str, Any]) -> dict[str, Any]:
+    """End-of-session experience (2.4.4, 3.4.2). Every grant names a score the sheet has: an
+    unknown attribute or skill (``charisme``, ``__proto__``) is refused with its field named
+    (``grants.<i>.key``), and nothing is rolled."""
+    for i, g in enumerate(request["grants"]):
+        if not _known_key(g["target"], g["key"]):
+            raise RulesError("systmj.review.unknown_key", field=f"grants.{i}.key", target=g["target"], key=g["key"])
     seen = set()
     for g in request["grants"]:
         if (g["target"], g["key"]) in seen:

@@ -8,15 +8,17 @@ state) and return the new one; rolls take a seed so the logged request replays e
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any
 
 from ... import cards
-from ...errors import RulesError
+from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, op, rng_from
 from . import combat as C
 from . import data as D
 from . import entity as E
+from . import learning as L
 from . import library as LIB
 from . import resolution as R
 from . import rounds as RD
@@ -24,6 +26,8 @@ from . import state as S
 from . import wear as W
 
 __all__ = ["items_used"]
+
+declare("systmj.card.not_pouvoir")
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _STATE = S.STATE_SCHEMA
@@ -115,6 +119,81 @@ def _card_take(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     library, who = LIB.take_back(_library(state), E.require_entity(request["character"]), request["number"])
     return {"state": _with(state, library=library), "character": who}
+
+
+@op("systmj.card.delete", system="systmj", properties={"state": _STATE, "number": _NUMBER},
+    required=("state", "number"),
+    summary="Delete a card of the table's library (a held card must be taken back first); its number "
+    "is never given again, and Savoir cards stop naming a deleted Pouvoir card.")
+def _card_delete(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    return {"state": _with(state, library=LIB.delete(_library(state), request["number"]))}
+
+
+_LEARN_CARD = {
+    "state": _STATE,
+    "character": _CHAR,
+    "number": _NUMBER,
+    "gain": {"enum": list(D.LEARNING_GAINS)},
+    "mentor": {
+        "type": "object",
+        "properties": {"intelligence": _SCORE, "personnalite": _SCORE, "score": _SCORE, "character": _ID},
+        "required": ["intelligence", "personnalite", "score"],
+        "additionalProperties": False,
+    },
+}
+
+
+def _pouvoir_plan(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The Pouvoir card a character learns and the learning plan for it (4.4: « les PJ auront
+    plus fréquemment la possibilité de les intégrer à travers un processus d'Apprentissage
+    (voir 2.4 …) »; field 4, « La Difficulté d'Apprentissage (DA), entre 1 et 5 »). The card's
+    ``score`` is the skill being learned and its ``da`` the DA; the learner's INT and PER give
+    the cognitive limit (2.4.2). Reading (ours): the learner holds the card (the MJ gives it
+    when the learning begins, at score 0 for a new power)."""
+    state = S.require_state(request["state"])
+    who = E.require_entity(request["character"])
+    card = LIB.find(_library(state), request["number"])
+    if card["family"] != "pouvoir":
+        raise RulesError("systmj.card.not_pouvoir", number=request["number"])
+    if card["holder"] != who["id"]:
+        raise RulesError("systmj.card.not_held", number=request["number"])
+    plan = L.learning_plan(
+        score=card["score"],
+        intelligence=who["attributes"]["intelligence"],
+        personnalite=who["attributes"]["personnalite"],
+        da=card["da"],
+        mentor=request.get("mentor"),
+    )
+    return state, card, plan
+
+
+@op("systmj.card.learn.odds", system="systmj", properties=_LEARN_CARD,
+    required=("state", "character", "number", "gain"),
+    summary="Learning a Pouvoir card before the roll: the limit and the exact distribution of the "
+    "points gained (the card's score and DA, the learner's INT and PER).")
+def _card_learn_odds(request: dict[str, Any]) -> dict[str, Any]:
+    _state, card, plan = _pouvoir_plan(request)
+    gains = L.gain_distribution(card["score"], plan["limit"], request["gain"])
+    return {**plan, "number": card["number"], "score": card["score"], "da": card["da"],
+            "points": [{"points": k, **_p(v)} for k, v in gains.items()],
+            "improve": _p(sum((v for k, v in gains.items() if k > 0), Fraction(0)))}
+
+
+@op("systmj.card.learn", system="systmj", properties={**_LEARN_CARD, "seed": SEED_SCHEMA},
+    required=("state", "character", "number", "gain", "seed"),
+    summary="Learning a Pouvoir card (seeded): d100 capped at the cognitive limit, quality, gain × "
+    "the XP multiplier; the card's new score in the returned state.")
+def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
+    state, card, plan = _pouvoir_plan(request)
+    rng = rng_from(request)
+    tens, units = R.roll_d100(rng)
+    gain_value = L.roll_die(request["gain"], D.LEARNING_GAINS, rng)
+    result = L.resolve_learning(card["score"], plan["limit"], 10 * tens + units, gain_value)
+    library = copy.deepcopy(_library(state))
+    LIB.find(library, card["number"])["score"] = result["after"]
+    return {"seed": request["seed"], **plan, "number": card["number"], "gain": request["gain"],
+            "dice": [tens, units], **result, "state": _with(state, library=library)}
 
 
 # ------------------------------------------------------------------ wear (3.4.1)
@@ -241,7 +320,8 @@ def _round_start(request: dict[str, Any]) -> dict[str, Any]:
     library = _library(state)
     fighters = [{"id": c["id"], "pv": c["pv_max"], "pa": armour_pa(library, c)} for c in request["characters"]]
     new = S.set_phase(state, "action_mouvement")
-    return {"state": {**new, "rounds": RD.start(fighters)}}
+    # One counter: the tracker opens at the table's current round (1 from Jeu libre).
+    return {"state": {**new, "rounds": {**RD.start(fighters), "round": new["round"]}}}
 
 
 def _round_op(name: str, summary: str, props: dict[str, Any], fn: Any) -> None:
@@ -266,7 +346,13 @@ _round_op("systmj.round.order", "The MJ's order for the round.",
 _round_op("systmj.round.vitals", "A fighter's current PV and PA.",
           {"entity": _ID, "pv": _POOL, "pa": _POOL},
           lambda r, q: RD.set_vitals(r, q["entity"], q["pv"], q["pa"]))
-_round_op("systmj.round.next", "The next round: new hidden choices.", {}, lambda r, q: RD.next_round(r))
+@op("systmj.round.next", system="systmj", properties={"state": _STATE}, required=("state",),
+    summary="The next round: new hidden choices (the same counter as systmj.phase.next_round).")
+def _round_next(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    _rounds(state)
+    new = S.next_round(state)
+    return {"state": new, "view": RD.view(new["rounds"])}
 
 
 @op("systmj.round.view", system="systmj", properties={"state": _STATE}, required=("state",),
@@ -279,9 +365,7 @@ def _round_view(request: dict[str, Any]) -> dict[str, Any]:
 @op("systmj.round.end", system="systmj", properties={"state": _STATE}, required=("state",),
     summary="Back to Jeu libre: the round is over.")
 def _round_end(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    new = {k: v for k, v in S.set_phase(state, "jeu_libre").items() if k != "rounds"}
-    return {"state": new}
+    return {"state": S.set_phase(S.require_state(request["state"]), "jeu_libre")}
 
 
 # ------------------------------------------------------------------ combat (3.3)
@@ -326,6 +410,8 @@ _EXCHANGE: dict[str, Any] = {
     "defence_card": LIB.CARD_SCHEMA,
     "damage": {"type": "array", "minItems": 3, "maxItems": 3, "items": _POOL},
     "modifiers": {"type": "array", "maxItems": 8, "items": _MOD},
+    "counter": {"type": "boolean"},
+    "state": _STATE,
     "subject": {
         "type": "object",
         "properties": {
@@ -352,6 +438,44 @@ def _combat_score(request: dict[str, Any]) -> dict[str, Any]:
     return C.combat_score(request["formula"], request["attributes"], request.get("card"))
 
 
+def _bound(request: dict[str, Any]) -> dict[str, Any] | None:
+    """The round an exchange is bound to, checked before any roll (3.2: one Action or one
+    Mouvement per round, « l'une ou l'autre » revealed and locked; 3.3: « Le combat est une
+    Action »): when the request carries the table ``state`` with a round tracker holding the
+    attacker, the round must be revealed and the attacker must have revealed Action and not
+    have acted yet. A counter-attack answers inside the failed attack's Action (see
+    :mod:`.combat`): it needs a revealed round only. None when nothing binds the exchange."""
+    if "state" not in request:
+        return None
+    state = S.require_state(request["state"])
+    rounds = state.get("rounds")
+    attacker = request["attacker"].get("id")
+    ids = [e["id"] for e in rounds["entities"]] if rounds else []
+    if attacker is None or attacker not in ids:
+        return None
+    if not rounds["revealed"]:
+        raise RulesError("systmj.round.not_revealed")
+    entry = rounds["entities"][ids.index(attacker)]
+    if not request.get("counter", False):
+        if entry["choice"] != "action":
+            raise RulesError("systmj.round.not_action", entity=attacker)
+        if entry["acted"]:
+            raise RulesError("systmj.round.already_acted", entity=attacker)
+    return state
+
+
+def _after(state: dict[str, Any], request: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The round after a bound exchange: the attacker has acted (unless it counter-attacked)
+    and a defender of the round keeps the PV and PA the damage left."""
+    rounds = state["rounds"]
+    if not request.get("counter", False):
+        rounds = RD.acted(rounds, request["attacker"]["id"])
+    defender = request["defender"].get("id")
+    if result["outcome"] == "hit" and any(e["id"] == defender for e in rounds["entities"]):
+        rounds = RD.set_vitals(rounds, defender, result["damage"]["pv"], result["damage"]["pa"])
+    return {**state, "rounds": rounds}
+
+
 def _check(request: dict[str, Any]) -> None:
     total = sum(m["value"] for m in request.get("modifiers", []))
     if not D.MODIFIER_MIN <= total <= D.MODIFIER_MAX:
@@ -373,6 +497,7 @@ def _check(request: dict[str, Any]) -> None:
 )
 def _combat_odds(request: dict[str, Any]) -> dict[str, Any]:
     _check(request)
+    _bound(request)
     o = C.exchange_odds(request)
     return {
         "scores": o["scores"],
@@ -390,14 +515,18 @@ def _combat_odds(request: dict[str, Any]) -> dict[str, Any]:
     properties={**_EXCHANGE, "seed": SEED_SCHEMA},
     required=(*_EXCHANGE_REQUIRED, "seed"),
     summary="One attack rolled (seeded): Discrétion/Détection for a stealth attack, the attack, "
-    "the defence, the damage through PA then PV.",
+    "the defence, the damage through PA then PV. With the table state, bound to the round: only "
+    "an attacker who revealed Action and has not acted; the new state marks it acted and keeps "
+    "the defender's PV and PA. counter: the counter-attack a failed attack opened (no defence).",
 )
 def _combat_exchange(request: dict[str, Any]) -> dict[str, Any]:
     _check(request)
+    state = _bound(request)
     rng = rng_from(request)
     result = C.exchange(request, lambda: R.roll_d100(rng), lambda: rng.randint(1, 6))
     echo = {"subject": request["subject"]} if "subject" in request else {}
-    return {"seed": request["seed"], **result, **echo}
+    bound = {"state": _after(state, request, result)} if state is not None else {}
+    return {"seed": request["seed"], **result, **echo, **bound}
 
 
 @op(

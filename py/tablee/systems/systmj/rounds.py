@@ -37,6 +37,7 @@ declare(
     "systmj.round.unknown_entity",
     "systmj.round.duplicate_entity",
     "systmj.round.bad_order",
+    "systmj.round.not_action",
 )
 
 CHOICES = ("action", "mouvement")

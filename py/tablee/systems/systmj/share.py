@@ -5,6 +5,12 @@ hidden Action or Mouvement card; reading: shared/rules/README.md (SYSTMJ), the M
 for NPCs and créatures are hidden too): the round's choices before the reveal, which a shared
 table carries empty (who has chosen is not kept either: the same neutral value as a new
 round, :func:`rounds.view` being for the live screen). After the reveal nothing is hidden.
+
+The same secret can sit in a roll-log entry: an entry's request or result may hold a copy of
+the table state (an op that takes ``state``), so a player's share of a SYSTMJ log entry goes
+through :func:`player_entry`, which empties the unrevealed choices of every round tracker the
+entry holds, at any depth. The log entry is the table's untrusted data, so the walk checks
+every shape and changes nothing else.
 """
 
 from __future__ import annotations
@@ -13,16 +19,36 @@ from typing import Any
 
 from ...share import register_share_filter, scrub
 
-__all__ = ["player_state"]
+__all__ = ["player_entry", "player_state"]
+
+
+def _hide_choices(node: Any) -> None:
+    """Empty the choices of every unrevealed round tracker (a ``rounds`` object) under ``node``."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            rounds = item.get("rounds")
+            if isinstance(rounds, dict) and rounds.get("revealed") is not True:
+                for entity in rounds.get("entities", []) if isinstance(rounds.get("entities"), list) else []:
+                    if isinstance(entity, dict) and "choice" in entity:
+                        entity["choice"] = ""
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def player_state(state: dict[str, Any]) -> dict[str, Any]:
     out = scrub(state, frozenset())
-    rounds = out.get("rounds")
-    if isinstance(rounds, dict) and not rounds.get("revealed", False):
-        for entity in rounds.get("entities", []):
-            entity["choice"] = ""
+    _hide_choices(out)
     return out
 
 
-register_share_filter("systmj", state=player_state)
+def player_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A SYSTMJ log entry as a player may hold it (see the module doc)."""
+    out = scrub(entry, frozenset())
+    _hide_choices(out)
+    return out
+
+
+register_share_filter("systmj", state=player_state, log_entry=player_entry)

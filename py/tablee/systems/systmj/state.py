@@ -28,6 +28,7 @@ from typing import Any
 from ...errors import Problem, RulesError, declare
 from ...schema import compiled, shape_problems
 from . import data as D
+from . import rounds as RD
 from .entity import SPECIAL_ID
 from .library import LIBRARY_SCHEMA, library_problems
 from .rounds import ROUNDS_SCHEMA
@@ -282,16 +283,31 @@ def set_months(state: dict[str, Any], months: list[dict[str, Any]]) -> dict[str,
 
 
 def set_phase(state: dict[str, Any], phase: str) -> dict[str, Any]:
-    """Jeu libre, or Action & Mouvement starting at round 1 (3, 3.2)."""
-    new = copy.deepcopy(state)
+    """Jeu libre, or Action & Mouvement starting at round 1 (3, 3.2).
+
+    One round, one counter: « Chacune de ces deux options doit être décidée avant chaque
+    tour » (3.2), so the round tracker (``rounds``) belongs to one Action & Mouvement phase.
+    Going back to Jeu libre closes it; entering Action & Mouvement from Jeu libre starts
+    without one (``systmj.round.start`` opens it); setting the phase it already has changes
+    nothing (the round in progress keeps its number and its choices)."""
+    if phase == state["phase"] and phase == "action_mouvement":
+        return copy.deepcopy(state)
+    new = {k: copy.deepcopy(v) for k, v in state.items() if k != "rounds"}
     new["phase"] = phase
     new["round"] = 1 if phase == "action_mouvement" else 0
     return new
 
 
 def next_round(state: dict[str, Any]) -> dict[str, Any]:
+    """The next round of Action & Mouvement (3.2: « Chacune de ces deux options doit être
+    décidée avant chaque tour »): the table's counter and the round tracker move together,
+    and the tracker asks every entity for a new hidden choice (nobody has acted yet)."""
     if state["phase"] != "action_mouvement":
         raise RulesError("systmj.phase.not_action")
     new = copy.deepcopy(state)
-    new["round"] = min(new["round"] + 1, 100000)
+    if "rounds" in new:
+        new["rounds"] = RD.next_round(new["rounds"])
+        new["round"] = new["rounds"]["round"]
+    else:
+        new["round"] = min(new["round"] + 1, 100000)
     return new

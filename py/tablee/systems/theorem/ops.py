@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ... import cards
+from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, op, rng_from
 from ...store import register_character_validator, register_state_validator
@@ -75,24 +76,10 @@ def _rules(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "theorem.character.new",
-    system="theorem",
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 100}},
-    required=("id",),
-    summary="A fresh character (spheres 2, dés de Ka = lowest sphere + 1).",
-)
 def _char_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"character": C.new_character(request["id"], request.get("name", ""))}
 
 
-@op(
-    "theorem.character.check",
-    system="theorem",
-    properties={"character": {"type": "object", "maxProperties": 20}},
-    required=("character",),
-    summary="Problems of an edited character, each at its field (French by key), and the starting dés de Ka.",
-)
 def _char_check(request: dict[str, Any]) -> dict[str, Any]:
     c = request["character"]
     problems = C.check_character(c)
@@ -103,6 +90,16 @@ def _char_check(request: dict[str, Any]) -> dict[str, Any]:
         except (KeyError, TypeError):
             start = None
     return {"valid": not problems, "problems": [p.to_json() for p in problems], "starting_des_ka": start}
+
+
+character_ops(
+    "theorem",
+    character={"type": "object", "maxProperties": 20},
+    name_max=100,
+    new=CharacterOp(_char_new, "A fresh character (spheres 2, dés de Ka = lowest sphere + 1)."),
+    check=CharacterOp(_char_check, "Problems of an edited character, each at its field (French by key), and the "
+                      "starting dés de Ka."),
+)
 
 
 @op(

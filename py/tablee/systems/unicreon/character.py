@@ -145,6 +145,8 @@ _ITEM_PROPS: dict[str, Any] = {
 #: custom item defined by the MJ (``ref`` null). Source: "Liste d'équipement", "Armement";
 #: reading: example items are custom items (rules/README.md, Unicreon).
 #: ``afflicts`` (optional): the condition the item gives the target it is used on (a poison).
+#: ``free`` (optional, true): the item was got without paying (chosen at creation, given by the
+#: MJ): it sells for nothing unless the MJ sets a price (see :func:`sale_price`).
 AFFLICTS_SCHEMA: dict[str, Any] = {"enum": [None, "poison", "disease", "infection"]}
 ITEM_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -153,6 +155,7 @@ ITEM_SCHEMA: dict[str, Any] = {
         "ref": {"enum": [None, *CATALOGUE]},
         **_ITEM_PROPS,
         "afflicts": AFFLICTS_SCHEMA,
+        "free": {"const": True},
     },
     "required": ["uid", "ref", *_ITEM_PROPS],
     "additionalProperties": False,
@@ -473,6 +476,9 @@ def add_item(character: dict[str, Any], item: dict[str, Any], *, pay: bool) -> d
         raise RulesError("unicreon.shop.po", cost=item["cost"], po=out["po"])
     new = copy.deepcopy(item)
     new["uid"] = new_uid(out)
+    new.pop("free", None)
+    if not pay:
+        new["free"] = True
     out["inventory"].append(new)
     if pay:
         out["po"] -= item["cost"]
@@ -536,6 +542,16 @@ def custom_item(spec: dict[str, Any]) -> dict[str, Any]:
     ):
         raise RulesError("unicreon.char.range")
     return item
+
+
+def sale_price(item: dict[str, Any]) -> int:
+    """What an item sells for when the MJ sets no price: its cost when it was paid, nothing when
+    it was got free. Source: "Richesse", « Tous les personnages commencent avec une richesse de
+    40 PO, qui peut être utilisée en cours de jeu », and "Équipement" (« Choisissez des
+    équipements »): equipment at creation is chosen, not bought (README, Unicreon). The text
+    gives no resale rule, so an item chosen free cannot turn into PO on top of the 40 PO:
+    it sells for 0, whether during the creation or in play; the MJ may still set a price."""
+    return 0 if item.get("free") else item["cost"]
 
 
 def set_carried(character: dict[str, Any], uid: str, carried: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import fastjsonschema
 
+from tablee.character_ops import CharacterOp, character_ops
 from tablee.errors import Problem, RulesError, declare
 from tablee.registry import SEED_SCHEMA, op, rng_from
 from tablee.schema import shape_problems
@@ -218,17 +219,8 @@ def _data(request: dict[str, Any]) -> dict[str, Any]:
     return data_tables()
 
 
-@op(
-    "unicreon.character.new",
-    system=S,
-    properties={
-        "id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "name": {"type": "string", "maxLength": 80},
-    },
-    summary="A blank character sheet with the starting values (12 PV, 40 PO).",
-)
 def _character_new(request: dict[str, Any]) -> dict[str, Any]:
-    return _char_out(ch.new_character(cid=request.get("id", "unicreon-1"), name=request.get("name", "")))
+    return _char_out(ch.new_character(cid=request["id"], name=request.get("name", "")))
 
 
 #: The table setting "creation purchases cost PO" (document["systems"]["unicreon"]["creation_pay"]),
@@ -236,14 +228,6 @@ def _character_new(request: dict[str, Any]) -> dict[str, Any]:
 CREATION_PAY = {"type": "boolean"}
 
 
-@op(
-    "unicreon.character.check",
-    system=S,
-    properties={"character": CHARACTER, "creation_pay": CREATION_PAY},
-    required=("character",),
-    summary="Every rule the sheet breaks, as field-level problems (the creation-only rules "
-    "while created is false).",
-)
 def _character_check(request: dict[str, Any]) -> dict[str, Any]:
     c = request["character"]
     shape = [p for p in ch.validate_character(c) if p.code == "unicreon.char.malformed"]
@@ -253,19 +237,23 @@ def _character_check(request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": not problems, "problems": problems, "encumbrance": ch.encumbrance(c)}
 
 
-@op(
-    "unicreon.character.finish",
-    system=S,
-    properties={"character": CHARACTER, "creation_pay": CREATION_PAY},
-    required=("character",),
-    summary="Finish the creation (refused while character.check has problems, or when already "
-    "created): sets created, after which only the rules of play apply.",
-)
 def _character_finish(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Création de personnages"; see character.finish_creation."""
     return _char_out(
         ch.finish_creation(_char(request, rules="shape"), creation_pay=request.get("creation_pay", False))
     )
+
+
+character_ops(
+    S,
+    character=CHARACTER,
+    new=CharacterOp(_character_new, "A blank character sheet with the starting values (12 PV, 40 PO)."),
+    check=CharacterOp(_character_check, "Every rule the sheet breaks, as field-level problems (the creation-only "
+                      "rules while created is false).", {"creation_pay": CREATION_PAY}),
+    finish=CharacterOp(_character_finish, "Finish the creation (refused while character.check has problems, or "
+                       "when already created): sets created, after which only the rules of play apply.",
+                       {"creation_pay": CREATION_PAY}),
+)
 
 
 @op(
@@ -297,13 +285,14 @@ def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
         "creation_pay": CREATION_PAY,
     },
     required=("character", "uid"),
-    summary="Sell (or give back) an item for its cost, or for the price the MJ sets (during the "
-    "creation an item chosen free gives back nothing unless creation_pay).",
+    summary="Sell (or give back) an item for what it was paid, or for the price the MJ sets (an item "
+    "got free, chosen at creation or given, sells for nothing).",
 )
 def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request, rules="repair")
-    cost = ch.find_item(c, request["uid"])["cost"]
-    price = request.get("price", cost if ch.pays(c, creation_pay=request.get("creation_pay", False)) else 0)
+    item = ch.find_item(c, request["uid"])
+    paying = ch.pays(c, creation_pay=request.get("creation_pay", False))
+    price = request.get("price", ch.sale_price(item) if paying else 0)
     out = ch.remove_item(c, request["uid"], refund=0)
     out["po"] = min(10000000, out["po"] + price)
     return _char_out(out)

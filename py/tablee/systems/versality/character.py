@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
-from ...schema import compiled, shape_problems
+from ...schema import compiled, fixed_object, shape_problems
 from . import rules as R
 
 __all__ = [
@@ -65,13 +65,6 @@ _TEXT = {"type": "string", "maxLength": 500}
 _SCORE = {"type": "integer", "minimum": 0, "maximum": 20}
 
 
-def _scores(names: tuple[str, ...], item: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {n: item for n in names},
-        "required": list(names),
-        "additionalProperties": False,
-    }
 
 
 #: A Versality character (the table document's ``characters[i]``).
@@ -102,8 +95,8 @@ CHARACTER_SCHEMA: dict[str, Any] = {
         "forces": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6},
         "faiblesses": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6},
         "traits_approved": {"type": "boolean"},
-        "characteristics": _scores(R.CHARACTERISTICS, _SCORE),
-        "skills": _scores(R.SKILLS, _SCORE),
+        "characteristics": fixed_object(R.CHARACTERISTICS, _SCORE),
+        "skills": fixed_object(R.SKILLS, _SCORE),
         "deck": {
             "type": "array",
             "maxItems": 60,
@@ -117,7 +110,7 @@ CHARACTER_SCHEMA: dict[str, Any] = {
                 "additionalProperties": False,
             },
         },
-        "wounds": _scores(R.CHARACTERISTICS, {"type": "integer", "minimum": 0, "maximum": 6}),
+        "wounds": fixed_object(R.CHARACTERISTICS, {"type": "integer", "minimum": 0, "maximum": 6}),
         "incapacitated": {"type": "boolean"},
         "heal_used": {"type": "boolean"},
         "improvement_points": {"type": "integer", "minimum": 0, "maximum": 999},

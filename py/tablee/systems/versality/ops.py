@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ... import cards
+from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, op, rng_from
 from ...store import register_character_validator, register_state_validator
@@ -26,7 +27,7 @@ declare(
 
 _CHAR = C.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
-_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+_ID = ID_SCHEMA
 _TEST_PROPS = {
     "characteristic": {"enum": list(R.CHARACTERISTICS)},
     "skill": {"enum": list(R.SKILLS)},
@@ -99,24 +100,10 @@ def _rules(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "versality.character.new",
-    system="versality",
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 80}},
-    required=("id",),
-    summary="A blank character to start guided creation (base deck of 4 cards).",
-)
 def _char_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"character": C.new_character(request["id"], request.get("name", ""))}
 
 
-@op(
-    "versality.character.check",
-    system="versality",
-    properties={"character": _CHAR},
-    required=("character",),
-    summary="Creation problems (French messages by key), deck ledger and status.",
-)
 def _char_check(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request["character"])
     problems = C.check_creation(c)
@@ -129,17 +116,19 @@ def _char_check(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "versality.character.finish",
-    system="versality",
-    properties={"character": _CHAR},
-    required=("character",),
-    summary="Validate the creation (refused while character.check has problems): sets created, "
-    "after which the cards bought are permanent.",
-)
 def _char_finish(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Créer son deck de résolution" (N.B. cards are never removed once bought)."""
     return {"character": C.finish_creation(_char(request["character"]))}
+
+
+character_ops(
+    "versality",
+    character=_CHAR,
+    new=CharacterOp(_char_new, "A blank character to start guided creation (base deck of 4 cards)."),
+    check=CharacterOp(_char_check, "Creation problems (French messages by key), deck ledger and status."),
+    finish=CharacterOp(_char_finish, "Validate the creation (refused while character.check has problems): sets "
+                       "created, after which the cards bought are permanent."),
+)
 
 
 @op("versality.state.new", system="versality", summary="An empty Versality table state.")

@@ -6,8 +6,8 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
-import { callBusy, engineData, onNavigate } from "../../views/ui.js";
-import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, tableState } from "./common.js";
+import { callBusy, engineData, onNavigate, requestCache } from "../../views/ui.js";
+import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, seededRoll, tableState } from "./common.js";
 
 export const cardRules = engineData("systmj.cards.rules");
 
@@ -35,8 +35,59 @@ const FIELDS = {
 };
 const FAMILY_ORDER = ["equipement", "ressource", "savoir", "pouvoir"];
 
-const ui = { family: "equipement", form: null, editing: null, error: null, busy: false, give: new Map(), repair: new Map() };
+const ui = { family: "equipement", form: null, editing: null, error: null, busy: false, give: new Map(), repair: new Map(), gain: new Map(), learned: new Map() };
 onNavigate(() => Object.assign(ui, { error: null }));
+const learnOdds = requestCache();
+
+/** Delete a card of the library (never a held one: the engine refuses it; the number is never
+ * given again). */
+async function deleteCard(app, card) {
+  if (!confirm(t("systmj.ui.confirm_delete", { name: `${card.number} ${card.name}` }))) return;
+  const r = await callBusy(app, ui, { op: "systmj.card.delete", state: tableState(app), number: card.number });
+  if (!r) return;
+  saveState(app, r.state);
+  app.notify("status", t("systmj.cards.deleted", { number: card.number }));
+}
+
+/** The request that learns a Pouvoir card held by `holder` (4.4, 2.4): odds, then the roll. */
+function learnRequest(app, card) {
+  const who = findCharacter(app.doc, card.holder);
+  if (!who) return null;
+  return { state: tableState(app), character: who, number: card.number, gain: ui.gain.get(card.number) ?? "1" };
+}
+
+async function learn(app, card) {
+  const req = learnRequest(app, card);
+  if (!req) return;
+  const { answer: r, logged } = await seededRoll(app, ui, "systmj.card.learn", req);
+  if (!r) return;
+  ui.learned.set(card.number, r);
+  saveState(app, r.state);
+  // The log keeps what the entry needs: the learner's sheet and the card's number, no state.
+  app.addLog({ kind: "systmj.card.learn", system: "systmj", who: nameOf(req.character), label: t("systmj.cards.learn_log", { name: card.name }),
+    request: logged,
+    result: { summary: t("systmj.ui.learn_gain", { gain: t(`systmj.gain.${r.gain}`), points: r.gained ?? r.points, before: r.before, after: r.after }),
+      terms: [{ kind: "dice", text: "1D100", sign: 1, dice: [{ value: r.roll, kept: true }] }] } });
+}
+
+/** Learning controls of a held Pouvoir card: the gain, the exact chances, the roll. */
+function learnControls(app, card) {
+  if (card.family !== "pouvoir" || !card.holder) return nothing;
+  const req = learnRequest(app, card);
+  const odds = req && ready(app) ? learnOdds(app, { op: "systmj.card.learn.odds", ...req }) : null;
+  const done = ui.learned.get(card.number);
+  const gains = ["1", "1d4", "1d10", "1d20"];
+  return html`<div class="row sj-card-learn" data-testid="sj-learn">
+    <label for=${`sj-learn-gain-${card.number}`}>${t("systmj.ui.gain")}</label>
+    <select id=${`sj-learn-gain-${card.number}`} @change=${(e) => { ui.gain.set(card.number, e.target.value); app.rerender(); }}>
+      ${gains.map((g) => html`<option value=${g} ?selected=${(ui.gain.get(card.number) ?? "1") === g}>${t(`systmj.gain.${g}`)}</option>`)}
+    </select>
+    ${odds && !odds.error ? html`<span class="muted small" data-testid="sj-learn-odds">${t("systmj.cards.learn_odds", { limit: odds.limit, chance: odds.improve.percent })}</span>`
+      : odds?.error ? errorLine(odds.error, tableState(app), `sj-learn-error-${card.number}`) : nothing}
+    <button type="button" data-testid="sj-learn-roll" ?disabled=${!ready(app) || ui.busy || Boolean(odds?.error)} @click=${() => learn(app, card)}>${t("systmj.cards.learn")}<span class="visually-hidden"> ${card.number}</span></button>
+    ${done ? html`<span aria-live="polite" data-testid="sj-learn-result">${t("systmj.ui.learn_gain", { gain: t(`systmj.gain.${done.gain}`), points: done.gained ?? done.points, before: done.before, after: done.after })}</span>` : nothing}
+  </div>`;
+}
 
 function blank(r, family) {
   return { family, name: "", description: "", ...structuredClone(r.defaults[family]) };
@@ -225,7 +276,9 @@ function cardActions(app, r, card, state) {
     ${"pu" in card ? html`<label class="visually-hidden" for=${`sj-repair-${number}`}>${t("systmj.cards.repair_points", { number })}</label>
       <input id=${`sj-repair-${number}`} class="sj-small" inputmode="numeric" placeholder=${t("systmj.cards.pu")} @input=${(e) => ui.repair.set(number, e.target.value)}>
       <button type="button" ?disabled=${!ready(app)} @click=${() => repair(app, number)}>${t("systmj.cards.repair")}<span class="visually-hidden"> ${number}</span></button>` : nothing}
-  </div>`;
+    ${card.holder ? nothing : html`<button type="button" class="danger" data-testid="sj-card-delete" ?disabled=${!ready(app) || ui.busy} @click=${() => deleteCard(app, card)}>${t("systmj.ui.delete")}<span class="visually-hidden"> ${number}</span></button>`}
+  </div>
+  ${learnControls(app, card)}`;
 }
 
 export function render(app) {

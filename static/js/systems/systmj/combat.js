@@ -13,16 +13,16 @@ import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { callBusy, disabledWhy, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
-import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, tableState } from "./common.js";
+import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, seededRoll, tableState } from "./common.js";
 
 const viewCache = requestCache({ keepStale: true });
 const oddsCache = requestCache();
 const ui = {
   picked: new Set(), busy: false, error: null,
   attacker: "", defender: "", kind: "force", category: "trait", weapon: "", defence: "none", defenceCard: "", aware: true,
-  result: null, initiative: null, weaponPicked: false, defenceCardPicked: false,
+  result: null, initiative: null, weaponPicked: false, defenceCardPicked: false, counter: false,
 };
-onNavigate(() => Object.assign(ui, { error: null, result: null, initiative: null }));
+onNavigate(() => Object.assign(ui, { error: null, result: null, initiative: null, counter: false }));
 
 async function roundOp(app, request) {
   const r = await callBusy(app, ui, { ...request, state: tableState(app) });
@@ -83,12 +83,17 @@ function exchangeRequest(app, state) {
   if (!a || !d || a.id === d.id) return null;
   const vit = (id) => state.rounds?.entities.find((e) => e.id === id);
   const find = (n) => (state.library?.cards ?? []).find((c) => c.number === n);
-  const req = { kind: ui.kind, attacker: fighter(a, vit(a.id)), defender: fighter(d, vit(d.id)), defence: ui.defence };
+  // A counter-attack (3.3.2) is an attack in force with no defence possible.
+  const kind = ui.counter ? "force" : ui.kind;
+  const req = { kind, attacker: fighter(a, vit(a.id)), defender: fighter(d, vit(d.id)), defence: ui.counter ? "none" : ui.defence };
   delete req.attacker.aware;
-  const weapon = ui.kind === "thrown" ? null : find(ui.weapon);
+  if (ui.counter) req.counter = true;
+  // With a round in progress the engine binds the attack to it (Action revealed, not acted yet).
+  if (state.rounds) req.state = state;
+  const weapon = kind === "thrown" ? null : find(ui.weapon);
   if (weapon) req.weapon = weapon;
-  if (ui.kind === "ranged") req.category = ui.category;
-  const dcard = ui.defence === "parade" || ui.defence === "encaissement" ? find(ui.defenceCard) : null;
+  if (kind === "ranged") req.category = ui.category;
+  const dcard = !ui.counter && (ui.defence === "parade" || ui.defence === "encaissement") ? find(ui.defenceCard) : null;
   if (dcard) req.defence_card = dcard;
   const items = [weapon, dcard].filter(Boolean).map((c) => c.number);
   req.subject = { session: state.session, attacker: a.id, defender: d.id, items };
@@ -98,16 +103,19 @@ function exchangeRequest(app, state) {
 async function attack(app, state) {
   const req = exchangeRequest(app, state);
   if (!req) return;
-  const request = { op: "systmj.combat.exchange", ...req, seed: newSeed() };
-  const r = await callBusy(app, ui, request);
+  const { answer: r, logged } = await seededRoll(app, ui, "systmj.combat.exchange", req);
   if (!r) return;
   ui.result = r;
+  ui.counter = false;
   const a = findCharacter(app.doc, ui.attacker);
   const d = findCharacter(app.doc, ui.defender);
-  if (r.outcome === "hit" && state.rounds?.entities.some((e) => e.id === d.id)) {
+  // The round the engine bound the attack to: the attacker has acted, the defender's PV and PA.
+  if (r.state) saveState(app, r.state);
+  else if (r.outcome === "hit" && state.rounds?.entities.some((e) => e.id === d.id)) {
     await roundOp(app, { op: "systmj.round.vitals", entity: d.id, pv: r.damage.pv, pa: r.damage.pa });
   }
-  app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }), request,
+  // The log keeps what the entry needs, never the table state (the round's hidden choices).
+  app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }), request: logged,
     result: { summary: verdict(app, r), terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
   app.rerender();
 }
@@ -158,7 +166,7 @@ function startCard(app) {
 function select(id, labelKey, value, options, onChange) {
   return html`<div class="field"><label for=${id}>${t(labelKey)}</label>
     <select id=${id} @change=${(e) => { onChange(e.target.value); }}>
-      ${options.map(([v, text]) => html`<option value=${v} ?selected=${v === value}>${text}</option>`)}
+      ${options.map(([v, text]) => html`<option value=${v} .selected=${v === value}>${text}</option>`)}
     </select></div>`;
 }
 
@@ -167,6 +175,12 @@ function select(id, labelKey, value, options, onChange) {
 function damageLine(app, s, defenderId) {
   const max = findCharacter(app.doc, defenderId)?.pv_max ?? "?";
   return t("systmj.combat.damage_line", { d6: s.d6, amount: s.amount, pa: s.from_pa, pv: s.from_pv, pa_left: s.pa, pv_left: s.pv, pv_max: max });
+}
+
+/** The counter-attack a failed attack opened (3.3.2): the target strikes back, no defence. */
+function counterAttack(app) {
+  Object.assign(ui, { attacker: ui.defender, defender: ui.attacker, counter: true, kind: "force", defence: "none", result: null, weaponPicked: false, defenceCardPicked: false });
+  app.rerender();
 }
 
 /** Who won the exchange, by name, with no gendered agreement. */
@@ -183,6 +197,14 @@ function attackWhy(app, state, req, odds) {
   if (ui.attacker === ui.defender) return t("systmj.combat.why_same");
   if (state.rounds?.entities.some((e) => e.id === ui.attacker && e.pv <= 0)) {
     return t("systmj.combat.why_down", { name: nameOf(findCharacter(app.doc, ui.attacker)) });
+  }
+  // The round binds the attack (3.2, 3.3): the engine refuses it too (the odds say why).
+  const inRound = state.rounds?.entities.find((e) => e.id === ui.attacker);
+  if (inRound && !ui.counter) {
+    const name = nameOf(findCharacter(app.doc, ui.attacker));
+    if (!state.rounds.revealed) return t("systmj.combat.why_not_revealed");
+    if (inRound.choice !== "action") return t("systmj.combat.why_mouvement", { name });
+    if (inRound.acted) return t("systmj.combat.why_acted", { name });
   }
   if (!req) return t("systmj.combat.why_no_target");
   if (odds?.error) return t("systmj.combat.why_odds_error");
@@ -212,11 +234,11 @@ function attackCard(app, state) {
     <div class="sj-grid">
       ${select("sj-att-who", "systmj.combat.attacker", ui.attacker, who, rerender((v) => { ui.attacker = v; ui.weaponPicked = false; }))}
       ${select("sj-def-who", "systmj.combat.defender", ui.defender, who, rerender((v) => { ui.defender = v; ui.defenceCardPicked = false; }))}
-      ${select("sj-att-kind", "systmj.combat.kind", ui.kind, ["force", "stealth", "ranged", "thrown"].map((k) => [k, t(`systmj.combat.kinds.${k}`)]), rerender((v) => { ui.kind = v; ui.weaponPicked = false; }))}
+      ${ui.counter ? nothing : select("sj-att-kind", "systmj.combat.kind", ui.kind, ["force", "stealth", "ranged", "thrown"].map((k) => [k, t(`systmj.combat.kinds.${k}`)]), rerender((v) => { ui.kind = v; ui.weaponPicked = false; }))}
       ${ui.kind === "ranged" ? select("sj-att-cat", "systmj.combat.category", ui.category, (rules?.ranged ?? []).map((k) => [k, t(`systmj.cv.${k}`)]), rerender((v) => { ui.category = v; ui.weaponPicked = false; })) : nothing}
       ${ui.kind !== "thrown" ? select("sj-att-weapon", "systmj.combat.weapon", ui.weapon, cardOpts(ui.attacker), rerender((v) => { ui.weapon = v; ui.weaponPicked = true; })) : nothing}
-      ${select("sj-def-kind", "systmj.combat.defence", ui.defence, ["none", "esquive", "parade", "encaissement"].map((k) => [k, t(`systmj.combat.defences.${k}`)]), rerender((v) => { ui.defence = v; ui.defenceCardPicked = false; }))}
-      ${ui.defence === "parade" || ui.defence === "encaissement" ? select("sj-def-card", "systmj.combat.defence_card", ui.defenceCard, cardOpts(ui.defender), rerender((v) => { ui.defenceCard = v; ui.defenceCardPicked = true; })) : nothing}
+      ${ui.counter ? html`<p class="field" data-testid="sj-counter-note">${t("systmj.combat.counter_note")}</p>` : select("sj-def-kind", "systmj.combat.defence", ui.defence, ["none", "esquive", "parade", "encaissement"].map((k) => [k, t(`systmj.combat.defences.${k}`)]), rerender((v) => { ui.defence = v; ui.defenceCardPicked = false; }))}
+      ${!ui.counter && (ui.defence === "parade" || ui.defence === "encaissement") ? select("sj-def-card", "systmj.combat.defence_card", ui.defenceCard, cardOpts(ui.defender), rerender((v) => { ui.defenceCard = v; ui.defenceCardPicked = true; })) : nothing}
       ${ui.kind === "ranged" || ui.kind === "thrown" ? html`<div class="field"><label><input type="checkbox" id="sj-aware" .checked=${ui.aware} @change=${(e) => { ui.aware = e.target.checked; app.rerender(); }}> ${t("systmj.combat.aware")}</label></div>` : nothing}
     </div>
     ${odds && !odds.error ? html`<div class="sj-odds" data-testid="sj-combat-odds">
@@ -229,7 +251,8 @@ function attackCard(app, state) {
       <ol>${ui.result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)} : ${s.step === "damage"
         ? html`<span data-testid="sj-damage-line">${damageLine(app, s, ui.defender)}</span>`
         : html`${s.roll ?? "—"} / ${s.effective} → ${t(`systmj.outcome.${s.outcome}`)}`}</li>`)}</ol>
-      <p class="sj-verdict outcome-neutral" data-testid="sj-combat-outcome" data-winner=${ui.result.outcome === "hit" ? "attacker" : "defender"}>${verdict(app, ui.result)}</p>` : nothing}</div>
+      <p class="sj-verdict outcome-neutral" data-testid="sj-combat-outcome" data-winner=${ui.result.outcome === "hit" ? "attacker" : "defender"}>${verdict(app, ui.result)}</p>
+      ${ui.result.outcome === "counter_attack" ? html`<button type="button" id="sj-counter" @click=${() => counterAttack(app)}>${t("systmj.combat.counter")}</button>` : nothing}` : nothing}</div>
   </section>`;
 }
 

@@ -6,7 +6,8 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, has, t } from "../../i18n.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { renderPair } from "../../views/faces.js";
-import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { newSeed } from "../../storage.js";
+import { callBusy, engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { requestCache } from "../../views/ui.js";
@@ -173,4 +174,15 @@ export function statusBar(app) {
     <span aria-hidden="true"> · </span>
     <span>${t("systmj.ui.session_n", { n: state.session })}</span>
   </p>`;
+}
+
+/** A seeded roll of `op` with the fields of `req` (a table `state` among them, maybe): the
+ * engine's answer (null on an error, shown by callBusy) and the request as the roll log keeps
+ * it, without the table state (it holds the round's hidden choices). */
+export async function seededRoll(app, busy, op, req) {
+  const request = { op, ...req, seed: newSeed() };
+  const answer = await callBusy(app, busy, request);
+  const logged = { ...request };
+  delete logged.state;
+  return { answer, logged };
 }

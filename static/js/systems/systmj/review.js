@@ -94,7 +94,9 @@ async function applyWear(app, items) {
   if (!r) return;
   wear.results = r.results;
   saveState(app, r.state);
-  app.addLog({ kind: "systmj.wear", system: "systmj", who: "MJ", label: t("systmj.review_wear.log", { session: tableState(app).session }), request,
+  // The log keeps what the entry needs (the items, their dice, the seed), never the table state
+  // the request carried (it holds the round's hidden choices).
+  app.addLog({ kind: "systmj.wear", system: "systmj", who: "MJ", label: t("systmj.review_wear.log", { session: tableState(app).session }), request: { op: request.op, items: chosen, seed: request.seed },
     result: { summary: r.results.map((x) => `${x.number} ${x.before.pu} → ${x.after.pu}`).join(" · "),
       terms: r.results.map((x) => ({ kind: "dice", text: `${x.number} ${x.die}`, sign: -1, dice: [{ value: x.rolled, kept: true }] })) } });
   app.notify("status", t("systmj.review_wear.done"));

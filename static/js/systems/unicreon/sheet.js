@@ -28,7 +28,8 @@ const ui = {
   id: null, error: null, message: null, busy: false, showSecret: false,
   skill: { name: "", level: "moyen" }, amount: 1, afflict: { kind: "poison", name: "" },
   healer: "", useTarget: "", poisonTarget: "", lastRoll: null, selling: null, finishError: null, errorAt: null,
-  custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false, cures: false },
+  custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false, cures: false,
+    ranged: false, thrown: false, melee_ok: false, ideal: "", max: "" },
 };
 // Which of the check's problems are shown: a field's once it was left, all once the player
 // tried to finish (views/forms.js).
@@ -356,7 +357,12 @@ function customForm(app, c) {
       cures: f.category === "care" && Boolean(f.cures),
     };
     if (f.category === "weapon") {
-      item.weapon = { characteristic: f.characteristic, damage: amount, ranged: false, thrown: false, melee_ok: true, range: null, malus_steps: 0 };
+      // A ranged weapon ("Combat à distance"): thrown or shooting, its ideal and maximum range
+      // (none given: the MJ judges the distance), usable in melee only when the MJ ticks it
+      // ("manipulables facilement d'une seule main").
+      const range = f.ranged && f.ideal !== "" && f.max !== "" ? { ideal: clampInt(f.ideal, 0, 100000), max: clampInt(f.max, 0, 100000) } : null;
+      item.weapon = { characteristic: f.characteristic, damage: amount, ranged: Boolean(f.ranged), thrown: Boolean(f.ranged && f.thrown),
+        melee_ok: f.ranged ? Boolean(f.melee_ok) : true, range, malus_steps: 0 };
       item.carried = "hand";
     } else if (armed) {
       item.protection = { characteristic: f.characteristic, absorb: amount };
@@ -393,6 +399,13 @@ function customForm(app, c) {
             <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
           <div class="field"><label for="uc-cu-value">${t("unicreon.field.pv")}</label><input id="uc-cu-value" type="number" min="0" .value=${live(String(f.value))} @input=${set("value", true)}></div>` : nothing}
       </div>
+      ${f.category === "weapon" ? html`<label class="check"><input type="checkbox" id="uc-cu-ranged" .checked=${live(f.ranged)} @change=${(e) => { f.ranged = e.target.checked; app.rerender(); }}> ${t("unicreon.ui.custom_ranged")}</label>` : nothing}
+      ${f.category === "weapon" && f.ranged ? html`<div class="uc-grid">
+        <label class="check"><input type="checkbox" id="uc-cu-thrown" .checked=${live(f.thrown)} @change=${set("thrown")}> ${t("unicreon.ui.custom_thrown")}</label>
+        <label class="check"><input type="checkbox" id="uc-cu-melee" .checked=${live(f.melee_ok)} @change=${set("melee_ok")}> ${t("unicreon.ui.custom_melee_ok")}</label>
+        <div class="field"><label for="uc-cu-ideal">${t("unicreon.ui.custom_ideal")}</label><input id="uc-cu-ideal" type="number" min="0" .value=${live(String(f.ideal))} @input=${set("ideal")}></div>
+        <div class="field"><label for="uc-cu-max">${t("unicreon.ui.custom_max")}</label><input id="uc-cu-max" type="number" min="0" .value=${live(String(f.max))} @input=${set("max")}></div>
+      </div>` : nothing}
       ${f.category === "care" ? html`<label class="check"><input type="checkbox" id="uc-cu-cures" .checked=${live(f.cures)} @change=${set("cures")}> ${t("unicreon.ui.custom_cures")}</label>` : nothing}
       <label class="check"><input type="checkbox" id="uc-cu-pay" .checked=${live(f.pay)} @change=${set("pay")}> ${t("unicreon.ui.custom_pay")}</label>
       <button type="submit" ?disabled=${!ready(app) || ui.busy}>${t("unicreon.ui.custom_give")}</button>
