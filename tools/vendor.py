@@ -362,6 +362,34 @@ def write_archive(wheels: list[Path]) -> None:
         log(f"{PAGE_LIMITS.name}: {len(limits)} bytes")
 
 
+#: What static/js/pyodide-snapshot.js uses of Pyodide's private snapshot API, by file.
+SNAPSHOT_API = {
+    "pyodide.mjs": ["_loadSnapshot", "createPyodideModule"],
+    "pyodide.asm.mjs": ["_makeSnapshot", "makeMemorySnapshot", "restoreSnapshot", "growMemory"],
+}
+
+
+def missing_snapshot_api(folder: Path = NODE / "pyodide") -> list[str]:
+    """The names of Pyodide's private snapshot API that the pinned Pyodide's files lack."""
+    missing = []
+    for name, needed in SNAPSHOT_API.items():
+        try:
+            text = (folder / name).read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        missing += [word for word in needed if word not in text]
+    return missing
+
+
+def check_snapshot_api() -> None:
+    """Fail the set-up, loudly, when the pinned Pyodide lacks what the engine's memory snapshot
+    needs: the app would still start (plainly, every time), and nobody would notice."""
+    missing = missing_snapshot_api()
+    if missing:
+        sys.exit(f"[vendor] the pinned Pyodide {pyodide_version()} lacks the private snapshot API "
+                 f"static/js/pyodide-snapshot.js uses: {', '.join(missing)}")
+
+
 def stdlib_python_name() -> str:
     """The file name Pyodide gives its stdlib archive in the worker (/lib/python3XX.zip), read
     from the lock file's Python version, for the file names in the bytecode."""
@@ -465,6 +493,7 @@ def main() -> None:
             log("live table modules (yjs, y-protocols, lib0) copied")
     wheels = download_wheels() if not args.manifest_only else sorted((VENDOR / "wheels").glob("*.whl"))
     if not args.manifest_only:
+        check_snapshot_api()
         write_stdlib()
     write_archive(wheels)
     write_pyscript_toml()

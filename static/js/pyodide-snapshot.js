@@ -86,15 +86,16 @@ async function storeSnapshot(cache, key, bytes) {
   }
 }
 
-/** Pyodide restores the heap into the module's memory, which starts smaller than a snapshot
- * (pyodide#6254): grow it to the snapshot's heap first, as Cloudflare's workerd does. */
-async function restore(options, bytes) {
+/** An interpreter restored from `bytes`, reseeded and checked. Pyodide restores the heap into
+ * the module's memory, which starts smaller than a snapshot (pyodide#6254): it is grown to the
+ * snapshot's heap first, as Cloudflare's workerd does. */
+export async function restoreSnapshot(options, bytes) {
   if (bytes.byteLength < 64 || bytes.byteOffset % 4) throw new Error("snapshot: truncated");
   const heapOffset = new Uint32Array(bytes.buffer, bytes.byteOffset, 4)[1];
   const heapBytes = bytes.byteLength - heapOffset;
   if (!(heapOffset > 0 && heapBytes > 0)) throw new Error("snapshot: truncated");
   const { default: createModule } = await import(`${INDEX_URL}pyodide.asm.mjs`);
-  return loadPlain({
+  const pyodide = await loadPlain({
     ...options,
     _loadSnapshot: bytes,
     async createPyodideModule(settings) {
@@ -103,6 +104,21 @@ async function restore(options, bytes) {
       return module;
     },
   });
+  reseed(pyodide);
+  return pyodide;
+}
+
+/** A plain start that makes a snapshot: {pyodide, bytes}, or {pyodide, bytes: null} when
+ * Pyodide would start but not make one. Throws only when Pyodide refuses `_makeSnapshot`. */
+export async function makeSnapshot(options) {
+  const pyodide = await loadPlain({ ...options, _makeSnapshot: true });
+  try {
+    preImport(pyodide);
+    return { pyodide, bytes: pyodide.makeMemorySnapshot() };
+  } catch (error) {
+    console.warn("Tablée: engine snapshot not made", error);
+    return { pyodide, bytes: null };
+  }
 }
 
 /** Reseed what the snapshot froze, from the browser's crypto entropy, and check the restored
@@ -151,8 +167,7 @@ export async function loadPyodide(options = {}) {
   }
   if (stored) {
     try {
-      const pyodide = await restore(base, stored);
-      reseed(pyodide);
+      const pyodide = await restoreSnapshot(base, stored);
       return mark(pyodide, "snapshot", stored.byteLength);
     } catch (error) {
       console.warn("Tablée: engine snapshot not restored, starting without it", error);
@@ -161,21 +176,15 @@ export async function loadPyodide(options = {}) {
     }
   }
   if (!cache || !key) return mark(await loadPlain(base), "plain", 0);
-  let pyodide;
+  let made;
   try {
-    pyodide = await loadPlain({ ...base, _makeSnapshot: true });
+    made = await makeSnapshot(base);
   } catch (error) {
     console.warn("Tablée: Pyodide refused to prepare a snapshot, starting without it", error);
     return mark(await loadPlain(base), "plain", 0);
   }
-  let bytes;
-  try {
-    preImport(pyodide);
-    bytes = pyodide.makeMemorySnapshot();
-  } catch (error) {
-    console.warn("Tablée: engine snapshot not made", error);
-    return mark(pyodide, "plain", 0);
-  }
+  const { pyodide, bytes } = made;
+  if (!bytes) return mark(pyodide, "plain", 0);
   // Stored once the interpreter is on its way to PyScript: not on the engine's critical path.
   setTimeout(() => storeSnapshot(cache, key, bytes), 0);
   return mark(pyodide, failed ? "plain" : "made", bytes.byteLength);
