@@ -122,9 +122,10 @@ export function startEngine() {
     // five system names two pages show (app.describe() asks for it when one of them does).
     const limits = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "store.limits" })));
     if (limits.error) throw new Error(limits.error.code);
+    performance.mark("tablee-engine-ready");
+    // How the interpreter started (and, when it made a memory snapshot, the moment to store it).
     bootInfo = JSON.parse(await worker.sync.boot());
     document.documentElement.dataset.engineBoot = bootInfo.boot;
-    performance.mark("tablee-engine-ready");
     setState("ready", { ms: performance.now() - started, limits });
     return worker;
   })().catch((error) => {

@@ -9,8 +9,8 @@
 // tests/test_snapshot_api.py fails loudly when the pinned Pyodide no longer has them):
 // - made on a start that finds none, before the interpreter is handed to PyScript (once PyScript
 //   registers its JS modules in Python, the heap can no longer be serialized), after importing
-//   PRE_IMPORTS (the standard library the readiness path and the rules import), and stored in
-//   Cache Storage (SNAPSHOT_CACHE, one entry) after the interpreter is returned;
+//   PRE_IMPORTS (the standard library of the readiness path), and stored in Cache Storage
+//   (SNAPSHOT_CACHE, one entry) once the engine is ready (storeWhenReady);
 // - restored on every later start whose key (static/vendor/snapshot-key.json, written by
 //   tools/vendor.py over every precached file: Pyodide, its stdlib archive, this file, the app)
 //   is the stored one; a stale one is deleted and a new one made;
@@ -37,14 +37,18 @@ export const SNAPSHOT_URL = here("../vendor/pyodide/engine.snapshot");
 const KEY_HEADER = "x-tablee-snapshot-key";
 const DIGEST_HEADER = "x-tablee-snapshot-sha256";
 
-/** The standard library imported before the snapshot is made: what py/worker.py and the rules
- * package (with icepool and fastjsonschema) import, so a restored engine imports none of it. */
+/** The standard library imported before the snapshot is made: what the readiness path
+ * (py/worker.py, then `import tablee.api`: vendor.boot_modules()) imports, and what those
+ * import, so a restored engine imports none of it. Only that: a module the readiness path
+ * would not import costs a first start (which makes the snapshot) time it would not spend,
+ * and a system's first op imports its own (precompiled) modules as it always did. */
 export const PRE_IMPORTS = [
-  "json", "dataclasses", "typing", "random", "pathlib", "functools", "collections.abc", "zipfile",
-  "importlib.abc", "importlib.machinery", "importlib.util", "re", "enum", "copy", "contextlib",
-  "itertools", "operator", "math", "bisect", "fractions", "decimal", "numbers", "inspect", "io",
-  "types", "warnings", "unicodedata", "urllib.parse", "html", "csv",
+  "importlib.abc", "importlib.machinery", "zipfile", "json", "dataclasses", "typing", "random",
+  "pathlib", "functools", "collections.abc",
 ];
+
+/** How long a made snapshot waits for the page's `boot` call (see storeWhenReady). */
+const STORE_FALLBACK_MS = 30_000;
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -150,6 +154,23 @@ function mark(pyodide, boot, bytes) {
   return pyodide;
 }
 
+/** Store the made snapshot once the engine is ready, so hashing and writing 31 MB never
+ * competes with the start: py/worker.py's `boot`, which the page calls right after the
+ * engine's first answer, calls `globalThis.tableeStoreSnapshot` (once); a page that never
+ * asks gets it stored after STORE_FALLBACK_MS. */
+function storeWhenReady(store) {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    delete globalThis.tableeStoreSnapshot;
+    clearTimeout(fallback);
+    store();
+  };
+  const fallback = setTimeout(once, STORE_FALLBACK_MS);
+  globalThis.tableeStoreSnapshot = once;
+}
+
 /** Pyodide's loadPyodide, from this device's snapshot when it has a good one (see above). */
 export async function loadPyodide(options = {}) {
   const base = { ...options, indexURL: INDEX_URL };
@@ -185,7 +206,6 @@ export async function loadPyodide(options = {}) {
   }
   const { pyodide, bytes } = made;
   if (!bytes) return mark(pyodide, "plain", 0);
-  // Stored once the interpreter is on its way to PyScript: not on the engine's critical path.
-  setTimeout(() => storeSnapshot(cache, key, bytes), 0);
+  storeWhenReady(() => storeSnapshot(cache, key, bytes));
   return mark(pyodide, failed ? "plain" : "made", bytes.byteLength);
 }
