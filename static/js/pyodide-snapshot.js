@@ -109,6 +109,8 @@ export async function restoreSnapshot(options, bytes) {
     },
   });
   reseed(pyodide);
+  // Pyodide keeps its options: let the 31 MB of the snapshot's bytes go.
+  if (pyodide._api?.config) pyodide._api.config._loadSnapshot = undefined;
   return pyodide;
 }
 
