@@ -21,7 +21,8 @@
 // freezes its state). The hash seed of str/bytes stays the snapshot's: it orders sets and
 // dicts' hashing, never a roll (rolls use seeds the page draws from crypto).
 // How the interpreter started ("snapshot", "made" or "plain") and the snapshot's size reach the
-// page through py/worker.py's `boot` export (os.environ, set here).
+// page through py/worker.py's `boot` export (os.environ, set here). Performance marks in the
+// worker: tablee-interpreter-start / -ready, tablee-snapshot-make / -made (the cost of making).
 
 import { loadPyodide as loadPlain, version } from "../vendor/pyodide/pyodide.mjs";
 
@@ -119,8 +120,11 @@ export async function restoreSnapshot(options, bytes) {
 export async function makeSnapshot(options) {
   const pyodide = await loadPlain({ ...options, _makeSnapshot: true });
   try {
+    performance.mark("tablee-snapshot-make");
     preImport(pyodide);
-    return { pyodide, bytes: pyodide.makeMemorySnapshot() };
+    const bytes = pyodide.makeMemorySnapshot();
+    performance.mark("tablee-snapshot-made");
+    return { pyodide, bytes };
   } catch (error) {
     console.warn("Tablée: engine snapshot not made", error);
     return { pyodide, bytes: null };
@@ -150,6 +154,7 @@ export let started = null;
 
 function mark(pyodide, boot, bytes) {
   started = pyodide;
+  performance.mark("tablee-interpreter-ready");
   pyodide.runPython(
     `import os as _o\n_o.environ["TABLEE_ENGINE_BOOT"] = "${boot}"\n_o.environ["TABLEE_SNAPSHOT_BYTES"] = "${bytes}"\ndel _o`,
   );
@@ -175,6 +180,7 @@ function storeWhenReady(store) {
 
 /** Pyodide's loadPyodide, from this device's snapshot when it has a good one (see above). */
 export async function loadPyodide(options = {}) {
+  performance.mark("tablee-interpreter-start");
   const base = { ...options, indexURL: INDEX_URL };
   let cache = null;
   let key = null;
