@@ -5,6 +5,9 @@ static/js/engine.js with PyWorker(..., {config: <pyscript.toml's [files]>, versi
 pyodide.mjs>}) and exports one function through the worker's ``sync`` object: JSON text in,
 JSON text out, so nothing but plain strings crosses the thread boundary.
 
+The interpreter comes from static/js/pyodide-snapshot.js (Pyodide's loadPyodide, started
+from this device's memory snapshot when it has one); :func:`boot` tells the page how.
+
 The package reaches the worker in two archives (tools/vendor.py): ``tablee.zip``, unpacked
 before this file runs, holds what answers the first requests (``tablee.api`` and the set-up's
 answers for ``store.limits`` and ``describe``); ``tablee-lib.zip`` (the systems, the kernel,
@@ -57,9 +60,29 @@ sys.meta_path.append(Library("tablee-lib.zip"))
 
 from tablee.api import handle_json  # noqa: E402  (the finder first)
 
-__export__ = ["handle"]
+__export__ = ["handle", "boot"]
 
 
 def handle(text: str) -> str:
     """Answer one JSON request (see tablee.api.handle)."""
     return handle_json(text)
+
+
+def boot() -> str:
+    """How the interpreter started, as JSON text: ``{"boot": "snapshot" | "made" | "plain",
+    "snapshot_bytes": int}`` (set by static/js/pyodide-snapshot.js, the interpreter's module:
+    restored from this device's memory snapshot, started plainly and made one, or started
+    plainly; the snapshot's size in bytes, 0 when there is none). The page asks once the
+    engine has answered its first request: the moment a snapshot made by this start is
+    stored, off the start's critical path."""
+    import json
+
+    import js  # the worker's global scope
+
+    # A snapshot made by this start is stored now that the engine is ready (once).
+    store = getattr(js, "tableeStoreSnapshot", None)
+    if store is not None:
+        store()
+    kind = os.environ.get("TABLEE_ENGINE_BOOT", "plain")
+    size = os.environ.get("TABLEE_SNAPSHOT_BYTES", "0")
+    return json.dumps({"boot": kind, "snapshot_bytes": int(size) if size.isdigit() else 0})

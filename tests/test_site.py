@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import re
@@ -295,3 +296,63 @@ def test_the_live_modules_are_not_in_the_boot_graph():
 
     boot = shell_graph.static_graph(ROOT)
     assert not [m for m in boot if m.startswith(("static/js/live/", "static/vendor/yjs", "static/vendor/lib0"))]
+
+
+@pytest.fixture(scope="module")
+def stdlib() -> zipfile.ZipFile:
+    yield from _open_archive("pyodide/python_stdlib.zip")
+
+
+def test_the_standard_library_is_pyodide_s_own_precompiled(stdlib, archive):
+    """static/vendor/pyodide/python_stdlib.zip, at the URL Pyodide fetches, is the pinned
+    Pyodide's archive with every module as a sourceless .pyc compiled from exactly its source
+    (the hash in its header) by that Pyodide (the same magic number as the package's bytecode),
+    every other file as it is, reproducibly; its comment names the archive it was made from."""
+    source_path = ROOT / "node_modules/pyodide/python_stdlib.zip"
+    with zipfile.ZipFile(source_path) as source:
+        sources = {i.filename: source.read(i) for i in source.infolist() if not i.is_dir()}
+    stored = {i.filename: stdlib.read(i) for i in stdlib.infolist()}
+    assert sorted(stored) == sorted(n + "c" if n.endswith(".py") else n for n in sources), "run `make setup`"
+    stale = [n for n, data in sources.items() if n.endswith(".py") and not vendor.pyc_matches(stored[n + "c"], data)]
+    stale += [n for n, data in sources.items() if not n.endswith(".py") and stored[n] != data]
+    assert not stale, f"the precompiled standard library is out of date (run `make setup`): {stale[:5]}"
+    assert {"json/__init__.pyc", "dataclasses.pyc", "_pyodide/_base.pyc", "pyodide/__init__.pyc"} <= set(stored)
+    magics = {data[:4] for n, data in stored.items() if n.endswith(".pyc")}
+    assert magics == {archive.read("tablee/api.pyc")[:4]}
+    # A module's file name is the one Pyodide's own import of the source would give it.
+    assert b"/lib/python314.zip/json/decoder.py" in stored["json/decoder.pyc"]
+    digest = hashlib.sha256(source_path.read_bytes()).hexdigest()
+    assert stdlib.comment.decode() == vendor.STDLIB_STAMP.format(version=vendor.pyodide_version(), digest=digest)
+    rebuilt = vendor.archive_bytes(stored, stdlib.comment.decode())
+    assert rebuilt == (ROOT / "static/vendor/pyodide/python_stdlib.zip").read_bytes()
+    assert '"./static/vendor/pyodide/python_stdlib.zip"' in (ROOT / "static/vendor/precache.js").read_text()
+
+
+def test_the_snapshot_key_covers_every_other_precached_file():
+    """The engine's memory snapshot is restored only under the key it was made with: a hash of
+    every other precached file (Pyodide's modules and wasm, the standard library archive, the
+    interpreter module and its pre-import list, the whole app), so any update makes a new one."""
+    files = vendor.precache_list()
+    key_file = ROOT / "static/vendor/snapshot-key.json"
+    assert key_file in files, "the key must be there offline"
+    rels = {p.relative_to(ROOT).as_posix() for p in files}
+    assert {"static/vendor/pyodide/python_stdlib.zip", "static/vendor/pyodide/pyodide.asm.wasm",
+            "static/vendor/pyodide/pyodide.mjs", "static/js/pyodide-snapshot.js", "static/js/engine.js"} <= rels
+    stored = json.loads(key_file.read_text())
+    others = [p for p in files if p != key_file]
+    expected = {"key": vendor.snapshot_key(others), "pyodide": vendor.pyodide_version()}
+    assert stored == expected, "static/vendor/snapshot-key.json is out of date: run `make setup`"
+    # One file fewer (or any file's content changed) gives another key.
+    assert vendor.snapshot_key(others[1:]) != stored["key"]
+
+
+def test_the_engine_names_the_snapshot_module_and_the_service_worker_its_cache():
+    """PyScript imports the interpreter module engine.js names; sw.js's cleanup spares the
+    snapshot's cache on a first install and deletes it on an update, by the module's name."""
+    engine = (ROOT / "static/js/engine.js").read_text()
+    assert 'version: abs("static/js/pyodide-snapshot.js"),' in engine
+    module = (ROOT / "static/js/pyodide-snapshot.js").read_text()
+    name = re.search(r'export const SNAPSHOT_CACHE = "([^"]+)";', module).group(1)
+    sw = (ROOT / "sw.js").read_text()
+    assert f'const SNAPSHOT_CACHE = `${{PREFIX}}{name.removeprefix("tablee-")}`;' in sw
+    assert 'import { loadPyodide as loadPlain, version } from "../vendor/pyodide/pyodide.mjs";' in module

@@ -1,10 +1,11 @@
 // Compile Python sources to bytecode with the vendored Pyodide's own interpreter (issue 14).
 //
-//   node tools/pyc_compile.mjs <pyodide dir> <work dir>
+//   node tools/pyc_compile.mjs <pyodide dir> <work dir> [file name prefix]
 //
 // Every <work dir>/src/**/*.py becomes <work dir>/out/**/*.pyc: sourceless, hash-based and
 // unchecked (py_compile's UNCHECKED_HASH: the source's hash is in the header, and the import
-// system never reads the source to check it), with the path relative to src as its file name.
+// system never reads the source to check it), with the prefix and the path relative to src as
+// its file name. It also compiles Pyodide's standard library (tools/vendor.py write_stdlib).
 // tools/vendor.py runs it when the worker's archive is built, so the worker imports bytecode
 // instead of compiling the rules, icepool and fastjsonschema at each start (CPython can check
 // a .pyc's hash against its source, but cannot write Pyodide's bytecode: only its own
@@ -13,11 +14,13 @@
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 
-const [pyodideDir, workDir] = process.argv.slice(2).map((p) => resolve(p));
+const [pyodideDir, workDir] = process.argv.slice(2, 4).map((p) => resolve(p));
+const prefix = process.argv[4] ?? "";
 const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
 const py = await loadPyodide({ indexURL: `${pyodideDir}/` });
 py.FS.mkdirTree("/work");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: workDir }, "/work");
+py.globals.set("prefix", prefix);
 py.runPython(`
 import os, py_compile
 
@@ -29,6 +32,6 @@ for folder, _dirs, files in sorted(os.walk("/work/src")):
         rel = os.path.relpath(source, "/work/src")
         target = os.path.join("/work/out", rel + "c")
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        py_compile.compile(source, cfile=target, dfile=rel, doraise=True,
+        py_compile.compile(source, cfile=target, dfile=prefix + rel, doraise=True,
                            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 `);

@@ -2,7 +2,9 @@
 // never blocks on Python. `call(request)` sends one JSON request to tablee.api.handle and
 // resolves with its JSON response; calls made before the worker is ready wait for it.
 // document.documentElement.dataset.engine is "idle" until the engine starts, "loading", then
-// "ready" (or "failed").
+// "ready" (or "failed"); dataset.engineBoot says how the interpreter started, once ready:
+// "snapshot" (restored from this device's memory snapshot), "made" (started plainly and made
+// one) or "plain" (see static/js/pyodide-snapshot.js).
 //
 // Nothing here runs at import: PyScript's core (a large module evaluated on the main thread)
 // is fetched only when the engine starts. The shell renders the saved table first, then calls
@@ -24,6 +26,14 @@ function setState(next, detail) {
 
 export function engineState() {
   return state;
+}
+
+let bootInfo = { boot: null, snapshot_bytes: 0 };
+
+/** How the ready engine started and the size of the engine's memory snapshot on this device
+ * ({boot: "snapshot" | "made" | "plain" | null before ready, snapshot_bytes}). */
+export function engineBoot() {
+  return bootInfo;
 }
 
 export function onEngineState(fn) {
@@ -101,8 +111,10 @@ export function startEngine() {
     const worker = await PyWorker(abs("py/worker.py"), {
       config: workerConfig(),
       // A worker ignores `interpreter` from the config and would fetch Pyodide from a CDN:
-      // naming the vendored module here keeps every request on this origin.
-      version: abs("static/vendor/pyodide/pyodide.mjs"),
+      // naming a module here keeps every request on this origin. PyScript imports it and
+      // calls its loadPyodide: ours wraps the vendored Pyodide's, to start from this
+      // device's memory snapshot (static/js/pyodide-snapshot.js).
+      version: abs("static/js/pyodide-snapshot.js"),
     });
     // One real round trip before announcing readiness: store.limits, the answer the shell
     // needs first (its forms check against it). Not `describe`: its 620 kB of schemas would
@@ -111,6 +123,9 @@ export function startEngine() {
     const limits = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "store.limits" })));
     if (limits.error) throw new Error(limits.error.code);
     performance.mark("tablee-engine-ready");
+    // How the interpreter started (and, when it made a memory snapshot, the moment to store it).
+    bootInfo = JSON.parse(await worker.sync.boot());
+    document.documentElement.dataset.engineBoot = bootInfo.boot;
     setState("ready", { ms: performance.now() - started, limits });
     return worker;
   })().catch((error) => {

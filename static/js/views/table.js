@@ -2,6 +2,7 @@
 // set apart "à réparer" (repair as JSON, export, delete), the storage used and the backups.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
+import { engineBoot } from "../engine.js";
 import { errorMessage, formatNumber, has, t, tn } from "../i18n.js";
 import {
   BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, storageUsage, SYSTEM_IDS, todayStamp,
@@ -283,6 +284,7 @@ export function render(app) {
       <p class="muted small">${t("backup.help")}</p>
       <p data-testid="storage-usage">${t("storage.usage", { used: sizeLabel(usage.used), quota: sizeLabel(usage.quota), left: sizeLabel(usage.left) })}</p>
       ${usage.warn ? html`<p class="notice warning" role="status" data-testid="storage-warning">${t("storage.usage_warn")}</p>` : nothing}
+      ${engineBoot().snapshot_bytes ? html`<p class="muted small" data-testid="snapshot-usage">${t("storage.snapshot", { size: sizeLabel(engineBoot().snapshot_bytes) })}</p>` : nothing}
       ${backups.length
         ? html`<ul class="stack" id="backup-list">
             ${backups.map(

@@ -1,0 +1,196 @@
+"""The engine's memory snapshot in a real browser (static/js/pyodide-snapshot.js).
+
+A first start makes the snapshot (``data-engine-boot="made"``) and stores it in Cache Storage;
+a later start restores it (``"snapshot"``) and answers as the rules package does under CPython;
+a corrupted, truncated or foreign-build snapshot falls back to a plain start (``"plain"``) that
+makes a good one again; a restored interpreter's ``random`` is reseeded from crypto; offline
+after a first visit still restores; a service worker update replaces the snapshot.
+Every wait is for a state (an attribute, a stored entry), never a delay.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import wait_engine
+from tablee.api import handle_json
+
+SNAPSHOT_CACHE = "tablee-snapshot"
+SNAPSHOT_PATH = "static/vendor/pyodide/engine.snapshot"
+
+#: One first op per system (and the generic roll, seeded): the restored engine's answers must be
+#: the rules package's own, computed here under CPython.
+FIRST_OPS = [
+    {"op": "systmj.rules"},
+    {"op": "versality.rules"},
+    {"op": "pointzero.rules"},
+    {"op": "theorem.rules"},
+    {"op": "unicreon.data"},
+    {"op": "roll", "expr": "4d6kh3", "seed": 12345},
+]
+
+#: The stored snapshot's digest (null when there is none).
+STORED_JS = """async ([url, old]) => {
+  const cache = await caches.open('tablee-snapshot');
+  const hit = await cache.match(url);
+  const digest = hit ? hit.headers.get('x-tablee-snapshot-sha256') : null;
+  return old === undefined ? digest : digest !== null && digest !== old;
+}"""
+
+
+def boot(page) -> str:
+    wait_engine(page)
+    kind = page.evaluate("document.documentElement.dataset.engineBoot")
+    assert kind in ("snapshot", "made", "plain"), kind
+    return kind
+
+
+def wait_stored(page, site: str, other_than: str | None = None) -> str:
+    """Wait until a snapshot is in Cache Storage (another one than ``other_than``); its digest."""
+    page.wait_for_function(STORED_JS, arg=[site + SNAPSHOT_PATH, other_than], timeout=60_000)
+    return stored(page, site)
+
+
+def stored(page, site: str) -> str | None:
+    return page.evaluate(STORED_JS, [site + SNAPSHOT_PATH])
+
+
+def call(page, request: dict) -> dict:
+    return page.evaluate(
+        "async (r) => (await import(new URL('static/js/engine.js', document.baseURI).href)).call(r)", request
+    )
+
+
+def made_then_restored(page, site: str) -> str:
+    page.goto(site + "#/tray")
+    assert boot(page) == "made"
+    digest = wait_stored(page, site)
+    page.reload()
+    assert boot(page) == "snapshot"
+    return digest
+
+
+def test_a_second_load_restores_and_answers_every_system_s_first_op_as_the_rules_do(page, site, guarded):
+    made_then_restored(page, site)
+    for request in FIRST_OPS:
+        assert call(page, request) == json.loads(handle_json(json.dumps(request))), request["op"]
+    size = page.evaluate(
+        "async () => (await import(new URL('static/js/engine.js', document.baseURI).href)).engineBoot().snapshot_bytes"
+    )
+    assert size > 10_000_000
+    # The storage figures show it (page Table).
+    page.goto(site + "#/table")
+    expect(page.get_by_test_id("snapshot-usage")).to_contain_text("Mo")
+
+
+def damage(page, site: str, how: str) -> None:
+    page.evaluate(
+        """async ([name, url, how]) => {
+  const cache = await caches.open(name);
+  const hit = await cache.match(url);
+  let bytes = new Uint8Array(await hit.arrayBuffer());
+  const headers = Object.fromEntries(hit.headers);
+  const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  if (how === 'corrupted') bytes[bytes.length >> 1] ^= 0xff;  // the stored digest no longer matches
+  if (how === 'truncated') bytes = bytes.slice(0, bytes.length >> 1);
+  if (how === 'foreign') {  // another Pyodide build's id in the header, with a matching digest
+    bytes[20] ^= 0xff;
+    headers['x-tablee-snapshot-sha256'] = hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+  }
+  await cache.put(url, new Response(bytes, { headers }));
+}""",
+        [SNAPSHOT_CACHE, site + SNAPSHOT_PATH, how],
+    )
+
+
+@pytest.mark.parametrize("how", ["corrupted", "truncated", "foreign"])
+def test_a_bad_snapshot_falls_back_to_a_plain_start_and_the_next_load_restores(page, site, guarded, how):
+    good = made_then_restored(page, site)
+    damage(page, site, how)
+    page.reload()
+    assert boot(page) == "plain"
+    assert call(page, FIRST_OPS[-1]) == json.loads(handle_json(json.dumps(FIRST_OPS[-1])))
+    wait_stored(page, site, other_than=None)
+    page.reload()
+    assert boot(page) == "snapshot"
+    assert stored(page, site) is not None
+    assert good
+
+
+def python_random(page, site: str) -> list[float]:
+    """Three draws of Python's global `random` in the engine's worker, without touching its
+    state for the app (the module's `started` interpreter)."""
+    workers = page.workers
+    assert workers, "no worker"
+    url = site + "static/js/pyodide-snapshot.js"
+    for worker in workers:
+        try:
+            values = worker.evaluate(
+                "async (url) => { const m = await import(url); if (!m.started) return null;"
+                " return m.started.runPython('import random as _r; [_r.random() for _ in range(3)]').toJs(); }",
+                url,
+            )
+        except Exception:  # not the engine's worker
+            continue
+        if values:
+            return values
+    raise AssertionError("the engine's worker was not found")
+
+
+def test_two_restored_loads_give_different_seeds_and_python_randomness(page, site, guarded):
+    made_then_restored(page, site)
+    first = python_random(page, site)
+    page.reload()
+    assert boot(page) == "snapshot"
+    second = python_random(page, site)
+    assert first != second, "a restored interpreter's random state is the snapshot's"
+    # The page draws each roll's seed from crypto: two restored loads roll with different seeds.
+    seeds = []
+    for _ in range(2):
+        page.reload()
+        assert boot(page) == "snapshot"
+        page.fill("#dice-expr", "d6")
+        page.click("#roll-button")
+        expect(page.locator("#roll-result li.die")).to_have_count(1)
+        seeds.append(page.evaluate("JSON.parse(localStorage.getItem('tablee.document')).log.at(-1).request.seed"))
+    assert seeds[0] != seeds[1]
+
+
+def test_offline_after_the_first_visit_still_restores(page, site, guarded, context):
+    page.goto(site + "#/tray")
+    assert boot(page) == "made"
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+    wait_stored(page, site)
+    context.set_offline(True)
+    try:
+        page.reload()
+        assert boot(page) == "snapshot"
+        page.fill("#dice-expr", "2d6")
+        page.click("#roll-button")
+        expect(page.locator("#roll-result li.die")).to_have_count(2)
+    finally:
+        context.set_offline(False)
+
+
+def test_a_service_worker_update_replaces_the_snapshot(page, site, guarded, new_version):
+    page.goto(site + "#/tray")
+    assert boot(page) == "made"
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+    old = wait_stored(page, site)
+    page.reload()
+    assert boot(page) == "snapshot"
+    new_version("next")
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    notice = page.locator(".notice", has_text="nouvelle version")
+    expect(notice).to_be_visible(timeout=60_000)
+    page.wait_for_function("() => navigator.serviceWorker.getRegistration().then(r => r.waiting !== null)")
+    with page.expect_navigation(timeout=60_000):
+        notice.get_by_role("button", name="Mettre à jour").click()
+    assert boot(page) == "made", "the old version's snapshot was restored after the update"
+    new = wait_stored(page, site, other_than=old)
+    assert new != old
+    page.reload()
+    assert boot(page) == "snapshot"

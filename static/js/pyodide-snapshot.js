@@ -1,0 +1,219 @@
+// The engine's interpreter module: Pyodide's own `loadPyodide`, wrapped to start from a memory
+// snapshot of the heap when this device has one (a warm engine-ready in about a third of a plain
+// start's time). PyScript's worker imports the module named by PyWorker's `version` when it is a
+// URL and calls its `{loadPyodide, version}` (polyscript's interpreters.js and
+// interpreter/pyodide.js), so PyScript still fetches the archives, runs py/worker.py and sets up
+// its exports: only the interpreter's start changes. static/js/engine.js names this module.
+//
+// The snapshot's life (Pyodide's private `_makeSnapshot`, `makeMemorySnapshot`, `_loadSnapshot`;
+// tests/test_snapshot_api.py fails loudly when the pinned Pyodide no longer has them):
+// - made on a start that finds none, before the interpreter is handed to PyScript (once PyScript
+//   registers its JS modules in Python, the heap can no longer be serialized), after importing
+//   PRE_IMPORTS (the standard library of the readiness path), and stored in Cache Storage
+//   (SNAPSHOT_CACHE, one entry) once the engine is ready (storeWhenReady);
+// - restored on every later start whose key (static/vendor/snapshot-key.json, written by
+//   tools/vendor.py over every precached file: Pyodide, its stdlib archive, this file, the app)
+//   is the stored one; a stale one is deleted and a new one made;
+// - never worse than a plain start: a snapshot that cannot be read, is not the one stored
+//   (digest), or fails to restore or to answer is deleted and the start falls back to a plain
+//   one, which makes a new snapshot; failing to make or store one changes nothing else.
+// After a restore, Python's `random` is reseeded from the browser's crypto entropy (a snapshot
+// freezes its state). The hash seed of str/bytes stays the snapshot's: it orders sets and
+// dicts' hashing, never a roll (rolls use seeds the page draws from crypto).
+// How the interpreter started ("snapshot", "made" or "plain") and the snapshot's size reach the
+// page through py/worker.py's `boot` export (os.environ, set here). Performance marks in the
+// worker: tablee-interpreter-start / -ready, tablee-snapshot-make / -made (the cost of making).
+
+import { loadPyodide as loadPlain, version } from "../vendor/pyodide/pyodide.mjs";
+
+export { version };
+
+const here = (path) => new URL(path, import.meta.url).href;
+const INDEX_URL = here("../vendor/pyodide/");
+const KEY_URL = here("../vendor/snapshot-key.json");
+/** The Cache Storage cache holding the one snapshot (sw.js keeps it across its own cleanup). */
+export const SNAPSHOT_CACHE = "tablee-snapshot";
+/** The snapshot's name in that cache: a URL nothing ever fetches. */
+export const SNAPSHOT_URL = here("../vendor/pyodide/engine.snapshot");
+const KEY_HEADER = "x-tablee-snapshot-key";
+const DIGEST_HEADER = "x-tablee-snapshot-sha256";
+
+/** The standard library imported before the snapshot is made: what the readiness path
+ * (py/worker.py, then `import tablee.api`: vendor.boot_modules()) imports, and what those
+ * import, so a restored engine imports none of it. Only that: a module the readiness path
+ * would not import costs a first start (which makes the snapshot) time it would not spend,
+ * and a system's first op imports its own (precompiled) modules as it always did. */
+export const PRE_IMPORTS = [
+  "importlib.abc", "importlib.machinery", "zipfile", "json", "dataclasses", "typing", "random",
+  "pathlib", "functools", "collections.abc",
+];
+
+/** How long a made snapshot waits for the page's `boot` call (see storeWhenReady). */
+const STORE_FALLBACK_MS = 30_000;
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+async function sha256(bytes) {
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+}
+
+async function snapshotKey() {
+  const response = await fetch(KEY_URL);
+  if (!response.ok) throw new Error(`snapshot key: HTTP ${response.status}`);
+  const { key } = await response.json();
+  if (typeof key !== "string" || !key) throw new Error("snapshot key: missing");
+  return key;
+}
+
+/** The stored snapshot's bytes when it has this key and is byte for byte the one stored; null
+ * when there is none or it has another key (deleted: an update made it stale). Throws when
+ * it cannot be read or is not what was stored. */
+async function readSnapshot(cache, key) {
+  const response = await cache.match(SNAPSHOT_URL);
+  if (!response) return null;
+  if (response.headers.get(KEY_HEADER) !== key) {
+    await cache.delete(SNAPSHOT_URL);
+    return null;
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if ((await sha256(bytes)) !== response.headers.get(DIGEST_HEADER)) throw new Error("snapshot: digest mismatch");
+  return bytes;
+}
+
+async function storeSnapshot(cache, key, bytes) {
+  try {
+    const headers = { "content-type": "application/octet-stream", [KEY_HEADER]: key, [DIGEST_HEADER]: await sha256(bytes) };
+    await cache.put(SNAPSHOT_URL, new Response(bytes, { headers }));
+  } catch (error) {
+    // Quota refused or storage gone: no snapshot this time, and no partial one left behind.
+    console.warn("Tablée: engine snapshot not stored", error);
+    await cache.delete(SNAPSHOT_URL).catch(() => {});
+  }
+}
+
+/** An interpreter restored from `bytes`, reseeded and checked. Pyodide restores the heap into
+ * the module's memory, which starts smaller than a snapshot (pyodide#6254): it is grown to the
+ * snapshot's heap first, as Cloudflare's workerd does. */
+export async function restoreSnapshot(options, bytes) {
+  if (bytes.byteLength < 64 || bytes.byteOffset % 4) throw new Error("snapshot: truncated");
+  const heapOffset = new Uint32Array(bytes.buffer, bytes.byteOffset, 4)[1];
+  const heapBytes = bytes.byteLength - heapOffset;
+  if (!(heapOffset > 0 && heapBytes > 0)) throw new Error("snapshot: truncated");
+  const { default: createModule } = await import(`${INDEX_URL}pyodide.asm.mjs`);
+  const pyodide = await loadPlain({
+    ...options,
+    _loadSnapshot: bytes,
+    async createPyodideModule(settings) {
+      const module = await createModule(settings);
+      module.growMemory(heapBytes);
+      return module;
+    },
+  });
+  reseed(pyodide);
+  // Pyodide keeps its options: let the 31 MB of the snapshot's bytes go.
+  if (pyodide._api?.config) pyodide._api.config._loadSnapshot = undefined;
+  return pyodide;
+}
+
+/** A plain start that makes a snapshot: {pyodide, bytes}, or {pyodide, bytes: null} when
+ * Pyodide would start but not make one. Throws only when Pyodide refuses `_makeSnapshot`. */
+export async function makeSnapshot(options) {
+  const pyodide = await loadPlain({ ...options, _makeSnapshot: true });
+  try {
+    performance.mark("tablee-snapshot-make");
+    preImport(pyodide);
+    const bytes = pyodide.makeMemorySnapshot();
+    performance.mark("tablee-snapshot-made");
+    return { pyodide, bytes };
+  } catch (error) {
+    console.warn("Tablée: engine snapshot not made", error);
+    return { pyodide, bytes: null };
+  }
+}
+
+/** Reseed what the snapshot froze, from the browser's crypto entropy, and check the restored
+ * interpreter answers (a heap restored wrong fails here, not in PyScript). */
+function reseed(pyodide) {
+  const entropy = hex(crypto.getRandomValues(new Uint8Array(32)));
+  const answer = pyodide.runPython(
+    `import json as _j, random as _r\n_r.seed(int("${entropy}", 16))\n_j.dumps([1, "é"], ensure_ascii=False)`,
+  );
+  pyodide.runPython("del _j, _r");
+  if (answer !== '[1, "é"]') throw new Error("snapshot: the restored interpreter answers wrong");
+}
+
+function preImport(pyodide) {
+  pyodide.runPython(
+    `import importlib as _il\nfor _n in ${JSON.stringify(PRE_IMPORTS)}:\n    try:\n        _il.import_module(_n)\n` +
+      "    except ImportError:\n        pass\ndel _il, _n",
+  );
+}
+
+/** The interpreter this module last started (for the browser tests' probes of its state). */
+export let started = null;
+
+function mark(pyodide, boot, bytes) {
+  started = pyodide;
+  performance.mark("tablee-interpreter-ready");
+  pyodide.runPython(
+    `import os as _o\n_o.environ["TABLEE_ENGINE_BOOT"] = "${boot}"\n_o.environ["TABLEE_SNAPSHOT_BYTES"] = "${bytes}"\ndel _o`,
+  );
+  return pyodide;
+}
+
+/** Store the made snapshot once the engine is ready, so hashing and writing 31 MB never
+ * competes with the start: py/worker.py's `boot`, which the page calls right after the
+ * engine's first answer, calls `globalThis.tableeStoreSnapshot` (once); a page that never
+ * asks gets it stored after STORE_FALLBACK_MS. */
+function storeWhenReady(store) {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    delete globalThis.tableeStoreSnapshot;
+    clearTimeout(fallback);
+    store();
+  };
+  const fallback = setTimeout(once, STORE_FALLBACK_MS);
+  globalThis.tableeStoreSnapshot = once;
+}
+
+/** Pyodide's loadPyodide, from this device's snapshot when it has a good one (see above). */
+export async function loadPyodide(options = {}) {
+  performance.mark("tablee-interpreter-start");
+  const base = { ...options, indexURL: INDEX_URL };
+  let cache = null;
+  let key = null;
+  let stored = null;
+  let failed = false; // a snapshot was there and could not be used
+  try {
+    [cache, key] = await Promise.all([globalThis.caches ? caches.open(SNAPSHOT_CACHE) : null, snapshotKey()]);
+    if (cache) stored = await readSnapshot(cache, key);
+  } catch (error) {
+    console.warn("Tablée: engine snapshot unreadable, starting without it", error);
+    failed = true;
+    await cache?.delete(SNAPSHOT_URL).catch(() => {});
+  }
+  if (stored) {
+    try {
+      const pyodide = await restoreSnapshot(base, stored);
+      return mark(pyodide, "snapshot", stored.byteLength);
+    } catch (error) {
+      console.warn("Tablée: engine snapshot not restored, starting without it", error);
+      failed = true;
+      await cache.delete(SNAPSHOT_URL).catch(() => {});
+    }
+  }
+  if (!cache || !key) return mark(await loadPlain(base), "plain", 0);
+  let made;
+  try {
+    made = await makeSnapshot(base);
+  } catch (error) {
+    console.warn("Tablée: Pyodide refused to prepare a snapshot, starting without it", error);
+    return mark(await loadPlain(base), "plain", 0);
+  }
+  const { pyodide, bytes } = made;
+  if (!bytes) return mark(pyodide, "plain", 0);
+  storeWhenReady(() => storeSnapshot(cache, key, bytes));
+  return mark(pyodide, failed ? "plain" : "made", bytes.byteLength);
+}
