@@ -7,8 +7,9 @@ worker busy while the others have nothing left to do, so the list is ordered lon
 
 - by the duration each test took in the last run that ran it (setup, call and teardown),
   kept in pytest's cache (`.pytest_cache`, key `tablee/durations`);
-- on a fresh clone, which has no cache, by a fixed estimate: a browser test (`e2e/`) before a
-  test marked `slow` or named in `HEAVY` below, before every other unit test.
+- on a fresh clone, which has no cache, by a fixed estimate: a browser test that plays a whole
+  journey (`BROWSER_HEAVY`) before the other browser tests (`e2e/`), before a unit test marked
+  `slow` or named in `HEAVY`, before every other unit test.
 
 Only the order changes: every test still runs, and a test's outcome never depends on it (each
 test sets up its own state). `pytest -p no:cacheprovider` orders by the estimate alone.
@@ -31,7 +32,23 @@ HEAVY = (
     "tests/test_op_state_fuzz.py::",
 )
 
+# Browser tests that play a whole journey (several pages, reloads, several devices): on a fresh
+# clone they start before the shorter browser tests.
+BROWSER_HEAVY = (
+    "e2e/test_live_table.py::",
+    "e2e/test_systmj.py::",
+    "e2e/test_systmj_card_journey.py::",
+    "e2e/test_theorem.py::",
+    "e2e/test_unicreon.py::",
+    "e2e/test_versality.py::",
+    "e2e/test_pointzero.py::",
+    "e2e/test_data_safety.py::test_two_tabs",
+    "e2e/test_data_safety.py::test_every_accepted_document",
+    "e2e/test_edit_bursts.py::",
+)
+
 # Seconds assumed for a test the cache has no duration for.
+BROWSER_HEAVY_ESTIMATE = 60.0
 BROWSER_ESTIMATE = 20.0
 HEAVY_ESTIMATE = 10.0
 UNIT_ESTIMATE = 0.1
@@ -40,7 +57,7 @@ UNIT_ESTIMATE = 0.1
 def estimate(item: pytest.Item) -> float:
     nodeid = item.nodeid
     if nodeid.startswith("e2e/"):
-        return BROWSER_ESTIMATE
+        return BROWSER_HEAVY_ESTIMATE if nodeid.startswith(BROWSER_HEAVY) else BROWSER_ESTIMATE
     if item.get_closest_marker("slow") is not None or nodeid.startswith(HEAVY):
         return HEAVY_ESTIMATE
     return UNIT_ESTIMATE
