@@ -30,6 +30,10 @@ HEAVY = (
     "tests/test_api_core.py::test_fuzz_op_from_its_schema",
     "tests/test_ydoc15.py::",
     "tests/test_op_state_fuzz.py::",
+    "tests/test_store_safety.py::test_the_size_limit",
+    "tests/test_share_filters.py::test_no_secret_survives",
+    "tests/systmj/test_systmj_tests.py::test_every_request_the_schema_allows",
+    "tests/test_suite_setup.py::",
 )
 
 # Browser tests that play a whole journey (several pages, reloads, several devices): on a fresh
