@@ -1,11 +1,15 @@
 # Tablée: two set-up commands (see README.md).
 #   make serve   installs what is missing, vendors the runtime, serves http://localhost:$(PORT)/
 #   make test    installs the test tools in .venv, finds Chromium, runs tests/ and e2e/
+#                (one pytest call over every core: JOBS=1 runs it in one process)
 PORT ?= 8000
 PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# pytest-xdist workers for `make test` (one per core; each browser-test worker has its own Chromium).
+JOBS ?= auto
+XDIST = $(if $(filter 1,$(JOBS)),-p no:xdist,-n $(JOBS) --dist worksteal)
 BENCH_ARGS ?=
 
 .PHONY: serve test setup system-deps browser unit e2e lint bench clean
@@ -29,17 +33,17 @@ browser: $(VENV)/.installed
 	@bash tools/browser.sh $(VPY)
 
 test: setup $(VENV)/.installed browser
-	$(VPY) -m ruff check py tests e2e tools
-	$(VPY) -m pytest tests e2e $(PYTEST_ARGS)
+	$(VPY) -m ruff check py tests e2e tools conftest.py
+	$(VPY) -m pytest $(XDIST) tests e2e $(PYTEST_ARGS)
 
 unit: $(VENV)/.installed
-	$(VPY) -m pytest tests $(PYTEST_ARGS)
+	$(VPY) -m pytest $(XDIST) tests $(PYTEST_ARGS)
 
 e2e: setup $(VENV)/.installed browser
-	$(VPY) -m pytest e2e $(PYTEST_ARGS)
+	$(VPY) -m pytest $(XDIST) e2e $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
-	$(VPY) -m ruff check py tests e2e tools
+	$(VPY) -m ruff check py tests e2e tools conftest.py
 
 # make bench BENCH_ARGS="--readme"  also rewrites README.md's Performance figures.
 bench: setup $(VENV)/.installed browser

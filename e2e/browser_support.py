@@ -104,6 +104,17 @@ def goto_route(page, route: str) -> None:
 
 
 # ------------------------------------------------------------------ table data
+def new_table(characters=(), systems: dict | None = None, **fields) -> dict:
+    """The table the app saves on a first visit in French (static/js/storage.js ``newDocument``
+    named with fr ``table.default_name``), holding these characters and system states; ``fields``
+    replace any other top-level field. For the ``app_with`` fixture (conftest.py), which saves it
+    before the app's first load."""
+    doc = {"schema": 1, "app": "tablee", "name": "Ma table", "language": "fr",
+           "characters": list(characters), "log": [], "systems": dict(systems or {}), "settings": {}}
+    doc.update(fields)
+    return doc
+
+
 def versality_character(cid: str, name: str) -> dict:
     """A created (validated) character: base deck + oui-et + oui (5 points) + two non-mais (6 = ⌈12/2⌉)."""
     deck = [{"kind": k, "origin": "base"} for k in ("oui-et", "oui", "oui-mais", "oui-mais")]

@@ -9,10 +9,30 @@ CSP reports, which is where a worker's land).
 
 Under the policy a string predicate must be a function (``"() => ..."``): Playwright
 evaluates a bare expression with ``eval``, which the policy refuses.
+
+Fixtures (besides pytest-playwright's ``browser``, ``context`` and ``page``):
+
+- ``server`` / ``site``: the site served on a free port, once per test process.
+- ``guarded``: the page-error, CSP and foreign-request checks of the test's ``context``.
+- ``app``: a page on the dice tray with the engine ready (one engine boot).
+- ``app_with(doc, route="tray")``: the same page, but opened on a prepared table: ``doc`` (a
+  dict, e.g. ``browser_support.new_table(characters, systems)``, or raw text) is written to
+  localStorage before the app's first load, so the test boots the engine once. Prefer it to
+  ``app`` followed by writing the table and reloading (two boots) whenever creating the
+  table through the pages is not what the test checks.
+- ``devices(mj=..., scripts=())``: more browser contexts (phones, the MJ's laptop) in the
+  same browser.
+- ``new_version``: makes the server publish a new precache list.
+
+One Chromium per test process: pytest-playwright's ``browser`` is session-scoped, and under
+pytest-xdist (``make test`` runs one worker per core) each worker launches its own and its own
+``server``; each test still gets a fresh context (its own storage, cache and service worker).
+Nothing here is shared between workers, so a test may run on any of them in any order.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import sys
@@ -54,14 +74,20 @@ class SiteHandler(Handler):
         super().do_GET()
 
 
-@pytest.fixture(autouse=True, scope="session")
+# How long an `expect` waits for its state before failing. Most states come back from the
+# Python engine, sometimes after several round trips, and `make test` runs a browser per core:
+# on a loaded 2-core machine that takes far longer than Playwright's default 5 s. Each wait
+# still ends as soon as its state is there; only a failure is reported later.
+EXPECT_TIMEOUT_MS = 40_000
+
+
+@pytest.fixture(autouse=True)
 def patient_expect():
-    """Most states the tests wait for come back from the Python engine, sometimes after several
-    round trips: on a loaded 2-core machine that can take longer than Playwright's default 5 s.
-    Each wait still ends as soon as its state is there; only a failure is reported later."""
-    expect.set_options(timeout=20_000)
+    """Every test starts with the suite's `expect` timeout, whatever a test run before it in the
+    same process set (`expect.set_options` is global to the process)."""
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     yield
-    expect.set_options(timeout=5_000)
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @pytest.fixture
@@ -150,6 +176,25 @@ def app(page, site, guarded):
     page.goto(site + "#/tray")
     wait_engine(page)
     return page
+
+
+@pytest.fixture
+def app_with(page, site, guarded):
+    """`app_with(doc, route="tray")` opens the app on `#/<route>` with `doc` (a table as a dict, or
+    the raw saved text) already in localStorage, and waits for the engine; it returns the page.
+    Use it instead of `app` when a test starts from a prepared table: `app`, then writing the
+    table and reloading, boots the engine twice. The table is written from the site's manifest
+    (same origin, no script of the app runs there), so the app's first load reads it."""
+
+    def open_app(doc, route: str = "tray"):
+        page.goto(site + "manifest.webmanifest")
+        raw = doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False)
+        page.evaluate("raw => localStorage.setItem('tablee.document', raw)", raw)
+        page.goto(site + "#/" + route)
+        wait_engine(page)
+        return page
+
+    return open_app
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import goto_route, new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved
 from browser_support import versality_character as vs_character
 
 WIDTHS = [360, 1280]
@@ -56,13 +56,9 @@ def duel(bea: dict) -> tuple[dict, str, str]:
     return cb.next_turn(cb.next_turn(state)), pc, foe
 
 
-def seed(page, characters: list[dict], systems: dict | None = None) -> None:
-    doc = wait_saved(page, "d => d.app === 'tablee'")
-    doc["characters"].extend(characters)
-    doc["systems"].update(systems or {})
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.reload()
-    wait_engine(page)
+def seed(app_with, characters: list[dict], systems: dict | None = None):
+    """The app opened on a new table holding these characters and system states (one engine boot)."""
+    return app_with(new_table(characters, systems))
 
 
 def force_next_seed(page, value: int) -> None:
@@ -128,11 +124,11 @@ def test_the_forced_seeds_are_what_the_rules_say():
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(app, width):
-    app.set_viewport_size({"width": width, "height": 900})
+def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(page, app_with, width):
+    page.set_viewport_size({"width": width, "height": 900})
     bea = uc_character("uc-bea", "Béa")
     state, _, _ = duel(bea)
-    seed(app, [bea], {"unicreon": {"combat": state, "custom_items": []}})
+    app = seed(app_with, [bea], {"unicreon": {"combat": state, "custom_items": []}})
     goto_route(app, "unicreon/combat")
     # The couteau long is in her hand: chosen, not the épée courte first in her list (in the bag).
     expect(app.locator("#uc-a-weapon")).to_have_value("i1")
@@ -175,12 +171,12 @@ def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(app, wid
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_unicreon_buttons_say_why_they_are_disabled(app, width):
+def test_unicreon_buttons_say_why_they_are_disabled(page, app_with, width):
     """A tracker with nobody in it: the initiative and the end of the fight say why they wait."""
-    app.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": width, "height": 900})
     from tablee.systems.unicreon import combat as cb
 
-    seed(app, [], {"unicreon": {"combat": cb.new_state(), "custom_items": []}})
+    app = seed(app_with, [], {"unicreon": {"combat": cb.new_state(), "custom_items": []}})
     goto_route(app, "unicreon/combat")
     for sel in ("#uc-initiative", "#uc-end-combat"):
         expect(app.locator(sel)).to_be_disabled()
@@ -189,12 +185,12 @@ def test_unicreon_buttons_say_why_they_are_disabled(app, width):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_an_incapacitated_healer_says_why_and_the_mj_screen_sits_side_by_side(app, width):
-    app.set_viewport_size({"width": width, "height": 900})
+def test_an_incapacitated_healer_says_why_and_the_mj_screen_sits_side_by_side(page, app_with, width):
+    page.set_viewport_size({"width": width, "height": 900})
     dan = vs_character("vs-dan", "Dan")
     dan["incapacitated"] = True
     dan["wounds"] = {"physique": 2, "mental": 1, "personnalite": 0}
-    seed(app, [vs_character("vs-ana", "Ana"), dan])
+    app = seed(app_with, [vs_character("vs-ana", "Ana"), dan])
     goto_route(app, "versality/character/vs-dan")
     button = app.locator("#vs-heal-test")
     expect(button).to_be_disabled()
@@ -263,12 +259,12 @@ def hit_seed(state: dict, aldo: dict, brune: dict) -> tuple[int, dict]:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_systmj_held_weapon_why_disabled_damage_line_and_layout(app, width):
+def test_systmj_held_weapon_why_disabled_damage_line_and_layout(page, app_with, width):
     from tablee.api import handle
 
-    app.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": width, "height": 900})
     state, (aldo, brune) = systmj_table()
-    seed(app, [aldo, brune], {"systmj": state})
+    app = seed(app_with, [aldo, brune], {"systmj": state})
     goto_route(app, "systmj/combat")
     attack = app.locator("#sj-attack")
     # No target yet: the button says why.

@@ -13,7 +13,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log, wait_saved
+from browser_support import (
+    goto_route,
+    new_table,
+    no_horizontal_scroll,
+    saved_document,
+    wait_engine,
+    wait_log,
+    wait_saved,
+)
 from tablee.api import handle
 from tablee.systems.theorem.data import ARCANA
 from test_accessibility import axe_violations
@@ -149,12 +157,8 @@ def test_no_animation_under_reduced_motion_and_a_short_one_otherwise(app, width)
     assert timing and all(name == "die-roll" and 0 < seconds <= 0.3 for name, seconds in timing)
 
 
-def test_versality_cards_show_the_ladder_with_symbol_and_word(app, width):
-    doc = saved_document(app)
-    doc["characters"].append(versality_character("vs-ana", "Ana"))
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    app.reload()
-    wait_engine(app)
+def test_versality_cards_show_the_ladder_with_symbol_and_word(app_with, width):
+    app = app_with(new_table([versality_character("vs-ana", "Ana")]))
     app.emulate_media(reduced_motion="reduce")
     goto_route(app, "versality/test/vs-ana")
     # Mental 0 + Comprendre 0 − épique 5 = −5: seven cards, the worst applies.

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from playwright.sync_api import expect
 
-from browser_support import no_horizontal_scroll, saved_document, wait_engine
+from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine
 from tablee.api import handle
 from tablee.systems.pointzero import resolution as R
 from test_accessibility import axe_violations
@@ -162,12 +162,9 @@ def test_lock_opposition_tension_critique_and_reload(app):
     expect(app.locator("[data-testid=pz-mj-gauge]")).to_have_text("2")
 
 
-def seed_table(page, chars: list[dict]) -> None:
-    doc = saved_document(page)
-    doc["characters"] += chars
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.reload()
-    wait_engine(page)
+def seed_table(app_with, chars: list[dict]):
+    """The app opened on a new table holding these characters: one engine boot."""
+    return app_with(new_table(chars))
 
 
 def sheet(cid: str, name: str, skills: list[tuple[str, int]], atouts: list[str]) -> dict:
@@ -179,8 +176,8 @@ def sheet(cid: str, name: str, skills: list[tuple[str, int]], atouts: list[str])
     }
 
 
-def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app):
-    seed_table(app, [sheet("pz-ana", "Ana", [("Informatique", 0), ("Vigilance", 5)], ["Méticuleux"])])
+def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app_with):
+    app = seed_table(app_with, [sheet("pz-ana", "Ana", [("Informatique", 0), ("Vigilance", 5)], ["Méticuleux"])])
     go(app, "#/pointzero/test/pz-ana")
     # A skill at 0 is not rolled: the attribute test is offered instead.
     expect(app.locator("[data-testid=pz-odds-error]")).to_contain_text("Une compétence à 0 ne se lance pas")

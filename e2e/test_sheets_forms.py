@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import goto_route, new_table, no_horizontal_scroll, wait_saved
 from browser_support import versality_character as played
 
 WIDTHS = [360, 1280]
@@ -214,13 +214,9 @@ def test_a_disabled_button_says_why(app, width):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_versality_wound_taken_back_is_logged_as_a_correction(app, width):
-    sized(app, width)
-    doc = saved_document(app)
-    doc["characters"].append(played("vs-ana", "Ana"))
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    app.reload()
-    wait_engine(app)
+def test_versality_wound_taken_back_is_logged_as_a_correction(page, app_with, width):
+    sized(page, width)
+    app = app_with(new_table([played("vs-ana", "Ana")]))
     goto_route(app, "versality/character/vs-ana")
     expect(app.locator("[data-testid=vs-unwound-mental]")).to_have_count(0)
     app.click("[data-testid=vs-wound-mental]")

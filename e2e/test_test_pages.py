@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log
+from browser_support import goto_route, new_table, no_horizontal_scroll, saved_document, wait_engine, wait_log
 from test_accessibility import axe_violations
 
 
@@ -77,15 +77,13 @@ def character(system: str, cid: str) -> dict:
     return c
 
 
-def open_test(app, p: Page) -> None:
-    doc = saved_document(app)
-    doc["characters"].append(character(p.system, p.cid))
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    app.reload()
-    wait_engine(app)
+def open_test(app_with, p: Page):
+    """The app opened (one engine boot) on a table holding this system's character, on its test page."""
+    app = app_with(new_table([character(p.system, p.cid)]))
     goto_route(app, f"{p.system}/test/{p.cid}")
     expect(app.locator(p.odds)).to_be_visible()
     expect(app.locator(p.roll)).to_be_enabled()
+    return app
 
 
 def bottom(app, selector: str) -> float:
@@ -151,10 +149,10 @@ def log_says_not_replayable(app, seed: int) -> None:
 
 
 @pytest.mark.parametrize("system", list(PAGES))
-def test_test_page_phone_laptop_keyboard_settings_and_verify(app, system):
+def test_test_page_phone_laptop_keyboard_settings_and_verify(page, app_with, system):
     p = PAGES[system]
-    app.set_viewport_size({"width": 360, "height": 740})
-    open_test(app, p)
+    page.set_viewport_size({"width": 360, "height": 740})
+    app = open_test(app_with, p)
     if os.environ.get("T13_SHOT"):
         app.screenshot(path=f"/tmp/t13-{system}-360.png", full_page=True)
     # The common case fits the first screen: setup, odds summary, roll button.

@@ -6,21 +6,11 @@ needs a given card."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, no_horizontal_scroll, saved_document, wait_engine
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-
-@pytest.fixture(autouse=True)
-def patient_expect():
-    """Exact odds of a whole deck take the worker a second or two after each draw, and the
-    engine answers one request at a time: the checks here wait for their state longer."""
-    expect.set_options(timeout=30_000)
-    yield
-    expect.set_options(timeout=5_000)
 
 
 def axe_serious(page) -> list[dict]:

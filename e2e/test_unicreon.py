@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import no_horizontal_scroll, saved_document, wait_engine
+from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine
 
 
 def go(page, route: str) -> None:
@@ -284,14 +284,9 @@ def test_fight_a_canide_then_reload_and_end(app):
 LONG = "Marie-Éléonore de Villeneuve-Saint-Georges"
 
 
-def seed_document(page, characters: list[dict], combat: dict | None = None) -> None:
-    doc = saved_when(page, "d => d.app === 'tablee'")
-    doc["characters"].extend(characters)
-    if combat is not None:
-        doc["systems"]["unicreon"] = {"combat": combat, "custom_items": []}
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.reload()
-    wait_engine(page)
+def seed_document(app_with, characters: list[dict], combat: dict | None = None):
+    """The app opened on a new table holding these characters (and this fight): one engine boot."""
+    return app_with(new_table(characters, {"unicreon": {"combat": combat, "custom_items": []}} if combat is not None else None))
 
 
 def with_items(c: dict, *refs: str) -> dict:
@@ -302,13 +297,13 @@ def with_items(c: dict, *refs: str) -> dict:
     return c
 
 
-def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(app):
+def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(app_with):
     """Every Unicreon screen at 360 px with a long name; a surprise round played with the keyboard
     alone; the last passe d'armes back after a reload; PV lost in the fight shown on the list and
     the sheet ("en combat"), a bandage used on the sheet reaching the fighter, the end keeping it;
     a poison used on another character."""
     marie = with_items(character("uc-marie", LONG), "sac_a_dos", "bandage", "poison")
-    seed_document(app, [marie, character("uc-bea", "Béa")])
+    app = seed_document(app_with, [marie, character("uc-bea", "Béa")])
     go(app, "#/unicreon")
     no_horizontal_scroll(app)
     row = app.locator("[data-testid=uc-char][data-id=uc-marie]")
@@ -421,7 +416,7 @@ def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(a
     expect(app.locator("[data-testid=uc-in-combat]")).to_have_count(0)
 
 
-def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
+def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app_with):
     from tablee.systems.unicreon import combat as cb
 
     bea = character("uc-bea", "Béa")
@@ -431,7 +426,7 @@ def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app):
     pc, wolf = (c["cid"] for c in state["combatants"])
     state = cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1])
     state = cb.next_turn(cb.next_turn(cb.engage(state, pc, wolf)))  # round 2: Béa, 2 actions, engaged
-    seed_document(app, [bea], state)
+    app = seed_document(app_with, [bea], state)
     go(app, "#/unicreon/combat")
     # Escape with two actions (it cannot fail): no longer engaged, whole turn spent.
     app.click(".uc-escape summary")
@@ -477,13 +472,13 @@ def duel_state(bea: dict) -> tuple[dict, str, str]:
     return state, pc, foe
 
 
-def test_the_defenders_penalty_shows_in_the_passe_odds(app):
+def test_the_defenders_penalty_shows_in_the_passe_odds(app_with):
     """Béa (couteau long, Agilité 40: target 40) against a PNJ moyen (Agilité 40). At Moyen she hits
     on 495 of the 1296 d66 pairs (55/144); a surprised defender tests at Difficile and cannot win
     on a failed test: 510 pairs (85/216); one more step from the MJ: 187/432. The odds say what
     the penalty changes against the defender at Moyen."""
     state, _, _ = duel_state(character("uc-bea", "Béa"))
-    seed_document(app, [character("uc-bea", "Béa")], state)
+    app = seed_document(app_with, [character("uc-bea", "Béa")], state)
     go(app, "#/unicreon/combat")
     app.select_option("#uc-a-weapon", "i1")
     hit = app.locator("[data-testid=uc-odds-hit]")
@@ -502,13 +497,13 @@ def test_the_defenders_penalty_shows_in_the_passe_odds(app):
     no_horizontal_scroll(app)
 
 
-def test_a_dressed_infection_and_a_healed_poison_leave_the_sheet(app):
+def test_a_dressed_infection_and_a_healed_poison_leave_the_sheet(app_with):
     """An infected wound dressed with a bandage ends (no diagnosis needed); the MJ ends a poison:
     both leave the sheet and the saved character."""
     zoe = with_items(character("uc-zoe", "Zoé"), "sac_a_dos", "bandage")
     zoe["conditions"] = [{"kind": "infection", "name": "Morsure", "diagnosed": False},
                          {"kind": "poison", "name": "", "diagnosed": False}]
-    seed_document(app, [zoe])
+    app = seed_document(app_with, [zoe])
     go(app, "#/unicreon/character/uc-zoe")
     conditions = app.locator("[data-testid=uc-condition]")
     expect(conditions).to_have_count(2)
@@ -529,11 +524,11 @@ def test_a_dressed_infection_and_a_healed_poison_leave_the_sheet(app):
     no_horizontal_scroll(app)
 
 
-def test_initiative_starts_at_the_best_success_and_goes_round_the_table(app):
+def test_initiative_starts_at_the_best_success_and_goes_round_the_table(app_with):
     """Béa, Ana and a canidé (the MJ's seat): the MJ moves her seat between Béa and Ana with the
     keyboard; the initiative then starts at the highest raw result among the successes and goes
     on in the seating order, failures included (not sorted by raw result)."""
-    seed_document(app, [character("uc-bea", "Béa"), character("uc-ana", "Ana")])
+    app = seed_document(app_with, [character("uc-bea", "Béa"), character("uc-ana", "Ana")])
     go(app, "#/unicreon/combat")
     app.click("#uc-new-combat")
     for name in ("Béa", "Ana"):

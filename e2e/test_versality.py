@@ -9,21 +9,24 @@ import json
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_log, wait_saved
+from browser_support import (
+    goto_route,
+    new_table,
+    no_horizontal_scroll,
+    saved_document,
+    wait_engine,
+    wait_log,
+    wait_saved,
+)
 from browser_support import versality_character as character
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"
 
 
-def seed_table(page, chars: list[dict], state: dict | None = None) -> None:
-    doc = saved_document(page)
-    doc["characters"] += chars
-    if state is not None:
-        doc["systems"]["versality"] = state
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.reload()
-    wait_engine(page)
+def seed_table(app_with, chars: list[dict], state: dict | None = None):
+    """The app opened on a new table holding these characters (and this Versality state): one engine boot."""
+    return app_with(new_table(chars, {"versality": state} if state is not None else None))
 
 
 def unlock_mj(page) -> None:
@@ -177,10 +180,10 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     assert nadia["wounds"]["physique"] == 1 and len(nadia["powers"]) == 1
 
 
-def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
+def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app_with):
     ana = character("vs-ana", "Ana")
     ana["improvement_points"] = 1
-    seed_table(app, [ana])
+    app = seed_table(app_with, [ana])
     goto_route(app, "versality/test/vs-ana")
     expect(app.get_by_role("heading", name="Test de Ana")).to_be_visible()
 
@@ -314,11 +317,11 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     assert (after["catastrophe"], after["tokens"]) == (before["catastrophe"], before["tokens"])
 
 
-def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
+def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(page, app_with):
     ana = character("vs-ana", "Ana")
     ana["wounds"]["mental"] = 1
     ana["wounds"]["physique"] = 1
-    seed_table(app, [ana, character("vs-bo", "Bo"), character("vs-cy", "Cy")])
+    app = seed_table(app_with, [ana, character("vs-bo", "Bo"), character("vs-cy", "Cy")])
     goto_route(app, "versality")
     expect(app.locator("[data-testid=vs-char]")).to_have_count(3)
     no_horizontal_scroll(app)
@@ -386,7 +389,7 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     no_horizontal_scroll(app)
 
 
-def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(app):
+def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(page, app_with):
     """Issue 8 point 2: what the player pages receive from the engine (the answers of the
     player calls, the player view) and what they show hold none of the MJ's data; the MJ
     screen opens only on "Je suis MJ", and a link, a reload or a player page does not
@@ -399,7 +402,7 @@ def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(app):
     dan["wounds"] = {"physique": 2, "mental": 1, "personnalite": 0}
     secret = {"catastrophe": 4937, "tokens": 7723, "session": 2, "awarded_session": None,
               "power_uses": [{"character_id": "vs-ana", "points": 5, "note": SECRET_NOTE}], "decks": {}, "pending": {}}
-    seed_table(app, [ana, dan], secret)
+    app = seed_table(app_with, [ana, dan], secret)
 
     # The player calls, as the test page makes them: odds, draw, resolve, and the view.
     answers = app.evaluate(

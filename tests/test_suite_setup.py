@@ -1,0 +1,83 @@
+"""The test suite's own machinery: what every browser test may rely on whatever ran before it in
+the same process, and the running order of the whole suite (the root conftest.py). Browser
+tests run in any order, several per process (pytest-xdist workers), so a setting one test changes
+must not leak into the next. These run small suites in a fresh pytest process, no browser needed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Loads e2e/conftest.py's fixtures into a scratch folder's conftest (importing it under another
+# module name: every conftest.py is "conftest").
+E2E_CONFTEST = f"""
+import importlib.util, sys
+sys.path.insert(0, {str(ROOT / "e2e")!r})
+spec = importlib.util.spec_from_file_location("e2e_conftest", {str(ROOT / "e2e" / "conftest.py")!r})
+module = sys.modules["e2e_conftest"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+globals().update({{k: v for k, v in vars(module).items() if not k.startswith("__")}})
+"""
+
+
+def run_pytest(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """pytest in a fresh process, without the installed plugins (no browser is launched; it starts
+    in a fraction of the time)."""
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", *args, str(folder)],
+        cwd=folder, capture_output=True, text=True, timeout=300, env=env,
+    )
+
+
+def test_every_browser_test_starts_with_the_suites_expect_timeout(tmp_path):
+    """A test that sets its own `expect` timeout (Playwright's setting is global to the process)
+    leaves the next test the suite's timeout, not its own nor Playwright's 5 s."""
+    (tmp_path / "conftest.py").write_text(E2E_CONFTEST)
+    (tmp_path / "test_order.py").write_text(
+        "from playwright.sync_api import expect\n"
+        "import e2e_conftest\n"
+        "def test_a_lowers_it():\n"
+        "    assert expect._timeout == e2e_conftest.EXPECT_TIMEOUT_MS\n"
+        "    expect.set_options(timeout=5_000)\n"
+        "def test_b_starts_with_the_suites():\n"
+        "    assert expect._timeout == e2e_conftest.EXPECT_TIMEOUT_MS >= 20_000\n"
+    )
+    run = run_pytest(tmp_path, "-p", "no:cacheprovider")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout
+
+
+def test_the_suite_runs_its_longest_tests_first_and_remembers_durations(tmp_path):
+    """The root conftest orders tests by the durations of the last run (pytest's cache), longest
+    first, ties in collection order; with no cache, a browser test (e2e/) comes first."""
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "e2e").mkdir()
+    (tmp_path / "e2e" / "test_b.py").write_text("def test_browser():\n    pass\n")
+    (tmp_path / "a").mkdir()  # collected before e2e/: only the ordering puts the browser test first
+    (tmp_path / "a" / "test_a.py").write_text(
+        "import time\n"
+        "def test_quick():\n    pass\n"
+        "def test_slow():\n    time.sleep(0.3)\n"
+        "def test_also_quick():\n    pass\n"
+    )
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+
+    def order() -> list[str]:
+        run = run_pytest(tmp_path, "--collect-only")
+        assert run.returncode == 0, run.stdout + run.stderr
+        return [line.split("::")[-1] for line in run.stdout.splitlines() if "::" in line]
+
+    assert order() == ["test_browser", "test_quick", "test_slow", "test_also_quick"]
+    run = run_pytest(tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    durations = json.loads((tmp_path / ".pytest_cache" / "v" / "tablee" / "durations").read_text())
+    assert set(durations) == {"a/test_a.py::test_quick", "a/test_a.py::test_slow", "a/test_a.py::test_also_quick",
+                              "e2e/test_b.py::test_browser"}
+    assert durations["a/test_a.py::test_slow"] >= 0.3
+    assert order()[0] == "test_slow"
