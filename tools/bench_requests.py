@@ -87,7 +87,7 @@ def _theorem_heavy() -> dict[str, Any]:
 def _unicreon_heavy() -> dict[str, Any]:
     """A passe d'armes: an archer (bow, throwing knives, leather armour) shoots a wolf of a pack at
     40 m (past the bow's ideal range: one step harder), the wolf defends, damage and absorption."""
-    character = _ok({"op": "unicreon.character.new"})["character"]
+    character = _ok({"op": "unicreon.character.new", "id": "robin"})["character"]
     character.update(id="robin", name="Robin", po=500)
     for ref in ("arc", "couteau_lancer", "armure_cuir"):
         character = _ok({"op": "unicreon.shop.buy", "character": character, "ref": ref})["character"]
