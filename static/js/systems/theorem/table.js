@@ -127,7 +127,8 @@ async function drawCard(app, c) {
   const reshuffle = eventsText(res.events);
   if (reshuffle) ui.announce = `${reshuffle} ${ui.announce}`;
   logDraw(app, { kind: "theorem.draw", who: nameOf(c), label,
-    request: { op: "theorem.action.draw", character_id: c.id, seed }, deck, summary: [summary, reshuffle].filter(Boolean).join(" · ") });
+    request: { op: "theorem.action.draw", character_id: c.id, seed }, deck, drawn: [[res.card.id]],
+    summary: [summary, reshuffle].filter(Boolean).join(" · ") });
 }
 
 async function figure(app, c, decision) {
