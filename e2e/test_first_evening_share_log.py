@@ -200,6 +200,12 @@ def test_versality_and_theorem_draws_are_replayed_from_the_log(page, site, guard
     doc = wait_saved(page, "d => d.log.length === 3")
     logged = doc["log"][2]
     assert len(logged["request"]["deck"]["draw"]) == 6 and logged["request"]["count"] == 7
+    # The test's result replays its draw (the reshuffle included) and shares its log entry.
+    result = page.get_by_test_id("vs-result")
+    result.locator(".verify-button").click()
+    expect(result.get_by_test_id("verify-out")).to_have_attribute("data-status", "same")
+    share = result.get_by_role("link", name=f"Partager {logged['label']}")
+    expect(share).to_have_attribute("data-share", f"entry:{logged['id']}")
 
     # Théorem: an opposition and a chase round from the shared deck.
     goto_route(page, "theorem/chase")

@@ -46,6 +46,18 @@ export function takeShareChoice() {
   return choice;
 }
 
+/** The newest log entry of a roll or test rolled with `seed` (its request holds it), or null. */
+export function loggedEntry(app, seed) {
+  if (seed === null || seed === undefined) return null;
+  return app.doc.log.findLast((e) => e && typeof e.request === "object" && e.request !== null && e.request.seed === seed) ?? null;
+}
+
+/** "Partager" under a test's result: its log entry, found by its seed (nothing once it left the log). */
+export function resultShare(app, seed) {
+  const entry = loggedEntry(app, seed);
+  return entry ? html`<div class="share-here-bar">${shareButton(`entry:${entry.id}`, entry.label)}</div>` : nothing;
+}
+
 /** A "Partager" link for `choice` ("character:<id>" or "entry:<id>"); `name` is what a screen
  * reader hears after the word (the character's name, the roll's label). */
 export function shareButton(choice, name = "") {

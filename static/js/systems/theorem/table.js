@@ -12,8 +12,8 @@ import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
-import { requestCache, reveal } from "../../views/ui.js";
-import { verifyControl } from "../../views/verify.js";
+import { loggedEntry, requestCache, resultShare, reveal } from "../../views/ui.js";
+import { checkOf, verifyControl } from "../../views/verify.js";
 import {
   SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
   findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, replaceCharacter, rules, saveState,
@@ -472,7 +472,7 @@ function resultSection(app) {
     </ol>` : html`<p>${t("theorem.ui.arcane_ten")}</p>`}
     <p class="small">${tn("theorem.ui.cases", r.cases, { bonus: r.bonus })}</p>
     ${r.level === "echec" ? html`<p class="small">${t(`theorem.ui.wait_${r.retest.wait}`)}</p>` : nothing}
-    ${verifyControl(app, `th-${r.seed ?? ""}`, null, r.seed ?? null)}
+    ${verifyControl(app, `th-${r.seed ?? ""}`, checkOf(loggedEntry(app, r.seed)), r.seed ?? null)}${resultShare(app, r.seed)}
   </section>`;
 }
 

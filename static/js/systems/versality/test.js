@@ -12,8 +12,8 @@ import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
-import { callBusy, own, requestCache, reveal } from "../../views/ui.js";
-import { verifyControl, verifyRecord } from "../../views/verify.js";
+import { callBusy, loggedEntry, own, requestCache, resultShare, reveal } from "../../views/ui.js";
+import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, replaceCharacter, tn, tone,
@@ -287,7 +287,7 @@ function resultSection(app) {
     ${r.steps.length ? html`<ol class="vs-steps" data-testid="vs-steps">
       ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.spent})` : ""} : ${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
     </ol>` : html`<p class="muted small">${t("versality.ui.no_steps")}</p>`}
-    ${verifyControl(app, `vs-test-${r.seed ?? ""}`, null, r.seed ?? null)}
+    ${verifyControl(app, `vs-test-${r.seed ?? ""}`, checkOf(loggedEntry(app, r.seed)), r.seed ?? null)}${resultShare(app, r.seed)}
   </section>`;
 }
 
