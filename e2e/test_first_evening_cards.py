@@ -50,12 +50,12 @@ def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site
 
     editor = page.get_by_test_id("th-effects")
     expect(editor).to_have_attribute("open", "")  # nothing written yet: the editor is open
-    expect(page.get_by_test_id("th-effects-count")).to_have_text("0 sur 22 écrits")
+    expect(page.get_by_test_id("th-effects-count")).to_have_text("(écrits : 0 sur 22)")
     for i in range(22):
         page.fill(f"#th-effect-{i}", f"Effet écrit par la table pour l'arcane {i}.")
     page.click("#th-save-effects")
     wait_saved(page, "d => d.systems.theorem.effects.every((e, i) => e.endsWith(`arcane ${i}.`))")
-    expect(page.get_by_test_id("th-effects-count")).to_have_text("22 sur 22 écrits")
+    expect(page.get_by_test_id("th-effects-count")).to_have_text("(écrits : 22 sur 22)")
     if width == 360:
         no_horizontal_scroll(page)
 
