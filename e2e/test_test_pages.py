@@ -137,14 +137,14 @@ def verify_replays(app, p: Page, seed: int) -> None:
     no_horizontal_scroll(app)
 
 
-def log_says_not_replayable(app, seed: int) -> None:
-    """A draw from a deck as it stood cannot be replayed from the log: the control says so."""
+def log_replays_from_the_deck(app, seed: int) -> None:
+    """A draw from a deck as it stood is logged with that deck: the log replays it too."""
     goto_route(app, "log")
     entry = app.locator("[data-testid=log-entry]").first
     expect(entry).not_to_contain_text("graine")
     entry.get_by_role("button", name="Vérifier / rejouer").click()
     out = entry.locator("[data-testid=verify-out]")
-    expect(out).to_have_attribute("data-status", "unavailable")
+    expect(out).to_have_attribute("data-status", "same")
     expect(out).to_contain_text(f"graine {seed}")
 
 
@@ -194,7 +194,7 @@ def test_test_page_phone_laptop_keyboard_settings_and_verify(page, app_with, sys
     no_horizontal_scroll(app)
     assert axe_violations(app) == []
     if system in ("versality", "theorem"):
-        log_says_not_replayable(app, doc["log"][-1]["request"]["seed"])
+        log_replays_from_the_deck(app, doc["log"][-1]["request"]["seed"])
         return
     # Shift+Tab from the result reaches the roll button, and Enter rolls again.
     app.keyboard.press("Shift+Tab")

@@ -46,9 +46,11 @@ from .registry import SEED_SCHEMA, op, rng_from
 __all__ = [
     "CARD_DEF_SCHEMA",
     "CARD_STATE_SCHEMA",
+    "DECK_AS_IT_STOOD_SCHEMA",
     "VISIBILITIES",
     "check_state",
     "counts_by_kind",
+    "deck_as_it_stood",
     "discard",
     "draw",
     "ensure_pile",
@@ -373,6 +375,54 @@ def reveal(state: CardState, ids: Sequence[str], *, face_up: bool = True) -> Car
         revealed.extend(dict.fromkeys(ids))
     new["revealed"] = revealed
     return new
+
+
+#: A deck "as it stood" before a draw, as a roll log records it beside the draw's seed: the
+#: draw pile (top first) and the discard (the refill a draw turns over when the pile runs out).
+DECK_AS_IT_STOOD_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "draw": {"type": "array", "items": CARD_ID_SCHEMA, "maxItems": MAX_CARDS},
+        "discard": {"type": "array", "items": CARD_ID_SCHEMA, "maxItems": MAX_CARDS},
+    },
+    "required": ["draw", "discard"],
+    "additionalProperties": False,
+}
+
+
+def deck_as_it_stood(
+    definitions: Iterable[Mapping[str, Any]],
+    draw_pile: Sequence[str],
+    discard_pile: Sequence[str],
+    *,
+    rest: str = "play",
+) -> CardState:
+    """The card state a logged draw started from, to replay it with the logged seed.
+
+    ``draw_pile`` (top first) and ``discard_pile`` are the two piles a draw reads (:func:`draw`
+    takes from the top of the first and, when it runs out, turns the second over and shuffles
+    it with the request's rng); every other defined card goes to ``rest``, a public pile no
+    draw takes from. A card named twice or not among ``definitions`` is refused
+    (``cards.card.duplicate``, ``cards.card.unknown``): the log is untrusted data.
+    """
+    listed = [dict(d) for d in definitions]
+    defs = {str(d["id"]): d for d in listed}
+    seen: set[str] = set()
+    for cid in [*draw_pile, *discard_pile]:
+        if cid not in defs:
+            raise RulesError("cards.card.unknown", card=cid)
+        if cid in seen:
+            raise RulesError("cards.card.duplicate", card=cid)
+        seen.add(cid)
+    return {
+        "cards": defs,
+        "piles": {
+            "draw": {"cards": list(draw_pile), "owner": None, "visibility": "hidden"},
+            "discard": {"cards": list(discard_pile), "owner": None, "visibility": "public"},
+            rest: {"cards": [c for c in defs if c not in seen], "owner": None, "visibility": "public"},
+        },
+        "revealed": [],
+    }
 
 
 def total_cards(state: CardState) -> int:

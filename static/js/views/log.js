@@ -1,10 +1,20 @@
 // Roll log: every roll and test of the table, newest first, kept in the document.
+// The latest PAGE entries are drawn; "Afficher plus" adds PAGE more (a full log is 1000 entries,
+// about 2 s to paint on a loaded phone when drawn at once). Each entry can be shared
+// ("Partager", ui.shareButton) and, when it carries its seed, verified and replayed (verify.js).
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { formatTime, t, tn } from "../i18n.js";
 import { downloadJson, fileStamp } from "../storage.js";
 import { downloadLogCsv } from "./exports.js";
+import { shareButton } from "./ui.js";
 import { checkOf, verifyControl } from "./verify.js";
+
+/** How many entries are drawn at first, and added by each "Afficher plus". */
+export const PAGE = 50;
+/** How many of the latest entries are drawn (kept while the app is open; the log grows at its
+ * newest end, so a new roll never hides one that was shown). */
+let shown = PAGE;
 
 function diceSummary(result) {
   if (!result || !Array.isArray(result.terms)) return "";
@@ -24,7 +34,7 @@ function clearLog(app) {
 /** One entry: who and what, when, the total and outcome, the dice; the seed only behind
  * "Vérifier / rejouer" (verify.js), which replays the logged request and compares. */
 function entryView(app, e) {
-  return html`<li class="log-entry" data-testid="log-entry" data-kind=${e.kind}>
+  return html`<li class="log-entry" data-testid="log-entry" data-kind=${e.kind} tabindex="-1">
     <header>
       <span><strong>${e.who ? `${e.who} · ` : ""}${e.label}</strong></span>
       <time class="muted small" datetime=${e.at}>${formatTime(e.at)}</time>
@@ -32,12 +42,25 @@ function entryView(app, e) {
     ${e.result?.total !== undefined ? html`<span class="log-total">${e.result.total}</span>` : nothing}
     ${e.result?.summary ? html`<p>${e.result.summary}</p>` : nothing}
     ${diceSummary(e.result) ? html`<p class="muted small">${diceSummary(e.result)}</p>` : nothing}
-    ${e.request?.seed !== undefined ? verifyControl(app, `log-${e.id}`, checkOf(e), e.request.seed) : nothing}
+    <div class="row log-actions">
+      ${e.request?.seed !== undefined ? verifyControl(app, `log-${e.id}`, checkOf(e), e.request.seed) : nothing}
+      ${shareButton(`entry:${e.id}`, e.label)}
+    </div>
   </li>`;
 }
 
+function showMore(app) {
+  const first = shown;
+  shown += PAGE;
+  app.rerender();
+  // Keyboard and screen-reader users go on from the first entry just drawn.
+  document.querySelectorAll("#log-list > li")[first]?.focus({ preventScroll: false });
+}
+
 export function render(app) {
-  const entries = [...app.doc.log].reverse();
+  const all = app.doc.log;
+  const entries = all.slice(Math.max(0, all.length - shown)).reverse();
+  const more = all.length - entries.length;
   return html`
     <h1>${t("log.title")}</h1>
     <div class="row">
@@ -47,11 +70,12 @@ export function render(app) {
       <button type="button" id="export-log-csv" ?disabled=${!entries.length} @click=${() => downloadLogCsv(app)}>${t("log.export_tsv")}</button>
       <button type="button" class="danger" ?disabled=${!entries.length} @click=${() => clearLog(app)}>${t("log.clear")}</button>
     </div>
-    <p class="muted small">${tn("log.count", entries.length)}</p>
+    <p class="muted small" data-testid="log-count">${more > 0 ? tn("log.count_shown", all.length, { shown: entries.length }) : tn("log.count", all.length)}</p>
     ${entries.length
       ? html`<ol class="log-list" id="log-list" reversed>
           ${entries.map((e) => entryView(app, e))}
-        </ol>`
+        </ol>
+        ${more > 0 ? html`<div class="row"><button type="button" id="log-more" data-testid="log-more" @click=${() => showMore(app)}>${tn("log.more", Math.min(PAGE, more))}</button></div>` : nothing}`
       : html`<p class="muted">${t("log.empty")}</p>`}
   `;
 }

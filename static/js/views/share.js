@@ -8,6 +8,11 @@
 // imports it only when the person agrees: a character already here (same id) is updated
 // after a field-by-field list of the differences; a whole table replaces this one only after
 // a verified backup (app.replaceDocument).
+// What the link holds is shown as soon as it is decoded (no Python: milliseconds); the
+// engine's validation runs meanwhile (on a fresh page it first waits for the engine to start,
+// several seconds) and only the import buttons wait for it. After an import, a link leads to
+// what was imported. A "Partager" pressed elsewhere (ui.shareButton) opens this page
+// with its thing chosen and the link made at once.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatTime, t, tn } from "../i18n.js";
@@ -15,7 +20,7 @@ import { downloadJson, LOG_LIMIT, todayStamp } from "../storage.js";
 import { decodeShare, encodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
 import { mjSwitch, reflect } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
-import { loadStylesheet } from "./ui.js";
+import { loadStylesheet, takeShareChoice } from "./ui.js";
 
 loadStylesheet(new URL("../../css/share.css", import.meta.url).href);
 reflect();
@@ -25,13 +30,16 @@ const RECENT = 10;
 /** How many differences a character update lists (the rest is counted). */
 const MAX_DIFFS = 40;
 
-const out = { choice: "table", audience: "player", busy: false, link: null, error: null, copied: false };
-/** The link being opened: {status: "reading"|"ready"|"bad"|"done", kind, data, ...}. */
+const out = { choice: "table", audience: "player", busy: false, link: null, error: null, copied: false, auto: false };
+/** The link being opened: {status: "reading"|"checking"|"ready"|"bad"|"done", kind, data, ...}. */
 let incoming = null;
 
 function systemName(app, id) {
   const sys = app.engine.describe?.systems?.find((s) => s.id === id);
-  return sys ? sys.name : id;
+  if (sys) return sys.name;
+  const key = `nav.${id}`;
+  const name = t(key);
+  return name === key ? id : name;
 }
 
 // ------------------------------------------------------------------ sharing
@@ -41,7 +49,11 @@ function choices(app) {
   for (const c of app.doc.characters) {
     items.push({ value: `character:${c.id}`, label: t("share.what_character", { name: c.name, system: systemName(app, c.system) }) });
   }
-  for (const e of app.doc.log.slice(-RECENT).reverse()) {
+  const recent = app.doc.log.slice(-RECENT).reverse();
+  // An older entry chosen from the journal ("Partager" on it) is offered too.
+  const chosen = out.choice.startsWith("entry:") ? app.doc.log.find((e) => `entry:${e.id}` === out.choice) : null;
+  if (chosen && !recent.includes(chosen)) recent.push(chosen);
+  for (const e of recent) {
     items.push({ value: `entry:${e.id}`, label: t("share.what_entry", { label: e.label || e.kind, who: e.who ?? "", at: formatTime(e.at) }) });
   }
   return items;
@@ -176,6 +188,11 @@ async function readIncoming(app, payload) {
     return;
   }
   const { kind, data } = share;
+  // What the link holds, at once (rendered as text); the import waits for the engine's check.
+  incoming = { status: "checking", kind, data, quarantined: 0 };
+  performance.mark("tablee-share-read");
+  app.rerender();
+  document.getElementById("share-open-title")?.focus({ preventScroll: true });
   if (kind === "table") {
     const r = await app.call({ op: "store.open", document: data });
     if (r.error) incoming = { status: "bad", reason: errorMessage(r.error) };
@@ -189,12 +206,21 @@ async function readIncoming(app, payload) {
     if (r.error) incoming = { status: "bad", reason: errorMessage(r.error) };
     else incoming = { status: "ready", kind, data: r.data };
   }
+  performance.mark("tablee-share-checked");
   app.rerender();
-  document.getElementById("share-open-title")?.focus({ preventScroll: true });
+  if (incoming.status === "bad") document.getElementById("share-open-title")?.focus({ preventScroll: true });
 }
 
-function finish(app, message, kind = "status") {
-  incoming = { status: "done", message, kind };
+/** Where what was imported is: the character's sheet, the journal, the table. */
+function importedAt(kind, data) {
+  if (kind === "character") return { href: `#/${data.system}/character/${encodeURIComponent(data.id)}`, text: t("share.open_character", { name: data.name }) };
+  if (kind === "entry") return { href: "#/log", text: t("share.open_log") };
+  if (kind === "table") return { href: "#/table", text: t("share.open_table") };
+  return null;
+}
+
+function finish(app, message, kind = "status", link = null) {
+  incoming = { status: "done", message, kind, link };
   app.rerender();
   document.getElementById("share-open-title")?.focus({ preventScroll: true });
 }
@@ -207,7 +233,7 @@ function importCharacter(app) {
     if (at >= 0) doc.characters[at] = data;
     else doc.characters.push(data);
   });
-  if (kept) finish(app, t(exists ? "share.updated" : "share.imported", { name: data.name }));
+  if (kept) finish(app, t(exists ? "share.updated" : "share.imported", { name: data.name }), "status", importedAt("character", data));
   else finish(app, app.refusal?.text ?? t("share.refused"), "error");
 }
 
@@ -221,13 +247,13 @@ function importEntry(app) {
     doc.log.push(data);
     if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
   });
-  if (kept) finish(app, t("share.entry_added"));
+  if (kept) finish(app, t("share.entry_added"), "status", importedAt("entry", data));
   else finish(app, app.refusal?.text ?? t("share.refused"), "error");
 }
 
 function importTable(app) {
   const key = app.replaceDocument(incoming.data);
-  if (key) finish(app, t("share.table_replaced", { name: incoming.data.name, key }));
+  if (key) finish(app, t("share.table_replaced", { name: incoming.data.name, key }), "status", importedAt("table", incoming.data));
   else {
     incoming = { ...incoming, backupFailed: true };
     app.rerender();
@@ -244,7 +270,8 @@ function summary(app) {
     return html`<p data-testid="share-summary">${t("share.holds_entry", { label: data.label || data.kind, who: data.who ?? "", at: formatTime(data.at) })}</p>
       ${summaryText ? html`<p class="share-entry-result">${summaryText}</p>` : nothing}`;
   }
-  const names = data.characters.map((c) => c.name).join(", ");
+  if (!Array.isArray(data?.characters) || !Array.isArray(data?.log)) return nothing; // not checked yet
+  const names = data.characters.map((c) => c?.name).join(", ");
   return html`<p data-testid="share-summary">${t("share.holds_table", { name: data.name })}</p>
     <ul>
       <li>${tn("share.table_characters", data.characters.length)}${names ? ` : ${names}` : ""}</li>
@@ -255,11 +282,13 @@ function summary(app) {
 
 function consent(app) {
   const { kind, data } = incoming;
+  // Until the engine has checked the link, its import buttons wait (and say so).
+  const checking = incoming.status === "checking";
   const cancel = html`<button type="button" id="share-cancel" @click=${() => finish(app, t("share.cancelled"))}>${t("share.cancel")}</button>`;
   if (kind === "character") {
     const current = app.doc.characters.find((c) => c.id === data.id);
     if (!current) {
-      return html`<div class="row"><button type="button" class="primary" id="share-import" @click=${() => importCharacter(app)}>${t("share.import_character")}</button>${cancel}</div>`;
+      return html`<div class="row"><button type="button" class="primary" id="share-import" ?disabled=${checking} aria-describedby="share-checking" @click=${() => importCharacter(app)}>${t("share.import_character")}</button>${cancel}</div>`;
     }
     const diffs = differences(current, data);
     if (diffs.length === 0) return html`<p role="status" data-testid="share-same">${t("share.same_character")}</p><div class="row">${cancel}</div>`;
@@ -268,17 +297,21 @@ function consent(app) {
         ${diffs.slice(0, MAX_DIFFS).map((d) => html`<li><code>${d.path}</code> : <del>${short(d.before)}</del> → <ins>${short(d.after)}</ins></li>`)}
         ${diffs.length > MAX_DIFFS ? html`<li>${tn("share.diff_more", diffs.length - MAX_DIFFS)}</li>` : nothing}
       </ul>
-      <div class="row"><button type="button" class="primary" id="share-update" @click=${() => importCharacter(app)}>${t("share.update_character")}</button>${cancel}</div>`;
+      <div class="row"><button type="button" class="primary" id="share-update" ?disabled=${checking} aria-describedby="share-checking" @click=${() => importCharacter(app)}>${t("share.update_character")}</button>${cancel}</div>`;
   }
   if (kind === "entry") {
-    return html`<div class="row"><button type="button" class="primary" id="share-import" @click=${() => importEntry(app)}>${t("share.import_entry")}</button>${cancel}</div>`;
+    return html`<div class="row"><button type="button" class="primary" id="share-import" ?disabled=${checking} aria-describedby="share-checking" @click=${() => importEntry(app)}>${t("share.import_entry")}</button>${cancel}</div>`;
   }
   return html`<p>${t("share.table_warning", { name: app.doc.name })}</p>
     ${incoming.backupFailed
       ? html`<div class="notice error" role="alert"><p>${t("share.backup_failed")}</p>
           <div class="row"><button type="button" @click=${() => app.exportNow()}>${t("save.export")}</button></div></div>`
       : nothing}
-    <div class="row"><button type="button" class="primary" id="share-import" @click=${() => importTable(app)}>${t("share.import_table")}</button>${cancel}</div>`;
+    <div class="row"><button type="button" class="primary" id="share-import" ?disabled=${checking} aria-describedby="share-checking" @click=${() => importTable(app)}>${t("share.import_table")}</button>${cancel}</div>`;
+}
+
+function checkingLine() {
+  return html`<p class="muted small" id="share-checking" role="status" data-testid="share-checking">${incoming.status === "checking" ? t("share.checking") : ""}</p>`;
 }
 
 function openSection(app) {
@@ -287,15 +320,28 @@ function openSection(app) {
   else if (incoming.status === "bad") {
     body = html`<div class="notice error" role="alert" data-testid="share-bad"><p>${t("share.bad_link", { reason: incoming.reason })}</p></div>`;
   } else if (incoming.status === "done") {
-    body = html`<p role="status" class=${incoming.kind === "error" ? "field-error" : ""} data-testid="share-done">${incoming.message}</p>`;
-  } else body = html`${summary(app)}${consent(app)}`;
+    body = html`<p role="status" class=${incoming.kind === "error" ? "field-error" : ""} data-testid="share-done">${incoming.message}</p>
+      ${incoming.link ? html`<p><a href=${incoming.link.href} data-testid="share-imported-link">${incoming.link.text}</a></p>` : nothing}`;
+  } else body = html`${summary(app)}${consent(app)}${checkingLine()}`;
   return html`<section class="card share-open" aria-labelledby="share-open-title" data-testid="share-open">
     <h2 id="share-open-title" tabindex="-1">${t("share.open_title")}</h2>${body}</section>`;
 }
 
 // ------------------------------------------------------------------ the page
 
+/** A "Partager" pressed on a sheet, a roll or a log entry: that thing chosen, its link made
+ * as soon as the engine can check it (at once when it is up). */
+function chosenElsewhere(app) {
+  const choice = takeShareChoice();
+  if (choice) Object.assign(out, { choice, link: null, error: null, copied: false, auto: true });
+  if (out.auto && app.engine.state === "ready" && !out.busy) {
+    out.auto = false;
+    queueMicrotask(() => makeLink(app));
+  }
+}
+
 export function render(app) {
+  chosenElsewhere(app);
   const [payload] = app.params;
   if (payload) {
     // Consumed at once: the data leaves the address bar (and the history entry) before anything else.

@@ -5,6 +5,7 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatNumber, formatPercent, t } from "../i18n.js";
 import { newSeed } from "../storage.js";
 import { renderDiceResult, renderDistribution } from "./dice-ui.js";
+import { shareButton } from "./ui.js";
 
 export const QUICK = ["d4", "d6", "d8", "d10", "d12", "d20", "d66", "d100", "2d6", "3d6", "4d6kh3", "2d20kh1"];
 
@@ -61,12 +62,16 @@ async function roll(app, event) {
   }
   state.result = response;
   state.error = null;
-  app.addLog({
+  state.entry = null;
+  const kept = app.addLog({
     kind: "roll",
     label: response.expr,
     request: { op: "roll", expr: response.expr, seed: response.seed },
     result: { total: response.total, terms: response.terms },
   });
+  // The roll's log entry, for "Partager" under the result.
+  if (kept) state.entry = app.doc.log.at(-1)?.id ?? null;
+  app.rerender();
 }
 
 /** A preset die: its expression goes in the field (its odds follow) and, once the engine is
@@ -125,6 +130,8 @@ export function render(app) {
       <section class="card" aria-labelledby="result-title" id="roll-result">
         <h2 id="result-title">${t("tray.result")}</h2>
         ${state.result ? renderDiceResult(state.result) : html`<p class="muted">${t("tray.no_roll")}</p>`}
+        ${state.result && state.entry && app.doc.log.some((e) => e.id === state.entry)
+          ? html`<div class="share-here-bar">${shareButton(`entry:${state.entry}`, state.result.expr)}</div>` : nothing}
       </section>
       <section class="card" aria-labelledby="odds-title" id="odds">
         <h2 id="odds-title">${t("tray.odds")}${odds ? html` — <span class="mono">${odds.expr}</span>` : nothing}</h2>

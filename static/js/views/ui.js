@@ -4,7 +4,7 @@
 // System-agnostic: Unicreon and Versality use them; Point Zéro, Théorem and SYSTMJ can too.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage } from "../i18n.js";
+import { errorMessage, t } from "../i18n.js";
 
 const loadedSheets = new Set();
 
@@ -23,7 +23,46 @@ export function renderSystemPage(app, system, pages, fallback) {
   const [page, id] = app.params;
   const entry = Object.hasOwn(pages, page) ? pages[page] : null;
   const body = entry && (!entry.id || id) ? entry.render(app, id) : fallback(app);
-  return html`<div class=${system} data-page=${page ?? "list"}>${body}</div>`;
+  // Every system's character sheet can be shared from where it is.
+  const character = page === "character" && id ? app.doc.characters.find((c) => c.id === id && c.system === system) : null;
+  return html`<div class=${system} data-page=${page ?? "list"}>${character
+    ? html`<div class="share-here-bar">${shareButton(`character:${character.id}`, character.name)}</div>` : nothing}${body}</div>`;
+}
+
+// ------------------------------------------------------------------ "Partager" where you are
+// On a character sheet, under a roll's result, on a log entry: a link to the Partager page
+// (#/share) with that thing chosen; the page makes its link at once (views/share.js takes the
+// choice with `takeShareChoice`). A link, not a dialog: the page that makes links, with its
+// audience choice and its QR code, stays the one place links are made.
+
+/** The choice of the last "Partager" pressed ("character:<id>", "entry:<id>"), until the
+ * Partager page takes it. */
+let pendingShare = null;
+
+/** The pending share choice, once (null when the Partager page was opened from the menu). */
+export function takeShareChoice() {
+  const choice = pendingShare;
+  pendingShare = null;
+  return choice;
+}
+
+/** The newest log entry of a roll or test rolled with `seed` (its request holds it), or null. */
+export function loggedEntry(app, seed) {
+  if (seed === null || seed === undefined) return null;
+  return app.doc.log.findLast((e) => e && typeof e.request === "object" && e.request !== null && e.request.seed === seed) ?? null;
+}
+
+/** "Partager" under a test's result: its log entry, found by its seed (nothing once it left the log). */
+export function resultShare(app, seed) {
+  const entry = loggedEntry(app, seed);
+  return entry ? html`<div class="share-here-bar">${shareButton(`entry:${entry.id}`, entry.label)}</div>` : nothing;
+}
+
+/** A "Partager" link for `choice` ("character:<id>" or "entry:<id>"); `name` is what a screen
+ * reader hears after the word (the character's name, the roll's label). */
+export function shareButton(choice, name = "") {
+  return html`<a class="button small share-here no-print" href="#/share" data-testid="share-here" data-share=${choice}
+    @click=${() => { pendingShare = choice; }}>${t("share.here")}${name ? html`<span class="visually-hidden"> ${name}</span>` : nothing}</a>`;
 }
 
 /**

@@ -7,8 +7,11 @@
 // Log entries are untrusted (imported tables): the record is read with Object.hasOwn and checked
 // for shape; the request goes to the engine, which validates it against its op's schema. A roll
 // of the dice tray (op "roll", logged with its total and dice) is checked against the logged
-// total and dice themselves. An entry whose outcome also depends on a deck as it stood (a
-// Versality draw, a Théorem chain) cannot be replayed from the log alone: the control says so.
+// total and dice themselves. A Versality or Théorem draw depends on the deck as it stood too:
+// it is logged with that deck (`request.deck`: draw pile top first, and discard) and the digest
+// of the cards drawn, and replayed by the system's replay op (`DECK_REPLAYS`), which draws again
+// from that deck with that seed. An entry without its deck (a player's share of it: the share
+// filters take decks out) cannot be replayed: the control says so.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
@@ -53,6 +56,28 @@ export function verifyRecord(response, keys) {
 
 const ROLL_KEYS = ["total", "terms"];
 
+/** A logged deck as it stood, checked for shape (the engine checks its cards). */
+function deckOf(request) {
+  const deck = Object.hasOwn(request, "deck") ? request.deck : null;
+  return deck && typeof deck === "object" && Array.isArray(deck.draw) && Array.isArray(deck.discard)
+    ? { draw: deck.draw, discard: deck.discard } : null;
+}
+
+/** The draws replayed from their deck: logged op -> the replay request (null: not replayable). */
+const DECK_REPLAYS = new Map([
+  ["theorem.action.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "action", deck, seed: rq.seed })],
+  ["theorem.opposition.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "opposition", deck, seed: rq.seed })],
+  ["theorem.chase.round", (rq, deck) => ({ op: "theorem.draw.replay", kind: "chase", deck, seed: rq.seed })],
+  ["versality.test.draw", (rq, deck) => (Number.isInteger(rq.count) ? { op: "versality.draw.replay", deck, count: rq.count, seed: rq.seed } : null)],
+]);
+
+/** The request that replays a logged request: itself, or for a deck draw its replay op's. */
+function replayRequest(request) {
+  if (!DECK_REPLAYS.has(request.op)) return request;
+  const deck = deckOf(request);
+  return deck ? DECK_REPLAYS.get(request.op)(request, deck) : null;
+}
+
 /** How an (untrusted) log entry can be checked: {request, keys, digest} or null. */
 export function checkOf(entry) {
   const request = entry && Object.hasOwn(entry, "request") ? entry.request : null;
@@ -61,7 +86,8 @@ export function checkOf(entry) {
   const record = result && typeof result === "object" && Object.hasOwn(result, "verify") ? result.verify : null;
   if (record && Array.isArray(record.keys) && record.keys.length <= 12 && record.keys.every((k) => typeof k === "string" && k.length <= 40)
     && typeof record.digest === "string") {
-    return { request, keys: record.keys, digest: record.digest };
+    const replay = replayRequest(request);
+    return replay ? { request: replay, keys: record.keys, digest: record.digest } : null;
   }
   if (request.op === "roll" && result && Object.hasOwn(result, "total") && Array.isArray(result.terms)) {
     return { request, keys: ROLL_KEYS, digest: outcomeDigest(result, ROLL_KEYS) };

@@ -5,6 +5,7 @@ Importing this package registers its ops (``theorem.*``) and the store validator
 
 from . import (
     ops,  # noqa: F401  (registers the ops)
+    replay,  # noqa: F401  (registers theorem.draw.replay)
     share,  # noqa: F401  (registers the player share filter)
 )
 

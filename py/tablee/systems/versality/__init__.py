@@ -5,6 +5,7 @@ Importing this package registers its ops (``versality.*``) and the store validat
 
 from . import (
     ops,  # noqa: F401  (registers the ops)
+    replay,  # noqa: F401  (registers versality.draw.replay)
     share,  # noqa: F401  (registers the player share filter)
 )
 

@@ -361,6 +361,9 @@ def draw_test(
         R.DIFFICULTIES[difficulty],
         wounds,
     )
+    before = new["decks"][cid]["piles"]
+    # The deck as it stood, for the roll log: with the seed it replays this draw (replay.py).
+    deck_used = {"draw": list(before["draw"]["cards"]), "discard": list(before["discard"]["cards"])}
     deck, drawn, events = cards.draw(new["decks"][cid], plan["count"], rng, source="draw", to="hand")
     if not drawn:
         raise RulesError("versality.deck.empty")
@@ -378,6 +381,7 @@ def draw_test(
         **plan,
         "drawn": [{"id": c, "kind": deck["cards"][c]["kind"]} for c in drawn],
         "events": events,
+        "deck_used": deck_used,
     }
     return new, info
 

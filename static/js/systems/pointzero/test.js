@@ -11,7 +11,7 @@ import { errorMessage, formatNumber, formatPercent, t, tn } from "../../i18n.js"
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
-import { requestCache, reveal } from "../../views/ui.js";
+import { requestCache, resultShare, reveal } from "../../views/ui.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   DIFFICULTIES, DIFF_VALUE, MODIFIERS, MOD_VALUE, backLink, characters, diceTerm, errorLine, findCharacter,
@@ -353,7 +353,7 @@ function resultBlock(app, c) {
     ${choosing ? html`<p class="small">${t("pointzero.ui.choose_keep_help", { n: r.plan.keep, chosen: ui.keep.size })}</p>
       <div class="row"><button type="button" class="primary" id="pz-keep-apply" ?disabled=${ui.keep.size !== r.plan.keep || ui.busy} @click=${() => keepChosen(app)}>${t("pointzero.ui.keep_apply")}</button>
       <button type="button" @click=${() => { ui.keep = null; app.rerender(); }}>${t("pointzero.ui.cancel")}</button></div>` : nothing}
-    ${choosing ? nothing : verifyControl(app, `pz-test-${r.seed}`, r.check)}
+    ${choosing ? nothing : html`${verifyControl(app, `pz-test-${r.seed}`, r.check)}${resultShare(app, r.seed)}`}
   </section>`;
 }
 

@@ -4,7 +4,7 @@
 // (tablee.systems.systmj.library / wear); this page collects the form and draws the cards.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { has, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { callBusy, engineData, onNavigate, requestCache } from "../../views/ui.js";
 import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, seededRoll, tableState } from "./common.js";
@@ -201,29 +201,39 @@ export function renderCardFace(r, card, holderName) {
   </article>`;
 }
 
+/** What a field is for (section 4.1–4.4), under the field; a family's own reading first. */
+function fieldHelp(family, key) {
+  const own = `systmj.cardh.${family}.${key}`;
+  if (has(own)) return t(own);
+  return has(`systmj.cardh.${key}`) ? t(`systmj.cardh.${key}`) : "";
+}
+
 function control(app, r, form, [key, kind, options]) {
   const id = `sj-cf-${key}`;
+  const help = kind === "list" ? "" : fieldHelp(form.family, key);
+  const helpLine = help ? html`<p class="muted small sj-field-help" id=${`${id}-help`}>${help}</p>` : nothing;
+  const described = help ? `sj-card-error-box ${id}-help` : "sj-card-error-box";
   // The field the engine refused (its message is under the form, naming the field).
   const bad = (ui.error?.params?.field ?? "").split(".")[0] === key ? "true" : "false";
   const rerender = () => app.rerender();
   if (kind === "text") {
-    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} maxlength="120" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${form[key]} @input=${(e) => { form[key] = e.target.value; }}></div>`;
+    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} maxlength="120" aria-invalid=${bad} aria-describedby=${described} .value=${form[key]} @input=${(e) => { form[key] = e.target.value; }}>${helpLine}</div>`;
   }
   if (kind === "number") {
-    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} inputmode="numeric" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${String(form[key])} @input=${(e) => { form[key] = e.target.value; }}></div>`;
+    return html`<div class="field"><label for=${id}>${label(key)}</label><input id=${id} inputmode="numeric" aria-invalid=${bad} aria-describedby=${described} .value=${String(form[key])} @input=${(e) => { form[key] = e.target.value; }}>${helpLine}</div>`;
   }
   if (kind === "bool") {
-    return html`<div class="field"><label><input type="checkbox" id=${id} .checked=${form[key]} @change=${(e) => { form[key] = e.target.checked; }}> ${label(key)}</label></div>`;
+    return html`<div class="field"><label><input type="checkbox" id=${id} aria-describedby=${help ? `${id}-help` : nothing} .checked=${form[key]} @change=${(e) => { form[key] = e.target.checked; }}> ${label(key)}</label>${helpLine}</div>`;
   }
   if (kind === "one") {
     const list = options(r, form);
-    return html`<div class="field"><label for=${id}>${label(key)}</label><select id=${id} @change=${(e) => { form[key] = key === "da" ? Number(e.target.value) : e.target.value; if (key === "type") form.subtype = (r.re_types[form.type] ?? [""])[0]; rerender(); }}>
-      ${list.map((v) => html`<option value=${String(v)} ?selected=${String(v) === String(form[key])}>${key === "da" ? t(`systmj.da.${v}`) : value(v)}</option>`)}</select></div>`;
+    return html`<div class="field"><label for=${id}>${label(key)}</label><select id=${id} aria-describedby=${help ? `${id}-help` : nothing} @change=${(e) => { form[key] = key === "da" ? Number(e.target.value) : e.target.value; if (key === "type") form.subtype = (r.re_types[form.type] ?? [""])[0]; rerender(); }}>
+      ${list.map((v) => html`<option value=${String(v)} ?selected=${String(v) === String(form[key])}>${key === "da" ? t(`systmj.da.${v}`) : value(v)}</option>`)}</select>${helpLine}</div>`;
   }
   if (kind === "multi") {
     const list = options(r, form);
     if (!list.length) return nothing;
-    return html`<fieldset class="sj-wide"><legend>${label(key)}</legend><div class="sj-checks">
+    return html`<fieldset class="sj-wide" aria-describedby=${help ? `${id}-help` : nothing}><legend>${label(key)}</legend>${helpLine}<div class="sj-checks">
       ${list.map((v) => html`<label><input type="checkbox" name=${key} value=${v} .checked=${form[key].includes(v)} @change=${(e) => {
         form[key] = e.target.checked ? [...form[key], v] : form[key].filter((x) => x !== v);
         if (key === "types") form.categories = form.categories.filter((c) => form.types.some((ty) => (r.eq_categories[ty] ?? []).includes(c)));
@@ -231,7 +241,7 @@ function control(app, r, form, [key, kind, options]) {
       }}> ${value(v)}</label>`)}</div></fieldset>`;
   }
   if (kind === "damage") {
-    return html`<fieldset class="sj-wide"><legend>${label(key)}</legend><div class="sj-damage-form">
+    return html`<fieldset class="sj-wide" aria-describedby=${help ? `${id}-help` : nothing}><legend>${label(key)}</legend>${helpLine}<div class="sj-damage-form">
       ${["1-2", "3-4", "5-6"].map((band, i) => html`<div class="field"><label for=${`${id}-${i}`}>${t("systmj.cards.d6", { band })}</label>
         <input id=${`${id}-${i}`} inputmode="numeric" aria-invalid=${bad} aria-describedby="sj-card-error-box" .value=${String(form[key][i])} @input=${(e) => { form[key][i] = e.target.value; }}></div>`)}
     </div></fieldset>`;
@@ -246,7 +256,8 @@ function cardForm(app, r, state) {
   const form = ui.form;
   const errField = ui.error?.params?.field ?? "";
   return html`<form class="card" aria-labelledby="sj-cform-title" @submit=${(e) => saveCard(app, e)} data-testid="sj-card-form">
-    <h2 id="sj-cform-title">${ui.editing ? t("systmj.cards.edit_title", { number: ui.editing }) : t("systmj.cards.new_title", { family: t(`systmj.family.${form.family}`) })}</h2>
+    <h2 id="sj-cform-title" tabindex="-1">${ui.editing ? t("systmj.cards.edit_title", { number: ui.editing }) : t("systmj.cards.new_title", { family: t(`systmj.family.${form.family}`) })}</h2>
+    <p class="muted" data-testid="sj-family-for">${t(`systmj.family_for.${form.family}`)}</p>
     <div class="sj-grid">
       <div class="field sj-wide"><label for="sj-cf-name">${t("systmj.cards.name")}</label>
         <input id="sj-cf-name" maxlength="80" .value=${form.name} aria-invalid=${errField === "name" || ui.error?.code === "systmj.card.name_empty" ? "true" : "false"} aria-describedby="sj-card-error-box" @input=${(e) => { form.name = e.target.value; }}></div>
@@ -281,6 +292,32 @@ function cardActions(app, r, card, state) {
   ${learnControls(app, card)}`;
 }
 
+/** Open a new card of `family` and bring its form to the person. */
+function newCard(app, r, family) {
+  ui.family = family;
+  ui.form = blank(r, family);
+  ui.error = null;
+  app.rerender();
+  requestAnimationFrame(() => {
+    const title = document.getElementById("sj-cform-title");
+    title?.focus({ preventScroll: true });
+    title?.scrollIntoView({ block: "start" });
+  });
+}
+
+/** An empty library: what each of the four families is for (4.1–4.4), each opening a new card. */
+function emptyLibrary(app, r) {
+  return html`<section class="card" aria-labelledby="sj-empty-title" data-testid="sj-empty-library">
+    <h2 id="sj-empty-title">${t("systmj.cards.empty_title")}</h2>
+    <p class="muted">${t("systmj.cards.empty_help")}</p>
+    <ul class="sj-families">${FAMILY_ORDER.map((f) => html`<li class="sj-family sj-card-${f}" data-family=${f} data-testid="sj-family">
+      <h3><span class="sj-card-symbol" aria-hidden="true">${FAMILY_SYMBOL.get(f)}</span> ${t(`systmj.family.${f}`)}</h3>
+      <p class="small">${t(`systmj.family_for.${f}`)}</p>
+      <button type="button" data-testid="sj-family-new" @click=${() => newCard(app, r, f)}>${t("systmj.cards.create_family", { family: t(`systmj.family.${f}`) })}</button>
+    </li>`)}</ul>
+  </section>`;
+}
+
 export function render(app) {
   ensureCardStyles();
   const state = tableState(app);
@@ -299,12 +336,12 @@ export function render(app) {
         <select id="sj-card-family" @change=${(e) => { ui.family = e.target.value; }}>
           ${FAMILY_ORDER.map((f) => html`<option value=${f} ?selected=${ui.family === f}>${t(`systmj.family.${f}`)}</option>`)}
         </select>
-        <button type="button" id="sj-card-new" @click=${() => { ui.form = blank(r, ui.family); ui.error = null; app.rerender(); }}>${t("systmj.cards.create")}</button>
+        <button type="button" id="sj-card-new" @click=${() => newCard(app, r, ui.family)}>${t("systmj.cards.create")}</button>
         <button type="button" id="sj-card-print" @click=${() => window.print()}>${t("systmj.cards.print")}</button>
       </div>
       ${errorLine(ui.error, state)}
     </section>`}
     ${cards.length ? html`<ul class="sj-cards" data-testid="sj-cards">${cards.map((c) => html`<li>${renderCardFace(r, c, holder(c.holder))}${cardActions(app, r, c, state)}</li>`)}</ul>`
-      : html`<p class="muted">${t("systmj.cards.empty")}</p>`}
+      : ui.form ? html`<p class="muted">${t("systmj.cards.empty")}</p>` : emptyLibrary(app, r)}
   `;
 }

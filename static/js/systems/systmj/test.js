@@ -8,7 +8,7 @@ import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, savePrefs } from "../../views/prefs.js";
-import { callBusy, onNavigate, reveal } from "../../views/ui.js";
+import { callBusy, onNavigate, resultShare, reveal } from "../../views/ui.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, d100Term, degreeLabel, errorLine, findCharacter, nameOf,
@@ -228,7 +228,7 @@ function resultBlock(app, r) {
     <h2 id="sj-result-title" tabindex="-1">${t("systmj.ui.result")}</h2>
     ${r.dice ? html`${renderD100(r.dice)}<p>${t("systmj.ui.roll_line", { roll: String(r.roll).padStart(2, "0"), effective: r.effective, score: r.score })}</p>` : html`<p>${t("systmj.ui.no_roll")}</p>`}
     <p class="sj-verdict ${tone}" data-testid="sj-verdict" role="status">${verdict(r)}</p>
-    ${verifyControl(app, `sj-test-${r.seed}`, r.check)}
+    ${verifyControl(app, `sj-test-${r.seed}`, r.check)}${resultShare(app, r.seed)}
   </section>`;
 }
 

@@ -83,7 +83,8 @@ function opposition(app) {
     ui.announce = `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
     saveState(app, r.state);
     logDraw(app, { kind: "theorem.opposition", who: `${a.name} / ${b.name}`, label: t("theorem.ui.opposition_log", { a: a.name, b: b.name }),
-      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: ui.announce });
+      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: ui.announce,
+      drawn: [res.chain_a.map((x) => x.id), res.chain_b.map((x) => x.id)] });
   });
 }
 
@@ -122,7 +123,7 @@ function chaseRound(app) {
     ].filter(Boolean).join(" ");
     saveState(app, r.state);
     logDraw(app, { kind: "theorem.chase", who: `${ch.a.name} / ${ch.b.name}`, label: t("theorem.ui.chase_log", { n: ch.rounds.length }),
-      request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: ui.announce });
+      request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: ui.announce, drawn: [rd.cards_a, rd.cards_b] });
   });
 }
 

@@ -9,6 +9,7 @@ import { newSeed } from "../../storage.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { verifyRecord } from "../../views/verify.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { tn };
@@ -131,9 +132,12 @@ export function deckUsed(state) {
   return { draw: [...state.deck.piles.draw.cards], discard: [...state.deck.piles.discard.cards] };
 }
 
-/** A log entry for a seeded draw: the request with its seed and the deck it used, and a summary. */
-export function logDraw(app, { kind, who, label, request, deck, summary }) {
-  app.addLog({ kind, system: SYSTEM, who, label: label.slice(0, 200), request: { ...request, deck }, result: { summary } });
+/** A log entry for a seeded draw: the request with its seed and the deck it used, and a summary.
+ * `drawn` (the card ids drawn, chain by chain) is kept as a digest: "Vérifier / rejouer" draws
+ * again from that deck with that seed (theorem.draw.replay) and compares. */
+export function logDraw(app, { kind, who, label, request, deck, summary, drawn = null }) {
+  const result = drawn ? { summary, verify: verifyRecord({ drawn }, ["drawn"]) } : { summary };
+  app.addLog({ kind, system: SYSTEM, who, label: label.slice(0, 200), request: { ...request, deck }, result });
 }
 
 /** Reshuffle events in words (the discard turned over). */

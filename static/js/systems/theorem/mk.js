@@ -12,7 +12,7 @@ import { renderCard } from "../../views/cards.js";
 import { ARCANA, MK, arcaneFace, arcaneName, backLink, characters, ensureState, eventsText, levelLabel, logDraw, nameOf,
   ready, saveState, tableState, thError, tn } from "./common.js";
 
-const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null };
+const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null, effectsOpen: null };
 
 async function run(app, request, after) {
   if (ui.busy) return;
@@ -138,7 +138,11 @@ function effectsSection(app, state) {
     ui.effects = null;
     saveState(app, r.state);
   });
-  return html`<details class="card th-effects"><summary><h2 class="th-inline">${t("theorem.ui.effects")}</h2></summary>
+  // Open while the table has written no effect yet (the text gives none: the table writes all 22).
+  const written = state.effects.filter((e) => e.trim()).length;
+  ui.effectsOpen ??= written === 0;
+  return html`<details class="card th-effects" data-testid="th-effects" .open=${ui.effectsOpen} @toggle=${(e) => { ui.effectsOpen = e.target.open; }}>
+    <summary><h2 class="th-inline">${t("theorem.ui.effects")}</h2> <span class="muted small" data-testid="th-effects-count">${t("theorem.ui.effects_written", { n: written })}</span></summary>
     <p class="muted small">${t("theorem.ui.effects_help")}</p>
     ${ARCANA.map((name, i) => html`<div class="field"><label for=${`th-effect-${i}`}>${name}</label>
       <textarea id=${`th-effect-${i}`} rows="2" maxlength="300" .value=${effects[i]} @input=${(e) => { effects[i] = e.target.value; }}></textarea></div>`)}

@@ -12,8 +12,8 @@ import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
-import { requestCache, reveal } from "../../views/ui.js";
-import { verifyControl } from "../../views/verify.js";
+import { loggedEntry, requestCache, resultShare, reveal } from "../../views/ui.js";
+import { checkOf, verifyControl } from "../../views/verify.js";
 import {
   SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
   findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, replaceCharacter, rules, saveState,
@@ -22,7 +22,7 @@ import {
 
 const ui = {
   id: null, sphere: "animalite", skill: "", modifier: 0, exploit: 0, retest: false, arcaneOdds: false,
-  mortal: false, looking: false, hand: null, busy: false, error: null, result: null, announce: "", last: null,
+  mortal: false, looking: false, hand: null, busy: false, error: null, result: null, announce: "", last: null, effect: null,
 };
 
 const odds = requestCache({ keepStale: true });
@@ -37,7 +37,7 @@ function reset(app, id, c) {
   const skills = c.skills.map((sk) => sk.name);
   Object.assign(ui, { more: null, id, sphere: pick(p, "sphere", SPHERES, "animalite"), skill: pick(p, "skill", ["", ...skills], skills[0] ?? ""),
     modifier: pickInt(p, "modifier", -20, 20, 0), exploit: pickInt(p, "exploit", 0, Math.min(c.spheres.divinite, c.realite), 0), retest: false,
-    arcaneOdds: pickBool(p, "arcaneOdds", false), mortal: false, looking: false, hand: null, error: null, result: null, announce: "", last: null });
+    arcaneOdds: pickBool(p, "arcaneOdds", false), mortal: false, looking: false, hand: null, error: null, result: null, announce: "", last: null, effect: null });
   odds.clear();
 }
 
@@ -115,6 +115,7 @@ async function drawCard(app, c) {
   if (ui.busy) return;
   ui.busy = true;
   ui.result = null;
+  ui.effect = null;
   const begun = await ensureAction(app, c, tableState(app.doc));
   if (!begun) return;
   const seed = newSeed();
@@ -144,7 +145,8 @@ async function drawCard(app, c) {
   const reshuffle = eventsText(res.events);
   if (reshuffle) ui.announce = `${reshuffle} ${ui.announce}`;
   logDraw(app, { kind: "theorem.draw", who: nameOf(c), label,
-    request: { op: "theorem.action.draw", character_id: c.id, seed }, deck, summary: [summary, reshuffle].filter(Boolean).join(" · ") });
+    request: { op: "theorem.action.draw", character_id: c.id, seed }, deck, drawn: [[res.card.id]],
+    summary: [summary, reshuffle].filter(Boolean).join(" · ") });
 }
 
 async function figure(app, c, decision) {
@@ -201,11 +203,15 @@ async function playArcane(app, c, cardId, mode) {
   const name = arcaneName(res.arcane);
   const label = t(mode === "value" ? "theorem.ui.log_arcane_value" : "theorem.ui.log_arcane_effect", { name, cost: res.cost });
   let summary = label;
+  // Played "pour son effet": the effect the table wrote for this arcane (MK screen) is shown
+  // and logged; an arcane with none says where it is written.
+  ui.effect = mode === "effect" ? { number: res.arcane, name, cost: res.cost, text: typeof res.effect === "string" ? res.effect : "" } : null;
+  if (ui.effect?.text) summary = `${label} : ${ui.effect.text}`;
   if (res.done) {
     finish(app, c, res, undefined, seed);
     summary = resultSummary(res);
   } else {
-    ui.announce = t("theorem.ui.arcane_effect_played", { name, cost: res.cost });
+    ui.announce = [t("theorem.ui.arcane_effect_played", { name, cost: res.cost }), ui.effect?.text ?? ""].filter(Boolean).join(" ");
   }
   if (res.refilled) ui.announce = `${ui.announce} ${tn("theorem.ui.hand_refilled", res.refilled)}`;
   logDraw(app, { kind: "theorem.arcane", who: nameOf(c), label,
@@ -470,6 +476,16 @@ function chaseResult(r) {
     </ol>` : html`<p>${t("theorem.ui.arcane_ten")}</p>`}
     <p role="status">${chaseAnnounce(r)}</p>
     <p><a href="#/theorem/chase" id="th-back-chase">${t("theorem.ui.back_chase")}</a></p>
+    </section>`;
+}
+
+function effectSection() {
+  const e = ui.effect;
+  if (!e) return nothing;
+  return html`<section class="card th-effect-played" aria-labelledby="th-effect-title" data-testid="th-effect-played" data-arcane=${e.number}>
+    <h2 id="th-effect-title" tabindex="-1">${t("theorem.ui.arcane_effect_played", { name: e.name, cost: e.cost })}</h2>
+    ${e.text ? html`<p data-testid="th-effect-text">${e.text}</p>`
+      : html`<p class="muted" data-testid="th-effect-none">${t("theorem.ui.effect_none")}</p>`}
   </section>`;
 }
 
@@ -487,7 +503,7 @@ function resultSection(app) {
     </ol>` : html`<p>${t("theorem.ui.arcane_ten")}</p>`}
     <p class="small">${tn("theorem.ui.cases", r.cases, { bonus: r.bonus })}</p>
     ${r.level === "echec" ? html`<p class="small">${t(`theorem.ui.wait_${r.retest.wait}`)}</p>` : nothing}
-    ${verifyControl(app, `th-${r.seed ?? ""}`, null, r.seed ?? null)}
+    ${verifyControl(app, `th-${r.seed ?? ""}`, checkOf(loggedEntry(app, r.seed)), r.seed ?? null)}${resultShare(app, r.seed)}
   </section>`;
 }
 
@@ -514,6 +530,7 @@ export function render(app, id) {
         </div>
         <div class="test-side">
           ${oddsSection(app, c, state, playSection(app, c, state))}
+          ${effectSection()}
           ${resultSection(app)}
           ${deckSection(app, c, state)}
         </div>

@@ -8,7 +8,7 @@ import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickInt, savePrefs } from "../../views/prefs.js";
-import { callBusy, reveal } from "../../views/ui.js";
+import { callBusy, resultShare, reveal } from "../../views/ui.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   BANDS, CHARACTERISTICS, DIFFICULTIES, DIFF_VALUE, backLink, charLabel, characters, d66Term, errorLine,
@@ -205,7 +205,7 @@ function resultBlock(app, r) {
     <p>${t("unicreon.ui.raw")} <strong data-testid="uc-raw">${r.raw}</strong> · ${t("unicreon.ui.real")} <strong>${r.real}</strong> · ${t("unicreon.ui.target")} ${r.target}</p>
     <p class="uc-verdict ${r.success ? "outcome-ok" : "outcome-bad"}" data-testid="uc-verdict" role="status">
       ${r.success ? html`${t("unicreon.ui.success")} — ${t(`unicreon.band.${r.band}`)}` : t("unicreon.ui.failure")}</p>
-    ${verifyControl(app, `uc-test-${r.seed}`, r.check)}
+    ${verifyControl(app, `uc-test-${r.seed}`, r.check)}${resultShare(app, r.seed)}
   </section>`;
 }
 

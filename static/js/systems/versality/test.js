@@ -12,8 +12,8 @@ import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
-import { callBusy, own, requestCache, reveal } from "../../views/ui.js";
-import { verifyControl } from "../../views/verify.js";
+import { callBusy, loggedEntry, own, requestCache, resultShare, reveal } from "../../views/ui.js";
+import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, replaceCharacter, tn, tone,
@@ -87,7 +87,10 @@ async function draw(app, c) {
   const r = await callBusy(playerApp(app), ui, { ...request, character: c });
   if (!r) return;
   ui.fresh = true;
-  ui.lastDraw = request;
+  // Logged with the test: the deck as it stood and how many cards were drawn replay the draw
+  // with its seed (versality.draw.replay, from the log's "Vérifier / rejouer").
+  ui.lastDraw = { ...request, deck: r.test.deck_used, count: r.test.count };
+  ui.lastDrawn = [r.test.drawn.map((d) => d.id)];
   ui.lastEvents = r.test.events;
   ui.runout = announceEvents(r.test.events);
   ui.announce = [tn("versality.ui.drawn_announce", r.test.drawn.length, { cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
@@ -134,7 +137,7 @@ async function resolve(app, c, pending) {
   app.addLog({
     kind: "versality.test", system: "versality", who: nameOf(c), label,
     request: { ...(ui.lastDraw ?? {}), resolve: request },
-    result: { reshuffles, summary: `${outcomeLabel(r.result.final)} — ${t("versality.ui.played_card", { card: outcomeLabel(r.result.played.kind) })}${reshuffle ? ` · ${reshuffle}` : ""}` },
+    result: { reshuffles, ...(ui.lastDraw?.deck ? { verify: verifyRecord({ drawn: ui.lastDrawn }, ["drawn"]) } : {}), summary: `${outcomeLabel(r.result.final)} — ${t("versality.ui.played_card", { card: outcomeLabel(r.result.played.kind) })}${reshuffle ? ` · ${reshuffle}` : ""}` },
   });
 }
 
@@ -284,7 +287,7 @@ function resultSection(app) {
     ${r.steps.length ? html`<ol class="vs-steps" data-testid="vs-steps">
       ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.spent})` : ""} : ${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
     </ol>` : html`<p class="muted small">${t("versality.ui.no_steps")}</p>`}
-    ${verifyControl(app, `vs-test-${r.seed ?? ""}`, null, r.seed ?? null)}
+    ${verifyControl(app, `vs-test-${r.seed ?? ""}`, checkOf(loggedEntry(app, r.seed)), r.seed ?? null)}${resultShare(app, r.seed)}
   </section>`;
 }
 
