@@ -228,10 +228,20 @@ function setSaveState(next) {
   if (changed) renderNotices();
 }
 
+/**
+ * The route and its parameters from the address. An address that cannot be read (a broken
+ * percent-escape such as `#/%` or `#/share/%E0%A4%A`: decodeURIComponent throws) is the home
+ * page, marked `unreadable` so the person is told; it must never stop the app from starting.
+ */
 function parseRoute() {
   // The skip link ("#main") moves the focus, not the page: the route stays what it was.
   if (location.hash === "#main") return { route: app.route, params: app.params };
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  let parts;
+  try {
+    parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return { route: DEFAULT_ROUTE, params: [], unreadable: true };
+  }
   const [route = DEFAULT_ROUTE, ...params] = parts;
   const known = Object.hasOwn(VIEWS, route) || Object.hasOwn(LAZY_VIEWS, route) || Object.hasOwn(SYSTEM_VIEWS, route);
   return { route: known ? route : DEFAULT_ROUTE, params };
@@ -392,9 +402,10 @@ function describeWhenNeeded() {
 }
 
 async function onRoute(focus = true) {
-  const { route, params } = parseRoute();
+  const { route, params, unreadable } = parseRoute();
   app.route = route;
   app.params = params;
+  if (unreadable) app.notify("warning", t("route.unreadable"));
   describeWhenNeeded();
   await loadSystemView(route);
   renderAll();
