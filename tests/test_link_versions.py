@@ -7,6 +7,7 @@ import json
 import subprocess
 
 import pytest
+
 from node_harness import NODE, ROOT
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
