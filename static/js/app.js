@@ -5,7 +5,7 @@
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
 import { call, engineState, onEngineState, startEngineSoon } from "./engine.js";
 import { ensureLanguage, ensureNamespaces, errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
-import { checkCandidate, trimLogToFit } from "./guard.js";
+import { checkCandidate, setApartTooDeep, trimLogToFit } from "./guard.js";
 import {
   backup,
   BACKUP_PREFIX,
@@ -82,28 +82,40 @@ export const app = {
   refusal: null,
 
   /**
-   * Apply a change to the document, check it, save it, and re-render. The change is applied
-   * to the latest saved document (another tab may have saved since this one last read it), so
-   * no tab's change is lost because of another. A change that would make the table invalid is
-   * refused: nothing is written, `app.refusal` says why (shown at the field `at` when the view
-   * renders ui.refusalAt, and in the save-state line). Returns true when the change was kept.
+   * Apply a change to the document, check it, save it, and re-render. `mutate(doc)` changes
+   * the document it is given, in place, and must read what it needs from that document (never
+   * from a copy taken earlier): the same function is applied again to the latest saved table
+   * when it is written. The page shows the change at once (`app.doc`); the write happens under a
+   * lock every tab of this site shares (navigator.locks, "tablee.document"), where each change
+   * waiting is applied, in order, to the document as saved at that moment — so two tabs
+   * changing the table at the same moment both keep their change. A change that would make the
+   * table invalid is refused: nothing is written, `app.refusal` says why (shown at the field
+   * `at` when the view renders ui.refusalAt, and in the save-state line). Returns true when the
+   * change was accepted (`app.saved()` resolves once it is in the saved document).
    */
   update(mutate, { at = null } = {}) {
-    const base = latestSaved() ?? this.doc;
+    const base = this.doc;
     const next = structuredClone(base);
     mutate(next);
     const problem = checkCandidate(next, base, this.limits);
     if (problem) {
-      this.doc = base;
       this.refusal = { at, text: refusalText(problem) };
       renderAll();
       return false;
     }
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
+    if (!pending.length) unsavedBase = base;
     this.doc = next;
-    persist();
+    pending.push({ mutate, at });
+    scheduleWrite();
     renderAll();
     return true;
+  },
+
+  /** Resolves once every change accepted so far is in the saved document (or could not be
+   * saved: the save-state line says so). */
+  saved() {
+    return writing ?? Promise.resolve();
   },
 
   /**
@@ -147,11 +159,25 @@ export const app = {
     const key = backup(current ?? JSON.stringify(this.doc));
     if (!key) return null;
     writeBlock = null;
+    pending.length = 0; // the whole table is replaced: changes made before it are gone with it
     this.doc = doc;
     showLanguage(doc.language);
     persist();
     renderAll();
     return key;
+  },
+
+  /**
+   * Open a table the engine did not write (the saved one, an imported file, a backup to
+   * restore): store.open, after the records nested too deep for a request were set apart here
+   * the same way (guard.setApartTooDeep). Resolves with store.open's answer, `quarantined`
+   * counting both.
+   */
+  async openTable(value) {
+    const { doc, parked } = setApartTooDeep(value, this.limits);
+    const response = await call({ op: "store.open", document: doc });
+    if (!response.error) response.quarantined += parked;
+    return response;
   },
 
   /** Download the table as it is in this tab (the way out when it cannot be saved). */
@@ -189,22 +215,90 @@ function refusalText(problem) {
   return t(`save.refused.${key}`, { ...params, path: problem.path, reason: words });
 }
 
-/** The document another tab saved since this one last read it, or null (ours is the latest). */
-function latestSaved() {
-  if (writeBlock) return null;
-  let raw;
+/** The changes accepted by app.update and not yet written: {mutate, at}, oldest first. */
+const pending = [];
+/** The write under way (a promise), or null. */
+let writing = null;
+/** The document as this tab last read or wrote it under DOC_KEY (what lastRaw holds). */
+let savedDoc = null;
+/** What app.doc was before the first pending change (when nothing could be read or saved). */
+let unsavedBase = null;
+/** The lock every tab of the site takes to change the saved table (Web Locks API). */
+const DOC_LOCK = "tablee.document";
+
+/** Write the pending changes soon, under the shared lock (one write at a time per tab). */
+function scheduleWrite() {
+  if (writing) return;
+  const run = () => {
+    writing = null;
+    if (pending.length) scheduleWrite();
+  };
+  const locks = navigator.locks;
+  writing = (locks?.request ? locks.request(DOC_LOCK, writePending) : Promise.resolve().then(writePending)).then(run, (error) => {
+    console.error(error);
+    run();
+  });
+}
+
+/**
+ * Under the lock: apply each pending change, in order, to the document as saved now (another
+ * tab may have saved since), checking each again; write the result and read it back. A change
+ * the latest table refuses is dropped and said so (app.refusal). The page then shows what was
+ * saved. Synchronous: nothing can run between the read and the write of this tab.
+ */
+function writePending() {
+  if (!pending.length) return;
+  if (writeBlock) {
+    // Nothing may be written (a table waiting for the engine, a backup that failed): the
+    // changes stay in this tab's memory only, and the save-state line says so.
+    pending.length = 0;
+    setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
+    return;
+  }
+  const batch = pending.splice(0);
+  let raw = null;
   try {
     raw = localStorage.getItem(DOC_KEY);
   } catch {
-    return null;
+    raw = null;
   }
-  if (raw === null || raw === lastRaw) return null;
-  const doc = parseCurrent(raw);
-  if (doc) {
-    lastRaw = raw;
-    app.doc = doc;
+  let doc = raw !== null && raw === lastRaw && savedDoc ? savedDoc : parseCurrent(raw);
+  if (!doc) doc = savedDoc ?? unsavedBase ?? app.doc;
+  for (const { mutate, at } of batch) {
+    const next = structuredClone(doc);
+    try {
+      mutate(next);
+    } catch (error) {
+      console.error(error);
+      continue;
+    }
+    const problem = checkCandidate(next, doc, app.limits);
+    if (problem) {
+      app.refusal = { at, text: refusalText(problem) };
+      continue;
+    }
+    doc = next;
   }
-  return doc;
+  const language = app.doc.language;
+  app.doc = doc;
+  if (persist()) savedDoc = doc;
+  if (doc.language !== language) showLanguage(doc.language);
+  // Changes accepted while this write ran are shown on top of what was saved.
+  showPending();
+  renderAll();
+}
+
+/** app.doc = the document as saved, with the changes still waiting applied on top. */
+function showPending() {
+  for (const { mutate } of pending) {
+    const next = structuredClone(app.doc);
+    try {
+      mutate(next);
+    } catch {
+      continue;
+    }
+    if (!checkCandidate(next, app.doc, app.limits)) app.doc = next;
+  }
 }
 
 function persist() {
@@ -214,6 +308,7 @@ function persist() {
   }
   try {
     lastRaw = save(app.doc);
+    savedDoc = app.doc;
     setSaveState(null);
     return true;
   } catch (error) {
@@ -438,7 +533,7 @@ function setAside(raw, messageKey, params = {}) {
 async function validateSaved(saved) {
   const raw = saved.raw;
   const candidate = saved.status === "needs-engine" ? saved.parsed : app.doc;
-  const response = await call({ op: "store.open", document: candidate });
+  const response = await app.openTable(candidate);
   if (response.error) {
     app.doc = newDocument(t("table.default_name"), language());
     setAside(raw, "storage.invalid_saved", { reason: errorMessage(response.error) });
@@ -503,7 +598,9 @@ function onStorage(event) {
     const doc = parseCurrent(event.newValue);
     if (doc) {
       lastRaw = event.newValue;
+      savedDoc = doc;
       app.doc = doc;
+      showPending(); // this tab's changes not written yet stay on screen (they will be saved)
       if (doc.language !== language()) showLanguage(doc.language);
       renderAll();
     }
@@ -541,6 +638,7 @@ async function boot() {
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
   lastRaw = saved.raw;
+  if (saved.status === "ok") savedDoc = saved.doc;
   // French first: a new table starts in French, English is one click away. The first paint
   // waits only for the shell's texts and those of the systems this table or route shows, and
   // the guard's limits are read at the same time (a small precached file), so the first
