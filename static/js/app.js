@@ -114,8 +114,8 @@ export const app = {
 
   /** Resolves once every change accepted so far is in the saved document (or could not be
    * saved: the save-state line says so). */
-  saved() {
-    return writing ?? Promise.resolve();
+  async saved() {
+    while (writing || pending.length) await (writing ?? new Promise((r) => setTimeout(r, 20)));
   },
 
   /**
@@ -160,6 +160,7 @@ export const app = {
     if (!key) return null;
     writeBlock = null;
     pending.length = 0; // the whole table is replaced: changes made before it are gone with it
+    unconfirmed.length = 0;
     this.doc = doc;
     showLanguage(doc.language);
     persist();
@@ -225,6 +226,80 @@ let savedDoc = null;
 let unsavedBase = null;
 /** The lock every tab of the site takes to change the saved table (Web Locks API). */
 const DOC_LOCK = "tablee.document";
+/**
+ * The saved table's revision, written just before the table under the lock: {id, chain} (the
+ * ids of the last revisions, this one last). A browser may hand a tab the lock before that tab
+ * sees the last write of another (localStorage reaches other tabs asynchronously): a write made
+ * on such a stale table is then a sibling of the other, and the tab whose write was overwritten
+ * sees it (the saved revision descends from its write's parent, not from its write) and applies
+ * its changes again.
+ */
+const REV_KEY = "tablee.document.rev";
+const REV_CHAIN = 200;
+/** This tab's writes not yet known to be in the saved table's lineage: {id, parent, mutations}. */
+const unconfirmed = [];
+
+function readRev() {
+  try {
+    const rev = JSON.parse(localStorage.getItem(REV_KEY));
+    return rev && typeof rev.id === "string" && Array.isArray(rev.chain) ? rev : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Which table text a revision describes: a 32-bit FNV-1a of the text, and its length. */
+function textHash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${(h >>> 0).toString(36)}:${text.length}`;
+}
+
+/** The revision id written with the last save of this tab (null: it could not be written). */
+let lastRev = null;
+
+/** Write the revision of `raw` (just saved), child of `parent`; returns its id or null. */
+function writeRev(parent, raw) {
+  const id = newId("rev");
+  try {
+    localStorage.setItem(REV_KEY, JSON.stringify({ id, hash: textHash(raw), chain: [...(parent?.chain ?? []), id].slice(-REV_CHAIN) }));
+    return id;
+  } catch {
+    return null; // no room for it: the table itself is what matters
+  }
+}
+
+/** Since when this tab has been waiting for a consistent view (ms), or null. */
+let staleSince = null;
+const STALE_PATIENCE_MS = 2000;
+
+const inLineage = (rev, id) => rev !== null && (rev.id === id || rev.chain.includes(id));
+/** Whether the saved revision was made after `parent` (on it or on a descendant of it). */
+const after = (rev, parent) => rev !== null && rev.id !== parent && (parent === null || rev.chain.includes(parent));
+
+/**
+ * Sort this tab's unconfirmed writes against the saved revision: those in its lineage are
+ * confirmed; from the first one overwritten (the saved revision was made after its parent
+ * without it) on, their changes are returned to be applied again. Returns null when this tab
+ * has not yet seen what it wrote (its view is older): nothing may be written then.
+ */
+function lostChanges(rev) {
+  const lost = [];
+  while (unconfirmed.length) {
+    const w = unconfirmed[0];
+    if (inLineage(rev, w.id)) {
+      unconfirmed.shift();
+    } else if (after(rev, w.parent)) {
+      for (const gone of unconfirmed.splice(0)) lost.push(...gone.mutations);
+    } else {
+      return null;
+    }
+  }
+  return lost;
+}
 
 /** Write the pending changes soon, under the shared lock (one write at a time per tab). */
 function scheduleWrite() {
@@ -255,13 +330,28 @@ function writePending() {
     setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
     return;
   }
-  const batch = pending.splice(0);
   let raw = null;
   try {
     raw = localStorage.getItem(DOC_KEY);
   } catch {
     raw = null;
   }
+  const rev = readRev();
+  // The table and its revision reach this tab as two changes: until both are here (the
+  // revision describes this text) and this tab has seen its own last write, wait for them.
+  const consistent = rev === null || raw === null || rev.hash === textHash(raw);
+  const lost = consistent ? lostChanges(rev) : null;
+  if (lost === null) {
+    staleSince ??= Date.now();
+    if (Date.now() - staleSince < STALE_PATIENCE_MS) {
+      setTimeout(scheduleWrite, 20);
+      return;
+    }
+    unconfirmed.length = 0; // another version of the app, or storage cleared: write on what is there
+  }
+  staleSince = null;
+  const batch = [...(lost ?? []), ...pending.splice(0)];
+  if (!batch.length) return;
   let doc = raw !== null && raw === lastRaw && savedDoc ? savedDoc : parseCurrent(raw);
   if (!doc) doc = savedDoc ?? unsavedBase ?? app.doc;
   for (const { mutate, at } of batch) {
@@ -281,7 +371,9 @@ function writePending() {
   }
   const language = app.doc.language;
   app.doc = doc;
-  if (persist()) savedDoc = doc;
+  if (persist() && lastRev) {
+    unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations: batch.map(({ mutate }) => ({ mutate, at: null })) });
+  }
   if (doc.language !== language) showLanguage(doc.language);
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();
@@ -307,8 +399,10 @@ function persist() {
     return false;
   }
   try {
+    const parent = readRev();
     lastRaw = save(app.doc);
     savedDoc = app.doc;
+    lastRev = writeRev(parent, lastRaw);
     setSaveState(null);
     return true;
   } catch (error) {
@@ -601,6 +695,7 @@ function onStorage(event) {
       savedDoc = doc;
       app.doc = doc;
       showPending(); // this tab's changes not written yet stay on screen (they will be saved)
+      if (unconfirmed.length) scheduleWrite(); // was one of this tab's writes overwritten?
       if (doc.language !== language()) showLanguage(doc.language);
       renderAll();
     }
