@@ -161,6 +161,7 @@ export const app = {
     writeBlock = null;
     pending.length = 0; // the whole table is replaced: changes made before it are gone with it
     unconfirmed.length = 0;
+    unsaved.length = 0;
     this.doc = doc;
     showLanguage(doc.language);
     persist();
@@ -238,6 +239,9 @@ const REV_KEY = "tablee.document.rev";
 const REV_CHAIN = 200;
 /** This tab's writes not yet known to be in the saved table's lineage: {id, parent, mutations}. */
 const unconfirmed = [];
+/** Changes whose write failed (storage full...): kept in this tab and applied again at the next
+ * write, so the table in memory keeps them until a save works. */
+const unsaved = [];
 
 function readRev() {
   try {
@@ -350,7 +354,7 @@ function writePending() {
     unconfirmed.length = 0; // another version of the app, or storage cleared: write on what is there
   }
   staleSince = null;
-  const batch = [...(lost ?? []), ...pending.splice(0)];
+  const batch = [...(lost ?? []), ...unsaved.splice(0), ...pending.splice(0)];
   if (!batch.length) return;
   let doc = raw !== null && raw === lastRaw && savedDoc ? savedDoc : parseCurrent(raw);
   if (!doc) doc = savedDoc ?? unsavedBase ?? app.doc;
@@ -371,9 +375,9 @@ function writePending() {
   }
   const language = app.doc.language;
   app.doc = doc;
-  if (persist() && lastRev) {
-    unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations: batch.map(({ mutate }) => ({ mutate, at: null })) });
-  }
+  const mutations = batch.map(({ mutate }) => ({ mutate, at: null }));
+  if (!persist()) unsaved.push(...mutations);
+  else if (lastRev) unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations });
   if (doc.language !== language) showLanguage(doc.language);
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();
