@@ -113,14 +113,14 @@ def test_archive_answers_equal_the_live_answers(archive):
 
 def test_page_limits_equal_the_live_store_limits():
     """static/vendor/store-limits.json, which the page's guard reads at boot, is the live
-    store.limits answer without the state schemas (the page checks characters only), and it
-    is precached (the guard needs it offline)."""
+    store.limits answer, the systems' character and state schemas included, and it is
+    precached (the guard needs it offline)."""
     path = ROOT / "static/vendor/store-limits.json"
     assert path.exists(), "static/vendor/store-limits.json is missing: run `make setup`"
     expected = dict(api.live_answers()["store.limits"])
-    del expected["state_schemas"]
     assert json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(expected)), "run `make setup`"
     assert set(expected["character_schemas"]) == {"systmj", "versality", "pointzero", "theorem", "unicreon"}
+    assert set(expected["state_schemas"]) == set(expected["character_schemas"])
     assert '"./static/vendor/store-limits.json"' in (ROOT / "static/vendor/precache.js").read_text()
 
 

@@ -117,6 +117,64 @@ def test_only_an_unreadable_table_is_refused_whole():
     assert [i["data"] for i in opened["quarantine"]] == ["", "de"]
 
 
+def _nest(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("levels", [31, 40, 60, 150])
+def test_one_record_too_deep_is_set_apart_and_the_rest_opens(levels):
+    """Depth is a fault of the record that holds it: the character, log entry, system state,
+    setting, unknown field or quarantined item nested past MAX_DEPTH goes "à réparer" (kept
+    whole as its JSON text, so the table stays within MAX_DEPTH), every other record opens."""
+    d = new_document("Ma table", "fr")
+    good = unicreon_character(cid="u1", name="Ada")
+    fine = {"id": "l1", "at": "2026-11-25T10:00:00Z", "kind": "roll", "system": None, "label": "1d6",
+            "request": {"op": "roll"}, "result": {"total": 3}}
+    deep = {
+        "characters.1": {**unicreon_character(cid="u2", name="Bob"), "story": _nest(levels)},
+        "log.1": {**fine, "id": "l2", "result": {"deep": _nest(levels)}},
+        "systems.versality": {"deep": _nest(levels)},
+        "settings": {"theme": _nest(levels)},
+        "extra": _nest(levels),
+        "quarantine.0": {"kind": "log", "path": "log.9", "problems": [{"code": "store.invalid"}],
+                         "data": _nest(levels)},
+    }
+    d["characters"] = [good, deep["characters.1"]]
+    d["log"] = [fine, deep["log.1"]]
+    d["systems"] = {"versality": deep["systems.versality"]}
+    d["settings"] = deep["settings"]
+    d["extra"] = deep["extra"]
+    d["quarantine"] = [deep["quarantine.0"]]
+    opened, _, parked = open_document(d)
+    assert (opened["characters"], opened["log"], opened["systems"], opened["settings"]) == ([good], [fine], {}, {})
+    assert parked == 6
+    assert load_document(opened) == (opened, None)  # valid: within MAX_DEPTH
+    assert open_document(opened) == (opened, None, 0)  # a fixed point
+    for item in opened["quarantine"]:
+        assert item["path"] in deep
+        assert isinstance(item["data"], str), item["path"]
+        assert json.loads(item["data"]) == deep[item["path"]]  # kept whole
+        if item["path"] != "extra":  # an unknown field is set apart for being unknown
+            assert item["problems"][0]["params"]["reason"] == "too_deep"
+            assert item["problems"][0]["params"]["max"] == store.MAX_DEPTH
+    assert ok({"op": "store.open", "document": d})["quarantined"] == 6
+    # strict loading (store.load) still refuses it, naming the record
+    with pytest.raises(RulesError) as caught:
+        load_document(d)
+    assert caught.value.params["reason"] == "too_deep"
+
+
+def test_only_a_value_past_the_read_bound_is_refused_whole_for_depth():
+    d = new_document("T", "fr")
+    d["settings"] = {"x": _nest(store.MAX_READ_DEPTH + 5)}
+    with pytest.raises(RulesError) as caught:
+        open_document(d)
+    assert caught.value.params["reason"] == "too_deep"
+
+
 def test_store_open_op_reports_what_it_set_apart():
     r = ok({"op": "store.open", "document": _doc_with_bad_records()})
     assert r["quarantined"] == 9 and r["migrated_from"] is None

@@ -310,11 +310,10 @@ def archive_bytes(entries: dict[str, bytes], comment: str = "") -> bytes:
 
 def page_limits(limits_answer: bytes) -> bytes:
     """What the page's pre-save guard reads at boot (static/vendor/store-limits.json): the
-    set-up's ``store.limits`` answer without ``state_schemas`` (the page checks characters,
-    not system states), so the systems' character schemas guard every change from the first
-    render on, before the engine has started (issue 7's "refused at the field")."""
+    set-up's ``store.limits`` answer, compact, so the systems' character and state schemas
+    guard every change from the first render on, before the engine has started (a change is
+    "refused at the field", never set apart at the next load)."""
     limits = json.loads(limits_answer)
-    limits.pop("state_schemas", None)
     return json.dumps(limits, ensure_ascii=False, separators=(",", ":")).encode()
 
 

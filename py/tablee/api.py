@@ -133,6 +133,41 @@ def whole_numbers(request: Any) -> Any:
     return root
 
 
+def _state_guards(name: str) -> tuple[tuple[str, Any], ...]:
+    """``(property, require)`` for each property of ``name``'s request that is a state (declared
+    with the very schema object of one of :data:`tablee.registry.STATE_GUARDS`), computed once
+    per op."""
+    found = _GUARDS.get(name)
+    if found is None:
+        props = OPS[name].schema["properties"]
+        found = tuple(
+            (key, require)
+            for key, schema in props.items()
+            for state_schema, require in registry.STATE_GUARDS
+            if schema is state_schema
+        )
+        _GUARDS[name] = found
+    return found
+
+
+_GUARDS: dict[str, tuple[tuple[str, Any], ...]] = {}
+
+
+def _check_states(name: str, request: dict[str, Any]) -> None:
+    """Refuse a request whose state breaks its schema or its system's rules, whatever the op:
+    with the state's own error code, or ``request.state_invalid`` when the check itself could
+    not read the state (it must never reach the op as ``request.internal``)."""
+    for key, require in _state_guards(name):
+        if key not in request:
+            continue
+        try:
+            require(request[key])
+        except RulesError:
+            raise
+        except Exception as exc:
+            raise RulesError("request.state_invalid", op=name, field=key, kind=type(exc).__name__) from None
+
+
 def handle(request: Any) -> dict[str, Any]:
     """Answer one request. Never raises: errors are JSON too.
 
@@ -145,6 +180,7 @@ def handle(request: Any) -> dict[str, Any]:
             raise RulesError("request.unknown_op", op=name if isinstance(name, str) else None)
         request = whole_numbers(request)
         _validate(name, request)
+        _check_states(name, request)
         return OPS[name].handler(request)
     except RulesError as exc:
         return exc.to_json()

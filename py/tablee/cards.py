@@ -41,7 +41,7 @@ from math import comb
 from typing import Any
 
 from .errors import Problem, RulesError, declare
-from .registry import SEED_SCHEMA, op, rng_from
+from .registry import SEED_SCHEMA, guard_state, op, rng_from
 
 __all__ = [
     "CARD_DEF_SCHEMA",
@@ -204,6 +204,9 @@ def require_valid(state: Any, *, field: str = "state") -> CardState:
         p = problems[0]
         raise RulesError(p.code, field=p.field, **p.params)
     return state
+
+
+guard_state(CARD_STATE_SCHEMA, require_valid)
 
 
 # --------------------------------------------------------------------------- building

@@ -81,4 +81,5 @@ declare(
     "request.internal",
     "request.not_json",
     "request.too_deep",
+    "request.state_invalid",
 )

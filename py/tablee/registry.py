@@ -14,8 +14,10 @@ from typing import Any
 __all__ = [
     "OPS",
     "SEED_SCHEMA",
+    "STATE_GUARDS",
     "SYSTEM_IDS",
     "Op",
+    "guard_state",
     "op",
     "request_schema",
     "rng_from",
@@ -40,6 +42,19 @@ class Op:
 
 
 OPS: dict[str, Op] = {}
+
+#: The states ops take (a system's table state, Unicreon's combat, a bare card state), each as
+#: ``(schema, require)``: ``require(value)`` raises :class:`tablee.errors.RulesError` when the
+#: value breaks the state's schema or its system's rules. ``api.handle`` runs it on every request
+#: property declared with that schema, before the op's handler sees the request, so no op ever
+#: works on a state it could not have made (a live peer or a hand-edited file can send any).
+STATE_GUARDS: list[tuple[dict[str, Any], Callable[[Any], Any]]] = []
+
+
+def guard_state(schema: dict[str, Any], require: Callable[[Any], Any]) -> None:
+    """Check every request property whose schema is ``schema`` with ``require`` (see
+    :data:`STATE_GUARDS`). Call it where the state's schema is defined, before any op uses it."""
+    STATE_GUARDS.append((schema, require))
 
 
 def request_schema(

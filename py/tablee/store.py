@@ -55,7 +55,7 @@ from typing import Any
 
 from . import answers
 from .errors import Problem, RulesError, declare
-from .registry import SYSTEM_IDS, op
+from .registry import SYSTEM_IDS, guard_state, op
 from .systems import load as load_system
 from .systems import load_all as load_all_systems
 
@@ -90,6 +90,11 @@ MAX_CHARACTERS = 200
 MAX_ENTRY_SIZE = 20_000
 MAX_DOCUMENT_SIZE = 2_000_000
 MAX_DEPTH = 32
+#: The deepest value :func:`open_document` reads at all (deeper is refused whole: copying and
+#: writing it would need a deeper stack than Pyodide's). Between MAX_DEPTH and this, the record
+#: too deep is set apart and the rest opens. The page never sends more (engine.js refuses
+#: requests past 64 levels, and app.js sets a deeper record apart itself first).
+MAX_READ_DEPTH = 200
 MAX_NAME = 80
 MAX_ID = 64
 MAX_QUARANTINE = 2000
@@ -153,12 +158,22 @@ def register_character_validator(
 
 
 def register_state_validator(
-    system: str, fn: Callable[[dict[str, Any]], list[Problem]], *, schema: dict[str, Any] | None = None
+    system: str,
+    fn: Callable[[dict[str, Any]], list[Problem]],
+    *,
+    schema: dict[str, Any] | None = None,
+    require: Callable[[Any], Any] | None = None,
 ) -> None:
-    """Same as :func:`register_character_validator` for ``document["systems"][system]``."""
+    """Same as :func:`register_character_validator` for ``document["systems"][system]``.
+
+    ``require`` (with ``schema``) raises the system's own error for a state that breaks it:
+    every op whose request declares a property with ``schema`` then has that state checked
+    before it runs (:func:`tablee.registry.guard_state`)."""
     STATE_VALIDATORS[system] = fn
     if schema is not None:
         STATE_SCHEMAS[system] = schema
+        if require is not None:
+            guard_state(schema, require)
 
 
 # ---------------------------------------------------------------- helpers
@@ -328,8 +343,21 @@ def _raise_problem(path: str, problem: Problem) -> None:
 _TOP_KEYS = ("schema", "app", "name", "language", "characters", "log", "systems", "settings")
 
 
+def _within_depth(value: Any, path: str, at: int) -> None:
+    """Refuse ``value`` (``too_deep``, ``not_json``) when, placed ``at`` levels below the
+    document's top, it would nest past :data:`MAX_DEPTH`: depth is a fault of the record that
+    holds it, like any other (issue: one deep record refused the whole table)."""
+    try:
+        _json_size(value, path, limit=10 * MAX_DOCUMENT_SIZE, depth_limit=max(1, MAX_DEPTH - at))
+    except _Invalid as exc:
+        if exc.reason == "too_deep":
+            exc.params["max"] = MAX_DEPTH  # the document's limit, not what was left of it here
+        raise
+
+
 def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
     _need(character, dict, path)
+    _within_depth(character, path, 2)
     _text(character.get("id"), _join(path, "id"), MAX_ID)
     if reserved_id(character["id"]):
         raise _Invalid(_join(path, "id"), "reserved_id")
@@ -346,6 +374,7 @@ def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
 
 def _check_log_entry(entry: Any, path: str) -> None:
     _need(entry, dict, path)
+    _within_depth(entry, path, 2)
     _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who",))
     _text(entry["id"], _join(path, "id"), MAX_ID)
     _text(entry["at"], _join(path, "at"), 40)
@@ -367,6 +396,7 @@ def _check_state(sid: Any, state: Any, path: str) -> None:
     if sid not in SYSTEM_IDS:
         raise _Invalid(path, "unknown_system", expected=list(SYSTEM_IDS))
     _need(state, dict, path)
+    _within_depth(state, path, 2)
     fn = _state_validator(sid)
     if fn:
         for problem in _run_hook(fn, state):
@@ -375,6 +405,7 @@ def _check_state(sid: Any, state: Any, path: str) -> None:
 
 def _check_quarantine_item(item: Any, path: str) -> None:
     _need(item, dict, path)
+    _within_depth(item, path, 2)
     _keys(item, path, ("kind", "path", "problems", "data"))
     _enum(item["kind"], _join(path, "kind"), QUARANTINE_KINDS)
     _text(item["path"], _join(path, "path"), 200)
@@ -402,6 +433,7 @@ def _validate_v1(doc: dict[str, Any]) -> None:
         _check_state(sid, state, _join("systems", sid))
 
     _need(doc["settings"], dict, "settings")
+    _within_depth(doc["settings"], "settings", 1)
     if "quarantine" in doc:
         for i, item in enumerate(_list(doc["quarantine"], "quarantine", MAX_QUARANTINE)):
             _check_quarantine_item(item, _join("quarantine", i))
@@ -506,20 +538,20 @@ def _exact_size(value: Any, fallback: int = 10**12) -> int:
         return fallback
 
 
-def _document_size(value: Any) -> int:
+def _document_size(value: Any, *, depth_limit: int = MAX_DEPTH) -> int:
     """The document's size in characters of compact JSON, refused above MAX_DOCUMENT_SIZE.
 
     The cheap estimate of :func:`_json_size` decides when it is clearly under; near or above
     the limit the exact length of the compact JSON text decides, so a table the browser saved
     (it measures ``JSON.stringify(doc).length``, never less than this) is never refused here.
     """
-    size = _json_size(value, "", limit=MAX_DOCUMENT_SIZE)
+    size = _json_size(value, "", limit=MAX_DOCUMENT_SIZE, depth_limit=depth_limit)
     if size <= MAX_DOCUMENT_SIZE:
         return size
     exact = _exact_size(value, size)
     if exact > MAX_DOCUMENT_SIZE:
         raise RulesError("store.too_large", size=exact, max=MAX_DOCUMENT_SIZE)
-    _json_size(value, "", limit=10 * MAX_DOCUMENT_SIZE)  # depth and non-JSON values, in full
+    _json_size(value, "", limit=10 * MAX_DOCUMENT_SIZE, depth_limit=depth_limit)  # depth, non-JSON, in full
     return exact
 
 
@@ -556,6 +588,20 @@ def _invalid_json(exc: _Invalid) -> dict[str, Any]:
     return {"field": exc.path, "code": "store.invalid", "message_key": "error.store.invalid", "params": params}
 
 
+def _check_settings(value: Any) -> None:
+    _need(value, dict, "settings")
+    _within_depth(value, "settings", 1)
+
+
+def _deep_text(value: Any) -> str:
+    """A record set apart for nesting too deep, as its compact JSON text (NaN and the like
+    written as JavaScript would read them back: the text is for a person to repair)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, TypeError, RecursionError):
+        return repr(value)[:MAX_DOCUMENT_SIZE]
+
+
 def _salvage_v1(doc: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """A valid schema-1 document from a readable one: every part that passes its check is
     kept in place, every part that does not goes to ``quarantine`` with its problems."""
@@ -563,6 +609,11 @@ def _salvage_v1(doc: dict[str, Any]) -> tuple[dict[str, Any], int]:
     kept_quarantine: list[dict[str, Any]] = []
 
     def park(kind: str, path: str, exc: _Invalid, data: Any) -> None:
+        try:
+            _within_depth(data, path, 3)  # at quarantine.<i>.data
+        except _Invalid as deep:
+            if deep.reason == "too_deep":
+                data = _deep_text(data)  # kept whole, as its JSON text: the table stays within MAX_DEPTH
         parked.append({"kind": kind, "path": path[:200], "problems": [_invalid_json(exc)], "data": data})
 
     def field(key: str, check: Callable[[Any], None], default: Any) -> Any:
@@ -618,7 +669,7 @@ def _salvage_v1(doc: dict[str, Any]) -> tuple[dict[str, Any], int]:
             continue
         out["systems"][sid] = state
 
-    out["settings"] = field("settings", lambda v: _need(v, dict, "settings"), {})
+    out["settings"] = field("settings", _check_settings, {})
     for key in doc:
         if key not in _TOP_KEYS and key != "quarantine":
             park("field", key, _Invalid(key, "unknown_key"), doc[key])
@@ -644,8 +695,10 @@ def open_document(value: Any) -> tuple[dict[str, Any], int | None, int]:
     """The loader the browser uses: :func:`load_document`, but a bad part never hides the table.
 
     Returns ``(document, migrated_from, quarantined)``. A value that cannot be read as a table
-    at all (not an object, another app's, a newer or unknown schema, too large, too deep, an
-    invalid schema-0 layout) raises like :func:`load_document`. Otherwise every character, log
+    at all (not an object, another app's, a newer or unknown schema, too large, nested past
+    :data:`MAX_READ_DEPTH`, an invalid schema-0 layout) raises like :func:`load_document`.
+    Nesting past :data:`MAX_DEPTH` is the fault of the record that holds it: that record is set
+    apart like any other, its data kept whole as its compact JSON text. Otherwise every character, log
     entry, system state and top-level field that fails its check is moved, untouched, into
     ``document["quarantine"]`` as ``{"kind", "path", "problems", "data"}`` ("à réparer" in the
     page) and the rest is kept; a wrong name or language falls back to "Table" / "fr" (the
@@ -653,7 +706,7 @@ def open_document(value: Any) -> tuple[dict[str, Any], int | None, int]:
     is a valid current document, and opening it again changes nothing.
     """
     try:
-        _document_size(value)
+        _document_size(value, depth_limit=MAX_READ_DEPTH)
         if not isinstance(value, dict):
             raise RulesError("store.not_object")
         version = _version(value)

@@ -5,7 +5,7 @@
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
 import { call, engineState, onEngineState, startEngineSoon } from "./engine.js";
 import { ensureLanguage, ensureNamespaces, errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
-import { checkCandidate, trimLogToFit } from "./guard.js";
+import { checkCandidate, setApartTooDeep, trimLogToFit } from "./guard.js";
 import {
   backup,
   BACKUP_PREFIX,
@@ -82,28 +82,40 @@ export const app = {
   refusal: null,
 
   /**
-   * Apply a change to the document, check it, save it, and re-render. The change is applied
-   * to the latest saved document (another tab may have saved since this one last read it), so
-   * no tab's change is lost because of another. A change that would make the table invalid is
-   * refused: nothing is written, `app.refusal` says why (shown at the field `at` when the view
-   * renders ui.refusalAt, and in the save-state line). Returns true when the change was kept.
+   * Apply a change to the document, check it, save it, and re-render. `mutate(doc)` changes
+   * the document it is given, in place, and must read what it needs from that document (never
+   * from a copy taken earlier): the same function is applied again to the latest saved table
+   * when it is written. The page shows the change at once (`app.doc`); the write happens under a
+   * lock every tab of this site shares (navigator.locks, "tablee.document"), where each change
+   * waiting is applied, in order, to the document as saved at that moment — so two tabs
+   * changing the table at the same moment both keep their change. A change that would make the
+   * table invalid is refused: nothing is written, `app.refusal` says why (shown at the field
+   * `at` when the view renders ui.refusalAt, and in the save-state line). Returns true when the
+   * change was accepted (`app.saved()` resolves once it is in the saved document).
    */
   update(mutate, { at = null } = {}) {
-    const base = latestSaved() ?? this.doc;
+    const base = this.doc;
     const next = structuredClone(base);
     mutate(next);
     const problem = checkCandidate(next, base, this.limits);
     if (problem) {
-      this.doc = base;
       this.refusal = { at, text: refusalText(problem) };
       renderAll();
       return false;
     }
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
+    if (!pending.length) unsavedBase = base;
     this.doc = next;
-    persist();
+    pending.push({ mutate, at });
+    scheduleWrite();
     renderAll();
     return true;
+  },
+
+  /** Resolves once every change accepted so far is in the saved document (or could not be
+   * saved: the save-state line says so). */
+  async saved() {
+    while (writing || pending.length) await (writing ?? new Promise((r) => setTimeout(r, 20)));
   },
 
   /**
@@ -147,11 +159,27 @@ export const app = {
     const key = backup(current ?? JSON.stringify(this.doc));
     if (!key) return null;
     writeBlock = null;
+    pending.length = 0; // the whole table is replaced: changes made before it are gone with it
+    unconfirmed.length = 0;
+    unsaved.length = 0;
     this.doc = doc;
     showLanguage(doc.language);
     persist();
     renderAll();
     return key;
+  },
+
+  /**
+   * Open a table the engine did not write (the saved one, an imported file, a backup to
+   * restore): store.open, after the records nested too deep for a request were set apart here
+   * the same way (guard.setApartTooDeep). Resolves with store.open's answer, `quarantined`
+   * counting both.
+   */
+  async openTable(value) {
+    const { doc, parked } = setApartTooDeep(value, this.limits);
+    const response = await call({ op: "store.open", document: doc });
+    if (!response.error) response.quarantined += parked;
+    return response;
   },
 
   /** Download the table as it is in this tab (the way out when it cannot be saved). */
@@ -189,22 +217,184 @@ function refusalText(problem) {
   return t(`save.refused.${key}`, { ...params, path: problem.path, reason: words });
 }
 
-/** The document another tab saved since this one last read it, or null (ours is the latest). */
-function latestSaved() {
-  if (writeBlock) return null;
-  let raw;
+/** The changes accepted by app.update and not yet written: {mutate, at}, oldest first. */
+const pending = [];
+/** The write under way (a promise), or null. */
+let writing = null;
+/** The document as this tab last read or wrote it under DOC_KEY (what lastRaw holds). */
+let savedDoc = null;
+/** What app.doc was before the first pending change (when nothing could be read or saved). */
+let unsavedBase = null;
+/** The lock every tab of the site takes to change the saved table (Web Locks API). */
+const DOC_LOCK = "tablee.document";
+/**
+ * The saved table's revision, written just before the table under the lock: {id, chain} (the
+ * ids of the last revisions, this one last). A browser may hand a tab the lock before that tab
+ * sees the last write of another (localStorage reaches other tabs asynchronously): a write made
+ * on such a stale table is then a sibling of the other, and the tab whose write was overwritten
+ * sees it (the saved revision descends from its write's parent, not from its write) and applies
+ * its changes again.
+ */
+const REV_KEY = "tablee.document.rev";
+const REV_CHAIN = 200;
+/** This tab's writes not yet known to be in the saved table's lineage: {id, parent, mutations}. */
+const unconfirmed = [];
+/** Changes whose write failed (storage full...): kept in this tab and applied again at the next
+ * write, so the table in memory keeps them until a save works. */
+const unsaved = [];
+
+function readRev() {
   try {
-    raw = localStorage.getItem(DOC_KEY);
+    const rev = JSON.parse(localStorage.getItem(REV_KEY));
+    return rev && typeof rev.id === "string" && Array.isArray(rev.chain) ? rev : null;
   } catch {
     return null;
   }
-  if (raw === null || raw === lastRaw) return null;
-  const doc = parseCurrent(raw);
-  if (doc) {
-    lastRaw = raw;
-    app.doc = doc;
+}
+
+/** Which table text a revision describes: a 32-bit FNV-1a of the text, and its length. */
+function textHash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
   }
-  return doc;
+  return `${(h >>> 0).toString(36)}:${text.length}`;
+}
+
+/** The revision id written with the last save of this tab (null: it could not be written). */
+let lastRev = null;
+
+/** Write the revision of `raw` (just saved), child of `parent`; returns its id or null. */
+function writeRev(parent, raw) {
+  const id = newId("rev");
+  try {
+    localStorage.setItem(REV_KEY, JSON.stringify({ id, hash: textHash(raw), chain: [...(parent?.chain ?? []), id].slice(-REV_CHAIN) }));
+    return id;
+  } catch {
+    return null; // no room for it: the table itself is what matters
+  }
+}
+
+/** Since when this tab has been waiting for a consistent view (ms), or null. */
+let staleSince = null;
+const STALE_PATIENCE_MS = 2000;
+
+const inLineage = (rev, id) => rev !== null && (rev.id === id || rev.chain.includes(id));
+/** Whether the saved revision was made after `parent` (on it or on a descendant of it). */
+const after = (rev, parent) => rev !== null && rev.id !== parent && (parent === null || rev.chain.includes(parent));
+
+/**
+ * Sort this tab's unconfirmed writes against the saved revision: those in its lineage are
+ * confirmed; from the first one overwritten (the saved revision was made after its parent
+ * without it) on, their changes are returned to be applied again. Returns null when this tab
+ * has not yet seen what it wrote (its view is older): nothing may be written then.
+ */
+function lostChanges(rev) {
+  const lost = [];
+  while (unconfirmed.length) {
+    const w = unconfirmed[0];
+    if (inLineage(rev, w.id)) {
+      unconfirmed.shift();
+    } else if (after(rev, w.parent)) {
+      for (const gone of unconfirmed.splice(0)) lost.push(...gone.mutations);
+    } else {
+      return null;
+    }
+  }
+  return lost;
+}
+
+/** Write the pending changes soon, under the shared lock (one write at a time per tab). */
+function scheduleWrite() {
+  if (writing) return;
+  const run = () => {
+    writing = null;
+    if (pending.length) scheduleWrite();
+  };
+  const locks = navigator.locks;
+  writing = (locks?.request ? locks.request(DOC_LOCK, writePending) : Promise.resolve().then(writePending)).then(run, (error) => {
+    console.error(error);
+    run();
+  });
+}
+
+/**
+ * Under the lock: apply each pending change, in order, to the document as saved now (another
+ * tab may have saved since), checking each again; write the result and read it back. A change
+ * the latest table refuses is dropped and said so (app.refusal). The page then shows what was
+ * saved. Synchronous: nothing can run between the read and the write of this tab.
+ */
+function writePending() {
+  if (!pending.length) return;
+  if (writeBlock) {
+    // Nothing may be written (a table waiting for the engine, a backup that failed): the
+    // changes stay in this tab's memory only, and the save-state line says so.
+    pending.length = 0;
+    setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
+    return;
+  }
+  let raw = null;
+  try {
+    raw = localStorage.getItem(DOC_KEY);
+  } catch {
+    raw = null;
+  }
+  const rev = readRev();
+  // The table and its revision reach this tab as two changes: until both are here (the
+  // revision describes this text) and this tab has seen its own last write, wait for them.
+  const consistent = rev === null || raw === null || rev.hash === textHash(raw);
+  const lost = consistent ? lostChanges(rev) : null;
+  if (lost === null) {
+    staleSince ??= Date.now();
+    if (Date.now() - staleSince < STALE_PATIENCE_MS) {
+      setTimeout(scheduleWrite, 20);
+      return;
+    }
+    unconfirmed.length = 0; // another version of the app, or storage cleared: write on what is there
+  }
+  staleSince = null;
+  const batch = [...(lost ?? []), ...unsaved.splice(0), ...pending.splice(0)];
+  if (!batch.length) return;
+  let doc = raw !== null && raw === lastRaw && savedDoc ? savedDoc : parseCurrent(raw);
+  if (!doc) doc = savedDoc ?? unsavedBase ?? app.doc;
+  for (const { mutate, at } of batch) {
+    const next = structuredClone(doc);
+    try {
+      mutate(next);
+    } catch (error) {
+      console.error(error);
+      continue;
+    }
+    const problem = checkCandidate(next, doc, app.limits);
+    if (problem) {
+      app.refusal = { at, text: refusalText(problem) };
+      continue;
+    }
+    doc = next;
+  }
+  const language = app.doc.language;
+  app.doc = doc;
+  const mutations = batch.map(({ mutate }) => ({ mutate, at: null }));
+  if (!persist()) unsaved.push(...mutations);
+  else if (lastRev) unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations });
+  if (doc.language !== language) showLanguage(doc.language);
+  // Changes accepted while this write ran are shown on top of what was saved.
+  showPending();
+  renderAll();
+}
+
+/** app.doc = the document as saved, with the changes still waiting applied on top. */
+function showPending() {
+  for (const { mutate } of pending) {
+    const next = structuredClone(app.doc);
+    try {
+      mutate(next);
+    } catch {
+      continue;
+    }
+    if (!checkCandidate(next, app.doc, app.limits)) app.doc = next;
+  }
 }
 
 function persist() {
@@ -213,7 +403,10 @@ function persist() {
     return false;
   }
   try {
+    const parent = readRev();
     lastRaw = save(app.doc);
+    savedDoc = app.doc;
+    lastRev = writeRev(parent, lastRaw);
     setSaveState(null);
     return true;
   } catch (error) {
@@ -228,10 +421,20 @@ function setSaveState(next) {
   if (changed) renderNotices();
 }
 
+/**
+ * The route and its parameters from the address. An address that cannot be read (a broken
+ * percent-escape such as `#/%` or `#/share/%E0%A4%A`: decodeURIComponent throws) is the home
+ * page, marked `unreadable` so the person is told; it must never stop the app from starting.
+ */
 function parseRoute() {
   // The skip link ("#main") moves the focus, not the page: the route stays what it was.
   if (location.hash === "#main") return { route: app.route, params: app.params };
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  let parts;
+  try {
+    parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return { route: DEFAULT_ROUTE, params: [], unreadable: true };
+  }
   const [route = DEFAULT_ROUTE, ...params] = parts;
   const known = Object.hasOwn(VIEWS, route) || Object.hasOwn(LAZY_VIEWS, route) || Object.hasOwn(SYSTEM_VIEWS, route);
   return { route: known ? route : DEFAULT_ROUTE, params };
@@ -392,9 +595,10 @@ function describeWhenNeeded() {
 }
 
 async function onRoute(focus = true) {
-  const { route, params } = parseRoute();
+  const { route, params, unreadable } = parseRoute();
   app.route = route;
   app.params = params;
+  if (unreadable) app.notify("warning", t("route.unreadable"));
   describeWhenNeeded();
   await loadSystemView(route);
   renderAll();
@@ -427,7 +631,7 @@ function setAside(raw, messageKey, params = {}) {
 async function validateSaved(saved) {
   const raw = saved.raw;
   const candidate = saved.status === "needs-engine" ? saved.parsed : app.doc;
-  const response = await call({ op: "store.open", document: candidate });
+  const response = await app.openTable(candidate);
   if (response.error) {
     app.doc = newDocument(t("table.default_name"), language());
     setAside(raw, "storage.invalid_saved", { reason: errorMessage(response.error) });
@@ -492,7 +696,10 @@ function onStorage(event) {
     const doc = parseCurrent(event.newValue);
     if (doc) {
       lastRaw = event.newValue;
+      savedDoc = doc;
       app.doc = doc;
+      showPending(); // this tab's changes not written yet stay on screen (they will be saved)
+      if (unconfirmed.length) scheduleWrite(); // was one of this tab's writes overwritten?
       if (doc.language !== language()) showLanguage(doc.language);
       renderAll();
     }
@@ -530,6 +737,7 @@ async function boot() {
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
   lastRaw = saved.raw;
+  if (saved.status === "ok") savedDoc = saved.doc;
   // French first: a new table starts in French, English is one click away. The first paint
   // waits only for the shell's texts and those of the systems this table or route shows, and
   // the guard's limits are read at the same time (a small precached file), so the first

@@ -5,9 +5,11 @@
 // apart "à réparer", never lost).
 //
 // checkCandidate(next, base, limits) -> null or {path, reason, params}: cheap — the document's
-// size, its counts, and only the characters that changed, through the kernel's rules and the
-// published JSON Schema of their system (a small subset of JSON Schema: type, const, enum,
-// lengths, bounds, counts, required, additionalProperties false, properties, items).
+// size, its nesting depth, its counts, and only the characters and system states that changed,
+// through the kernel's rules and the published JSON Schema of their system (a small subset of
+// JSON Schema: type, const, enum, lengths, bounds, counts, required, additionalProperties false
+// or a schema, maxProperties, properties, items, anyOf / oneOf; other keywords are not checked
+// here).
 
 import { SYSTEM_IDS } from "./storage.js";
 
@@ -42,6 +44,14 @@ export function schemaProblem(value, schema, path = "") {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((type) => typeOk(value, type))) return { path, reason: "type", params: { expected: types.join("|") } };
   }
+  for (const key of ["anyOf", "oneOf"]) {
+    // Read as "any of" for both (the schemas' alternatives never overlap): the first way the
+    // value breaks the first alternative when it fits none.
+    if (Array.isArray(schema[key]) && schema[key].length) {
+      const problems = schema[key].map((alt) => schemaProblem(value, alt, path));
+      if (problems.every(Boolean)) return problems[0];
+    }
+  }
   if (Object.hasOwn(schema, "const") && !same(value, schema.const)) return { path, reason: "enum", params: {} };
   if (Array.isArray(schema.enum) && !schema.enum.some((v) => same(v, value))) return { path, reason: "enum", params: {} };
   if (typeof value === "string") {
@@ -73,10 +83,89 @@ export function schemaProblem(value, schema, path = "") {
         if (p) return p;
       } else if (schema.additionalProperties === false) {
         return { path: join(path, key), reason: "unknown_key", params: {} };
+      } else if (isObject(schema.additionalProperties)) {
+        const p = schemaProblem(value[key], schema.additionalProperties, join(path, key));
+        if (p) return p;
       }
+    }
+    if (schema.maxProperties !== undefined && Object.keys(value).length > schema.maxProperties) {
+      return { path, reason: "too_many", params: { max: schema.maxProperties } };
     }
   }
   return null;
+}
+
+/**
+ * Whether `value`, placed `at` levels below the document's top, nests past `max` levels
+ * (store._within_depth: a container at depth `max` or more from the top is too deep).
+ * Iterative, and it stops at the first container too deep.
+ */
+export function tooDeep(value, max, at = 0) {
+  const stack = [[value, at]];
+  while (stack.length) {
+    const [item, depth] = stack.pop();
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const TOP_KEYS = ["schema", "app", "name", "language", "characters", "log", "systems", "settings", "quarantine"];
+
+/**
+ * store.open's depth rule, applied in the page before a table goes to the engine (a request
+ * nested past engine.MAX_REQUEST_DEPTH never reaches it, so one deep record would refuse the
+ * whole table): each character, log entry, system state, setting, quarantined item or unknown
+ * top-level field nested past `limits.depth` is moved into `quarantine` as store.open would —
+ * kept whole as its JSON text, with a `too_deep` problem. Returns {doc, parked}: a new object
+ * when something moved (the input is never changed), else `doc` itself. A value that is not a
+ * schema-1 table is returned as it is (the engine says what it is).
+ */
+export function setApartTooDeep(doc, limits) {
+  if (!isObject(doc) || doc.app !== "tablee" || doc.schema !== 1) return { doc, parked: 0 };
+  const max = limits.depth;
+  const parked = [];
+  const park = (kind, path, data) => {
+    parked.push({
+      kind,
+      path,
+      problems: [{ field: path, code: "store.invalid", message_key: "error.store.invalid", params: { path, reason: "too_deep", max } }],
+      data: JSON.stringify(data),
+    });
+  };
+  const out = { ...doc };
+  const keep = (list, kind, name) => {
+    if (!Array.isArray(list)) return list;
+    return list.filter((item, i) => {
+      if (!tooDeep(item, max, 2)) return true;
+      park(kind, `${name}.${i}`, item);
+      return false;
+    });
+  };
+  out.characters = keep(doc.characters, "character", "characters");
+  out.log = keep(doc.log, "log", "log");
+  if (isObject(doc.systems)) {
+    out.systems = {};
+    for (const [sid, st] of Object.entries(doc.systems)) {
+      if (tooDeep(st, max, 2)) park("system", `systems.${sid}`, st);
+      else out.systems[sid] = st;
+    }
+  }
+  if (tooDeep(doc.settings, max, 1)) {
+    park("field", "settings", doc.settings);
+    out.settings = {};
+  }
+  for (const key of Object.keys(doc)) {
+    if (!TOP_KEYS.includes(key) && tooDeep(doc[key], max, 1)) {
+      park("field", key.slice(0, 200), doc[key]);
+      delete out[key];
+    }
+  }
+  const kept = keep(doc.quarantine, "field", "quarantine");
+  if (!parked.length) return { doc, parked: 0 };
+  out.quarantine = [...(Array.isArray(kept) ? kept : []), ...parked];
+  return { doc: out, parked: parked.length };
 }
 
 function textProblem(value, path, max) {
@@ -149,7 +238,18 @@ export function checkCandidate(next, base, limits, size = documentSize(next)) {
     const p = logEntryProblem(e, `log.${i}`, limits);
     if (p) return p;
   }
+  const states = isObject(next.systems) ? next.systems : {};
+  const schemas = isObject(limits.state_schemas) ? limits.state_schemas : {};
+  for (const [sid, st] of Object.entries(states)) {
+    if (!SYSTEM_IDS.includes(sid)) return { path: `systems.${sid}`, reason: "unknown_system", params: {} };
+    const was = isObject(base?.systems) && Object.hasOwn(base.systems, sid) ? JSON.stringify(base.systems[sid]) : null;
+    if (was !== null && was === JSON.stringify(st)) continue;
+    if (tooDeep(st, limits.depth, 2)) return { path: `systems.${sid}`, reason: "too_deep", params: { max: limits.depth } };
+    const p = Object.hasOwn(schemas, sid) ? schemaProblem(st, schemas[sid], `systems.${sid}`) : null;
+    if (p) return p;
+  }
   if (size > limits.document_size) return { path: "", reason: "too_large", params: { size, max: limits.document_size } };
+  if (tooDeep(next, limits.depth)) return { path: "", reason: "too_deep", params: { max: limits.depth } };
   return null;
 }
 

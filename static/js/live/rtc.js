@@ -45,6 +45,9 @@ const MAX_SDP = 12_000;
 export const MAX_NAME = 40;
 /** An offer older than this (by the reader's clock) is refused as expired. */
 export const OFFER_LIFETIME_S = 6 * 3600;
+/** How far in the future (by the reader's clock) an offer may be dated: two devices' clocks
+ * differ, but not by a day. */
+export const OFFER_CLOCK_SKEW_S = 24 * 3600;
 /** After the MJ accepted an answer, how long the devices get to reach each other. */
 export const CONNECT_TIMEOUT_MS = 20_000;
 /** How long ICE gathering may take before the text is made with the candidates found so far. */
@@ -228,7 +231,8 @@ function checkSdp(sdp) {
 /**
  * Read a signalling text of kind `expected` ("offer" or "answer"). Returns its fields or throws
  * LiveError: empty, too_long, encoding, corrupt, foreign, version, is_offer / is_answer (the
- * other kind was pasted), expired (an offer past OFFER_LIFETIME_S), bad_name.
+ * other kind was pasted), expired (an offer past OFFER_LIFETIME_S), future (dated more than
+ * OFFER_CLOCK_SKEW_S ahead), bad_version (no usable version mark), bad_name.
  */
 export async function readSignal(text, expected, { now = Date.now() } = {}) {
   if (typeof text !== "string" || text.trim() === "") throw new LiveError("empty");
@@ -237,12 +241,15 @@ export async function readSignal(text, expected, { now = Date.now() } = {}) {
   if (payload === "") throw new LiveError("empty");
   const body = await bodyOf(payload);
   if (body === null || typeof body !== "object" || Array.isArray(body) || body.app !== SIGNAL_APP) throw new LiveError("foreign");
-  if (body.v !== SIGNAL_VERSION) throw new LiveError("version");
+  if (body.v !== SIGNAL_VERSION) throw new LiveError(Number.isInteger(body.v) && body.v > SIGNAL_VERSION ? "version" : "bad_version");
   if (body.k !== "offer" && body.k !== "answer") throw new LiveError("foreign");
   if (body.k !== expected) throw new LiveError(body.k === "offer" ? "is_offer" : "is_answer");
   if (typeof body.id !== "string" || !ID_RE.test(body.id) || !checkSdp(body.sdp)) throw new LiveError("corrupt");
   if (body.k === "offer") {
-    if (!Number.isInteger(body.t)) throw new LiveError("corrupt");
+    // Seconds since 1970 in 32 bits (what sdp-pack writes); an offer dated after the reader's
+    // clock by more than OFFER_CLOCK_SKEW_S was not made by a Tablée that runs now.
+    if (!Number.isInteger(body.t) || body.t < 0) throw new LiveError("corrupt");
+    if (body.t > 0xffffffff || body.t * 1000 > now + OFFER_CLOCK_SKEW_S * 1000) throw new LiveError("future");
     if (body.t * 1000 + OFFER_LIFETIME_S * 1000 < now) throw new LiveError("expired");
     return { kind: "offer", id: body.id, t: body.t, sdp: body.sdp };
   }

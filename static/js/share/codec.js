@@ -90,6 +90,15 @@ export async function encodeShare(kind, data) {
   return toBase64Url(await deflate(JSON.stringify(envelope)));
 }
 
+/**
+ * Why a version mark `v` is not `current`: "version" only for a whole number above it (a newer
+ * Tablée made it); a missing mark, text ("1"), zero, a negative or a fraction is "bad_version"
+ * (no Tablée ever wrote one: the link was made by hand or damaged).
+ */
+export function versionProblem(v, current) {
+  return Number.isInteger(v) && v > current ? "version" : "bad_version";
+}
+
 /** The envelope a payload holds ({kind, data}), or a ShareError saying why not. */
 export async function decodeShare(payload) {
   if (typeof payload !== "string" || payload.length === 0) throw new ShareError("empty");
@@ -113,7 +122,7 @@ export async function decodeShare(payload) {
   if (envelope === null || typeof envelope !== "object" || Array.isArray(envelope) || envelope.app !== SHARE_APP) {
     throw new ShareError("foreign");
   }
-  if (envelope.v !== SHARE_VERSION) throw new ShareError("version");
+  if (envelope.v !== SHARE_VERSION) throw new ShareError(versionProblem(envelope.v, SHARE_VERSION));
   if (!SHARE_KINDS.includes(envelope.kind) || !Object.hasOwn(envelope, "data")) throw new ShareError("foreign");
   return { kind: envelope.kind, data: envelope.data };
 }

@@ -67,7 +67,7 @@ export async function importTableFile(app, file, box = state) {
   const parsed = seen.parsed;
   const wrong = recognise(parsed);
   if (wrong) return fail(wrongKindMessage(wrong.kind, wrong.params, file));
-  const response = await app.call({ op: "store.open", document: parsed });
+  const response = await app.openTable(parsed);
   if (response.error) {
     if (!looksLikeATable(parsed)) return fail(wrongKindMessage("foreign", { app: "" }, file));
     return fail(t("import.refused", { file: file.name, reason: errorMessage(response.error) }));
@@ -135,7 +135,7 @@ async function restore(app, key) {
     app.notify("error", t("backup.unreadable"));
     return;
   }
-  const response = await app.call({ op: "store.open", document: parsed });
+  const response = await app.openTable(parsed);
   if (response.error) {
     app.notify("error", t("backup.refused", { reason: errorMessage(response.error) }));
     return;
@@ -171,6 +171,13 @@ function removeItem(doc, item) {
   const i = list.findIndex((q) => sameItem(q, item));
   if (i >= 0) list.splice(i, 1);
   if (!list.length) delete doc.quarantine;
+}
+
+/** What the editor shows for a set-apart item: its data as JSON, or, for a record kept as its
+ * JSON text (nested too deep), that text itself. */
+function draftOf(item) {
+  const deep = typeof item.data === "string" && (item.problems ?? []).some((p) => p?.params?.reason === "too_deep");
+  return deep ? item.data : JSON.stringify(item.data, null, 2);
 }
 
 /** Put an edited item back: the table with it is opened by the engine, and accepted only when
@@ -220,7 +227,7 @@ function quarantineSection(app) {
         <div class="row">
           <button type="button" @click=${() => downloadJson(`tablee-a-reparer-${i + 1}-${todayStamp()}.json`, item)}>${t("quarantine.export")}</button>
           ${canRepair(item) ? html`<button type="button" data-testid="quarantine-edit" ?disabled=${!ready}
-            @click=${() => { Object.assign(state, { editing: i, draft: JSON.stringify(item.data, null, 2), repairError: null }); app.rerender(); }}>${t("quarantine.edit")}</button>` : nothing}
+            @click=${() => { Object.assign(state, { editing: i, draft: draftOf(item), repairError: null }); app.rerender(); }}>${t("quarantine.edit")}</button>` : nothing}
           <button type="button" class="danger" data-testid="quarantine-delete"
             @click=${() => { if (confirm(t("quarantine.delete_confirm"))) app.update((doc) => removeItem(doc, item)); }}>${t("quarantine.delete")}</button>
         </div>

@@ -38,7 +38,7 @@ MAX_SIDES = 8
 
 S = "pointzero"
 register_character_validator(S, C.validate_character, schema=C.CHARACTER_SCHEMA)
-register_state_validator(S, T.validate_state, schema=T.STATE_SCHEMA)
+register_state_validator(S, T.validate_state, schema=T.STATE_SCHEMA, require=T.require_state)
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _LEVEL = {"type": "integer", "minimum": 0, "maximum": LEVEL_MAX}

@@ -29,7 +29,7 @@ __all__: list[str] = []
 declare("systmj.test.modifiers", "systmj.review.duplicate", "systmj.review.unknown_key")
 
 register_character_validator("systmj", E.validate_entity, schema=E.CHARACTER_SCHEMA)
-register_state_validator("systmj", S.validate_state, schema=S.STATE_SCHEMA)
+register_state_validator("systmj", S.validate_state, schema=S.STATE_SCHEMA, require=S.require_state)
 
 _ID = ID_SCHEMA
 _SCORE = {"type": "integer", "minimum": D.SCORE_MIN, "maximum": D.SCORE_MAX}

@@ -21,7 +21,7 @@ __all__: list[str] = []
 declare("theorem.char.not_valid")
 
 register_character_validator("theorem", C.validate_character, schema=C.CHARACTER_SCHEMA)
-register_state_validator("theorem", S.validate_state, schema=S.STATE_SCHEMA)
+register_state_validator("theorem", S.validate_state, schema=S.STATE_SCHEMA, require=S.require_state)
 
 _CHAR = C.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA

@@ -358,7 +358,7 @@ def validate_state(data: Any) -> list[Problem]:
             return problems
         if set(arc["piles"]) != set(ARCANA_PILES) or arc["cards"] != _ARCANA:
             return _invalid(f"arcana.{owner}", "cards")
-        if arc["piles"]["hand"]["visibility"] != "owner" or arc["piles"]["hand"]["owner"] != owner:
+        if arc["piles"]["hand"]["visibility"] != "owner" or arc["piles"]["hand"].get("owner") != owner:
             return _invalid(f"arcana.{owner}.piles.hand", "owner")
         if arc["piles"]["draw"]["visibility"] != "hidden":
             return _invalid(f"arcana.{owner}.piles.draw", "visibility")

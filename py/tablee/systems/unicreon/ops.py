@@ -13,7 +13,7 @@ import fastjsonschema
 
 from tablee.character_ops import CharacterOp, character_ops
 from tablee.errors import Problem, RulesError, declare
-from tablee.registry import SEED_SCHEMA, op, rng_from
+from tablee.registry import SEED_SCHEMA, guard_state, op, rng_from
 from tablee.schema import shape_problems
 from tablee.store import register_character_validator, register_state_validator
 
@@ -130,6 +130,9 @@ def _state(request: dict[str, Any]) -> dict[str, Any]:
     if details:
         raise RulesError("unicreon.state.invalid", detail=details[0])
     return state
+
+
+guard_state(STATE, lambda state: _state({"state": state}))
 
 
 def _refuse(problems: list[Problem], key: str) -> None:

@@ -59,7 +59,7 @@ def _player_answer(new: dict[str, Any], events: list[dict[str, Any]], spent: int
 
 
 register_character_validator("versality", C.validate_character, schema=C.CHARACTER_SCHEMA)
-register_state_validator("versality", S.validate_state, schema=S.STATE_SCHEMA)
+register_state_validator("versality", S.validate_state, schema=S.STATE_SCHEMA, require=S.require_state)
 
 
 def _dist(dist: dict[str, Fraction]) -> list[dict[str, Any]]:

@@ -31,9 +31,21 @@ function asInt(value) {
   return /^-?\d+$/.test(v) ? Number(v) : v;
 }
 
-/** Check the edited sheet; save it only when the engine finds no problem. */
-async function tryEdit(app, c, mutate, { save = true } = {}) {
+/** Edits run one after the other, each on the sheet as the one before left it: two fields
+ * changed in quick succession must both be kept, never one built on a copy taken before the
+ * other was saved. */
+let editQueue = Promise.resolve();
+function tryEdit(app, c, mutate, options) {
+  editQueue = editQueue.then(() => tryEditNow(app, c.id, mutate, options)).catch(() => {});
+  return editQueue;
+}
+
+/** Check the edited sheet; save it only when the engine finds no problem. The change saved is
+ * `mutate` applied to the character as it is in the latest table (app.update). */
+async function tryEditNow(app, id, mutate, { save = true } = {}) {
   if (!ready(app)) return;
+  const c = findCharacter(app.doc, id);
+  if (!c) return;
   const candidate = structuredClone(c);
   mutate(candidate);
   const seq = ++ui.seq;
@@ -47,7 +59,13 @@ async function tryEdit(app, c, mutate, { save = true } = {}) {
   ui.error = null;
   ui.check = r;
   if (r.valid && save) {
-    app.update((doc) => replaceCharacter(doc, candidate));
+    app.update((doc) => {
+      const cur = findCharacter(doc, id);
+      if (!cur) return;
+      const next = structuredClone(cur);
+      mutate(next);
+      replaceCharacter(doc, next);
+    });
   } else {
     app.rerender();
   }
