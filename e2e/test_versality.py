@@ -27,9 +27,8 @@ def seed_table(page, chars: list[dict], state: dict | None = None) -> None:
 
 
 def unlock_mj(page) -> None:
-    """The MJ screen opens on its switch: the MJ says who she is."""
-    expect(page.locator("[data-testid=vs-mj-gate]")).to_be_visible()
-    page.get_by_role("button", name="Je suis MJ").click()
+    """The MJ screen opens at once on a device where "Je suis MJ" was chosen (the suite's
+    pages start so): Versality asks nothing more than the other systems."""
     expect(page.locator("[data-testid=vs-catastrophe]")).to_be_visible()
 
 
@@ -455,26 +454,21 @@ def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(app):
     doc = wait_saved(app, "d => d.characters.find((c) => c.id === 'vs-ana').deck.length === 11")
     assert [k["kind"] for k in doc["characters"][-2]["deck"][-3:]] == ["oui-et", "oui-et", "non-mais"]
 
-    # The MJ screen: a link shows the switch, not the values.
+    # The MJ screen: on a player's device (the one choice says "Je joue") a link or a reload
+    # shows the choice, not the values; "Je suis MJ", right there, shows them.
     goto_route(app, "versality")
     app.click("#vs-mj-link")
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
-    assert "4937" not in app.inner_html("main")
     unlock_mj(app)
-    expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("4937")
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("7723")
-    # Leaving it (to a player page) locks it; so does a reload.
-    goto_route(app, "versality/test/vs-ana")
+    app.get_by_role("button", name="Je joue").click()
+    expect(app.get_by_test_id("mj-hidden")).to_be_visible()
+    assert "4937" not in app.inner_html("main")
+    goto_route(app, "versality")
+    expect(app.locator("#vs-mj-link")).to_be_hidden()
     app.goto(app.url.split("#")[0] + "#/versality/mj")
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
-    assert app.locator("[data-testid=vs-catastrophe]").count() == 0
-    unlock_mj(app)
     app.reload()
     wait_engine(app)
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    expect(app.get_by_test_id("mj-hidden")).to_be_visible()
     assert app.locator("[data-testid=vs-catastrophe]").count() == 0
-    unlock_mj(app)
-    app.get_by_role("button", name="Quitter l'écran MJ").click()
-    expect(app.locator("#vs-mj-link")).to_be_visible()
-    app.click("#vs-mj-link")
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    app.get_by_role("button", name="Je suis MJ").click()
+    expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("4937")
