@@ -97,6 +97,9 @@ export function withScore(c, target, key, value) {
 /** A probability {fraction, percent}: the percent, the exact fraction beside it. */
 export function prob(pr, testid) {
   if (!pr) return nothing;
+  // An outcome that cannot happen (or must) is said in words, not as "0 % (0/1)".
+  const sure = pr.fraction === "0" || pr.fraction === "0/1" ? "odds.impossible" : pr.fraction === "1" || pr.fraction === "1/1" ? "odds.certain" : null;
+  if (sure) return html`<span class="sj-prob" data-testid=${testid ?? nothing} data-p=${pr.fraction}>${t(sure)}</span>`;
   return html`<span class="sj-prob" data-testid=${testid ?? nothing} data-p=${pr.fraction}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.fraction})</span></span>`;
 }
 
