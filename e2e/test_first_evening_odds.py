@@ -69,3 +69,31 @@ def test_pointzero_tension_and_surpassement_in_sight_and_tables_agree_with_the_h
     compare = page.locator("[data-testid=pz-compare] tr[data-sacrifice='0'] [data-p]")
     if compare.count():
         expect(compare.first).to_have_attribute("data-p", plain)
+
+
+def test_unicreon_skill_on_the_first_screen_and_combat_offers_the_characters_own_skill(app):
+    """Unicreon's skill is on the test's first screen (it turns 83 % into 100 % on one test); in
+    a passe d'armes the attacker's list is her own skills by name ("Escrime — Bon"), not the
+    generic levels, and the headline's odds move with it as the engine says."""
+    from test_unicreon import character, duel_state, go, seed_document
+
+    bea = character("uc-bea", "Béa")
+    bea["skills"] = [{"name": "Escrime", "level": "bon"}]
+    state, _, _ = duel_state(bea)
+    seed_document(app, [bea], state)
+    go(app, "#/unicreon/test/uc-bea")
+    expect(app.get_by_test_id("more-options")).not_to_have_attribute("open", "")
+    skill = app.locator("#uc-t-skill")
+    expect(skill).to_be_visible()
+    expect(skill.locator("option").nth(1)).to_contain_text("Escrime — Bon")
+    go(app, "#/unicreon/combat")
+    app.select_option("#uc-a-weapon", "i1")
+    hit = app.locator("[data-testid=uc-odds-hit]")
+    expect(hit).to_have_attribute("data-p", "55/144")
+    own = app.locator("#uc-a-askill")
+    expect(own).to_be_visible()
+    expect(own.locator("option")).to_have_count(2)  # "Aucune" and her one skill, no generic level
+    expect(own.locator("option").nth(1)).to_contain_text("Escrime — Bon")
+    app.select_option("#uc-a-askill", "0:bon")
+    expect(hit).not_to_have_attribute("data-p", "55/144")
+    no_horizontal_scroll(app)
