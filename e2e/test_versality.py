@@ -181,7 +181,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app):
     ana["improvement_points"] = 1
     seed_table(app, [ana])
     goto_route(app, "versality/test/vs-ana")
-    expect(app.get_by_role("heading", name="Test de Ana")).to_be_visible()
+    expect(app.get_by_role("heading", name="Test d'Ana")).to_be_visible()
 
     # 1. Physique 2 + Combattre 1 − facile 1 = 2: draw 2 and choose; odds before the draw.
     app.select_option("#vs-test-char", "physique")
@@ -352,7 +352,7 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(app):
     app.select_option("#vs-heal-ally", "vs-ana")
     app.select_option("#vs-heal-char", "mental")
     app.click("#vs-heal-test")
-    expect(app.locator("[data-testid=vs-heal-box]")).to_contain_text("Soin de Ana : blessure en Mental")
+    expect(app.locator("[data-testid=vs-heal-box]")).to_contain_text("Soin d'Ana : blessure en Mental")
     expect(app.locator("#vs-test-skill")).to_have_value("soulager")
     expect(app.locator("[data-testid=vs-rule]")).to_have_attribute("data-rule", "worst")  # 2 + 0 − 2 = 0
     app.click("#vs-draw")
