@@ -145,12 +145,10 @@ def test_the_navigation_fits_and_holds_every_page(page, site, guarded, width):
                 return a.left >= nav.left - 1 && a.right <= nav.right + 1; }""",
             arg=route,
         )
-    if width == 360:
-        # one row that scrolls inside itself, never the page
-        assert page.evaluate("(() => { const n = document.getElementById('app-nav'); return n.scrollWidth > n.clientWidth; })()")
-        assert box["height"] < 70
-    else:
-        assert page.evaluate("(() => { const n = document.getElementById('app-nav'); return n.scrollWidth <= n.clientWidth; })()")
+    # Every link in sight at every width (it wraps, nothing hides past a scrolling edge), in
+    # at most three compact rows on a phone.
+    assert page.evaluate("(() => { const n = document.getElementById('app-nav'); return n.scrollWidth <= n.clientWidth; })()")
+    assert box["height"] < (130 if width == 360 else 70)
 
 
 # ------------------------------------------------------------------- import and returning

@@ -222,8 +222,8 @@ def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app_with):
     app.get_by_role("button", name="Dupliquer Ana").click()
     wait_doc(app, "d.characters.length === 2")
     copy = saved_document(app)["characters"][1]
-    assert copy["name"] == "Copie de Ana" and copy["id"] != "pz-ana" and copy["skills"] == saved_document(app)["characters"][0]["skills"]
-    app.get_by_role("button", name="Supprimer Copie de Ana").click()
+    assert copy["name"] == "Copie d'Ana" and copy["id"] != "pz-ana" and copy["skills"] == saved_document(app)["characters"][0]["skills"]
+    app.get_by_role("button", name="Supprimer Copie d'Ana").click()
     app.click("[data-testid=pz-confirm-delete]")
     wait_doc(app, "d.characters.length === 1")
     app.click("#pz-other-add")

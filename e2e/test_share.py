@@ -277,7 +277,7 @@ def test_the_mj_screens_sit_behind_a_switch_off_by_default(devices):
     page.goto(a.site + "#/pointzero/mj")
     expect(page.get_by_test_id("mj-hidden")).to_be_visible()
     expect(page.get_by_text("seuil", exact=False)).to_have_count(0)
-    page.get_by_role("switch", name="Mode MJ").click()
+    page.get_by_role("button", name="Je suis MJ").click()
     expect(page.get_by_test_id("mj-hidden")).to_have_count(0)
     expect(page.locator("main")).to_contain_text("Tension")
     page.reload()

@@ -30,9 +30,8 @@ def seed_table(app_with, chars: list[dict], state: dict | None = None):
 
 
 def unlock_mj(page) -> None:
-    """The MJ screen opens on its switch: the MJ says who she is."""
-    expect(page.locator("[data-testid=vs-mj-gate]")).to_be_visible()
-    page.get_by_role("button", name="Je suis MJ").click()
+    """The MJ screen opens at once on a device where "Je suis MJ" was chosen (the suite's
+    pages start so): Versality asks nothing more than the other systems."""
     expect(page.locator("[data-testid=vs-catastrophe]")).to_be_visible()
 
 
@@ -185,7 +184,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app_with):
     ana["improvement_points"] = 1
     app = seed_table(app_with, [ana])
     goto_route(app, "versality/test/vs-ana")
-    expect(app.get_by_role("heading", name="Test de Ana")).to_be_visible()
+    expect(app.get_by_role("heading", name="Test d'Ana")).to_be_visible()
 
     # 1. Physique 2 + Combattre 1 − facile 1 = 2: draw 2 and choose; odds before the draw.
     app.select_option("#vs-test-char", "physique")
@@ -356,7 +355,7 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(page, app_with
     app.select_option("#vs-heal-ally", "vs-ana")
     app.select_option("#vs-heal-char", "mental")
     app.click("#vs-heal-test")
-    expect(app.locator("[data-testid=vs-heal-box]")).to_contain_text("Soin de Ana : blessure en Mental")
+    expect(app.locator("[data-testid=vs-heal-box]")).to_contain_text("Soin d'Ana : blessure en Mental")
     expect(app.locator("#vs-test-skill")).to_have_value("soulager")
     expect(app.locator("[data-testid=vs-rule]")).to_have_attribute("data-rule", "worst")  # 2 + 0 − 2 = 0
     app.click("#vs-draw")
@@ -458,26 +457,21 @@ def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(page, a
     doc = wait_saved(app, "d => d.characters.find((c) => c.id === 'vs-ana').deck.length === 11")
     assert [k["kind"] for k in doc["characters"][-2]["deck"][-3:]] == ["oui-et", "oui-et", "non-mais"]
 
-    # The MJ screen: a link shows the switch, not the values.
+    # The MJ screen: on a player's device (the one choice says "Je joue") a link or a reload
+    # shows the choice, not the values; "Je suis MJ", right there, shows them.
     goto_route(app, "versality")
     app.click("#vs-mj-link")
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
-    assert "4937" not in app.inner_html("main")
     unlock_mj(app)
-    expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("4937")
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("7723")
-    # Leaving it (to a player page) locks it; so does a reload.
-    goto_route(app, "versality/test/vs-ana")
+    app.get_by_role("button", name="Je joue").click()
+    expect(app.get_by_test_id("mj-hidden")).to_be_visible()
+    assert "4937" not in app.inner_html("main")
+    goto_route(app, "versality")
+    expect(app.locator("#vs-mj-link")).to_be_hidden()
     app.goto(app.url.split("#")[0] + "#/versality/mj")
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
-    assert app.locator("[data-testid=vs-catastrophe]").count() == 0
-    unlock_mj(app)
     app.reload()
     wait_engine(app)
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    expect(app.get_by_test_id("mj-hidden")).to_be_visible()
     assert app.locator("[data-testid=vs-catastrophe]").count() == 0
-    unlock_mj(app)
-    app.get_by_role("button", name="Quitter l'écran MJ").click()
-    expect(app.locator("#vs-mj-link")).to_be_visible()
-    app.click("#vs-mj-link")
-    expect(app.locator("[data-testid=vs-mj-gate]")).to_be_visible()
+    app.get_by_role("button", name="Je suis MJ").click()
+    expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("4937")

@@ -80,7 +80,10 @@ def _validate(name: str, request: dict[str, Any]) -> None:
     try:
         _validator(name)(request)
     except fastjsonschema.JsonSchemaException as exc:
-        raise RulesError("request.invalid", op=name, detail=str(exc.message), path=str(exc.name or "")) from None
+        from .schema import schema_params
+
+        params = schema_params(exc)
+        raise RulesError("request.invalid", op=name, path=str(exc.name or ""), **params) from None
 
 
 def _is_whole(value: Any) -> bool:

@@ -19,7 +19,7 @@ import fastjsonschema
 
 from .errors import Problem
 
-__all__ = ["compiled", "fixed_object", "shape_problems"]
+__all__ = ["compiled", "fixed_object", "schema_params", "shape_problems"]
 
 
 class _Compiled:
@@ -42,13 +42,40 @@ def compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
     return _Compiled(schema)
 
 
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def schema_params(exc: fastjsonschema.JsonSchemaException) -> dict[str, Any]:
+    """What a schema violation says, as data the page words in its own language.
+
+    ``detail`` is fastjsonschema's English sentence (kept for logs and tests); ``field`` the
+    dotted path of the offending value without the validator's "data" root; ``rule`` the JSON
+    Schema keyword that failed ("type", "minimum", "maxLength", "enum", "additionalProperties"…)
+    and ``limit`` that keyword's value when it is plain data (a number, a type name, a short
+    list): the page turns ``rule`` into a French sentence (``schema.rule.<rule>``) naming the
+    field by its label, never showing "must be integer".
+    """
+    field = str(exc.name or "").removeprefix("data").lstrip(".")
+    params: dict[str, Any] = {"detail": str(exc.message)[:200], "field": field}
+    rule = getattr(exc, "rule", None)
+    if isinstance(rule, str):
+        params["rule"] = rule
+        limit = getattr(exc, "rule_definition", None)
+        if _scalar(limit) or (isinstance(limit, list) and len(limit) <= 12 and all(_scalar(x) for x in limit)):
+            params["limit"] = limit
+    return params
+
+
 def shape_problems(validate: Callable[[Any], Any], data: Any, code: str) -> list[Problem]:
-    """``[]`` when ``validate(data)`` passes, else one Problem with ``code`` at the failing path."""
+    """``[]`` when ``validate(data)`` passes, else one Problem with ``code`` at the failing path
+    (its params: :func:`schema_params`, without the path, which is the Problem's field)."""
     try:
         validate(data)
     except fastjsonschema.JsonSchemaException as exc:
-        path = str(exc.name or "").removeprefix("data").lstrip(".")
-        return [Problem(path, code, {"detail": str(exc.message)[:200]})]
+        params = schema_params(exc)
+        path = params.pop("field")
+        return [Problem(path, code, params)]
     except Exception as exc:  # untrusted data must never make a validator raise
         return [Problem("", code, {"detail": type(exc).__name__})]
     return []

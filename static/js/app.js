@@ -23,6 +23,7 @@ import {
 } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";
 import * as home from "./views/home.js";
+import { backupLabel } from "./views/when.js";
 
 const VIEWS = { home };
 // Pages loaded with their route (issue 14: the first paint waits for none of them, and the
@@ -615,7 +616,7 @@ function setAside(raw, messageKey, params = {}) {
   const key = backup(raw);
   if (key) {
     writeBlock = null;
-    app.notify("error", t(messageKey, { ...params, key }));
+    app.notify("error", t(messageKey, { ...params, key: backupLabel(key) }));
     persist();
     return key;
   }

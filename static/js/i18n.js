@@ -75,11 +75,54 @@ export function has(key) {
   return key in tables[current] || key in tables.fr;
 }
 
+/**
+ * The text of `key` with its {name} placeholders filled in, written as a sentence of the
+ * language, in one place for every message:
+ * - a key with plural forms (`<key>_one`, `<key>_other`) and no plain form takes the form of its
+ *   `count` (or `n`) parameter, so `t("x", { count: 1 })` never says "1 points";
+ * - `{n|point|points}` in a text is the word in the form `n` asks for (French: 0 and 1 singular);
+ * - French elision at a filled-in value: "de {suit}" with "épée" reads "d'épée", "le {x}" with
+ *   "arcane" "l'arcane" (de, le, la, que, ne, je, se, me, te before a vowel or a mute h is not
+ *   guessed: only vowels).
+ */
 export function t(key, params = {}) {
-  const template = tables[current][key] ?? tables.fr[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) =>
-    name in params ? formatParam(params[name]) : whole,
-  );
+  let template = tables[current][key] ?? tables.fr[key];
+  if (template === undefined) {
+    const count = typeof params.count === "number" ? params.count : params.n;
+    const form = typeof count === "number" ? `${key}_${pluralForm(count)}` : null;
+    template = (form && (tables[current][form] ?? tables.fr[form])) ?? (tables[current][`${key}_other`] ?? tables.fr[`${key}_other`]) ?? key;
+    if (typeof count === "number") params = { n: count, count, ...params };
+  }
+  return fill(template, params, current);
+}
+
+const ELIDED = /(^|[\s(«"'’])(de|De|le|Le|la|La|que|Que|ne|Ne|je|Je|se|Se|me|Me|te|Te|lorsque|puisque|jusque) $/;
+const VOWEL = /^[aeiouyàâäéèêëîïôöûüùœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜÙŒÆ]/;
+
+/** Fill a template's placeholders (see t): exported for the i18n test, which renders every key. */
+export function fill(template, params, lang = current) {
+  let out = "";
+  let last = 0;
+  for (const m of template.matchAll(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g)) {
+    out += template.slice(last, m.index);
+    last = m.index + m[0].length;
+    const [whole, name, one, other] = m;
+    if (!(name in params)) {
+      out += whole;
+      continue;
+    }
+    if (one !== undefined) {
+      const n = Number(params[name]);
+      out += Number.isFinite(n) && pluralForm(n, lang) === "one" ? one : other;
+      continue;
+    }
+    const value = formatParam(params[name]);
+    if (lang === "fr" && VOWEL.test(value)) {
+      out = out.replace(ELIDED, (all, before, word) => `${before}${word.slice(0, -1)}'`);
+    }
+    out += value;
+  }
+  return out + template.slice(last);
 }
 
 /**
@@ -103,18 +146,44 @@ export function errorMessage(error) {
   if (!error) return "";
   const key = error.message_key ?? `error.${error.code}`;
   if (!has(key)) return t("error.unknown", { code: error.code });
-  const params = readableParams(error.params ?? {});
+  const params = readableParams(error.params ?? {}, error.field);
   // A message about a count may have singular/plural forms (<key>_one, <key>_other).
   const form = typeof params.count === "number" ? `${key}_${pluralForm(params.count)}` : null;
   return t(form && has(form) ? form : key, params);
 }
 
-function pluralForm(n) {
-  return new Intl.PluralRules(current === "fr" ? "fr-FR" : "en-GB").select(n);
+function pluralForm(n, lang = current) {
+  return new Intl.PluralRules(lang === "fr" ? "fr-FR" : "en-GB").select(n);
 }
 
-/** A `reason` param is a code: show its words (store.reason.*, or the system problem it names). */
-function readableParams(params) {
+/**
+ * A field named as the interface labels it ("La compétence"), from the last name in its dotted
+ * path (`test.skill`, `skills.0.level`): `schema.field.<name>`, else "Une valeur".
+ */
+export function fieldLabel(path) {
+  const names = String(path ?? "").split(".").filter((part) => part && !/^\d+$/.test(part));
+  for (const name of names.reverse()) {
+    if (has(`schema.field.${name}`)) return t(`schema.field.${name}`);
+  }
+  return t("schema.field.unknown");
+}
+
+/** A schema violation (`rule`, `limit` from tablee.schema.schema_params) in words. */
+function schemaSentence(params, field) {
+  const { rule, limit } = params;
+  const key = has(`schema.rule.${rule}`) ? `schema.rule.${rule}` : "schema.rule.other";
+  const types = (Array.isArray(limit) ? limit : [limit]).map((name) => (has(`schema.type.${name}`) ? t(`schema.type.${name}`) : null));
+  const expected = rule === "type" && types.every(Boolean) ? types.join(t("schema.or")) : "";
+  return t(key, { field: fieldLabel(params.field ?? params.path ?? field), limit: typeof limit === "number" ? limit : "", expected });
+}
+
+/** A `reason` param is a code: show its words (store.reason.*, or the system problem it names);
+ * a schema violation (`rule`) replaces the validator's English `detail` with a sentence. */
+function readableParams(params, field) {
+  if (typeof params.rule === "string") {
+    const detail = schemaSentence(params, field);
+    params = { ...params, detail, reason: params.reason ?? detail };
+  }
   const { reason } = params;
   if (typeof reason !== "string") return params;
   if (has(`store.reason.${reason}`)) return { ...params, reason: t(`store.reason.${reason}`) };

@@ -23,7 +23,7 @@ export function ensure(role) {
   session.addEventListener("change", changed);
   session.addEventListener("held", (e) => {
     const key = e.detail.mine ? "live.held_mine" : "live.held";
-    app.notify("warning", app.t(key, { systems: e.detail.systems.join(", ") }));
+    app.notify("warning", app.t(key, { systems: e.detail.systems.map((id) => app.t(`nav.${id}`)).join(", ") }));
   });
   session.addEventListener("error", (e) => {
     if (e.detail?.code === "live.storage_full") app.notify("warning", app.t("live.storage_full"));

@@ -1,10 +1,9 @@
-// The "Mode MJ" switch (issue 13, "Between devices"): the MJ's screens (hidden information)
-// show only on a device where the switch is on. Off by default, remembered on this device
+// The "Je suis MJ / Je joue" choice: the MJ's screens (hidden information) show only on a
+// device where the MJ said so, for every system alike (one choice, no second gate per system). Off by default, remembered on this device
 // (localStorage, not the table document: the table travels, the switch does not).
 
 import { html } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
-import { loadStylesheet } from "../views/ui.js";
 
 export const MJ_MODE_KEY = "tablee.mj-mode";
 
@@ -31,28 +30,41 @@ export function reflect() {
   document.documentElement.dataset.mjMode = mjMode() ? "on" : "off";
 }
 
-/** The switch itself: a labelled checkbox with role="switch". */
-export function mjSwitch(app, id = "mj-mode") {
+/** The one "Je suis MJ / Je joue" choice, the same on every page that offers it (the home
+ * page, the share page, every masked MJ screen) and for every system: two buttons, the one in
+ * force pressed. `id` keeps two copies on a page apart. */
+export function mjChoice(app, id = "mj-mode") {
   const on = mjMode();
-  return html`<div class="mj-switch">
-    <label for=${id}><input type="checkbox" role="switch" id=${id} data-testid="mj-mode" .checked=${on}
-      aria-describedby=${`${id}-help`} @change=${(e) => setMjMode(app, e.target.checked)}> ${t("mj.switch")}</label>
-    <p class="muted" id=${`${id}-help`}>${t(on ? "mj.on_help" : "mj.off_help")}</p>
+  const pick = (value) => () => {
+    if (value !== mjMode()) setMjMode(app, value);
+  };
+  return html`<div class="mj-switch" data-testid="mj-mode" data-mj=${on ? "on" : "off"}>
+    <p class="mj-choice-title" id=${`${id}-title`}>${t("mj.choice_title")}</p>
+    <div class="mj-choice" role="group" aria-labelledby=${`${id}-title`} aria-describedby=${`${id}-help`}>
+      <button type="button" id=${`${id}-mj`} data-testid="mj-mode-mj" aria-pressed=${on ? "true" : "false"} @click=${pick(true)}>${t("mj.choice_mj")}</button>
+      <button type="button" id=${`${id}-player`} data-testid="mj-mode-player" aria-pressed=${on ? "false" : "true"} @click=${pick(false)}>${t("mj.choice_player")}</button>
+    </div>
+    <p class="muted small" id=${`${id}-help`}>${t(on ? "mj.on_help" : "mj.off_help")}</p>
   </div>`;
 }
 
-// Every page that imports this module (the share page, the systems with an MJ's screen) gets
-// the switch's state on <html> and its styles, whether or not the share page was opened: the
-// share page is loaded with its route only (issue 14). The rule hiding the MJ's links is in
-// app.css, so no link shows before this stylesheet arrives.
-reflect();
-loadStylesheet(new URL("../../css/share.css", import.meta.url).href);
+/** The former name of the choice (kept for the pages that import it). */
+export const mjSwitch = mjChoice;
 
-/** A page of the MJ's (its `render(app, id)`), shown only when the switch is on. */
+// Every page that imports this module (the home page, the share page, the systems with an MJ's
+// screen) gets the choice's state on <html>. The choice's styles and the rule hiding the MJ's
+// links are in app.css, so they are there from the first paint.
+reflect();
+
+/** A page of the MJ's (its `render(app, id)`), shown only where "Je suis MJ" was chosen; the
+ * masked page offers the choice right there, the shown one ends with it (to hand the device to
+ * a player). */
 export function mjOnly(render) {
   return (app, id) => {
-    if (mjMode()) return render(app, id);
+    if (mjMode()) {
+      return html`${render(app, id)}<section class="card mj-page-choice" data-testid="mj-page-choice">${mjChoice(app, "mj-mode-page")}</section>`;
+    }
     return html`<h1 tabindex="-1">${t("mj.hidden_title")}</h1>
-      <section class="card" data-testid="mj-hidden"><p>${t("mj.hidden_help")}</p>${mjSwitch(app, "mj-mode-page")}</section>`;
+      <section class="card" data-testid="mj-hidden"><p>${t("mj.hidden_help")}</p>${mjChoice(app, "mj-mode-page")}</section>`;
   };
 }

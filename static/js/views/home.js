@@ -6,6 +6,7 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../i18n.js";
 import { tableSummary } from "../storage.js";
+import { mjChoice } from "../share/mj-mode.js";
 import { disabledWhy } from "./ui.js";
 import { formatDateTime } from "./when.js";
 
@@ -94,6 +95,11 @@ export function render(app) {
         <div>
           ${returning ? summarySection(app, summary) : nothing}
           ${nextSteps(app)}
+          <section class="card" aria-labelledby="home-mj-title" data-testid="home-mj">
+            <h2 id="home-mj-title">${t("home.mj_title")}</h2>
+            <p class="small">${t("home.mj_help")}</p>
+            ${mjChoice(app, "home-mj-mode")}
+          </section>
         </div>
         <section aria-labelledby="home-systems-title">
           <h2 id="home-systems-title">${t("home.systems")}</h2>

@@ -21,6 +21,7 @@ import { decodeShare, encodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../
 import { mjSwitch, reflect } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import { loadStylesheet, takeShareChoice } from "./ui.js";
+import { backupLabel } from "./when.js";
 
 loadStylesheet(new URL("../../css/share.css", import.meta.url).href);
 reflect();
@@ -253,7 +254,8 @@ function importEntry(app) {
 
 function importTable(app) {
   const key = app.replaceDocument(incoming.data);
-  if (key) finish(app, t("share.table_replaced", { name: incoming.data.name, key }), "status", importedAt("table", incoming.data));
+import { loadStylesheet, takeShareChoice } from "./ui.js";
+import { backupLabel } from "./when.js";
   else {
     incoming = { ...incoming, backupFailed: true };
     app.rerender();

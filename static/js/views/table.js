@@ -8,7 +8,7 @@ import {
   BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, storageUsage, SYSTEM_IDS, todayStamp,
 } from "../storage.js";
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
-import { formatDateTime } from "./when.js";
+import { backupLabel } from "./when.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 const state = { importError: null, importOk: null, nameError: null, replaceFailed: false, editing: null, draft: "", repairError: null };
@@ -105,11 +105,7 @@ function rename(app, value) {
   }, { at: "table-name-input" });
 }
 
-/** "samedi 22 nov. 2026, 21:47": a backup's local date and time in the UI language. */
-export function backupLabel(key) {
-  const date = backupDate(key);
-  return date ? formatDateTime(date) : key.slice(BACKUP_PREFIX.length);
-}
+export { backupLabel };
 
 /** "Ma table · 4 personnages · dernier jet : Alice · Perception = 7" (or why it is no table). */
 function backupLine(key) {

@@ -4,7 +4,7 @@
 // System-agnostic: Unicreon and Versality use them; Point Zéro, Théorem and SYSTMJ can too.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage, t } from "../i18n.js";
+import { errorMessage, formatPercent, t } from "../i18n.js";
 
 const loadedSheets = new Set();
 
@@ -245,4 +245,20 @@ export function disabledWhy(id, reason) {
   if (!reason) return { id: nothing, note: nothing };
   const noteId = `${id}-why`;
   return { id: noteId, note: html`<p class="why-disabled small muted" id=${noteId} data-testid="why-disabled">${reason}</p>` };
+}
+
+/**
+ * A probability as a person reads it, the same for every system: an outcome that cannot happen
+ * (or must) in words ("impossible (0 %)"), not "0 % (0/1)"; else the percentage with its exact
+ * fraction beside it, and a long fraction (a deck's, 20 digits) folded behind the percentage,
+ * shown on demand (a tap), so it is never cut on a phone. `data-p` always holds the fraction.
+ */
+export function probability(fraction, percent, { testid, cls = "prob" } = {}) {
+  const frac = String(fraction);
+  const sure = frac === "0" || frac === "0/1" ? "odds.impossible" : frac === "1" || frac === "1/1" ? "odds.certain" : null;
+  if (sure) return html`<span class=${cls} data-testid=${testid ?? nothing} data-p=${frac}>${t(sure)}</span>`;
+  if (frac.length > 13) {
+    return html`<details class="${cls} prob-more" data-testid=${testid ?? nothing} data-p=${frac}><summary>${formatPercent(percent)}</summary><span class="frac-line small">${frac}</span></details>`;
+  }
+  return html`<span class=${cls} data-testid=${testid ?? nothing} data-p=${frac}>${formatPercent(percent)}<span class="muted small"> (${frac})</span></span>`;
 }

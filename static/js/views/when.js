@@ -2,6 +2,7 @@
 // backups and exports named by local date and time, never by the UTC instant).
 
 import { language } from "../i18n.js";
+import { BACKUP_PREFIX, backupDate } from "../storage.js";
 
 const locale = () => (language() === "fr" ? "fr-FR" : "en-GB");
 const pad2 = (n) => String(n).padStart(2, "0");
@@ -23,4 +24,10 @@ export function spreadsheetDateTime(date) {
   const y = String(date.getFullYear()).padStart(4, "0");
   const time = `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
   return { date: language() === "fr" ? `${d}/${m}/${y}` : `${y}-${m}-${d}`, time };
+}
+
+/** A backup named as a person reads it, "samedi 22 nov. 2026, 21:47", never by its storage key. */
+export function backupLabel(key) {
+  const date = backupDate(key);
+  return date ? formatDateTime(date) : String(key).slice(BACKUP_PREFIX.length);
 }

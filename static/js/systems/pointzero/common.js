@@ -4,9 +4,9 @@
 // and hand the stored state to the ops without looking inside; only mj.js reads the MJ view.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatPercent, t } from "../../i18n.js";
+import { errorMessage, t } from "../../i18n.js";
 import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
-import { engineData, fieldProblems, loadStylesheet, requestCache } from "../../views/ui.js";
+import { engineData, fieldProblems, loadStylesheet, probability, requestCache } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 
@@ -70,7 +70,7 @@ export function renderGauge(view, { id = "pz-gauge" } = {}) {
 /** A probability {p, percent}: the percent, the exact fraction beside it. */
 export function prob(pr, testid) {
   if (!pr) return nothing;
-  return html`<span class="pz-prob" data-testid=${testid ?? nothing} data-p=${pr.p}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.p})</span></span>`;
+  return probability(pr.p, pr.percent, { testid, cls: "pz-prob" });
 }
 
 export const { problemsAt, fieldId, fieldErrors, hasProblem } = fieldProblems("pz");

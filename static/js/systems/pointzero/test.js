@@ -203,7 +203,8 @@ function stepper(app, key) {
 function setup(app, c, s, view, odds) {
   const choose = (key, num = false) => (e) => { ui[key] = num ? Number(e.target.value) : e.target.value; ui.result = null; remember(app); app.rerender(); };
   const skillTest = s.kind === "skill";
-  const active = MODIFIERS.filter((m) => ui.mods[m]).length + (ui.sacrifice ? 1 : 0) + (ui.tension ? 1 : 0) + (skillTest ? 0 : 1);
+  // Tension and Surpassement, the system's core choices, sit on the first screen (not folded).
+  const active = MODIFIERS.filter((m) => ui.mods[m]).length + (skillTest ? 0 : 1);
   return html`<section class="card" aria-labelledby="pz-setup-title">
     <h2 id="pz-setup-title">${t("pointzero.ui.test_setup")}</h2>
     <div class="pz-form-grid">
@@ -222,6 +223,11 @@ function setup(app, c, s, view, odds) {
         </select></div>
       ${ui.difficulty === "custom" ? numberField(app, "pz-t-custom", t("pointzero.ui.difficulty_value"), ui, "custom", 0, 99) : nothing}
     </div>
+    ${skillTest ? html`<label class="check pz-tension-box"><input type="checkbox" id="pz-t-tension" .checked=${ui.tension}
+        @change=${(e) => { ui.tension = e.target.checked; ui.result = null; app.rerender(); }}>
+        ${t("pointzero.ui.use_tension")}</label>
+      <p class="muted small">${t("pointzero.ui.use_tension_help", { gauge: view ? view.gauge : "…" })}</p>` : nothing}
+    ${odds && !odds.error ? surpassement(app, odds) : nothing}
     <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
       @toggle=${(e) => { ui.more = e.target.open; }}>
       <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
@@ -234,11 +240,6 @@ function setup(app, c, s, view, odds) {
         <p class="muted small">${t("pointzero.ui.modifiers_help")}</p>
         <div class="pz-mod-grid">${MODIFIERS.map((m) => stepper(app, m))}</div>
       </fieldset>
-      ${skillTest ? html`<label class="check pz-tension-box"><input type="checkbox" id="pz-t-tension" .checked=${ui.tension}
-          @change=${(e) => { ui.tension = e.target.checked; ui.result = null; app.rerender(); }}>
-          ${t("pointzero.ui.use_tension")}</label>
-        <p class="muted small">${t("pointzero.ui.use_tension_help", { gauge: view ? view.gauge : "…" })}</p>` : nothing}
-      ${odds && !odds.error ? surpassement(app, odds) : nothing}
     </details>
   </section>`;
 }

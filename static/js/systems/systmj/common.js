@@ -3,11 +3,11 @@
 // Chronoste) shown on every SYSTMJ screen.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatPercent, has, t } from "../../i18n.js";
+import { errorMessage, has, t } from "../../i18n.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { renderPair } from "../../views/faces.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { callBusy, engineData, fieldProblems, loadStylesheet, probability } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { requestCache } from "../../views/ui.js";
@@ -98,7 +98,7 @@ export function withScore(c, target, key, value) {
 /** A probability {fraction, percent}: the percent, the exact fraction beside it. */
 export function prob(pr, testid) {
   if (!pr) return nothing;
-  return html`<span class="sj-prob" data-testid=${testid ?? nothing} data-p=${pr.fraction}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.fraction})</span></span>`;
+  return probability(pr.fraction, pr.percent, { testid, cls: "sj-prob" });
 }
 
 /** The two d10 of a d100 as faces (views/faces.js): tens (dark, shown "40") then units (light),

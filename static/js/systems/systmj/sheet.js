@@ -165,6 +165,24 @@ function scoreFieldPool(app, c, probs, field, label) {
   </div>`;
 }
 
+/** Play state (issue "the first evening"): current PV/PA (the running round's, else the
+ * maximum) and the library cards this character holds after "Donner". */
+function playState(app, c) {
+  const state = tableState(app);
+  const rounds = state?.rounds;
+  const vitals = rounds?.entities?.find((e) => e.id === c.id);
+  const cards = (state?.library?.cards ?? []).filter((card) => card.holder === c.id);
+  return html`<section class="card" aria-labelledby="sj-play-title" data-testid="sj-play-state">
+    <h2 id="sj-play-title">${t("systmj.ui.play_state")}</h2>
+    <p data-testid="sj-vitals"><strong>${t("systmj.ui.vitals_now", { pv: vitals?.pv ?? c.pv_max, pv_max: c.pv_max, pa: vitals?.pa ?? c.pa_max, pa_max: c.pa_max })}</strong>
+      <span class="muted small">${vitals ? t("systmj.ui.vitals_round", { round: rounds.round }) : t("systmj.ui.vitals_rest")}</span></p>
+    <h3>${t("systmj.ui.held_cards")}</h3>
+    ${cards.length
+      ? html`<ul data-testid="sj-held-cards">${cards.map((card) => html`<li data-number=${card.number}>${card.number} — ${card.name}</li>`)}</ul>`
+      : html`<p class="muted small" data-testid="sj-held-cards-none">${t("systmj.ui.no_held_cards")}</p>`}
+  </section>`;
+}
+
 function attributes(app, c, probs) {
   const one = (k) => scoreField(app, c, probs, `attributes.${k}`, attrLabel(k), c.attributes[k], (v) => ({ attributes: { [k]: v } }));
   return html`<section class="card" aria-labelledby="sj-attr-title">
@@ -231,6 +249,7 @@ export function render(app, id) {
     <div class="split sj-sheet-split" data-testid="sj-sheet-columns">
       <div class="sj-col">
         ${identity(app, c, probs)}
+        ${playState(app, c)}
         ${attributes(app, c, probs)}
         <section class="card" aria-labelledby="sj-notes-title">
           <h2 id="sj-notes-title"><label for="sj-notes">${t("systmj.ui.notes")}</label></h2>

@@ -123,7 +123,7 @@ function tableSection(app, state) {
     <div class="th-table-scroll"><table class="th-success">
       <thead><tr><th scope="col">${t("theorem.ui.level")}</th><th scope="col">${t("theorem.ui.from")}</th><th scope="col">${t("theorem.ui.cases_col")}</th><th scope="col">${t("theorem.ui.bonus_col")}</th></tr></thead>
       <tbody>${rows.map((row, i) => html`<tr><th scope="row">${levelLabel(row.level)}</th>
-        ${["min", "cases", "bonus"].map((k) => html`<td><input type="number" class="th-small-input" aria-label=${`${levelLabel(row.level)} — ${t(`theorem.ui.${k === "min" ? "from" : `${k}_col`}`)}`}
+        ${["min", "cases", "bonus"].map((k) => html`<td data-label=${t(`theorem.ui.${k === "min" ? "from" : `${k}_col`}`)}><input type="number" class="th-small-input" aria-label=${`${levelLabel(row.level)} — ${t(`theorem.ui.${k === "min" ? "from" : `${k}_col`}`)}`}
           .value=${String(row[k])} @change=${set(i, k)}></td>`)}</tr>`)}</tbody>
     </table></div>
     <button type="button" id="th-save-table" ?disabled=${!ready(app) || ui.busy} @click=${save}>${t("theorem.ui.save")}</button>

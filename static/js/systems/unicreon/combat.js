@@ -259,11 +259,26 @@ function attackRequest(st) {
   }
   if (ui.aim) req.aim = true;
   if (ui.surprise) req.surprise = true;
-  if (ui.attackerSkill) req.attacker_skill = ui.attackerSkill;
-  if (ui.defenderSkill) req.defender_skill = ui.defenderSkill;
+  if (ui.attackerSkill) req.attacker_skill = skillLevel(ui.attackerSkill);
+  if (ui.defenderSkill) req.defender_skill = skillLevel(ui.defenderSkill);
   const malus = Math.max(0, Math.min(4, Number(ui.defenderMalus) || 0));
   if (malus) req.defender_malus = malus;
   return req;
+}
+
+/** A combat skill choice's level: "<index>:<level>" (a character's own skill) or "<level>". */
+function skillLevel(value) {
+  return String(value).split(":").pop();
+}
+
+/** The skills a fighter may use in this exchange: a character's own, by name ("Escrime — Bon"),
+ * else (an NPC of the bestiary) the generic levels. */
+function skillOptions(app, fighter, current) {
+  const ch = fighter?.character_id ? findCharacter(app.doc, fighter.character_id) : null;
+  if (ch?.skills?.length) {
+    return ch.skills.map((sk, i) => html`<option value=${`${i}:${sk.level}`} ?selected=${`${i}:${sk.level}` === current}>${sk.name} — ${t(`unicreon.skill.${sk.level}`)}</option>`);
+  }
+  return SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === current}>${t(`unicreon.skill.${l}`)}</option>`);
 }
 
 function weaponLabel(w) {
@@ -348,17 +363,19 @@ function actionSection(app, st) {
         <label class="check"><input type="checkbox" id="uc-a-aim" .checked=${ui.aim} @change=${set("aim", "bool")}> ${t("unicreon.ui.aim")}</label>` : nothing}
       ${!ui.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-surprise" .checked=${ui.surprise} @change=${set("surprise", "bool")}> ${t("unicreon.ui.surprise")}</label>` : nothing}
     </div>
-    <details class="uc-more" ?open=${Boolean(ui.attackerSkill || ui.defenderSkill || Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
+    <div class="uc-grid">
+      <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
+        <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
+          ${skillOptions(app, a, ui.attackerSkill)}</select></div>
+      ${d ? html`<div class="field"><label for="uc-a-dskill">${t("unicreon.ui.defender_skill")}</label>
+        <select id="uc-a-dskill" @change=${set("defenderSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
+          ${skillOptions(app, d, ui.defenderSkill)}</select></div>` : nothing}
+    </div>
+    <details class="uc-more" ?open=${Boolean(Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
       <div class="uc-grid">
       <div class="field uc-wide"><label for="uc-a-dmalus">${t("unicreon.ui.defender_malus")}</label>
         <select id="uc-a-dmalus" @change=${set("defenderMalus")}>
           ${[0, 1, 2, 3, 4].map((n) => html`<option value=${String(n)} ?selected=${n === Number(ui.defenderMalus)}>${n ? tn("unicreon.ui.steps_harder", n) : t("unicreon.ui.no_malus")}</option>`)}</select></div>
-      <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
-        <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
-          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.attackerSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
-      <div class="field"><label for="uc-a-dskill">${t("unicreon.ui.defender_skill")}</label>
-        <select id="uc-a-dskill" @change=${set("defenderSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
-          ${SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === ui.defenderSkill}>${t(`unicreon.skill.${l}`)}</option>`)}</select></div>
       </div>
     </details>
     ${needsEngage ? html`<p class="uc-guide" data-testid="uc-must-engage">${t("unicreon.ui.must_engage")}</p>

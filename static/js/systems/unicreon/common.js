@@ -2,10 +2,10 @@
 // file reads the table document, caches unicreon.data, and lays out field problems.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatPercent, t } from "../../i18n.js";
+import { errorMessage, t } from "../../i18n.js";
 import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { renderPair } from "../../views/faces.js";
-import { engineData, fieldProblems, loadStylesheet, requestCache } from "../../views/ui.js";
+import { engineData, fieldProblems, loadStylesheet, probability, requestCache } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { requestCache as oddsCache } from "../../views/ui.js";
@@ -66,7 +66,7 @@ export function statsLabel(item) {
 /** A probability {p, percent}: the percent, the exact fraction beside it. */
 export function prob(pr, testid) {
   if (!pr) return nothing;
-  return html`<span class="uc-prob" data-testid=${testid ?? nothing} data-p=${pr.p} title=${pr.p}>${formatPercent(pr.percent)}<span class="muted small"> (${pr.p})</span></span>`;
+  return probability(pr.p, pr.percent, { testid, cls: "uc-prob" });
 }
 
 /** Field problems of unicreon.character.check, laid out at their field (ids "uc-err-…"). */

@@ -132,7 +132,8 @@ function setup(app, c) {
     kinds.add(kind);
     return true;
   });
-  const active = (ui.bonus ? 1 : 0) + (ui.malus ? 1 : 0) + (ui.skill !== "" ? 1 : 0) + ui.items.length;
+  // The skill, Unicreon's core choice (83 % → 100 % on one test), is on the first screen.
+  const active = (ui.bonus ? 1 : 0) + (ui.malus ? 1 : 0) + ui.items.length;
   return html`<section class="card" aria-labelledby="uc-setup-title">
     <h2 id="uc-setup-title">${t("unicreon.ui.test_setup")}</h2>
     <div class="uc-grid">
@@ -144,16 +145,16 @@ function setup(app, c) {
         <select id="uc-t-diff" @change=${set("difficulty")}>
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`unicreon.difficulty.${k}`)} (${DIFF_VALUE[k] > 0 ? "+" : ""}${DIFF_VALUE[k]})</option>`)}
         </select></div>
+      ${c.skills.length ? html`<div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
+        <select id="uc-t-skill" @change=${set("skill")}>
+          <option value="" ?selected=${ui.skill === ""}>${t("unicreon.ui.no_skill")}</option>
+          ${c.skills.map((s, i) => html`<option value=${String(i)} ?selected=${String(i) === ui.skill}>${s.name} — ${t(`unicreon.skill.${s.level}`)}</option>`)}
+        </select></div>` : nothing}
     </div>
     <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
       @toggle=${(e) => { ui.more = e.target.open; }}>
       <summary>${t("testpage.more_options")}${active ? html` <span class="muted small">(${tn("testpage.active", active)})</span>` : nothing}</summary>
       <div class="uc-grid">
-        <div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
-          <select id="uc-t-skill" @change=${set("skill")}>
-            <option value="" ?selected=${ui.skill === ""}>${t("unicreon.ui.no_skill")}</option>
-            ${c.skills.map((s, i) => html`<option value=${String(i)} ?selected=${String(i) === ui.skill}>${s.name} — ${t(`unicreon.skill.${s.level}`)}</option>`)}
-          </select></div>
         ${stepper(app, "bonus", t("unicreon.ui.bonus_steps_test"))}
         ${stepper(app, "malus", t("unicreon.ui.malus_steps_test"))}
       </div>

@@ -1,8 +1,8 @@
 // The MJ's screen (#/versality/mj): degradation tokens, the catastrophe scale with its band
 // and meaning, power uses (1–5 points, hidden from players), session start (tokens from
 // debts), manual adjustments, end of scenario. The only page that shows MJ-only data, and
-// only after the explicit "Je suis MJ" switch: the route alone (a link, a reload, a
-// player page's link) shows the switch, and leaving the screen locks it again.
+// only on a device where "Je suis MJ" was chosen (static/js/share/mj-mode.js, the one choice
+// for every system): elsewhere the route shows that choice instead of the values.
 // Wording: Versality's text is epicene ("le ou la MJ", "au Meneur, ou à la Meneuse", rules 001):
 // the versality strings say "le ou la MJ" or "MJ" with no article (tests/test_mj_wording.py).
 // At 60rem the panels sit in two columns (shared .split): the scales, then the MJ's actions.
@@ -17,30 +17,9 @@ import { fullState as tableState, saveState } from "./table.js";
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
   scenario: { objective: false, unhurt: new Map() }, confirmAward: false };
 
-/** The "Je suis MJ" switch: in memory only (a reload locks it), locked on leaving. */
-let unlocked = false;
-
 onNavigate(() => {
   Object.assign(ui, { error: null, message: null, confirmAward: false });
-  if (!location.hash.startsWith("#/versality/mj")) unlocked = false;
 });
-
-function gate(app) {
-  return html`
-    ${backLink("#/versality", t("versality.ui.back_players"))}
-    <h1 id="vs-mj-gate-title" tabindex="-1">${t("versality.ui.mj_gate_title")}</h1>
-    <section class="card" aria-labelledby="vs-mj-gate-title" data-testid="vs-mj-gate">
-      <p>${t("versality.ui.mj_gate_help")}</p>
-      <div class="row">
-        <button type="button" class="primary" id="vs-mj-unlock" @click=${() => {
-          unlocked = true;
-          app.rerender();
-          document.getElementById("vs-mj-title")?.focus({ preventScroll: true });
-        }}>${t("versality.ui.mj_gate_confirm")}</button>
-        <a class="button" href="#/versality">${t("versality.ui.mj_gate_back")}</a>
-      </div>
-    </section>`;
-}
 
 function bandOf(value, bands) {
   return bands?.find((b) => value >= b.min && (b.max === null || value <= b.max))?.id ?? null;
@@ -128,7 +107,6 @@ function reshuffleHistory(app) {
 }
 
 export function render(app) {
-  if (!unlocked) return gate(app);
   const state = tableState(app.doc);
   const list = characters(app.doc);
   const r = rules(app);
@@ -139,7 +117,6 @@ export function render(app) {
     ${backLink("#/versality", t("versality.ui.back_players"))}
     <h1 id="vs-mj-title" tabindex="-1">${t("versality.ui.mj_title")}</h1>
     <p class="notice warning vs-mj-warning">${t("versality.ui.mj_warning")}</p>
-    <p><button type="button" id="vs-mj-lock" @click=${() => { unlocked = false; location.hash = "#/versality"; }}>${t("versality.ui.mj_leave")}</button></p>
     <div role="status" aria-live="polite" data-testid="vs-mj-status">
       ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
       ${ui.message ? html`<p>${ui.message}</p>` : nothing}

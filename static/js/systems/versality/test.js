@@ -14,6 +14,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
 import { callBusy, loggedEntry, own, requestCache, resultShare, reveal } from "../../views/ui.js";
 import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
+import { mjMode } from "../../share/mj-mode.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   ready, replaceCharacter, tn, tone,
@@ -111,7 +112,7 @@ async function resolve(app, c, pending) {
   if (ui.busy) return;
   ui.busy = true;
   app.rerender();
-  const request = { op: "versality.test.resolve", character_id: c.id, force: ui.force, faiblesse: ui.faiblesse, tokens: ui.tokens, seed: newSeed() };
+  const request = { op: "versality.test.resolve", character_id: c.id, force: ui.force, faiblesse: ui.faiblesse, tokens: mjMode() ? ui.tokens : 0, seed: newSeed() };
   if (pending.rule === "choose" && ui.choice) request.choice = ui.choice;
   const r = await playerCall(app, request);
   ui.busy = false;
@@ -235,13 +236,13 @@ function playSection(app, c, deck, pending) {
         onSelect: (card) => { ui.choice = card.id; ui.fresh = false; app.rerender(); },
         label: t("versality.ui.drawn_cards", { count: hand.length }),
       })}
-      <fieldset class="vs-mj-box" data-testid="vs-mj-box"><legend>${t("versality.ui.mj_box")}</legend>
+      ${mjMode() ? html`<fieldset class="vs-mj-box" data-testid="vs-mj-box"><legend>${t("versality.ui.mj_box")}</legend>
         <div class="field vs-tokens"><label for="vs-tokens">${t("versality.ui.tokens_spent")}</label>
           <select id="vs-tokens" aria-describedby="vs-tokens-help" @change=${(e) => { ui.tokens = Number(e.target.value); }}>
             ${[0, 1, 2, 3].map((n) => html`<option value=${n} ?selected=${n === ui.tokens}>${t(`versality.ui.tokens_${n}`)}</option>`)}
           </select></div>
         <p class="muted small" id="vs-tokens-help">${t("versality.ui.tokens_spent_help")}</p>
-      </fieldset>
+      </fieldset>` : nothing}
       <button type="button" class="primary" id="vs-resolve" ?disabled=${!ready(app) || ui.busy || (pending.rule === "choose" && !ui.choice)}
         @click=${() => resolve(app, c, pending)}>${pending.rule === "choose" && !ui.choice ? t("versality.ui.choose_first") : t("versality.ui.resolve")}</button>`;
 }
