@@ -51,7 +51,7 @@ def _states() -> dict[str, list[dict[str, Any]]]:
     th2 = _ok({"op": "theorem.hand.draw", "state": th, "character": _theorem_character("josh"), "seed": 2})["state"]
     th2 = _ok({"op": "theorem.mk.hand", "state": th2, "size": 4, "seed": 3})["state"]
     combat = _ok({"op": "unicreon.combat.new"})["state"]
-    uni = _ok({"op": "unicreon.character.new"})["character"]
+    uni = _ok({"op": "unicreon.character.new", "id": "uc-fuzz"})["character"]
     combat2 = _ok({"op": "unicreon.combat.add_npc", "state": combat, "tier": "moyen", "count": 2})["state"]
     combat2 = _ok({"op": "unicreon.combat.add_character", "state": combat2, "character": uni})["state"]
     deck = _ok({"op": "cards.deck.new", "seed": 1,
@@ -138,7 +138,7 @@ def _characters(name: str) -> dict[str, Any]:
     if system == "theorem":
         one = _theorem_character("josh")
     elif system == "unicreon":
-        one = _ok({"op": "unicreon.character.new"})["character"]
+        one = _ok({"op": "unicreon.character.new", "id": "uc-fuzz"})["character"]
     out: dict[str, Any] = {}
     if one is not None and "character" in props:
         out["character"] = one
