@@ -184,6 +184,8 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     if isinstance(changed, dict) and changed.get("id") in touched:
         out["characters"][_character_index(out, changed["id"])] = changed
     reply = {k: v for k, v in answer.items() if k not in _ANSWER_SECRETS}
+    if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
+        reply["character"] = share.share("character", reply["character"], "player")
     if spec.system is not None and isinstance(out["systems"].get(spec.system), dict):
         reply["state"] = _player_state(spec.system, out["systems"][spec.system])
     return reply
