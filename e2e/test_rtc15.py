@@ -306,7 +306,7 @@ def test_devices_that_cannot_reach_each_other_are_told_so_in_plain_words(devices
           const offer = await r.readOffer(url);
           const enc = new TextEncoder();
           const id = Array.from(codec.fromBase64Url(offer.id));
-          const bytes = [0x54, 1, 2, ...id, 9, 8, 7, 6, 5, 4, 3, 2, 1, 3, ...enc.encode('Ana'),
+          const bytes = [0x54, 2, 2, ...id, 9, 8, 7, 6, 5, 4, 3, 2, 1, ...new Array(12).fill(7), 3, ...enc.encode('Ana'),
             1, 4, ...enc.encode('wxyz'), 22, ...enc.encode('abcdefghijklmnopqrstuv'), ...new Array(32).fill(171),
             0, 4, 0, 0, 1, 0, 126, 255, 0, 255, 4, 192, 0, 2, 1, 0, 9];
           return 'T.' + codec.toBase64Url(new Uint8Array(bytes));
@@ -383,7 +383,7 @@ def test_the_short_form_keeps_every_kind_of_candidate(devices, site):
     result = page.evaluate(
         """async (sdp) => {
           const p = await import('./static/js/live/sdp-pack.js');
-          const body = {k: 'answer', id: 'AbCdEfGh1234', m: 'zYxWvUtS9876', n: 'Zoé', sdp};
+          const body = {k: 'answer', id: 'AbCdEfGh1234', m: 'zYxWvUtS9876', s: 'KeyKeyKeyKey0123', n: 'Zoé', sdp};
           const packed = p.packSignal(body);
           const back = p.unpackSignal(packed);
           return {back, size: packed.length,
@@ -393,13 +393,14 @@ def test_the_short_form_keeps_every_kind_of_candidate(devices, site):
         "\n".join(sdp_lines),
     )
     back = result["back"]
-    assert {k: back[k] for k in ("app", "v", "k", "id", "m", "n")} == {
-        "app": "tablee", "v": 1, "k": "answer", "id": "AbCdEfGh1234", "m": "zYxWvUtS9876", "n": "Zoé"}
+    assert {k: back[k] for k in ("app", "v", "k", "id", "m", "s", "n")} == {
+        "app": "tablee", "v": 1, "k": "answer", "id": "AbCdEfGh1234", "m": "zYxWvUtS9876", "s": "KeyKeyKeyKey0123",
+        "n": "Zoé"}
     expected = [re.sub(r"^a=candidate:\d+ ", "a=candidate:# ", line) for line in sdp_lines]
     expected[8] = "a=candidate:# 1 udp 2122262783 2a01:e0a:1f2:3:0:0:0:7 40000 typ host"  # IPv6 written in full
     expected[9] = "a=candidate:# 1 udp 2122194687 fe80:0:0:0:0:0:0:1 40001 typ host"
     assert [re.sub(r"^a=candidate:\d+ ", "a=candidate:# ", line) for line in back["sdp"].split("\n")] == expected
     # 94 bytes of envelope, credentials and fingerprint; candidates: IPv4 host 12, IPv6 host 24
     # each, srflx 19, relay by name 35, mDNS host 24.
-    assert result["size"] == 94 + 12 + 24 + 24 + 19 + 35 + 24
+    assert result["size"] == 94 + 12 + 24 + 24 + 19 + 35 + 24 + 12  # (the last 12: the member key)
     assert result["other"] is None and result["longId"] is None

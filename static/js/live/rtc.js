@@ -115,7 +115,7 @@ export function memberId() {
 export function memberKey() {
   const saved = readKey(SECRET_KEY);
   if (saved && ID_RE.test(saved)) return saved;
-  const key = randomId(18);
+  const key = randomId(12);
   writeKey(SECRET_KEY, key);
   return key;
 }

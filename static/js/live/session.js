@@ -31,6 +31,7 @@ import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 import { fromBase64Url, toBase64Url } from "../share/codec.js";
 import { jsonEqual, readJson, writeJson } from "./ydoc.js";
 import { Hub, Member, refusal } from "./sync.js";
+import { setPrivateReader } from "./private.js";
 
 export const LIVE_KEY = "tablee.live";
 /** Bound of the MJ's feed of incoming moves, and of the moves a phone keeps waiting. */
@@ -194,6 +195,7 @@ export class Session extends EventTarget {
       this.moveOps = null; // the referee's list of moves (live.moves), asked once
       this.localCall = app.call;
       app.call = (request) => this.call(request);
+      setPrivateReader(() => this.privateContent());
     }
     this.awareness.setLocalState({ name, role, characters: this.assigned(), member: me });
     this.awareness.on("change", () => this.emit());
@@ -443,26 +445,29 @@ export class Session extends EventTarget {
     }
     for (let tries = 0; tries < 3; tries += 1) {
       const version = this.version;
+      const drawn = seed();
       const r = await this.app.call({
         op: "live.move", document: this.app.doc, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
-        move, seed: seed(), now: new Date().toISOString(),
+        move, seed: drawn, now: new Date().toISOString(),
       });
       if (version !== this.version) continue; // the MJ changed the table meanwhile: run it again on the new one
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: r.error });
-      if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer);
+      if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
       const next = r.document;
       this.app.update((doc) => {
         for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
         for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
       });
-      return this.note(memberId, member.name, move.op, null, r.answer);
+      return this.note(memberId, member.name, move.op, null, r.answer, drawn);
     }
     return this.note(memberId, member.name, move.op, "live.refused.busy", refusal("live.refused.busy"));
   }
 
-  /** The MJ's feed: one line per move that arrived (who, what, refused or not). */
-  note(memberId, name, op, code, answer = null) {
-    this.feed.push({ at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "", op: typeof op === "string" ? op.slice(0, 64) : "", code });
+  /** The MJ's feed: one line per move that arrived (who, what, refused or not, and the seed
+   * the MJ's device drew for it: the MJ's to replay a draw, never sent to a phone). */
+  note(memberId, name, op, code, answer = null, drawn = null) {
+    this.feed.push({ at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
+      op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn });
     if (this.feed.length > MAX_FEED) this.feed.splice(0, this.feed.length - MAX_FEED);
     this.unseen += 1;
     this.saveSoon();
@@ -639,7 +644,10 @@ export class Session extends EventTarget {
       this.saveTimer = null;
       this.save();
     }
-    if (this.localCall) this.app.call = this.localCall;
+    if (this.localCall) {
+      this.app.call = this.localCall;
+      setPrivateReader(null);
+    }
     for (const resolve of this.waiting.values()) resolve(refusal("live.cancelled"));
     this.waiting.clear();
     for (const link of this.links.values()) link.close();
