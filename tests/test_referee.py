@@ -240,3 +240,27 @@ def test_the_table_is_the_sequence_of_the_accepted_moves(moves, order):
         replay, _ = move(replay, member, request, seed=seed)
     assert replay == doc
     assert doc["systems"]["pointzero"]["threshold"] == 7
+
+
+def test_a_secret_round_choice_from_a_phone_stays_hidden_until_the_reveal():
+    """SYSTMJ 3.2 (py/tablee/systems/systmj/rounds.py): the choices are revealed together; a
+    player chooses for their own character only, and their answer shows nobody's choice."""
+    s1 = ok({"op": "systmj.character.new", "id": "s1", "name": "Ana"})["character"]
+    s2 = ok({"op": "systmj.character.new", "id": "s2", "name": "Bo"})["character"]
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [s1, s2]
+    state = ok({"op": "systmj.state.new"})["state"]
+    doc["systems"]["systmj"] = ok({"op": "systmj.round.start", "state": state, "characters": [s1, s2]})["state"]
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
+    after, answer = move(doc, ana, {"op": "systmj.round.choose", "entity": "s1", "choice": "mouvement"})
+    chosen = {e["id"]: e["choice"] for e in after["systems"]["systmj"]["rounds"]["entities"]}
+    assert chosen == {"s1": "mouvement", "s2": ""}
+    # the answer's state is the player view: nobody's choice, not even one's own
+    assert {e["choice"] for e in answer["state"]["rounds"]["entities"]} == {""}
+    assert '"choice": "mouvement"' not in json.dumps(answer)
+    with pytest.raises(RulesError) as info:
+        move(after, ana, {"op": "systmj.round.choose", "entity": "s2", "choice": "action"})
+    assert info.value.code == "live.refused.character"
+    with pytest.raises(RulesError) as info:
+        move(after, ana, {"op": "systmj.round.reveal"})
+    assert info.value.code == "live.refused.not_a_move"

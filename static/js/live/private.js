@@ -18,3 +18,11 @@ export function ownPile(path) {
   const found = (reader()?.hands ?? []).find((h) => h.path === path);
   return found ? [...found.cards] : [];
 }
+
+/** The characters the MJ assigned to this player at a live table, or null when this device is
+ * not a live player (a page then shows what it shows on one device). */
+export function liveCharacters() {
+  if (!reader) return null;
+  const characters = reader()?.characters;
+  return Array.isArray(characters) ? [...characters] : [];
+}

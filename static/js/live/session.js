@@ -338,11 +338,11 @@ export class Session extends EventTarget {
     return isObject(state) && state.member === id && state.role === "player" && known !== undefined && state.name === known.name;
   }
 
-  /** The cards only this player sees ({hands}), from its private doc. */
+  /** What only this player sees ({hands, characters}), from its private doc. */
   privateContent() {
     const doc = this.role === "player" ? this.privateDocs.get(this.me) : null;
     const json = doc ? readJson(doc) : {};
-    return { hands: Array.isArray(json.hands) ? json.hands : [] };
+    return { hands: Array.isArray(json.hands) ? json.hands : [], characters: this.assigned() };
   }
 
   // ---------------------------------------------------------------- moves (a phone)
