@@ -264,3 +264,34 @@ def test_a_secret_round_choice_from_a_phone_stays_hidden_until_the_reveal():
     with pytest.raises(RulesError) as info:
         move(after, ana, {"op": "systmj.round.reveal"})
     assert info.value.code == "live.refused.not_a_move"
+
+
+def test_a_passe_darmes_from_a_phone_by_ones_own_fighter_only():
+    """Unicreon's combat state is ``systems.unicreon.combat``: the attacker named by its
+    combatant id must be one of the member's characters; the result is the op's on one device."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    combat = ok({"op": "unicreon.combat.new"})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
+    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
+    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
+    defender = next(f["cid"] for f in combat["combatants"] if f["side"] == "npc")
+    for f in combat["combatants"]:
+        f["engaged"] = [defender if f["cid"] == attacker else attacker]
+        f["actions"] = 2
+    combat["turn"] = combat["order"].index(attacker)
+    owner = "ua"
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [a, b]
+    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
+    lea = {"id": "m-lea", "name": "Léa", "characters": [owner]}
+    request = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender}
+    after, answer = move(doc, lea, request, seed=9)
+    same = handle({**request, "state": combat, "seed": 9})
+    assert "error" not in answer and "error" not in same, (answer, same)
+    assert after["systems"]["unicreon"]["combat"] == same["state"]
+    assert answer["exchange"] == same["exchange"] and "combatants" in answer["state"]
+    with pytest.raises(RulesError) as info:
+        move(doc, lea, {**request, "attacker": defender, "defender": attacker})
+    assert info.value.code == "live.refused.character"

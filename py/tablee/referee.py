@@ -62,12 +62,16 @@ class Move:
     record, replaced by the MJ's) or ``("character_id", "id")``; each must be the member's.
     ``merge``: the op answers ``public``/``penalties``, merged by ``versality.state.merge``.
     ``mj_fields``: request fields only the MJ sets (dropped from a player's move).
+    ``part``: the op's state is this key of the system's state (Unicreon's ``combat``).
+    An actor ``("attacker", "cid")`` names a combatant of that state whose ``character_id``
+    must be one of the member's.
     """
 
     system: str | None
     actors: tuple[tuple[str, str], ...] = ()
     merge: bool = False
     mj_fields: tuple[str, ...] = ()
+    part: str | None = None
 
 
 _REC = (("character", "record"),)
@@ -93,6 +97,8 @@ MOVES: dict[str, Move] = {
     "systmj.round.choose": Move("systmj", (("entity", "id"),)),
     # Point Zéro: a Tension point (the whole table's gauge; its threshold stays hidden).
     "pointzero.tension.use": Move("pointzero"),
+    # Unicreon: a passe d'armes by one of the player's fighters.
+    "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat"),
     # Any system: a roll of dice, seeded by the MJ's device.
     "roll": Move(None),
 }
@@ -156,8 +162,18 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     if "seed" in props:
         request["seed"] = seed
     touched: set[str] = set()
+    state = document["systems"].get(spec.system) if spec.system is not None else None
+    if spec.system is not None and spec.part is not None:
+        state = state.get(spec.part) if isinstance(state, dict) else None
+    if spec.system is not None and not isinstance(state, dict):
+        raise _refuse("live.refused.no_state", system=spec.system)
     for field, kind in spec.actors:
         value = request.get(field)
+        if kind == "cid":
+            fighters = state.get("combatants", [])
+            fighter = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == value), None)
+            _own(member, fighter.get("character_id") if fighter else None)
+            continue
         cid = _own(member, value.get("id") if kind == "record" and isinstance(value, dict) else value)
         at = _character_index(document, cid)
         if at < 0 or (spec.system and document["characters"][at].get("system") != spec.system):
@@ -166,9 +182,6 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
             request[field] = copy.deepcopy(document["characters"][at])
         touched.add(cid)
     if spec.system is not None:
-        state = document["systems"].get(spec.system)
-        if not isinstance(state, dict):
-            raise _refuse("live.refused.no_state", system=spec.system)
         request["state"] = copy.deepcopy(state)
     answer = _run(request)
     out = document
@@ -178,7 +191,9 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
             merged = _run({"op": "versality.state.merge", "state": request["state"], "public": answer["public"],
                            "penalties": answer.get("penalties", {})})
             new_state = merged["state"]
-        if isinstance(new_state, dict):
+        if isinstance(new_state, dict) and spec.part is not None:
+            out["systems"][spec.system] = {**out["systems"][spec.system], spec.part: new_state}
+        elif isinstance(new_state, dict):
             out["systems"][spec.system] = new_state
     changed = answer.get("character")
     if isinstance(changed, dict) and changed.get("id") in touched:
@@ -187,7 +202,8 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
         reply["character"] = share.share("character", reply["character"], "player")
     if spec.system is not None and isinstance(out["systems"].get(spec.system), dict):
-        reply["state"] = _player_state(spec.system, out["systems"][spec.system])
+        view = _player_state(spec.system, out["systems"][spec.system])
+        reply["state"] = view.get(spec.part) if spec.part is not None else view
     return reply
 
 
