@@ -137,6 +137,9 @@ def test_a_log_entry_is_dated_by_the_mjs_device_and_checked():
              "request": {"expr": "1d6"}, "result": {"total": 6}}
     after, _ = move(doc, LEA, {"op": "live.log.add", "entry": entry})
     assert after["log"][-1]["at"] == NOW
+    assert after["log"][-1]["who"] == "Léa"  # not "MJ": signed by the member
+    signed, _ = move(doc, LEA, {"op": "live.log.add", "entry": {**entry, "id": "e9", "who": "Josh"}})
+    assert signed["log"][-1]["who"] == "Josh"  # one of her characters
     with pytest.raises(RulesError) as info:
         move(after, LEA, {"op": "live.log.add", "entry": entry})
     assert info.value.code == "live.refused.duplicate"

@@ -26,7 +26,8 @@ state as any player sees it (the same filter as the public doc, :mod:`tablee.sha
 Two moves are the kernel's own: ``live.character.save`` (a whole-sheet edit of one of the
 member's characters; a field the player view hides or blanks keeps the MJ's value, so a
 blanked secret is never taken for the player's own) and ``live.log.add`` (a roll-log entry,
-checked like an imported one, dated by the MJ's device).
+checked like an imported one, dated by the MJ's device and signed by the member: a ``who``
+that is neither the member's name nor one of its characters' becomes the member's name).
 """
 
 from __future__ import annotations
@@ -250,6 +251,11 @@ def _add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str,
     if not isinstance(entry, dict):
         raise _refuse("live.refused.invalid", field="entry")
     entry = {**entry, "at": now}
+    # Signed by the member: its own name or one of its characters' (never "MJ" or another's).
+    names = {member.get("name") or member["id"]} | {
+        c.get("name") for c in document["characters"] if isinstance(c, dict) and c.get("id") in member["characters"]}
+    if entry.get("who") not in names:
+        entry["who"] = member.get("name") or member["id"]
     try:
         checked = share.share("entry", entry, "mj")
     except RulesError as exc:
