@@ -298,3 +298,27 @@ def test_a_passe_darmes_from_a_phone_by_ones_own_fighter_only():
     with pytest.raises(RulesError) as info:
         move(doc, lea, {**request, "attacker": defender, "defender": attacker})
     assert info.value.code == "live.refused.character"
+
+
+def test_a_sheet_save_cannot_carry_junk_or_take_a_blanked_secret():
+    """The hostile phone's probes: a value nested 40 levels deep, 1.5 MB of junk, a Unicreon
+    terrible secret sent back blanked (as the player view shows it)."""
+    doc = table()
+    deep: dict = {}
+    node = deep
+    for _ in range(40):
+        node["x"] = {}
+        node = node["x"]
+    for junk in ({"skills": deep}, {"notes": "x" * 1_500_000}, {"extra": deep}):
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA, {"op": "live.character.save", "character": {**th_character("josh"), **junk}})
+        assert info.value.code == "live.refused.invalid", junk
+    uc = ok({"op": "unicreon.character.new", "id": "u1", "name": "Solène"})["character"]
+    doc["characters"].append({**uc, "secret": SECRET})
+    sol = {"id": "m-sol", "name": "Sol", "characters": ["u1"]}
+    shared = ok({"op": "store.share", "kind": "character", "data": doc["characters"][-1], "audience": "player"})
+    view = shared["data"]
+    assert view["secret"] == ""
+    after, answer = move(doc, sol, {"op": "live.character.save", "character": {**view, "name": "Solène la Brave"}})
+    assert after["characters"][-1]["secret"] == SECRET and after["characters"][-1]["name"] == "Solène la Brave"
+    assert SECRET not in json.dumps(answer)

@@ -211,12 +211,14 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
 def _overlay(full: Any, view: Any, edited: Any) -> Any:
     """``full`` (the MJ's record) with what the player changed from ``view`` (what they saw)
     to ``edited``: a value the player left as seen keeps the MJ's (a blanked secret stays),
-    a key the view never had stays the MJ's, a key removed from the view goes."""
+    a key the view hid stays the MJ's, a new key is added, a key removed from the view goes."""
     if not (isinstance(full, dict) and isinstance(view, dict) and isinstance(edited, dict)):
         return copy.deepcopy(edited)
     out = copy.deepcopy(full)
     for key, value in edited.items():
         if key not in view:
+            if key not in full:
+                out[key] = copy.deepcopy(value)  # a new field (the store's check judges it)
             continue  # a key the player never saw (hidden): the MJ's stays
         if view[key] == value:
             continue  # unchanged from what the player saw: the MJ's value stays
