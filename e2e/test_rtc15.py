@@ -220,8 +220,8 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
             is_offer: await code(offer.text, 'answer'),
             expired: await code(offer.text, 'offer', {now: later}),
             fresh: await code(offer.text, 'offer'),
-            bad_name: await code(await wrap({app: 'tablee', v: 1, k: 'answer', id: offer.id, m: 'abcdefgh12', n: ' x\\u0000', sdp}), 'answer'),
-            proto: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: '__proto__', m: 'abcdefgh12', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
+            bad_name: await code(await wrap({app: 'tablee', v: 1, k: 'answer', id: offer.id, m: 'abcdefgh12', s: 'KeyKeyKeyKey0123', n: ' x\\u0000', sdp}), 'answer'),
+            proto: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: '__proto__', m: 'abcdefgh12', s: 'KeyKeyKeyKey0123', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
             packed_foreign: await code('T.' + codec.toBase64Url(new Uint8Array([0x55, 1, 1])), 'offer'),
             packed_version: await code('T.' + codec.toBase64Url(new Uint8Array([0x54, 9, 1])), 'offer'),
             packed_short: await code('T.' + codec.toBase64Url(new Uint8Array([0x54, 1, 1, 7, 7])), 'offer'),
@@ -231,13 +231,13 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
             // reads, one that would smuggle a line into the SDP does not.
             packed_host: await code(packedOffer('printer-7.lan'), 'offer'),
             packed_inject: await code(packedOffer('a\\nb'), 'offer'),
-            other_offer: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: 'zzzzzzzzzzzz', m: 'abcdefgh12', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
+            other_offer: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: 'zzzzzzzzzzzz', m: 'abcdefgh12', s: 'KeyKeyKeyKey0123', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
           };
           const answer = await r.answerOffer(offer.text, {member: 'abcdefgh1234', name: 'Théo', servers: []});
           // The answer goes back in the longer text form (what a browser whose SDP the short
           // form does not know sends): it connects just the same.
           const read = await r.readSignal(answer.text, 'answer');
-          const long = await wrap({app: 'tablee', v: 1, k: 'answer', id: read.id, m: read.memberId, n: read.name, sdp: read.sdp});
+          const long = await wrap({app: 'tablee', v: 1, k: 'answer', id: read.id, m: read.memberId, s: read.key, n: read.name, sdp: read.sdp});
           const [a, b] = await Promise.all([offer.accept(long), answer.link]);
           // b gets three messages before anyone listens to it; then a 700 kB one in parts.
           const big = new Uint8Array(700_000).map((_, i) => (i * 13) % 256);
@@ -268,7 +268,8 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
         "packed_inject": "corrupt",
     }
     assert result["race"] == ["link", "used"]
-    assert result["peer"] == {"memberId": "abcdefgh1234", "name": "Théo"}
+    assert {k: v for k, v in result["peer"].items() if k != "key"} == {"memberId": "abcdefgh1234", "name": "Théo"}
+    assert len(result["peer"]["key"]) == 16  # the member key, from the answer
     offer, answer, long = result["lengths"]
     assert result["packed"] and offer < 250 and answer < 250 and long > 400, result["lengths"]
     assert result["small"] == [[1], [2], [3]]
