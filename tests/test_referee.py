@@ -117,6 +117,11 @@ def test_a_sheet_edit_changes_only_what_the_player_sees():
     with pytest.raises(RulesError) as info:  # the MJ's NPC
         move(doc, LEA, {"op": "live.character.save", "character": {**th_character("pnj"), "notes": ""}})
     assert info.value.code == "live.refused.character"
+    made, answer = move(doc, LEA, {"op": "live.character.save", "character": th_character("zoe")})
+    assert made["characters"][-1]["id"] == "zoe" and answer["created"] == "zoe"  # a new one, hers
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, {"op": "live.character.save", "character": {**th_character("zed"), "spheres": "junk"}})
+    assert info.value.code == "live.refused.invalid"
     with pytest.raises(RulesError) as info:  # junk in one's own sheet
         move(doc, LEA, {"op": "live.character.save", "character": {**th_character("josh"), "realite": "x" * 10}})
     assert info.value.code == "live.refused.invalid"

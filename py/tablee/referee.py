@@ -25,7 +25,8 @@ state as any player sees it (the same filter as the public doc, :mod:`tablee.sha
 
 Two moves are the kernel's own: ``live.character.save`` (a whole-sheet edit of one of the
 member's characters; a field the player view hides or blanks keeps the MJ's value, so a
-blanked secret is never taken for the player's own) and ``live.log.add`` (a roll-log entry,
+blanked secret is never taken for the player's own; a new id is a character the player made,
+added and answered ``created``) and ``live.log.add`` (a roll-log entry,
 checked like an imported one, dated by the MJ's device and signed by the member: a ``who``
 that is neither the member's name nor one of its characters' becomes the member's name).
 """
@@ -233,10 +234,10 @@ def _save_character(document: dict[str, Any], member: dict[str, Any], move: dict
     edited = move.get("character")
     if not isinstance(edited, dict):
         raise _refuse("live.refused.invalid", field="character")
-    cid = _own(member, edited.get("id"))
-    at = _character_index(document, cid)
+    at = _character_index(document, edited.get("id")) if isinstance(edited.get("id"), str) else -1
     if at < 0:
-        raise _refuse("live.refused.character", character=cid)
+        return _new_character(document, edited)
+    _own(member, edited.get("id"))
     full = document["characters"][at]
     view = share.share("character", full, "player")
     record = _overlay(full, view, edited)
@@ -246,6 +247,18 @@ def _save_character(document: dict[str, Any], member: dict[str, Any], move: dict
         raise _refuse("live.refused.invalid", field="character", problems=[p.to_json() for p in problems[:5]])
     document["characters"][at] = record
     return {"character": share.share("character", record, "player")}
+
+
+def _new_character(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """A character a player made on their phone joins the table (and becomes theirs: the MJ's
+    device assigns it, ``created``), once the store accepts it like an imported one."""
+    problems = store.check_character(record)
+    if problems:
+        raise _refuse("live.refused.invalid", field="character", problems=[p.to_json() for p in problems[:5]])
+    if len(document["characters"]) >= store.MAX_CHARACTERS:
+        raise _refuse("live.refused.invalid", field="characters")
+    document["characters"].append(copy.deepcopy(record))
+    return {"character": share.share("character", record, "player"), "created": record["id"]}
 
 
 def _add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], now: str) -> dict[str, Any]:
