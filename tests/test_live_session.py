@@ -294,6 +294,15 @@ def test_a_reloaded_phone_keeps_its_characters_and_its_waiting_moves(node, world
     assert [h["cards"] for h in s["p2"]["private"]["hands"]] == [HAND_B]
 
 
+def test_a_character_made_on_a_phone_joins_the_table_as_that_players(node, world):
+    node("append", world=world, name="p2", key="characters", value=character("n", "Nouvelle"))
+    node("settle", world=world)
+    s = state(node, world)
+    for who in ("mj", "p1", "p2"):
+        assert char(s[who]["doc"], "n")["name"] == "Nouvelle", who
+    assert s["p2"]["assigned"] == ["b", "n"]
+
+
 def test_characters_are_asked_for_and_assigned_by_the_mj_one_player_each(node, world):
     node("ask", world=world, name="p2", characters=["a", "b"])
     node("settle", world=world)

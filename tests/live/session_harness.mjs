@@ -55,6 +55,10 @@ function standInMove(doc, member, move, now) {
   const own = (id) => typeof id === "string" && member.characters.includes(id) && out.characters.some((c) => c.id === id);
   if (move.op === "live.character.save") {
     const c = move.character;
+    if (isObject(c) && typeof c.id === "string" && !out.characters.some((x) => x.id === c.id)) {
+      out.characters.push(c);
+      return [out, { character: c, created: c.id }];
+    }
     if (!isObject(c) || !own(c.id)) return refusal("live.refused.character");
     const at = out.characters.findIndex((x) => x.id === c.id);
     const full = out.characters[at];

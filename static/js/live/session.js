@@ -454,6 +454,11 @@ export class Session extends EventTarget {
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: r.error });
       if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
       const next = r.document;
+      const made = r.answer?.created;
+      if (typeof made === "string") {
+        // a character the player made on their phone is theirs
+        this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
+      }
       this.app.update((doc) => {
         for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
         for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
@@ -503,8 +508,9 @@ export class Session extends EventTarget {
     const before = new Map((pub.characters ?? []).filter(isObject).map((c) => [c.id, c]));
     const queued = (op, test) => this.queue.some((q) => q.move.op === op && test(q.move));
     for (const c of doc.characters ?? []) {
-      // another player's character too: the referee refuses it, and the phone says so
-      if (!isObject(c) || !before.has(c.id) || same(before.get(c.id), c)) continue;
+      // another player's character too: the referee refuses it, and the phone says so; a new
+      // one (made on this phone) joins the table and becomes this player's
+      if (!isObject(c) || (before.has(c.id) && same(before.get(c.id), c))) continue;
       if (queued("live.character.save", (m) => same(m.character, c))) continue;
       this.move({ op: "live.character.save", character: structuredClone(c) }).then((answer) => this.report(answer));
     }
