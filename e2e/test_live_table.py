@@ -1,15 +1,17 @@
-"""The live table across devices (issue 15): three browser contexts with separate storage, an
-MJ's laptop and two players' phones, on this machine with no internet (every request off the
-site's origin fails the test), joined the way a new table would: by the copy/paste fallback,
-through the pages.
+"""The live table across devices: three browser contexts with separate storage, an MJ's
+laptop and two players' phones, on this machine with no internet (every request off the site's
+origin fails the test), joined the way a new table would: by the copy/paste fallback, through
+the pages. The MJ's device referees every move (DESIGN.md principle 8).
 
 The MJ's table holds secrets of two kinds: a Unicreon character's terrible secret and the MK's
 hand of arcana (Théorem), and each player's character has a hand of arcana only that player may
-see. The checks: a roll, a character edit and a card draw reach the other devices; concurrent
-edits of two characters both survive; concurrent edits of one field end identical everywhere
-and the replaced value stays findable; a player's storage and every byte it received hold none
-of the MJ's secrets, and its hidden cards are its own only; a player who left catches up on
-return.
+see. The checks: characters are asked for on the phones and confirmed by the MJ; Léa draws her
+Théorem hand on her phone's Théorem page and Mo plays a Versality test (draw, choose, resolve)
+on his: each changes the MJ's saved table exactly as the same ops on one device with the seeds
+the MJ's device drew, and reaches the other phone; a phone's move on another player's character
+is refused, the MJ's table unchanged; a roll and a sheet edit flow; a move made while the link
+is down waits, visibly, and is applied after the rejoin; a player's storage and every byte it
+received hold none of the MJ's secrets, and its hidden cards are its own only.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, wait_saved
+from browser_support import ROOT, versality_character, wait_saved
 
 sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT / "tests" / "versality"))
 
 SECRET = "SECRET-DE-SOLENE-7Q"
 # Every byte a player's page receives on its data channels, as latin-1 text (Yjs writes strings
@@ -87,17 +90,18 @@ def unicreon(cid: str, name: str, secret: str = "") -> dict:
 
 @pytest.fixture(scope="module")
 def mj_table() -> dict:
-    """A valid table: Théorem characters Aube (Léa's) and Brume (Mo's) with their arcana hands,
-    the MK's hidden hand, and a Unicreon NPC whose terrible secret only the MJ knows."""
+    """A valid table: Théorem characters Aube (Léa's, no hand drawn yet) and Brume (Mo's, with
+    a hand), the MK's hidden hand, Mo's Versality character Vic, and a Unicreon NPC whose
+    terrible secret only the MJ knows."""
     aube = h({"op": "theorem.character.new", "id": "t-a", "name": "Aube"})["character"]
     brume = h({"op": "theorem.character.new", "id": "t-b", "name": "Brume"})["character"]
     state = h({"op": "theorem.state.new", "seed": 11})["state"]
-    state = h({"op": "theorem.hand.draw", "state": state, "character": aube, "seed": 12})["state"]
     state = h({"op": "theorem.hand.draw", "state": state, "character": brume, "seed": 13})["state"]
     state = h({"op": "theorem.mk.hand", "state": state, "size": 3, "seed": 14})["state"]
+    versality = {**h({"op": "versality.state.new"})["state"], "catastrophe": 4, "tokens": 2}
     doc = {"schema": 1, "app": "tablee", "name": "Campagne", "language": "fr",
-           "characters": [aube, brume, unicreon("u-s", "Solène", secret=SECRET)],
-           "log": [], "systems": {"theorem": state}, "settings": {}}
+           "characters": [aube, brume, versality_character("v-mo", "Vic"), unicreon("u-s", "Solène", secret=SECRET)],
+           "log": [], "systems": {"theorem": state, "versality": versality}, "settings": {}}
     opened = h({"op": "store.open", "document": doc})
     assert opened["quarantined"] == 0
     return opened["document"]
@@ -169,7 +173,27 @@ def no_secret_on(page) -> None:
     assert character(doc, "u-s")["secret"] == ""
 
 
-def test_three_devices_share_one_table_and_keep_their_secrets(devices, site, mj_table):
+FEED = "async () => (await import('./static/js/live/connect.js')).current().feed"
+
+
+def feed_seeds(mj, op: str) -> list[int]:
+    """The seeds the MJ's device drew for the applied moves `op` (its feed, never a phone's)."""
+    return [f["seed"] for f in mj.evaluate(FEED) if f["op"] == op and f["code"] is None]
+
+
+def ask_and_confirm(mj, phone, name: str, ids: list[str]) -> None:
+    """The player ticks their characters under "Mes personnages"; the MJ confirms."""
+    for cid in ids:
+        phone.check(f"[data-testid=live-session] input[data-character={cid}]")
+        expect(mj.locator("[data-testid=live-assign]")).to_contain_text(name)
+    mj.locator(f"[data-testid=live-assign] li:has-text('{name}') button").click()
+    for cid in ids:
+        expect(phone.locator(f"[data-testid=live-session] input[data-character={cid}]")).to_have_attribute("data-assigned", "yes")
+
+
+def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_table):
+    from versality_store import play
+
     record = (RECORD_CHANNELS,)
     mj_device = devices(mj=True)
     lea_device, mo_device = devices(mj=False, scripts=record), devices(mj=False, scripts=record)
@@ -180,25 +204,82 @@ def test_three_devices_share_one_table_and_keep_their_secrets(devices, site, mj_
 
     join(mj, lea, "Léa")
     join(mj, mo, "Mo")
-    # Each phone takes the public table (its own table backed up first).
     for phone in (lea, mo):
-        wait_saved(phone, "d => d.name === 'Campagne' && d.characters.length === 3")
+        wait_saved(phone, "d => d.name === 'Campagne' && d.characters.length === 4")
         expect(phone.locator("[data-testid=live-session]")).to_have_attribute("data-joined", "yes")
 
-    # Each player says which character they play; their hidden hand reaches their phone only.
-    lea.check("[data-testid=live-session] input[data-character=t-a]")
-    mo.check("[data-testid=live-session] input[data-character=t-b]")
-    expect(lea.locator("[data-testid=live-hands] li[data-owner=t-a]")).to_contain_text(hand(mj_table, "t-a")[0])
+    # Characters: asked on the phones, confirmed by the MJ; Brume's hand reaches Mo only.
+    ask_and_confirm(mj, lea, "Léa", ["t-a"])
+    ask_and_confirm(mj, mo, "Mo", ["t-b", "v-mo"])
     expect(mo.locator("[data-testid=live-hands] li[data-owner=t-b]")).to_contain_text(hand(mj_table, "t-b")[0])
     expect(lea.locator("[data-testid=live-hands] li[data-owner=t-b]")).to_have_count(0)
-    expect(mo.locator("[data-testid=live-hands] li[data-owner=t-a]")).to_have_count(0)
-    # Presence: everyone sees who is at the table and what they play.
-    people = mo.locator("[data-testid=live-people]")
-    expect(people).to_contain_text("Léa")
-    expect(people).to_contain_text("joue Aube")
-    expect(mj.locator("[data-testid=live-people]")).to_contain_text("joue Brume")
+    expect(mo.locator("[data-testid=live-people]")).to_contain_text("joue Aube")
 
-    # A roll on Léa's phone reaches the MJ and Mo.
+    # Théorem: Léa draws her hand on her phone's Théorem page. The MJ's device runs it on the
+    # whole table: exactly the op on one device with the seed it drew.
+    before = wait_saved(mj, "d => true")
+    lea.goto(site + "#/theorem/test/t-a")
+    expect(lea.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
+    lea.click("#th-draw-hand")
+    after = wait_saved(mj, "d => d.systems.theorem.arcana['t-a'] && d.systems.theorem.arcana['t-a'].piles.hand.cards.length > 0")
+    [drawn] = feed_seeds(mj, "theorem.hand.draw")
+    same = h({"op": "theorem.hand.draw", "state": before["systems"]["theorem"], "character": character(before, "t-a"),
+              "seed": drawn})
+    assert after["systems"]["theorem"] == same["state"]
+    cards = hand(after, "t-a")
+    expect(lea.locator("#th-hand-title")).to_contain_text(str(len(cards)))
+    lea.click("#th-look-hand")
+    expect(lea.locator("[data-testid=th-hand-card]")).to_have_count(len(cards))
+    # Mo's phone sees Aube's arcana deck appear, never her hand.
+    wait_saved(mo, "d => d.systems.theorem.arcana['t-a'] !== undefined")
+    expect(mo.locator("[data-testid=live-hands] li[data-owner=t-a]")).to_have_count(0)
+
+    # Versality: Mo plays a test on his phone's Versality page (the deck, the draw of two, his
+    # choice, the resolution): the MJ's state is the same ops' with the MJ's seeds.
+    v_before = wait_saved(mj, "d => true")["systems"]["versality"]
+    mo.goto(site + "#/versality/test/v-mo")
+    expect(mo.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
+    mo.select_option("#vs-test-char", "physique")
+    mo.select_option("#vs-test-skill", "combattre")
+    mo.select_option("#vs-test-diff", "facile")
+    expect(mo.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "8")
+    mo.click("#vs-draw")
+    expect(mo.locator("[data-testid=hand-card]")).to_have_count(2)
+    wait_saved(mj, "d => d.systems.versality.pending['v-mo'] !== undefined")
+    second = mo.locator("[data-testid=hand-card]").nth(1)
+    chosen_kind = second.get_attribute("data-kind")
+    chosen_id = second.get_attribute("data-card-id")
+    second.click()
+    mo.click("#vs-resolve")
+    expect(mo.locator("[data-testid=vs-result]")).to_have_attribute("data-played", chosen_kind)
+    v_after = wait_saved(mj, "d => d.systems.versality.pending['v-mo'] === undefined"
+                             " && d.systems.versality.decks['v-mo'].piles.discard.cards.length === 1")["systems"]["versality"]
+    assert v_after["catastrophe"] == 4 and v_after["tokens"] == 2  # the MJ's, untouched
+    vic = character(before, "v-mo")
+    builds = feed_seeds(mj, "versality.deck.build")  # (the draw builds a missing deck itself)
+    [draw] = feed_seeds(mj, "versality.test.draw")
+    [resolve] = feed_seeds(mj, "versality.test.resolve")
+    oracle = v_before
+    for build in builds:
+        oracle = play({"op": "versality.deck.build", "state": oracle, "character": vic, "seed": build})["state"]
+    oracle = play({"op": "versality.test.draw", "state": oracle, "character": vic, "characteristic": "physique",
+                   "skill": "combattre", "difficulty": "facile", "seed": draw})["state"]
+    choice = {"choice": chosen_id}
+    oracle = play({"op": "versality.test.resolve", "state": oracle, "character_id": "v-mo", "seed": resolve, **choice})
+    assert v_after == oracle["state"]
+    wait_saved(lea, "d => d.systems.versality.decks['v-mo'] && d.systems.versality.decks['v-mo'].piles.discard.cards.length === 1")
+
+    # Refused: Mo's page asks to draw Aube's hand and to play the MJ's op; the MJ's table is unchanged.
+    table = wait_saved(mj, "d => true")
+    refused = mo.evaluate(
+        """async () => { const m = await import('./static/js/live/connect.js'); const app = m.current().app;
+          const a = await app.call({op: 'theorem.hand.draw', character: {id: 't-a'}, seed: 1});
+          const b = await app.call({op: 'live.character.save', character: {id: 'u-s', system: 'unicreon', name: 'x'}});
+          return [a.error && a.error.code, b.error && b.error.code]; }""")
+    assert refused == ["live.refused.character", "live.refused.character"]
+    assert {k: v for k, v in wait_saved(mj, "d => true").items() if k != "log"} == {k: v for k, v in table.items() if k != "log"}
+
+    # A roll on Léa's phone reaches the MJ and Mo; a sheet edit of her own character too.
     lea.goto(site + "#/tray")
     lea.fill("#dice-expr", "3d6")
     lea.click("#roll-button")
@@ -206,68 +287,28 @@ def test_three_devices_share_one_table_and_keep_their_secrets(devices, site, mj_
     entry = next(e for e in rolled["log"] if "3d6" in e["label"])
     for other in (mj, mo):
         wait_saved(other, "(d, id) => d.log.some(e => e.id === id)", entry["id"])
-
-    # A character edited on Mo's phone (through its sheet) reaches the MJ and Léa; the MJ's
-    # secret on that sheet stays.
-    mo.goto(site + "#/unicreon/character/u-s")
-    mo.fill("#uc-name", "Solène la Brave")
-    for other in (mj, lea):
-        has_name(other, "u-s", "Solène la Brave")
-    assert character(wait_saved(mj, "d => true"), "u-s")["secret"] == SECRET
-
-    # A card draw at the MK's table (an opposition drawn from the shared deck) reaches both phones.
-    drawn = mj.evaluate(
-        """async () => { const m = await import('./static/js/live/connect.js'); const app = m.current().app;
-          const state = app.doc.systems.theorem;
-          const r = await app.call({op: 'theorem.opposition.draw', state, seed: 5,
-            a: {name: 'Aube', base: 3, start: 0}, b: {name: 'Brume', base: 2, start: 0}});
-          if (r.error) return r;
-          app.update((d) => { d.systems.theorem = r.state; });
-          return {discard: r.state.deck.piles.discard.cards}; }"""
-    )
-    assert drawn.get("discard"), drawn
-    for phone in (lea, mo):
-        wait_saved(phone, "(d, cards) => JSON.stringify(d.systems.theorem.deck.piles.discard.cards) === JSON.stringify(cards)",
-                   drawn["discard"])
-
-    # Concurrent edits of two characters both survive; of one field, they end identical everywhere.
     app_update(lea, ["characters", "t-a", "name"], "Aube d'argent")
-    app_update(mo, ["characters", "t-b", "name"], "Brume d'or")
-    for page in (mj, lea, mo):
+    for page in (mj, mo):
         has_name(page, "t-a", "Aube d'argent")
-        has_name(page, "t-b", "Brume d'or")
-    app_update(lea, ["name"], "Campagne de Léa")
-    app_update(mo, ["name"], "Campagne de Mo")
-    final = wait_saved(mj, "d => d.name === 'Campagne de Léa' || d.name === 'Campagne de Mo'")
-    # Wait until all three agree, then check that the losing value is kept on its device.
-    for page in (lea, mo):
-        wait_saved(page, "(d, n) => d.name === n", final["name"])
-    wait_saved(mj, "(d, n) => d.name === n", final["name"])
-    loser = lea if final["name"] == "Campagne de Mo" else mo
-    lost = "Campagne de Léa" if loser is lea else "Campagne de Mo"
-    if loser.url.find("#/live") < 0 and loser.url.find("#/join") < 0:
-        loser.goto(site + "#/join")
-    kept = loser.evaluate("async () => (await import('./static/js/live/connect.js')).current().overwritten")
-    if not any(o["value"] == lost for o in kept):
-        # The MJ's device relayed one value before the other arrived: the replaced one is the
-        # MJ's to keep (its session wrote it into the public table).
-        kept = mj.evaluate("async () => (await import('./static/js/live/connect.js')).current().overwritten")
-    assert any(o["path"] == "name" and o["value"] == lost for o in kept), kept
+
+    # The link goes down: Léa's edit waits, visibly; after the rejoin it is applied.
+    lea.goto(site + "#/join")
+    lea.evaluate("async () => { for (const l of (await import('./static/js/live/connect.js')).current().links.values()) l.close(); }")
+    expect(mj.locator("[data-testid=live-players] li:has-text('Léa')")).to_have_attribute("data-state", "away")
+    app_update(lea, ["characters", "t-a", "name"], "Aube hors ligne")
+    expect(lea.locator("[data-testid=live-pending]")).to_contain_text("live.character.save")
+    has_name(mj, "t-a", "Aube d'argent")
+    join(mj, lea, "Léa")
+    has_name(mj, "t-a", "Aube hors ligne")
+    has_name(mo, "t-a", "Aube hors ligne")
+    expect(lea.locator("[data-testid=live-pending]")).to_have_count(0)
+    expect(lea.locator("[data-testid=live-session] input[data-character=t-a]")).to_have_attribute("data-assigned", "yes")
 
     # Nothing hidden reached a phone: storage, table, and every byte received.
     no_secret_on(lea)
     no_secret_on(mo)
-    # The MJ's device still has everything.
+    for phone in (lea, mo):
+        storage = phone.evaluate("() => JSON.stringify(Object.entries(localStorage))")
+        assert '"catastrophe":4' not in storage.replace(" ", "") and "catastrophe\\\":4" not in storage
     mj_doc = wait_saved(mj, "d => true")
-    assert hand(mj_doc, "@mk") == hand(mj_table, "@mk") and hand(mj_doc, "t-a") == hand(mj_table, "t-a")
-
-    # Léa's phone leaves; meanwhile the MJ changes things; she rejoins and catches up.
-    lea.close()
-    expect(mj.locator("[data-testid=live-players] li:has-text('Léa')")).to_have_attribute("data-state", "away")
-    app_update(mj, ["characters", "u-s", "pv"], 3)
-    wait_saved(mo, "d => d.characters.some(c => c.id === 'u-s' && c.pv === 3)")
-    lea = lea_device.context.new_page()
-    join(mj, lea, "Léa")
-    wait_saved(lea, "d => d.characters.some(c => c.id === 'u-s' && c.pv === 3)")
-    expect(mj.locator("[data-testid=live-players] li")).to_have_count(2)
-    no_secret_on(lea)
+    assert hand(mj_doc, "@mk") == hand(mj_table, "@mk") and hand(mj_doc, "t-b") == hand(mj_table, "t-b")

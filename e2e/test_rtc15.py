@@ -220,8 +220,8 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
             is_offer: await code(offer.text, 'answer'),
             expired: await code(offer.text, 'offer', {now: later}),
             fresh: await code(offer.text, 'offer'),
-            bad_name: await code(await wrap({app: 'tablee', v: 1, k: 'answer', id: offer.id, m: 'abcdefgh12', n: ' x\\u0000', sdp}), 'answer'),
-            proto: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: '__proto__', m: 'abcdefgh12', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
+            bad_name: await code(await wrap({app: 'tablee', v: 1, k: 'answer', id: offer.id, m: 'abcdefgh12', s: 'KeyKeyKeyKey0123', n: ' x\\u0000', sdp}), 'answer'),
+            proto: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: '__proto__', m: 'abcdefgh12', s: 'KeyKeyKeyKey0123', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
             packed_foreign: await code('T.' + codec.toBase64Url(new Uint8Array([0x55, 1, 1])), 'offer'),
             packed_version: await code('T.' + codec.toBase64Url(new Uint8Array([0x54, 9, 1])), 'offer'),
             packed_short: await code('T.' + codec.toBase64Url(new Uint8Array([0x54, 1, 1, 7, 7])), 'offer'),
@@ -231,13 +231,13 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
             // reads, one that would smuggle a line into the SDP does not.
             packed_host: await code(packedOffer('printer-7.lan'), 'offer'),
             packed_inject: await code(packedOffer('a\\nb'), 'offer'),
-            other_offer: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: 'zzzzzzzzzzzz', m: 'abcdefgh12', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
+            other_offer: await offer.check(await wrap({app: 'tablee', v: 1, k: 'answer', id: 'zzzzzzzzzzzz', m: 'abcdefgh12', s: 'KeyKeyKeyKey0123', n: 'x', sdp})).then(() => 'ok', (e) => e.code),
           };
           const answer = await r.answerOffer(offer.text, {member: 'abcdefgh1234', name: 'Théo', servers: []});
           // The answer goes back in the longer text form (what a browser whose SDP the short
           // form does not know sends): it connects just the same.
           const read = await r.readSignal(answer.text, 'answer');
-          const long = await wrap({app: 'tablee', v: 1, k: 'answer', id: read.id, m: read.memberId, n: read.name, sdp: read.sdp});
+          const long = await wrap({app: 'tablee', v: 1, k: 'answer', id: read.id, m: read.memberId, s: read.key, n: read.name, sdp: read.sdp});
           const [a, b] = await Promise.all([offer.accept(long), answer.link]);
           // b gets three messages before anyone listens to it; then a 700 kB one in parts.
           const big = new Uint8Array(700_000).map((_, i) => (i * 13) % 256);
@@ -268,7 +268,8 @@ def test_signalling_texts_and_the_link_in_one_page(devices, site):
         "packed_inject": "corrupt",
     }
     assert result["race"] == ["link", "used"]
-    assert result["peer"] == {"memberId": "abcdefgh1234", "name": "Théo"}
+    assert {k: v for k, v in result["peer"].items() if k != "key"} == {"memberId": "abcdefgh1234", "name": "Théo"}
+    assert len(result["peer"]["key"]) == 16  # the member key, from the answer
     offer, answer, long = result["lengths"]
     assert result["packed"] and offer < 250 and answer < 250 and long > 400, result["lengths"]
     assert result["small"] == [[1], [2], [3]]
@@ -306,7 +307,7 @@ def test_devices_that_cannot_reach_each_other_are_told_so_in_plain_words(devices
           const offer = await r.readOffer(url);
           const enc = new TextEncoder();
           const id = Array.from(codec.fromBase64Url(offer.id));
-          const bytes = [0x54, 1, 2, ...id, 9, 8, 7, 6, 5, 4, 3, 2, 1, 3, ...enc.encode('Ana'),
+          const bytes = [0x54, 2, 2, ...id, 9, 8, 7, 6, 5, 4, 3, 2, 1, ...new Array(12).fill(7), 3, ...enc.encode('Ana'),
             1, 4, ...enc.encode('wxyz'), 22, ...enc.encode('abcdefghijklmnopqrstuv'), ...new Array(32).fill(171),
             0, 4, 0, 0, 1, 0, 126, 255, 0, 255, 4, 192, 0, 2, 1, 0, 9];
           return 'T.' + codec.toBase64Url(new Uint8Array(bytes));
@@ -383,7 +384,7 @@ def test_the_short_form_keeps_every_kind_of_candidate(devices, site):
     result = page.evaluate(
         """async (sdp) => {
           const p = await import('./static/js/live/sdp-pack.js');
-          const body = {k: 'answer', id: 'AbCdEfGh1234', m: 'zYxWvUtS9876', n: 'Zoé', sdp};
+          const body = {k: 'answer', id: 'AbCdEfGh1234', m: 'zYxWvUtS9876', s: 'KeyKeyKeyKey0123', n: 'Zoé', sdp};
           const packed = p.packSignal(body);
           const back = p.unpackSignal(packed);
           return {back, size: packed.length,
@@ -393,13 +394,14 @@ def test_the_short_form_keeps_every_kind_of_candidate(devices, site):
         "\n".join(sdp_lines),
     )
     back = result["back"]
-    assert {k: back[k] for k in ("app", "v", "k", "id", "m", "n")} == {
-        "app": "tablee", "v": 1, "k": "answer", "id": "AbCdEfGh1234", "m": "zYxWvUtS9876", "n": "Zoé"}
+    assert {k: back[k] for k in ("app", "v", "k", "id", "m", "s", "n")} == {
+        "app": "tablee", "v": 1, "k": "answer", "id": "AbCdEfGh1234", "m": "zYxWvUtS9876", "s": "KeyKeyKeyKey0123",
+        "n": "Zoé"}
     expected = [re.sub(r"^a=candidate:\d+ ", "a=candidate:# ", line) for line in sdp_lines]
     expected[8] = "a=candidate:# 1 udp 2122262783 2a01:e0a:1f2:3:0:0:0:7 40000 typ host"  # IPv6 written in full
     expected[9] = "a=candidate:# 1 udp 2122194687 fe80:0:0:0:0:0:0:1 40001 typ host"
     assert [re.sub(r"^a=candidate:\d+ ", "a=candidate:# ", line) for line in back["sdp"].split("\n")] == expected
     # 94 bytes of envelope, credentials and fingerprint; candidates: IPv4 host 12, IPv6 host 24
     # each, srflx 19, relay by name 35, mDNS host 24.
-    assert result["size"] == 94 + 12 + 24 + 24 + 19 + 35 + 24
+    assert result["size"] == 94 + 12 + 24 + 24 + 19 + 35 + 24 + 12  # (the last 12: the member key)
     assert result["other"] is None and result["longId"] is None

@@ -26,8 +26,12 @@ SYNC_IN_PAGE = """async () => {
   const hubAware = new Awareness(hubDoc);
   hubAware.setLocalState({ name: "MJ", characters: [], role: "mj" });
   const privates = new Map();
+  const moves = [];
+  // The hub is the referee: a member's move (bound to its link's id) is applied by the hub.
   const hub = new Hub({ publicDoc: hubDoc, awareness: hubAware,
-    privateDocFor: (id) => privates.get(id) || privates.set(id, new Y.Doc()).get(id) });
+    privateDocFor: (id) => privates.get(id) || privates.set(id, new Y.Doc()).get(id),
+    onmove: (id, move) => { moves.push(id); const t = readJson(hubDoc); t.characters[0].hp = move.hp;
+      writeJson(hubDoc, t, "hub"); return { ok: true }; } });
   writeJson(hubDoc, { characters: [{ id: "c1", name: "Éloïse", hp: 10 }], log: [] }, "hub");
   const pub = new Y.Doc();
   const aware = new Awareness(pub);
@@ -38,9 +42,13 @@ SYNC_IN_PAGE = """async () => {
   member.attach(b);
   await until(() => (readJson(pub).characters || []).length === 1);
   const table = readJson(pub);
-  table.characters[0].hp = 7;
-  writeJson(pub, table, "member");
-  await until(() => readJson(hubDoc).characters[0].hp === 7);
+  table.characters[0].hp = 99;
+  writeJson(pub, table, "member"); // a member's own write: never taken by the hub
+  let answered = null;
+  member.onanswer = (id, answer) => { if (id === "m1") answered = answer; };
+  member.send("m1", { op: "hp", hp: 7 });
+  await until(() => answered !== null && readJson(hubDoc).characters[0].hp === 7);
+  writeJson(pub, readJson(hubDoc), "member"); // the member takes the table back (what session.js does)
   const names = () => Array.from(hubAware.getStates().values(), (s) => s.name).sort();
   await until(() => names().length === 2);
   const seen = names();
@@ -51,7 +59,7 @@ SYNC_IN_PAGE = """async () => {
   member.detach();
   await until(() => names().length === 1);
   const result = { hub: readJson(hubDoc), member: readJson(pub), seen, after: names(),
-                   yjs: typeof Y.encodeStateAsUpdate };
+                   yjs: typeof Y.encodeStateAsUpdate, moves, answered };
   hub.destroy(); member.destroy(); hubAware.destroy(); aware.destroy();
   return result;
 }"""
@@ -68,6 +76,7 @@ def test_live_modules_load_lazily_through_the_import_map_and_sync(page, site, gu
     assert result["hub"]["characters"] == [{"id": "c1", "name": "Éloïse", "hp": 7}]
     assert result["member"] == result["hub"] and result["hub"]["log"] == [{"id": "l1", "label": "2d6 : 9"}]
     assert result["seen"] == ["Léa", "MJ"] and result["after"] == ["MJ"]
+    assert result["moves"] == ["lea"] and result["answered"] == {"ok": True}  # bound to the link's member
     vendored = [u for u in requested if LIVE.search(u)]
     assert any(u.endswith("/static/vendor/yjs/dist/yjs.mjs") for u in vendored)
     assert any(u.endswith("/static/vendor/y-protocols/sync.js") for u in vendored)

@@ -734,6 +734,15 @@ function whenIdle(task) {
   else setTimeout(task, 200);
 }
 
+/** Whether this device follows a live table (its saved session, live/session.js). */
+function readLiveFlag() {
+  try {
+    return localStorage.getItem("tablee.live") !== null;
+  } catch {
+    return false;
+  }
+}
+
 async function boot() {
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
@@ -777,6 +786,9 @@ async function boot() {
     describeWhenNeeded();
     renderAll();
   });
+  // A device that follows a live table resumes its session at once (not only on the live
+  // pages): a phone's moves then go to the MJ's device from every page, never run on its copy.
+  if (readLiveFlag()) import("./live/connect.js").then((m) => m.start(app), () => {});
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
   performance.mark("tablee-first-render"); // the saved table is in the DOM (make bench)

@@ -8,10 +8,16 @@
 // stand-in filter (the real one is Python, checked by the e2e test with the engine): it
 // blanks each character's `secret`, drops every state's `mj` key, empties every pile shown to
 // its owner (its cards left out, so a hand's cards are sentinels a test can look for in every
-// byte a player received) and sorts the `draw` pile.
+// byte a player received) and sorts the `draw` pile. Its `live.move` is a stand-in referee
+// (the real one is py/tablee/referee.py, tested in Python): a sheet save of one's own
+// character (a blanked `secret` keeps the MJ's), a log entry (dated here), and `test.draw`
+// (the top card of the hidden draw pile into the character's own hand: hidden state); every
+// move it accepts is recorded, in order, so a test can replay them.
+import * as encoding from "lib0/encoding";
 import { serveLines } from "./lines.mjs";
-import { memoryLinkPair } from "../../static/js/live/sync.js";
-import { Session, adopt, held, mergePublic, overlay, privateView, shared } from "../../static/js/live/session.js";
+import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
+import { Session, adopt, privateView, shared } from "../../static/js/live/session.js";
+import { writeJson } from "../../static/js/live/ydoc.js";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -41,6 +47,43 @@ function playerView(doc) {
   return out;
 }
 
+const refusal = (code) => ({ error: { code, message_key: `error.${code}`, params: {} } });
+
+/** The stand-in referee: [document, answer] or a refusal (see the header). */
+function standInMove(doc, member, move, now) {
+  const out = structuredClone(doc);
+  const own = (id) => typeof id === "string" && member.characters.includes(id) && out.characters.some((c) => c.id === id);
+  if (move.op === "live.character.save") {
+    const c = move.character;
+    if (isObject(c) && typeof c.id === "string" && !out.characters.some((x) => x.id === c.id)) {
+      out.characters.push(c);
+      return [out, { character: c, created: c.id }];
+    }
+    if (!isObject(c) || !own(c.id)) return refusal("live.refused.character");
+    const at = out.characters.findIndex((x) => x.id === c.id);
+    const full = out.characters[at];
+    out.characters[at] = { ...c, secret: c.secret === "" ? full.secret : c.secret };
+    return [out, { character: playerView({ characters: [out.characters[at]] }).characters[0] }];
+  }
+  if (move.op === "live.log.add") {
+    const e = move.entry;
+    if (!isObject(e) || typeof e.id !== "string" || out.log.some((x) => x.id === e.id)) return refusal("live.refused.invalid");
+    out.log.push({ ...e, at: now });
+    if (out.log.length > 1000) out.log.splice(0, out.log.length - 1000);
+    return [out, { entry: e.id }];
+  }
+  if (move.op === "test.draw") {
+    const id = move.character?.id;
+    if (!own(id)) return refusal("live.refused.character");
+    const piles = out.systems.theorem.piles;
+    const hand = piles[`hand-${id}`];
+    if (!hand || !piles.draw.cards.length) return { applied: false, answer: refusal("theorem.empty") };
+    hand.cards.push(piles.draw.cards.shift());
+    return [out, { drawn: 1, state: playerView(out).systems.theorem }];
+  }
+  return refusal("live.refused.not_a_move");
+}
+
 function fakeApp(doc) {
   const listeners = new Set();
   const app = {
@@ -67,8 +110,17 @@ function fakeApp(doc) {
       this.changed();
       return `backup-${this.backups.length}`;
     },
+    accepted: [],
     async call(request) {
       await tick();
+      if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "test.draw"] };
+      if (request.op === "live.move") {
+        const r = standInMove(request.document, request.member, request.move, request.now);
+        if (!Array.isArray(r)) return r.applied === false ? r : r;
+        this.accepted.push({ member: request.member, move: request.move, now: request.now });
+        return { applied: true, document: r[0], answer: r[1] };
+      }
+      if (request.op === "local.echo") return { echo: true };
       if (request.op !== "store.share") return { error: { code: "unknown" } };
       return { kind: "table", audience: "player", data: playerView(request.data) };
     },
@@ -88,31 +140,34 @@ function device(world, name) {
   return d;
 }
 
-/** What connect.js does with a session's "held" event: a notice on the device. */
+/** What connect.js does with a session's "refused" event: a notice on the device. */
 function watched(session, app) {
-  session.addEventListener("held", (e) => app.notify("warning", e.detail.mine ? "live.held_mine" : "live.held"));
+  session.addEventListener("refused", (e) => app.notify("warning", e.detail.code ?? "live.refused.identity"));
   return session;
 }
 
 function newDevice(world, name, role, doc) {
   const app = fakeApp(structuredClone(doc));
   const storage = memoryStorage();
-  const session = watched(new Session(app, { role, me: role === "player" ? `m-${name}` : null, name, storage }), app);
+  const session = watched(new Session(app, { role, me: role === "player" ? `m-${name}` : null, key: `key-${name}`, name, storage }), app);
   const d = { name, role, app, storage, session, links: [] };
   world.devices.set(name, d);
   return d;
 }
 
 /** Open a link between the MJ and player `name` (held: deliver with "deliver"). */
-function connect(world, name) {
+function connect(world, name, { as = null, key = null } = {}) {
   const mj = device(world, "mj");
   const p = device(world, name);
   const [a, b] = memoryLinkPair({ manual: true });
-  mj.session.attach({ link: a, memberId: p.session.me, name });
+  // `as`: answer for another member's id (a hostile phone), with `key` (its own by default)
+  const admitted = mj.session.attach({ link: a, memberId: as ?? p.session.me, name, key: key ?? p.session.key });
+  if (!admitted) return false;
   p.session.attach({ link: b, memberId: p.session.me, name });
   p.links.push(b);
   mj.links.push(a);
   world.links.set(name, [a, b]);
+  return true;
 }
 
 async function settle(world, order = null) {
@@ -152,9 +207,8 @@ const handlers = {
     newDevice(worlds.get(world), name, "player", doc);
     return true;
   },
-  async connect({ world, name }) {
-    connect(worlds.get(world), name);
-    return true;
+  async connect({ world, name, as = null, key = null }) {
+    return connect(worlds.get(world), name, { as, key });
   },
   async disconnect({ world, name }) {
     const w = worlds.get(world);
@@ -168,7 +222,59 @@ const handlers = {
     return true;
   },
   async claim({ world, name, characters }) {
-    device(worlds.get(world), name).session.claim(characters);
+    // the player asks, the MJ confirms (what the live pages do)
+    const w = worlds.get(world);
+    const p = device(w, name);
+    p.session.ask(characters);
+    await settle(w);
+    device(w, "mj").session.assign(p.session.me, characters);
+    await settle(w);
+    return true;
+  },
+  async ask({ world, name, characters }) {
+    device(worlds.get(world), name).session.ask(characters);
+    return true;
+  },
+  async assign({ world, name, characters }) {
+    const w = worlds.get(world);
+    device(w, "mj").session.assign(device(w, name).session.me, characters);
+    return true;
+  },
+  async call({ world, name, request }) {
+    // a page's engine call on this device (a move goes to the referee); the answer is kept
+    const d = device(worlds.get(world), name);
+    d.answers = d.answers ?? [];
+    const slot = d.answers.length;
+    d.answers.push(null);
+    d.app.call(request).then((answer) => {
+      d.answers[slot] = answer;
+    });
+    return slot;
+  },
+  async answers({ world, name }) {
+    return device(worlds.get(world), name).answers ?? [];
+  },
+  async cancel({ world, name }) {
+    const d = device(worlds.get(world), name);
+    return d.session.queue.map((q) => q.id).filter((id) => d.session.cancel(id)).length;
+  },
+  async hostile({ world, name, kind, value = null }) {
+    // what a hostile phone can do with its own link, past its own session's code
+    const w = worlds.get(world);
+    const d = device(w, name);
+    const link = w.links.get(name)[1];
+    if (kind === "write") writeJson(d.session.publicDoc, value); // Member sends the update
+    else if (kind === "write-private") writeJson(d.session.privateDocs.get(d.session.me), value);
+    else if (kind === "presence") d.session.awareness.setLocalState(value);
+    else if (kind === "move") d.session.member.send(`raw-${Math.random()}`, value);
+    else if (kind === "bytes") link.send(Uint8Array.from(value));
+    else if (kind === "oversize") {
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, MESSAGE_MOVE);
+      encoding.writeVarString(e, "");
+      encoding.writeVarString(e, JSON.stringify({ id: "big", move: { op: "live.log.add", junk: "x".repeat(value) } }));
+      link.send(encoding.toUint8Array(e));
+    }
     return true;
   },
   async edit({ world, name, path, value }) {
@@ -209,8 +315,13 @@ const handlers = {
         backups: d.app.backups.length,
         notices: d.app.notices,
         private: d.session.role === "player" ? d.session.privateContent() : null,
-        presence: d.session.presence().map((p) => ({ id: p.id, name: p.name, role: p.role, here: p.here, characters: p.characters })),
-        overwritten: d.session.overwritten,
+        presence: d.session.presence().map((p) => ({ id: p.id, name: p.name, role: p.role, here: p.here, characters: p.characters, asked: p.asked })),
+        assigned: d.session.assigned(),
+        queue: d.session.queue.map((q) => q.move.op),
+        feed: d.session.feed,
+        unseen: d.session.unseen,
+        accepted: d.role === "mj" ? d.app.accepted : [],
+        open: d.role === "player" ? Boolean(d.session.member.connected) : null,
         joined: d.session.joined,
         received: d.role === "player" ? [...(w.received.get(name) ?? []), ...received(w, name)] : [],
         projection: d.role === "mj" ? shared(playerView(d.app.doc)) : null,
@@ -229,13 +340,24 @@ const handlers = {
     const d = device(w, name);
     d.session.save();
     d.session.stop();
-    const session = watched(new Session(d.app, { role: d.role, me: d.session.me, name, storage: d.storage }), d.app);
+    d.session.close();
+    const session = watched(new Session(d.app, { role: d.role, me: d.session.me, key: d.session.key, name, storage: d.storage }), d.app);
     d.session = session;
     return true;
   },
   pure({ fn, args }) {
-    const fns = { adopt, held, mergePublic, overlay, privateView, shared };
+    const fns = { adopt, privateView, shared };
     return fns[fn](...args);
+  },
+  replay({ mj, accepted }) {
+    // the stand-in referee applied to `mj` in the order the hub accepted the moves
+    let doc = structuredClone(mj);
+    for (const { member, move, now } of accepted) {
+      const r = standInMove(doc, member, move, now);
+      if (!Array.isArray(r)) throw new Error(`replay refused ${move.op}`);
+      doc = r[0];
+    }
+    return doc;
   },
   async drop({ world }) {
     const w = worlds.get(world);

@@ -4,7 +4,7 @@
 // live table, so its changes keep reaching the Y docs while no link is open). The session is
 // the MJ's (hub) or a player's (member) after the role of the first link, or of the saved one.
 
-import { memberId, onLink, savedName } from "./rtc.js";
+import { memberId, memberKey, onLink, savedName } from "./rtc.js";
 import { LIVE_KEY, readLive, Session } from "./session.js";
 
 let app = null;
@@ -19,11 +19,13 @@ function changed() {
 export function ensure(role) {
   if (session && session.role === role) return session;
   session?.close();
-  session = new Session(app, { role, me: role === "player" ? memberId() : null, name: savedName() || (role === "mj" ? "MJ" : "") });
+  const player = role === "player";
+  session = new Session(app, { role, me: player ? memberId() : null, key: player ? memberKey() : null, name: savedName() || (role === "mj" ? "MJ" : "") });
   session.addEventListener("change", changed);
-  session.addEventListener("held", (e) => {
-    const key = e.detail.mine ? "live.held_mine" : "live.held";
-    app.notify("warning", app.t(key, { systems: e.detail.systems.map((id) => app.t(`nav.${id}`)).join(", ") }));
+  session.addEventListener("refused", (e) => {
+    const code = e.detail?.code ?? "live.refused.malformed";
+    if (e.detail?.name !== undefined) app.notify("warning", app.t("live.identity_refused", { name: e.detail.name }));
+    else app.notify("warning", app.t(`error.${code}`, { op: "", field: "", system: "" }));
   });
   session.addEventListener("error", (e) => {
     if (e.detail?.code === "live.storage_full") app.notify("warning", app.t("live.storage_full"));
@@ -38,7 +40,7 @@ export function start(theApp) {
   app = theApp;
   const before = readLive();
   if (before) ensure(before.role);
-  onLink(({ link, role, memberId: id, name }) => ensure(role).attach({ link, memberId: id, name }));
+  onLink(({ link, role, memberId: id, name, key }) => ensure(role).attach({ link, memberId: id, name, key }));
   return session;
 }
 

@@ -82,6 +82,9 @@ export function randomId(bytes = 9) {
 }
 
 export const MEMBER_KEY = "tablee.live.member";
+/** This phone's member key: sent only in its answers (a QR code the MJ scans), never in
+ * presence, so another phone that knows the member id cannot answer as that member. */
+export const SECRET_KEY = "tablee.live.key";
 export const NAME_KEY = "tablee.live.name";
 export const STUN_KEY = "tablee.live.stun";
 
@@ -109,6 +112,15 @@ export function memberId() {
   const id = randomId();
   writeKey(MEMBER_KEY, id);
   return id;
+}
+
+/** This device's member key (made once, kept on the device; see SECRET_KEY). */
+export function memberKey() {
+  const saved = readKey(SECRET_KEY);
+  if (saved && ID_RE.test(saved)) return saved;
+  const key = randomId(12);
+  writeKey(SECRET_KEY, key);
+  return key;
 }
 
 export function savedName() {
@@ -254,9 +266,10 @@ export async function readSignal(text, expected, { now = Date.now() } = {}) {
     return { kind: "offer", id: body.id, t: body.t, sdp: body.sdp };
   }
   if (typeof body.m !== "string" || !ID_RE.test(body.m)) throw new LiveError("corrupt");
+  if (typeof body.s !== "string" || !ID_RE.test(body.s)) throw new LiveError("corrupt");
   const name = cleanName(body.n);
   if (name === null || name !== body.n) throw new LiveError("bad_name");
-  return { kind: "answer", id: body.id, memberId: body.m, name, sdp: body.sdp };
+  return { kind: "answer", id: body.id, memberId: body.m, key: body.s, name, sdp: body.sdp };
 }
 
 // ------------------------------------------------------------------ connections
@@ -350,7 +363,7 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
         throw new LiveError("sdp");
       }
       const link = await opened(pc, channel, timeoutMs);
-      link.peer = { memberId: answer.memberId, name: answer.name };
+      link.peer = { memberId: answer.memberId, name: answer.name, key: answer.key };
       return link;
     },
     close() {
@@ -369,7 +382,7 @@ export function readOffer(text, options) {
  * {text, link: Promise<Link>, close()}; the link opens once the MJ has accepted the answer,
  * and rejects LiveError("unreachable") when the connection fails.
  */
-export async function answerOffer(offer, { member = memberId(), name, servers = iceServers() } = {}) {
+export async function answerOffer(offer, { member = memberId(), key = memberKey(), name, servers = iceServers() } = {}) {
   const read = typeof offer === "string" ? await readOffer(offer) : offer;
   const player = cleanName(name);
   if (player === null) throw new LiveError("bad_name");
@@ -385,7 +398,7 @@ export async function answerOffer(offer, { member = memberId(), name, servers = 
     throw new LiveError("sdp");
   }
   await gathered(pc);
-  const text = await writeSignal({ k: "answer", id: read.id, m: member, n: player, sdp: compactSdp(pc.localDescription.sdp) });
+  const text = await writeSignal({ k: "answer", id: read.id, m: member, s: key, n: player, sdp: compactSdp(pc.localDescription.sdp) });
   const failed = new Promise((_, reject) => {
     pc.addEventListener("connectionstatechange", () => {
       if (pc.connectionState === "failed" || pc.connectionState === "closed") reject(new LiveError("unreachable"));
@@ -394,7 +407,7 @@ export async function answerOffer(offer, { member = memberId(), name, servers = 
   failed.catch(() => {}); // once the link is open, a later failure is the link's onclose
   const link = Promise.race([channel, failed]).then((ch) => opened(pc, ch, 0));
   link.then((l) => {
-    l.peer = { memberId: member, name: player };
+    l.peer = { memberId: member, name: player, key };
   }, () => {});
   return { text, link, close: () => pc.close() };
 }
@@ -595,7 +608,7 @@ const listeners = new Set();
 const live = new Set();
 
 /**
- * Call `callback({link, role, memberId, name})` for every link open now and each time one
+ * Call `callback({link, role, memberId, name, key})` for every link open now and each time one
  * opens. Returns a function that stops the calls.
  */
 export function onLink(callback) {
@@ -609,9 +622,9 @@ export function openLinks() {
   return [...live];
 }
 
-/** Tell the app a link opened (the pages call it). */
-export function announce(link, role, member, name) {
-  const info = Object.freeze({ link, role, memberId: member, name });
+/** Tell the app a link opened (the pages call it); `key` is the player's member key. */
+export function announce(link, role, member, name, key = null) {
+  const info = Object.freeze({ link, role, memberId: member, name, key });
   live.add(info);
   link.addEventListener("close", () => live.delete(info), { once: true });
   for (const callback of listeners) {

@@ -10,8 +10,10 @@
 // bounded, every field checked against what SDP allows before the SDP is written back, so no
 // field can carry a line break or anything else into the description.
 //
-// Layout (big-endian): magic 0x54 ("T"), format 1, kind (1 offer, 2 answer), id (9 bytes);
-// offer: time (u32, seconds); answer: member id (9 bytes), name (u8 length, UTF-8);
+// Layout (big-endian): magic 0x54 ("T"), format (1 for an offer, 2 for an answer), kind
+// (1 offer, 2 answer), id (9 bytes); offer: time (u32, seconds); answer: member id (9 bytes),
+// member key (12 bytes: proves a rejoin is the same phone, see session.js), name (u8 length,
+// UTF-8);
 // then setup (0 actpass, 1 active, 2 passive), ufrag (u8 length, text), pwd (u8 length, text),
 // fingerprint (sha-256, 32 bytes), max-message-size (u32), candidates (u8 count) each:
 // type (0 host, 1 srflx, 2 prflx, 3 relay), priority (u32), address, port (u16), and for a type
@@ -23,6 +25,8 @@ import { fromBase64Url, toBase64Url } from "../share/codec.js";
 
 const MAGIC = 0x54;
 const FORMAT = 1;
+/** An answer's format: 2 since it carries the member's key (a format-1 answer has none). */
+const ANSWER_FORMAT = 2;
 const SETUPS = ["actpass", "active", "passive"];
 const TYPES = ["host", "srflx", "prflx", "relay"];
 const ICE_CHARS = /^[A-Za-z0-9+/]+$/;
@@ -107,17 +111,17 @@ function u32(out, n) {
   out.push((n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255);
 }
 
-function idBytes(id) {
-  if (typeof id !== "string" || !/^[A-Za-z0-9_-]{12}$/.test(id)) return null;
+function idBytes(id, chars = 12) {
+  if (typeof id !== "string" || id.length !== chars || !/^[A-Za-z0-9_-]+$/.test(id)) return null;
   return Array.from(fromBase64Url(id));
 }
 
 /**
- * The bytes of a signalling body ({k, id, t | m, n, sdp} with the compact SDP of rtc.js), or
+ * The bytes of a signalling body ({k, id, t | m, s, n, sdp} with the compact SDP of rtc.js), or
  * null when its SDP is not the data-channel shape this form knows.
  */
 export function packSignal(body) {
-  const out = [MAGIC, FORMAT, body.k === "offer" ? 1 : 2];
+  const out = [MAGIC, body.k === "offer" ? FORMAT : ANSWER_FORMAT, body.k === "offer" ? 1 : 2];
   const id = idBytes(body.id);
   if (!id) return null;
   out.push(...id);
@@ -126,9 +130,10 @@ export function packSignal(body) {
     u32(out, body.t);
   } else {
     const member = idBytes(body.m);
+    const key = idBytes(body.s, 16);
     const name = new TextEncoder().encode(body.n);
-    if (!member || name.length > 255) return null;
-    out.push(...member, name.length, ...name);
+    if (!member || !key || name.length > 255) return null;
+    out.push(...member, ...key, name.length, ...name);
   }
   const fields = {};
   const candidates = [];
@@ -230,13 +235,16 @@ function readAddress(reader) {
 export function unpackSignal(bytes) {
   const reader = new Reader(bytes);
   if (reader.u8() !== MAGIC) throw new Error("foreign");
-  if (reader.u8() !== FORMAT) throw new Error("version");
+  const format = reader.u8();
+  if (format !== FORMAT && format !== ANSWER_FORMAT) throw new Error("version");
   const kind = reader.u8();
   if (kind !== 1 && kind !== 2) throw new Error("foreign");
+  if (format !== (kind === 1 ? FORMAT : ANSWER_FORMAT)) throw new Error("version");
   const body = { app: "tablee", v: 1, k: kind === 1 ? "offer" : "answer", id: toBase64Url(reader.take(9)) };
   if (kind === 1) body.t = reader.u32();
   else {
     body.m = toBase64Url(reader.take(9));
+    body.s = toBase64Url(reader.take(12));
     body.n = reader.text(reader.u8());
   }
   const setup = SETUPS[reader.u8()];

@@ -1,43 +1,49 @@
-// The live table's session (issue 15): this device's table document <-> the replicated Y docs.
+// The live table's session: this device's table document <-> the replicated Y docs, and the
+// referee (DESIGN.md principle 8).
 //
 // Roles (docs/ARCHITECTURE.md, "Live table"):
 // - The MJ's device (the hub of the star) keeps the whole table, secrets included, in its
 //   localStorage as before. It writes into the public Y doc only what any player may see:
-//   `store.share` (audience "player"), every system's secrets removed by that system's filter.
-//   What players change in the public doc is merged back into the whole table: characters
-//   field by field (what the filter removed stays as it was), new roll-log entries, the
-//   table's name. System states stay the MJ's (a player's copy is concealed, so it cannot be
-//   merged back without the hidden order): a player sees them live, the MJ's device writes them.
-// - Each player's private doc holds what only that player may see: the cards of the piles
-//   shown to their owner (a Théorem hand) whose owner is one of the player's characters.
-// - A player's device holds the public table as its table: its changes go into the public doc,
-//   the others' changes come back from it. Its first join backs its own table up first.
-// Every device keeps the Y docs' state in localStorage (`tablee.live`), keeps mirroring its
-// changes while no link is open, and catches up both ways when a link opens again (Yjs's state
-// vectors): rejoining merges. A value this device wrote that a concurrent change replaced is
-// kept in a short history (`overwritten`), so it stays findable.
+//   `store.share` (audience "player"), every system's secrets removed by that system's filter,
+//   and into each player's private doc what only that player may see (the cards of the piles
+//   shown to their owner whose owner is one of the player's characters, the characters the MJ
+//   assigned to them). It is the only writer of every Y doc: it is the referee.
+// - A player's device holds the public table as its table and writes no Y doc. What its pages
+//   do becomes moves: an op request of the referee's list (`live.moves`: draw a hand, play a
+//   card, a secret round choice...) goes to the MJ's device instead of the local engine (this
+//   session wraps `app.call`), and a sheet edit or a new roll-log entry made on the phone
+//   becomes a `live.character.save` or `live.log.add` move. The MJ's device runs each move
+//   through the `live.move` op on its whole table (py/tablee/referee.py) with the member the
+//   link belongs to, one move at a time, saves the result and publishes it; the phone shows
+//   the referee's answer. While no link is open a move waits in `queue` (kept in storage, shown
+//   as "en attente de la table"), is sent when the link is back, or cancelled by the player.
+// - Characters are assigned by the MJ: a player asks ("Mes personnages", `ask`), the MJ
+//   confirms (`assign`), a character is played by one member at a time.
+// - Identity: a member is the id of the link the move came on; the id is public (presence),
+//   so a link answering for a known member must carry that member's key (kept on the phone,
+//   never broadcast), else it is refused.
+// Every device keeps the Y docs' state in localStorage (`tablee.live`); rejoining catches up
+// with Yjs's state vectors.
 
 import * as Y from "yjs";
 import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 
 import { fromBase64Url, toBase64Url } from "../share/codec.js";
 import { jsonEqual, readJson, writeJson } from "./ydoc.js";
-import { Hub, Member } from "./sync.js";
+import { Hub, Member, refusal } from "./sync.js";
+import { setPrivateReader } from "./private.js";
 
 export const LIVE_KEY = "tablee.live";
-/** Bound of the history of overwritten values kept on this device. */
-export const MAX_OVERWRITTEN = 100;
+/** Bound of the MJ's feed of incoming moves, and of the moves a phone keeps waiting. */
+export const MAX_FEED = 200;
+export const MAX_QUEUE = 50;
+/** Moves of one member waiting for the referee at once (more are refused: a flood). */
+export const MAX_IN_FLIGHT = 20;
+/** Answers kept per member, so a move resent after a broken link is not applied twice. */
+const MAX_ANSWERED = 100;
 /** Keys of a table document that stay on each device: its language, its records set apart. */
 const LOCAL_KEYS = ["language", "quarantine"];
 const LOCAL = Symbol("local");
-/**
- * Systems whose player filter only blanks fields (py/tablee/systems/<id>/share.py): a player's
- * change to their state merges field by field, the blanked field keeping the MJ's value.
- * Point Zéro: the Jauge de Tension's threshold is set to null, every entry stays (a player's
- * Tension point reaches the MJ's gauge). A filter that conceals card piles (Théorem,
- * Versality, SYSTMJ) cannot be merged back this way: the hidden order is not in the view.
- */
-export const FIELD_MERGED = new Set(["pointzero"]);
 const SAVE_DELAY_MS = 400;
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -75,82 +81,6 @@ export function adopt(pub, local) {
   return out;
 }
 
-/**
- * `full` with what changed from `before` to `after` (two player views of one record) applied:
- * a changed key takes the new value (objects key by key), a key removed goes, and a key the
- * player view never had (a secret the filter removed) stays as it was.
- */
-export function overlay(full, before, after) {
-  if (!isObject(full) || !isObject(after)) return after;
-  const out = { ...full };
-  const prev = isObject(before) ? before : {};
-  for (const key of Object.keys(after)) {
-    if (Object.hasOwn(prev, key) && same(prev[key], after[key])) continue;
-    out[key] = isObject(after[key]) && isObject(full[key]) && isObject(prev[key])
-      ? overlay(full[key], prev[key], after[key])
-      : after[key];
-  }
-  for (const key of Object.keys(prev)) if (!Object.hasOwn(after, key)) delete out[key];
-  return out;
-}
-
-/**
- * The MJ's whole table after the players' changes: `before` is the public view the MJ's device
- * last wrote (or saw), `after` the public view now. Characters are merged field by field (a new
- * one is added, one a player deleted goes), new log entries are added (oldest first, bounded
- * by `logLimit`), the name follows; a system state with nothing hidden follows too, one
- * with hidden parts and the settings stay the MJ's.
- */
-export function mergePublic(full, before, after, logLimit = 1000) {
-  const out = { ...full };
-  const beforeChars = new Map((before?.characters ?? []).filter(isObject).map((c) => [c.id, c]));
-  const afterChars = new Map((after?.characters ?? []).filter(isObject).map((c) => [c.id, c]));
-  const characters = [];
-  const seen = new Set();
-  for (const c of full.characters ?? []) {
-    if (!isObject(c)) continue;
-    seen.add(c.id);
-    if (afterChars.has(c.id)) {
-      const was = beforeChars.get(c.id);
-      const now = afterChars.get(c.id);
-      characters.push(was && same(was, now) ? c : overlay(c, was, now));
-    } else if (!beforeChars.has(c.id)) {
-      characters.push(c); // not published yet (the MJ's own change in flight)
-    } // else: a player deleted it
-  }
-  for (const c of afterChars.values()) if (!seen.has(c.id) && !beforeChars.has(c.id)) characters.push(c);
-  out.characters = characters;
-  const logged = new Set((full.log ?? []).map((e) => (isObject(e) ? e.id : null)));
-  const added = (after?.log ?? []).filter((e) => isObject(e) && !logged.has(e.id));
-  if (added.length) {
-    out.log = [...(full.log ?? []), ...added].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-    if (out.log.length > logLimit) out.log = out.log.slice(out.log.length - logLimit);
-  }
-  if (typeof after?.name === "string" && before?.name !== after.name) out.name = after.name;
-  // A system state the players see whole (the MJ's state is its player view: nothing hidden)
-  // takes their changes field by field; one with hidden parts stays the MJ's (see `held`).
-  const states = isObject(full.systems) ? full.systems : {};
-  const was = isObject(before?.systems) ? before.systems : {};
-  const now = isObject(after?.systems) ? after.systems : {};
-  for (const sid of Object.keys(now)) {
-    if (!Object.hasOwn(was, sid) || same(was[sid], now[sid])) continue;
-    if (!Object.hasOwn(states, sid) || same(states[sid], was[sid]) || FIELD_MERGED.has(sid)) {
-      out.systems = { ...(out.systems ?? states), [sid]: Object.hasOwn(states, sid) ? overlay(states[sid], was[sid], now[sid]) : now[sid] };
-    }
-  }
-  return out;
-}
-
-/** The systems whose state a player changed but which hold hidden parts (the MJ's table keeps
- * its own state: the player view is published again from it). */
-export function held(full, before, after) {
-  const states = isObject(full.systems) ? full.systems : {};
-  const was = isObject(before?.systems) ? before.systems : {};
-  const now = isObject(after?.systems) ? after.systems : {};
-  return Object.keys(now).filter((sid) => Object.hasOwn(was, sid) && !same(was[sid], now[sid])
-    && Object.hasOwn(states, sid) && !same(states[sid], was[sid]) && !FIELD_MERGED.has(sid));
-}
-
 /** The private view of member `characters` in the MJ's table: the cards of every pile shown to
  * its owner only whose owner is one of them ({hands: [{system, path, owner, cards}]}). */
 export function privateView(full, characters) {
@@ -173,23 +103,6 @@ export function privateView(full, characters) {
   return { hands };
 }
 
-/** Leaf values of the characters of a table, path -> JSON text (the records keyed by id). */
-function leaves(doc) {
-  const out = new Map();
-  const walk = (node, path) => {
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, `${path}[${isObject(item) && typeof item.id === "string" ? item.id : i}]`));
-    } else if (isObject(node)) {
-      for (const [k, v] of Object.entries(node)) walk(v, `${path}.${k}`);
-    } else {
-      out.set(path, JSON.stringify(node));
-    }
-  };
-  walk(doc?.characters ?? [], "characters");
-  if (doc && typeof doc.name === "string") out.set("name", JSON.stringify(doc.name));
-  return out;
-}
-
 /** This device's saved live session (`tablee.live`), or null when there is none that can be read. */
 export function readLive(storage = window.localStorage) {
   try {
@@ -201,25 +114,45 @@ export function readLive(storage = window.localStorage) {
   }
 }
 
+/** A move's id: random, unique enough for one phone's moves. */
+function moveId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(9));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A seed the MJ's device draws for a move (a phone never chooses its own). */
+function seed() {
+  const [hi, lo] = crypto.getRandomValues(new Uint32Array(2));
+  return (hi & 0x1fffff) * 2 ** 32 + lo;
+}
+
+/** A move as a phone sends it: the request without the state it holds (a concealed copy). */
+function asMove(request) {
+  const out = { ...request };
+  delete out.state;
+  return out;
+}
+
 /**
  * This device's live session. `app` is the app object (doc, update, replaceDocument, call,
- * onDocument); `role` "mj" or "player"; `me` this device's member id (a player's), `name` its name.
+ * onDocument); `role` "mj" or "player"; `me` this device's member id (a player's), `name` its
+ * name, `key` its member key (a player's: proves a rejoin is the same phone).
  */
 export class Session extends EventTarget {
-  constructor(app, { role, me = null, name = "", storage = window.localStorage } = {}) {
+  constructor(app, { role, me = null, name = "", key = null, storage = window.localStorage } = {}) {
     super();
     this.app = app;
     this.role = role;
     this.me = me;
     this.name = name;
+    this.key = key;
     this.storage = storage;
     const saved = readLive(storage);
     const mine = saved && saved.role === role ? saved : null;
     this.publicDoc = restoreDoc(mine?.public);
-    // A player writes into the public doc only once it holds the hub's copy (ydoc.js: a
-    // container made on two devices before they synced keeps one of the two): joined, with the
-    // saved Y state restored. A saved state that could not be read means joining anew (this
-    // device's table is backed up again when the hub's copy arrives).
+    // A player takes the public table once it holds the hub's copy: joined, with the saved Y
+    // state restored. A saved state that could not be read means joining anew (this device's
+    // table is backed up again when the hub's copy arrives).
     this.joined = role === "mj" || (Boolean(mine?.joined) && Array.isArray(readJson(this.publicDoc).characters));
     this.privateDocs = new Map();
     if (role === "mj") {
@@ -227,30 +160,45 @@ export class Session extends EventTarget {
     } else {
       this.privateDocs.set(me, restoreDoc(typeof mine?.private === "string" ? mine.private : null));
     }
-    /** memberId -> {name, characters, seen} (the MJ's list of players, kept across links). */
+    /** memberId -> {name, key, characters (assigned by the MJ), asked, seen}: the MJ's list. */
     this.members = new Map(Object.entries(isObject(mine?.members) ? mine.members : {}));
-    /** Character ids this device plays (a player's claim, shown to all). */
-    this.characters = Array.isArray(mine?.characters) ? mine.characters.filter((c) => typeof c === "string") : [];
-    /** Values this device wrote that a concurrent change replaced: [{path, value, by, at}]. */
-    this.overwritten = Array.isArray(mine?.overwritten) ? mine.overwritten.slice(-MAX_OVERWRITTEN) : [];
+    /** The MJ's feed of the moves that arrived: [{at, member, name, op, code}], and how many
+     * of them the MJ has not seen yet. */
+    this.feed = Array.isArray(mine?.feed) ? mine.feed.slice(-MAX_FEED) : [];
+    this.unseen = Number.isInteger(mine?.unseen) ? mine.unseen : 0;
+    /** A phone's moves waiting for the table: [{id, move, at, sent}] (kept across reloads). */
+    this.queue = Array.isArray(mine?.queue) ? mine.queue.filter((q) => isObject(q) && typeof q.id === "string").slice(-MAX_QUEUE) : [];
+    this.waiting = new Map(); // move id -> the page's resolve (this page's moves only)
+    this.inFlight = new Map(); // memberId -> moves waiting for the referee (the hub)
+    this.answered = new Map(); // memberId -> Map(move id -> answer) (the hub: a resent move)
+    this.chain = Promise.resolve(); // the hub: one move at a time, in arrival order
     this.awareness = new Awareness(this.publicDoc);
     this.published = readJson(this.publicDoc); // the public view last written or seen here
-    this.written = new Map(); // path -> JSON text this device wrote (overwrite detection)
-    this.wroteStates = new Map(); // system id -> the state this phone wrote (see writePublic)
     this.version = 0; // bumps at every change of app.doc (a stale projection is dropped)
     this.projecting = false;
     this.saveTimer = null;
     this.links = new Map();
 
     if (role === "mj") {
-      this.hub = new Hub({ publicDoc: this.publicDoc, privateDocFor: (id) => this.privateDoc(id), awareness: this.awareness });
+      this.hub = new Hub({
+        publicDoc: this.publicDoc,
+        privateDocFor: (id) => this.privateDoc(id),
+        awareness: this.awareness,
+        onmove: (id, move) => this.referee(id, move),
+        checkPresence: (id, state) => this.checkPresence(id, state),
+      });
     } else {
       this.member = new Member({ publicDoc: this.publicDoc, privateDoc: this.privateDocs.get(me), awareness: this.awareness });
+      this.member.onanswer = (id, answer) => this.onAnswer(id, answer);
+      this.member.onsynced = () => this.flush();
+      this.privateDocs.get(me).on("update", () => this.onPrivateUpdate());
+      this.moveOps = null; // the referee's list of moves (live.moves), asked once
+      this.localCall = app.call;
+      app.call = (request) => this.call(request);
+      setPrivateReader(() => this.privateContent());
     }
-    this.awareness.setLocalState({ name, role, characters: this.characters, member: me });
+    this.awareness.setLocalState({ name, role, characters: this.assigned(), member: me });
     this.awareness.on("change", () => this.emit());
-    // An error here must not reach sync.js (it would close the link): it is logged, and the
-    // next update or local change writes the table again.
     this.publicDoc.on("update", (update, origin) => {
       try {
         this.onPublicUpdate(origin);
@@ -272,11 +220,32 @@ export class Session extends EventTarget {
     return this.privateDocs.get(id);
   }
 
-  /** A link is open to the hub (a player) or to member `memberId` (the MJ). */
-  attach({ link, memberId, name }) {
+  /** The MJ's side: whether a link answering for member `id` with `key` may take its place
+   * (a new member, or a known one with its own key). */
+  admits(id, key) {
+    const known = this.members.get(id);
+    return typeof key === "string" && key !== "" && (!known?.key || known.key === key);
+  }
+
+  /**
+   * A link is open to the hub (a player) or to member `memberId` (the MJ). The MJ's side
+   * refuses a link answering for a known member without that member's key (the id is public:
+   * every presence shows it), and returns false.
+   */
+  attach({ link, memberId, name, key = null }) {
     if (this.role === "mj") {
-      const known = this.members.get(memberId) ?? { characters: [] };
-      this.members.set(memberId, { ...known, name, seen: new Date().toISOString() });
+      const known = this.members.get(memberId);
+      if (!this.admits(memberId, key)) {
+        try {
+          link.close();
+        } catch {
+          // closed already
+        }
+        this.note(memberId, name, "live.identity", "live.refused.identity");
+        this.dispatchEvent(new CustomEvent("refused", { detail: { name, code: "live.refused.identity" } }));
+        return false;
+      }
+      this.members.set(memberId, { characters: [], asked: [], ...known, name, key, seen: new Date().toISOString() });
       this.writePrivate(memberId);
       this.hub.attach(link, memberId);
     } else {
@@ -291,42 +260,231 @@ export class Session extends EventTarget {
     };
     this.saveSoon();
     this.emit();
+    return true;
   }
 
-  /** Set the characters this device plays (a player's claim; their hands reach this device). */
+  // ---------------------------------------------------------------- characters
+
+  /** The characters this device's player plays (from the private doc the MJ writes). */
+  assigned() {
+    if (this.role !== "player") return [];
+    const json = readJson(this.privateDocs.get(this.me));
+    return Array.isArray(json.characters) ? json.characters.filter((c) => typeof c === "string") : [];
+  }
+
+  /** What this player asked the MJ for (from the private doc). */
+  asked() {
+    if (this.role !== "player") return [];
+    const json = readJson(this.privateDocs.get(this.me));
+    return Array.isArray(json.asked) ? json.asked.filter((c) => typeof c === "string") : [];
+  }
+
+  /** A player asks the MJ for these characters ("Mes personnages"): a move the MJ confirms. */
+  ask(characters) {
+    return this.move({ op: "live.ask", characters: [...new Set(characters.filter((c) => typeof c === "string"))] });
+  }
+
+  /** Kept for the pages: a player's "claim" is a request to the MJ. */
   claim(characters) {
-    this.characters = [...new Set(characters.filter((c) => typeof c === "string"))];
-    this.awareness.setLocalStateField("characters", this.characters);
+    return this.ask(characters);
+  }
+
+  /** The MJ assigns characters to member `id` (a character has one player at a time: taken
+   * from whoever played it). */
+  assign(id, characters) {
+    if (this.role !== "mj" || !this.members.has(id)) return;
+    const ids = [...new Set(characters.filter((c) => typeof c === "string"))];
+    for (const [other, m] of this.members) {
+      if (other === id) continue;
+      const kept = (m.characters ?? []).filter((c) => !ids.includes(c));
+      if (kept.length !== (m.characters ?? []).length) {
+        this.members.set(other, { ...m, characters: kept });
+        this.writePrivate(other);
+      }
+    }
+    const m = this.members.get(id);
+    this.members.set(id, { ...m, characters: ids, asked: [] });
+    this.writePrivate(id);
     this.saveSoon();
     this.emit();
   }
 
-  /** Everyone at the table: [{id, name, role, characters, here}] (the MJ's device knows the absent too). */
+  /** Everyone at the table: [{id, name, role, characters, asked, here}] (the MJ's device knows the absent too). */
   presence() {
     const here = new Map();
     for (const [clientId, state] of this.awareness.getStates()) {
       if (!isObject(state) || typeof state.name !== "string") continue;
       const id = typeof state.member === "string" ? state.member : `mj:${clientId}`;
+      const known = this.role === "mj" ? this.members.get(id) : null;
       here.set(id, {
         id,
         name: state.name,
         role: state.role === "mj" ? "mj" : "player",
-        characters: Array.isArray(state.characters) ? state.characters.filter((c) => typeof c === "string") : [],
+        characters: known ? known.characters ?? [] : Array.isArray(state.characters) ? state.characters.filter((c) => typeof c === "string") : [],
+        asked: known ? known.asked ?? [] : [],
         here: true,
         me: clientId === this.awareness.clientID,
       });
     }
     for (const [id, m] of this.members) {
-      if (!here.has(id)) here.set(id, { id, name: m.name, role: "player", characters: m.characters ?? [], here: false, me: false });
+      if (!here.has(id)) here.set(id, { id, name: m.name, role: "player", characters: m.characters ?? [], asked: m.asked ?? [], here: false, me: false });
     }
     return [...here.values()];
   }
 
-  /** The cards only this player sees ({hands}), from its private doc. */
+  /** The hub: a member announces only itself, as a player, under the name it joined with. */
+  checkPresence(id, state) {
+    const known = this.members.get(id);
+    return isObject(state) && state.member === id && state.role === "player" && known !== undefined && state.name === known.name;
+  }
+
+  /** What only this player sees ({hands, characters}), from its private doc. */
   privateContent() {
     const doc = this.role === "player" ? this.privateDocs.get(this.me) : null;
     const json = doc ? readJson(doc) : {};
-    return { hands: Array.isArray(json.hands) ? json.hands : [] };
+    return { hands: Array.isArray(json.hands) ? json.hands : [], characters: this.assigned() };
+  }
+
+  // ---------------------------------------------------------------- moves (a phone)
+
+  /** The page's engine calls on a phone: a move goes to the MJ's device, the rest runs here. */
+  async call(request) {
+    if (this.moveOps === null) {
+      const r = await this.localCall({ op: "live.moves" });
+      this.moveOps = new Set(Array.isArray(r?.moves) ? r.moves : []);
+    }
+    if (isObject(request) && this.joined && this.moveOps.has(request.op)) return this.move(asMove(request));
+    return this.localCall(request);
+  }
+
+  /** Send a move (or keep it waiting while no link is open); resolves with the referee's answer. */
+  move(move) {
+    const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
+    if (this.queue.length >= MAX_QUEUE) return Promise.resolve(refusal("live.refused.busy"));
+    this.queue.push(entry);
+    const answer = new Promise((resolve) => this.waiting.set(entry.id, resolve));
+    if (this.member?.synced) this.sendMove(entry);
+    this.saveSoon();
+    this.emit();
+    return answer;
+  }
+
+  sendMove(entry) {
+    if (this.member.send(entry.id, entry.move)) entry.sent = true;
+  }
+
+  /** The link is back (both docs synced): the waiting moves go, oldest first. */
+  flush() {
+    for (const entry of this.queue) this.sendMove(entry);
+    this.emit();
+  }
+
+  /** The player cancels a waiting move (one the MJ's device has not answered). */
+  cancel(id) {
+    const at = this.queue.findIndex((q) => q.id === id);
+    if (at < 0) return false;
+    this.queue.splice(at, 1);
+    this.waiting.get(id)?.(refusal("live.cancelled"));
+    this.waiting.delete(id);
+    this.saveSoon();
+    this.emit();
+    return true;
+  }
+
+  onAnswer(id, answer) {
+    if (id === null) {
+      this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer?.error?.code ?? "live.refused.malformed" } }));
+      return;
+    }
+    const at = this.queue.findIndex((q) => q.id === id);
+    if (at >= 0) this.queue.splice(at, 1);
+    const resolve = this.waiting.get(id);
+    this.waiting.delete(id);
+    if (resolve) resolve(answer);
+    else if (answer?.error) this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
+    this.saveSoon();
+    this.emit();
+  }
+
+  // ---------------------------------------------------------------- the referee (the hub)
+
+  /** A member's move, bound to the link it came on: queued behind the others, run on the
+   * whole table, answered. A resent move (same id) gets its first answer again. */
+  referee(memberId, move, id = null) {
+    const done = this.answered.get(memberId);
+    if (id !== null && done?.has(id)) return done.get(id);
+    const count = this.inFlight.get(memberId) ?? 0;
+    if (count >= MAX_IN_FLIGHT) return refusal("live.refused.busy");
+    this.inFlight.set(memberId, count + 1);
+    const run = this.chain.then(() => this.applyMove(memberId, move)).catch(() => refusal("live.refused.malformed"));
+    this.chain = run.then(() => {}, () => {});
+    return run.then((answer) => {
+      this.inFlight.set(memberId, (this.inFlight.get(memberId) ?? 1) - 1);
+      if (id !== null) {
+        const kept = this.answered.get(memberId) ?? new Map();
+        kept.set(id, answer);
+        if (kept.size > MAX_ANSWERED) kept.delete(kept.keys().next().value);
+        this.answered.set(memberId, kept);
+      }
+      return answer;
+    });
+  }
+
+  async applyMove(memberId, move) {
+    const member = this.members.get(memberId);
+    if (!member) return refusal("live.refused.identity");
+    if (move.op === "live.ask") {
+      const ids = new Set((this.app.doc.characters ?? []).map((c) => c?.id));
+      const asked = Array.isArray(move.characters) ? move.characters.filter((c) => typeof c === "string" && ids.has(c)).slice(0, 50) : null;
+      if (asked === null) return this.note(memberId, member.name, "live.ask", "live.refused.invalid", refusal("live.refused.invalid", { field: "characters" }));
+      this.members.set(memberId, { ...member, asked });
+      this.writePrivate(memberId);
+      this.saveSoon();
+      this.note(memberId, member.name, "live.ask", null);
+      return { asked };
+    }
+    for (let tries = 0; tries < 3; tries += 1) {
+      const version = this.version;
+      const drawn = seed();
+      const r = await this.app.call({
+        op: "live.move", document: this.app.doc, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
+        move, seed: drawn, now: new Date().toISOString(),
+      });
+      if (version !== this.version) continue; // the MJ changed the table meanwhile: run it again on the new one
+      if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: r.error });
+      if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
+      const next = r.document;
+      const made = r.answer?.created;
+      if (typeof made === "string") {
+        // a character the player made on their phone is theirs
+        this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
+      }
+      this.app.update((doc) => {
+        for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
+        for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
+      });
+      return this.note(memberId, member.name, move.op, null, r.answer, drawn);
+    }
+    return this.note(memberId, member.name, move.op, "live.refused.busy", refusal("live.refused.busy"));
+  }
+
+  /** The MJ's feed: one line per move that arrived (who, what, refused or not, and the seed
+   * the MJ's device drew for it: the MJ's to replay a draw, never sent to a phone). */
+  note(memberId, name, op, code, answer = null, drawn = null) {
+    this.feed.push({ at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
+      op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn });
+    if (this.feed.length > MAX_FEED) this.feed.splice(0, this.feed.length - MAX_FEED);
+    this.unseen += 1;
+    this.saveSoon();
+    this.emit();
+    return answer;
+  }
+
+  /** The MJ has looked at the feed. */
+  seen() {
+    this.unseen = 0;
+    this.saveSoon();
+    this.emit();
   }
 
   // ---------------------------------------------------------------- local -> Y
@@ -335,11 +493,45 @@ export class Session extends EventTarget {
     this.version += 1;
     if (!this.joined) return;
     if (this.role === "player") {
-      this.writePublic(shared(this.app.doc));
+      this.movesFromEdits();
     } else {
       this.project();
       for (const id of this.members.keys()) this.writePrivate(id);
     }
+  }
+
+  /** A phone's own edits become moves: a changed sheet of one of its characters, a new
+   * roll-log entry. What else changed here is the table's to say (the next public update). */
+  movesFromEdits() {
+    const pub = isObject(this.published) ? this.published : {};
+    const doc = this.app.doc;
+    const before = new Map((pub.characters ?? []).filter(isObject).map((c) => [c.id, c]));
+    const queued = (op, test) => this.queue.some((q) => q.move.op === op && test(q.move));
+    for (const c of doc.characters ?? []) {
+      // another player's character too: the referee refuses it, and the phone says so; a new
+      // one (made on this phone) joins the table and becomes this player's
+      if (!isObject(c) || (before.has(c.id) && same(before.get(c.id), c))) continue;
+      if (queued("live.character.save", (m) => same(m.character, c))) continue;
+      this.move({ op: "live.character.save", character: structuredClone(c) }).then((answer) => this.report(answer));
+    }
+    const logged = new Set((pub.log ?? []).map((e) => (isObject(e) ? e.id : null)));
+    for (const entry of doc.log ?? []) {
+      if (!isObject(entry) || logged.has(entry.id)) continue;
+      if (queued("live.log.add", (m) => m.entry?.id === entry.id)) continue;
+      this.move({ op: "live.log.add", entry: structuredClone(entry) }).then((answer) => this.report(answer));
+    }
+  }
+
+  /** A refused edit is said on the phone, and the phone shows the table again (not its guess). */
+  report(answer) {
+    if (!answer?.error) return;
+    this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
+    if (!isObject(this.published) || !Array.isArray(this.published.characters)) return;
+    const next = adopt(this.published, this.app.doc);
+    if (!same(next, this.app.doc)) this.app.update((doc) => {
+      for (const key of Object.keys(doc)) delete doc[key];
+      Object.assign(doc, structuredClone(next));
+    });
   }
 
   /** The MJ's device: publish the player view of the table (store.share), dropping a view
@@ -368,85 +560,47 @@ export class Session extends EventTarget {
   }
 
   writePublic(view) {
-    const before = leaves(this.published);
-    if (this.role === "player") {
-      // The system states this phone changes: where the MJ's device keeps its own (hidden
-      // parts), the player is told, not left believing the change reached the table.
-      const was = isObject(this.published?.systems) ? this.published.systems : {};
-      for (const [sid, state] of Object.entries(isObject(view.systems) ? view.systems : {})) {
-        if (Object.hasOwn(was, sid) && !same(was[sid], state) && !FIELD_MERGED.has(sid)) this.wroteStates.set(sid, state);
-      }
-    }
     writeJson(this.publicDoc, view, LOCAL);
     this.published = structuredClone(view); // what writeJson made the doc hold (no read back)
-    for (const [path, text] of leaves(this.published)) if (before.get(path) !== text) this.written.set(path, text);
     this.saveSoon();
   }
 
   writePrivate(id) {
-    const claimed = this.presence().find((p) => p.id === id)?.characters ?? this.members.get(id)?.characters ?? [];
-    writeJson(this.privateDoc(id), privateView(this.app.doc, claimed), LOCAL);
+    const m = this.members.get(id);
+    const characters = m?.characters ?? [];
+    writeJson(this.privateDoc(id), { ...privateView(this.app.doc, characters), characters, asked: m?.asked ?? [] }, LOCAL);
   }
 
   // ---------------------------------------------------------------- Y -> local
 
   onPublicUpdate(origin) {
     this.saveSoon();
-    if (origin === LOCAL) return;
-    const before = this.published;
+    if (origin === LOCAL || this.role !== "player") return; // the hub is the only writer
     const after = readJson(this.publicDoc);
     if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
-    this.noteOverwritten(after);
     this.published = after;
-    if (this.role === "player") {
-      if (!this.joined) {
-        // The first sync: this device's own table is backed up, then the shared one is its table.
-        const done = this.app.replaceDocument(adopt(after, this.app.doc));
-        if (!done) return;
-        this.joined = true;
-        this.saveSoon();
-        this.emit();
-        return;
-      }
-      const taken = [];
-      for (const [sid, state] of this.wroteStates) {
-        const now = isObject(after.systems) ? after.systems[sid] : undefined;
-        if (same(now, state)) continue; // still what this phone wrote: not (yet) taken back
-        this.wroteStates.delete(sid);
-        taken.push(sid);
-      }
-      if (taken.length) this.dispatchEvent(new CustomEvent("held", { detail: { systems: taken, mine: true } }));
-      const next = adopt(after, this.app.doc);
-      if (!same(next, this.app.doc)) this.app.update((doc) => {
-        for (const key of Object.keys(doc)) delete doc[key];
-        Object.assign(doc, structuredClone(next));
-      });
-    } else {
-      const kept = held(this.app.doc, before, after);
-      if (kept.length) this.dispatchEvent(new CustomEvent("held", { detail: { systems: kept } }));
-      const merged = mergePublic(this.app.doc, before, after);
-      if (!same(merged, this.app.doc)) this.app.update((doc) => {
-        for (const key of Object.keys(doc)) delete doc[key];
-        Object.assign(doc, structuredClone(merged));
-      });
-      // Whatever a player changed in a secret-free view, the MJ's table is the source: the
-      // player view is published again from it (this also takes back what cannot be merged).
-      this.project();
+    if (!this.joined) {
+      // The first sync: this device's own table is backed up, then the shared one is its table.
+      const done = this.app.replaceDocument(adopt(after, this.app.doc));
+      if (!done) return;
+      this.joined = true;
+      this.saveSoon();
+      this.emit();
+      return;
     }
+    const next = adopt(after, this.app.doc);
+    if (!same(next, this.app.doc)) this.app.update((doc) => {
+      for (const key of Object.keys(doc)) delete doc[key];
+      Object.assign(doc, structuredClone(next));
+    });
     this.emit();
   }
 
-  /** Values this device wrote that the update replaced go to the history (findable). */
-  noteOverwritten(after) {
-    const now = leaves(after);
-    for (const [path, text] of this.written) {
-      const then = now.get(path);
-      if (then === text) continue;
-      this.written.delete(path);
-      if (then === undefined) continue; // the record went: a deletion, not an overwrite
-      this.overwritten.push({ path, value: JSON.parse(text), by: JSON.parse(then), at: new Date().toISOString() });
-    }
-    if (this.overwritten.length > MAX_OVERWRITTEN) this.overwritten.splice(0, this.overwritten.length - MAX_OVERWRITTEN);
+  onPrivateUpdate() {
+    this.saveSoon();
+    const characters = this.assigned();
+    if (!same(this.awareness.getLocalState()?.characters, characters)) this.awareness.setLocalStateField("characters", characters);
+    this.emit();
   }
 
   // ---------------------------------------------------------------- persistence
@@ -471,8 +625,9 @@ export class Session extends EventTarget {
         ? Object.fromEntries([...this.privateDocs].map(([id, doc]) => [id, toBase64Url(Y.encodeStateAsUpdate(doc))]))
         : toBase64Url(Y.encodeStateAsUpdate(this.privateDocs.get(this.me))),
       members: Object.fromEntries(this.members),
-      characters: this.characters,
-      overwritten: this.overwritten,
+      feed: this.feed,
+      unseen: this.unseen,
+      queue: this.queue,
     };
     try {
       this.storage.setItem(LIVE_KEY, JSON.stringify(record));
@@ -484,16 +639,6 @@ export class Session extends EventTarget {
   }
 
   emit() {
-    if (this.role === "mj") {
-      for (const p of this.presence()) {
-        if (!p.here || p.role !== "player") continue;
-        const known = this.members.get(p.id);
-        if (known && !same(known.characters, p.characters)) {
-          this.members.set(p.id, { ...known, characters: p.characters });
-          this.writePrivate(p.id);
-        }
-      }
-    }
     this.dispatchEvent(new Event("change"));
   }
 
@@ -505,6 +650,12 @@ export class Session extends EventTarget {
       this.saveTimer = null;
       this.save();
     }
+    if (this.localCall) {
+      this.app.call = this.localCall;
+      setPrivateReader(null);
+    }
+    for (const resolve of this.waiting.values()) resolve(refusal("live.cancelled"));
+    this.waiting.clear();
     for (const link of this.links.values()) link.close();
     removeAwarenessStates(this.awareness, [this.awareness.clientID], "close");
     this.hub?.destroy();

@@ -1,27 +1,41 @@
-// The live table (issue 15): Yjs documents and presence kept in sync over Links (see
-// /static/js/live/rtc.js for the WebRTC one, memoryLinkPair below for tests).
+// The live table: Yjs documents and presence kept in sync over Links (see
+// /static/js/live/rtc.js for the WebRTC one, memoryLinkPair below for tests), and the moves a
+// player's device sends to the MJ's.
 //
 // Nothing here is a replication protocol of our own: the payloads are y-protocols' sync messages
 // (step 1: a state vector; step 2: the missing updates; then Yjs updates) and awareness updates.
 // Ours is only the envelope saying which document a message is about:
-//   varUint kind (0 sync, 1 awareness) · varString doc ("public" | "private"; "" for awareness)
-//   · the y-protocols payload.
+//   varUint kind (0 sync, 1 awareness, 2 move, 3 answer) · varString doc ("public" | "private";
+//   "" otherwise) · the y-protocols payload, or for a move and an answer one JSON text.
 // Star topology: the MJ's device is the Hub; each player's device a Member with one Link to it.
 // The Hub syncs the public doc with every member and member M's private doc with M only (on
-// M's link "private" always means M's own: no other member's doc is ever named or sent), and
-// relays: an update a member sends reaches the hub's doc, then every other member, never back
-// to its sender. The MJ's secrets are in no Y.Doc at all (session.js keeps them out).
-// Bad bytes (truncated, unknown kind or doc, bigger than `maxBytes`, an update Yjs refuses, a
-// presence update for the hub's or another member's client) close that link; nothing is thrown
-// into the app.
+// M's link "private" always means M's own: no other member's doc is ever named or sent).
+// The Hub is the referee (DESIGN.md principle 8): it takes no write from a member. A member's
+// sync step 2 or update is never applied (one that carries anything is answered with the
+// refusal `live.refused.write`); a member changes the table only by a move ({id, move}),
+// handed to the Hub's `onmove(memberId, move)` with the id of the link it came on (never what
+// the message claims) and answered on that link ({id, answer}). What the Hub's docs hold is
+// what the MJ's device wrote in them, so the Hub relays nothing it has not accepted. A member
+// speaks for its own presence only, as itself (`checkPresence`).
+// A bad message from a member (truncated, unknown kind or doc, bigger than `maxBytes`, a
+// forged presence, a write) is refused with an answer {id: null, answer: {error}} and dropped:
+// the link stays open for honest messages, nothing is thrown into the app. A bad message from
+// the hub closes a member's link.
 import * as encoding from "lib0/encoding";
 import * as decoding from "lib0/decoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as awarenessProtocol from "y-protocols/awareness";
+import * as Y from "yjs";
 
 /** Message kinds of our envelope. */
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
+export const MESSAGE_MOVE = 2;
+export const MESSAGE_ANSWER = 3;
+/** Bound on one message a member sends (a move is a request: a character sheet at most). */
+export const MAX_MOVE_BYTES = 256 * 1024;
+/** Bound on a move's id (the member's own, echoed in the answer). */
+const MAX_MOVE_ID = 64;
 /** Default bound on one message: a table document is kept under a few MB in localStorage. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 const DOC_NAMES = ["public", "private"];
@@ -38,6 +52,22 @@ function syncMessage(doc, write) {
   return envelope(MESSAGE_SYNC, doc, write);
 }
 
+function jsonMessage(kind, value) {
+  return envelope(kind, "", (e) => encoding.writeVarString(e, JSON.stringify(value)));
+}
+
+/** A refusal code as the JSON error the app shows (the message key of tablee's errors). */
+export function refusal(code, params = {}) {
+  return { error: { code, message_key: `error.${code}`, params } };
+}
+
+class Refused extends Error {
+  constructor(code) {
+    super(code);
+    this.code = code;
+  }
+}
+
 function awarenessMessage(awareness, clients) {
   const update = awarenessProtocol.encodeAwarenessUpdate(awareness, clients);
   return envelope(MESSAGE_AWARENESS, "", (e) => encoding.writeVarUint8Array(e, update));
@@ -46,14 +76,24 @@ function awarenessMessage(awareness, clients) {
 /** One end of a sync over a Link: the docs it syncs (by envelope name), the awareness clients
  * it speaks for. Used by Hub and Member alike. */
 class Connection {
-  constructor(link, docs, awareness, maxBytes, onclosed, mayAnnounce = () => true) {
+  /**
+   * @param {object} options `hub`: this end is the MJ's (a member's writes are refused, not
+   * applied; its bad messages refused, not closing the link); `mayAnnounce(clientId, state,
+   * connection)`: whether the peer may speak for that presence; `onmove(move)` (hub) and
+   * `onanswer(id, answer)` (member).
+   */
+  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null } = {}) {
     this.link = link;
-    this.mayAnnounce = mayAnnounce; // (clientId, connection) => whether it may speak for it
+    this.hub = hub;
+    this.mayAnnounce = mayAnnounce;
+    this.onmove = onmove;
+    this.onanswer = onanswer;
     this.docs = docs; // Map name -> Y.Doc
     this.awareness = awareness;
     this.maxBytes = maxBytes;
     this.clients = new Set(); // awareness client ids this link has announced
     this.synced = new Set(); // docs whose sync step 2 (the peer's missing updates) arrived
+    this.refused = 0; // messages refused on this link (the hub's count)
     this.onsynced = () => {};
     this.closed = false;
     this.onclosed = onclosed;
@@ -71,45 +111,97 @@ class Connection {
     if (states.length) this.send(awarenessMessage(this.awareness, states));
   }
 
-  /** Handle one message; anything wrong with it closes the link. */
+  /** Answer a move (or, id null, say why a message was refused). */
+  answer(id, answer) {
+    this.send(jsonMessage(MESSAGE_ANSWER, { id, answer }));
+  }
+
+  /** Handle one message: the hub refuses a bad one (the link stays open), a member closes. */
   receive(bytes) {
     if (this.closed) return;
     if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes); // a data channel's own type
     try {
-      if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.length > this.maxBytes) {
-        throw new RangeError("bad message size");
-      }
+      if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw new Refused("live.refused.malformed");
+      if (bytes.length > this.maxBytes) throw new Refused("live.refused.too_large");
       const decoder = decoding.createDecoder(bytes);
       const kind = decoding.readVarUint(decoder);
       const name = decoding.readVarString(decoder);
-      if (kind === MESSAGE_SYNC) {
-        const doc = this.docs.get(name);
-        if (!doc) throw new RangeError("unknown document");
-        const reply = encoding.createEncoder();
-        encoding.writeVarUint(reply, MESSAGE_SYNC);
-        encoding.writeVarString(reply, name);
-        const before = encoding.length(reply);
-        const type = syncProtocol.readSyncMessage(decoder, reply, doc, this, (error) => {
-          throw error;
-        });
-        if (encoding.length(reply) > before) this.send(encoding.toUint8Array(reply));
-        if (type === syncProtocol.messageYjsSyncStep2 && !this.synced.has(name)) {
-          this.synced.add(name);
-          // the app's callback runs on its own: an error in it is the app's, not a bad message
-          if (this.synced.size === this.docs.size) queueMicrotask(() => this.onsynced());
-        }
-      } else if (kind === MESSAGE_AWARENESS && name === "") {
-        const update = decoding.readVarUint8Array(decoder);
-        for (const id of awarenessClients(update)) {
-          if (!this.mayAnnounce(id, this)) throw new RangeError("presence of another device");
-        }
-        awarenessProtocol.applyAwarenessUpdate(this.awareness, update, this);
-      } else {
-        throw new RangeError("unknown message kind");
+      if (kind === MESSAGE_SYNC) this.receiveSync(decoder, name);
+      else if (kind === MESSAGE_AWARENESS && name === "") this.receiveAwareness(decoder);
+      else if (kind === MESSAGE_MOVE && name === "" && this.hub) this.receiveMove(decoder);
+      else if (kind === MESSAGE_ANSWER && name === "" && !this.hub) this.receiveAnswer(decoder);
+      else throw new Refused("live.refused.malformed");
+    } catch (error) {
+      if (!this.hub) {
+        this.close();
+        return;
       }
-    } catch {
-      this.close();
+      this.refused += 1;
+      this.answer(null, refusal(error instanceof Refused ? error.code : "live.refused.malformed"));
     }
+  }
+
+  receiveSync(decoder, name) {
+    const doc = this.docs.get(name);
+    if (!doc) throw new Refused("live.refused.malformed");
+    const type = decoding.readVarUint(decoder);
+    if (this.hub && type !== syncProtocol.messageYjsSyncStep1) {
+      // A member's step 2 or update is never applied: the hub's docs hold what the MJ's
+      // device wrote. An honest member has nothing the hub lacks (an empty diff).
+      const update = decoding.readVarUint8Array(decoder);
+      const missing = Y.diffUpdate(update, Y.encodeStateVector(doc));
+      if (Y.decodeUpdate(missing).structs.length) throw new Refused("live.refused.write");
+      if (type === syncProtocol.messageYjsSyncStep2) this.stepTwo(name);
+      return;
+    }
+    if (type === syncProtocol.messageYjsSyncStep1) {
+      this.send(syncMessage(name, (e) => syncProtocol.readSyncStep1(decoder, e, doc)));
+      return;
+    }
+    if (type !== syncProtocol.messageYjsSyncStep2 && type !== syncProtocol.messageYjsUpdate) throw new RangeError("unknown sync message");
+    syncProtocol.readUpdate(decoder, doc, this, (error) => {
+      throw error;
+    });
+    if (type === syncProtocol.messageYjsSyncStep2) this.stepTwo(name);
+  }
+
+  stepTwo(name) {
+    if (this.synced.has(name)) return;
+    this.synced.add(name);
+    // the app's callback runs on its own: an error in it is the app's, not a bad message
+    if (this.synced.size === this.docs.size) queueMicrotask(() => this.onsynced());
+  }
+
+  receiveAwareness(decoder) {
+    const update = decoding.readVarUint8Array(decoder);
+    for (const { id, state } of awarenessClients(update)) {
+      if (!this.mayAnnounce(id, state, this)) throw new Refused("live.refused.presence");
+    }
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, update, this);
+  }
+
+  receiveMove(decoder) {
+    let message;
+    try {
+      message = JSON.parse(decoding.readVarString(decoder));
+    } catch {
+      throw new Refused("live.refused.malformed");
+    }
+    const ok = message !== null && typeof message === "object" && !Array.isArray(message)
+      && typeof message.id === "string" && message.id.length > 0 && message.id.length <= MAX_MOVE_ID
+      && message.move !== null && typeof message.move === "object" && !Array.isArray(message.move);
+    if (!ok) throw new Refused("live.refused.malformed");
+    const { id, move } = message;
+    Promise.resolve()
+      .then(() => this.onmove(move, id))
+      .catch(() => refusal("live.refused.malformed"))
+      .then((answer) => this.answer(id, answer));
+  }
+
+  receiveAnswer(decoder) {
+    const message = JSON.parse(decoding.readVarString(decoder));
+    if (message === null || typeof message !== "object") throw new RangeError("bad answer");
+    queueMicrotask(() => this.onanswer?.(message.id, message.answer));
   }
 
   close() {
@@ -131,18 +223,18 @@ class Connection {
   }
 }
 
-/** The client ids an awareness update speaks for (y-protocols' layout: a count, then per
- * client its id, clock and state JSON); a malformed update throws. */
+/** The clients an awareness update speaks for, with the state it gives each (y-protocols'
+ * layout: a count, then per client its id, clock and state JSON); a malformed update throws. */
 function awarenessClients(update) {
   const decoder = decoding.createDecoder(update);
-  const ids = [];
+  const out = [];
   const count = decoding.readVarUint(decoder);
   for (let i = 0; i < count; i++) {
-    ids.push(decoding.readVarUint(decoder));
+    const id = decoding.readVarUint(decoder);
     decoding.readVarUint(decoder);
-    JSON.parse(decoding.readVarString(decoder));
+    out.push({ id, state: JSON.parse(decoding.readVarString(decoder)) });
   }
-  return ids;
+  return out;
 }
 
 /** Track which awareness clients each connection announced (their states go away with it). */
@@ -163,9 +255,17 @@ export class Hub {
    * @param {import("yjs").Doc} options.publicDoc the table as any player may see it
    * @param {(memberId: string) => import("yjs").Doc} options.privateDocFor that member's own doc
    * @param {awarenessProtocol.Awareness} options.awareness presence (on the public doc)
-   * @param {number} [options.maxBytes] bound on one incoming message (bigger closes the link)
+   * @param {number} [options.maxBytes] bound on one message from a member (bigger is refused)
+   * @param {(memberId: string, move: object, id: string) => Promise<object>|object} [options.onmove]
+   *   the referee: a member's move (and its id), with the id of the link it came on, to the
+   *   answer it gets
+   * @param {(memberId: string, state: object) => boolean} [options.checkPresence] whether a
+   *   member may announce this presence (its own id, as a player)
    */
-  constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MESSAGE_BYTES }) {
+  constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MOVE_BYTES,
+    onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true }) {
+    this.onmove = onmove;
+    this.checkPresence = checkPresence;
     this.publicDoc = publicDoc;
     this.privateDocFor = privateDocFor;
     this.awareness = awareness;
@@ -197,8 +297,13 @@ export class Hub {
     this.detach(memberId);
     const privateDoc = this.watchPrivate(memberId);
     const docs = new Map([["public", this.publicDoc], ["private", privateDoc]]);
-    const conn = new Connection(link, docs, this.awareness, this.maxBytes, (closed) => this.closed(memberId, closed),
-      (clientId, from) => this.mayAnnounce(clientId, from));
+    const conn = new Connection(link, docs, this.awareness, this.maxBytes, (closed) => this.closed(memberId, closed), {
+      hub: true,
+      mayAnnounce: (clientId, state, from) => this.mayAnnounce(clientId, from)
+        && (state === null || this.checkPresence(memberId, state)),
+      // bound to the link's member: what the move says of its sender is not read
+      onmove: (move, id) => this.onmove(memberId, move, id),
+    });
     this.members.set(memberId, conn);
     conn.start();
     return conn;
@@ -273,6 +378,8 @@ export class Member {
     this.conn = null;
     /** Called once per attach, when both docs have received the hub's state. */
     this.onsynced = () => {};
+    /** Called with (id, answer) for each answer of the hub (id null: a message refused). */
+    this.onanswer = () => {};
     this.onUpdate = (name) => (update, origin) => {
       if (this.conn && this.conn !== origin) this.conn.send(syncMessage(name, (e) => syncProtocol.writeUpdate(e, update)));
     };
@@ -316,7 +423,9 @@ export class Member {
       if (id !== this.awareness.clientID && !this.awareness.states.has(id)) this.awareness.meta.delete(id);
     }
     const docs = new Map([["public", this.publicDoc], ["private", this.privateDoc]]);
-    this.conn = new Connection(link, docs, this.awareness, this.maxBytes, (conn) => this.closed(conn));
+    this.conn = new Connection(link, docs, this.awareness, this.maxBytes, (conn) => this.closed(conn), {
+      onanswer: (id, answer) => this.onanswer(id, answer),
+    });
     this.conn.onsynced = () => this.onsynced();
     this.conn.start();
     return this.conn;
@@ -327,6 +436,13 @@ export class Member {
     // alone: everyone else is away from this device's point of view
     const others = Array.from(this.awareness.getStates().keys()).filter((id) => id !== this.awareness.clientID);
     awarenessProtocol.removeAwarenessStates(this.awareness, others, conn);
+  }
+
+  /** Send a move to the hub (false when no link is open: the caller keeps it waiting). */
+  send(id, move) {
+    if (!this.connected) return false;
+    this.conn.send(jsonMessage(MESSAGE_MOVE, { id, move }));
+    return true;
   }
 
   /** Close the link to the hub (the docs are kept: attach again to rejoin). */

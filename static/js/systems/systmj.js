@@ -13,6 +13,7 @@ import { renderSystemPage, transientApp } from "../views/ui.js";
 import { ensureStyles, statusBar } from "./systmj/common.js";
 import * as cards from "./systmj/cards.js";
 import * as chronoste from "./systmj/chronoste.js";
+import { liveCharacters } from "../live/private.js";
 import * as combat from "./systmj/combat.js";
 import * as learning from "./systmj/learning.js";
 import * as list from "./systmj/list.js";
@@ -28,7 +29,8 @@ const PAGES = {
   review: { render: review.render },
   chronoste: { render: chronoste.render },
   cards: { render: cards.render },
-  combat: { render: mjOnly(combat.render) },
+  // At a live table a player's phone gets its own view: its characters' secret choices.
+  combat: { render: (app, id) => (liveCharacters() ? combat.renderPlayer(app, liveCharacters()) : mjOnly(combat.render)(app, id)) },
 };
 
 export function render(app) {

@@ -29,6 +29,7 @@ import {
   MAX_NAME,
   MAX_SIGNAL_TEXT,
   memberId,
+  memberKey,
   readOffer,
   readSignal,
   savedName,
@@ -131,7 +132,15 @@ async function makeInvitation(app) {
 }
 
 function hostLinkOpened(app, link) {
-  const { memberId: member, name } = link.peer;
+  const { memberId: member, name, key } = link.peer;
+  // A phone answering with a known member's id must hold that member's key: checked before
+  // anything of the member's (its link, its place) is touched.
+  if (!ensure("mj").admits(member, key)) {
+    link.close();
+    app.notify("warning", t("live.identity_refused", { name }));
+    app.rerender();
+    return;
+  }
   const before = host.players.get(member);
   if (before?.link && before.link !== link) before.link.close(); // the same player, joined again
   host.players.set(member, { name, state: "connected", link });
@@ -142,7 +151,7 @@ function hostLinkOpened(app, link) {
       app.rerender();
     }
   }, { once: true });
-  announce(link, "mj", member, name);
+  announce(link, "mj", member, name, key);
   keepMeasuring(app, link);
   app.rerender();
 }
@@ -402,7 +411,7 @@ async function makeAnswer(app) {
         app.rerender();
       }
     }, { once: true });
-    announce(link, "player", memberId(), name);
+    announce(link, "player", memberId(), name, memberKey());
     keepMeasuring(app, link);
   } catch {
     if (join === current) join = { status: "unreachable", name };
@@ -499,13 +508,54 @@ function peopleList(app, session) {
 function claimForm(app, session) {
   const chars = app.doc.characters;
   if (!chars.length) return html`<p class="muted">${t("live.claim_none")}</p>`;
-  const mine = new Set(session.characters);
+  const mine = new Set(session.assigned());
+  const asked = session.asked();
+  // The whole set this player wants: asking sends it, the MJ confirms it on their device.
+  const wanted = new Set(asked.length ? asked : mine);
+  const toggle = (id, on) => session.ask(on ? [...wanted, id] : [...wanted].filter((x) => x !== id));
   return html`<fieldset class="live-claim"><legend>${t("live.claim_title")}</legend>
     <p class="muted small">${t("live.claim_help")}</p>
-    ${chars.map((c) => html`<label class="check"><input type="checkbox" data-character=${c.id} .checked=${mine.has(c.id)}
-      @change=${(e) => session.claim(e.target.checked ? [...session.characters, c.id] : session.characters.filter((x) => x !== c.id))}>
+    ${chars.map((c) => html`<label class="check"><input type="checkbox" data-character=${c.id} data-assigned=${mine.has(c.id) ? "yes" : "no"}
+      .checked=${wanted.has(c.id)} @change=${(e) => toggle(c.id, e.target.checked)}>
       ${c.name}</label>`)}
+    ${asked.length ? html`<p class="muted small" data-testid="live-asked">${t("live.asked", { names: asked.map((id) => characterName(app, id)).join(", ") })}</p>` : nothing}
   </fieldset>`;
+}
+
+/** The MJ confirms what players asked for (a character is played by one player at a time). */
+function assignSection(app, session) {
+  const asking = session.presence().filter((p) => p.role === "player" && p.asked.length);
+  if (!asking.length) return nothing;
+  const holder = new Map();
+  for (const p of session.presence()) for (const c of p.characters) holder.set(c, p);
+  return html`<div data-testid="live-assign"><h3>${t("live.assign_title")}</h3><ul>
+    ${asking.map((p) => html`<li data-member=${p.id}><strong>${p.name}</strong> : ${p.asked.map((id) => {
+      const other = holder.get(id);
+      return html`${characterName(app, id)}${other && other.id !== p.id ? html` <span class="muted">(${t("live.assigned_elsewhere", { name: other.name })})</span>` : nothing}; `;
+    })}
+      <button type="button" data-confirm=${p.id} @click=${() => session.assign(p.id, p.asked)}>${t("live.assign_confirm")}</button></li>`)}
+  </ul></div>`;
+}
+
+/** A phone's moves waiting for the table (no link): each can be cancelled. */
+function pendingSection(session) {
+  if (!session.queue.length) return nothing;
+  return html`<div data-testid="live-pending" role="status"><h3>${t("live.pending_title", { n: session.queue.length })}</h3>
+    <p class="muted small">${t("live.pending_help")}</p>
+    <ul>${session.queue.map((q) => html`<li data-move=${q.id}><code>${q.move.op}</code>
+      <button type="button" @click=${() => session.cancel(q.id)}>${t("live.pending_cancel")}</button></li>`)}</ul>
+  </div>`;
+}
+
+/** The MJ's feed of the moves that arrived (newest first), with how many are unseen. */
+function feedSection(session) {
+  const items = session.feed.slice(-30).reverse();
+  return html`<div data-testid="live-feed" data-unseen=${session.unseen}><h3>${t("live.feed_title", { n: session.unseen })}</h3>
+    ${items.length ? html`<ul>${items.map((f) => html`<li data-code=${f.code ?? ""}><strong>${f.name}</strong> · <code>${f.op}</code> ·
+      ${f.code ? t("live.feed_refused", { code: f.code }) : t("live.feed_done")}
+      <span class="muted small">(${new Date(f.at).toLocaleTimeString()})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
+    ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}
+  </div>`;
 }
 
 function handsSection(app, session) {
@@ -517,16 +567,6 @@ function handsSection(app, session) {
   </div>`;
 }
 
-function overwrittenSection(session) {
-  const items = session.overwritten.slice().reverse();
-  if (!items.length) return nothing;
-  return html`<details class="more-options" data-testid="live-overwritten"><summary>${t("live.overwritten_title", { n: items.length })}</summary>
-    <p class="muted small">${t("live.overwritten_help")}</p>
-    <ul>${items.map((o) => html`<li><code>${o.path}</code> : ${JSON.stringify(o.value)} → ${JSON.stringify(o.by)}
-      <span class="muted small">(${new Date(o.at).toLocaleString()})</span></li>`)}</ul>
-  </details>`;
-}
-
 function sessionSection(app) {
   const session = current();
   if (!session) return nothing;
@@ -536,8 +576,8 @@ function sessionSection(app) {
   return html`<section class="card" aria-labelledby="live-session-title" data-testid="live-session" data-joined="yes">
     <h2 id="live-session-title">${t("live.session_title")}</h2>
     <div aria-live="polite">${peopleList(app, session)}</div>
-    ${session.role === "player" ? html`${claimForm(app, session)}${handsSection(app, session)}` : nothing}
-    ${overwrittenSection(session)}
+    ${session.role === "player" ? html`${pendingSection(session)}${claimForm(app, session)}${handsSection(app, session)}`
+      : html`${assignSection(app, session)}${feedSection(session)}`}
     <div class="row"><button type="button" id="live-leave" @click=${() => { leave(); app.rerender(); }}>${t("live.leave")}</button></div>
     <p class="muted small">${t("live.leave_help")}</p>
   </section>`;

@@ -256,6 +256,51 @@ function attackCard(app, state) {
   </section>`;
 }
 
+const sent = new Map(); // entity id -> the choice the MJ's device accepted (this phone's own)
+
+/** A player's own choice for the round, sent to the MJ's device (a move it referees); shown
+ * here once accepted, hidden from everyone else until the MJ reveals the round. */
+async function choose(app, entity, choice, round) {
+  const r = await callBusy(app, ui, { op: "systmj.round.choose", state: tableState(app), entity, choice });
+  if (!r) return;
+  sent.set(entity, { choice, round });
+  app.rerender();
+}
+
+/**
+ * The combat page on a player's phone at a live table: the round's entities (who has chosen
+ * is hidden from players: only the reveal shows the choices) and, for the player's own
+ * characters, the secret Action/Mouvement choice. Everything else (order, reveal, attacks) is
+ * the MJ's screen.
+ */
+export function renderPlayer(app, mine) {
+  const state = tableState(app);
+  const view = state?.rounds ? viewCache(app, { op: "systmj.round.view", state: { ...state } })?.view : null;
+  const name = (id) => nameOf(findCharacter(app.doc, id));
+  return html`
+    ${backLink("#/systmj", t("systmj.ui.back"))}
+    <h1>${t("systmj.combat.title")}</h1>
+    <div aria-live="polite">${errorLine(ui.error, state ?? {}, "sj-round-error")}</div>
+    ${!view ? html`<p class="muted" data-testid="sj-no-round">${t("systmj.combat.no_round")}</p>` : html`
+    <section class="card" aria-labelledby="sj-round-title" data-testid="sj-tracker" data-revealed=${view.revealed ? "yes" : "no"}>
+      <h2 id="sj-round-title">${t("systmj.combat.round_n", { n: view.round })}</h2>
+      <p>${view.revealed ? t("systmj.combat.revealed") : t("systmj.combat.hidden_help")}</p>
+      <ol class="sj-tracker">${view.entities.map((e) => {
+        const own = mine.includes(e.id);
+        const mineSent = sent.get(e.id);
+        const shown = mineSent && mineSent.round === view.round ? mineSent.choice : null;
+        return html`<li data-testid="sj-round-entity" data-id=${e.id}><strong>${name(e.id)}</strong>
+          ${view.revealed ? html`<span data-testid="sj-choice">${t(`systmj.combat.choice.${e.choice}`)}</span>`
+            : own ? html`${shown ? html`<span data-testid="sj-my-choice">${t(`systmj.combat.choice.${shown}`)}</span>` : nothing}
+              <span class="row" role="group" aria-label=${t("systmj.combat.choose_for", { name: name(e.id) })}>
+                <button type="button" data-testid="sj-choose-action" ?disabled=${ui.busy} @click=${() => choose(app, e.id, "action", view.round)}>${t("systmj.combat.choice.action")}</button>
+                <button type="button" data-testid="sj-choose-mouvement" ?disabled=${ui.busy} @click=${() => choose(app, e.id, "mouvement", view.round)}>${t("systmj.combat.choice.mouvement")}</button>
+              </span>` : nothing}
+        </li>`;
+      })}</ol>
+    </section>`}`;
+}
+
 export function render(app) {
   const state = tableState(app);
   if (!state) return html`${backLink("#/systmj", t("systmj.ui.back"))}<p class="muted">${t("systmj.ui.engine_wait")}</p>`;

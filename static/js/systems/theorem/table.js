@@ -14,6 +14,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { loggedEntry, requestCache, resultShare, reveal } from "../../views/ui.js";
 import { checkOf, verifyControl } from "../../views/verify.js";
+import { ownPile } from "../../live/private.js";
 import {
   SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
   findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, replaceCharacter, rules, saveState,
@@ -237,9 +238,18 @@ async function drawHand(app, c) {
     summary: ui.announce });
 }
 
-/** The player's own hand, face up: asked from theorem.view.player only while they look. */
+/** A player's hand at a live table: the ids in their private doc (the public table holds no
+ * hand), or null on one device. */
+function liveHand(c) {
+  return ownPile(`systems.theorem.arcana.${c.id}.piles.hand`);
+}
+
+/** The player's own hand, face up: asked from theorem.view.player only while they look (at a
+ * live table, read from the player's private doc: the faces are the deck's public cards). */
 function ownHand(app, c, state) {
   if (!ui.looking) return null;
+  const live = liveHand(c);
+  if (live) return live.map((id) => state.arcana[c.id]?.cards[id]).filter(Boolean);
   const key = JSON.stringify(state.arcana[c.id]?.piles.hand.cards.length ?? 0) + JSON.stringify(state.arcana[c.id]?.piles.discard.cards ?? []);
   if (ui.hand?.key === key) return ui.hand.cards;
   if (ui.hand?.asked === key || !ready(app)) return null;
@@ -305,7 +315,7 @@ function signTerm(chain, i) {
 
 function arcanaSection(app, c, state) {
   const arc = state.arcana[c.id];
-  const handCount = arc?.piles.hand.cards.length ?? 0;
+  const handCount = liveHand(c)?.length ?? arc?.piles.hand.cards.length ?? 0;
   const ka = arc ? arc.piles.ka.cards.map((id) => arc.cards[id]) : [];
   const hand = ownHand(app, c, state);
   const turnUsed = state.arcane_turn[c.id] === state.turn;

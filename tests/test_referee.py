@@ -1,0 +1,329 @@
+"""The live table's referee (py/tablee/referee.py): a player's move on the MJ's whole table.
+
+Oracle: the same op run on one device with the whole state and the referee's seed (what the
+MJ's device would do if the player sat at it). Refusals leave the table unchanged. A
+Hypothesis property plays random moves from random members in a random delivery order.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent / "theorem"))
+sys.path.insert(0, str(Path(__file__).parent / "versality"))
+
+from th_helpers import character as th_character
+from versality_store import play
+
+from tablee import referee
+from tablee.api import handle
+from tablee.errors import RulesError
+
+NOW = "2026-11-25T12:00:00Z"
+LEA = {"id": "m-lea", "name": "Léa", "characters": ["josh"]}
+TOM = {"id": "m-tom", "name": "Tom", "characters": ["kim"]}
+SECRET = "zq-secret-du-mj-77"
+
+
+def ok(request):
+    answer = handle(request)
+    assert "error" not in answer, answer
+    return answer
+
+
+def table():
+    """A table with two Théorem characters (Léa plays josh, Tom plays kim), an MJ's NPC and a
+    Point Zéro gauge with its hidden threshold."""
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [th_character("josh"), th_character("kim"), {**th_character("pnj"), "notes": SECRET}]
+    doc["systems"]["theorem"] = ok({"op": "theorem.state.new", "seed": 7})["state"]
+    pz = ok({"op": "pointzero.state.new"})["state"]
+    doc["systems"]["pointzero"] = ok({"op": "pointzero.mj.threshold", "state": pz, "threshold": 7})["state"]
+    return doc
+
+
+def move(doc, member, request, seed=11):
+    return referee.apply_move(doc, member, request, seed=seed, now=NOW)
+
+
+def test_a_hand_drawn_from_a_phone_is_what_the_same_op_gives_on_one_device():
+    doc = table()
+    phone = {"op": "theorem.hand.draw", "character": {"id": "josh"}, "seed": 0}  # its seed is ignored
+    after, answer = move(doc, LEA, phone, seed=42)
+    same = ok({"op": "theorem.hand.draw", "state": doc["systems"]["theorem"], "character": doc["characters"][0],
+               "seed": 42})
+    assert after["systems"]["theorem"] == same["state"]
+    assert after["characters"] == doc["characters"]
+    hand = after["systems"]["theorem"]["arcana"]["josh"]["piles"]["hand"]["cards"]
+    assert hand  # drawn on the MJ's table
+    # the answer never carries the whole state: its `state` is the player view (no hand)
+    assert answer["state"]["arcana"]["josh"]["piles"]["hand"]["cards"] == []
+    assert "public" not in answer and "penalties" not in answer
+
+
+def test_another_players_character_is_refused_and_the_table_unchanged():
+    doc = table()
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, {"op": "theorem.hand.draw", "character": {"id": "kim"}})
+    assert info.value.code == "live.refused.character"
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, {"op": "theorem.action.aside", "character_id": "kim", "card": "x"})
+    assert info.value.code == "live.refused.character"
+    assert doc == before
+
+
+@pytest.mark.parametrize("request_", [
+    {"op": "theorem.turn.next"},  # an MJ op
+    {"op": "pointzero.mj.threshold", "threshold": 1},  # the hidden threshold
+    {"op": "store.share", "kind": "table", "data": {}, "audience": "mj"},
+    {"op": "theorem.view.player", "viewer": "kim"},  # another member's private view
+    {"op": "nope"},
+    "not an object",
+    {"no": "op"},
+])
+def test_what_is_not_a_move_is_refused(request_):
+    doc = table()
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, request_)
+    assert info.value.code == "live.refused.not_a_move"
+    assert doc == before
+    assert SECRET not in json.dumps(info.value.params)
+
+
+def test_a_tension_point_reaches_the_gauge_but_not_its_threshold():
+    doc = table()
+    after, answer = move(doc, LEA, {"op": "pointzero.tension.use", "kind": "dice", "who": "Josh"})
+    assert len(after["systems"]["pointzero"]["entries"]) == 1
+    assert after["systems"]["pointzero"]["threshold"] == 7  # the MJ's value is kept
+    assert answer["state"]["threshold"] is None  # the phone sees the player view
+    assert "7" not in json.dumps({k: v for k, v in answer.items() if k != "state"}).replace("2026", "")
+
+
+def test_a_sheet_edit_changes_only_what_the_player_sees():
+    doc = table()
+    edited = {**th_character("josh"), "name": "Joshua", "realite": 12}
+    after, _ = move(doc, LEA, {"op": "live.character.save", "character": edited})
+    assert after["characters"][0]["name"] == "Joshua" and after["characters"][0]["realite"] == 12
+    assert after["characters"][1:] == doc["characters"][1:]
+    with pytest.raises(RulesError) as info:  # the MJ's NPC
+        move(doc, LEA, {"op": "live.character.save", "character": {**th_character("pnj"), "notes": ""}})
+    assert info.value.code == "live.refused.character"
+    made, answer = move(doc, LEA, {"op": "live.character.save", "character": th_character("zoe")})
+    assert made["characters"][-1]["id"] == "zoe" and answer["created"] == "zoe"  # a new one, hers
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, {"op": "live.character.save", "character": {**th_character("zed"), "spheres": "junk"}})
+    assert info.value.code == "live.refused.invalid"
+    with pytest.raises(RulesError) as info:  # junk in one's own sheet
+        move(doc, LEA, {"op": "live.character.save", "character": {**th_character("josh"), "realite": "x" * 10}})
+    assert info.value.code == "live.refused.invalid"
+
+
+def test_a_blanked_secret_stays_the_mjs():
+    """A field the player filter blanks (the view shows a neutral value) keeps the MJ's value
+    when the phone sends the sheet back as it saw it (the issue's Unicreon probe)."""
+    full = {"a": 1, "secret": "zz", "nested": {"x": 1, "hidden": 5}}
+    view = {"a": 1, "secret": "", "nested": {"x": 1}}
+    edited = {"a": 2, "secret": "", "nested": {"x": 3, "hidden": 0}}
+    assert referee._overlay(full, view, edited) == {"a": 2, "secret": "zz", "nested": {"x": 3, "hidden": 5}}
+
+
+def test_a_log_entry_is_dated_by_the_mjs_device_and_checked():
+    doc = table()
+    entry = {"id": "e1", "at": "9999-01-01", "kind": "roll", "system": None, "who": "MJ", "label": "1d6",
+             "request": {"expr": "1d6"}, "result": {"total": 6}}
+    after, _ = move(doc, LEA, {"op": "live.log.add", "entry": entry})
+    assert after["log"][-1]["at"] == NOW
+    assert after["log"][-1]["who"] == "Léa"  # not "MJ": signed by the member
+    signed, _ = move(doc, LEA, {"op": "live.log.add", "entry": {**entry, "id": "e9", "who": "Josh"}})
+    assert signed["log"][-1]["who"] == "Josh"  # one of her characters
+    with pytest.raises(RulesError) as info:
+        move(after, LEA, {"op": "live.log.add", "entry": entry})
+    assert info.value.code == "live.refused.duplicate"
+    deep: dict = {}
+    node = deep
+    for _ in range(40):
+        node["x"] = {}
+        node = node["x"]
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, {"op": "live.log.add", "entry": {**entry, "id": "e2", "result": deep}})
+    assert info.value.code == "live.refused.invalid"
+
+
+def test_versality_moves_are_merged_and_the_mj_tokens_stay_the_mjs():
+    from test_versality_rules import sample_character
+
+    c = ok({"op": "versality.character.finish",
+            "character": {**sample_character(improvement_points=9), "id": "ana"}})["character"]
+    doc = table()
+    doc["characters"].append(c)
+    doc["systems"]["versality"] = {**ok({"op": "versality.state.new"})["state"], "tokens": 3, "catastrophe": 5}
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["ana"]}
+    doc, answer = move(doc, ana, {"op": "versality.deck.build", "character": {"id": "ana"}}, seed=5)
+    oracle = play({"op": "versality.deck.build", "state": {**ok({"op": "versality.state.new"})["state"], "tokens": 3,
+                   "catastrophe": 5}, "character": c, "seed": 5})["state"]
+    assert doc["systems"]["versality"] == oracle
+    assert answer["state"]["tokens"] == 0 and answer["state"]["catastrophe"] == 0  # the player filter's neutral values
+    doc, answer = move(doc, ana, {"op": "versality.test.draw", "character": {"id": "ana"}, "characteristic": "mental",
+                                  "skill": "traquer", "difficulty": "epique"}, seed=6)
+    assert "ana" in doc["systems"]["versality"]["pending"]
+    pending = doc["systems"]["versality"]["pending"]["ana"]
+    choice = {"choice": answer["test"]["drawn"][0]["id"]} if pending["rule"] == "choose" else {}
+    doc, answer = move(doc, ana, {"op": "versality.test.resolve", "character_id": "ana", "tokens": 3, **choice}, seed=7)
+    assert "ana" not in doc["systems"]["versality"]["pending"]
+    assert doc["systems"]["versality"]["tokens"] == 3  # a player cannot spend the MJ's tokens
+
+
+def test_the_op_is_registered_and_answers_json_errors():
+    doc = table()
+    r = handle({"op": "live.move", "document": doc, "member": LEA, "move": {"op": "theorem.turn.next"}, "seed": 1,
+                "now": NOW})
+    assert r["error"]["code"] == "live.refused.not_a_move"
+    r = handle({"op": "live.move", "document": doc, "member": LEA, "move": {"op": "theorem.action.draw",
+                "character": {"id": "josh"}}, "seed": 1, "now": NOW})
+    assert r["applied"] is False and r["answer"]["error"]["code"].startswith("theorem.")  # no action announced
+    assert "theorem.hand.draw" in handle({"op": "live.moves"})["moves"]
+
+
+# ------------------------------------------------------------------ property
+
+MEMBERS = [LEA, TOM, {"id": "m-eve", "name": "Eve", "characters": []}]
+MOVE = st.one_of(
+    st.builds(lambda c: {"op": "theorem.hand.draw", "character": {"id": c}}, st.sampled_from(["josh", "kim", "pnj"])),
+    st.builds(lambda c, s: {"op": "theorem.action.begin", "character": {"id": c}, "sphere": s, "modifier": 0},
+              st.sampled_from(["josh", "kim"]), st.sampled_from(["animalite", "humanite"])),
+    st.builds(lambda c: {"op": "theorem.action.draw", "character": {"id": c}}, st.sampled_from(["josh", "kim"])),
+    st.builds(lambda c: {"op": "theorem.action.cancel", "character": {"id": c}}, st.sampled_from(["josh", "kim"])),
+    st.just({"op": "pointzero.tension.use", "kind": "other"}),
+    st.just({"op": "theorem.turn.next"}),
+    st.just({"op": "pointzero.mj.threshold", "threshold": 1}),
+)
+
+
+def _hand(doc, cid):
+    return set(doc["systems"]["theorem"]["arcana"].get(cid, {}).get("piles", {}).get("hand", {}).get("cards", []))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(moves=st.lists(st.tuples(st.sampled_from(range(len(MEMBERS))), MOVE), min_size=1, max_size=8),
+       order=st.randoms(use_true_random=False))
+def test_the_table_is_the_sequence_of_the_accepted_moves(moves, order):
+    """Whatever order the links deliver in, the table is the fold of the moves accepted in that
+    order, a refused move changes nothing, and no answer holds another player's hand."""
+    doc = table()
+    delivered = list(enumerate(moves))
+    order.shuffle(delivered)
+    accepted = []
+    for seed, (who, request) in delivered:
+        member = MEMBERS[who]
+        before = copy.deepcopy(doc)
+        try:
+            doc, answer = move(doc, member, request, seed=seed)
+        except RulesError as exc:
+            assert doc == before
+            assert exc.code in {"live.refused.not_a_move", "live.refused.character"}
+            owned = isinstance(request.get("character"), dict) and request["character"]["id"] in member["characters"]
+            assert not owned or exc.code != "live.refused.character"
+            continue
+        if "error" in answer:
+            assert doc == before
+            continue
+        accepted.append((member, request, seed))
+        text = json.dumps(answer)
+        view = answer.get("state", {})
+        for owner, arcana in view.get("arcana", {}).items():  # no hand travels in a view, not even one's own
+            assert arcana["piles"]["hand"]["cards"] == [], owner
+        assert SECRET not in text
+        assert "threshold" not in answer.get("state", {}) or answer["state"]["threshold"] is None
+    replay = table()
+    for member, request, seed in accepted:
+        replay, _ = move(replay, member, request, seed=seed)
+    assert replay == doc
+    assert doc["systems"]["pointzero"]["threshold"] == 7
+
+
+def test_a_secret_round_choice_from_a_phone_stays_hidden_until_the_reveal():
+    """SYSTMJ 3.2 (py/tablee/systems/systmj/rounds.py): the choices are revealed together; a
+    player chooses for their own character only, and their answer shows nobody's choice."""
+    s1 = ok({"op": "systmj.character.new", "id": "s1", "name": "Ana"})["character"]
+    s2 = ok({"op": "systmj.character.new", "id": "s2", "name": "Bo"})["character"]
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [s1, s2]
+    state = ok({"op": "systmj.state.new"})["state"]
+    doc["systems"]["systmj"] = ok({"op": "systmj.round.start", "state": state, "characters": [s1, s2]})["state"]
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
+    after, answer = move(doc, ana, {"op": "systmj.round.choose", "entity": "s1", "choice": "mouvement"})
+    chosen = {e["id"]: e["choice"] for e in after["systems"]["systmj"]["rounds"]["entities"]}
+    assert chosen == {"s1": "mouvement", "s2": ""}
+    # the answer's state is the player view: nobody's choice, not even one's own
+    assert {e["choice"] for e in answer["state"]["rounds"]["entities"]} == {""}
+    assert '"choice": "mouvement"' not in json.dumps(answer)
+    with pytest.raises(RulesError) as info:
+        move(after, ana, {"op": "systmj.round.choose", "entity": "s2", "choice": "action"})
+    assert info.value.code == "live.refused.character"
+    with pytest.raises(RulesError) as info:
+        move(after, ana, {"op": "systmj.round.reveal"})
+    assert info.value.code == "live.refused.not_a_move"
+
+
+def test_a_passe_darmes_from_a_phone_by_ones_own_fighter_only():
+    """Unicreon's combat state is ``systems.unicreon.combat``: the attacker named by its
+    combatant id must be one of the member's characters; the result is the op's on one device."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    combat = ok({"op": "unicreon.combat.new"})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
+    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
+    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
+    defender = next(f["cid"] for f in combat["combatants"] if f["side"] == "npc")
+    for f in combat["combatants"]:
+        f["engaged"] = [defender if f["cid"] == attacker else attacker]
+        f["actions"] = 2
+    combat["turn"] = combat["order"].index(attacker)
+    owner = "ua"
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [a, b]
+    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
+    lea = {"id": "m-lea", "name": "Léa", "characters": [owner]}
+    request = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender}
+    after, answer = move(doc, lea, request, seed=9)
+    same = handle({**request, "state": combat, "seed": 9})
+    assert "error" not in answer and "error" not in same, (answer, same)
+    assert after["systems"]["unicreon"]["combat"] == same["state"]
+    assert answer["exchange"] == same["exchange"] and "combatants" in answer["state"]
+    with pytest.raises(RulesError) as info:
+        move(doc, lea, {**request, "attacker": defender, "defender": attacker})
+    assert info.value.code == "live.refused.character"
+
+
+def test_a_sheet_save_cannot_carry_junk_or_take_a_blanked_secret():
+    """The hostile phone's probes: a value nested 40 levels deep, 1.5 MB of junk, a Unicreon
+    terrible secret sent back blanked (as the player view shows it)."""
+    doc = table()
+    deep: dict = {}
+    node = deep
+    for _ in range(40):
+        node["x"] = {}
+        node = node["x"]
+    for junk in ({"skills": deep}, {"notes": "x" * 1_500_000}, {"extra": deep}):
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA, {"op": "live.character.save", "character": {**th_character("josh"), **junk}})
+        assert info.value.code == "live.refused.invalid", junk
+    uc = ok({"op": "unicreon.character.new", "id": "u1", "name": "Solène"})["character"]
+    doc["characters"].append({**uc, "secret": SECRET})
+    sol = {"id": "m-sol", "name": "Sol", "characters": ["u1"]}
+    shared = ok({"op": "store.share", "kind": "character", "data": doc["characters"][-1], "audience": "player"})
+    view = shared["data"]
+    assert view["secret"] == ""
+    after, answer = move(doc, sol, {"op": "live.character.save", "character": {**view, "name": "Solène la Brave"}})
+    assert after["characters"][-1]["secret"] == SECRET and after["characters"][-1]["name"] == "Solène la Brave"
+    assert SECRET not in json.dumps(answer)
