@@ -213,7 +213,7 @@ function oddsSection(odds) {
 function oddsTable(odds) {
   if (!odds || odds.error) return nothing;
   const rows = odds.final.map((row) => ({ label: outcomeLabel(row.outcome), p: row.fraction, percent: row.percent }));
-  return html`<div class="odds-table-box">${renderDistribution(rows, t("versality.ui.outcome"))}</div>`;
+  return html`<div class="odds-table-box" data-testid="vs-odds-table">${renderDistribution(rows, t("versality.ui.outcome"))}</div>`;
 }
 
 /** The draw (no test pending) or the drawn cards, the MJ's box and the resolve button. */
