@@ -264,3 +264,23 @@ def test_unicreon_headline_and_band_table_agree_with_the_engine_with_a_skill(app
         rows = fractions(seen["rows"])
         assert Fraction(seen["headline"][0]) == sum(rows[:-1]) == 1 - rows[-1]
     no_horizontal_scroll(app)
+
+
+def test_the_dice_trays_long_fractions_fold_too(app):
+    """The shared distribution table folds long fractions wherever it is used: 12d10 on the dice
+    tray has fractions of a trillion (1/1000000000000), each shown as its percentage, the
+    fraction in the summary for screen readers and unfolded on demand, within the phone's width."""
+    app.fill("#dice-expr", "12d10")
+    rows = app.locator("#odds tbody tr")
+    expect(rows).to_have_count(109)  # 12 to 120
+    expect(rows.first).to_have_attribute("data-p", "1/1000000000000")
+    first = rows.first.locator("details.prob-more")
+    expect(first.locator("summary .visually-hidden")).to_have_text(" (1/1000000000000)")
+    first.locator("summary").focus()
+    app.keyboard.press("Enter")
+    expect(first.locator(".frac-line")).to_have_text("1/1000000000000")
+    app.evaluate("() => document.querySelectorAll('#odds details.prob-more').forEach(d => { d.open = true; })")
+    over = app.evaluate("""() => [...document.querySelectorAll('#odds details.prob-more, #odds .frac-line, #odds td, #odds .odds-scroll')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className + ' ' + e.scrollWidth + '>' + e.clientWidth)""")
+    assert over == []
+    no_horizontal_scroll(app)
