@@ -93,8 +93,9 @@ def bottom(app, selector: str) -> float:
 
 
 def fractions_on_one_line(app) -> None:
-    """Every exact fraction of the odds tables is one line high (never "59/10" / "8")."""
-    heights = app.evaluate("""() => [...document.querySelectorAll('.odds-table td.exact')]
+    """Every exact fraction of the odds tables is one line high (never "59/10" / "8"); a fraction too
+    long for the phone is folded behind its percentage (views/ui.js probability), which is one line."""
+    heights = app.evaluate("""() => [...document.querySelectorAll('.odds-table td.exact, .odds-table .prob-more > summary')]
       .filter((td) => td.offsetParent !== null)
       .map((td) => { const s = getComputedStyle(td); const line = parseFloat(s.lineHeight) || 1.45 * parseFloat(s.fontSize);
         const range = document.createRange(); range.selectNodeContents(td);

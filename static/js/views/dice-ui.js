@@ -5,6 +5,7 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { keyed } from "../../vendor/lit-html/directives/keyed.js";
 import { formatPercent, t } from "../i18n.js";
 import { pairLegend, renderDie } from "./faces.js";
+import { LONG_FRACTION, probability } from "./ui.js";
 
 /** One roll result as returned by the `roll` op. Its dice are new elements for each roll (keyed
  * by seed), so every roll plays the short roll animation, not only the first. */
@@ -44,21 +45,27 @@ const SCROLL_ROWS = 24;
 /**
  * An exact distribution as a table: each row with its percentage, its exact fraction
  * (visible, not only in a tooltip) and a bar. rows: [{total|label, p: "num/den", percent}]
+ * When a fraction is too long for a phone (a deck's, 20 digits), the percentage and the fraction
+ * share one column drawn by the shared `probability()`: the percentage, the fraction on demand
+ * (a tap or the keyboard) and always for screen readers. Every row carries its fraction in
+ * `data-p` (what a test compares with the page's headline and the engine).
  */
 export function renderDistribution(rows, header) {
   const max = Math.max(...rows.map((r) => r.percent), 0.0001);
   const long = rows.length > SCROLL_ROWS;
+  const folded = rows.some((r) => String(r.p).length > LONG_FRACTION);
   const table = html`
-    <table class="odds-table">
+    <table class="odds-table ${folded ? "odds-folded" : ""}">
       <thead><tr><th scope="col">${header}</th><th scope="col" class="num">%</th>
-        <th scope="col" class="exact">${t("tray.exact")}</th>
+        ${folded ? nothing : html`<th scope="col" class="exact">${t("tray.exact")}</th>`}
         <th scope="col" class="bar-cell"><span class="visually-hidden">${t("tray.bar")}</span></th></tr></thead>
       <tbody>
         ${rows.map(
-          (r) => html`<tr>
+          (r) => html`<tr data-p=${r.p}>
             <th scope="row">${r.label ?? r.total}</th>
-            <td class="num">${formatPercent(r.percent)}</td>
-            <td class="exact">${r.p}</td>
+            ${folded
+              ? html`<td class="num">${probability(r.p, r.percent)}</td>`
+              : html`<td class="num">${formatPercent(r.percent)}</td><td class="exact">${r.p}</td>`}
             <td class="bar-cell" aria-hidden="true"><div class="bar" style="width: ${(100 * r.percent) / max}%"></div></td>
           </tr>`,
         )}

@@ -247,18 +247,23 @@ export function disabledWhy(id, reason) {
   return { id: noteId, note: html`<p class="why-disabled small muted" id=${noteId} data-testid="why-disabled">${reason}</p>` };
 }
 
+/** A fraction longer than this (characters) is folded behind its percentage on a phone. */
+export const LONG_FRACTION = 13;
+
 /**
  * A probability as a person reads it, the same for every system: an outcome that cannot happen
  * (or must) in words ("impossible (0 %)"), not "0 % (0/1)"; else the percentage with its exact
  * fraction beside it, and a long fraction (a deck's, 20 digits) folded behind the percentage,
- * shown on demand (a tap), so it is never cut on a phone. `data-p` always holds the fraction.
+ * shown on demand (a tap, or Enter on the focused summary), so it is never cut on a phone; the
+ * folded fraction wraps inside its box. Screen readers get the fraction in the summary itself
+ * (visually hidden), so they need not open it. `data-p` always holds the fraction.
  */
 export function probability(fraction, percent, { testid, cls = "prob" } = {}) {
   const frac = String(fraction);
   const sure = frac === "0" || frac === "0/1" ? "odds.impossible" : frac === "1" || frac === "1/1" ? "odds.certain" : null;
   if (sure) return html`<span class=${cls} data-testid=${testid ?? nothing} data-p=${frac}>${t(sure)}</span>`;
-  if (frac.length > 13) {
-    return html`<details class="${cls} prob-more" data-testid=${testid ?? nothing} data-p=${frac}><summary>${formatPercent(percent)}</summary><span class="frac-line small">${frac}</span></details>`;
+  if (frac.length > LONG_FRACTION) {
+    return html`<details class="${cls} prob-more" data-testid=${testid ?? nothing} data-p=${frac}><summary>${formatPercent(percent)}<span class="visually-hidden"> (${frac})</span></summary><span class="frac-line small" aria-hidden="true">${frac}</span></details>`;
   }
   return html`<span class=${cls} data-testid=${testid ?? nothing} data-p=${frac}>${formatPercent(percent)}<span class="muted small"> (${frac})</span></span>`;
 }

@@ -422,12 +422,9 @@ function oddsSection(app, c, state, play) {
         ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : <span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
       </ul>
     </div>`;
-    // The exact fractions after the button: over 56 cards they run to 40 digits, so each keeps
-    // one line and the table scrolls in its own box.
-    table = html`<div class="odds-table-box" tabindex="0" role="region" aria-label=${t("theorem.ui.odds_title")}><table class="odds-table th-level-table" data-testid="th-level-table">
-        <thead><tr><th scope="col">${t("theorem.ui.level")}</th><th scope="col" class="num">%</th><th scope="col" class="exact">${t("tray.exact")}</th></tr></thead>
-        <tbody>${levels.map((row) => html`<tr><th scope="row">${levelLabel(row.level)}</th><td class="num">${formatPercent(row.percent)}</td><td class="exact">${row.fraction}</td></tr>`)}</tbody>
-      </table></div>
+    // The exact fractions after the button: over 56 cards they run to 40 digits, so the shared
+    // table shows each percentage with its fraction on demand (views/ui.js probability).
+    table = html`<div class="odds-table-box" data-testid="th-level-table">${renderDistribution(levels.map((row) => ({ label: levelLabel(row.level), p: row.fraction, percent: row.percent })), t("theorem.ui.level"))}</div>
       <details class="th-value-odds"><summary>${t("theorem.ui.value_odds")}</summary>
         <div class="odds-table-box" tabindex="0" role="region" aria-label=${t("theorem.ui.value_odds")}>${renderDistribution(r.value.map((row) => ({ label: signed(row.value), p: row.fraction, percent: row.percent })), t("theorem.ui.value"))}</div>
       </details>`;

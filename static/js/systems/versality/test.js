@@ -7,12 +7,12 @@
 // and power uses never reach it (they are the MJ screen's).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { formatPercent, t } from "../../i18n.js";
+import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
-import { callBusy, loggedEntry, own, requestCache, resultShare, reveal } from "../../views/ui.js";
+import { callBusy, loggedEntry, own, probability, requestCache, resultShare, reveal } from "../../views/ui.js";
 import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
 import { mjMode } from "../../share/mj-mode.js";
 import {
@@ -205,7 +205,7 @@ function oddsSection(odds) {
       ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
       ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
       <p>${t("versality.ui.penalty")}</p></div>` : nothing}
-    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : <span class="nowrap">${formatPercent(r.percent)} (${r.fraction})</span></li>`)}</ul>
+    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : ${probability(r.fraction, r.percent)}</li>`)}</ul>
   </div>`;
 }
 
@@ -213,7 +213,7 @@ function oddsSection(odds) {
 function oddsTable(odds) {
   if (!odds || odds.error) return nothing;
   const rows = odds.final.map((row) => ({ label: outcomeLabel(row.outcome), p: row.fraction, percent: row.percent }));
-  return html`<div class="odds-table-box">${renderDistribution(rows, t("versality.ui.outcome"))}</div>`;
+  return html`<div class="odds-table-box" data-testid="vs-odds-table">${renderDistribution(rows, t("versality.ui.outcome"))}</div>`;
 }
 
 /** The draw (no test pending) or the drawn cards, the MJ's box and the resolve button. */
