@@ -290,7 +290,8 @@ function undoEntry(entry, direction) {
     if (undo.conflicts(doc, entry.changes, direction).length) throw new UndoConflict(entry);
     undo.apply(doc, entry.changes, direction);
     doc.log.push({ id: newId("log"), at: new Date().toISOString(), system: null, kind: direction,
-      label: t(direction === "undo" ? "undo.log.undone" : "undo.log.redone", { label }) });
+      label: Array.from(t(direction === "undo" ? "undo.log.undone" : "undo.log.redone", { label })).slice(0, 200).join(""),
+      request: {}, result: {} });
     if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
     trimLogToFit(doc, app.limits);
   };
