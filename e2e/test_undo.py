@@ -6,6 +6,8 @@ shown as done. Every table is seeded in storage (no clicking through creation)."
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import expect
 
 from browser_support import goto_route, new_table, saved_document, versality_character, wait_saved
@@ -80,13 +82,14 @@ def test_a_damage_is_undone_and_an_undo_whose_value_changed_since_is_refused(app
     page.click(TOAST_ACTION)
     wait_saved(page, "d => d.characters[0].pv === 9")
 
-    # Another tab sets her PV to 5: undoing the damage (9 → 12) would erase that, so it is
-    # refused, said so, and nothing changes.
+    # A live peer (here: a write to the saved table that is not this tab's) sets her PV to 5:
+    # undoing the damage (9 → 12) would erase that, so it is refused, said so, and nothing
+    # changes.
     other = page.context.new_page()
-    other.goto(page.url.split("#")[0] + "#/unicreon/character/uc-marie")
-    other.fill("#uc-amount", "4")
-    other.click("#uc-damage")
-    wait_saved(page, "d => d.characters[0].pv === 5")
+    other.goto(page.url.split("#")[0] + "manifest.webmanifest")
+    doc = saved_document(page)
+    doc["characters"][0]["pv"] = 5
+    other.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc))
     expect(page.locator("[data-testid=uc-pv]")).to_have_text("5")
     goto_route(page, "table")
     page.click("#undo-last")

@@ -331,10 +331,13 @@ function toastBar() {
   if (!toast) return nothing;
   const label = changeLabel(toast.entry);
   const undone = toast.kind === "undo";
+  // The bar undoes (redoes) its own change, wherever it now stands in the history.
   const act = () => {
+    const entry = toast.entry;
+    const direction = undone ? "redo" : "undo";
     toast = null;
-    if (undone) app.redo();
-    else app.undo();
+    if (app.history()[direction].some((e) => e.id === entry.id)) undoEntry(entry, direction);
+    else renderNotices();
   };
   return html`<div class="notice status undo-toast" role="status" data-testid="undo-toast" data-kind=${toast.kind}>
     <p>${t(undone ? "undo.toast.undone" : "undo.toast.changed", { label })}</p>
