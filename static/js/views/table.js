@@ -9,7 +9,6 @@ import {
 } from "../storage.js";
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
 import { backupLabel } from "./when.js";
-import { HISTORY_ENTRIES } from "../undo.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 const state = { importError: null, importOk: null, nameError: null, replaceFailed: false, editing: null, draft: "", repairError: null };
@@ -249,7 +248,7 @@ function historySection(app) {
     <time class="muted small" datetime=${e.at}>${formatWhen(e.at)}</time></li>`;
   return html`<section class="card stack" aria-labelledby="undo-title" data-testid="undo-section">
     <h2 id="undo-title">${t("undo.title")}</h2>
-    <p class="muted small">${t("undo.help", { n: HISTORY_ENTRIES })}</p>
+    <p class="muted small">${t("undo.help")}</p>
     <div class="row">
       <button type="button" id="undo-last" ?disabled=${!undo.length} @click=${() => app.undo()}>${t("undo.undo")}</button>
       <button type="button" id="redo-last" ?disabled=${!redo.length} @click=${() => app.redo()}>${t("undo.redo")}</button>
