@@ -45,7 +45,7 @@ function request(app, c) {
     subject: { character: c.id, target: "skill", key: ui.skill, session: tableState(app)?.session ?? 1 },
     // The rolls already made: the engine refuses a second one for this skill in this session
     // (2.4.1, systmj.learning.once_per_session), and the page shows it as done.
-    learned: learnedRolls(c),
+    learned: learnedRolls(c, tableState(app)?.session ?? 1),
   };
   if (mentor) {
     req.mentor = { intelligence: mentor.attributes.intelligence, personnalite: mentor.attributes.personnalite,
@@ -54,10 +54,11 @@ function request(app, c) {
   return { req, mentor, missingMentor: ui.mode === "mentor" && !mentor };
 }
 
-/** The character's learning rolls already made ({session, key}), from its progress. */
-function learnedRolls(c) {
+/** The character's learning rolls already made in `session` ({session, key}), from its
+ * progress (only this session's: the request, kept in the log, stays small). */
+function learnedRolls(c, session) {
   return (Array.isArray(c.progress) ? c.progress : [])
-    .filter((p) => p && p.kind === "learning" && p.target === "skill" && Number.isInteger(p.session) && typeof p.key === "string")
+    .filter((p) => p && p.kind === "learning" && p.target === "skill" && p.session === session && typeof p.key === "string")
     .slice(-300)
     .map((p) => ({ session: p.session, key: p.key }));
 }
