@@ -94,8 +94,9 @@ export const app = {
    * table invalid is refused: nothing is written, `app.refusal` says why (shown at the field
    * `at` when the view renders ui.refusalAt, and in the save-state line). Returns true when the
    * change was accepted (`app.saved()` resolves once it is in the saved document).
+   * `record: false`: not kept to undo (a live peer's change, which is not this person's).
    */
-  update(mutate, { at = null, history = null } = {}) {
+  update(mutate, { at = null, history = null, record = true } = {}) {
     const base = this.doc;
     const next = structuredClone(base);
     mutate(next);
@@ -108,7 +109,7 @@ export const app = {
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
     if (!pending.length) unsavedBase = base;
     this.doc = next;
-    pending.push({ mutate, at, history });
+    pending.push({ mutate, at, history, record });
     scheduleWrite();
     renderAll();
     return true;

@@ -420,7 +420,7 @@ export class Session extends EventTarget {
       if (!same(next, this.app.doc)) this.app.update((doc) => {
         for (const key of Object.keys(doc)) delete doc[key];
         Object.assign(doc, structuredClone(next));
-      });
+      }, { record: false }); // another device's change: not this person's to undo
     } else {
       const kept = held(this.app.doc, before, after);
       if (kept.length) this.dispatchEvent(new CustomEvent("held", { detail: { systems: kept } }));
@@ -428,7 +428,7 @@ export class Session extends EventTarget {
       if (!same(merged, this.app.doc)) this.app.update((doc) => {
         for (const key of Object.keys(doc)) delete doc[key];
         Object.assign(doc, structuredClone(merged));
-      });
+      }, { record: false }); // another device's change: not this person's to undo
       // Whatever a player changed in a secret-free view, the MJ's table is the source: the
       // player view is published again from it (this also takes back what cannot be merged).
       this.project();
