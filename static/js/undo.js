@@ -58,7 +58,9 @@ function change(path, before, after, index) {
 }
 
 function diffInto(before, after, path, out) {
-  if (equal(before, after)) return;
+  // Each value is compared once: objects and arrays of records are walked, not compared whole
+  // first (a 2 MB table would be compared again at every level).
+  if (before === after) return;
   if (isObject(before) && isObject(after)) {
     for (const key of Object.keys(before)) {
       if (!path.length && NOT_UNDONE.has(key)) continue;
@@ -94,7 +96,7 @@ function diffInto(before, after, path, out) {
       }
     }
   }
-  out.push(change(path, before, after));
+  if (!equal(before, after)) out.push(change(path, before, after));
 }
 
 /** The difference from `before` to `after` (two table documents): a list of changes. */
