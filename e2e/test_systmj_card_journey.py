@@ -87,7 +87,7 @@ def test_cards_round_combat_wear_and_reload(app):
     page.click("#sj-card-new")
     page.click("#sj-card-save")
     expect(page.locator("[data-testid=sj-card-error]")).to_have_text("Donnez un nom à la carte.")
-    page.get_by_role("button", name="Annuler").click()
+    page.locator("main").get_by_role("button", name="Annuler").click()
     # A bad number stays a message naming its field.
     page.click("#sj-card-new")
     page.fill("#sj-cf-name", "Épée")
@@ -95,7 +95,7 @@ def test_cards_round_combat_wear_and_reload(app):
     page.click("#sj-card-save")
     expect(page.locator("[data-testid=sj-card-error]")).to_contain_text("ATT")
     expect(page.locator("#sj-cf-att")).to_have_attribute("aria-invalid", "true")
-    page.get_by_role("button", name="Annuler").click()
+    page.locator("main").get_by_role("button", name="Annuler").click()
     assert "library" not in (saved_document(page)["systems"].get("systmj") or {})
 
     new_card(page, "Épée longue", ["corps_a_corps"],

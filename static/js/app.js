@@ -22,6 +22,7 @@ import {
   todayStamp,
 } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";
+import * as undo from "./undo.js";
 import * as home from "./views/home.js";
 import { backupLabel } from "./views/when.js";
 
@@ -93,8 +94,9 @@ export const app = {
    * table invalid is refused: nothing is written, `app.refusal` says why (shown at the field
    * `at` when the view renders ui.refusalAt, and in the save-state line). Returns true when the
    * change was accepted (`app.saved()` resolves once it is in the saved document).
+   * `record: false`: not kept to undo (a live peer's change, which is not this person's).
    */
-  update(mutate, { at = null } = {}) {
+  update(mutate, { at = null, history = null, record = true } = {}) {
     const base = this.doc;
     const next = structuredClone(base);
     mutate(next);
@@ -107,10 +109,41 @@ export const app = {
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
     if (!pending.length) unsavedBase = base;
     this.doc = next;
-    pending.push({ mutate, at });
+    pending.push({ mutate, at, history, record });
     scheduleWrite();
     renderAll();
     return true;
+  },
+
+  /**
+   * The changes kept to undo and to redo (undo.js: {undo, redo}, newest last), shared by every
+   * tab of this site and kept across reloads.
+   */
+  history() {
+    try {
+      return undo.readHistory(localStorage);
+    } catch {
+      return { undo: [], redo: [] };
+    }
+  },
+
+  /** Undo the last change (`direction` "undo") or redo the last undone one ("redo"): a change
+   * like any other (app.update: guarded, saved under the lock, mirrored to a live table), that
+   * writes back only the paths that change touched, and is refused when they changed since. */
+  undo(direction = "undo") {
+    const list = this.history()[direction];
+    const entry = list[list.length - 1];
+    if (!entry) return false;
+    return undoEntry(entry, direction);
+  },
+
+  redo() {
+    return this.undo("redo");
+  },
+
+  /** What a kept change did, as a sentence ("Supprimé : Ana"). */
+  changeLabel(entry) {
+    return changeLabel(entry);
   },
 
   /** Resolves once every change accepted so far is in the saved document (or could not be
@@ -163,6 +196,13 @@ export const app = {
     pending.length = 0; // the whole table is replaced: changes made before it are gone with it
     unconfirmed.length = 0;
     unsaved.length = 0;
+    // What was undoable belonged to the table replaced.
+    try {
+      localStorage.removeItem(undo.HISTORY_KEY);
+    } catch {
+      // nothing to forget
+    }
+    toast = null;
     this.doc = doc;
     showLanguage(doc.language);
     persist();
@@ -218,7 +258,99 @@ function refusalText(problem) {
   return t(`save.refused.${key}`, { ...params, path: problem.path, reason: words });
 }
 
-/** The changes accepted by app.update and not yet written: {mutate, at}, oldest first. */
+/** An undo that finds its paths changed since it was made (undo.conflicts). */
+class UndoConflict extends Error {
+  constructor(entry) {
+    super("undo.conflict");
+    this.code = "undo.conflict";
+    this.entry = entry;
+  }
+}
+
+function changeLabel(entry) {
+  const { key, params } = entry?.label ?? {};
+  const known = ["deleted", "added", "character", "system", "name", "language", "quarantine"];
+  const words = { ...(params ?? {}) };
+  if (typeof words.system === "string") words.system = has(`nav.${words.system}`) ? t(`nav.${words.system}`) : words.system;
+  return t(`undo.label.${known.includes(key) ? key : "other"}`, words);
+}
+
+/** The change that undoes (or redoes) `entry`, with the log entry that says so. */
+function undoEntry(entry, direction) {
+  const label = changeLabel(entry);
+  const refuse = () => {
+    app.refusal = { at: null, text: t("undo.conflict", { label }) };
+    renderAll();
+    return false;
+  };
+  if (undo.conflicts(app.doc, entry.changes, direction).length) {
+    dropEntry(entry, direction);
+    return refuse();
+  }
+  const mutate = (doc) => {
+    if (undo.conflicts(doc, entry.changes, direction).length) throw new UndoConflict(entry);
+    undo.apply(doc, entry.changes, direction);
+    doc.log.push({ id: newId("log"), at: new Date().toISOString(), system: null, kind: direction,
+      label: Array.from(t(direction === "undo" ? "undo.log.undone" : "undo.log.redone", { label })).slice(0, 200).join(""),
+      request: {}, result: {} });
+    if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
+    trimLogToFit(doc, app.limits);
+  };
+  return app.update(mutate, { history: { kind: direction, entry } });
+}
+
+/** Forget an entry that can no longer be applied (its paths changed since). */
+function dropEntry(entry, direction) {
+  const history = app.history();
+  const list = history[direction];
+  const i = list.findIndex((e) => e.id === entry.id);
+  if (i < 0) return;
+  list.splice(i, 1);
+  try {
+    undo.writeHistory(localStorage, history);
+  } catch {
+    // the history is a convenience: the table matters
+  }
+}
+
+/** The bar shown after a change of this tab: {entry, kind} ("change": offers to undo it,
+ * "undo": offers to redo it), or null. */
+let toast = null;
+let toastTimer = null;
+const TOAST_MS = 15000;
+
+function showToast(entry, kind) {
+  toast = { entry, kind };
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    toast = null;
+    renderNotices();
+  }, TOAST_MS);
+}
+
+function toastBar() {
+  if (!toast) return nothing;
+  const label = changeLabel(toast.entry);
+  const undone = toast.kind === "undo";
+  // The bar undoes (redoes) its own change, wherever it now stands in the history.
+  const act = () => {
+    const entry = toast.entry;
+    const direction = undone ? "redo" : "undo";
+    toast = null;
+    if (app.history()[direction].some((e) => e.id === entry.id)) undoEntry(entry, direction);
+    else renderNotices();
+  };
+  return html`<div class="notice status undo-toast" role="status" data-testid="undo-toast" data-kind=${toast.kind}>
+    <p>${t(undone ? "undo.toast.undone" : "undo.toast.changed", { label })}</p>
+    <div class="row">
+      <button type="button" data-testid="undo-toast-action" @click=${act}>${t(undone ? "undo.redo" : "undo.undo")}</button>
+      <button type="button" @click=${() => { toast = null; renderNotices(); }} aria-label=${t("notice.dismiss")}>✕</button>
+    </div>
+  </div>`;
+}
+
+/** The changes accepted by app.update and not yet written: {mutate, at, history}, oldest
+ * first (`history`: null for a change, {kind: "undo" | "redo", entry} for an undo or redo). */
 const pending = [];
 /** The write under way (a promise), or null. */
 let writing = null;
@@ -359,12 +491,25 @@ function writePending() {
   if (!batch.length) return;
   let doc = raw !== null && raw === lastRaw && savedDoc ? savedDoc : parseCurrent(raw);
   if (!doc) doc = savedDoc ?? unsavedBase ?? app.doc;
-  for (const { mutate, at } of batch) {
+  // The undo history changes with the table, under the same lock: each change this tab makes
+  // is kept as its difference from the table as saved at this moment.
+  const history = app.history();
+  let historyChanged = false;
+  let shown = null;
+  for (const { mutate, at, history: kind = null, record = true } of batch) {
     const next = structuredClone(doc);
     try {
       mutate(next);
     } catch (error) {
-      console.error(error);
+      if (error instanceof UndoConflict) {
+        const list = history[kind?.kind ?? "undo"];
+        const i = list.findIndex((e) => e.id === error.entry.id);
+        if (i >= 0) list.splice(i, 1);
+        historyChanged = true;
+        app.refusal = { at: null, text: t("undo.conflict", { label: changeLabel(error.entry) }) };
+      } else {
+        console.error(error);
+      }
       continue;
     }
     const problem = checkCandidate(next, doc, app.limits);
@@ -372,13 +517,30 @@ function writePending() {
       app.refusal = { at, text: refusalText(problem) };
       continue;
     }
+    if (record) {
+      const made = undo.record(history, kind?.kind ?? "change", { entry: kind?.entry, before: doc, after: next, id: newId("change"), at: new Date().toISOString() });
+      if (made) {
+        historyChanged = true;
+        shown = { entry: made, kind: kind?.kind ?? "change" };
+      }
+    }
     doc = next;
   }
   const language = app.doc.language;
   app.doc = doc;
-  const mutations = batch.map(({ mutate }) => ({ mutate, at: null }));
+  const mutations = batch.map(({ mutate }) => ({ mutate, at: null, record: false }));
   if (!persist()) unsaved.push(...mutations);
-  else if (lastRev) unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations });
+  else {
+    if (lastRev) unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations });
+    if (historyChanged) {
+      try {
+        undo.writeHistory(localStorage, history);
+      } catch {
+        // no room for the history: the table itself is what matters
+      }
+    }
+    if (shown) showToast(shown.entry, shown.kind === "redo" ? "change" : shown.kind);
+  }
   if (doc.language !== language) showLanguage(doc.language);
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();
@@ -463,7 +625,7 @@ function saveStateLine() {
 
 function renderNotices() {
   render(
-    html`${saveStateLine()}${notices.map(
+    html`${saveStateLine()}${toastBar()}${notices.map(
       (n) => html`<div class="notice ${n.kind}" role=${n.kind === "error" ? "alert" : "status"}>
         <p>${n.text}</p>
         <div class="row">

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api_calls import call, err
+from api_calls import call, err, error
 from tablee.systems.systmj import data as D
 from tablee.systems.systmj import learning as L
 
@@ -175,3 +175,19 @@ def test_attribute_gain_needs_a_reason_and_no_duplicates():
         err({"op": "systmj.review.grant", "character": "c", "session": 1, "grants": [s, s], "seed": 1})
         == "systmj.review.duplicate"
     )
+
+
+def test_a_second_learning_roll_for_the_same_skill_in_the_same_session_is_refused():
+    """2.4.1: one learning roll for one period of study (the session): the same skill again in
+    the same session is refused with its own code; another skill, or the next session, is not."""
+    base = {"score": 30, "intelligence": 60, "personnalite": 60, "da": 1, "gain": "1d4"}
+    subject = {"character": "c1", "target": "skill", "key": "lire_ecrire", "session": 3}
+    learned = [{"session": 3, "key": "lire_ecrire"}]
+    for extra in ({"op": "systmj.learning.roll", "seed": 7}, {"op": "systmj.learning.odds"}):
+        refused = error({**extra, **base, "subject": subject, "learned": learned})
+        assert refused["code"] == "systmj.learning.once_per_session"
+        assert refused["params"]["session"] == 3
+        call({**extra, **base, "subject": {**subject, "key": "histoire"}, "learned": learned})
+        call({**extra, **base, "subject": {**subject, "session": 4}, "learned": learned})
+    first = call({"op": "systmj.learning.roll", "seed": 7, **base, "subject": subject, "learned": []})
+    assert first["after"] >= 30

@@ -531,7 +531,7 @@ export class Session extends EventTarget {
     if (!same(next, this.app.doc)) this.app.update((doc) => {
       for (const key of Object.keys(doc)) delete doc[key];
       Object.assign(doc, structuredClone(next));
-    });
+       }, { record: false });
   }
 
   /** The MJ's device: publish the player view of the table (store.share), dropping a view
@@ -592,7 +592,7 @@ export class Session extends EventTarget {
     if (!same(next, this.app.doc)) this.app.update((doc) => {
       for (const key of Object.keys(doc)) delete doc[key];
       Object.assign(doc, structuredClone(next));
-    });
+    }, { record: false }); // the MJ's table as published: not this person's change to undo
     this.emit();
   }
 

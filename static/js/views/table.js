@@ -3,7 +3,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { engineBoot } from "../engine.js";
-import { errorMessage, formatNumber, has, t, tn } from "../i18n.js";
+import { errorMessage, formatNumber, has, language, t, tn } from "../i18n.js";
 import {
   BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, storageUsage, SYSTEM_IDS, todayStamp,
 } from "../storage.js";
@@ -241,6 +241,30 @@ function quarantineSection(app) {
   </section>`;
 }
 
+/** The last changes of the table, newest first, with Annuler and Rétablir (app.undo). */
+function historySection(app) {
+  const { undo, redo } = app.history();
+  const item = (e) => html`<li data-testid="undo-entry">${app.changeLabel(e)}
+    <time class="muted small" datetime=${e.at}>${formatWhen(e.at)}</time></li>`;
+  return html`<section class="card stack" aria-labelledby="undo-title" data-testid="undo-section">
+    <h2 id="undo-title">${t("undo.title")}</h2>
+    <p class="muted small">${t("undo.help")}</p>
+    <div class="row">
+      <button type="button" id="undo-last" ?disabled=${!undo.length} @click=${() => app.undo()}>${t("undo.undo")}</button>
+      <button type="button" id="redo-last" ?disabled=${!redo.length} @click=${() => app.redo()}>${t("undo.redo")}</button>
+    </div>
+    ${undo.length ? html`<ol class="undo-list" data-testid="undo-list">${[...undo].reverse().slice(0, 20).map(item)}</ol>`
+      : html`<p class="muted">${t("undo.none")}</p>`}
+    ${redo.length ? html`<h3>${t("undo.undone_list")}</h3>
+      <ol class="undo-list" data-testid="redo-list">${[...redo].reverse().slice(0, 20).map(item)}</ol>` : nothing}
+  </section>`;
+}
+
+function formatWhen(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
+}
+
 export function render(app) {
   const ready = app.engine.state === "ready";
   const backups = listBackups();
@@ -262,6 +286,8 @@ export function render(app) {
       </div>
       <p class="muted small">${tn("table.characters", app.doc.characters.length)} ${tn("table.log_entries", app.doc.log.length)}</p>
     </section>
+
+    ${historySection(app)}
 
     <section class="card stack" aria-labelledby="transfer-title">
       <h2 id="transfer-title">${t("table.transfer")}</h2>

@@ -37,8 +37,24 @@ declare(
     "systmj.learning.da_refused",
     "systmj.learning.mentor_level",
     "systmj.learning.at_max",
+    "systmj.learning.once_per_session",
     "systmj.xp.reason_missing",
 )
+
+
+def check_once_per_session(key: str, session: int, learned: list[dict[str, Any]]) -> None:
+    """One learning roll per skill per session; raises ``systmj.learning.once_per_session``.
+
+    Source: 000_d267ce9097809d3e.txt, 2.4.1: « Le test d’apprentissage nécessite, par principe,
+    une période et un cadre dédiés à l’étude ou à l’entraînement » and « Le MJ pourra alors
+    lui accorder, par exemple, un jet d’apprentissage quotidien » (one roll for one period of
+    study). Reading (ours, issue 24): the period is the game session, so a skill gets one
+    learning roll per session; ``learned`` lists the character's learning rolls already made
+    ({session, key}, the sheet's ``progress`` entries of kind "learning").
+    """
+    for entry in learned:
+        if entry.get("session") == session and entry.get("key") == key:
+            raise RulesError("systmj.learning.once_per_session", key=key, session=session)
 
 
 def cognitive_limit(intelligence: int, personnalite: int, mentor: tuple[int, int] | None = None) -> int:

@@ -88,6 +88,17 @@ _LEARN_PROPS: dict[str, Any] = {
     "gain": {"enum": list(D.LEARNING_GAINS)},
     "mentor": _MENTOR,
     "subject": SUBJECT_SCHEMA,
+    # The character's learning rolls already made ({session, key}): with the subject's skill
+    # and session, a second roll for the same skill in the same session is refused (2.4.1).
+    "learned": {
+        "type": "array",
+        "maxItems": 300,
+        "items": {
+            "type": "object",
+            "properties": {"session": _SESSION, "key": _KEY},
+            "required": ["session", "key"],
+        },
+    },
 }
 _LEARN_REQUIRED = ("score", "intelligence", "personnalite", "da", "gain")
 
@@ -396,6 +407,9 @@ def _test(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _plan(request: dict[str, Any]) -> dict[str, Any]:
+    subject = request.get("subject")
+    if subject and "session" in subject and subject.get("target", "skill") == "skill":
+        L.check_once_per_session(subject["key"], subject["session"], request.get("learned", []))
     return L.learning_plan(
         score=request["score"],
         intelligence=request["intelligence"],

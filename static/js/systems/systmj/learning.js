@@ -43,12 +43,24 @@ function request(app, c) {
     da: ui.da ?? defaultDa(app, ui.skill),
     gain: ui.gain,
     subject: { character: c.id, target: "skill", key: ui.skill, session: tableState(app)?.session ?? 1 },
+    // The rolls already made: the engine refuses a second one for this skill in this session
+    // (2.4.1, systmj.learning.once_per_session), and the page shows it as done.
+    learned: learnedRolls(c, tableState(app)?.session ?? 1),
   };
   if (mentor) {
     req.mentor = { intelligence: mentor.attributes.intelligence, personnalite: mentor.attributes.personnalite,
       score: scoreOf(mentor, "skill", ui.skill), character: mentor.id };
   }
   return { req, mentor, missingMentor: ui.mode === "mentor" && !mentor };
+}
+
+/** The character's learning rolls already made in `session` ({session, key}), from its
+ * progress (only this session's: the request, kept in the log, stays small). */
+function learnedRolls(c, session) {
+  return (Array.isArray(c.progress) ? c.progress : [])
+    .filter((p) => p && p.kind === "learning" && p.target === "skill" && p.session === session && typeof p.key === "string")
+    .slice(-300)
+    .map((p) => ({ session: p.session, key: p.key }));
 }
 
 async function learn(app, c) {
@@ -59,13 +71,14 @@ async function learn(app, c) {
   if (!r) return;
   ui.result = r;
   const state = tableState(app);
-  const label = skillLabel(state, ui.skill);
+  const skill = req.subject.key;
+  const label = skillLabel(state, skill);
   const note = `${t(`systmj.quality.${r.quality}`)}${mentor ? ` · ${t("systmj.ui.mentor_n", { name: nameOf(mentor) })}` : ""}`;
   app.update((doc) => {
     const cur = doc.characters.find((x) => x.id === c.id);
     if (!cur) return;
-    const next = withScore(cur, "skill", ui.skill, r.after);
-    next.progress.push({ session: req.subject.session, kind: "learning", target: "skill", key: ui.skill, before: r.before, after: r.after, note: note.slice(0, 200) });
+    const next = withScore(cur, "skill", skill, r.after);
+    next.progress.push({ session: req.subject.session, kind: "learning", target: "skill", key: skill, before: r.before, after: r.after, note: note.slice(0, 200) });
     if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
     replaceCharacter(doc, next);
   });
@@ -159,7 +172,9 @@ export function render(app, id) {
     <section class="card" aria-labelledby="sj-l-odds-title">
       <h2 id="sj-l-odds-title">${t("systmj.ui.learning_odds")}</h2>
       ${oddsBlock(odds)}
-      ${odds?.error ? errorLine(odds.error, state, "sj-l-refused") : nothing}
+      ${odds?.error?.code === "systmj.learning.once_per_session"
+        ? html`<p class="notice" role="status" data-testid="sj-l-done">${t("systmj.ui.learning_done", { session: req.subject.session })}</p>`
+        : odds?.error ? errorLine(odds.error, state, "sj-l-refused") : nothing}
       <button type="button" class="primary" id="sj-l-roll" ?disabled=${Boolean(rollWhy) || ui.busy} aria-describedby=${why.id} @click=${() => learn(app, c)}>${t("systmj.ui.learn")}</button>
       ${why.note}
       ${errorLine(ui.error, state)}

@@ -1,0 +1,149 @@
+"""Annuler / Rétablir at the table (static/js/undo.js, app.undo): a deleted character, a
+damage, a card play and a learning roll undone, from the bar shown after the change and from
+the Table page, across a reload; the log says what was undone; an undo whose paths changed
+since is refused; a second learning roll for the same skill in the same session is refused and
+shown as done. Every table is seeded in storage (no clicking through creation)."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from browser_support import goto_route, new_table, saved_document, versality_character, wait_saved
+from tablee.api import handle
+from test_unicreon import character as uc_character
+
+TOAST = "[data-testid=undo-toast]"
+TOAST_ACTION = "[data-testid=undo-toast-action]"
+
+
+def history(page) -> dict:
+    return page.evaluate("JSON.parse(localStorage.getItem('tablee.undo') ?? '{\"undo\":[],\"redo\":[]}')")
+
+
+def wait_history(page, predicate_js: str) -> dict:
+    page.wait_for_function(
+        "() => { const h = JSON.parse(localStorage.getItem('tablee.undo') ?? 'null'); return h !== null && ("
+        + predicate_js + ")(h); }"
+    )
+    return history(page)
+
+
+def without_log(doc: dict) -> dict:
+    return {k: v for k, v in doc.items() if k != "log"}
+
+
+def test_a_deleted_character_comes_back_in_its_place_even_after_a_reload(app_with):
+    ana, bo, cy = (versality_character(f"vs-{n.lower()}", n) for n in ("Ana", "Bo", "Cy"))
+    page = app_with(new_table([ana, bo, cy]), "versality")
+    expect(page.locator("[data-testid=vs-char]")).to_have_count(3)
+    page.locator("[data-testid=vs-char][data-id=vs-bo]").get_by_role("button", name="Supprimer").click()
+    page.click("[data-testid=vs-confirm-delete]")
+    wait_saved(page, "d => d.characters.length === 2")
+    h = wait_history(page, "h => h.undo.length === 1")
+    # The deletion is kept as Bo himself and his place, not as a copy of the table.
+    assert h["undo"][0]["changes"] == [{"p": ["characters", {"id": "vs-bo"}], "b": bo, "i": 1}]
+    expect(page.locator(TOAST)).to_contain_text("Personnage supprimé : Bo")
+
+    # Across a reload, from the Table page.
+    page.reload()
+    goto_route(page, "table")
+    entries = page.locator("[data-testid=undo-list] [data-testid=undo-entry]")
+    expect(entries.first).to_contain_text("Personnage supprimé : Bo")
+    page.click("#undo-last")
+    doc = wait_saved(page, "d => d.characters.length === 3")
+    assert [c["id"] for c in doc["characters"]] == ["vs-ana", "vs-bo", "vs-cy"]
+    assert doc["characters"][1] == bo
+    assert doc["log"][-1]["kind"] == "undo" and doc["log"][-1]["label"] == "Annulé : Personnage supprimé : Bo"
+    # Rétablir deletes him again; the bar then offers to undo that.
+    expect(page.locator("[data-testid=redo-list]")).to_contain_text("Bo")
+    page.click("#redo-last")
+    doc = wait_saved(page, "d => d.characters.length === 2")
+    assert doc["log"][-1]["label"] == "Rétabli : Personnage supprimé : Bo"
+    expect(page.locator(TOAST)).to_have_attribute("data-kind", "change")
+
+
+def test_a_damage_is_undone_and_an_undo_whose_value_changed_since_is_refused(app_with):
+    marie = uc_character("uc-marie", "Marie")
+    page = app_with(new_table([marie]), "unicreon/character/uc-marie")
+    page.fill("#uc-amount", "3")
+    page.click("#uc-damage")
+    expect(page.locator("[data-testid=uc-pv]")).to_have_text("9")
+    wait_saved(page, "d => d.characters[0].pv === 9")
+    expect(page.locator(TOAST)).to_contain_text("Fiche modifiée : Marie")
+    page.click(TOAST_ACTION)
+    expect(page.locator("[data-testid=uc-pv]")).to_have_text("12")
+    doc = wait_saved(page, "d => d.characters[0].pv === 12")
+    assert without_log(doc) == without_log(new_table([marie]))
+    assert doc["log"][-1]["label"] == "Annulé : Fiche modifiée : Marie"
+    # The bar now offers Rétablir: 12 → 9 again.
+    expect(page.locator(TOAST)).to_have_attribute("data-kind", "undo")
+    page.click(TOAST_ACTION)
+    wait_saved(page, "d => d.characters[0].pv === 9")
+
+    # A live peer (here: a write to the saved table that is not this tab's) sets her PV to 5:
+    # undoing the damage (9 → 12) would erase that, so it is refused, said so, and nothing
+    # changes.
+    other = page.context.new_page()
+    other.goto(page.url.split("#")[0] + "manifest.webmanifest")
+    doc = saved_document(page)
+    doc["characters"][0]["pv"] = 5
+    other.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc))
+    expect(page.locator("[data-testid=uc-pv]")).to_have_text("5")
+    goto_route(page, "table")
+    page.click("#undo-last")
+    expect(page.locator("#save-refused")).to_contain_text("cette modification a été changée depuis")
+    assert saved_document(page)["characters"][0]["pv"] == 5
+    other.close()
+
+
+def test_a_card_play_is_undone(app_with):
+    ana = versality_character("vs-ana", "Ana")
+    start = new_table([ana])
+    page = app_with(start, "versality/test/vs-ana")
+    page.select_option("#vs-test-char", "physique")
+    page.select_option("#vs-test-skill", "combattre")
+    page.select_option("#vs-test-diff", "facile")
+    page.click("#vs-draw")
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(2)
+    page.locator("[data-testid=hand-card]").nth(0).click()
+    page.click("#vs-resolve")
+    expect(page.locator("[data-testid=vs-result]")).to_be_visible()
+    played = wait_saved(page, "d => JSON.stringify(d.systems) !== '{}' || d.characters[0].deck.length !== 8")
+    assert without_log(played) != without_log(start)
+    made = len(wait_history(page, "h => h.undo.length >= 1")["undo"])
+    # Each change of the play undone, newest first, gives back the table as it was.
+    goto_route(page, "table")
+    for left in range(made - 1, -1, -1):
+        page.click("#undo-last")
+        wait_history(page, f"h => h.undo.length === {left}")
+    doc = saved_document(page)
+    assert without_log(doc) == without_log(start)
+    assert [e["kind"] for e in doc["log"][-made:]] == ["undo"] * made
+
+
+def test_a_learning_roll_is_once_per_skill_per_session_and_can_be_undone(app_with):
+    aldo = handle({"op": "systmj.entity.new", "id": "sj-aldo", "name": "Aldo"})["character"]
+    aldo["attributes"].update(intelligence=60, personnalite=50)
+    aldo["skills"]["lire_ecrire"] = 30
+    page = app_with(new_table([aldo]), "systmj/learning/sj-aldo")
+    roll = page.locator("#sj-l-roll")
+    expect(roll).to_be_enabled()
+    expect(page.locator("[data-testid=sj-l-done]")).to_have_count(0)
+    roll.click()
+    doc = wait_saved(page, "d => d.characters[0].progress.length === 1")
+    entry = doc["characters"][0]["progress"][0]
+    assert entry["kind"] == "learning" and entry["key"] == "lire_ecrire"
+    # The second roll for the same skill in the same session: shown as done, refused.
+    expect(page.locator("[data-testid=sj-l-done]")).to_contain_text("un seul par compétence et par séance")
+    expect(roll).to_be_disabled()
+    # Undone, the roll never happened: the skill is back and the session's roll is open again.
+    wait_history(page, "h => h.undo.length >= 1")
+    goto_route(page, "table")
+    page.click("#undo-last")
+    doc = wait_saved(page, "d => d.characters[0].progress.length === 0")
+    assert doc["characters"][0]["skills"]["lire_ecrire"] == 30
+    goto_route(page, "systmj/learning/sj-aldo")
+    expect(page.locator("#sj-l-roll")).to_be_enabled()
+    expect(page.locator("[data-testid=sj-l-done]")).to_have_count(0)
