@@ -120,6 +120,7 @@ async function saveCard(app, event) {
   if (!r) return;
   ui.form = null;
   ui.editing = null;
+  app.rerender();
   app.notify("status", t("systmj.cards.saved", { number: r.card.number }));
 }
 

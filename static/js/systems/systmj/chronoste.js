@@ -23,6 +23,7 @@ async function advance(app, event) {
   const note = ui.note;
   const r = await stateOp(app, ui, (state) => ({ op: "systmj.chronoste.advance", state, amount, unit: ui.unit, note }));
   if (r && ui.note === note) ui.note = "";
+  app.rerender();
 }
 
 async function setField(app, request) {
@@ -52,6 +53,7 @@ async function saveMonths(app, event) {
   }
   const r = await stateOp(app, ui, (state) => ({ op: "systmj.chronoste.months", state, months: parsed.months }), { errorKey: "setError" });
   if (r) ui.months = null;
+  app.rerender();
 }
 
 function setDate(app, state) {

@@ -28,6 +28,7 @@ async function addSkill(app, event) {
   const r = await stateOp(app, ui, (state) => ({ op: "systmj.universe.skill.add", state, id, name, da: Number(da) }));
   if (!r) return;
   if (ui.skill === name) ui.skill = "";
+  app.rerender();
   app.notify("status", t("systmj.ui.skill_added"));
 }
 
