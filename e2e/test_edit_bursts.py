@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from browser_support import ROOT, wait_engine, wait_saved
+from browser_support import ROOT, versality_character, wait_engine, wait_saved
 
 sys.path.insert(0, str(ROOT / "py"))
 
@@ -22,9 +22,9 @@ def _character(request: dict) -> dict:
     return response["character"]
 
 
-def _open_with(page, site, characters: list[dict], route: str) -> None:
+def _open_with(page, site, characters: list[dict], route: str, systems: dict | None = None) -> None:
     doc = {"schema": 1, "app": "tablee", "name": "Rafale", "language": "fr", "characters": characters,
-           "log": [], "systems": {}, "settings": {}}
+           "log": [], "systems": systems or {}, "settings": {}}
     page.goto(site + "#/")
     page.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc))
     page.goto(site + route)
@@ -49,8 +49,29 @@ pairs => {
 
 def _burst(page, pairs: list[tuple[str, str]]) -> None:
     for selector, _ in pairs:
-        page.wait_for_selector(f"{selector}:not([disabled])")
+        page.wait_for_selector(f"{selector}:not([disabled])", state="attached")
     page.evaluate(BURST, pairs)
+
+
+# Click each button (a CSS selector) or submit each form ("submit:<form selector>") one after
+# the other in the same task, values set first where given: quick actions, nothing awaited.
+ACTIONS = """
+steps => {
+  for (const [kind, selector, value] of steps) {
+    const el = document.querySelector(selector);
+    if (!el) throw new Error(`no ${selector}`);
+    if (kind === 'set') {
+      el.value = value;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    } else if (kind === 'submit') {
+      el.requestSubmit();
+    } else {
+      el.click();
+    }
+  }
+}
+"""
 
 
 def test_a_theorem_sheet_keeps_every_edit_of_a_burst(page, site, guarded):
@@ -73,3 +94,61 @@ def test_a_pointzero_sheet_keeps_every_edit_of_a_burst(page, site, guarded):
     wait_saved(page, """d => { const c = d.characters[0];
         return c.attributes[0].level === 3 && c.attributes[1].level === 4 && c.skills[0].level === 5
           && c.notes === 'rafale'; }""")
+
+
+def test_a_systmj_sheet_keeps_every_edit_of_a_burst(page, site, guarded):
+    c = _character({"op": "systmj.entity.new", "id": "sj1", "name": "Sam"})
+    _open_with(page, site, [c], "#/systmj/character/sj1")
+    _burst(page, [("#sj-attributes-force", "12"), ("#sj-attributes-agilite", "9"), ("#sj-player", "Léa"),
+                  ("#sj-notes", "rafale")])
+    wait_saved(page, """d => { const c = d.characters[0];
+        return c.attributes.force === 12 && c.attributes.agilite === 9 && c.player === 'Léa' && c.notes === 'rafale'; }""")
+
+
+def test_a_versality_sheet_keeps_the_edits_typed_while_a_wound_is_added(page, site, guarded):
+    """A wound (an engine op on the whole character) clicked, then fields typed at once: the
+    wound is computed on the character as the edits left it, and none of them is lost."""
+    c = versality_character("vs1", "Vera")
+    _open_with(page, site, [c], "#/versality/character/vs1")
+    page.wait_for_selector("[data-testid=vs-wound-physique]:not([disabled])")
+    page.evaluate(ACTIONS, [["click", "[data-testid=vs-wound-physique]", None],
+                            ["set", "#vs-forces-0", "Rapide"], ["set", "#vs-faiblesses-0", "Distraite"],
+                            ["set", "#vs-power-0", "Lévitation"]])
+    doc = wait_saved(page, """d => { const c = d.characters[0];
+        return c.wounds.physique === 1 && c.forces[0] === 'Rapide' && c.faiblesses[0] === 'Distraite'
+          && c.powers[0].text === 'Lévitation'; }""")
+    assert doc["characters"][0]["name"] == "Vera"
+
+
+def test_a_unicreon_sheet_keeps_the_edits_made_while_an_item_op_runs(page, site, guarded):
+    """An inventory op (carried elsewhere: the engine answers the whole character) and sheet
+    edits right after it: the op runs on the character as the edits left it, all are kept."""
+    c = _character({"op": "unicreon.character.new", "id": "uc1"})
+    bought = handle({"op": "unicreon.shop.buy", "character": c, "ref": "bourse"})
+    assert "error" not in bought, bought
+    c = bought["character"]
+    uid = bought["uid"]
+    c["name"] = "Ulric"
+    _open_with(page, site, [c], "#/unicreon/character/uc1")
+    _burst(page, [(f"#uc-carry-{uid}", "hand"), ("#uc-job", "forgeron"), ("#uc-char-puissance", "50"),
+                  ("#uc-char-volonte", "20")])
+    wait_saved(page, f"""d => {{ const c = d.characters[0];
+        return c.inventory.find((i) => i.uid === '{uid}').carried === 'hand' && c.job === 'forgeron'
+          && c.characteristics.puissance === 50 && c.characteristics.volonte === 20; }}""")
+
+
+def test_two_quick_systmj_chronoste_advances_are_both_applied_in_order(page, site, guarded):
+    """Two "Avancer" of the Chronoste submitted without waiting: both are in the saved state, in
+    the order given, the second computed on the state the first left (none dropped as "busy")."""
+    state = handle({"op": "systmj.state.new"})["state"]
+    _open_with(page, site, [], "#/systmj/chronoste", systems={"systmj": state})
+    page.wait_for_selector("#sj-c-advance:not([disabled])")
+    page.evaluate(ACTIONS, [["set", "#sj-c-amount", "1"], ["set", "#sj-c-note", "premier"],
+                            ["submit", "form:has(#sj-c-advance)", None],
+                            ["set", "#sj-c-amount", "2"], ["set", "#sj-c-note", "second"],
+                            ["submit", "form:has(#sj-c-advance)", None]])
+    doc = wait_saved(page, "d => (d.systems.systmj?.chronoste.history ?? []).length === 2")
+    history = doc["systems"]["systmj"]["chronoste"]["history"]
+    assert [h["note"] for h in history] == ["premier", "second"]
+    assert [h["advanced"] for h in history] == [1440, 2880]
+    assert doc["systems"]["systmj"]["chronoste"]["day"] == state["chronoste"]["day"] + 3

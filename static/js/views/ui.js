@@ -145,6 +145,56 @@ export async function callBusy(app, state, request, { errorKey = "error" } = {})
   return report(app, state, r, errorKey);
 }
 
+/** The engine changes waiting their turn (engineChange): one at a time, across every view. */
+let changeQueue = Promise.resolve();
+
+/**
+ * A change of the table the engine computes (an action on a system state, an op on a
+ * character), made safe against quick successive actions and other tabs. It waits for the
+ * changes asked before it (each runs on the table as the one before left it, never on a copy
+ * taken earlier: none is dropped for being "busy"), then asks `request(doc)` of the latest
+ * table (null: nothing to do), calls the engine and writes `apply(doc, answer)` through
+ * app.update only if `basis(doc)` (what the answer was computed from: the system state, the
+ * character) is still what it was when asked; otherwise, here or when written under the lock
+ * on the latest saved table, the change is asked again on the new table, and after `tries`
+ * refused with a clear message (`change.stale`) in `holder[errorKey]`. `holder.busy` is true
+ * while it runs; `call(req)` (default app.call) may chain further engine calls, all on the
+ * table read at the start. Resolves with the engine's answer once it is in the saved document, or null
+ * (refused: the error is shown).
+ */
+export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3 }) {
+  const run = async () => {
+    for (let attempt = 0; attempt < tries; attempt++) {
+      const req = request(app.doc);
+      if (!req) return null;
+      const before = JSON.stringify(basis(app.doc) ?? null);
+      holder.busy = true;
+      app.rerender();
+      let r;
+      try {
+        r = await call(req);
+      } finally {
+        holder.busy = false;
+      }
+      const answer = report(app, holder, r, errorKey);
+      if (!answer) return null;
+      let current = false;
+      const accepted = app.update((doc) => {
+        current = JSON.stringify(basis(doc) ?? null) === before;
+        if (current) apply(doc, answer);
+      });
+      if (!accepted) return null;
+      if (!current) continue;
+      await app.saved();
+      if (current) return answer;
+    }
+    return report(app, holder, { error: { code: "change.stale", message_key: "error.change.stale" } }, errorKey);
+  };
+  const done = changeQueue.then(run);
+  changeQueue = done.catch(() => null);
+  return done;
+}
+
 /** An engine answer that never changes (a system's data tables), asked once the engine is
  * ready: `get(app)` returns it, or null until it came (then the view re-renders). */
 export function engineData(op) {

@@ -6,7 +6,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../../i18n.js";
 import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
-import { engineData, fieldProblems, loadStylesheet, probability, requestCache } from "../../views/ui.js";
+import { engineChange, engineData, fieldProblems, loadStylesheet, probability, requestCache } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 
@@ -44,6 +44,17 @@ export function saveState(doc, state) {
   doc.systems.pointzero = state;
 }
 
+/** An op on the latest Point Zéro table state: `build(state)` gives the request; its answer's
+ * state is written only if the state it was computed from is still the saved one, else asked
+ * again (views/ui.js engineChange): two quick changes are both applied, in order. */
+export function stateOp(app, holder, build) {
+  return engineChange(app, holder, {
+    request: (doc) => build(storedState(doc)),
+    basis: (doc) => doc.systems?.pointzero ?? null,
+    apply: (doc, r) => saveState(doc, r.state),
+  });
+}
+
 const playerView = requestCache({ keepStale: true });
 
 /** What players see of the Jauge de Tension ({gauge, critical, scenario, entries}), or null. */
@@ -52,9 +63,16 @@ export function tensionView(app) {
   return r && !r.error ? r.view : null;
 }
 
-/** Record one Tension point (kind "dice" or "other") inside an app.update; returns the answer. */
+/** Ask whether one Tension point (kind "dice" or "other") can be used: the engine's answer,
+ * nothing written (`recordTensionPoint` writes it). */
 export async function useTensionPoint(app, kind, who, note = "") {
   return app.call({ op: "pointzero.tension.use", state: storedState(app.doc), kind, who: who.slice(0, 80), note: note.slice(0, 200) });
+}
+
+/** Write one Tension point, recorded on the latest table state (stateOp), never on the state
+ * read before the roll: the answer, or null (the refusal in `holder.error`). */
+export function recordTensionPoint(app, holder, kind, who, note = "") {
+  return stateOp(app, holder, (state) => ({ op: "pointzero.tension.use", state, kind, who: who.slice(0, 80), note: note.slice(0, 200) }));
 }
 
 /** The gauge as players see it: its points, and Tension critique when reached. */

@@ -5,9 +5,8 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
-import { callBusy } from "../../views/ui.js";
 import {
-  SYSTEM, characters, errorLine, nameOf, ready, renderGauge, saveState, storedState, tensionView,
+  SYSTEM, characters, errorLine, nameOf, ready, renderGauge, stateOp, tensionView,
 } from "./common.js";
 
 const listing = characterList({ system: SYSTEM, prefix: "pz", ns: "pointzero", maxName: 80, nameOf });
@@ -28,11 +27,11 @@ async function otherUse(app, event) {
   }
   const list = characters(app.doc);
   const who = list.find((c) => c.id === ui.who) ?? null;
-  const r = await callBusy(app, ui, { op: "pointzero.tension.use", state: storedState(app.doc), kind: "other", who: who ? nameOf(who) : "", note: note.slice(0, 200) });
+  const r = await stateOp(app, ui, (state) => ({ op: "pointzero.tension.use", state, kind: "other", who: who ? nameOf(who) : "", note: note.slice(0, 200) }));
   if (!r) return;
-  ui.note = "";
+  if (ui.note.trim() === note) ui.note = "";
   ui.message = t("pointzero.ui.other_recorded", { gauge: r.view.gauge });
-  app.update((doc) => saveState(doc, r.state));
+  app.rerender();
 }
 
 function entryLine(e) {

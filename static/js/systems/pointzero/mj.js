@@ -6,8 +6,8 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
-import { callReporting, requestCache } from "../../views/ui.js";
-import { backLink, errorLine, ready, saveState, storedState } from "./common.js";
+import { requestCache } from "../../views/ui.js";
+import { backLink, errorLine, ready, stateOp, storedState } from "./common.js";
 
 const ui = { threshold: "", next: "", error: null, message: "", confirmNew: false };
 const mjView = requestCache({ keepStale: true });
@@ -15,27 +15,29 @@ const mjView = requestCache({ keepStale: true });
 const thresholdValue = (v) => (v === "" ? null : Number(v));
 
 async function setThreshold(app) {
-  const r = await callReporting(app, ui, { op: "pointzero.mj.threshold", state: storedState(app.doc), threshold: thresholdValue(ui.threshold) });
+  const threshold = thresholdValue(ui.threshold);
+  const r = await stateOp(app, ui, (state) => ({ op: "pointzero.mj.threshold", state, threshold }));
   if (!r) return;
   ui.message = r.view.threshold === null ? t("pointzero.ui.mj_threshold_cleared") : t("pointzero.ui.mj_threshold_set", { n: r.view.threshold });
-  app.update((doc) => saveState(doc, r.state));
+  app.rerender();
 }
 
 /** A table setting (public): how Tension dice count when the skill is below the attribute. */
 async function setTensionRule(app, rule) {
-  const r = await callReporting(app, ui, { op: "pointzero.settings.tension_rule", state: storedState(app.doc), tension_rule: rule });
+  const r = await stateOp(app, ui, (state) => ({ op: "pointzero.settings.tension_rule", state, tension_rule: rule }));
   if (!r) return;
   ui.message = t("pointzero.ui.tension_rule_saved", { rule: t(`pointzero.ui.tension_rule_${rule}`) });
-  app.update((doc) => saveState(doc, r.state));
+  app.rerender();
 }
 
 async function newScenario(app) {
-  const r = await callReporting(app, ui, { op: "pointzero.mj.new_scenario", state: storedState(app.doc), threshold: thresholdValue(ui.next) });
+  const next = ui.next;
+  const r = await stateOp(app, ui, (state) => ({ op: "pointzero.mj.new_scenario", state, threshold: thresholdValue(next) }));
   if (!r) return;
   ui.confirmNew = false;
-  ui.threshold = ui.next;
+  ui.threshold = next;
   ui.message = t("pointzero.ui.mj_new_scenario_done", { n: r.view.scenario });
-  app.update((doc) => saveState(doc, r.state));
+  app.rerender();
 }
 
 function thresholdSelect(id, value, onChange) {

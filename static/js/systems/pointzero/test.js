@@ -15,7 +15,7 @@ import { requestCache, resultShare, reveal } from "../../views/ui.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   DIFFICULTIES, DIFF_VALUE, MODIFIERS, MOD_VALUE, backLink, characters, diceTerm, errorLine, findCharacter,
-  nameOf, prob, ready, renderGauge, saveState, signed, tensionView, useTensionPoint, verdict,
+  nameOf, prob, ready, recordTensionPoint, renderGauge, signed, tensionView, useTensionPoint, verdict,
 } from "./common.js";
 
 const ui = {
@@ -161,7 +161,7 @@ async function roll(app, c) {
   }
   Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, tension: false });
   forgetVerify(`pz-test-${request.seed}`);
-  if (tension) app.update((doc) => saveState(doc, tension.state));
+  if (tension) await recordTensionPoint(app, ui, "dice", nameOf(c), "");
   if (!app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c), label: logLabel(r, s), request, result: logResult(r) })) app.rerender();
   ui.logId = app.doc.log.at(-1)?.id ?? null;
   focusResult("pz-result-title");
@@ -408,7 +408,7 @@ async function oppose(app, c) {
     return;
   }
   Object.assign(ui.opp, { result: r, error: null, request, tension: false });
-  if (tension) app.update((doc) => saveState(doc, tension.state));
+  if (tension) await recordTensionPoint(app, ui.opp, "dice", a.name, "");
   const winner = r.winner === "a" ? a.name : r.winner === "b" ? b.name : null;
   app.addLog({ kind: "pointzero.opposition", system: "pointzero", who: a.name, label: t("pointzero.ui.opposition_vs", { a: a.name, b: b.name }), request,
     result: { summary: `${winner ? t("pointzero.ui.wins", { name: winner }) : t("pointzero.ui.perfect_tie")} (${r.a.result.total} / ${r.b.result.total})`,

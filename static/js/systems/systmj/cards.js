@@ -6,8 +6,8 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { has, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
-import { callBusy, engineData, onNavigate, requestCache } from "../../views/ui.js";
-import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, seededRoll, tableState } from "./common.js";
+import { engineChange, engineData, onNavigate, requestCache } from "../../views/ui.js";
+import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, seededRoll, stateOp, tableState } from "./common.js";
 
 export const cardRules = engineData("systmj.cards.rules");
 
@@ -43,9 +43,8 @@ const learnOdds = requestCache();
  * given again). */
 async function deleteCard(app, card) {
   if (!confirm(t("systmj.ui.confirm_delete", { name: `${card.number} ${card.name}` }))) return;
-  const r = await callBusy(app, ui, { op: "systmj.card.delete", state: tableState(app), number: card.number });
+  const r = await stateOp(app, ui, (state) => ({ op: "systmj.card.delete", state, number: card.number }));
   if (!r) return;
-  saveState(app, r.state);
   app.notify("status", t("systmj.cards.deleted", { number: card.number }));
 }
 
@@ -116,43 +115,50 @@ function formCard(form) {
 
 async function saveCard(app, event) {
   event.preventDefault();
-  const state = tableState(app);
-  const r = await callBusy(app, ui, { op: "systmj.card.save", state, card: formCard(ui.form) });
+  const card = formCard(ui.form);
+  const r = await stateOp(app, ui, (state) => ({ op: "systmj.card.save", state, card }));
   if (!r) return;
   ui.form = null;
   ui.editing = null;
-  saveState(app, r.state);
+  app.rerender();
   app.notify("status", t("systmj.cards.saved", { number: r.card.number }));
 }
 
-async function give(app, number) {
-  const who = findCharacter(app.doc, ui.give.get(number) ?? "");
-  if (!who) return;
-  const r = await callBusy(app, ui, { op: "systmj.card.give", state: tableState(app), character: who, number });
-  if (!r) return;
-  app.update((doc) => {
-    doc.systems.systmj = r.state;
-    replaceCharacter(doc, r.character);
+/** An op on the latest state and the latest sheet of the character `id` (give, take back):
+ * both written only if neither changed while the engine answered (views/ui.js engineChange). */
+function cardHolderOp(app, id, build) {
+  return engineChange(app, ui, {
+    request: (doc) => {
+      const who = findCharacter(doc, id);
+      const state = tableState(app);
+      return who && state ? build(state, who) : null;
+    },
+    basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, id) ?? null],
+    apply: (doc, r) => {
+      doc.systems.systmj = r.state;
+      replaceCharacter(doc, r.character);
+    },
   });
+}
+
+async function give(app, number) {
+  const id = ui.give.get(number) ?? "";
+  const who = findCharacter(app.doc, id);
+  if (!who) return;
+  const r = await cardHolderOp(app, id, (state, character) => ({ op: "systmj.card.give", state, character, number }));
+  if (!r) return;
   app.notify("status", t("systmj.cards.given", { number, name: nameOf(who) }));
 }
 
 async function takeBack(app, number, holder) {
-  const who = findCharacter(app.doc, holder);
-  if (!who) return;
-  const r = await callBusy(app, ui, { op: "systmj.card.take", state: tableState(app), character: who, number });
-  if (!r) return;
-  app.update((doc) => {
-    doc.systems.systmj = r.state;
-    replaceCharacter(doc, r.character);
-  });
+  if (!findCharacter(app.doc, holder)) return;
+  await cardHolderOp(app, holder, (state, character) => ({ op: "systmj.card.take", state, character, number }));
 }
 
 async function repair(app, number) {
   const points = Number(ui.repair.get(number) ?? "0");
-  const r = await callBusy(app, ui, { op: "systmj.wear.repair", state: tableState(app), number, points: Number.isInteger(points) && points > 0 ? points : 0 });
+  const r = await stateOp(app, ui, (state) => ({ op: "systmj.wear.repair", state, number, points: Number.isInteger(points) && points > 0 ? points : 0 }));
   if (!r) return;
-  saveState(app, r.state);
   app.notify("status", t("systmj.cards.repaired", { number, pu: r.after.pu }));
 }
 

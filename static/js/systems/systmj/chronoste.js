@@ -5,8 +5,8 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
-import { callBusy, onNavigate } from "../../views/ui.js";
-import { backLink, clockText, errorLine, isDay, monthName, ready, saveState, tableState, timeText } from "./common.js";
+import { onNavigate } from "../../views/ui.js";
+import { backLink, clockText, errorLine, isDay, monthName, ready, stateOp, tableState, timeText } from "./common.js";
 
 const ui = { amount: "1", unit: "days", note: "", amountBad: false, error: null, busy: false, months: null, monthsBad: null, setError: null };
 
@@ -20,15 +20,14 @@ async function advance(app, event) {
     app.rerender();
     return;
   }
-  const r = await callBusy(app, ui, { op: "systmj.chronoste.advance", state: tableState(app), amount, unit: ui.unit, note: ui.note });
-  if (!r) return;
-  ui.note = "";
-  saveState(app, r.state);
+  const note = ui.note;
+  const r = await stateOp(app, ui, (state) => ({ op: "systmj.chronoste.advance", state, amount, unit: ui.unit, note }));
+  if (r && ui.note === note) ui.note = "";
+  app.rerender();
 }
 
 async function setField(app, request) {
-  const r = await callBusy(app, ui, { op: "systmj.chronoste.set", state: tableState(app), ...request }, { errorKey: "setError" });
-  if (r) saveState(app, r.state);
+  await stateOp(app, ui, (state) => ({ op: "systmj.chronoste.set", state, ...request }), { errorKey: "setError" });
 }
 
 /** "Nom (jours)" per line -> months, or the number of the first bad line. */
@@ -52,10 +51,9 @@ async function saveMonths(app, event) {
     app.rerender();
     return;
   }
-  const r = await callBusy(app, ui, { op: "systmj.chronoste.months", state: tableState(app), months: parsed.months }, { errorKey: "setError" });
-  if (!r) return;
-  ui.months = null;
-  saveState(app, r.state);
+  const r = await stateOp(app, ui, (state) => ({ op: "systmj.chronoste.months", state, months: parsed.months }), { errorKey: "setError" });
+  if (r) ui.months = null;
+  app.rerender();
 }
 
 function setDate(app, state) {

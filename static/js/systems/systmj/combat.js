@@ -13,7 +13,7 @@ import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { callBusy, disabledWhy, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
-import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, seededRoll, tableState } from "./common.js";
+import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, seededRoll, stateOp, tableState } from "./common.js";
 
 const viewCache = requestCache({ keepStale: true });
 const oddsCache = requestCache();
@@ -25,9 +25,7 @@ const ui = {
 onNavigate(() => Object.assign(ui, { error: null, result: null, initiative: null, counter: false }));
 
 async function roundOp(app, request) {
-  const r = await callBusy(app, ui, { ...request, state: tableState(app) });
-  if (r) saveState(app, r.state);
-  return r;
+  return stateOp(app, ui, (state) => ({ ...request, state }));
 }
 
 /** Initiative for open melee (3.3.1): Rapidité tests of the round's entities, logged; the
@@ -45,9 +43,8 @@ async function initiative(app, view) {
 }
 
 async function start(app) {
-  const chosen = characters(app.doc).filter((c) => ui.picked.has(c.id));
-  const r = await callBusy(app, ui, { op: "systmj.round.start", state: tableState(app), characters: chosen });
-  if (r) saveState(app, r.state);
+  const picked = new Set(ui.picked);
+  await stateOp(app, ui, (state) => ({ op: "systmj.round.start", state, characters: characters(app.doc).filter((c) => picked.has(c.id)) }));
 }
 
 function heldCards(state, id) {

@@ -7,7 +7,7 @@ import { errorMessage, has, t } from "../../i18n.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { renderPair } from "../../views/faces.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, engineData, fieldProblems, loadStylesheet, probability } from "../../views/ui.js";
+import { callBusy, engineChange, engineData, fieldProblems, loadStylesheet, probability } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { requestCache } from "../../views/ui.js";
@@ -48,6 +48,25 @@ export function tableState(app) {
 export function saveState(app, state) {
   app.update((doc) => {
     doc.systems.systmj = state;
+  });
+}
+
+/** An op on the latest SYSTMJ table state: `build(state)` gives the request (null: nothing to
+ * do); its answer's state (and `also(doc, answer)`) is written only if the state it was
+ * computed from is still the saved one, else asked again (views/ui.js engineChange): two quick
+ * actions are both applied, in order, the second on the state the first left. */
+export function stateOp(app, holder, build, { errorKey, also } = {}) {
+  return engineChange(app, holder, {
+    request: () => {
+      const state = tableState(app);
+      return state ? build(state) : null;
+    },
+    basis: (doc) => doc.systems?.systmj ?? null,
+    apply: (doc, r) => {
+      doc.systems.systmj = r.state;
+      also?.(doc, r);
+    },
+    errorKey,
   });
 }
 

@@ -5,8 +5,8 @@ import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newId } from "../../storage.js";
 import { characterList } from "../../views/characters.js";
-import { callBusy, onNavigate } from "../../views/ui.js";
-import { SYSTEM, errorLine, nameOf, ready, saveState, specialSkills, tableState } from "./common.js";
+import { onNavigate } from "../../views/ui.js";
+import { SYSTEM, errorLine, nameOf, ready, specialSkills, stateOp, tableState } from "./common.js";
 
 const listing = characterList({
   system: SYSTEM, prefix: "sj", ns: "systmj", maxName: 80, nameOf,
@@ -23,11 +23,12 @@ function specialId() {
 
 async function addSkill(app, event) {
   event.preventDefault();
-  const state = tableState(app);
-  const r = await callBusy(app, ui, { op: "systmj.universe.skill.add", state, id: specialId(), name: ui.skill, da: Number(ui.da) });
+  const id = specialId();
+  const { skill: name, da } = ui;
+  const r = await stateOp(app, ui, (state) => ({ op: "systmj.universe.skill.add", state, id, name, da: Number(da) }));
   if (!r) return;
-  ui.skill = "";
-  saveState(app, r.state);
+  if (ui.skill === name) ui.skill = "";
+  app.rerender();
   app.notify("status", t("systmj.ui.skill_added"));
 }
 
@@ -43,13 +44,11 @@ function removeSkill(app, id) {
 }
 
 async function setUniverse(app, value) {
-  const r = await callBusy(app, ui, { op: "systmj.universe.set", state: tableState(app), name: value });
-  if (r) saveState(app, r.state);
+  await stateOp(app, ui, (state) => ({ op: "systmj.universe.set", state, name: value }));
 }
 
 async function phase(app, request) {
-  const r = await callBusy(app, ui, { ...request, state: tableState(app) }, { errorKey: "phaseError" });
-  if (r) saveState(app, r.state);
+  await stateOp(app, ui, (state) => ({ ...request, state }), { errorKey: "phaseError" });
 }
 
 function universeCard(app, state) {

@@ -7,7 +7,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { touchedForm } from "../../views/forms.js";
-import { callReporting, onNavigate } from "../../views/ui.js";
+import { engineChange, onNavigate } from "../../views/ui.js";
 import {
   KINDS, PAIRS, SKILL_GROUPS, attrLabel, backLink, checkOf, degreeLabel, errorLine, fieldErrors,
   fieldId, findCharacter, hasProblem, nameOf, ready, replaceCharacter, skillLabel, skillLabelGeneric,
@@ -38,28 +38,28 @@ function fieldsOf(changes) {
   return out;
 }
 
-/** Edits run one after the other, each on the sheet as saved by the one before: two fields
- * changed in quick succession (Tab, Tab) must both be kept, never one overwrite the other. */
-let editQueue = Promise.resolve();
-function edit(app, c, changes) {
-  editQueue = editQueue.then(() => editNow(app, c.id, changes)).catch(() => {});
-  return editQueue;
-}
-
-async function editNow(app, id, changes) {
-  const c = findCharacter(app.doc, id);
-  if (!c) return;
-  const state = tableState(app);
-  const special_ids = specialSkills(state).map((s) => s.id);
-  const r = await callReporting(app, ui, { op: "systmj.entity.edit", character: c, changes, special_ids });
+/** Edits run one after the other (views/ui.js engineChange), each on the sheet as the one
+ * before left it: two fields changed in quick succession (Tab, Tab) must both be kept, never
+ * one overwrite the other, and the sheet the engine answers is written only if the character
+ * did not change while it answered (another tab, an action), else the edit is asked again. */
+async function edit(app, c, changes) {
+  const id = c.id;
+  const r = await engineChange(app, ui, {
+    request: (doc) => {
+      const character = findCharacter(doc, id);
+      if (!character) return null;
+      const special_ids = specialSkills(tableState(app)).map((s) => s.id);
+      return { op: "systmj.entity.edit", character, changes, special_ids };
+    },
+    basis: (doc) => findCharacter(doc, id),
+    apply: (doc, answer) => {
+      if (answer.changed) replaceCharacter(doc, answer.character);
+    },
+  });
   if (!r) return;
   const touched = new Set(fieldsOf(changes));
   ui.problems = [...ui.problems.filter((p) => !touched.has(p.field)), ...r.problems];
-  if (r.changed) {
-    app.update((doc) => replaceCharacter(doc, r.character));
-  } else {
-    app.rerender();
-  }
+  app.rerender();
 }
 
 /** Once a field was left, its message follows the typing: the edit is asked without saving

@@ -16,26 +16,23 @@ import { renderCard } from "../../views/cards.js";
 import { disabledWhy, requestCache } from "../../views/ui.js";
 import {
   backLink, characters, deckUsed, ensureState, eventsText, findCharacter, levelLabel, logDraw, nameOf, numberFace, ready,
-  replaceCharacter, saveState, signed, tableState, thError,
+  signed, tableAction, tableState, thError,
 } from "./common.js";
 
 const side = (name, base, start) => ({ name, base, start, who: "" });
 const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "", exploit: { a: 0, b: 0 } };
 const roundOdds = requestCache({ keepStale: true });
 
-async function run(app, request, after) {
-  if (ui.busy) return;
-  ui.busy = true;
-  app.rerender();
-  const r = await app.call(request);
-  ui.busy = false;
-  if (r.error) {
-    ui.error = r.error;
-    app.rerender();
-    return;
-  }
-  ui.error = null;
+/** A chase op on the latest table state (and the latest sheet of the character `id`, when the
+ * op plays one): tableAction replaces the request's `state` (and `character`) by the saved ones
+ * when its turn comes and writes the answer only if they are unchanged; `after(answer)` once
+ * it is written. */
+async function run(app, request, after, id = null) {
+  const r = await tableAction(app, ui, id, (state, character) =>
+    app.call({ ...request, state, ...(id ? { character } : {}) }).then((a) => (a.error || id ? a : { ...a, character: null })));
+  if (!r) return;
   after(r);
+  app.rerender();
 }
 
 const sideOf = (s, fallback) => ({ name: s.name.trim().slice(0, 80) || fallback, base: s.base, start: s.start });
@@ -81,7 +78,6 @@ function opposition(app) {
     const res = r.result;
     const winner = res.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: res.winner === "a" ? a.name : b.name });
     ui.announce = `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
-    saveState(app, r.state);
     logDraw(app, { kind: "theorem.opposition", who: `${a.name} / ${b.name}`, label: t("theorem.ui.opposition_log", { a: a.name, b: b.name }),
       request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: ui.announce,
       drawn: [res.chain_a.map((x) => x.id), res.chain_b.map((x) => x.id)] });
@@ -104,7 +100,6 @@ function startChase(app) {
   const b = chaseSideOf(app, ui.b, "B");
   run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
     ui.announce = t("theorem.ui.chase_started");
-    saveState(app, r.state);
   });
 }
 
@@ -121,7 +116,6 @@ function chaseRound(app) {
       rd.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
       eventsText(rd.events),
     ].filter(Boolean).join(" ");
-    saveState(app, r.state);
     logDraw(app, { kind: "theorem.chase", who: `${ch.a.name} / ${ch.b.name}`, label: t("theorem.ui.chase_log", { n: ch.rounds.length }),
       request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: ui.announce, drawn: [rd.cards_a, rd.cards_b] });
   });
@@ -138,10 +132,6 @@ function beginSide(app, ch, key) {
   if (c) Object.assign(request, { character: c, exploit: ui.exploit[key] });
   run(app, request, (r) => {
     if (c) {
-      app.update((doc) => {
-        doc.systems.theorem = r.state;
-        replaceCharacter(doc, r.character);
-      });
       location.hash = `#/theorem/test/${encodeURIComponent(c.id)}`;
       return;
     }
@@ -154,10 +144,9 @@ function beginSide(app, ch, key) {
       rd?.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
       eventsText(res.events),
     ].filter(Boolean).join(" ");
-    saveState(app, r.state);
     logDraw(app, { kind: "theorem.chase", who: ch[key].name, label: t("theorem.ui.chase_log", { n: ch.rounds.length + 1 }),
       request: { op: "theorem.chase.begin", side: key, seed }, deck: r.deck_used, summary: ui.announce });
-  });
+  }, c?.id ?? null);
 }
 
 /** Before each side draws: each side's chance of each level, and the round's exact odds once
@@ -204,7 +193,6 @@ function roundPanel(app, ch, state) {
 function endChase(app) {
   run(app, { op: "theorem.chase.end", state: tableState(app.doc) }, (r) => {
     ui.announce = t("theorem.ui.chase_closed");
-    saveState(app, r.state);
   });
 }
 

@@ -8,10 +8,12 @@ import { errorMessage, has, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
-import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { engineChange, engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
 import { verifyRecord } from "../../views/verify.js";
 
-export { replaceCharacter } from "../../views/characters.js";
+import { replaceCharacter } from "../../views/characters.js";
+
+export { replaceCharacter };
 export { tn };
 
 export const SYSTEM = "theorem";
@@ -46,6 +48,28 @@ export function tableState(doc) {
 export function saveState(app, state) {
   app.update((doc) => {
     doc.systems.theorem = state;
+  });
+}
+
+/** An action on the latest table state and the latest sheet of the character `id` (none when
+ * null): `steps(state, character)` makes its engine calls and answers {state, character?, ...}
+ * (or {error}); the state (and character) are written only if neither changed while the engine
+ * answered, else the action is asked again on the new table (views/ui.js engineChange): two
+ * quick actions are both applied, in order, the second on the table the first left. */
+export function tableAction(app, holder, id, steps) {
+  const characterOf = (doc) => (id ? findCharacter(doc, id) ?? null : null);
+  return engineChange(app, holder, {
+    request: (doc) => {
+      const state = tableState(doc);
+      const character = characterOf(doc);
+      return state && (character || !id) ? { state, character } : null;
+    },
+    call: ({ state, character }) => steps(state, character),
+    basis: (doc) => [tableState(doc), characterOf(doc)],
+    apply: (doc, r) => {
+      doc.systems.theorem = r.state;
+      if (r.character) replaceCharacter(doc, r.character);
+    },
   });
 }
 

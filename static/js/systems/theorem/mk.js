@@ -10,23 +10,19 @@ import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { ARCANA, MK, arcaneFace, arcaneName, backLink, characters, ensureState, eventsText, levelLabel, logDraw, nameOf,
-  ready, saveState, tableState, thError, tn } from "./common.js";
+  ready, tableAction, tableState, thError, tn } from "./common.js";
 
 const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null, effectsOpen: null };
 
+/** An MJ op on the latest table state (tableAction: the `state` of `request` is replaced by
+ * the saved one when its turn comes, and the answer written only if that state is unchanged);
+ * `after(answer)` once it is written. */
 async function run(app, request, after) {
-  if (ui.busy) return;
-  ui.busy = true;
-  const r = await app.call(request);
-  ui.busy = false;
-  if (r.error) {
-    ui.error = r.error;
-    ui.message = "";
-    app.rerender();
-    return;
-  }
-  ui.error = null;
+  const r = await tableAction(app, ui, null, (state) =>
+    app.call({ ...request, state }).then((a) => (a.error ? a : { ...a, character: null })));
+  if (!r) return;
   after(r);
+  app.rerender();
 }
 
 function mkHand(app, state) {
@@ -54,7 +50,6 @@ function handSection(app, state) {
     run(app, { op: "theorem.mk.hand", state, size: ui.size, seed }, (r) => {
       ui.message = `${tn("theorem.ui.hand_drawn", r.count)} ${eventsText(r.events)}`;
       ui.hand = null;
-      saveState(app, r.state);
       logDraw(app, { kind: "theorem.hand", who: t("theorem.ui.mk"), label: t("theorem.ui.mk_hand_log", { n: r.count }),
         request: { op: "theorem.mk.hand", size: ui.size, seed }, deck: null, summary: ui.message });
     });
@@ -62,7 +57,6 @@ function handSection(app, state) {
   const play = (card) => run(app, { op: "theorem.mk.discard", state, card: card.id }, (r) => {
     ui.message = t("theorem.ui.mk_played", { name: arcaneName(card.number) });
     ui.hand = null;
-    saveState(app, r.state);
   });
   return html`<section class="card" aria-labelledby="th-mk-hand-title" data-testid="th-mk-hand">
     <h2 id="th-mk-hand-title">${tn("theorem.ui.mk_hand", count)}</h2>
@@ -86,10 +80,9 @@ function handSection(app, state) {
 function turnSection(app, state) {
   const next = () => run(app, { op: "theorem.turn.next", state }, (r) => {
     ui.message = t("theorem.ui.turn_now", { n: r.state.turn + 1 });
-    saveState(app, r.state);
   });
   const list = characters(app.doc).filter((c) => state.fails[c.id]);
-  const clear = (c) => run(app, { op: "theorem.retest.clear", state, character_id: c.id }, (r) => saveState(app, r.state));
+  const clear = (c) => run(app, { op: "theorem.retest.clear", state, character_id: c.id }, () => {});
   return html`<section class="card" aria-labelledby="th-turn-title">
     <h2 id="th-turn-title">${t("theorem.ui.turn_title", { n: state.turn + 1 })}</h2>
     <p class="muted small">${t("theorem.ui.turn_help")}</p>
@@ -114,7 +107,6 @@ function tableSection(app, state) {
     run(app, { op: "theorem.table.set", state, success_table: rows }, (r) => {
       ui.message = t("theorem.ui.table_saved");
       ui.table = null;
-      saveState(app, r.state);
     });
   };
   return html`<section class="card" aria-labelledby="th-success-title">
@@ -136,7 +128,6 @@ function effectsSection(app, state) {
   const save = () => run(app, { op: "theorem.table.set", state, effects: effects.map((e) => e.slice(0, 300)) }, (r) => {
     ui.message = t("theorem.ui.effects_saved");
     ui.effects = null;
-    saveState(app, r.state);
   });
   // Open while the table has written no effect yet (the text gives none: the table writes all 22).
   const written = state.effects.filter((e) => e.trim()).length;

@@ -17,8 +17,8 @@ import { checkOf, verifyControl } from "../../views/verify.js";
 import { ownPile } from "../../live/private.js";
 import {
   SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
-  findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, replaceCharacter, rules, saveState,
-  signed, sphereLabel, tableState, thError, tn,
+  findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, rules,
+  signed, sphereLabel, tableAction, tableState, thError, tn,
 } from "./common.js";
 
 const ui = {
@@ -47,36 +47,32 @@ function remember(app) {
 }
 
 // ---------------------------------------------------------------- engine calls
-async function call(app, request) {
-  const r = await app.call(request);
-  if (r.error) {
-    ui.error = r.error;
-    ui.busy = false;
-    app.rerender();
-    return null;
-  }
-  ui.error = null;
-  return r;
-}
-
-function commit(app, state, character) {
-  app.update((doc) => {
-    doc.systems.theorem = state;
-    if (character) replaceCharacter(doc, character);
-  });
-}
-
 function actionFields() {
   const out = { sphere: ui.sphere, modifier: ui.modifier, exploit: ui.retest ? 0 : ui.exploit, retest: ui.retest };
   out.skill = ui.skill || null;
   return out;
 }
 
-/** Announce the action (theorem.action.begin) unless one is pending; returns {state, character}. */
-async function ensureAction(app, c, state) {
-  if (state.pending[c.id]) return { state, character: c };
-  const r = await call(app, { op: "theorem.action.begin", state, character: c, ...actionFields() });
-  return r ? { state: r.state, character: r.character } : null;
+/** Announce the action (theorem.action.begin) unless one is pending: {state, character}, or
+ * the engine's {error}. Runs inside a tableAction, on the latest table. */
+async function begin(app, state, character) {
+  if (state.pending[character.id]) return { state, character };
+  const r = await app.call({ op: "theorem.action.begin", state, character, ...actionFields() });
+  return r.error ? r : { state: r.state, character: r.character };
+}
+
+/** A step refused after the action was announced: the announcement is kept (written), the
+ * refusal shown once it is. */
+const keepBegun = (begun, error) => ({ state: begun.state, character: begun.character, refused: error });
+
+/** Only the table state of an answer is written (the op does not change the sheet). */
+const stateOnly = (r) => (r.error ? r : { ...r, character: null });
+
+function showRefused(app, r) {
+  if (!r?.refused) return false;
+  ui.error = r.refused;
+  app.rerender();
+  return true;
 }
 
 /** The chase side a pending action plays (its name in the chase tracker), read at render. */
@@ -113,23 +109,21 @@ function finish(app, c, result, label, seed = null) {
 }
 
 async function drawCard(app, c) {
-  if (ui.busy) return;
-  ui.busy = true;
   ui.result = null;
   ui.effect = null;
-  const begun = await ensureAction(app, c, tableState(app.doc));
-  if (!begun) return;
   const seed = newSeed();
-  const deck = deckUsed(begun.state);
-  const r = await call(app, { op: "theorem.action.draw", state: begun.state, character: begun.character, seed });
-  ui.busy = false;
-  if (!r) {
-    commit(app, begun.state, begun.character);
-    return;
-  }
+  let deck = null;
+  let pending = null;
+  const r = await tableAction(app, ui, c.id, async (state, character) => {
+    const begun = await begin(app, state, character);
+    if (begun.error) return begun;
+    deck = deckUsed(begun.state);
+    pending = begun.state.pending[c.id];
+    const drawn = await app.call({ op: "theorem.action.draw", state: begun.state, character: begun.character, seed });
+    return drawn.error ? keepBegun(begun, drawn.error) : { ...drawn, character: begun.character };
+  });
+  if (!r || showRefused(app, r)) return;
   const res = r.result;
-  const pending = begun.state.pending[c.id];
-  commit(app, r.state, begun.character);
   const card = cardName(res.card);
   const label = `${t("theorem.ui.log_draw", { card })} — ${describe(c, pending)}`;
   let summary = card;
@@ -151,54 +145,43 @@ async function drawCard(app, c) {
 }
 
 async function figure(app, c, decision) {
-  if (ui.busy) return;
-  const r = await call(app, { op: "theorem.action.figure", state: tableState(app.doc), character: c, decision });
+  const r = await tableAction(app, ui, c.id, (state, character) =>
+    app.call({ op: "theorem.action.figure", state, character, decision }).then(stateOnly));
   if (!r) return;
   ui.announce = t(decision === "aside" ? "theorem.ui.figure_set_aside" : "theorem.ui.figure_played", { card: cardName(r.result.card) });
-  commit(app, r.state);
+  app.rerender();
   requestAnimationFrame(() => document.getElementById("th-draw")?.focus());
 }
 
 async function playAside(app, c, cardId) {
-  if (ui.busy) return;
-  ui.busy = true;
   ui.result = null;
-  const begun = await ensureAction(app, c, tableState(app.doc));
-  if (!begun) return;
-  const r = await call(app, { op: "theorem.action.aside", state: begun.state, character_id: c.id, card: cardId });
-  ui.busy = false;
-  if (!r) {
-    commit(app, begun.state, begun.character);
-    return;
-  }
+  const r = await tableAction(app, ui, c.id, async (state, character) => {
+    const begun = await begin(app, state, character);
+    if (begun.error) return begun;
+    const played = await app.call({ op: "theorem.action.aside", state: begun.state, character_id: c.id, card: cardId });
+    return played.error ? keepBegun(begun, played.error) : { ...played, character: begun.character };
+  });
+  if (!r || showRefused(app, r)) return;
   ui.announce = t("theorem.ui.aside_played", { card: cardName(r.result.card) });
-  commit(app, r.state, begun.character);
+  app.rerender();
 }
 
 async function cancel(app, c) {
-  const r = await call(app, { op: "theorem.action.cancel", state: tableState(app.doc), character: c });
-  if (r) commit(app, r.state, r.character);
+  await tableAction(app, ui, c.id, (state, character) => app.call({ op: "theorem.action.cancel", state, character }));
 }
 
 async function playArcane(app, c, cardId, mode) {
-  if (ui.busy) return;
-  ui.busy = true;
   ui.result = null;
-  let state = tableState(app.doc);
-  let character = c;
-  if (mode === "value") {
-    const begun = await ensureAction(app, c, state);
-    if (!begun) return;
-    ({ state, character } = begun);
-  }
   const seed = newSeed();
-  const r = await call(app, { op: "theorem.arcane.play", state, character, card: cardId, mode, mortal: ui.mortal, seed });
-  ui.busy = false;
-  if (!r) {
-    if (state !== tableState(app.doc)) commit(app, state, character);
-    return;
-  }
-  commit(app, r.state, r.character);
+  const mortal = ui.mortal;
+  const r = await tableAction(app, ui, c.id, async (state, character) => {
+    const begun = mode === "value" ? await begin(app, state, character) : { state, character };
+    if (begun.error) return begun;
+    const played = await app.call({ op: "theorem.arcane.play", state: begun.state, character: begun.character, card: cardId, mode, mortal, seed });
+    if (!played.error) return played;
+    return begun.state !== state ? keepBegun(begun, played.error) : played;
+  });
+  if (!r || showRefused(app, r)) return;
   ui.hand = null; // the hand changed: ask again (only while looking)
   const res = r.result;
   const name = arcaneName(res.arcane);
@@ -216,18 +199,17 @@ async function playArcane(app, c, cardId, mode) {
   }
   if (res.refilled) ui.announce = `${ui.announce} ${tn("theorem.ui.hand_refilled", res.refilled)}`;
   logDraw(app, { kind: "theorem.arcane", who: nameOf(c), label,
-    request: { op: "theorem.arcane.play", character_id: c.id, card: cardId, mode, mortal: ui.mortal, seed }, deck: null, summary });
+    request: { op: "theorem.arcane.play", character_id: c.id, card: cardId, mode, mortal, seed }, deck: null, summary });
 }
 
 async function drawHand(app, c) {
-  if (ui.busy) return;
-  ui.busy = true;
   const seed = newSeed();
-  const st = tableState(app.doc);
-  const r = await call(app, { op: "theorem.hand.draw", state: st, character: c, seed });
-  ui.busy = false;
+  let st = null;
+  const r = await tableAction(app, ui, c.id, (state, character) => {
+    st = state;
+    return app.call({ op: "theorem.hand.draw", state, character, seed }).then(stateOnly);
+  });
   if (!r) return;
-  commit(app, r.state);
   ui.hand = null;
   const ka = r.events.some((e) => e.type === "ka");
   ui.announce = [tn("theorem.ui.hand_drawn", r.count), ka ? t("theorem.ui.ka_set_aside") : "", eventsText(r.events)].filter(Boolean).join(" ");

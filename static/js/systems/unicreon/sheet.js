@@ -8,7 +8,7 @@ import { errorMessage, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { engineWhy, focusFirstInvalid, touchedForm } from "../../views/forms.js";
-import { callBusy, disabledWhy, fieldLimit, refusalAt } from "../../views/ui.js";
+import { callBusy, disabledWhy, engineChange, fieldLimit, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
@@ -62,17 +62,39 @@ const clampInt = (value, lo, hi) => {
  * is open, the PV the op returns are copied onto the combatants too (see common.effective). */
 async function charOp(app, request, message, { after, at = null } = {}) {
   ui.errorAt = at;
-  const r = await callBusy(app, ui, request);
+  // The op runs on the character (and target) as they are in the latest table when its turn
+  // comes, never on the copy the page held when clicked: a field edited meanwhile is kept.
+  const id = request.character.id;
+  const targetId = request.target?.id ?? null;
+  const latest = (doc, cid) => effective(doc, findCharacter(doc, cid));
+  const r = await engineChange(app, ui, {
+    request: (doc) => {
+      const character = latest(doc, id);
+      if (!character) return null;
+      const req = { ...request, character };
+      if (targetId) {
+        req.target = latest(doc, targetId);
+        if (!req.target) return null;
+      }
+      return req;
+    },
+    call: async (req) => {
+      const answer = await app.call(req);
+      if (answer.error) return answer;
+      return { ...answer, combat: await syncedCombat(app, [answer.character, answer.target]) };
+    },
+    basis: (doc) => [findCharacter(doc, id), targetId && findCharacter(doc, targetId), tableState(doc)?.combat],
+    apply: (doc, answer) => {
+      replaceCharacter(doc, answer.character);
+      if (answer.target && answer.target.id !== answer.character.id) replaceCharacter(doc, answer.target);
+      if (answer.combat) doc.systems.unicreon.combat = answer.combat;
+      after?.(doc, answer);
+    },
+  });
   if (!r) return null;
   ui.errorAt = null;
   ui.message = typeof message === "function" ? message(r) : message;
-  const combat = await syncedCombat(app, [r.character, r.target]);
-  app.update((doc) => {
-    replaceCharacter(doc, r.character);
-    if (r.target && r.target.id !== r.character.id) replaceCharacter(doc, r.target);
-    if (combat) doc.systems.unicreon.combat = combat;
-    after?.(doc, r);
-  });
+  app.rerender();
   return r;
 }
 

@@ -8,7 +8,7 @@ import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
 import { engineWhy, focusFirstInvalid, touchedForm } from "../../views/forms.js";
-import { callReporting, disabledWhy, fieldLimit, own, refusalAt } from "../../views/ui.js";
+import { disabledWhy, engineChange, fieldLimit, own, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
@@ -67,10 +67,33 @@ function withPreview(c) {
   return d;
 }
 
-/** Replace the character with an op's answer and say what happened (or show the error). */
+/** The request's characters (the sheet's `character`, a heal's `healer` and `target`). */
+const ROLES = ["character", "healer", "target"];
+
+/** Run a character op on the characters as they are in the latest table (never on the copy
+ * the page held when clicked: a field edited meanwhile is kept), write the characters it
+ * answers only if none of them changed meanwhile (views/ui.js engineChange), then say what
+ * happened (`onOk`, after the write) or show the error. */
 async function runCharacterOp(app, request, { onOk } = {}) {
-  const response = await callReporting(app, ui, request);
-  if (response) onOk?.(response);
+  const ids = Object.fromEntries(ROLES.filter((k) => request[k]?.id).map((k) => [k, request[k].id]));
+  const response = await engineChange(app, ui, {
+    request: (doc) => {
+      const req = { ...request };
+      for (const [k, id] of Object.entries(ids)) {
+        req[k] = findCharacter(doc, id);
+        if (!req[k]) return null;
+      }
+      return req;
+    },
+    basis: (doc) => Object.values(ids).map((id) => findCharacter(doc, id)),
+    apply: (doc, r) => {
+      for (const k of ROLES) if (r[k]?.id && findCharacter(doc, r[k].id)) replaceCharacter(doc, r[k]);
+    },
+  });
+  if (response) {
+    await onOk?.(response);
+    app.rerender();
+  }
   return response;
 }
 
@@ -261,8 +284,7 @@ function validate(app, c, check) {
     return null;
   }
   return runCharacterOp(app, { op: "versality.character.finish", character: c }, {
-    onOk: (r) => {
-      edit(app, c.id, (d) => Object.assign(d, r.character));
+    onOk: () => {
       transientApp(app).notify("status", t("versality.ui.validated", { name: nameOf(c) }));
     },
   });
@@ -273,7 +295,6 @@ function woundsSection(app, c, check) {
   const wound = (characteristic) => runCharacterOp(app, { op: "versality.wound", character: c, characteristic }, {
     onOk: (r) => {
       ui.message = t("versality.ui.wounded", { name: nameOf(c), characteristic: t(`versality.characteristic.${characteristic}`), status: t(`versality.status.${r.status}`) });
-      edit(app, c.id, (d) => Object.assign(d, r.character));
     },
   });
   // La MJ's correction of a wound added by mistake (versality.wound.remove), logged as such.
@@ -281,7 +302,6 @@ function woundsSection(app, c, check) {
     onOk: (r) => {
       const what = t(`versality.characteristic.${characteristic}`);
       ui.message = t("versality.ui.wound_removed", { name: nameOf(c), characteristic: what, status: t(`versality.status.${r.status}`) });
-      edit(app, c.id, (d) => Object.assign(d, r.character));
       app.addLog({ kind: "versality.wound.remove", system: "versality", who: t("versality.ui.mj_correction_who"),
         label: t("versality.ui.wound_removed_log", { name: nameOf(c), characteristic: what }),
         request: { op: "versality.wound.remove", characteristic }, result: { summary: ui.message } });
@@ -322,10 +342,6 @@ function healSection(app, c) {
       ui.message = r.healed
         ? t("versality.ui.healed", { name: nameOf(ally), characteristic: t(`versality.characteristic.${ui.heal.characteristic}`) })
         : t("versality.ui.heal_failed", { name: nameOf(ally) });
-      app.update((doc) => {
-        replaceCharacter(doc, r.healer);
-        replaceCharacter(doc, r.target);
-      });
       app.addLog({ kind: "versality.heal", system: "versality", who: nameOf(c), label: t("versality.ui.heal_log", { name: nameOf(ally) }),
         request: { op: "versality.heal", characteristic: ui.heal.characteristic, outcome: ui.heal.outcome }, result: { summary: ui.message } });
     },
@@ -385,7 +401,6 @@ function progressionSection(app, c, r) {
         ? t("versality.ui.bought_with", { what: label, with: purchase.compensation.map(outcomeLabel).join(", "), cost: res.cost })
         : t("versality.ui.bought", { what: label, cost: res.cost });
       if (purchase.compensation) ui.improve.compensation = "";
-      edit(app, c.id, (d) => Object.assign(d, res.character));
       if (purchase.type === "card" && await syncDeck(app, res.character)) {
         ui.message += ` ${t("versality.ui.deck_synced")}`;
       }
