@@ -17,7 +17,7 @@ from typing import Any
 
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, state_op
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import resolution as R
@@ -129,7 +129,7 @@ def _summary(plan: R.Plan, difficulty: int) -> dict[str, Any]:
     }
 
 
-@op("pointzero.rules", system=S, summary="The rules as data: difficulty ladder, modifiers, attributes, bounds.")
+@rules_op(S, "The rules as data: difficulty ladder, modifiers, attributes, bounds.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return data_tables()
 

@@ -16,7 +16,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, state_op
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import data as D
 from . import entity as E
@@ -112,11 +112,7 @@ def _echo(request: dict[str, Any]) -> dict[str, Any]:
     return {"subject": request["subject"]} if "subject" in request else {}
 
 
-@op(
-    "systmj.rules",
-    system="systmj",
-    summary="The tables as data: attributes, pairs, skills, scale, modifiers, DA, learning quality, dice.",
-)
+@rules_op("systmj", "The tables as data: attributes, pairs, skills, scale, modifiers, DA, learning quality, dice.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "attributes": list(D.ATTRIBUTES),

@@ -9,7 +9,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, state_op
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import data as D
@@ -54,11 +54,7 @@ def _frac_rows(dist: dict[Any, Any], key: str) -> list[dict[str, Any]]:
     return [{key: k, **cards.fraction_json(p)} for k, p in dist.items()]
 
 
-@op(
-    "theorem.rules",
-    system="theorem",
-    summary="The rules as data: spheres, suits, figures, arcana, success table, ladder.",
-)
+@rules_op("theorem", "The rules as data: spheres, suits, figures, arcana, success table, ladder.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "spheres": list(D.SPHERES),

@@ -9,7 +9,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, state_op
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import rules as R
@@ -83,7 +83,7 @@ def _char(c: dict[str, Any]) -> dict[str, Any]:
     return c
 
 
-@op("versality.rules", system="versality", summary="The rules as data: ladder, prices, difficulties, bands.")
+@rules_op("versality", "The rules as data: ladder, prices, difficulties, bands.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "outcomes": list(reversed(R.OUTCOMES)),
