@@ -15,11 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .registry import op
+from .schema import ID_SCHEMA
 
 __all__ = ["ID_SCHEMA", "CharacterOp", "character_ops"]
-
-#: A character id, as the store bounds it.
-ID_SCHEMA: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 64}
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -99,6 +99,17 @@ def op(
     return register
 
 
+def state_op(name: str, *, system: str, state: dict[str, Any], summary: str) -> Callable[[Handler], Handler]:
+    """Register an op whose whole request is a system's table state (``state``: that system's
+    schema of it), as its views, next rounds and closings are: one declaration for them all."""
+    return op(name, system=system, properties={"state": state}, required=("state",), summary=summary)
+
+
+def rules_op(system: str, summary: str) -> Callable[[Handler], Handler]:
+    """Register ``<system>.rules``: a system's tables as data, taking nothing but the op."""
+    return op(f"{system}.rules", system=system, summary=summary)
+
+
 def rng_from(request: dict[str, Any]) -> random.Random:
     """The explicit RNG of a request: ``random.Random(request["seed"])``.
 

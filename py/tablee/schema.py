@@ -19,7 +19,22 @@ import fastjsonschema
 
 from .errors import Problem
 
-__all__ = ["compiled", "fixed_object", "schema_params", "shape_problems"]
+__all__ = [
+    "ID_SCHEMA",
+    "array",
+    "character_head",
+    "compiled",
+    "fixed_object",
+    "integer",
+    "named_levels",
+    "record",
+    "schema_params",
+    "shape_problems",
+    "text",
+]
+
+#: A character id (or any record id), as the store bounds it.
+ID_SCHEMA: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 64}
 
 
 class _Compiled:
@@ -90,3 +105,47 @@ def fixed_object(names: tuple[str, ...], item: dict[str, Any]) -> dict[str, Any]
         "required": list(names),
         "additionalProperties": False,
     }
+
+
+# ----------------------------------------------------------------- shared schema fragments
+# The systems' sheets and table states are built from the same few JSON-Schema pieces; these
+# write each piece once (the schemas they give are exactly the ones the systems wrote out).
+
+
+def integer(lo: int, hi: int) -> dict[str, Any]:
+    """A whole number from ``lo`` to ``hi``."""
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
+def text(max_length: int, min_length: int = 0) -> dict[str, Any]:
+    """A string of at most ``max_length`` characters (at least ``min_length`` when above 0)."""
+    if min_length:
+        return {"type": "string", "minLength": min_length, "maxLength": max_length}
+    return {"type": "string", "maxLength": max_length}
+
+
+def record(properties: dict[str, Any], required: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """An object with these ``properties`` and no other; ``required``: all of them unless named."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties if required is None else required),
+        "additionalProperties": False,
+    }
+
+
+def array(items: dict[str, Any], max_items: int, min_items: int = 0) -> dict[str, Any]:
+    """A list of at most ``max_items`` ``items`` (at least ``min_items`` when above 0)."""
+    if min_items:
+        return {"type": "array", "minItems": min_items, "maxItems": max_items, "items": items}
+    return {"type": "array", "maxItems": max_items, "items": items}
+
+
+def character_head(system: str, *, name_max: int = 80, name_min: int = 0) -> dict[str, Any]:
+    """The properties every system's character starts with: its id, its system, its name."""
+    return {"id": ID_SCHEMA, "system": {"const": system}, "name": text(name_max, name_min)}
+
+
+def named_levels(max_items: int, level: dict[str, Any], name_max: int = 60) -> dict[str, Any]:
+    """A list of ``{"name", "level"}`` (a sheet's skills): a non-empty name, a ``level``."""
+    return array(record({"name": text(name_max, 1), "level": level}), max_items)

@@ -17,7 +17,7 @@ import unicodedata
 from typing import Any
 
 from ...errors import Problem, declare
-from ...schema import compiled, shape_problems
+from ...schema import array, character_head, compiled, integer, named_levels, record, shape_problems, text
 from .data import ATOUT_METICULEUX, ATTRIBUTES, LEVEL_MAX
 
 __all__ = [
@@ -45,48 +45,20 @@ MAX_SKILLS = 60
 MAX_ATOUTS = 20
 CODE_PATTERN = "^[A-Z]{3}$"
 _CODE = re.compile(CODE_PATTERN)
-_LEVEL = {"type": "integer", "minimum": 0, "maximum": LEVEL_MAX}
+_LEVEL = integer(0, LEVEL_MAX)
 
 CHARACTER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "system": {"const": "pointzero"},
-        "name": {"type": "string", "minLength": 1, "maxLength": 80},
-        "attributes": {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": MAX_ATTRIBUTES,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "code": {"type": "string", "pattern": CODE_PATTERN},
-                    "name": {"type": "string", "minLength": 1, "maxLength": 40},
-                    "level": _LEVEL,
-                },
-                "required": ["code", "name", "level"],
-                "additionalProperties": False,
-            },
-        },
-        "skills": {
-            "type": "array",
-            "maxItems": MAX_SKILLS,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "minLength": 1, "maxLength": 60},
-                    "level": _LEVEL,
-                },
-                "required": ["name", "level"],
-                "additionalProperties": False,
-            },
-        },
-        "atouts": {
-            "type": "array",
-            "maxItems": MAX_ATOUTS,
-            "items": {"type": "string", "minLength": 1, "maxLength": 80},
-        },
-        "notes": {"type": "string", "maxLength": 4000},
+        **character_head("pointzero", name_min=1),
+        "attributes": array(
+            record({"code": {"type": "string", "pattern": CODE_PATTERN}, "name": text(40, 1), "level": _LEVEL}),
+            MAX_ATTRIBUTES,
+            min_items=1,
+        ),
+        "skills": named_levels(MAX_SKILLS, _LEVEL),
+        "atouts": array(text(80, 1), MAX_ATOUTS),
+        "notes": text(4000),
     },
     "required": ["id", "system", "name", "attributes", "skills", "atouts", "notes"],
     "additionalProperties": False,

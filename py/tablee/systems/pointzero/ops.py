@@ -17,7 +17,7 @@ from typing import Any
 
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import resolution as R
@@ -129,7 +129,7 @@ def _summary(plan: R.Plan, difficulty: int) -> dict[str, Any]:
     }
 
 
-@op("pointzero.rules", system=S, summary="The rules as data: difficulty ladder, modifiers, attributes, bounds.")
+@rules_op(S, "The rules as data: difficulty ladder, modifiers, attributes, bounds.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return data_tables()
 
@@ -348,13 +348,8 @@ def _state_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": T.new_state()}
 
 
-@op(
-    "pointzero.tension.view",
-    system=S,
-    properties={"state": _STATE},
-    required=("state",),
-    summary="What players see of the Jauge de Tension: gauge, Tension critique, entries (never the threshold).",
-)
+@state_op("pointzero.tension.view", system=S, state=_STATE,
+          summary="What players see of the Jauge de Tension: gauge, Tension critique, entries (never the threshold).")
 def _tension_view(request: dict[str, Any]) -> dict[str, Any]:
     return {"view": T.player_view(T.require_state(request["state"]))}
 
@@ -378,13 +373,8 @@ def _tension_use(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new, "view": T.player_view(new)}
 
 
-@op(
-    "pointzero.mj.view",
-    system=S,
-    properties={"state": _STATE},
-    required=("state",),
-    summary="MJ: the Jauge de Tension with its secret threshold and the points left before Tension critique.",
-)
+@state_op("pointzero.mj.view", system=S, state=_STATE,
+          summary="MJ: the Jauge de Tension with its secret threshold and the points left before Tension critique.")
 def _mj_view(request: dict[str, Any]) -> dict[str, Any]:
     return {"view": T.mj_view(T.require_state(request["state"]))}
 

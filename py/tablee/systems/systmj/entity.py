@@ -33,7 +33,7 @@ import re
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
-from ...schema import compiled, fixed_object, shape_problems
+from ...schema import character_head, compiled, fixed_object, shape_problems
 from . import data as D
 
 __all__ = [
@@ -89,9 +89,7 @@ PROGRESS_SCHEMA: dict[str, Any] = {
 CHARACTER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "system": {"const": "systmj"},
-        "name": {"type": "string", "minLength": 1, "maxLength": TEXT_LIMITS["name"]},
+        **character_head("systmj", name_max=TEXT_LIMITS["name"], name_min=1),
         "kind": {"enum": list(D.KINDS)},
         "language": {"type": "string", "maxLength": TEXT_LIMITS["language"]},
         "player": {"type": "string", "maxLength": TEXT_LIMITS["player"]},

@@ -16,7 +16,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import data as D
 from . import entity as E
@@ -123,11 +123,7 @@ def _echo(request: dict[str, Any]) -> dict[str, Any]:
     return {"subject": request["subject"]} if "subject" in request else {}
 
 
-@op(
-    "systmj.rules",
-    system="systmj",
-    summary="The tables as data: attributes, pairs, skills, scale, modifiers, DA, learning quality, dice.",
-)
+@rules_op("systmj", "The tables as data: attributes, pairs, skills, scale, modifiers, DA, learning quality, dice.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "attributes": list(D.ATTRIBUTES),
@@ -292,13 +288,8 @@ def _phase_set(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.set_phase(S.require_state(request["state"]), request["phase"])}
 
 
-@op(
-    "systmj.phase.next_round",
-    system="systmj",
-    properties={"state": _STATE},
-    required=("state",),
-    summary="Next round of Action & Mouvement.",
-)
+@state_op("systmj.phase.next_round", system="systmj", state=_STATE,
+          summary="Next round of Action & Mouvement.")
 def _next_round(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.next_round(S.require_state(request["state"]))}
 
@@ -571,13 +562,8 @@ def _review_plan(request: dict[str, Any]) -> dict[str, Any]:
     return {"session": session, "reviewed": session in state["reviewed"], "used": skills_used(request["log"], session)}
 
 
-@op(
-    "systmj.session.close",
-    system="systmj",
-    properties={"state": _STATE},
-    required=("state",),
-    summary="The review is done: the session is marked reviewed and the next one begins.",
-)
+@state_op("systmj.session.close", system="systmj", state=_STATE,
+          summary="The review is done: the session is marked reviewed and the next one begins.")
 def _session_close(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     reviewed = sorted(set(state["reviewed"]) | {state["session"]})[-1000:]

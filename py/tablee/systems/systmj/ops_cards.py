@@ -14,7 +14,7 @@ from typing import Any
 
 from ... import cards
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from
+from ...registry import SEED_SCHEMA, op, rng_from, state_op
 from . import combat as C
 from . import data as D
 from . import entity as E
@@ -346,8 +346,8 @@ _round_op("systmj.round.order", "The MJ's order for the round.",
 _round_op("systmj.round.vitals", "A fighter's current PV and PA.",
           {"entity": _ID, "pv": _POOL, "pa": _POOL},
           lambda r, q: RD.set_vitals(r, q["entity"], q["pv"], q["pa"]))
-@op("systmj.round.next", system="systmj", properties={"state": _STATE}, required=("state",),
-    summary="The next round: new hidden choices (the same counter as systmj.phase.next_round).")
+@state_op("systmj.round.next", system="systmj", state=_STATE,
+          summary="The next round: new hidden choices (the same counter as systmj.phase.next_round).")
 def _round_next(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     _rounds(state)
@@ -355,15 +355,15 @@ def _round_next(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new, "view": RD.view(new["rounds"])}
 
 
-@op("systmj.round.view", system="systmj", properties={"state": _STATE}, required=("state",),
-    summary="The round as the table may see it: before the reveal, who has chosen but never what.")
+@state_op("systmj.round.view", system="systmj", state=_STATE,
+          summary="The round as the table may see it: before the reveal, who has chosen but never what.")
 def _round_view(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     return {"view": RD.view(_rounds(state))}
 
 
-@op("systmj.round.end", system="systmj", properties={"state": _STATE}, required=("state",),
-    summary="Back to Jeu libre: the round is over.")
+@state_op("systmj.round.end", system="systmj", state=_STATE,
+          summary="Back to Jeu libre: the round is over.")
 def _round_end(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.set_phase(S.require_state(request["state"]), "jeu_libre")}
 

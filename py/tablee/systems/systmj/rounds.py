@@ -25,6 +25,7 @@ import copy
 from typing import Any
 
 from ...errors import RulesError, declare
+from ...schema import ID_SCHEMA, integer
 
 __all__ = ["ROUNDS_SCHEMA", "acted", "choose", "next_round", "reveal", "set_vitals", "start", "view"]
 
@@ -42,13 +43,13 @@ declare(
 
 CHOICES = ("action", "mouvement")
 MAX_ENTITIES = 60
-_ID = {"type": "string", "minLength": 1, "maxLength": 64}
-_POOL = {"type": "integer", "minimum": 0, "maximum": 999}
+_ID = ID_SCHEMA
+_POOL = integer(0, 999)
 
 ROUNDS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "round": {"type": "integer", "minimum": 1, "maximum": 100000},
+        "round": integer(1, 100000),
         "revealed": {"type": "boolean"},
         "entities": {
             "type": "array",

@@ -26,7 +26,7 @@ import copy
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
-from ...schema import compiled, shape_problems
+from ...schema import array, compiled, integer, record, shape_problems, text
 from . import data as D
 from . import rounds as RD
 from .entity import SPECIAL_ID
@@ -95,20 +95,7 @@ STATE_SCHEMA: dict[str, Any] = {
             "type": "object",
             "properties": {
                 "holder": {"type": "string", "maxLength": 80},
-                "months": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 24,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "name": {"type": "string", "minLength": 1, "maxLength": 40},
-                            "days": {"type": "integer", "minimum": 1, "maximum": 100},
-                        },
-                        "required": ["name", "days"],
-                        "additionalProperties": False,
-                    },
-                },
+                "months": array(record({"name": text(40, 1), "days": integer(1, 100)}), 24, min_items=1),
                 "year": {"type": "integer", "minimum": -MAX_YEAR, "maximum": MAX_YEAR},
                 "month": {"type": "integer", "minimum": 1, "maximum": 24},
                 "day": {"type": "integer", "minimum": 1, "maximum": 100},

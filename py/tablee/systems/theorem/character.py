@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import Problem, declare
-from ...schema import compiled, shape_problems
+from ...schema import character_head, compiled, fixed_object, integer, named_levels, shape_problems
 from . import data as D
 
 __all__ = [
@@ -48,34 +48,14 @@ LIMITS = {
 }
 MAX_SKILLS = 40
 
-_INT = {"type": "integer"}
 CHARACTER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "system": {"const": "theorem"},
-        "name": {"type": "string", "minLength": 1, "maxLength": 80},
-        "spheres": {
-            "type": "object",
-            "properties": {s: {**_INT, "minimum": 0, "maximum": 10} for s in D.SPHERES},
-            "required": list(D.SPHERES),
-            "additionalProperties": False,
-        },
-        "skills": {
-            "type": "array",
-            "maxItems": MAX_SKILLS,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "minLength": 1, "maxLength": 60},
-                    "level": {**_INT, "minimum": 0, "maximum": 10},
-                },
-                "required": ["name", "level"],
-                "additionalProperties": False,
-            },
-        },
-        "realite": {**_INT, "minimum": 0, "maximum": 999},
-        "des_ka": {**_INT, "minimum": 0, "maximum": 20},
+        **character_head("theorem", name_min=1),
+        "spheres": fixed_object(D.SPHERES, integer(0, 10)),
+        "skills": named_levels(MAX_SKILLS, integer(0, 10)),
+        "realite": integer(0, 999),
+        "des_ka": integer(0, 20),
         "ka_card": {"type": ["integer", "null"], "minimum": 0, "maximum": len(D.ARCANA) - 1},
         "notes": {"type": "string", "maxLength": 4000},
     },

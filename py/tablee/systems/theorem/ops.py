@@ -9,7 +9,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import data as D
@@ -54,11 +54,7 @@ def _frac_rows(dist: dict[Any, Any], key: str) -> list[dict[str, Any]]:
     return [{key: k, **cards.fraction_json(p)} for k, p in dist.items()]
 
 
-@op(
-    "theorem.rules",
-    system="theorem",
-    summary="The rules as data: spheres, suits, figures, arcana, success table, ladder.",
-)
+@rules_op("theorem", "The rules as data: spheres, suits, figures, arcana, success table, ladder.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "spheres": list(D.SPHERES),
@@ -438,14 +434,9 @@ def _chase_begin(request: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@op(
-    "theorem.chase.odds",
-    system="theorem",
-    properties={"state": _STATE},
-    required=("state",),
-    summary="Before each side draws: each side's exact score and success-level odds this round; once one "
-    "side has drawn, the exact odds of each side winning the round (a, b, tie).",
-)
+@state_op("theorem.chase.odds", system="theorem", state=_STATE,
+          summary="Before each side draws: each side's exact score and success-level odds this round; once one "
+          "side has drawn, the exact odds of each side winning the round (a, b, tie).")
 def _chase_odds(request: dict[str, Any]) -> dict[str, Any]:
     odds = S.chase_odds(S.require_state(request["state"]))
     sides = {
@@ -478,13 +469,8 @@ def _chase_round(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], "state": new, "round": rec, "deck_used": used}
 
 
-@op(
-    "theorem.chase.end",
-    system="theorem",
-    properties={"state": _STATE},
-    required=("state",),
-    summary="Close the chase tracker.",
-)
+@state_op("theorem.chase.end", system="theorem", state=_STATE,
+          summary="Close the chase tracker.")
 def _chase_end(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     if state["chase"] is None:
@@ -512,13 +498,8 @@ def _table_set(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state}
 
 
-@op(
-    "theorem.turn.next",
-    system="theorem",
-    properties={"state": _STATE},
-    required=("state",),
-    summary="Next turn: every player may play one arcane again.",
-)
+@state_op("theorem.turn.next", system="theorem", state=_STATE,
+          summary="Next turn: every player may play one arcane again.")
 def _turn(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     state["turn"] = min(state["turn"] + 1, 999999)

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from tablee.errors import Problem, RulesError, declare
-from tablee.schema import compiled, shape_problems
+from tablee.schema import character_head, compiled, fixed_object, integer, shape_problems, text
 
 from .data import (
     CARRIED,
@@ -188,17 +188,10 @@ CONDITION_SCHEMA = {
     "additionalProperties": False,
 }
 _CHAR_PROPS: dict[str, Any] = {
-    "id": {"type": "string", "minLength": 1, "maxLength": 64},
-    "system": {"const": "unicreon"},
-    "name": {"type": "string", "maxLength": 80},
+    **character_head("unicreon"),
     "created": {"type": "boolean"},
-    **{f: {"type": "string", "maxLength": 4000} for f in TEXT_FIELDS},
-    "characteristics": {
-        "type": "object",
-        "properties": {c: {"type": "integer", "minimum": 0, "maximum": 99} for c in CHARACTERISTICS},
-        "required": list(CHARACTERISTICS),
-        "additionalProperties": False,
-    },
+    **{f: text(4000) for f in TEXT_FIELDS},
+    "characteristics": fixed_object(CHARACTERISTICS, integer(0, 99)),
     "skills": {"type": "array", "items": SKILL_SCHEMA, "maxItems": 40},
     "pv": {"type": "integer", "minimum": 0, "maximum": 999},
     "pv_max": {"type": "integer", "minimum": 1, "maximum": 999},

@@ -3,11 +3,8 @@
 Importing this package registers its ops (``versality.*``) and the store validators.
 """
 
-from . import (
-    ops,  # noqa: F401  (registers the ops)
-    replay,  # noqa: F401  (registers versality.draw.replay)
-    share,  # noqa: F401  (registers the player share filter)
-)
+# Each registers: the ops, versality.draw.replay, the player share filter.
+from . import ops, replay, share  # noqa: F401
 
 PLAYABLE = True
 

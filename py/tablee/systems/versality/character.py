@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
-from ...schema import compiled, fixed_object, shape_problems
+from ...schema import array, character_head, compiled, fixed_object, record, shape_problems
 from . import rules as R
 
 __all__ = [
@@ -77,21 +77,10 @@ _SCORE = {"type": "integer", "minimum": 0, "maximum": 20}
 CHARACTER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "system": {"const": "versality"},
-        # the store's own limit (store.MAX_NAME): a longer name would save, then be refused at load
-        "name": {"type": "string", "maxLength": 80},
+        # the name at the store's own limit (store.MAX_NAME): a longer one would save, then be refused at load
+        **character_head("versality"),
         "created": {"type": "boolean"},
-        "powers": {
-            "type": "array",
-            "maxItems": 12,
-            "items": {
-                "type": "object",
-                "properties": {"text": _TEXT, "approved": {"type": "boolean"}},
-                "required": ["text", "approved"],
-                "additionalProperties": False,
-            },
-        },
+        "powers": array(record({"text": _TEXT, "approved": {"type": "boolean"}}), 12),
         "forces": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6},
         "faiblesses": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6},
         "traits_approved": {"type": "boolean"},

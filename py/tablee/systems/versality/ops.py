@@ -9,7 +9,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from
+from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import rules as R
@@ -83,7 +83,7 @@ def _char(c: dict[str, Any]) -> dict[str, Any]:
     return c
 
 
-@op("versality.rules", system="versality", summary="The rules as data: ladder, prices, difficulties, bands.")
+@rules_op("versality", "The rules as data: ladder, prices, difficulties, bands.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "outcomes": list(reversed(R.OUTCOMES)),
@@ -136,13 +136,8 @@ def _state_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.new_state()}
 
 
-@op(
-    "versality.view.player",
-    system="versality",
-    properties={"state": _STATE},
-    required=("state",),
-    summary="The table state without MJ-only data (catastrophe, tokens, power uses, deck order).",
-)
+@state_op("versality.view.player", system="versality", state=_STATE,
+          summary="The table state without MJ-only data (catastrophe, tokens, power uses, deck order).")
 def _view(request: dict[str, Any]) -> dict[str, Any]:
     return {"view": S.player_view(S.require_state(request["state"]))}
 
@@ -338,13 +333,8 @@ def _adjust(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state, "band": R.catastrophe_band(state["catastrophe"])}
 
 
-@op(
-    "versality.mj.band",
-    system="versality",
-    properties={"state": _STATE},
-    required=("state",),
-    summary="MJ: the catastrophe value and its band (i18n key versality.catastrophe.<band>).",
-)
+@state_op("versality.mj.band", system="versality", state=_STATE,
+          summary="MJ: the catastrophe value and its band (i18n key versality.catastrophe.<band>).")
 def _band(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     return {

@@ -18,12 +18,18 @@ import {
   nameOf, prob, ready, recordTensionPoint, renderGauge, signed, tensionView, useTensionPoint, verdict,
 } from "./common.js";
 
+/** One opponent's settings: a character of the table (`who`) or an NPC given by its levels. */
+function newOpponent() {
+  return { who: "", bKind: "skill", bSkill: 0, bAttr: 0, npcName: "", npcSkillName: "", npcCode: "", npcSkill: 3, npcAttr: 3 };
+}
+/** The most sides of one opposition (the engine's MAX_SIDES, pointzero/ops.py). */
+const MAX_SIDES = 8;
+
 const ui = {
   id: null, kind: "skill", skill: 0, attribute: 0, difficulty: "moyen", custom: 15,
   mods: Object.fromEntries(MODIFIERS.map((m) => [m, 0])), tension: false, sacrifice: 0,
   result: null, request: null, logId: null, keep: null, error: null, busy: false,
-  opp: { who: "", bKind: "skill", bSkill: 0, bAttr: 0, npcName: "", npcSkillName: "", npcCode: "", npcSkill: 3, npcAttr: 3,
-    tension: false, sacrifice: 0, result: null, error: null, request: null },
+  opp: { ...newOpponent(), extra: [], tension: false, sacrifice: 0, result: null, error: null, request: null },
 };
 const testOdds = requestCache();
 const oppOdds = requestCache({ keepStale: true });
@@ -42,7 +48,7 @@ function wholeNumber(app, target, key, lo, hi) {
     } else {
       delete numberErrors[e.target.id];
       target[key] = n;
-      if (target === ui.opp) ui.opp.result = null;
+      if (target === ui.opp || ui.opp.extra.includes(target)) ui.opp.result = null;
       else {
         ui.result = null;
         remember(app);
@@ -76,7 +82,7 @@ function reset(app, id, c) {
     difficulty: pick(p, "difficulty", [...DIFFICULTIES, "custom"], "moyen"), custom: pickInt(p, "custom", 0, 99, 15),
     tension: false, sacrifice: pickInt(p, "sacrifice", 0, 10, 0), result: null, request: null,
     logId: null, keep: null, error: null, mods: Object.fromEntries(MODIFIERS.map((m) => [m, pickInt(mods, m, 0, 5, 0)])) });
-  Object.assign(ui.opp, { who: "", tension: false, sacrifice: 0, result: null, error: null, request: null });
+  Object.assign(ui.opp, { who: "", extra: [], tension: false, sacrifice: 0, result: null, error: null, request: null });
   testOdds.clear();
   oppOdds.clear();
 }
@@ -359,9 +365,24 @@ function resultBlock(app, c) {
 }
 
 // ----------------------------------------------------------------------------- opposition
-/** The two sides. This character's side takes the page's test and, in a skill test, its own
- * Tension point and Surpassement (Tension critique read from the public gauge); an NPC is
- * given by its levels, an attribute code and a skill name for the notation. */
+/** One opponent's side: a character of the table (its chosen test) or an NPC given by its
+ * levels, an attribute code and a skill name for the notation. */
+function opponentSide(app, a, ent) {
+  const other = ent.who ? findCharacter(app.doc, ent.who) : null;
+  if (other) return { side: { ...side(other, ent.bKind, ent.bSkill, ent.bAttr), name: nameOf(other).slice(0, 80) }, other };
+  const b = { kind: ent.bKind, attribute: clamp(ent.npcAttr, 0, 10), name: (ent.npcName.trim() || t("pointzero.ui.npc")).slice(0, 80) };
+  const code = ent.npcCode || a.attribute_code;
+  if (code) b.attribute_code = code.slice(0, 3);
+  if (ent.bKind === "skill") {
+    b.skill = clamp(ent.npcSkill, 0, 10);
+    if (ent.npcSkillName.trim()) b.skill_name = ent.npcSkillName.trim().slice(0, 60);
+  }
+  return { side: b, other: null };
+}
+
+/** The sides. This character's side takes the page's test and, in a skill test, its own
+ * Tension point and Surpassement (Tension critique read from the public gauge); then the
+ * first opponent (`b`) and the opponents added beyond it ("Deux personnages (ou plus)"). */
 function oppSides(app, c, view) {
   const o = ui.opp;
   const a = { ...side(c, ui.kind, ui.skill, ui.attribute), name: nameOf(c).slice(0, 80) };
@@ -369,25 +390,32 @@ function oppSides(app, c, view) {
     Object.assign(a, { tension: o.tension, sacrifice: o.sacrifice, critical: Boolean(view?.critical), tension_rule: tensionRule(view) });
   }
   if (isMeticuleux(c)) a.meticuleux = true;
-  const other = o.who ? findCharacter(app.doc, o.who) : null;
-  let b;
-  if (other) b = { ...side(other, o.bKind, o.bSkill, o.bAttr), name: nameOf(other).slice(0, 80) };
-  else {
-    b = { kind: o.bKind, attribute: clamp(o.npcAttr, 0, 10), name: (o.npcName.trim() || t("pointzero.ui.npc")).slice(0, 80) };
-    const code = o.npcCode || a.attribute_code;
-    if (code) b.attribute_code = code.slice(0, 3);
-    if (o.bKind === "skill") {
-      b.skill = clamp(o.npcSkill, 0, 10);
-      if (o.npcSkillName.trim()) b.skill_name = o.npcSkillName.trim().slice(0, 60);
-    }
-  }
-  return { a, b, other };
+  const { side: b, other } = opponentSide(app, a, o);
+  const extra = o.extra.map((ent) => opponentSide(app, a, ent));
+  return { a, b, other, extra };
 }
+
+/** Two sides go as `a`/`b` (answered "a"/"b"); three or more as `sides` (answered by index). */
+function oppRequest(op, { a, b, extra }) {
+  return extra.length ? { op, sides: [a, b, ...extra.map((x) => x.side)] } : { op, a, b };
+}
+/** Every side, in the request's order. */
+const allSides = ({ a, b, extra }) => [a, b, ...extra.map((x) => x.side)];
+/** This character's answer in the odds (its Surpassement choices), either form. */
+const mine = (odds) => (odds && !odds.error ? (odds.sides ? odds.sides[0] : odds.a) : null);
+/** The winner's name, from either form's `winner` ("a"/"b" or an index; null: perfect tie). */
+function winnerName(r, sides) {
+  if (r.winner === null || r.winner === undefined) return null;
+  return r.winner === "a" ? sides[0].name : r.winner === "b" ? sides[1].name : sides[r.winner]?.name ?? null;
+}
+/** Each side's roll, in order, from either form. */
+const rolls = (r) => (r.sides ? r.sides : [r.a, r.b]);
 
 async function oppose(app, c) {
   if (ui.busy) return;
-  const { a, b } = oppSides(app, c, tensionView(app));
-  const request = { op: "pointzero.opposition.roll", a, b, seed: newSeed() };
+  const sides = oppSides(app, c, tensionView(app));
+  const { a } = sides;
+  const request = { ...oppRequest("pointzero.opposition.roll", sides), seed: newSeed() };
   ui.busy = true;
   app.rerender();
   let tension = null;
@@ -409,15 +437,28 @@ async function oppose(app, c) {
   }
   Object.assign(ui.opp, { result: r, error: null, request, tension: false });
   if (tension) await recordTensionPoint(app, ui.opp, "dice", a.name, "");
-  const winner = r.winner === "a" ? a.name : r.winner === "b" ? b.name : null;
-  app.addLog({ kind: "pointzero.opposition", system: "pointzero", who: a.name, label: t("pointzero.ui.opposition_vs", { a: a.name, b: b.name }), request,
-    result: { summary: `${winner ? t("pointzero.ui.wins", { name: winner }) : t("pointzero.ui.perfect_tie")} (${r.a.result.total} / ${r.b.result.total})`,
-      terms: [diceTerm(r.a.result, a.name), diceTerm(r.b.result, b.name)] } });
+  const list = allSides(sides);
+  const winner = winnerName(r, list);
+  const done = rolls(r);
+  app.addLog({ kind: "pointzero.opposition", system: "pointzero", who: a.name,
+    label: t("pointzero.ui.opposition_vs", { a: a.name, b: list.slice(1).map((s) => s.name).join(", ") }), request,
+    result: { summary: `${winner ? t("pointzero.ui.wins", { name: winner }) : t("pointzero.ui.perfect_tie")} (${done.map((x) => x.result.total).join(" / ")})`,
+      terms: done.map((x, i) => diceTerm(x.result, list[i].name)) } });
 }
 
-function oppOddsBlock(odds, a, b) {
+function oppOddsBlock(odds, sides) {
   if (!odds) return html`<p class="muted">${t("pointzero.ui.odds_loading")}</p>`;
   if (odds.error) return errorLine(odds.error, "pz-opp-odds-error");
+  const list = allSides(sides);
+  if (odds.sides) {
+    return html`<div data-testid="pz-opp-odds">
+      <dl class="facts">
+        ${odds.sides.map((s, i) => html`<dt>${t("pointzero.ui.wins", { name: list[i].name })}</dt><dd>${prob(s.wins, `pz-opp-side-${i}`)}</dd>`)}
+        <dt>${t("pointzero.ui.perfect_tie")}</dt><dd>${prob(odds.perfect_tie, "pz-opp-tie")}</dd>
+      </dl>
+    </div>`;
+  }
+  const [a, b] = list;
   const tieTo = odds.tie_goes_to === "a" ? a.name : odds.tie_goes_to === "b" ? b.name : null;
   return html`<div data-testid="pz-opp-odds">
     <dl class="facts">
@@ -436,7 +477,7 @@ function oppOddsBlock(odds, a, b) {
 function oppOptions(app, c, a, odds, view) {
   const o = ui.opp;
   if (a.kind !== "skill") return nothing;
-  const opts = odds && !odds.error ? odds.a?.surpassement : null;
+  const opts = mine(odds)?.surpassement ?? null;
   return html`<fieldset class="pz-opp-options" data-testid="pz-opp-options"><legend>${t("pointzero.ui.opp_options", { name: a.name })}</legend>
     <label class="check"><input type="checkbox" id="pz-o-tension" .checked=${o.tension}
       @change=${(e) => { o.tension = e.target.checked; o.sacrifice = 0; o.result = null; app.rerender(); }}> ${t("pointzero.ui.use_tension")}</label>
@@ -450,66 +491,104 @@ function oppOptions(app, c, a, odds, view) {
   </fieldset>`;
 }
 
+/** One opponent's fields; `sfx` tells the ids apart ("" for the first opponent, "-3"… after). */
+function opponentFields(app, ent, other, sfx, others, codes, a) {
+  const o = ui.opp;
+  const set = (key, num = false) => (e) => { ent[key] = num ? Number(e.target.value) : e.target.value; o.result = null; app.rerender(); };
+  return html`
+    <div class="field"><label for=${`pz-o-who${sfx}`}>${t("pointzero.ui.opponent")}</label>
+      <select id=${`pz-o-who${sfx}`} @change=${set("who")}>
+        <option value="" ?selected=${!ent.who}>${t("pointzero.ui.npc_levels")}</option>
+        ${others.map((x) => html`<option value=${x.id} ?selected=${x.id === ent.who}>${nameOf(x)}</option>`)}
+      </select></div>
+    <div class="field"><label for=${`pz-o-kind${sfx}`}>${t("pointzero.ui.kind")}</label>
+      <select id=${`pz-o-kind${sfx}`} @change=${set("bKind")}>
+        <option value="skill" ?selected=${ent.bKind === "skill"}>${t("pointzero.ui.kind_skill")}</option>
+        <option value="attribute" ?selected=${ent.bKind !== "skill"}>${t("pointzero.ui.kind_attribute")}</option>
+      </select></div>
+    ${other ? html`
+      ${ent.bKind === "skill" ? html`<div class="field"><label for=${`pz-o-skill${sfx}`}>${t("pointzero.ui.skill")}</label>
+        <select id=${`pz-o-skill${sfx}`} @change=${set("bSkill", true)}>${other.skills.map((k, i) => html`<option value=${i} ?selected=${i === ent.bSkill}>${k.name} (${k.level})</option>`)}</select></div>` : nothing}
+      <div class="field"><label for=${`pz-o-attr${sfx}`}>${t("pointzero.ui.attribute")}</label>
+        <select id=${`pz-o-attr${sfx}`} @change=${set("bAttr", true)}>${other.attributes.map((x, i) => html`<option value=${i} ?selected=${i === ent.bAttr}>${x.code} (${x.level})</option>`)}</select></div>`
+    : html`
+      <div class="field"><label for=${`pz-o-name${sfx}`}>${t("pointzero.ui.npc_name")}</label>
+        <input id=${`pz-o-name${sfx}`} maxlength="80" autocomplete="off" .value=${ent.npcName} @change=${set("npcName")}></div>
+      ${ent.bKind === "skill" ? html`<div class="field"><label for=${`pz-o-skill-name${sfx}`}>${t("pointzero.ui.npc_skill_name")}</label>
+        <input id=${`pz-o-skill-name${sfx}`} maxlength="60" autocomplete="off" .value=${ent.npcSkillName} @change=${set("npcSkillName")}></div>
+        ${numberField(app, `pz-o-skill-level${sfx}`, t("pointzero.ui.npc_skill"), ent, "npcSkill", 0, 10)}` : nothing}
+      <div class="field"><label for=${`pz-o-code${sfx}`}>${t("pointzero.ui.npc_code")}</label>
+        <select id=${`pz-o-code${sfx}`} @change=${set("npcCode")}>
+          ${codes.map((code) => html`<option value=${code} ?selected=${code === (ent.npcCode || a.attribute_code)}>${code}</option>`)}
+        </select></div>
+      ${numberField(app, `pz-o-attr-level${sfx}`, t("pointzero.ui.npc_attribute"), ent, "npcAttr", 0, 10)}`}`;
+}
+
+function addSide(app) {
+  const o = ui.opp;
+  if (2 + o.extra.length >= MAX_SIDES) return;
+  o.extra.push(newOpponent());
+  o.result = null;
+  app.rerender();
+}
+
+function removeSide(app, i) {
+  const o = ui.opp;
+  o.extra.splice(i, 1);
+  for (const k of Object.keys(numberErrors)) if (k.startsWith("pz-o-") && /-\d+$/.test(k)) delete numberErrors[k];
+  o.result = null;
+  app.rerender();
+}
+
+function oppResult(app, c, r, sides) {
+  const list = allSides(sides);
+  const done = rolls(r);
+  const keys = r.sides ? done.map((_, i) => String(i)) : ["a", "b"];
+  const winner = winnerName(r, list);
+  return html`<div class="pz-result" data-testid="pz-opp-result" data-winner=${r.winner ?? "none"} data-reason=${r.reason} role="status">
+    <div class="pz-two">
+      ${done.map((x, i) => html`<div><p><strong>${list[i].name}</strong> <span class="muted small" data-testid=${`pz-opp-notation-${keys[i]}`}>${x.notation ?? ""}</span></p>
+        <ul class="dice" aria-label=${list[i].name}>${x.result.dice.map((d) => html`<li class="die ${d.kept ? "kept" : "dropped"}">${d.value}</li>`)}</ul>
+        <p>${t("pointzero.ui.total")} <strong data-testid=${`pz-opp-total-${keys[i]}`}>${x.result.total}</strong></p></div>`)}
+    </div>
+    <p class="pz-verdict" data-testid="pz-opp-verdict">${winner ? t("pointzero.ui.wins", { name: winner }) : t("pointzero.ui.perfect_tie")}
+      <span class="muted small">(${t(`pointzero.ui.reason_${r.reason}`)})</span></p>
+    ${r.winner === null ? html`<button type="button" id="pz-opp-reroll" @click=${() => oppose(app, c)}>${t("pointzero.ui.reroll")}</button>` : nothing}
+  </div>`;
+}
+
 function oppositionSection(app, c) {
   const o = ui.opp;
   const others = characters(app.doc).filter((x) => x.id !== c.id);
   const view = tensionView(app);
-  let { a, b, other } = oppSides(app, c, view);
-  let odds = oppOdds(app, { op: "pointzero.opposition.odds", a, b });
+  let sides = oppSides(app, c, view);
+  let odds = oppOdds(app, oppRequest("pointzero.opposition.odds", sides));
   // A sacrifice no longer allowed (a Tension point unticked, Tension critique): back to none.
-  if (odds && !odds.error && o.sacrifice && !odds.a.surpassement.allowed.includes(o.sacrifice)) {
+  if (mine(odds) && o.sacrifice && !mine(odds).surpassement.allowed.includes(o.sacrifice)) {
     o.sacrifice = 0;
-    ({ a, b, other } = oppSides(app, c, view));
-    odds = oppOdds(app, { op: "pointzero.opposition.odds", a, b });
+    sides = oppSides(app, c, view);
+    odds = oppOdds(app, oppRequest("pointzero.opposition.odds", sides));
   }
+  const { a, other } = sides;
   const codes = [...new Set(characters(app.doc).flatMap((x) => x.attributes.map((at) => at.code)))];
-  const set = (key, num = false) => (e) => { o[key] = num ? Number(e.target.value) : e.target.value; o.result = null; app.rerender(); };
   const r = o.result;
+  const count = 2 + o.extra.length;
   return html`<section class="card" aria-labelledby="pz-opp-title">
     <h2 id="pz-opp-title">${t("pointzero.ui.opposition")}</h2>
-    <p class="muted small">${t("pointzero.ui.opposition_help", { notation: odds?.a?.notation ?? "…" })}</p>
-    <div class="pz-form-grid">
-      <div class="field"><label for="pz-o-who">${t("pointzero.ui.opponent")}</label>
-        <select id="pz-o-who" @change=${set("who")}>
-          <option value="" ?selected=${!o.who}>${t("pointzero.ui.npc_levels")}</option>
-          ${others.map((x) => html`<option value=${x.id} ?selected=${x.id === o.who}>${nameOf(x)}</option>`)}
-        </select></div>
-      <div class="field"><label for="pz-o-kind">${t("pointzero.ui.kind")}</label>
-        <select id="pz-o-kind" @change=${set("bKind")}>
-          <option value="skill" ?selected=${o.bKind === "skill"}>${t("pointzero.ui.kind_skill")}</option>
-          <option value="attribute" ?selected=${o.bKind !== "skill"}>${t("pointzero.ui.kind_attribute")}</option>
-        </select></div>
-      ${other ? html`
-        ${o.bKind === "skill" ? html`<div class="field"><label for="pz-o-skill">${t("pointzero.ui.skill")}</label>
-          <select id="pz-o-skill" @change=${set("bSkill", true)}>${other.skills.map((k, i) => html`<option value=${i} ?selected=${i === o.bSkill}>${k.name} (${k.level})</option>`)}</select></div>` : nothing}
-        <div class="field"><label for="pz-o-attr">${t("pointzero.ui.attribute")}</label>
-          <select id="pz-o-attr" @change=${set("bAttr", true)}>${other.attributes.map((x, i) => html`<option value=${i} ?selected=${i === o.bAttr}>${x.code} (${x.level})</option>`)}</select></div>`
-      : html`
-        <div class="field"><label for="pz-o-name">${t("pointzero.ui.npc_name")}</label>
-          <input id="pz-o-name" maxlength="80" autocomplete="off" .value=${o.npcName} @change=${set("npcName")}></div>
-        ${o.bKind === "skill" ? html`<div class="field"><label for="pz-o-skill-name">${t("pointzero.ui.npc_skill_name")}</label>
-          <input id="pz-o-skill-name" maxlength="60" autocomplete="off" .value=${o.npcSkillName} @change=${set("npcSkillName")}></div>
-          ${numberField(app, "pz-o-skill-level", t("pointzero.ui.npc_skill"), o, "npcSkill", 0, 10)}` : nothing}
-        <div class="field"><label for="pz-o-code">${t("pointzero.ui.npc_code")}</label>
-          <select id="pz-o-code" @change=${set("npcCode")}>
-            ${codes.map((code) => html`<option value=${code} ?selected=${code === (o.npcCode || a.attribute_code)}>${code}</option>`)}
-          </select></div>
-        ${numberField(app, "pz-o-attr-level", t("pointzero.ui.npc_attribute"), o, "npcAttr", 0, 10)}`}
-    </div>
+    <p class="muted small">${t("pointzero.ui.opposition_help", { notation: mine(odds)?.notation ?? "…" })}</p>
+    <div class="pz-form-grid">${opponentFields(app, o, other, "", others, codes, a)}</div>
+    ${o.extra.map((ent, i) => html`<fieldset class="pz-opp-side" data-testid=${`pz-opp-extra-${i + 3}`}>
+      <legend>${t("pointzero.ui.side_n", { n: i + 3 })}</legend>
+      <div class="pz-form-grid">${opponentFields(app, ent, sides.extra[i].other, `-${i + 3}`, others, codes, a)}</div>
+      <button type="button" id=${`pz-o-remove-${i + 3}`} @click=${() => removeSide(app, i)}>${t("pointzero.ui.remove_side", { n: i + 3 })}</button>
+    </fieldset>`)}
+    <p class="row"><button type="button" id="pz-o-add" ?disabled=${count >= MAX_SIDES} @click=${() => addSide(app)}>${t("pointzero.ui.add_side")}</button>
+      <span class="muted small" data-testid="pz-opp-count">${t("pointzero.ui.sides_count", { n: count, max: MAX_SIDES })}</span></p>
     ${oppOptions(app, c, a, odds, view)}
-    ${oppOddsBlock(odds, a, b)}
+    ${oppOddsBlock(odds, sides)}
     <button type="button" class="primary" id="pz-oppose" ?disabled=${!ready(app) || ui.busy || !odds || Boolean(odds.error)} @click=${() => oppose(app, c)}>${t("pointzero.ui.oppose")}</button>
     ${errorLine(o.error)}
-    ${r ? html`<div class="pz-result" data-testid="pz-opp-result" data-winner=${r.winner ?? "none"} data-reason=${r.reason} role="status">
-      <div class="pz-two">
-        ${[["a", a], ["b", b]].map(([k, s]) => html`<div><p><strong>${s.name}</strong> <span class="muted small" data-testid=${`pz-opp-notation-${k}`}>${r[k].notation ?? ""}</span></p>
-          <ul class="dice" aria-label=${s.name}>${r[k].result.dice.map((d) => html`<li class="die ${d.kept ? "kept" : "dropped"}">${d.value}</li>`)}</ul>
-          <p>${t("pointzero.ui.total")} <strong data-testid=${`pz-opp-total-${k}`}>${r[k].result.total}</strong></p></div>`)}
-      </div>
-      <p class="pz-verdict">${r.winner ? t("pointzero.ui.wins", { name: r.winner === "a" ? a.name : b.name }) : t("pointzero.ui.perfect_tie")}
-        <span class="muted small">(${t(`pointzero.ui.reason_${r.reason}`)})</span></p>
-      ${r.winner === null ? html`<button type="button" id="pz-opp-reroll" @click=${() => oppose(app, c)}>${t("pointzero.ui.reroll")}</button>` : nothing}
-    </div>` : nothing}
+    ${r ? oppResult(app, c, r, sides) : nothing}
   </section>`;
 }
 
