@@ -41,14 +41,14 @@ def seed_for(request: dict, outcome: str) -> int:
     return next(s for s in range(2000) if handle({**request, "seed": s})["outcome"] == outcome)
 
 
-def test_the_round_binds_the_combat_and_the_counter_attack_has_no_defence(app):
+def test_the_round_binds_the_combat_and_the_counter_attack_has_no_defence(app_with):
     """000, 3.2 (one Action or one Mouvement per round), 3.3 (« Le combat est une Action »),
     3.3.2 (« S'il échoue, son adversaire est alors en capacité de Contre-attaquer ; dans ce cas,
     aucune Défense ne sera possible »)."""
     aldo = sj_entity("sj-aldo", "Aldo", force=30, resistance=30, rapidite=30)
     brune = sj_entity("sj-brune", "Brune", force=50, resistance=50, rapidite=50)
     state = revealed_round({"sj-aldo": "action", "sj-brune": "mouvement"}, [aldo, brune])
-    seed(app, [aldo, brune], {"systmj": state})
+    app = seed(app_with, [aldo, brune], {"systmj": state})
     goto_route(app, "systmj/combat")
     attack = app.locator("#sj-attack")
 
@@ -95,12 +95,12 @@ def test_the_round_binds_the_combat_and_the_counter_attack_has_no_defence(app):
                replay["damage"]["pv"])
 
 
-def test_next_round_from_the_list_page_asks_for_new_choices(app):
+def test_next_round_from_the_list_page_asks_for_new_choices(app_with):
     """3.2: « Chacune de ces deux options doit être décidée avant chaque tour »: the list page's
     "Tour suivant" and the tracker count the same round, and the tracker takes new choices."""
     aldo = sj_entity("sj-aldo", "Aldo")
     state = revealed_round({"sj-aldo": "action"}, [aldo])
-    seed(app, [aldo], {"systmj": state})
+    app = seed(app_with, [aldo], {"systmj": state})
     goto_route(app, "systmj")
     app.click("#sj-next-round")
     wait_saved(app, "d => d.systems.systmj.round === 2 && d.systems.systmj.rounds.round === 2")
@@ -110,7 +110,7 @@ def test_next_round_from_the_list_page_asks_for_new_choices(app):
     wait_saved(app, "d => d.systems.systmj.rounds.entities[0].choice === 'mouvement'")
 
 
-def test_the_wear_review_logs_no_table_state(app):
+def test_the_wear_review_logs_no_table_state(app_with):
     """3.4.1 (wear review) and 3.2 (hidden choices): the log entry keeps the items, their dice
     and the seed, never the table state with the round's unrevealed choices."""
     aldo = sj_entity("sj-aldo", "Aldo")
@@ -125,7 +125,7 @@ def test_the_wear_review_logs_no_table_state(app):
                                                      "session": 1, "item": "EQ-00001"}},
             "result": {"summary": "ok"}}
     # The table, then the test that used the sword in its roll log (both seeded in storage).
-    seed(app, [aldo], {"systmj": state})
+    app = seed(app_with, [aldo], {"systmj": state})
     app.evaluate("e => { const d = JSON.parse(localStorage.getItem('tablee.document')); d.log.push(e);"
                  " localStorage.setItem('tablee.document', JSON.stringify(d)); }", used)
     app.reload()
@@ -141,7 +141,7 @@ def test_the_wear_review_logs_no_table_state(app):
     assert '"choice": "mouvement"' not in json.dumps(shared)
 
 
-def test_the_library_deletes_a_card_and_learns_a_pouvoir(app):
+def test_the_library_deletes_a_card_and_learns_a_pouvoir(app_with):
     """4 (registry numbers unique: a deleted number is not given again), 4.4 (« les PJ auront
     plus fréquemment la possibilité de les intégrer à travers un processus d'Apprentissage »):
     INT 60 and PER 40 give the limit 50; a gain of 1 point is won with probability 99/100."""
@@ -152,7 +152,7 @@ def test_the_library_deletes_a_card_and_learns_a_pouvoir(app):
     r = handle({"op": "systmj.card.save", "state": r["state"], "card": {"family": "ressource", "name": "Baie rouge",
                                                                        "type": "ingredient_consommable", "subtype": "baie"}})
     r = handle({"op": "systmj.card.give", "state": r["state"], "character": lea, "number": "PO-00001"})
-    seed(app, [r["character"]], {"systmj": r["state"]})
+    app = seed(app_with, [r["character"]], {"systmj": r["state"]})
     goto_route(app, "systmj/cards")
 
     app.once("dialog", lambda dialog: dialog.accept())
@@ -174,7 +174,7 @@ def test_the_library_deletes_a_card_and_learns_a_pouvoir(app):
     assert saved_document(app)["systems"]["systmj"]["library"]["next"]["RE"] == 2  # RE-00001 is not given again
 
 
-def test_the_mj_makes_a_ranged_custom_weapon(app):
+def test_the_mj_makes_a_ranged_custom_weapon(app_with):
     """004, "Combat à distance": a ranged weapon has « une portée idéale et une portée
     maximale »; the MJ's custom-item form makes one (before, every custom weapon was melee)."""
     marie = {
@@ -185,7 +185,7 @@ def test_the_mj_makes_a_ranged_custom_weapon(app):
         "skills": [], "pv": 12, "pv_max": 12, "po": 40, "conditions": [], "down": None,
         "ignore_encumbrance": True, "important_npc": False, "inventory": [],
     }
-    seed(app, [marie])
+    app = seed(app_with, [marie])
     goto_route(app, "unicreon/character/uc-marie")
     app.locator("#uc-custom summary").click()
     app.fill("#uc-cu-name", "Fronde de berger")
