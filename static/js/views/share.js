@@ -254,8 +254,7 @@ function importEntry(app) {
 
 function importTable(app) {
   const key = app.replaceDocument(incoming.data);
-import { loadStylesheet, takeShareChoice } from "./ui.js";
-import { backupLabel } from "./when.js";
+  if (key) finish(app, t("share.table_replaced", { name: incoming.data.name, key: backupLabel(key) }), "status", importedAt("table", incoming.data));
   else {
     incoming = { ...incoming, backupFailed: true };
     app.rerender();
