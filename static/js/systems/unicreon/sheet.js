@@ -345,7 +345,7 @@ function shop(app, c) {
 
 /** The MJ's item, as the ops take it (no uid, no ref). */
 function strip(item) {
-  const { uid: _uid, ref: _ref, ...rest } = item;
+  const { uid: _uid, ref: _ref, free: _free, ...rest } = item; // "free" is the give op's to set
   return rest;
 }
 
