@@ -71,7 +71,7 @@ def test_pointzero_tension_and_surpassement_in_sight_and_tables_agree_with_the_h
         expect(compare.first).to_have_attribute("data-p", plain)
 
 
-def test_unicreon_skill_on_the_first_screen_and_combat_offers_the_characters_own_skill(app):
+def test_unicreon_skill_on_the_first_screen_and_combat_offers_the_characters_own_skill(app_with):
     """Unicreon's skill is on the test's first screen (it turns 83 % into 100 % on one test); in
     a passe d'armes the attacker's list is her own skills by name ("Escrime — Bon"), not the
     generic levels, and the headline's odds move with it as the engine says."""
@@ -80,7 +80,7 @@ def test_unicreon_skill_on_the_first_screen_and_combat_offers_the_characters_own
     bea = character("uc-bea", "Béa")
     bea["skills"] = [{"name": "Escrime", "level": "bon"}]
     state, _, _ = duel_state(bea)
-    seed_document(app, [bea], state)
+    app = seed_document(app_with, [bea], state)
     go(app, "#/unicreon/test/uc-bea")
     expect(app.get_by_test_id("more-options")).not_to_have_attribute("open", "")
     skill = app.locator("#uc-t-skill")
