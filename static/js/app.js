@@ -171,8 +171,11 @@ export const app = {
   /** Append an entry to the roll log (oldest entries dropped past LOG_LIMIT, and while the
    * table would be larger than the store allows). */
   addLog(entry) {
+    // The id and the date are made once, outside the change: a change is applied again to the
+    // latest saved table when it is written, and must give the same entry there.
+    const record = { id: newId("log"), at: new Date().toISOString(), system: null, ...entry };
     return this.update((doc) => {
-      doc.log.push({ id: newId("log"), at: new Date().toISOString(), system: null, ...entry });
+      doc.log.push(structuredClone(record));
       if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
       trimLogToFit(doc, app.limits);
     });
