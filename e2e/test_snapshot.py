@@ -148,14 +148,18 @@ def test_two_restored_loads_give_different_seeds_and_python_randomness(page, sit
     second = python_random(page, site)
     assert first != second, "a restored interpreter's random state is the snapshot's"
     # The page draws each roll's seed from crypto: two restored loads roll with different seeds.
+    # The roll shows before it is saved: wait for the saved log to hold it, then read its seed.
     seeds = []
+    saved = "(JSON.parse(localStorage.getItem('tablee.document') || '{}').log || [])"
     for _ in range(2):
         page.reload()
         assert boot(page) == "snapshot"
+        before = page.evaluate(f"{saved}.length")
         page.fill("#dice-expr", "d6")
         page.click("#roll-button")
         expect(page.locator("#roll-result li.die")).to_have_count(1)
-        seeds.append(page.evaluate("JSON.parse(localStorage.getItem('tablee.document')).log.at(-1).request.seed"))
+        page.wait_for_function(f"{saved}.length === {before + 1}")
+        seeds.append(page.evaluate(f"{saved}.at(-1).request.seed"))
     assert seeds[0] != seeds[1]
 
 
