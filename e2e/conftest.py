@@ -33,6 +33,7 @@ Nothing here is shared between workers, so a test may run on any of them in any 
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import sys
@@ -139,34 +140,130 @@ CSP_CONSOLE = re.compile(r"Content Security Policy", re.IGNORECASE)
 MJ_MODE_ON = "try { if (localStorage.getItem('tablee.mj-mode') === null) localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 
 
-@pytest.fixture
-def guarded(context, server):
-    """Record page errors and CSP violations, and abort (and record) any request to another origin."""
-    foreign: list[str] = []
-    errors: list[str] = []
-    csp: list[str] = []
+def install_guard(context, server: str) -> dict:
+    """Record page errors and CSP violations, and abort (and record) any request to another
+    origin, on every page of ``context``; returns the lists it records into (emptied in place
+    by ``guarded`` at the start of each test that uses a shared context)."""
+    record: dict[str, list[str]] = {"foreign": [], "errors": [], "csp": []}
     own = re.escape(server)
 
     def on_console(message) -> None:
         CONSOLE.append(f"{message.type}: {message.text}")
         if CSP_CONSOLE.search(message.text):
-            csp.append(f"console: {message.text[:300]}")
+            record["csp"].append(f"console: {message.text[:300]}")
 
     def block(route):
-        foreign.append(route.request.url)
+        record["foreign"].append(route.request.url)
         route.abort()
 
     context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), block)
-    context.on("weberror", lambda e: errors.append(str(e.error)))
+    context.on("weberror", lambda e: record["errors"].append(str(e.error)))
     context.on("console", on_console)
-    context.expose_binding("__tableeCspReport", lambda source, text: csp.append(str(text)))
+    context.expose_binding("__tableeCspReport", lambda source, text: record["csp"].append(str(text)))
     context.add_init_script(CSP_RECORDER)
     context.add_init_script(MJ_MODE_ON)
+    return record
+
+
+# ------------------------------------------------------------------ one context per worker
+# A fresh browser context starts the engine the way a first visit does: the service worker
+# precaches the whole site (about 14 MB) while Pyodide compiles and starts plainly and makes its
+# memory snapshot (31 MB). That is what most tests would pay before their first click. So a test
+# gets, by default, a page in a context shared by the tests of its worker: it was warmed once
+# (service worker installed, snapshot stored) and its site storage (localStorage,
+# sessionStorage, IndexedDB, any cache but the service worker's and the snapshot's) is emptied
+# before each test, and its pages closed after it; the engine then starts from the snapshot, as
+# on every return visit of a real device. A test gets a context of its own (a first visit, as
+# before) when it is marked `fresh_context`, uses `new_version`, or asks for other context
+# arguments (a module's `browser_context_args`): what it checks (a first visit, offline, an
+# update, a route held on the network, another viewport) depends on the context itself.
+DEFAULT_CONTEXT_ARGS = {"viewport": {"width": 360, "height": 740}, "locale": "fr-FR"}
+
+CLEAR_SITE_STORAGE = """async () => {
+  localStorage.clear();
+  sessionStorage.clear();
+  if (indexedDB.databases) {
+    for (const db of await indexedDB.databases()) if (db.name) indexedDB.deleteDatabase(db.name);
+  }
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('tablee-')) await caches.delete(name);
+  }
+}"""
+
+SNAPSHOT_STORED = """async () => {
+  const cache = await caches.open('tablee-snapshot');
+  return (await cache.keys()).length > 0;
+}"""
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser, server, site):
+    """The worker's shared context (see above), warmed once: its first page starts the engine,
+    which installs the service worker and stores the engine's memory snapshot."""
+    context = browser.new_context(**DEFAULT_CONTEXT_ARGS)
+    record = install_guard(context, server)
+    page = context.new_page()
+    page.goto(site + "#/tray")
+    wait_engine(page)
+    try:
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        page.wait_for_function(SNAPSHOT_STORED, timeout=90_000)
+    except Exception:
+        pass
+    page.close()
+    for found in record.values():
+        found.clear()
+    context.tablee_guard = record
+    yield context
+    context.close()
+
+
+def wants_fresh_context(request, browser_context_args) -> bool:
+    """Whether the test gets a context of its own. ``TABLEE_E2E_FRESH=1`` gives every test one
+    (the suite as it ran before the shared context: slower; to tell a leak between tests from a
+    real failure)."""
+    return (
+        os.environ.get("TABLEE_E2E_FRESH") == "1"
+        or request.node.get_closest_marker("fresh_context") is not None
+        or "new_version" in request.fixturenames
+        or {k: v for k, v in browser_context_args.items() if k != "base_url"} != DEFAULT_CONTEXT_ARGS
+    )
+
+
+@pytest.fixture
+def context(request, new_context, browser_context_args, server, site):
+    """pytest-playwright's ``context``, shared by the worker's tests unless the test needs a
+    context of its own (``wants_fresh_context``)."""
+    if wants_fresh_context(request, browser_context_args):
+        yield new_context()
+        return
+    shared = request.getfixturevalue("shared_context")
+    page = shared.new_page()
+    page.goto(site + "manifest.webmanifest")
+    page.evaluate(CLEAR_SITE_STORAGE)
+    page.close()
+    for found in shared.tablee_guard.values():
+        found.clear()
+    yield shared
+    for page in list(shared.pages):
+        try:
+            page.close()
+        except Exception:
+            pass
+
+
+@pytest.fixture
+def guarded(context, server):
+    """Record page errors and CSP violations, and abort (and record) any request to another
+    origin, in the test's context; checked when the test ends."""
+    record = getattr(context, "tablee_guard", None)
+    if record is None:
+        record = install_guard(context, server)
     CONSOLE.clear()
-    yield {"foreign": foreign, "errors": errors, "csp": csp}
-    assert not foreign, f"requests left the site's origin: {foreign}"
-    assert not errors, f"uncaught page errors: {errors}"
-    assert not csp, f"Content-Security-Policy violations: {csp}"
+    yield record
+    assert not record["foreign"], f"requests left the site's origin: {record['foreign']}"
+    assert not record["errors"], f"uncaught page errors: {record['errors']}"
+    assert not record["csp"], f"Content-Security-Policy violations: {record['csp']}"
 
 
 @pytest.fixture

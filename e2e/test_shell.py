@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, goto_route, saved_document, wait_engine, wait_log, wait_saved
@@ -96,6 +97,7 @@ def test_log_survives_a_reload_and_exports(app):
     assert exported["log"][0]["result"]["total"] == int(total)
 
 
+@pytest.mark.fresh_context
 def test_offline_after_first_visit(app, context):
     app.evaluate("navigator.serviceWorker.ready.then(() => true)")
     app.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)

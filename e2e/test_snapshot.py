@@ -18,6 +18,9 @@ from playwright.sync_api import expect
 from browser_support import wait_engine
 from tablee.api import handle_json
 
+# Each test starts from a first visit (no snapshot stored): a context of its own.
+pytestmark = pytest.mark.fresh_context
+
 SNAPSHOT_CACHE = "tablee-snapshot"
 SNAPSHOT_PATH = "static/vendor/pyodide/engine.snapshot"
 
