@@ -198,37 +198,47 @@ def _json_size(value: Any, path: str, *, limit: int, depth_limit: int = MAX_DEPT
     """Characters ``value`` takes as JSON (an upper estimate), stopping once above ``limit``.
 
     Iterative, so no untrusted nesting can blow the stack; raises :class:`_Invalid` for
-    nesting deeper than ``depth_limit`` and for values JSON cannot hold.
+    nesting deeper than ``depth_limit`` and for values JSON cannot hold. It walks every value
+    of every table the app opens, saves or shares, so a value's path is only written out when
+    it is needed (a container's, for its children; a fault's): the leaves, nearly all of a
+    table, cost a type test and an addition.
     """
     size = 0
-    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    # (value, its parent's path, its key in the parent or None for ``value`` itself, depth)
+    stack: list[tuple[Any, str, str | int | None, int]] = [(value, path, None, 0)]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack and size <= limit:
-        item, where, depth = stack.pop()
-        if item is None or isinstance(item, bool):
-            size += 5
-        elif isinstance(item, int):
-            size += item.bit_length() // 3 + 2
-        elif isinstance(item, float):
-            if not math.isfinite(item):
-                raise _Invalid(where, "not_json")
-            size += 24
-        elif isinstance(item, str):
+        item, parent, key, depth = pop()
+        if isinstance(item, str):
             size += len(item) + 2
-        elif isinstance(item, (list, dict)):
+        elif isinstance(item, dict):
+            where = parent if key is None else _join(parent, key)
             if depth >= depth_limit:
                 raise _Invalid(where, "too_deep", max=depth_limit)
             size += 2
-            if isinstance(item, list):
-                size += len(item)
-                stack.extend((v, _join(where, i), depth + 1) for i, v in enumerate(item))
-            else:
-                for k, v in item.items():
-                    if not isinstance(k, str):
-                        raise _Invalid(where, "not_json")
-                    size += len(k) + 4
-                    stack.append((v, _join(where, k), depth + 1))
+            below = depth + 1
+            for k, v in item.items():
+                if not isinstance(k, str):
+                    raise _Invalid(where, "not_json")
+                size += len(k) + 4
+                push((v, where, k, below))
+        elif item is None or isinstance(item, bool):
+            size += 5
+        elif isinstance(item, int):
+            size += item.bit_length() // 3 + 2
+        elif isinstance(item, list):
+            where = parent if key is None else _join(parent, key)
+            if depth >= depth_limit:
+                raise _Invalid(where, "too_deep", max=depth_limit)
+            size += 2 + len(item)
+            below = depth + 1
+            extend((v, where, i, below) for i, v in enumerate(item))
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise _Invalid(parent if key is None else _join(parent, key), "not_json")
+            size += 24
         else:
-            raise _Invalid(where, "not_json")
+            raise _Invalid(parent if key is None else _join(parent, key), "not_json")
     return size
 
 
@@ -347,8 +357,14 @@ def _within_depth(value: Any, path: str, at: int) -> None:
     """Refuse ``value`` (``too_deep``, ``not_json``) when, placed ``at`` levels below the
     document's top, it would nest past :data:`MAX_DEPTH`: depth is a fault of the record that
     holds it, like any other (issue: one deep record refused the whole table)."""
+    _sized_within_depth(value, path, at, limit=10 * MAX_DOCUMENT_SIZE)
+
+
+def _sized_within_depth(value: Any, path: str, at: int, *, limit: int) -> int:
+    """:func:`_within_depth` that also gives ``value``'s estimated JSON size (the walk stops
+    once above ``limit``: past it, depth is not checked in full)."""
     try:
-        _json_size(value, path, limit=10 * MAX_DOCUMENT_SIZE, depth_limit=max(1, MAX_DEPTH - at))
+        return _json_size(value, path, limit=limit, depth_limit=max(1, MAX_DEPTH - at))
     except _Invalid as exc:
         if exc.reason == "too_deep":
             exc.params["max"] = MAX_DEPTH  # the document's limit, not what was left of it here
@@ -374,7 +390,6 @@ def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
 
 def _check_log_entry(entry: Any, path: str) -> None:
     _need(entry, dict, path)
-    _within_depth(entry, path, 2)
     _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who",))
     _text(entry["id"], _join(path, "id"), MAX_ID)
     _text(entry["at"], _join(path, "at"), 40)
@@ -384,12 +399,16 @@ def _check_log_entry(entry: Any, path: str) -> None:
     if "who" in entry:
         _text(entry["who"], _join(path, "who"), MAX_NAME, min_len=0)
     _text(entry["label"], _join(path, "label"), 200, min_len=0)
+    # Every other key is a string (checked above): the entry's depth is its request's and its
+    # result's, measured in the same walk as their size (log.<i>.request sits 3 levels down).
     for key in ("request", "result"):
         where = _join(path, key)
         _need(entry[key], dict, where)
-        estimate = _json_size(entry[key], where, limit=MAX_ENTRY_SIZE)
-        if estimate > MAX_ENTRY_SIZE and _exact_size(entry[key]) > MAX_ENTRY_SIZE:
-            raise _Invalid(where, "too_large", max=MAX_ENTRY_SIZE)
+        estimate = _sized_within_depth(entry[key], where, 3, limit=MAX_ENTRY_SIZE)
+        if estimate > MAX_ENTRY_SIZE:
+            if _exact_size(entry[key]) > MAX_ENTRY_SIZE:
+                raise _Invalid(where, "too_large", max=MAX_ENTRY_SIZE)
+            _within_depth(entry[key], where, 3)  # the estimate stopped early: depth, in full
 
 
 def _check_state(sid: Any, state: Any, path: str) -> None:
