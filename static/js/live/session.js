@@ -451,7 +451,9 @@ export class Session extends EventTarget {
         move, seed: drawn, now: new Date().toISOString(),
       });
       if (version !== this.version) continue; // the MJ changed the table meanwhile: run it again on the new one
-      if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: r.error });
+      // The referee's own failure (not a refusal: those come filtered as answers): its code only,
+      // as an error's params may quote the table (py/tablee/referee.py, phone_error).
+      if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
       if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
       const next = r.document;
       const made = r.answer?.created;
