@@ -162,7 +162,8 @@ def test_a_log_entry_is_dated_by_the_mjs_device_and_checked():
     {"kind": "roll", "label": "1d20", "request": {"op": "roll", "expr": "1d20", "seed": 5}, "result": {"total": 20}},
     {"kind": "systmj.test", "system": "systmj", "label": "Force (90)", "request": {},
      "result": {"summary": "Succès critique"}},
-    {"kind": "theorem.hand", "system": "theorem", "label": "Main", "request": {"op": "theorem.hand.draw"}, "result": {}},
+    {"kind": "theorem.hand", "system": "theorem", "label": "Main", "request": {"op": "theorem.hand.draw"},
+     "result": {}},
 ])
 def test_a_forged_result_in_a_log_entry_is_refused_and_the_log_unchanged(forged):
     """A phone could log a roll that never happened, or roll until it suits and log that one:
@@ -423,3 +424,27 @@ def test_a_sheet_save_cannot_carry_junk_or_take_a_blanked_secret():
     after, answer = move(doc, sol, {"op": "live.character.save", "character": {**view, "name": "Solène la Brave"}})
     assert after["characters"][-1]["secret"] == SECRET and after["characters"][-1]["name"] == "Solène la Brave"
     assert SECRET not in json.dumps(answer)
+
+
+def test_a_secret_roll_and_a_roll_sent_to_one_player_never_reach_the_public_table():
+    """The MJ's "Jet secret" (``to: "mj"``) and "Envoyer à…" (``to``: a member id) are in the
+    MJ's table only: the public projection (what every phone syncs) and a player's share of
+    the entry leave them out; a phone cannot address a line to anyone."""
+    doc = table()
+    base = {"at": NOW, "kind": "roll", "system": None, "who": "MJ", "label": "1d20",
+            "request": {"op": "roll", "expr": "1d20", "seed": 3}, "result": {"total": 17, "terms": []}}
+    doc["log"] = [{**base, "id": "open"}, {**base, "id": "secret", "to": "mj"}, {**base, "id": "for-lea", "to": "m-lea"}]
+    opened = ok({"op": "store.open", "document": doc})
+    assert [e["id"] for e in opened["document"]["log"]] == ["open", "secret", "for-lea"]  # valid, kept
+    public = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+    assert [e["id"] for e in public["log"]] == ["open"]
+    for entry in doc["log"][1:]:
+        assert handle({"op": "store.share", "kind": "entry", "data": entry, "audience": "player"})["error"]["code"] \
+            == "share.private_entry"
+        assert ok({"op": "store.share", "kind": "entry", "data": entry, "audience": "mj"})["data"]["to"] == entry["to"]
+    note = {"id": "n1", "at": NOW, "kind": "note", "system": None, "label": "psst", "request": {}, "result": {},
+            "to": "m-tom"}
+    after, _ = move(table(), LEA, {"op": "live.log.add", "entry": note})
+    assert "to" not in after["log"][-1]
+    bad = {**base, "id": "x", "to": ""}
+    assert ok({"op": "store.open", "document": {**doc, "log": [bad]}})["quarantined"] == 1

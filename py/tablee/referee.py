@@ -51,6 +51,7 @@ declare(
     "live.refused.no_state",
     "live.refused.duplicate",
     "live.refused.result",
+    "live.refused.malformed",
 )
 
 #: Keys of an op's answer that never go back to a phone (the whole state, Versality's merge).
@@ -134,7 +135,7 @@ def phone_error(error: Any) -> dict[str, Any]:
     their field and code. ``{"error": ...}`` in, ``{"error": ...}`` out."""
     inner = error.get("error") if isinstance(error, dict) else None
     if not isinstance(inner, dict) or not isinstance(inner.get("code"), str):
-        return {"error": {"code": "live.refused.malformed", "message_key": "error.live.refused.malformed", "params": {}}}
+        return _refuse("live.refused.malformed").to_json()
     code = inner["code"][:100]
     raw = inner.get("params") if isinstance(inner.get("params"), dict) else {}
     params = {k: v for k, v in raw.items() if k in _SAFE_PARAMS and _safe_value(v)}
@@ -275,7 +276,8 @@ def _log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Move,
         if kind == "record" and isinstance(logged.get(field), dict):
             logged[field] = {"id": logged[field].get("id")}
     result = {k: v for k, v in reply.items() if k not in ("seed", "character", "state", "logged")}
-    total = next((result[k] for k in _TOTALS if isinstance(result.get(k), int) and not isinstance(result[k], bool)), None)
+    total = next((result[k] for k in _TOTALS
+                  if isinstance(result.get(k), int) and not isinstance(result[k], bool)), None)
     if name == "roll":
         result = {"total": reply.get("total"), "terms": reply.get("terms", [])}
     elif total is not None:
@@ -357,7 +359,8 @@ def _add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str,
         # A roll or an op's result: written by the referee from its own run (:func:`_log_run`),
         # never taken from a phone. What a player may write is a line without one.
         raise _refuse("live.refused.result")
-    entry = {**entry, "at": now}
+    entry = {k: v for k, v in entry.items() if k != "to"}  # only the MJ sends a line to someone
+    entry["at"] = now
     # Signed by the member: its own name or one of its characters' (never "MJ" or another's).
     names = {member.get("name") or member["id"]} | {
         c.get("name") for c in document["characters"] if isinstance(c, dict) and c.get("id") in member["characters"]}
