@@ -206,6 +206,7 @@ export class Session extends EventTarget {
       app.call = (request) => this.call(request);
       this.localAddLog = app.addLog;
       app.addLog = (entry) => this.addLog(entry);
+      this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
       setPrivateReader(() => this.privateContent());
     }
     this.awareness.setLocalState({ name, role, characters: this.assigned(), member: me });
@@ -358,12 +359,20 @@ export class Session extends EventTarget {
 
   // ---------------------------------------------------------------- moves (a phone)
 
+  /** The referee's list of moves (`live.moves`), asked once. */
+  knowMoves() {
+    this.movesAsked ??= Promise.resolve(this.localCall({ op: "live.moves" })).then((r) => {
+      this.moveOps = new Set(Array.isArray(r?.moves) ? r.moves : []);
+    }, () => {
+      this.movesAsked = null;
+    });
+    return this.movesAsked;
+  }
+
   /** The page's engine calls on a phone: a move goes to the MJ's device, the rest runs here. */
   async call(request) {
-    if (this.moveOps === null) {
-      const r = await this.localCall({ op: "live.moves" });
-      this.moveOps = new Set(Array.isArray(r?.moves) ? r.moves : []);
-    }
+    if (this.moveOps === null) await this.knowMoves();
+    if (this.moveOps === null) return this.localCall(request);
     if (isObject(request) && this.joined && this.moveOps.has(request.op)) return this.move(asMove(request));
     return this.localCall(request);
   }
