@@ -28,8 +28,8 @@ from .registry import SYSTEM_IDS, op
 
 __all__ = [
     "AUDIENCES",
-    "SECRET_ROLL",
     "KINDS",
+    "SECRET_ROLL",
     "SHARE_FILTERS",
     "ShareFilter",
     "conceal_cards",
