@@ -433,7 +433,8 @@ def test_a_secret_roll_and_a_roll_sent_to_one_player_never_reach_the_public_tabl
     doc = table()
     base = {"at": NOW, "kind": "roll", "system": None, "who": "MJ", "label": "1d20",
             "request": {"op": "roll", "expr": "1d20", "seed": 3}, "result": {"total": 17, "terms": []}}
-    doc["log"] = [{**base, "id": "open"}, {**base, "id": "secret", "to": "mj"}, {**base, "id": "for-lea", "to": "m-lea"}]
+    doc["log"] = [{**base, "id": "open"}, {**base, "id": "secret", "to": "mj"},
+                  {**base, "id": "for-lea", "to": "m-lea"}]
     opened = ok({"op": "store.open", "document": doc})
     assert [e["id"] for e in opened["document"]["log"]] == ["open", "secret", "for-lea"]  # valid, kept
     public = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
@@ -448,3 +449,20 @@ def test_a_secret_roll_and_a_roll_sent_to_one_player_never_reach_the_public_tabl
     assert "to" not in after["log"][-1]
     bad = {**base, "id": "x", "to": ""}
     assert ok({"op": "store.open", "document": {**doc, "log": [bad]}})["quarantined"] == 1
+
+
+def test_a_page_words_the_entry_the_referee_logged_but_not_its_result():
+    """``live.log.label``: the phone's page names the referee's entry for its move ("3d6 —
+    saut"); only its label changes, only on an entry the referee logged for that member."""
+    doc = table()
+    doc, answer = move(doc, LEA, {"op": "roll", "expr": "3d6"}, seed=1234)
+    entry = doc["log"][-1]
+    labelled, _ = move(doc, LEA, {"op": "live.log.label", "id": answer["logged"], "label": "Saut du toit"})
+    assert labelled["log"][-1] == {**entry, "label": "Saut du toit"}
+    with pytest.raises(RulesError) as info:  # Tom's phone, Léa's entry
+        move(doc, TOM, {"op": "live.log.label", "id": answer["logged"], "label": "x"})
+    assert info.value.code == "live.refused.character"
+    doc["log"].append({**entry, "id": "l-mj", "who": "Léa"})  # not one the referee logged
+    for bad in ({"id": "l-mj", "label": "x"}, {"id": answer["logged"], "label": 5}, {"id": "live-0", "label": "x"}):
+        with pytest.raises(RulesError):
+            move(doc, LEA, {"op": "live.log.label", **bad})

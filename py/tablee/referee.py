@@ -26,7 +26,8 @@ state as any player sees it (the same filter as the public doc, :mod:`tablee.sha
 Two moves are the kernel's own: ``live.character.save`` (a whole-sheet edit of one of the
 member's characters; a field the player view hides or blanks keeps the MJ's value, so a
 blanked secret is never taken for the player's own; a new id is a character the player made,
-added and answered ``created``) and ``live.log.add`` (a roll-log entry,
+added and answered ``created``), ``live.log.label`` (a page's words for the entry the referee
+logged for the member's move) and ``live.log.add`` (a roll-log entry without a result,
 checked like an imported one, dated by the MJ's device and signed by the member: a ``who``
 that is neither the member's name nor one of its characters' becomes the member's name).
 """
@@ -378,7 +379,28 @@ def _add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str,
     return {"entry": share.share("entry", checked, "player")}
 
 
-_KERNEL_MOVES = ("live.character.save", "live.log.add")
+def _label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    """The label a phone's page gives the entry the referee logged for that phone's move (the
+    page words it: "Force (45)"): text only, on an entry the referee wrote (id ``live-…``)
+    signed by the member or one of its characters; its request and result stay the referee's."""
+    eid, label = move.get("id"), move.get("label")
+    if not isinstance(eid, str) or not eid.startswith("live-") or not isinstance(label, str):
+        raise _refuse("live.refused.invalid", field="label")
+    names = {member.get("name") or member["id"]} | {
+        c.get("name") for c in document["characters"] if isinstance(c, dict) and c.get("id") in member["characters"]}
+    at = next((i for i, e in enumerate(document["log"]) if isinstance(e, dict) and e.get("id") == eid), -1)
+    if at < 0 or document["log"][at].get("who") not in names:
+        raise _refuse("live.refused.character", character=None)
+    entry = {**document["log"][at], "label": label[:200]}
+    try:
+        checked = share.share("entry", entry, "mj")
+    except RulesError:
+        raise _refuse("live.refused.invalid", field="label") from None
+    document["log"][at] = checked
+    return {"entry": share.share("entry", checked, "player") if "to" not in checked else {"id": eid}}
+
+
+_KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
 
 
 def apply_move(
@@ -400,6 +422,8 @@ def apply_move(
             answer = _save_character(out, member, move)
         elif move["op"] == "live.log.add":
             answer = _add_entry(out, member, move, now)
+        elif move["op"] == "live.log.label":
+            answer = _label_entry(out, member, move)
         else:
             answer = _system_move(out, member, move, seed, now)
     except _Answered as exc:

@@ -206,6 +206,9 @@ export class Session extends EventTarget {
       app.call = (request) => this.call(request);
       this.localAddLog = app.addLog;
       app.addLog = (entry) => this.addLog(entry);
+      this.logged = new Map(); // op -> the id of the entry the referee logged for its last move
+      // A replay ("Vérifier / rejouer") runs on this phone: sent as a move it would roll again.
+      app.callHere = this.localCall;
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
       setPrivateReader(() => this.privateContent());
     }
@@ -373,7 +376,12 @@ export class Session extends EventTarget {
   async call(request) {
     if (this.moveOps === null) await this.knowMoves();
     if (this.moveOps === null) return this.localCall(request);
-    if (isObject(request) && this.joined && this.moveOps.has(request.op)) return this.move(asMove(request));
+    if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
+      const answer = await this.move(asMove(request));
+      // The entry the referee logged for this move: the page's addLog that follows names it.
+      if (typeof answer?.logged === "string") this.logged.set(request.op, answer.logged);
+      return answer;
+    }
     return this.localCall(request);
   }
 
@@ -383,7 +391,15 @@ export class Session extends EventTarget {
    * refuses when it carries a result the MJ's device did not make). */
   addLog(entry) {
     const op = isObject(entry?.request) ? entry.request.op : null;
-    if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") return true;
+    if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") {
+      // The page's words for it (its label) go to the referee's entry, nothing else.
+      const id = this.logged.get(op);
+      this.logged.delete(op);
+      if (typeof id === "string" && typeof entry.label === "string" && entry.label) {
+        this.move({ op: "live.log.label", id, label: entry.label.slice(0, 200) }).then((answer) => this.report(answer));
+      }
+      return true;
+    }
     return this.localAddLog.call(this.app, entry);
   }
 
@@ -695,6 +711,7 @@ export class Session extends EventTarget {
     if (this.localCall) {
       this.app.call = this.localCall;
       this.app.addLog = this.localAddLog;
+      delete this.app.callHere;
       setPrivateReader(null);
     }
     for (const resolve of this.waiting.values()) resolve(refusal("live.cancelled"));
