@@ -310,6 +310,12 @@ def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_ta
         doc = wait_saved(other, "(d, id) => d.log.some(e => e.id === id)", entry["id"])
         assert [e for e in doc["log"] if "3d6" in e["label"]] == [entry]
     assert {secret_id, sent["id"]}.isdisjoint(e["id"] for e in rolled["log"])  # neither reached Léa
+    # "Vérifier / rejouer" on the phone replays it there (the same dice), rolls nothing at the table.
+    lea.goto(site + "#/log")
+    entry_li = lea.locator("[data-testid=log-entry]", has_text="3d6")
+    entry_li.locator(".verify-button").click()
+    expect(entry_li.locator("[data-testid=verify-out]")).to_have_attribute("data-status", "same")
+    assert len(feed_seeds(mj, "roll")) == 1
     live_link = mj.locator("#app-nav a[data-route=live]")
     expect(live_link).to_have_attribute("aria-label", re.compile(r"^Table en direct, \d+ actions? non vues?$"))
     expect(live_link.locator(".nav-badge")).to_be_visible()

@@ -206,7 +206,7 @@ export class Session extends EventTarget {
       app.call = (request) => this.call(request);
       this.localAddLog = app.addLog;
       app.addLog = (entry) => this.addLog(entry);
-      this.logged = new Map(); // op -> the id of the entry the referee logged for its last move
+      this.logged = null; // the id of the entry the referee logged for this phone's last move
       // A replay ("Vérifier / rejouer") runs on this phone: sent as a move it would roll again.
       app.callHere = this.localCall;
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
@@ -379,7 +379,8 @@ export class Session extends EventTarget {
     if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
       const answer = await this.move(asMove(request));
       // The entry the referee logged for this move: the page's addLog that follows names it.
-      if (typeof answer?.logged === "string") this.logged.set(request.op, answer.logged);
+      // (a page logs after its last move: Versality's test after its resolve, not its draw)
+      if (typeof answer?.logged === "string") this.logged = answer.logged;
       return answer;
     }
     return this.localCall(request);
@@ -393,8 +394,8 @@ export class Session extends EventTarget {
     const op = isObject(entry?.request) ? entry.request.op : null;
     if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") {
       // The page's words for it (its label) go to the referee's entry, nothing else.
-      const id = this.logged.get(op);
-      this.logged.delete(op);
+      const id = this.logged;
+      this.logged = null;
       if (typeof id === "string" && typeof entry.label === "string" && entry.label) {
         this.move({ op: "live.log.label", id, label: entry.label.slice(0, 200) }).then((answer) => this.report(answer));
       }
