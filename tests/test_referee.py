@@ -217,6 +217,7 @@ def test_a_draw_answer_and_its_log_entry_never_carry_the_deck_order():
     doc, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
     assert "deck_used" not in json.dumps(answer)
     assert json.dumps(draw[1:6]) not in json.dumps(answer)
+    assert "seed" not in answer  # with the public discard, it would tell the order of a reshuffle
     entry = doc["log"][-1]
     assert entry["kind"] == "theorem.action.draw" and entry["who"] == "Josh"
     assert "deck_used" not in json.dumps(entry) and "seed" not in entry["request"]  # a hidden state: no replay seed

@@ -243,6 +243,10 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     if isinstance(changed, dict) and changed.get("id") in touched:
         out["characters"][_character_index(out, changed["id"])] = changed
     reply = share.scrub({k: v for k, v in answer.items() if k not in _ANSWER_SECRETS}, _DEEP_SECRETS)
+    if spec.system is not None or touched:
+        # The seed of a move that read a hidden state: with the public discard it would let the
+        # phone shuffle again and know the new draw order. The MJ's feed keeps it.
+        reply.pop("seed", None)
     if "seed" in props:
         reply["logged"] = _log_run(out, member, name, spec, request, reply, seed, now, touched)
     if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
