@@ -30,6 +30,12 @@ added and answered ``created``), ``live.log.label`` (a page's words for the entr
 logged for the member's move) and ``live.log.add`` (a roll-log entry without a result,
 checked like an imported one, dated by the MJ's device and signed by the member: a ``who``
 that is neither the member's name nor one of its characters' becomes the member's name).
+
+The MJ's device rolls: a move whose op takes a seed is logged by the referee from its own run
+(:func:`_log_run`), and a phone's log line carrying a request or a result is refused
+(``live.refused.result``). What goes back to a phone is filtered: the answer without the
+whole state, the deck a draw used, or (after a hidden state was read) the seed; an error with
+only the params of :data:`_SAFE_PARAMS` (:func:`phone_error`).
 """
 
 from __future__ import annotations
