@@ -467,3 +467,17 @@ def test_a_page_words_the_entry_the_referee_logged_but_not_its_result():
     for bad in ({"id": "l-mj", "label": "x"}, {"id": answer["logged"], "label": 5}, {"id": "live-0", "label": "x"}):
         with pytest.raises(RulesError):
             move(doc, LEA, {"op": "live.log.label", **bad})
+
+
+@pytest.mark.parametrize(("request_", "kind"), [
+    ({"op": "unicreon.opposition", "a": {"value": 30}, "b": {"value": 40}}, "unicreon.opposition"),
+    ({"op": "pointzero.opposition.roll", "a": {"kind": "attribute", "attribute": 3},
+      "b": {"kind": "attribute", "attribute": 2}}, "pointzero.opposition"),
+])
+def test_an_opposition_from_a_phones_test_page_is_rolled_and_logged_by_the_referee(request_, kind):
+    doc = table()
+    after, answer = move(doc, LEA, {**request_, "seed": 1}, seed=321)
+    same = ok({**request_, "seed": 321})
+    assert {k: v for k, v in answer.items() if k != "logged"} == same
+    entry = after["log"][-1]
+    assert entry["kind"] == kind and entry["request"] == {**request_, "seed": 321} and entry["who"] == "Léa"

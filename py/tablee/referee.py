@@ -121,6 +121,8 @@ MOVES: dict[str, Move] = {
     "systmj.test": Move(None),
     "pointzero.test.roll": Move(None),
     "unicreon.test": Move(None, _REC),
+    "pointzero.opposition.roll": Move(None),
+    "unicreon.opposition": Move(None),
 }
 
 
@@ -266,7 +268,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
 #: The log kind of a move's entry when the system pages log that op under another name (so
 #: the pages that read the log, e.g. SYSTMJ's session review, find a phone's tests too).
 _LOG_KINDS = {"pointzero.test.roll": "pointzero.test", "versality.test.resolve": "versality.test",
-              "unicreon.combat.attack": "unicreon.attack"}
+              "unicreon.combat.attack": "unicreon.attack", "pointzero.opposition.roll": "pointzero.opposition"}
 #: Answer keys read as the total a log entry shows, in this order.
 _TOTALS = ("total", "roll", "raw", "score")
 
@@ -281,11 +283,13 @@ def _log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Move,
     The entry keeps the seed (for "Vérifier / rejouer") only when its request is whole: a
     move that read a hidden state or a character's full record is logged with the character
     ids and without its seed, the way a share filter would take its deck out."""
-    whole = spec.system is None and not touched
+    # A character record in the request (an actor's, or one a phone sent along: Unicreon's
+    # opposition) is logged as its id: a full record may hold what only the MJ sees.
+    records = {k for k, v in request.items() if isinstance(v, dict) and "id" in v and "system" in v}
+    whole = spec.system is None and not touched and not records
     logged = {k: v for k, v in request.items() if k != "state" and (whole or k != "seed")}
-    for field, kind in spec.actors:
-        if kind == "record" and isinstance(logged.get(field), dict):
-            logged[field] = {"id": logged[field].get("id")}
+    for field in records | {f for f, kind in spec.actors if kind == "record" and isinstance(logged.get(f), dict)}:
+        logged[field] = {"id": logged[field].get("id")}
     result = {k: v for k, v in reply.items() if k not in ("seed", "character", "state", "logged")}
     total = next((result[k] for k in _TOTALS
                   if isinstance(result.get(k), int) and not isinstance(result[k], bool)), None)
