@@ -279,14 +279,57 @@ def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_ta
     assert refused == ["live.refused.character", "live.refused.character"]
     assert {k: v for k, v in wait_saved(mj, "d => true").items() if k != "log"} == {k: v for k, v in table.items() if k != "log"}
 
-    # A roll on Léa's phone reaches the MJ and Mo; a sheet edit of her own character too.
+    # The MJ's tray: a secret roll stays on the MJ's device, a roll sent to Mo reaches Mo only.
+    mj.goto(site + "#/tray")
+    mj.select_option("#roll-to", "mj")
+    mj.fill("#dice-expr", "1d8")
+    mj.click("#roll-button")
+    secret_id = next(e["id"] for e in wait_saved(mj, "d => d.log.some(e => e.to === 'mj')")["log"] if e.get("to") == "mj")
+    mj.select_option("#roll-to", label="Envoyer à Mo seulement")
+    mj.fill("#dice-expr", "1d10")
+    mj.click("#roll-button")
+    sent = next(e for e in wait_saved(mj, "d => d.log.some(e => e.to && e.to !== 'mj')")["log"]
+                if e.get("to") not in (None, "mj"))
+    mo_doc = wait_saved(mo, "(d, id) => d.log.some(e => e.id === id)", sent["id"])
+    assert secret_id not in {e["id"] for e in mo_doc["log"]}
+    mo.goto(site + "#/log")
+    expect(mo.locator("[data-testid=log-to]")).to_have_text("pour vous seul")
+
+    # A roll on Léa's phone is rolled by the MJ's device (its seed) and logged by it, once, the
+    # same entry on the three devices; the phone shows the referee's result. The MJ, on another
+    # page, sees the count of unseen moves beside "Table en direct", until the feed is opened.
     lea.goto(site + "#/tray")
     lea.fill("#dice-expr", "3d6")
     lea.click("#roll-button")
     rolled = wait_saved(lea, "d => d.log.some(e => e.label && e.label.includes('3d6'))")
-    entry = next(e for e in rolled["log"] if "3d6" in e["label"])
+    [entry] = [e for e in rolled["log"] if "3d6" in e["label"]]
+    [roll_seed] = feed_seeds(mj, "roll")
+    assert entry["id"] == f"live-{roll_seed:x}" and entry["request"] == {"op": "roll", "expr": "3d6", "seed": roll_seed}
+    expect(lea.locator("#roll-result .total")).to_contain_text(str(entry["result"]["total"]))
     for other in (mj, mo):
-        wait_saved(other, "(d, id) => d.log.some(e => e.id === id)", entry["id"])
+        doc = wait_saved(other, "(d, id) => d.log.some(e => e.id === id)", entry["id"])
+        assert [e for e in doc["log"] if "3d6" in e["label"]] == [entry]
+    assert {secret_id, sent["id"]}.isdisjoint(e["id"] for e in rolled["log"])  # neither reached Léa
+    # "Vérifier / rejouer" on the phone replays it there (the same dice), rolls nothing at the table.
+    lea.goto(site + "#/log")
+    entry_li = lea.locator("[data-testid=log-entry]", has_text="3d6")
+    entry_li.locator(".verify-button").click()
+    expect(entry_li.locator("[data-testid=verify-out]")).to_have_attribute("data-status", "same")
+    assert len(feed_seeds(mj, "roll")) == 1
+    live_link = mj.locator("#app-nav a[data-route=live]")
+    expect(live_link).to_have_attribute("aria-label", re.compile(r"^Table en direct, \d+ actions? non vues?$"))
+    expect(live_link.locator(".nav-badge")).to_be_visible()
+    # A result written by a phone (a roll that never happened) is refused; the MJ's log unchanged.
+    forged = lea.evaluate(
+        """async () => { const s = (await import('./static/js/live/connect.js')).current();
+          const a = await s.move({op: 'live.log.add', entry: {id: 'forged-20', at: 'x', kind: 'roll', system: null,
+            label: '1d20', request: {op: 'roll', expr: '1d20', seed: 1}, result: {total: 20}}});
+          return a.error && a.error.code; }""")
+    assert forged == "live.refused.result"
+    assert "forged-20" not in {e["id"] for e in wait_saved(mj, "d => true")["log"]}
+    mj.goto(site + "#/live")
+    expect(live_link.locator(".nav-badge")).to_have_count(0)
+    expect(mj.locator("[data-testid=live-offer-until]")).to_be_visible()  # an invitation is on screen
     app_update(lea, ["characters", "t-a", "name"], "Aube d'argent")
     for page in (mj, mo):
         has_name(page, "t-a", "Aube d'argent")

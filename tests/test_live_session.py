@@ -374,3 +374,38 @@ def test_a_phone_keeps_its_language_and_records_set_apart(node):
     adopted = node("pure", fn="adopt", args=[pub, local])
     assert adopted == {"name": "T", "characters": [], "language": "en", "quarantine": [1]}
     assert node("pure", fn="shared", args=[local]) == {"name": "X", "characters": [{"id": "z"}]}
+
+
+def test_a_roll_sent_to_one_player_reaches_that_phone_only_and_a_secret_roll_no_phone(node, world):
+    """The MJ's "Envoyer à…" (``to``: the member id) goes into that player's private doc only
+    and shows in that phone's log; "Jet secret" (``to: "mj"``) stays on the MJ's device."""
+    base = {"at": "2026-11-23T11:00:00.000Z", "kind": "roll", "system": None, "request": {"op": "roll"},
+            "result": {"total": 12}}
+    node("append", world=world, name="mj", key="log", value={**base, "id": "s1", "label": "SECRET-ROLL", "to": "mj"})
+    node("append", world=world, name="mj", key="log", value={**base, "id": "p1only", "label": "FOR-P1", "to": "m-p1"})
+    node("settle", world=world)
+    s = state(node, world)
+    assert [e["id"] for e in s["mj"]["doc"]["log"]] == ["l1", "s1", "p1only"]
+    assert [e["id"] for e in s["p1"]["doc"]["log"]] == ["l1", "p1only"]  # in its log, at its date
+    assert [e["id"] for e in s["p2"]["doc"]["log"]] == ["l1"]
+    for player in ("p1", "p2"):
+        text = json.dumps(s[player]["doc"]) + "".join(s[player]["received"])
+        assert "SECRET-ROLL" not in text, player
+    assert "FOR-P1" not in json.dumps(s["p2"]["doc"]) + "".join(s["p2"]["received"])
+    assert "FOR-P1" not in json.dumps(s["mj"]["projection"])
+    # p1 does not send the line back as its own (no move), and the MJ's table is as it was
+    assert all(f["op"] != "live.log.add" for f in s["mj"]["feed"] if f["name"] == "p1")
+
+
+def test_a_phones_page_logging_a_moves_result_writes_nothing(node, world):
+    """A page logs its result after its move: the referee logged it already (from its own run),
+    so the phone adds nothing and sends nothing; a line without a move's result is sent."""
+    before = state(node, world)["mj"]["doc"]["log"]
+    node("addLog", world=world, name="p1", entry={"kind": "test", "label": "forged?", "request": {"op": "test.draw"},
+                                                   "result": {"total": 99}})
+    node("addLog", world=world, name="p1", entry={"kind": "note", "label": "Une note", "request": {}, "result": {}})
+    node("settle", world=world)
+    s = state(node, world)
+    labels = [e["label"] for e in s["mj"]["doc"]["log"]]
+    assert labels == [e["label"] for e in before] + ["Une note"]
+    assert [e["label"] for e in s["p1"]["doc"]["log"]] == labels

@@ -138,8 +138,8 @@ def test_a_blanked_secret_stays_the_mjs():
 
 def test_a_log_entry_is_dated_by_the_mjs_device_and_checked():
     doc = table()
-    entry = {"id": "e1", "at": "9999-01-01", "kind": "roll", "system": None, "who": "MJ", "label": "1d6",
-             "request": {"expr": "1d6"}, "result": {"total": 6}}
+    entry = {"id": "e1", "at": "9999-01-01", "kind": "note", "system": None, "who": "MJ", "label": "On fuit !",
+             "request": {}, "result": {}}
     after, _ = move(doc, LEA, {"op": "live.log.add", "entry": entry})
     assert after["log"][-1]["at"] == NOW
     assert after["log"][-1]["who"] == "Léa"  # not "MJ": signed by the member
@@ -154,8 +154,106 @@ def test_a_log_entry_is_dated_by_the_mjs_device_and_checked():
         node["x"] = {}
         node = node["x"]
     with pytest.raises(RulesError) as info:
-        move(doc, LEA, {"op": "live.log.add", "entry": {**entry, "id": "e2", "result": deep}})
+        move(doc, LEA, {"op": "live.log.add", "entry": {**entry, "id": "e2", "extra": deep}})
     assert info.value.code == "live.refused.invalid"
+
+
+@pytest.mark.parametrize("forged", [
+    {"kind": "roll", "label": "1d20", "request": {"op": "roll", "expr": "1d20", "seed": 5}, "result": {"total": 20}},
+    {"kind": "systmj.test", "system": "systmj", "label": "Force (90)", "request": {},
+     "result": {"summary": "Succès critique"}},
+    {"kind": "theorem.hand", "system": "theorem", "label": "Main", "request": {"op": "theorem.hand.draw"},
+     "result": {}},
+])
+def test_a_forged_result_in_a_log_entry_is_refused_and_the_log_unchanged(forged):
+    """A phone could log a roll that never happened, or roll until it suits and log that one:
+    an entry carrying a request or a result is refused, whatever it claims."""
+    doc = table()
+    before = copy.deepcopy(doc)
+    entry = {"id": "forged", "at": NOW, "system": None, "who": "Josh", **forged}
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, {"op": "live.log.add", "entry": entry})
+    assert info.value.code == "live.refused.result"
+    assert doc == before
+    r = handle({"op": "live.move", "document": doc, "member": LEA, "move": {"op": "live.log.add", "entry": entry},
+                "seed": 1, "now": NOW})
+    assert r["applied"] is False and r["refused"] == "live.refused.result"
+
+
+def test_an_honest_roll_from_a_phone_is_logged_once_by_the_referee_with_its_seed():
+    doc = table()
+    after, answer = move(doc, LEA, {"op": "roll", "expr": "3d6", "seed": 999}, seed=1234)
+    same = ok({"op": "roll", "expr": "3d6", "seed": 1234})
+    assert answer["total"] == same["total"] and answer["seed"] == 1234  # the phone's seed is ignored
+    [entry] = after["log"]
+    assert entry["id"] == answer["logged"] == "live-4d2"
+    assert entry["request"] == {"op": "roll", "expr": "3d6", "seed": 1234}
+    assert entry["result"] == {"total": same["total"], "terms": same["terms"]}
+    assert entry["who"] == "Léa" and entry["at"] == NOW and entry["kind"] == "roll" and entry["label"] == "3d6"
+    # the same move delivered twice (the same seed) is still one entry
+    again, _ = move(after, LEA, {"op": "roll", "expr": "3d6"}, seed=1234)
+    assert [e["id"] for e in again["log"]] == ["live-4d2"]
+
+
+def test_a_system_test_from_a_phone_is_rolled_and_logged_by_the_referee():
+    doc = table()
+    after, answer = move(doc, LEA, {"op": "systmj.test", "score": 45, "seed": 1}, seed=77)
+    same = ok({"op": "systmj.test", "score": 45, "seed": 77})
+    assert answer["outcome"] == same["outcome"] and answer["dice"] == same["dice"]
+    entry = after["log"][-1]
+    assert entry["kind"] == "systmj.test" and entry["system"] == "systmj"
+    assert entry["request"]["seed"] == 77 and entry["result"]["total"] == same["roll"]
+    assert entry["result"]["outcome"] == same["outcome"]
+
+
+def test_a_draw_answer_and_its_log_entry_never_carry_the_deck_order():
+    """theorem.action.draw answers ``deck_used``: the whole draw pile, top first. It must not
+    reach the phone (it would tell the next cards of everyone), nor the log the phones see."""
+    doc = table()
+    doc, _ = move(doc, LEA, {"op": "theorem.hand.draw", "character": {"id": "josh"}}, seed=4)
+    doc, _ = move(doc, LEA, {"op": "theorem.action.begin", "character": {"id": "josh"}, "sphere": "animalite",
+                             "modifier": 0})
+    draw = doc["systems"]["theorem"]["deck"]["piles"]["draw"]["cards"]
+    doc, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
+    assert "deck_used" not in json.dumps(answer)
+    assert json.dumps(draw[1:6]) not in json.dumps(answer)
+    assert "seed" not in answer  # with the public discard, it would tell the order of a reshuffle
+    entry = doc["log"][-1]
+    assert entry["kind"] == "theorem.action.draw" and entry["who"] == "Josh"
+    assert "deck_used" not in json.dumps(entry) and "seed" not in entry["request"]  # a hidden state: no replay seed
+    assert entry["request"]["character"] == {"id": "josh"}
+    public = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+    assert json.dumps(draw[1:6]) not in json.dumps(public["log"])
+
+
+def test_an_op_error_reaches_the_phone_without_the_tables_values(monkeypatch):
+    """An op's error may quote what it read (``request.internal`` quotes the exception's text,
+    a ``detail`` quotes a value): the phone gets the code and the whitelisted params only."""
+    from tablee.registry import OPS
+
+    def broken(request):
+        raise KeyError(SECRET)
+
+    import dataclasses
+
+    monkeypatch.setitem(OPS, "roll", dataclasses.replace(OPS["roll"], handler=broken))
+    doc = table()
+    assert SECRET in json.dumps(handle({"op": "roll", "expr": "1d6", "seed": 1}))  # leaks on one device
+    after, answer = move(doc, LEA, {"op": "roll", "expr": "1d6"})
+    assert after == doc
+    assert answer["error"]["code"] == "request.internal" and answer["error"]["params"] == {}
+    assert SECRET not in json.dumps(answer)
+
+
+def test_an_error_keeps_only_the_params_proven_safe():
+    error = {"error": {"code": "versality.tokens.not_enough", "message_key": "x", "params": {
+        "asked": 3, "max": 3, "field": "tokens", "detail": SECRET, "card": "arcane-05", "hand": ["arcane-01"],
+        "problems": [{"field": "notes", "code": "store.too_long", "params": {"value": SECRET}}]}}}
+    safe = referee.phone_error(error)
+    assert safe == {"error": {"code": "versality.tokens.not_enough", "message_key": "error.versality.tokens.not_enough",
+                              "params": {"max": 3, "field": "tokens",
+                                         "problems": [{"field": "notes", "code": "store.too_long", "params": {}}]}}}
+    assert referee.phone_error("junk")["error"]["code"] == "live.refused.malformed"
 
 
 def test_versality_moves_are_merged_and_the_mj_tokens_stay_the_mjs():
@@ -186,7 +284,7 @@ def test_the_op_is_registered_and_answers_json_errors():
     doc = table()
     r = handle({"op": "live.move", "document": doc, "member": LEA, "move": {"op": "theorem.turn.next"}, "seed": 1,
                 "now": NOW})
-    assert r["error"]["code"] == "live.refused.not_a_move"
+    assert r["applied"] is False and r["answer"]["error"]["code"] == "live.refused.not_a_move"
     r = handle({"op": "live.move", "document": doc, "member": LEA, "move": {"op": "theorem.action.draw",
                 "character": {"id": "josh"}}, "seed": 1, "now": NOW})
     assert r["applied"] is False and r["answer"]["error"]["code"].startswith("theorem.")  # no action announced
@@ -327,3 +425,59 @@ def test_a_sheet_save_cannot_carry_junk_or_take_a_blanked_secret():
     after, answer = move(doc, sol, {"op": "live.character.save", "character": {**view, "name": "Solène la Brave"}})
     assert after["characters"][-1]["secret"] == SECRET and after["characters"][-1]["name"] == "Solène la Brave"
     assert SECRET not in json.dumps(answer)
+
+
+def test_a_secret_roll_and_a_roll_sent_to_one_player_never_reach_the_public_table():
+    """The MJ's "Jet secret" (``to: "mj"``) and "Envoyer à…" (``to``: a member id) are in the
+    MJ's table only: the public projection (what every phone syncs) and a player's share of
+    the entry leave them out; a phone cannot address a line to anyone."""
+    doc = table()
+    base = {"at": NOW, "kind": "roll", "system": None, "who": "MJ", "label": "1d20",
+            "request": {"op": "roll", "expr": "1d20", "seed": 3}, "result": {"total": 17, "terms": []}}
+    doc["log"] = [{**base, "id": "open"}, {**base, "id": "secret", "to": "mj"},
+                  {**base, "id": "for-lea", "to": "m-lea"}]
+    opened = ok({"op": "store.open", "document": doc})
+    assert [e["id"] for e in opened["document"]["log"]] == ["open", "secret", "for-lea"]  # valid, kept
+    public = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+    assert [e["id"] for e in public["log"]] == ["open"]
+    for entry in doc["log"][1:]:
+        assert handle({"op": "store.share", "kind": "entry", "data": entry, "audience": "player"})["error"]["code"] \
+            == "share.private_entry"
+        assert ok({"op": "store.share", "kind": "entry", "data": entry, "audience": "mj"})["data"]["to"] == entry["to"]
+    note = {"id": "n1", "at": NOW, "kind": "note", "system": None, "label": "psst", "request": {}, "result": {},
+            "to": "m-tom"}
+    after, _ = move(table(), LEA, {"op": "live.log.add", "entry": note})
+    assert "to" not in after["log"][-1]
+    bad = {**base, "id": "x", "to": ""}
+    assert ok({"op": "store.open", "document": {**doc, "log": [bad]}})["quarantined"] == 1
+
+
+def test_a_page_words_the_entry_the_referee_logged_but_not_its_result():
+    """``live.log.label``: the phone's page names the referee's entry for its move ("3d6 —
+    saut"); only its label changes, only on an entry the referee logged for that member."""
+    doc = table()
+    doc, answer = move(doc, LEA, {"op": "roll", "expr": "3d6"}, seed=1234)
+    entry = doc["log"][-1]
+    labelled, _ = move(doc, LEA, {"op": "live.log.label", "id": answer["logged"], "label": "Saut du toit"})
+    assert labelled["log"][-1] == {**entry, "label": "Saut du toit"}
+    with pytest.raises(RulesError) as info:  # Tom's phone, Léa's entry
+        move(doc, TOM, {"op": "live.log.label", "id": answer["logged"], "label": "x"})
+    assert info.value.code == "live.refused.character"
+    doc["log"].append({**entry, "id": "l-mj", "who": "Léa"})  # not one the referee logged
+    for bad in ({"id": "l-mj", "label": "x"}, {"id": answer["logged"], "label": 5}, {"id": "live-0", "label": "x"}):
+        with pytest.raises(RulesError):
+            move(doc, LEA, {"op": "live.log.label", **bad})
+
+
+@pytest.mark.parametrize(("request_", "kind"), [
+    ({"op": "unicreon.opposition", "a": {"value": 30}, "b": {"value": 40}}, "unicreon.opposition"),
+    ({"op": "pointzero.opposition.roll", "a": {"kind": "attribute", "attribute": 3},
+      "b": {"kind": "attribute", "attribute": 2}}, "pointzero.opposition"),
+])
+def test_an_opposition_from_a_phones_test_page_is_rolled_and_logged_by_the_referee(request_, kind):
+    doc = table()
+    after, answer = move(doc, LEA, {**request_, "seed": 1}, seed=321)
+    same = ok({**request_, "seed": 321})
+    assert {k: v for k, v in answer.items() if k != "logged"} == same
+    entry = after["log"][-1]
+    assert entry["kind"] == kind and entry["request"] == {**request_, "seed": 321} and entry["who"] == "Léa"

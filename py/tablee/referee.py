@@ -26,22 +26,30 @@ state as any player sees it (the same filter as the public doc, :mod:`tablee.sha
 Two moves are the kernel's own: ``live.character.save`` (a whole-sheet edit of one of the
 member's characters; a field the player view hides or blanks keeps the MJ's value, so a
 blanked secret is never taken for the player's own; a new id is a character the player made,
-added and answered ``created``) and ``live.log.add`` (a roll-log entry,
+added and answered ``created``), ``live.log.label`` (a page's words for the entry the referee
+logged for the member's move) and ``live.log.add`` (a roll-log entry without a result,
 checked like an imported one, dated by the MJ's device and signed by the member: a ``who``
 that is neither the member's name nor one of its characters' becomes the member's name).
+
+The MJ's device rolls: a move whose op takes a seed is logged by the referee from its own run
+(:func:`_log_run`), and a phone's log line carrying a request or a result is refused
+(``live.refused.result``). What goes back to a phone is filtered: the answer without the
+whole state, the deck a draw used, or (after a hidden state was read) the seed; an error with
+only the params of :data:`_SAFE_PARAMS` (:func:`phone_error`).
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from . import share, store
 from .errors import RulesError, declare
-from .registry import OPS, SEED_SCHEMA, op
+from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, op
 
-__all__ = ["MOVES", "Move", "apply_move", "is_move"]
+__all__ = ["MOVES", "Move", "apply_move", "is_move", "phone_error"]
 
 declare(
     "live.refused.not_a_move",
@@ -49,10 +57,15 @@ declare(
     "live.refused.invalid",
     "live.refused.no_state",
     "live.refused.duplicate",
+    "live.refused.result",
+    "live.refused.malformed",
 )
 
 #: Keys of an op's answer that never go back to a phone (the whole state, Versality's merge).
 _ANSWER_SECRETS = ("state", "public", "penalties")
+#: Keys removed at any depth of an answer for a phone: the order of the deck a draw used
+#: (Théorem's ``deck_used`` is the whole draw pile, top first: the next cards of everyone).
+_DEEP_SECRETS = frozenset({"deck_used"})
 
 
 @dataclass(frozen=True)
@@ -103,7 +116,43 @@ MOVES: dict[str, Move] = {
     "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat"),
     # Any system: a roll of dice, seeded by the MJ's device.
     "roll": Move(None),
+    # The dice tests of the system pages: rolled by the MJ's device too (a phone's own roll
+    # could be rerolled until it suits, and its log entry written to say anything).
+    "systmj.test": Move(None),
+    "pointzero.test.roll": Move(None),
+    "unicreon.test": Move(None, _REC),
+    "pointzero.opposition.roll": Move(None),
+    "unicreon.opposition": Move(None),
 }
+
+
+#: The params of an error a phone may receive: the names of fields and the bounds of the
+#: rules, never a value of the table. Everything else is dropped (an op's error may quote
+#: what it read: a card of another's hand, a deck order, the MJ's tokens, a ``detail`` or a
+#: ``request.internal`` text quoting the state); a message missing a param says "—".
+_SAFE_PARAMS = frozenset({"op", "field", "path", "rule", "max", "min", "maximum", "system"})
+
+
+def _safe_value(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)) or (
+        isinstance(value, str) and len(value) <= 64) or value is None
+
+
+def phone_error(error: Any) -> dict[str, Any]:
+    """An error as a phone may receive it: its code and message key, and only the params of
+    :data:`_SAFE_PARAMS` that are numbers or short strings; a refusal's store problems keep
+    their field and code. ``{"error": ...}`` in, ``{"error": ...}`` out."""
+    inner = error.get("error") if isinstance(error, dict) else None
+    if not isinstance(inner, dict) or not isinstance(inner.get("code"), str):
+        return _refuse("live.refused.malformed").to_json()
+    code = inner["code"][:100]
+    raw = inner.get("params") if isinstance(inner.get("params"), dict) else {}
+    params = {k: v for k, v in raw.items() if k in _SAFE_PARAMS and _safe_value(v)}
+    if isinstance(raw.get("problems"), list):
+        params["problems"] = [
+            {"field": p.get("field") if _safe_value(p.get("field")) else None, "code": p.get("code"), "params": {}}
+            for p in raw["problems"][:5] if isinstance(p, dict) and isinstance(p.get("code"), str)]
+    return {"error": {"code": code, "message_key": f"error.{code}", "params": params}}
 
 
 def is_move(name: Any) -> bool:
@@ -152,7 +201,8 @@ class _Answered(Exception):
         self.answer = answer
 
 
-def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int) -> dict[str, Any]:
+def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int,
+                 now: str) -> dict[str, Any]:
     name = move["op"]
     spec = MOVES[name]
     from .api import _find
@@ -200,13 +250,68 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     changed = answer.get("character")
     if isinstance(changed, dict) and changed.get("id") in touched:
         out["characters"][_character_index(out, changed["id"])] = changed
-    reply = {k: v for k, v in answer.items() if k not in _ANSWER_SECRETS}
+    reply = share.scrub({k: v for k, v in answer.items() if k not in _ANSWER_SECRETS}, _DEEP_SECRETS)
+    if spec.system is not None or touched:
+        # The seed of a move that read a hidden state: with the public discard it would let the
+        # phone shuffle again and know the new draw order. The MJ's feed keeps it.
+        reply.pop("seed", None)
+    if "seed" in props:
+        reply["logged"] = _log_run(out, member, name, spec, request, reply, seed, now, touched)
     if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
         reply["character"] = share.share("character", reply["character"], "player")
     if spec.system is not None and isinstance(out["systems"].get(spec.system), dict):
         view = _player_state(spec.system, out["systems"][spec.system])
         reply["state"] = view.get(spec.part) if spec.part is not None else view
     return reply
+
+
+#: The log kind of a move's entry when the system pages log that op under another name (so
+#: the pages that read the log, e.g. SYSTMJ's session review, find a phone's tests too).
+_LOG_KINDS = {"pointzero.test.roll": "pointzero.test", "versality.test.resolve": "versality.test",
+              "unicreon.combat.attack": "unicreon.attack", "pointzero.opposition.roll": "pointzero.opposition"}
+#: Answer keys read as the total a log entry shows, in this order.
+_TOTALS = ("total", "roll", "raw", "score")
+
+
+def _log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Move, request: dict[str, Any],
+             reply: dict[str, Any], seed: int, now: str, touched: set[str]) -> str:
+    """Write the log entry of a random move (an op that takes a seed) into the MJ's table, from
+    the referee's own run: its request (the MJ's device's seed) and its answer. A phone never
+    writes a result into the log (:func:`_add_entry` refuses one): it could log a roll that
+    never happened, or roll until the result suits and log only that one.
+
+    The entry keeps the seed (for "Vérifier / rejouer") only when its request is whole: a
+    move that read a hidden state or a character's full record is logged with the character
+    ids and without its seed, the way a share filter would take its deck out."""
+    # A character record in the request (an actor's, or one a phone sent along: Unicreon's
+    # opposition) is logged as its id: a full record may hold what only the MJ sees.
+    records = {k for k, v in request.items() if isinstance(v, dict) and "id" in v and "system" in v}
+    whole = spec.system is None and not touched and not records
+    logged = {k: v for k, v in request.items() if k != "state" and (whole or k != "seed")}
+    for field in records | {f for f, kind in spec.actors if kind == "record" and isinstance(logged.get(f), dict)}:
+        logged[field] = {"id": logged[field].get("id")}
+    result = {k: v for k, v in reply.items() if k not in ("seed", "character", "state", "logged")}
+    total = next((result[k] for k in _TOTALS
+                  if isinstance(result.get(k), int) and not isinstance(result[k], bool)), None)
+    if name == "roll":
+        result = {"total": reply.get("total"), "terms": reply.get("terms", [])}
+    elif total is not None:
+        result = {"total": total, **result}
+    if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
+        result = {k: v for k, v in result.items() if isinstance(v, (int, str, bool)) or v is None}
+    names = {c["id"]: c.get("name") for c in out["characters"] if isinstance(c, dict) and c.get("id") in touched}
+    who = next((n for n in names.values() if isinstance(n, str) and n), None) or member.get("name") or member["id"]
+    entry = {"id": f"live-{seed:x}", "at": now, "kind": _LOG_KINDS.get(name, name), "system": spec.system,
+             "who": who[:store.MAX_NAME], "label": str(request.get("expr", ""))[:200] if name == "roll" else "",
+             "request": logged, "result": result}
+    if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
+        entry["system"] = name.split(".")[0]
+    checked = share.share("entry", entry, "mj")
+    out["log"] = [e for e in out["log"] if not (isinstance(e, dict) and e.get("id") == checked["id"])]
+    out["log"].append(checked)
+    if len(out["log"]) > store.MAX_LOG:
+        del out["log"][: len(out["log"]) - store.MAX_LOG]
+    return checked["id"]
 
 
 def _overlay(full: Any, view: Any, edited: Any) -> Any:
@@ -265,7 +370,12 @@ def _add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str,
     entry = move.get("entry")
     if not isinstance(entry, dict):
         raise _refuse("live.refused.invalid", field="entry")
-    entry = {**entry, "at": now}
+    if entry.get("request") != {} or entry.get("result") != {}:
+        # A roll or an op's result: written by the referee from its own run (:func:`_log_run`),
+        # never taken from a phone. What a player may write is a line without one.
+        raise _refuse("live.refused.result")
+    entry = {k: v for k, v in entry.items() if k != "to"}  # only the MJ sends a line to someone
+    entry["at"] = now
     # Signed by the member: its own name or one of its characters' (never "MJ" or another's).
     names = {member.get("name") or member["id"]} | {
         c.get("name") for c in document["characters"] if isinstance(c, dict) and c.get("id") in member["characters"]}
@@ -283,7 +393,28 @@ def _add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str,
     return {"entry": share.share("entry", checked, "player")}
 
 
-_KERNEL_MOVES = ("live.character.save", "live.log.add")
+def _label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    """The label a phone's page gives the entry the referee logged for that phone's move (the
+    page words it: "Force (45)"): text only, on an entry the referee wrote (id ``live-…``)
+    signed by the member or one of its characters; its request and result stay the referee's."""
+    eid, label = move.get("id"), move.get("label")
+    if not isinstance(eid, str) or not eid.startswith("live-") or not isinstance(label, str):
+        raise _refuse("live.refused.invalid", field="label")
+    names = {member.get("name") or member["id"]} | {
+        c.get("name") for c in document["characters"] if isinstance(c, dict) and c.get("id") in member["characters"]}
+    at = next((i for i, e in enumerate(document["log"]) if isinstance(e, dict) and e.get("id") == eid), -1)
+    if at < 0 or document["log"][at].get("who") not in names:
+        raise _refuse("live.refused.character", character=None)
+    entry = {**document["log"][at], "label": label[:200]}
+    try:
+        checked = share.share("entry", entry, "mj")
+    except RulesError:
+        raise _refuse("live.refused.invalid", field="label") from None
+    document["log"][at] = checked
+    return {"entry": share.share("entry", checked, "player") if "to" not in checked else {"id": eid}}
+
+
+_KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
 
 
 def apply_move(
@@ -305,10 +436,12 @@ def apply_move(
             answer = _save_character(out, member, move)
         elif move["op"] == "live.log.add":
             answer = _add_entry(out, member, move, now)
+        elif move["op"] == "live.log.label":
+            answer = _label_entry(out, member, move)
         else:
-            answer = _system_move(out, member, move, seed)
+            answer = _system_move(out, member, move, seed, now)
     except _Answered as exc:
-        return document, exc.answer
+        return document, phone_error(exc.answer)
     return out, answer
 
 
@@ -338,8 +471,12 @@ _MEMBER = {
     "characters, applied on the MJ's whole table; the new document and the player's answer.",
 )
 def _live_move(request: dict[str, Any]) -> dict[str, Any]:
-    document, answer = apply_move(request["document"], request["member"], request["move"],
-                                  seed=request["seed"], now=request["now"])
+    try:
+        document, answer = apply_move(request["document"], request["member"], request["move"],
+                                      seed=request["seed"], now=request["now"])
+    except RulesError as exc:
+        # A refusal: the phone gets it filtered like any error (:func:`phone_error`).
+        return {"applied": False, "refused": exc.code, "answer": phone_error(exc.to_json())}
     if "error" in answer:
         return {"applied": False, "answer": answer}
     return {"applied": True, "document": document, "answer": answer}

@@ -29,6 +29,7 @@ from .registry import SYSTEM_IDS, op
 __all__ = [
     "AUDIENCES",
     "KINDS",
+    "SECRET_ROLL",
     "SHARE_FILTERS",
     "ShareFilter",
     "conceal_cards",
@@ -37,7 +38,10 @@ __all__ = [
     "share",
 ]
 
-declare("share.no_filter", "share.invalid")
+declare("share.no_filter", "share.invalid", "share.private_entry")
+
+#: A log entry's ``to`` for a roll the MJ made in secret (logged for the MJ only).
+SECRET_ROLL = "mj"
 
 #: ``player``: what any player may see (every system's secrets removed); ``mj``: everything
 #: (another device of the MJ, or a player's own character handed to the MJ).
@@ -139,6 +143,9 @@ def _entry(entry: Any, audience: str) -> dict[str, Any]:
         problems = opened["quarantine"][0]["problems"]
         raise RulesError("share.invalid", kind="entry", problems=problems[:5])
     checked = opened["log"][0]
+    if audience == "player" and "to" in checked:
+        # A secret roll, or a result the MJ sent to one player only: never in a player's share.
+        raise RulesError("share.private_entry")
     if audience == "mj" or checked["system"] is None:
         return checked
     fn = _filters(checked["system"]).log_entry
@@ -158,6 +165,8 @@ def _table(document: Any, audience: str) -> dict[str, Any]:
     doc["characters"] = out_chars
     out_log = []
     for entry in doc["log"]:
+        if "to" in entry:
+            continue  # the MJ's secret rolls and what was sent to one player only (its private doc)
         fn = _filters(entry["system"]).log_entry if entry["system"] is not None else None
         out_log.append(fn(entry) if fn else entry)
     doc["log"] = out_log

@@ -247,6 +247,19 @@ export const app = {
   rerender() {
     renderAll();
   },
+
+  /** Redraw the header and navigation only (the live table's unseen count changed). */
+  chrome() {
+    renderChrome();
+  },
+
+  /** How many moves of the players the MJ has not seen yet (set by live/connect.js while this
+   * device is the MJ's of a live table; 0 otherwise). */
+  liveUnseen: () => 0,
+
+  /** The live table's session (live/connect.js sets it once a live page or a resumed session
+   * loaded it; null otherwise): the tray asks it who a roll can be sent to. */
+  liveSession: () => null,
 };
 
 function exportName(name) {
@@ -658,12 +671,30 @@ function renderChrome() {
     link.textContent = t(`nav.${link.dataset.route}`);
     if (link.dataset.route === app.route) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
+    if (link.dataset.route === "live") liveBadge(link, app.liveUnseen());
   }
   showCurrentLink(nav);
   document.querySelector(".skip-link").textContent = t("nav.skip");
   const status = document.getElementById("engine-status");
   // "idle" lasts one paint: the engine starts by itself right after, so it reads "loading".
   status.textContent = t(`engine.${app.engine.state === "idle" ? "loading" : app.engine.state}`);
+}
+
+/** The live table's link with the count of the players' moves the MJ has not seen, on every
+ * page: a badge, and the link's accessible name says it ("Table en direct, 3 actions non vues"). */
+function liveBadge(link, unseen) {
+  if (!(Number.isInteger(unseen) && unseen > 0)) {
+    link.removeAttribute("aria-label");
+    delete link.dataset.unseen;
+    return;
+  }
+  const badge = document.createElement("span");
+  badge.className = "nav-badge";
+  badge.setAttribute("aria-hidden", "true");
+  badge.textContent = unseen > 99 ? "99+" : String(unseen);
+  link.append(" ", badge);
+  link.dataset.unseen = String(unseen);
+  link.setAttribute("aria-label", t("nav.live_unseen", { count: unseen }));
 }
 
 /** On a phone the navigation scrolls inside itself: keep the current page's link in view. */

@@ -195,8 +195,12 @@ function logEntryProblem(e, path, limits) {
   if (e.system !== null && !SYSTEM_IDS.includes(e.system)) return { path: `${path}.system`, reason: "unknown_system", params: {} };
   if (typeof e.label !== "string" || length(e.label) > 200) return { path: `${path}.label`, reason: "too_long", params: { max: 200 } };
   if (e.who !== undefined && (typeof e.who !== "string" || length(e.who) > limits.name)) return { path: `${path}.who`, reason: "too_long", params: { max: limits.name } };
+  if (e.to !== undefined) {
+    const to = textProblem(e.to, `${path}.to`, limits.id);
+    if (to) return to;
+  }
   for (const key of Object.keys(e)) {
-    if (!["id", "at", "kind", "system", "label", "request", "result", "who"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
+    if (!["id", "at", "kind", "system", "label", "request", "result", "who", "to"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
   }
   for (const key of ["request", "result"]) {
     if (!isObject(e[key])) return { path: `${path}.${key}`, reason: "type", params: { expected: "object" } };

@@ -35,6 +35,7 @@ function memoryStorage() {
 function playerView(doc) {
   const out = structuredClone(doc);
   delete out.quarantine;
+  if (Array.isArray(out.log)) out.log = out.log.filter((e) => !Object.hasOwn(e, "to")); // a secret roll, a roll sent to one player
   for (const c of out.characters) if (typeof c.secret === "string") c.secret = "";
   for (const state of Object.values(out.systems ?? {})) {
     if (!isObject(state)) continue;
@@ -103,6 +104,12 @@ function fakeApp(doc) {
       this.doc = next;
       this.changed();
       return true;
+    },
+    addLog(entry) {
+      const record = { id: `log-${Math.random().toString(36).slice(2)}`, at: new Date().toISOString(), system: null, ...entry };
+      return this.update((doc) => {
+        doc.log.push(record);
+      });
     },
     replaceDocument(next) {
       this.backups.push(this.doc);
@@ -302,6 +309,10 @@ const handlers = {
       doc[key] = doc[key].filter((x) => x.id !== id);
     });
     return true;
+  },
+  async addLog({ world, name, entry }) {
+    // a page logs a result on this device (app.addLog)
+    return device(worlds.get(world), name).app.addLog(entry);
   },
   async settle({ world, order }) {
     return settle(worlds.get(world), order);

@@ -13,6 +13,7 @@ const listeners = new Set();
 
 function changed() {
   for (const fn of listeners) fn(session);
+  app?.chrome?.(); // the unseen count beside "Table en direct", on every page
 }
 
 /** The session of `role` (created, or re-created when the role changes). */
@@ -38,6 +39,8 @@ export function ensure(role) {
 export function start(theApp) {
   if (app) return session;
   app = theApp;
+  app.liveUnseen = () => (session?.role === "mj" ? session.unseen : 0);
+  app.liveSession = () => session;
   const before = readLive();
   if (before) ensure(before.role);
   onLink(({ link, role, memberId: id, name, key }) => ensure(role).attach({ link, memberId: id, name, key }));

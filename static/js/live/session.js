@@ -70,15 +70,24 @@ export function shared(doc) {
   return out;
 }
 
-/** A player's table: the public one with this device's own language and records set apart. */
-export function adopt(pub, local) {
+/** A player's table: the public one with this device's own language and records set apart,
+ * and the log entries the MJ sent to this player only (`mine`, from its private doc) in the
+ * log at their date. */
+export function adopt(pub, local, mine = []) {
   const out = { ...pub };
   for (const key of LOCAL_KEYS) {
     if (local && Object.hasOwn(local, key)) out[key] = local[key];
     else delete out[key];
   }
   if (!Object.hasOwn(out, "language")) out.language = "fr";
+  const extra = Array.isArray(mine) && Array.isArray(pub.log) ? mine.filter((e) => isObject(e) && !pub.log.some((p) => p?.id === e.id)) : [];
+  if (extra.length) out.log = [...pub.log, ...extra].sort((a, b) => (String(a?.at) < String(b?.at) ? -1 : String(a?.at) > String(b?.at) ? 1 : 0));
   return out;
+}
+
+/** The entries of the MJ's log sent to member `id` only ("Envoyer à…": `to` is its id). */
+export function sentTo(log, id) {
+  return Array.isArray(log) ? log.filter((e) => isObject(e) && e.to === id) : [];
 }
 
 /** The private view of member `characters` in the MJ's table: the cards of every pile shown to
@@ -195,6 +204,12 @@ export class Session extends EventTarget {
       this.moveOps = null; // the referee's list of moves (live.moves), asked once
       this.localCall = app.call;
       app.call = (request) => this.call(request);
+      this.localAddLog = app.addLog;
+      app.addLog = (entry) => this.addLog(entry);
+      this.logged = null; // the id of the entry the referee logged for this phone's last move
+      // A replay ("Vérifier / rejouer") runs on this phone: sent as a move it would roll again.
+      app.callHere = this.localCall;
+      this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
       setPrivateReader(() => this.privateContent());
     }
     this.awareness.setLocalState({ name, role, characters: this.assigned(), member: me });
@@ -347,14 +362,46 @@ export class Session extends EventTarget {
 
   // ---------------------------------------------------------------- moves (a phone)
 
+  /** The referee's list of moves (`live.moves`), asked once. */
+  knowMoves() {
+    this.movesAsked ??= Promise.resolve(this.localCall({ op: "live.moves" })).then((r) => {
+      this.moveOps = new Set(Array.isArray(r?.moves) ? r.moves : []);
+    }, () => {
+      this.movesAsked = null;
+    });
+    return this.movesAsked;
+  }
+
   /** The page's engine calls on a phone: a move goes to the MJ's device, the rest runs here. */
   async call(request) {
-    if (this.moveOps === null) {
-      const r = await this.localCall({ op: "live.moves" });
-      this.moveOps = new Set(Array.isArray(r?.moves) ? r.moves : []);
+    if (this.moveOps === null) await this.knowMoves();
+    if (this.moveOps === null) return this.localCall(request);
+    if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
+      const answer = await this.move(asMove(request));
+      // The entry the referee logged for this move: the page's addLog that follows names it.
+      // (a page logs after its last move: Versality's test after its resolve, not its draw)
+      if (typeof answer?.logged === "string") this.logged = answer.logged;
+      return answer;
     }
-    if (isObject(request) && this.joined && this.moveOps.has(request.op)) return this.move(asMove(request));
     return this.localCall(request);
+  }
+
+  /** A page logs a result on a phone. The result of a move was logged by the referee itself,
+   * from its own run (py/tablee/referee.py): the phone adds nothing, the entry arrives with the
+   * table. Anything else is added here and sent as a `live.log.add` move (which the referee
+   * refuses when it carries a result the MJ's device did not make). */
+  addLog(entry) {
+    const op = isObject(entry?.request) ? entry.request.op : null;
+    if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") {
+      // The page's words for it (its label) go to the referee's entry, nothing else.
+      const id = this.logged;
+      this.logged = null;
+      if (typeof id === "string" && typeof entry.label === "string" && entry.label) {
+        this.move({ op: "live.log.label", id, label: entry.label.slice(0, 200) }).then((answer) => this.report(answer));
+      }
+      return true;
+    }
+    return this.localAddLog.call(this.app, entry);
   }
 
   /** Send a move (or keep it waiting while no link is open); resolves with the referee's answer. */
@@ -451,7 +498,9 @@ export class Session extends EventTarget {
         move, seed: drawn, now: new Date().toISOString(),
       });
       if (version !== this.version) continue; // the MJ changed the table meanwhile: run it again on the new one
-      if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: r.error });
+      // The referee's own failure (not a refusal: those come filtered as answers): its code only,
+      // as an error's params may quote the table (py/tablee/referee.py, phone_error).
+      if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
       if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
       const next = r.document;
       const made = r.answer?.created;
@@ -514,9 +563,9 @@ export class Session extends EventTarget {
       if (queued("live.character.save", (m) => same(m.character, c))) continue;
       this.move({ op: "live.character.save", character: structuredClone(c) }).then((answer) => this.report(answer));
     }
-    const logged = new Set((pub.log ?? []).map((e) => (isObject(e) ? e.id : null)));
+    const logged = new Set([...(pub.log ?? []), ...this.privateLog()].map((e) => (isObject(e) ? e.id : null)));
     for (const entry of doc.log ?? []) {
-      if (!isObject(entry) || logged.has(entry.id)) continue;
+      if (!isObject(entry) || logged.has(entry.id) || Object.hasOwn(entry, "to")) continue;
       if (queued("live.log.add", (m) => m.entry?.id === entry.id)) continue;
       this.move({ op: "live.log.add", entry: structuredClone(entry) }).then((answer) => this.report(answer));
     }
@@ -526,12 +575,7 @@ export class Session extends EventTarget {
   report(answer) {
     if (!answer?.error) return;
     this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
-    if (!isObject(this.published) || !Array.isArray(this.published.characters)) return;
-    const next = adopt(this.published, this.app.doc);
-    if (!same(next, this.app.doc)) this.app.update((doc) => {
-      for (const key of Object.keys(doc)) delete doc[key];
-      Object.assign(doc, structuredClone(next));
-       }, { record: false });
+    this.showTable();
   }
 
   /** The MJ's device: publish the player view of the table (store.share), dropping a view
@@ -568,7 +612,8 @@ export class Session extends EventTarget {
   writePrivate(id) {
     const m = this.members.get(id);
     const characters = m?.characters ?? [];
-    writeJson(this.privateDoc(id), { ...privateView(this.app.doc, characters), characters, asked: m?.asked ?? [] }, LOCAL);
+    writeJson(this.privateDoc(id), { ...privateView(this.app.doc, characters), characters, asked: m?.asked ?? [],
+      log: sentTo(this.app.doc.log, id) }, LOCAL);
   }
 
   // ---------------------------------------------------------------- Y -> local
@@ -581,23 +626,37 @@ export class Session extends EventTarget {
     this.published = after;
     if (!this.joined) {
       // The first sync: this device's own table is backed up, then the shared one is its table.
-      const done = this.app.replaceDocument(adopt(after, this.app.doc));
+      const done = this.app.replaceDocument(adopt(after, this.app.doc, this.privateLog()));
       if (!done) return;
       this.joined = true;
       this.saveSoon();
       this.emit();
       return;
     }
-    const next = adopt(after, this.app.doc);
+    this.showTable();
+    this.emit();
+  }
+
+  /** The entries the MJ sent to this player only (its private doc). */
+  privateLog() {
+    const doc = this.role === "player" ? this.privateDocs.get(this.me) : null;
+    const json = doc ? readJson(doc) : {};
+    return Array.isArray(json.log) ? json.log.filter(isObject) : [];
+  }
+
+  /** A player's table becomes the published one (with what was sent to it alone). */
+  showTable() {
+    if (!isObject(this.published) || !Array.isArray(this.published.characters)) return;
+    const next = adopt(this.published, this.app.doc, this.privateLog());
     if (!same(next, this.app.doc)) this.app.update((doc) => {
       for (const key of Object.keys(doc)) delete doc[key];
       Object.assign(doc, structuredClone(next));
     }, { record: false }); // the MJ's table as published: not this person's change to undo
-    this.emit();
   }
 
   onPrivateUpdate() {
     this.saveSoon();
+    if (this.joined) this.showTable();
     const characters = this.assigned();
     if (!same(this.awareness.getLocalState()?.characters, characters)) this.awareness.setLocalStateField("characters", characters);
     this.emit();
@@ -652,6 +711,8 @@ export class Session extends EventTarget {
     }
     if (this.localCall) {
       this.app.call = this.localCall;
+      this.app.addLog = this.localAddLog;
+      delete this.app.callHere;
       setPrivateReader(null);
     }
     for (const resolve of this.waiting.values()) resolve(refusal("live.cancelled"));

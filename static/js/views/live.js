@@ -29,6 +29,7 @@ import {
   MAX_NAME,
   MAX_SIGNAL_TEXT,
   memberId,
+  OFFER_LIFETIME_S,
   memberKey,
   readOffer,
   readSignal,
@@ -46,6 +47,9 @@ loadStylesheet(new URL("../../css/live.css", import.meta.url).href);
 export const JOIN_ROUTE = "join";
 /** Invitations kept waiting for an answer (older ones are closed). */
 const MAX_PENDING = 8;
+/** An invitation on screen is replaced by a fresh one this long before a phone would refuse it
+ * as expired (rtc.js OFFER_LIFETIME_S), so the one on screen always works. */
+const RENEW_AFTER_MS = (OFFER_LIFETIME_S - 30 * 60) * 1000;
 /** How often an open link's round trip is measured again. */
 const PING_EVERY_MS = 10_000;
 
@@ -107,6 +111,10 @@ const host = {
   stunError: null,
   stunSaved: false,
   scan: null,
+  /** The renewal of the invitation on screen (a timer). */
+  renew: null,
+  /** How many feed lines were new when the MJ last opened the feed (marked "nouveau"). */
+  fresh: 0,
 };
 
 async function makeInvitation(app) {
@@ -123,7 +131,11 @@ async function makeInvitation(app) {
       host.pending.delete(oldest);
     }
     const url = joinUrl(offer.text);
-    host.current = { id: offer.id, url, matrix: qrMatrix(url) };
+    host.current = { id: offer.id, url, matrix: qrMatrix(url), until: Date.now() + OFFER_LIFETIME_S * 1000 };
+    // Renewed before it expires; the previous ones stay pending (a phone that scanned one
+    // can still answer it), MAX_PENDING at most.
+    clearTimeout(host.renew);
+    host.renew = setTimeout(() => makeInvitation(app), RENEW_AFTER_MS);
   } catch (error) {
     host.makeError = reason(error);
   }
@@ -248,7 +260,15 @@ async function startScan(app) {
   look();
 }
 
+/** Once the table is open (a live session of the MJ's, also after a reload), an invitation is
+ * always on screen: a phone that reloaded or slept rejoins with one scan. */
+function keepInvitation(app) {
+  if (host.current || host.making || host.makeError || current()?.role !== "mj" || !webrtcAvailable()) return;
+  queueMicrotask(() => makeInvitation(app));
+}
+
 function invitationSection(app) {
+  keepInvitation(app);
   const current = host.current;
   let body;
   if (!current) {
@@ -267,7 +287,8 @@ function invitationSection(app) {
       <div class="row">
         <button type="button" id="live-offer-copy" @click=${async () => { await copy(current.url, "live-offer"); host.copied = true; app.rerender(); }}>${t("live.copy")}</button>
         <button type="button" id="live-new" ?disabled=${host.making} @click=${() => makeInvitation(app)}>${t("live.new_offer")}</button>
-      </div>`;
+      </div>
+      <p class="muted small" data-testid="live-offer-until">${t("live.invite_until", { time: new Date(current.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) })}</p>`;
   }
   const why = host.making ? t("live.making") : host.copied ? t("live.copied") : "";
   return html`<section class="card" aria-labelledby="live-invite-title">
@@ -549,9 +570,15 @@ function pendingSection(session) {
 
 /** The MJ's feed of the moves that arrived (newest first), with how many are unseen. */
 function feedSection(session) {
+  if (session.unseen > 0) {
+    // The MJ opened the feed: what arrived is seen (the count beside the link goes), and the
+    // lines that were new say so until the next ones come.
+    host.fresh = session.unseen;
+    queueMicrotask(() => session.seen());
+  }
   const items = session.feed.slice(-30).reverse();
   return html`<div data-testid="live-feed" data-unseen=${session.unseen}><h3>${t("live.feed_title", { n: session.unseen })}</h3>
-    ${items.length ? html`<ul>${items.map((f) => html`<li data-code=${f.code ?? ""}><strong>${f.name}</strong> · <code>${f.op}</code> ·
+    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · <code>${f.op}</code> ·
       ${f.code ? t("live.feed_refused", { code: f.code }) : t("live.feed_done")}
       <span class="muted small">(${new Date(f.at).toLocaleTimeString()})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
     ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}

@@ -36,7 +36,7 @@ function clearLog(app) {
 function entryView(app, e) {
   return html`<li class="log-entry" data-testid="log-entry" data-kind=${e.kind} tabindex="-1">
     <header>
-      <span><strong>${e.who ? `${e.who} · ` : ""}${e.label}</strong></span>
+      <span><strong>${e.who ? `${e.who} · ` : ""}${e.label || e.kind}</strong>${e.to ? html` <span class="log-to" data-testid="log-to">${audience(app, e.to)}</span>` : nothing}</span>
       <time class="muted small" datetime=${e.at}>${formatTime(e.at)}</time>
     </header>
     ${e.result?.total !== undefined ? html`<span class="log-total">${e.result.total}</span>` : nothing}
@@ -47,6 +47,15 @@ function entryView(app, e) {
       ${shareButton(`entry:${e.id}`, e.label)}
     </div>
   </li>`;
+}
+
+/** Who a private entry was for: the MJ alone (a secret roll), this phone's player, or the
+ * player the MJ sent it to (named from the live table's members). */
+function audience(app, to) {
+  if (to === "mj") return t("log.to_secret");
+  const session = app.liveSession?.();
+  if (session?.role === "player") return t("log.to_you");
+  return t("log.to_player", { name: session?.members?.get(to)?.name ?? to });
 }
 
 function showMore(app) {

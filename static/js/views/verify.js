@@ -112,7 +112,9 @@ async function run(app, key, check, seed) {
   }
   states.set(key, { status: "busy", seed });
   app.rerender();
-  const r = await app.call(check.request);
+  // On a live table's phone, app.call sends a roll to the MJ's device as a move (it would roll
+  // again, with another seed, and log it): a replay runs on this device's engine.
+  const r = await (app.callHere ?? app.call)(check.request);
   const status = r.error ? "error" : outcomeDigest(r, check.keys) === check.digest ? "same" : "different";
   states.set(key, { status, seed });
   app.rerender();
