@@ -132,6 +132,19 @@ def versality_character(cid: str, name: str) -> dict:
 
 
 # ------------------------------------------------------------------ several devices
+#: Empties a context's site storage from a page of the site (e2e/conftest.py: a context used
+#: by several tests): everything but the service worker's caches and the engine's snapshot.
+CLEAR_SITE_STORAGE = """async () => {
+  localStorage.clear();
+  sessionStorage.clear();
+  if (indexedDB.databases) {
+    for (const db of await indexedDB.databases()) if (db.name) indexedDB.deleteDatabase(db.name);
+  }
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('tablee-')) await caches.delete(name);
+  }
+}"""
+
 MJ_MODE_ON = "try { localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 
 
@@ -160,6 +173,31 @@ class Device:
             self.context.add_init_script(script)
         if mj:
             self.context.add_init_script(MJ_MODE_ON)
+        self.key = (mj, tuple(scripts))
+        # A context a test changed for itself (another init script) is not used again.
+        self.reusable = True
+        own_add = self.context.add_init_script
+
+        def add_init_script(*args, **kwargs):
+            self.reusable = False
+            return own_add(*args, **kwargs)
+
+        self.context.add_init_script = add_init_script
+        self.page = self.context.new_page()
+
+    def reset(self, site: str) -> None:
+        """Ready for another test: its pages closed, its site storage emptied (the service
+        worker and the engine's snapshot kept: the next test starts as a return visit), its
+        records cleared, one new page."""
+        for page in list(self.context.pages):
+            page.close()
+        page = self.context.new_page()
+        page.goto(site + "manifest.webmanifest")
+        page.evaluate(CLEAR_SITE_STORAGE)
+        page.close()
+        self.foreign.clear()
+        self.errors.clear()
+        self.csp.clear()
         self.page = self.context.new_page()
 
     def check(self) -> None:

@@ -42,7 +42,16 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CHROMIUM_FLAGS, CONSOLE, CSP_RECORDER, ROOT, Device, chromium_path, wait_engine
+from browser_support import (
+    CHROMIUM_FLAGS,
+    CLEAR_SITE_STORAGE,
+    CONSOLE,
+    CSP_RECORDER,
+    ROOT,
+    Device,
+    chromium_path,
+    wait_engine,
+)
 
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -179,17 +188,6 @@ def install_guard(context, server: str) -> dict:
 # update, a route held on the network, another viewport) depends on the context itself.
 DEFAULT_CONTEXT_ARGS = {"viewport": {"width": 360, "height": 740}, "locale": "fr-FR"}
 
-CLEAR_SITE_STORAGE = """async () => {
-  localStorage.clear();
-  sessionStorage.clear();
-  if (indexedDB.databases) {
-    for (const db of await indexedDB.databases()) if (db.name) indexedDB.deleteDatabase(db.name);
-  }
-  for (const name of await caches.keys()) {
-    if (!name.startsWith('tablee-')) await caches.delete(name);
-  }
-}"""
-
 SNAPSHOT_STORED = """async () => {
   const cache = await caches.open('tablee-snapshot');
   return (await cache.keys()).length > 0;
@@ -208,7 +206,7 @@ def shared_context(browser, server, site):
     try:
         page.evaluate("async () => { await navigator.serviceWorker.ready; }")
         page.wait_for_function(SNAPSHOT_STORED, timeout=90_000)
-    except Exception:
+    except Exception:  # a very slow machine: the tests still run, the engine starting plainly
         pass
     page.close()
     for found in record.values():
@@ -248,7 +246,7 @@ def context(request, new_context, browser_context_args, server, site):
     for page in list(shared.pages):
         try:
             page.close()
-        except Exception:
+        except Exception:  # already closed by the test
             pass
 
 
@@ -294,18 +292,46 @@ def app_with(page, site, guarded):
     return open_app
 
 
+@pytest.fixture(scope="session")
+def device_pool():
+    """Device contexts a worker's tests hand on to each other (by their MJ switch and init
+    scripts), each reset between tests, like the shared context; closed at the end."""
+    idle: dict[tuple, list[Device]] = {}
+    yield idle
+    for devices in idle.values():
+        for device in devices:
+            device.context.close()
+
+
 @pytest.fixture
-def devices(browser, server):
-    """`devices(mj=..., scripts=())` makes a browser context of its own (browser_support.Device);
-    each is checked (no page error, CSP violation or foreign request) and closed at the end."""
+def devices(request, browser, server, site, device_pool):
+    """`devices(mj=..., scripts=())` gives a browser context of its own (browser_support.Device),
+    not shared with the test's other devices: one a previous test of the worker used and that
+    was reset (storage emptied, service worker and engine snapshot kept), or a new one. Each is
+    checked (no page error, CSP violation or foreign request) at the end. Under
+    ``TABLEE_E2E_FRESH=1`` or ``fresh_context``, every device is new and closed after."""
+    fresh = os.environ.get("TABLEE_E2E_FRESH") == "1" or request.node.get_closest_marker("fresh_context") is not None
     made: list[Device] = []
 
     def make(mj: bool, scripts: tuple[str, ...] = ()) -> Device:
-        device = Device(browser, server, mj, scripts)
+        key = (mj, tuple(scripts))
+        waiting = device_pool.get(key, [])
+        device = waiting.pop() if waiting and not fresh else Device(browser, server, mj, scripts)
         made.append(device)
         return device
 
     yield make
-    for device in made:
-        device.check()
-        device.context.close()
+    try:
+        for device in made:
+            device.check()
+    finally:
+        for device in made:
+            if fresh or not device.reusable:
+                device.context.close()
+                continue
+            try:
+                device.reset(site)
+            except Exception:  # a context the test broke is not used again
+                device.context.close()
+                continue
+            device_pool.setdefault(device.key, []).append(device)
