@@ -157,12 +157,12 @@ def test_two_restored_loads_give_different_seeds_and_python_randomness(page, sit
     for _ in range(2):
         page.reload()
         assert boot(page) == "snapshot"
-        before = page.evaluate(f"{saved}.length")
+        before = page.evaluate(f"() => {saved}.length")
         page.fill("#dice-expr", "d6")
         page.click("#roll-button")
         expect(page.locator("#roll-result li.die")).to_have_count(1)
-        page.wait_for_function(f"{saved}.length === {before + 1}")
-        seeds.append(page.evaluate(f"{saved}.at(-1).request.seed"))
+        page.wait_for_function(f"() => {saved}.length === {before + 1}")
+        seeds.append(page.evaluate(f"() => {saved}.at(-1).request.seed"))
     assert seeds[0] != seeds[1]
 
 
