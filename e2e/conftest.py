@@ -183,22 +183,20 @@ def install_guard(context, server: str) -> dict:
 # sessionStorage, IndexedDB, any cache but the service worker's and the snapshot's) is emptied
 # before each test, and its pages closed after it; the engine then starts from the snapshot, as
 # on every return visit of a real device. A test gets a context of its own (a first visit, as
-# before) when it is marked `fresh_context`, uses `new_version`, or asks for other context
-# arguments (a module's `browser_context_args`): what it checks (a first visit, offline, an
-# update, a route held on the network, another viewport) depends on the context itself.
-DEFAULT_CONTEXT_ARGS = {"viewport": {"width": 360, "height": 740}, "locale": "fr-FR"}
-
+# before) when it is marked `fresh_context` or `browser_context_args`, or uses `new_version`:
+# what it checks (a first visit, offline, an update, a route held on the network) depends on
+# the context itself. A module's own `browser_context_args` (a time zone) gets a shared
+# context of its own.
 SNAPSHOT_STORED = """async () => {
   const cache = await caches.open('tablee-snapshot');
   return (await cache.keys()).length > 0;
 }"""
 
 
-@pytest.fixture(scope="session")
-def shared_context(browser, server, site):
-    """The worker's shared context (see above), warmed once: its first page starts the engine,
-    which installs the service worker and stores the engine's memory snapshot."""
-    context = browser.new_context(**DEFAULT_CONTEXT_ARGS)
+def warmed_context(browser, server: str, site: str, args: dict):
+    """A new context with ``args``, guarded, warmed: its first page starts the engine, which
+    installs the service worker and stores the engine's memory snapshot."""
+    context = browser.new_context(**args)
     record = install_guard(context, server)
     page = context.new_page()
     page.goto(site + "#/tray")
@@ -212,30 +210,47 @@ def shared_context(browser, server, site):
     for found in record.values():
         found.clear()
     context.tablee_guard = record
-    yield context
-    context.close()
+    return context
 
 
-def wants_fresh_context(request, browser_context_args) -> bool:
+@pytest.fixture(scope="session")
+def shared_contexts(browser, server, site):
+    """The worker's shared contexts (see above), one per set of context arguments (a module may
+    ask for a time zone, say), each warmed on first use; ``shared_contexts(args)``."""
+    made: dict[str, object] = {}
+
+    def get(args: dict):
+        key = json.dumps(args, sort_keys=True)
+        if key not in made:
+            made[key] = warmed_context(browser, server, site, args)
+        return made[key]
+
+    yield get
+    for context in made.values():
+        context.close()
+
+
+def wants_fresh_context(request) -> bool:
     """Whether the test gets a context of its own. ``TABLEE_E2E_FRESH=1`` gives every test one
     (the suite as it ran before the shared context: slower; to tell a leak between tests from a
     real failure)."""
     return (
         os.environ.get("TABLEE_E2E_FRESH") == "1"
         or request.node.get_closest_marker("fresh_context") is not None
+        or request.node.get_closest_marker("browser_context_args") is not None
         or "new_version" in request.fixturenames
-        or {k: v for k, v in browser_context_args.items() if k != "base_url"} != DEFAULT_CONTEXT_ARGS
     )
 
 
 @pytest.fixture
 def context(request, new_context, browser_context_args, server, site):
-    """pytest-playwright's ``context``, shared by the worker's tests unless the test needs a
-    context of its own (``wants_fresh_context``)."""
-    if wants_fresh_context(request, browser_context_args):
+    """pytest-playwright's ``context``: the worker's shared one for these context arguments,
+    emptied, unless the test needs a context of its own (``wants_fresh_context``)."""
+    if wants_fresh_context(request):
         yield new_context()
         return
-    shared = request.getfixturevalue("shared_context")
+    args = {k: v for k, v in browser_context_args.items() if k != "base_url"}
+    shared = request.getfixturevalue("shared_contexts")(args)
     page = shared.new_page()
     page.goto(site + "manifest.webmanifest")
     page.evaluate(CLEAR_SITE_STORAGE)

@@ -28,6 +28,10 @@ from shell_graph import index_with_preloads, static_graph
 RUNTIME = re.compile(r".*/static/vendor/(pyscript|pyodide)/.*")
 
 
+# It holds the runtime's requests and times a first paint: a context of its own, no service worker.
+pytestmark = pytest.mark.fresh_context
+
+
 @pytest.fixture
 def browser_context_args(browser_context_args):
     """No service worker: its install would fetch the held files outside page.route."""

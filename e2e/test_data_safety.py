@@ -22,11 +22,10 @@ DOC_KEY = "tablee.document"
 BACKUPS_JS = "Object.keys(localStorage).filter(k => k.startsWith('tablee.backup.')).sort()"
 
 
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    """No service worker here: a cached copy would answer requests these tests block or time
-    (the offline behaviour has its own tests in test_shell.py)."""
-    return {**browser_context_args, "service_workers": "block"}
+#: The tests that hold the runtime's requests run with no service worker, in a context of their
+#: own: a cached copy would answer the requests they hold (the offline behaviour has its own
+#: tests in test_shell.py).
+NO_SERVICE_WORKER = pytest.mark.browser_context_args(service_workers="block")
 
 
 def go(page, route: str) -> None:
@@ -175,6 +174,7 @@ def test_a_41st_unicreon_skill_is_refused(app):
 RUNTIME = re.compile(r".*/static/vendor/(pyscript|pyodide)/.*")
 
 
+@NO_SERVICE_WORKER
 def test_a_41st_unicreon_skill_is_refused_before_the_engine_starts(page, site, guarded):
     """The systems' character schemas guard the first render (static/vendor/store-limits.json,
     the set-up's store.limits answer), not only once the engine answered: with the runtime held
@@ -281,6 +281,7 @@ def test_storage_warning_shows_well_before_full(app):
     expect(app.locator("[data-testid=storage-warning]")).to_be_visible()
 
 
+@NO_SERVICE_WORKER
 def test_an_older_table_is_not_overwritten_when_the_engine_did_not_start(page, site, guarded):
     fixture = (ROOT / "tests" / "fixtures" / "table-schema0.json").read_text()
     page.goto(site)

@@ -113,6 +113,7 @@ def test_share_from_a_sheet_a_roll_and_a_log_entry(page, site, guarded):
     assert unpack(made_link(page))["data"]["id"] == old["id"]
 
 
+@pytest.mark.fresh_context  # it holds the runtime's requests: no service worker may answer them
 def test_a_link_shows_what_it_holds_before_the_engine_then_leads_to_the_import(page, site, guarded):
     alice = ok({"op": "pointzero.character.new", "id": "pz-alice", "name": "Alice Moreau"})["character"]
     url = site + "#/share/" + pack({"app": "tablee", "kind": "character", "v": 1, "data": alice})
