@@ -564,3 +564,33 @@ def test_tension_critique_refuses_surpassement_to_everyone_and_hides_the_thresho
     below = ok({"op": "store.share", "kind": "table", "data": _pz_table(threshold=3, entries=2),
                 "audience": "player"})["data"]
     assert "critical" not in below["systems"]["pointzero"]  # not reached: no marker, nothing to infer
+
+
+def test_a_passe_darmes_from_a_phone_keeps_the_defenders_side():
+    """The attacker's phone sends its side: the defender's protection is the armour its sheet
+    says it wears (the phone asked for none), the MJ's malus on the defender is dropped; the
+    MJ's combat is the op on one device with that protection and no malus."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    b = ok({"op": "unicreon.shop.buy", "character": b, "ref": "armure_cuir", "carried": "worn"})["character"]
+    combat = ok({"op": "unicreon.combat.new"})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
+    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
+    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
+    fighter_b = next(f for f in combat["combatants"] if f["side"] == "npc")
+    assert fighter_b["protections"], fighter_b
+    for f in combat["combatants"]:
+        f["engaged"] = [fighter_b["cid"] if f["cid"] == attacker else attacker]
+        f["actions"] = 2
+    combat["turn"] = combat["order"].index(attacker)
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [a, b]
+    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    sent = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": fighter_b["cid"], "defender_malus": 4}
+    after, answer = move(doc, lea, sent, seed=9)
+    same = ok({"op": "unicreon.combat.attack", "attacker": attacker, "defender": fighter_b["cid"],
+               "protection": fighter_b["protections"][0]["uid"], "state": combat, "seed": 9})
+    assert after["systems"]["unicreon"]["combat"] == same["state"]
+    assert answer["exchange"] == same["exchange"]

@@ -168,6 +168,31 @@ def _pz_tension(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, 
     return T.use_point(ctx["state"], "dice", name[:80] if isinstance(name, str) else "", "")
 
 
+def _uc_defence(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """Unicreon, a passe d'armes from the attacker's phone: the defender's protection is not
+    the attacker's to choose. It is the one the defender wears or holds on the MJ's record of
+    its sheet (inventory ``carried`` "worn" or "hand"; a fighter with no sheet, a generic NPC:
+    its first one), as the combat page sets it by default on one device. The defender's
+    malus (``defender_malus``, the MJ's) is dropped by :attr:`Move.mj_fields`."""
+    fighters = ctx["state"].get("combatants", [])
+    defender = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == request.get("defender")), None)
+    request.pop("protection", None)
+    if defender is None:
+        return request  # the op refuses an unknown defender
+    protections = [p for p in defender.get("protections", []) if isinstance(p, dict)]
+    sheet = next((c for c in ctx["document"]["characters"] if isinstance(c, dict)
+                  and c.get("id") == defender.get("character_id")), None) if defender.get("character_id") else None
+    if sheet is None:
+        chosen = protections[0] if protections else None
+    else:
+        on = {i.get("uid") for i in sheet.get("inventory", [])
+              if isinstance(i, dict) and i.get("carried") in ("hand", "worn")}
+        chosen = next((p for p in protections if p.get("uid") in on), None)
+    if chosen is not None:
+        request["protection"] = chosen["uid"]
+    return request
+
+
 _REC = (("character", "record"),)
 _ID = (("character_id", "id"),)
 
@@ -210,7 +235,8 @@ MOVES: dict[str, Move] = {
     "pointzero.test.roll": Move("pointzero", (("character_id", "id"),), state=False, prepare=_pz_test,
                                 record=_pz_tension),
     # Unicreon: a passe d'armes by one of the player's fighters.
-    "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat"),
+    "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat",
+                                   mj_fields=("defender_malus",), prepare=_uc_defence),
     # Any system: a roll of dice, seeded by the MJ's device.
     "roll": Move(None),
 }
@@ -301,7 +327,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
             request[field] = copy.deepcopy(document["characters"][at])
         touched.add(cid)
         acting = acting or document["characters"][at]
-    ctx = {"character": copy.deepcopy(acting) if acting else None, "state": copy.deepcopy(state)}
+    ctx = {"character": copy.deepcopy(acting) if acting else None, "state": copy.deepcopy(state), "document": document}
     if spec.prepare is not None:
         request = spec.prepare(request, ctx)
     if spec.system is not None and spec.state:
