@@ -416,8 +416,9 @@ def _systmj_table():
     doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
     doc["characters"] = [s1, s2, {**ok({"op": "systmj.character.new", "id": "npc", "name": "Orc"})["character"]}]
     state = ok({"op": "systmj.state.new"})["state"]
-    for name in ("Épée", "Bouclier"):
-        state = ok({"op": "systmj.card.save", "state": state, "card": {"family": "equipement", "name": name}})["state"]
+    for card in ({"name": "Épée", "types": ["arme"], "categories": ["corps_a_corps"], "att": 5},
+                 {"name": "Bouclier", "types": ["arme"], "categories": ["bouclier"], "def": 5}):
+        state = ok({"op": "systmj.card.save", "state": state, "card": {"family": "equipement", **card}})["state"]
     doc["systems"]["systmj"] = state
     return doc
 
@@ -594,3 +595,116 @@ def test_a_passe_darmes_from_a_phone_keeps_the_defenders_side():
                "protection": fighter_b["protections"][0]["uid"], "state": combat, "seed": 9})
     assert after["systems"]["unicreon"]["combat"] == same["state"]
     assert answer["exchange"] == same["exchange"]
+
+
+def _systmj_fight():
+    """Ana (Léa's) and Bo (Tom's) against the MJ's Orc, round 1 revealed: Ana and the Orc
+    chose Action, Bo Mouvement; Ana holds the sword, Bo the shield."""
+    doc = _systmj_table()
+    for c in doc["characters"]:
+        c["attributes"] = {**c["attributes"], "force": 60, "resistance": 50, "agilite": 55, "rapidite": 50,
+                           "chance": 40}
+        c["pv_max"], c["pa_max"] = 12, 2
+    state = doc["systems"]["systmj"]
+    sword, shield = (c["number"] for c in state["library"]["cards"])
+    s1, s2 = doc["characters"][:2]
+    r = ok({"op": "systmj.card.give", "state": state, "character": s1, "number": sword})
+    state, doc["characters"][0] = r["state"], r["character"]
+    r = ok({"op": "systmj.card.give", "state": state, "character": s2, "number": shield})
+    state, doc["characters"][1] = r["state"], r["character"]
+    state = ok({"op": "systmj.round.start", "state": state, "characters": doc["characters"]})["state"]
+    for cid, choice in (("s1", "action"), ("s2", "mouvement"), ("npc", "action")):
+        state = ok({"op": "systmj.round.choose", "state": state, "entity": cid, "choice": choice})["state"]
+    doc["systems"]["systmj"] = ok({"op": "systmj.round.reveal", "state": state})["state"]
+    return doc, sword, shield
+
+
+ANA = {"id": "m-ana", "name": "Léa", "characters": ["s1"]}
+BO = {"id": "m-bo", "name": "Tom", "characters": ["s2"]}
+
+
+def _fighter(doc, cid):
+    c = next(x for x in doc["characters"] if x["id"] == cid)
+    v = next(e for e in doc["systems"]["systmj"]["rounds"]["entities"] if e["id"] == cid)
+    return {"id": cid, "attributes": c["attributes"], "dissimulation": c["skills"]["dissimulation"],
+            "detection": c["skills"]["detection"], "pv": v["pv"], "pa": v["pa"]}
+
+
+def test_a_systmj_attack_from_a_phone_is_the_attackers_side_only():
+    """3.3: Ana's player declares her attack on the Orc with her sword: the fighters are the
+    MJ's records (the phone's inflated Force is ignored), the weapon the library's card, the
+    Orc's defence the one the MJ declared for it this round (the phone's "none" is ignored),
+    and the round marks Ana as having acted: the same exchange on one device."""
+    doc, sword, _shield = _systmj_fight()
+    state = ok({"op": "systmj.round.defend", "state": doc["systems"]["systmj"], "entity": "npc",
+                "defence": "esquive"})["state"]
+    doc["systems"]["systmj"] = state
+    forged = {**_fighter(doc, "s1"), "attributes": {**_fighter(doc, "s1")["attributes"], "force": 99}}
+    sent = {"op": "systmj.combat.exchange", "kind": "force", "attacker": forged, "defender": {"id": "npc"},
+            "weapon": {"number": sword, "family": "equipement", "att": 99}, "defence": "none",
+            "modifiers": [{"source": "mj", "value": 20}], "counter": True}
+    after, answer = move(doc, ANA, sent, seed=17)
+    library = {c["number"]: c for c in state["library"]["cards"]}
+    same = ok({"op": "systmj.combat.exchange", "kind": "force", "attacker": _fighter(doc, "s1"),
+               "defender": _fighter(doc, "npc"), "weapon": library[sword], "defence": "esquive", "state": state,
+               "seed": 17})
+    assert after["systems"]["systmj"] == same["state"]
+    assert answer["steps"] == same["steps"] and answer["outcome"] == same["outcome"]
+    assert any(s["step"] == "defence" for s in same["steps"]) or same["outcome"] != "hit"
+    assert next(e for e in after["systems"]["systmj"]["rounds"]["entities"] if e["id"] == "s1")["acted"] is True
+    assert "esquive" not in json.dumps(answer.get("state", {}))  # the declaration stays the MJ's
+    again, answer = move(after, ANA, sent, seed=18)
+    assert again == after and answer["error"]["code"] == "systmj.round.already_acted"
+
+
+def test_a_systmj_attack_is_refused_for_another_character_a_weapon_not_held_or_no_round():
+    doc, _sword, shield = _systmj_fight()
+    sent = {"op": "systmj.combat.exchange", "kind": "force", "attacker": {"id": "s1", "attributes": {}},
+            "defender": {"id": "npc"}}
+    for member, request, code in (
+        (BO, sent, "live.refused.character"),  # Ana is Léa's
+        (ANA, {**sent, "attacker": {"id": "npc"}}, "live.refused.character"),  # the MJ's Orc
+        (ANA, {**sent, "weapon": {"number": shield}}, "live.refused.sheet"),  # Bo's shield
+        (ANA, {**sent, "defender": {"id": "nobody"}}, "live.refused.invalid"),
+    ):
+        with pytest.raises(RulesError) as info:
+            move(doc, member, request)
+        assert info.value.code == code, request
+    free = _systmj_table()
+    free["systems"]["systmj"]["rounds"] = None
+    free["systems"]["systmj"].pop("rounds")
+    with pytest.raises(RulesError) as info:
+        move(free, ANA, {**sent, "defender": {"id": "s2"}})
+    assert info.value.code == "live.refused.no_round"
+
+
+def test_a_defence_is_declared_by_its_own_player_and_hidden_from_the_others():
+    """Bo's player declares an encaissement with his shield for the round: the MJ's round keeps
+    it, no answer and no player's copy shows it, and Ana's attack on Bo then meets it (the
+    same exchange on one device with that defence and card). Bo's shield is not Ana's to use,
+    nor Bo's defence Léa's to declare; a card he does not hold is refused by the op."""
+    doc, sword, shield = _systmj_fight()
+    declare_ = {"op": "systmj.round.defend", "entity": "s2", "defence": "encaissement", "card": shield}
+    after, answer = move(doc, BO, declare_)
+    same = ok({**declare_, "state": doc["systems"]["systmj"]})
+    assert after["systems"]["systmj"] == same["state"]
+    bo = next(e for e in after["systems"]["systmj"]["rounds"]["entities"] if e["id"] == "s2")
+    assert bo["defence"] == "encaissement" and bo["defence_card"] == shield
+    assert "encaissement" not in json.dumps(answer)
+    shared = ok({"op": "store.share", "kind": "table", "data": after, "audience": "player"})["data"]
+    assert "encaissement" not in json.dumps(shared["systems"]["systmj"])
+    with pytest.raises(RulesError) as info:
+        move(doc, ANA, declare_)
+    assert info.value.code == "live.refused.character"
+    kept, refused = move(doc, BO, {**declare_, "card": sword})
+    assert kept == doc and refused["error"]["code"] == "systmj.card.not_held"
+    hit, answer = move(after, ANA, {"op": "systmj.combat.exchange", "kind": "force", "attacker": {"id": "s1"},
+                                    "defender": {"id": "s2"}, "weapon": {"number": sword}}, seed=5)
+    state = after["systems"]["systmj"]
+    library = {c["number"]: c for c in state["library"]["cards"]}
+    same = ok({"op": "systmj.combat.exchange", "kind": "force", "attacker": _fighter(after, "s1"),
+               "defender": _fighter(after, "s2"), "weapon": library[sword], "defence": "encaissement",
+               "defence_card": library[shield], "state": state, "seed": 5})
+    assert hit["systems"]["systmj"] == same["state"] and answer["steps"] == same["steps"]
+    nxt = ok({"op": "systmj.round.next", "state": hit["systems"]["systmj"]})["state"]
+    assert all("defence" not in e for e in nxt["rounds"]["entities"])  # a declaration lasts one round

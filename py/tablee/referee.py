@@ -52,6 +52,7 @@ declare(
     "live.refused.duplicate",
     "live.refused.sheet",
     "live.refused.keep",
+    "live.refused.no_round",
 )
 
 #: Keys of an op's answer that never go back to a phone (the whole state, Versality's merge).
@@ -74,7 +75,8 @@ class Move:
     ``mj_fields``: request fields only the MJ sets (dropped from a player's move).
     ``part``: the op's state is this key of the system's state (Unicreon's ``combat``).
     An actor ``("attacker", "cid")`` names a combatant of that state whose ``character_id``
-    must be one of the member's. An actor ``("a", "side")`` is a side object of an
+    must be one of the member's; ``("attacker", "fighter")`` a fighter object whose ``id`` must.
+    An actor ``("a", "side")`` is a side object of an
     opposition whose ``character_id`` must be one of the member's; ``("b", "side?")`` the
     same when the side names a character at all (an NPC side names none).
     ``state``: the op takes the system state as ``state`` (False: the op is stateless, the
@@ -193,6 +195,54 @@ def _uc_defence(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     return request
 
 
+def _sj_fighter(document: dict[str, Any], rounds: dict[str, Any], cid: Any) -> dict[str, Any]:
+    """A SYSTMJ fighter as the MJ's combat screen builds it (systmj/combat.js ``fighter``):
+    the MJ's record of the sheet, the PV and PA the round keeps."""
+    sheet = next((c for c in document["characters"] if isinstance(c, dict) and c.get("id") == cid
+                  and c.get("system") == "systmj"), None)
+    if sheet is None:
+        raise _refuse("live.refused.invalid", field="defender")
+    vitals = next((e for e in rounds["entities"] if e.get("id") == cid), None)
+    return {"id": cid, "attributes": copy.deepcopy(sheet["attributes"]),
+            "dissimulation": sheet["skills"]["dissimulation"], "detection": sheet["skills"]["detection"],
+            "pv": vitals["pv"] if vitals else sheet["pv_max"], "pa": vitals["pa"] if vitals else sheet["pa_max"]}
+
+
+def _sj_attack(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """SYSTMJ, an attack declared from the attacker's phone (3.3: « Le combat est une Action »).
+
+    The attacker's player sends their side: which of their characters attacks (``attacker.id``),
+    whom (``defender.id``), how (``kind``, ``category``) and with which weapon card of theirs
+    (``weapon.number``). The referee builds both fighters from the MJ's records (sheet scores,
+    the round's PV and PA: a phone cannot inflate them), takes the weapon from the table's
+    library (a card the attacker does not hold is refused, ``live.refused.sheet``) and binds
+    the attack to the round in progress (a revealed Action not played yet; no round: refused,
+    ``live.refused.no_round``). The other side is the defender's: 3.3.2 « S’il réussit son
+    attaque en revanche, son adversaire peut tenter une Défense »: the attacker's phone does
+    not choose it (``defence``, ``defence_card`` are dropped); the exchange takes the defence
+    the defender declared for the round (``systmj.round.defend``: its player's move from their
+    phone, the MJ's for an NPC), none declared being no defence tried. What only the MJ sets
+    is dropped too: ``modifiers``, a ``damage`` override, ``counter`` (the counter-attack a
+    failed attack opens is played on the MJ's screen), ``aware``."""
+    state = ctx["state"]
+    rounds = state.get("rounds")
+    attacker = ctx["character"]["id"]
+    if not isinstance(rounds, dict) or all(e.get("id") != attacker for e in rounds.get("entities", [])):
+        raise _refuse("live.refused.no_round")
+    defender = request.get("defender")
+    out = {k: v for k, v in request.items() if k in ("op", "kind", "category", "seed")}
+    out["attacker"] = _sj_fighter(ctx["document"], rounds, attacker)
+    out["defender"] = _sj_fighter(ctx["document"], rounds, defender.get("id") if isinstance(defender, dict) else None)
+    weapon = request.get("weapon")
+    if weapon is not None:
+        number = weapon.get("number") if isinstance(weapon, dict) else None
+        card = next((c for c in state.get("library", {}).get("cards", []) if c.get("number") == number), None)
+        if card is None or card.get("holder") != attacker:
+            raise _refuse("live.refused.sheet", field="weapon")
+        out["weapon"] = copy.deepcopy(card)
+    return out
+
+
 _REC = (("character", "record"),)
 _ID = (("character_id", "id"),)
 
@@ -226,6 +276,10 @@ MOVES: dict[str, Move] = {
     # characters takes a free card of the table's library, or hands its own back to it. A
     # hand-over between two players is the giver's take-back then the receiver's give, each
     # from their own phone; a card someone holds is refused by the op (systmj.card.held).
+    # SYSTMJ combat (3.3): an attack by one of the player's characters, their side only
+    # (_sj_attack); the defence each entity will try this round, declared by its own player.
+    "systmj.combat.exchange": Move("systmj", (("attacker", "fighter"),), prepare=_sj_attack),
+    "systmj.round.defend": Move("systmj", (("entity", "id"),)),
     "systmj.card.give": Move("systmj", _REC),
     "systmj.card.take": Move("systmj", _REC),
     # Point Zéro: a Tension point (the whole table's gauge; its threshold stays hidden).
@@ -319,6 +373,8 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
             if kind == "side?" and "character_id" not in value:
                 continue  # an NPC side: the numbers the table declared
             value = value.get("character_id")
+        if kind == "fighter":
+            value = value.get("id") if isinstance(value, dict) else None
         cid = _own(member, value.get("id") if kind == "record" and isinstance(value, dict) else value)
         at = _character_index(document, cid)
         if at < 0 or (spec.system and document["characters"][at].get("system") != spec.system):
