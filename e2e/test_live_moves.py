@@ -6,10 +6,12 @@ Three browser contexts (the MJ's laptop, Léa's and Mo's phones) joined through 
 e2e/test_live_table.py (its helpers), one test per system, each on a seeded table:
 
 - SYSTMJ: each player enters their character's secret Action/Mouvement choice on their phone's
-  combat page; the MJ's saved table is the same op on one device; before the reveal no phone
-  holds any choice (the MJ's NPC's included), in its storage or in any byte it received; once
-  the MJ reveals the round, each phone shows the other's choice. A choice for the other
-  player's character is refused. (A SYSTMJ attack is not on a phone's page yet: the MJ's screen.)
+  combat page, Mo declares Bo's defence for the round; the MJ's saved table is the same op on
+  one device; before the reveal no phone holds any choice (the MJ's NPC's included) nor the
+  declared defence, in its storage or in any byte it received; once the MJ reveals the round,
+  each phone shows the other's choice, and Léa declares Ana's attack on Bo on her phone: the
+  MJ's round is the exchange on one device with Bo's declared defence. A choice for the other
+  player's character is refused.
 - Point Zéro: Léa rolls a Mécanique test with a Tension point and one Surpassement die; the
   MJ's gauge rises by one (once) and the roll is the op's with the MJ's seed; Mo adds a Tension
   point on his phone, which reaches the threshold: both phones say Tension critique, Léa's page
@@ -100,51 +102,90 @@ def without_log(doc: dict) -> dict:
 
 # ------------------------------------------------------------------ SYSTMJ
 
-def test_systmj_secret_choices_from_the_phones(devices, site):
-    ana = h({"op": "systmj.character.new", "id": "s-ana", "name": "Ana"})["character"]
-    bo = h({"op": "systmj.character.new", "id": "s-bo", "name": "Bo"})["character"]
-    orc = h({"op": "systmj.character.new", "id": "s-orc", "name": "Orc", "kind": "pnj"})["character"]
+def sj_fighter(doc: dict, cid: str) -> dict:
+    """A SYSTMJ fighter as the MJ's combat screen builds it: the sheet, the round's PV and PA."""
+    c = next(x for x in doc["characters"] if x["id"] == cid)
+    v = next(e for e in doc["systems"]["systmj"]["rounds"]["entities"] if e["id"] == cid)
+    return {"id": cid, "attributes": c["attributes"], "dissimulation": c["skills"]["dissimulation"],
+            "detection": c["skills"]["detection"], "pv": v["pv"], "pa": v["pa"]}
+
+
+def test_systmj_secret_choices_a_defence_and_an_attack_from_the_phones(devices, site):
+    people = []
+    for cid, name, kind in (("s-ana", "Ana", "pj"), ("s-bo", "Bo", "pj"), ("s-orc", "Orc", "pnj")):
+        c = h({"op": "systmj.character.new", "id": cid, "name": name, "kind": kind})["character"]
+        c["attributes"] = {k: 50 for k in c["attributes"]}
+        c["pv_max"] = 12
+        people.append(c)
     state = h({"op": "systmj.state.new"})["state"]
-    state = h({"op": "systmj.round.start", "state": state, "characters": [ana, bo, orc]})["state"]
+    state = h({"op": "systmj.round.start", "state": state, "characters": people})["state"]
     state = h({"op": "systmj.round.choose", "state": state, "entity": "s-orc", "choice": "action"})["state"]
-    doc = valid({"schema": 1, "app": "tablee", "name": "Donjon", "language": "fr", "characters": [ana, bo, orc],
+    doc = valid({"schema": 1, "app": "tablee", "name": "Donjon", "language": "fr", "characters": people,
                  "log": [], "systems": {"systmj": state}, "settings": {}})
     mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["s-ana"]), ("Mo", ["s-bo"])])
+    entity = "[data-testid=sj-round-entity][data-id={}] [data-testid={}]".format
 
+    # The secret choices, each on its player's phone: the same op on one device.
     before = wait_saved(mj, "d => true")
     open_page(lea, site, "systmj/combat")
-    lea.locator("[data-testid=sj-round-entity][data-id=s-ana] [data-testid=sj-choose-mouvement]").click()
-    expect(lea.locator("[data-testid=sj-round-entity][data-id=s-ana] [data-testid=sj-my-choice]")).to_be_visible()
-    after = wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-ana' && e.choice === 'mouvement')")
-    same = h({"op": "systmj.round.choose", "state": before["systems"]["systmj"], "entity": "s-ana", "choice": "mouvement"})
+    lea.locator(entity("s-ana", "sj-choose-action")).click()
+    expect(lea.locator(entity("s-ana", "sj-my-choice"))).to_be_visible()
+    after = wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-ana' && e.choice === 'action')")
+    same = h({"op": "systmj.round.choose", "state": before["systems"]["systmj"], "entity": "s-ana", "choice": "action"})
     assert after["systems"]["systmj"] == same["state"]
-
     open_page(mo, site, "systmj/combat")
-    mo.locator("[data-testid=sj-round-entity][data-id=s-bo] [data-testid=sj-choose-action]").click()
-    wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-bo' && e.choice === 'action')")
-    expect(mo.locator("[data-testid=sj-round-entity][data-id=s-bo] [data-testid=sj-my-choice]")).to_be_visible()
-    # Neither phone offers a choice for a character that is not its player's.
-    expect(mo.locator("[data-testid=sj-round-entity][data-id=s-ana] [data-testid=sj-choose-action]")).to_have_count(0)
-    refused = call(mo, {"op": "systmj.round.choose", "entity": "s-ana", "choice": "action"})
+    mo.locator(entity("s-bo", "sj-choose-mouvement")).click()
+    wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-bo' && e.choice === 'mouvement')")
+    expect(mo.locator(entity("s-bo", "sj-my-choice"))).to_be_visible()
+    # Neither phone offers a choice for a character that is not its player's; the referee refuses one.
+    expect(mo.locator(entity("s-ana", "sj-choose-action"))).to_have_count(0)
+    refused = call(mo, {"op": "systmj.round.choose", "entity": "s-ana", "choice": "mouvement"})
     assert refused["error"]["code"] == "live.refused.character"
-    assert wait_saved(mj, "d => true")["systems"]["systmj"]["rounds"]["entities"][0]["choice"] == "mouvement"
 
-    # Before the reveal: no choice on a phone, its own included (the player view of the round).
+    # Bo's player declares his defence for the round (esquive): the MJ's round keeps it.
+    mo.select_option("#sj-def-s-bo", "esquive")
+    mo.locator(entity("s-bo", "sj-declare-defence")).click()
+    expect(mo.locator(entity("s-bo", "sj-my-defence"))).to_be_visible()
+    wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-bo' && e.defence === 'esquive')")
+
+    # Before the reveal: no choice on a phone, its own included, and no declared defence.
     for phone in (lea, mo):
         wait_saved(phone, "d => d.systems.systmj.rounds !== null")
-        assert {e["choice"] for e in saved(phone)["systems"]["systmj"]["rounds"]["entities"]} == {""}
+        entities = saved(phone)["systems"]["systmj"]["rounds"]["entities"]
+        assert {e["choice"] for e in entities} == {""} and all("defence" not in e for e in entities)
         text = received(phone) + storage(phone)
-        assert yjs_string("mouvement") not in text and yjs_string("action") not in text
-        assert '"choice":"mouvement"' not in storage(phone) and '"choice":"action"' not in storage(phone)
+        for word in ("mouvement", "action", "esquive"):
+            assert yjs_string(word) not in text, word
+        assert '"choice":"' + "action" not in storage(phone) and "esquive" not in storage(phone)
 
     # The MJ reveals the round: each phone shows every choice, the other player's included.
     mj.goto(site + "#/systmj/combat")
     mj.click("#sj-round-reveal")
-    wait_saved(mj, "d => d.systems.systmj.rounds.revealed === true")
-    expect(mo.locator("[data-testid=sj-round-entity][data-id=s-ana] [data-testid=sj-choice]")).to_have_text("Mouvement")
-    expect(lea.locator("[data-testid=sj-round-entity][data-id=s-bo] [data-testid=sj-choice]")).to_have_text("Action")
-    expect(lea.locator("[data-testid=sj-round-entity][data-id=s-orc] [data-testid=sj-choice]")).to_have_text("Action")
-    assert yjs_string("mouvement") in received(mo)  # the scan above could see a choice
+    revealed = wait_saved(mj, "d => d.systems.systmj.rounds.revealed === true")
+    expect(mo.locator(entity("s-ana", "sj-choice"))).to_have_text("Action")
+    expect(lea.locator(entity("s-bo", "sj-choice"))).to_have_text("Mouvement")
+    expect(lea.locator(entity("s-orc", "sj-choice"))).to_have_text("Action")
+    assert yjs_string("mouvement") in received(lea)  # the scan above could see a choice
+    assert "esquive" not in storage(lea)  # a declared defence stays the MJ's after the reveal too
+
+    # Ana's attack on Bo, declared on Léa's phone: the fighters are the MJ's records, Bo's
+    # defence the one he declared: the same exchange on one device with the MJ's seed.
+    expect(lea.locator(entity("s-ana", "sj-phone-attack"))).to_be_visible()
+    lea.select_option("#sj-target-s-ana", "s-bo")
+    lea.locator(entity("s-ana", "sj-phone-attack-roll")).click()
+    outcome = lea.locator(entity("s-ana", "sj-phone-outcome"))
+    expect(outcome).to_be_visible()
+    hit = wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-ana' && e.acted)")
+    [seed] = feed_seeds(mj, "systmj.combat.exchange")
+    same = h({"op": "systmj.combat.exchange", "kind": "force", "attacker": sj_fighter(revealed, "s-ana"),
+              "defender": sj_fighter(revealed, "s-bo"), "defence": "esquive", "state": revealed["systems"]["systmj"],
+              "seed": seed})
+    assert hit["systems"]["systmj"] == same["state"]
+    expect(outcome).to_have_attribute("data-outcome", same["outcome"])
+    # Mo's phone sees the public result: Ana has acted, the attack is in the log.
+    wait_saved(mo, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-ana' && e.acted)"
+                   " && d.log.some(e => e.kind === 'systmj.combat.exchange')")
+    expect(mo.locator(entity("s-ana", "sj-phone-attack"))).to_have_count(0)
 
 
 # ------------------------------------------------------------------ Point Zéro
