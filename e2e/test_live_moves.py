@@ -18,8 +18,10 @@ e2e/test_live_table.py (its helpers), one test per system, each on a seeded tabl
   offers no Surpassement and the referee refuses it to either phone even when a phone claims
   the opposite; the threshold never reaches a phone.
 - Unicreon: Léa's fighter makes a passe d'armes on her phone's combat page; the MJ's combat is
-  the op's with the MJ's seed; Mo's phone shows the result; the MJ's NPC's terrible secret, and
-  the Théorem deck order and Mo's hand, never reach Léa's phone.
+  the op's with the MJ's seed; Mo's phone shows the result. On the same table Mo draws a
+  Théorem opposition for his character on his phone's chase page (the op's with the MJ's
+  seed). The MJ's NPC's terrible secret, the Théorem deck order and Mo's hand never reach
+  Léa's phone.
 
 Yjs writes a string value as 0x77 + its length + its bytes and null as 0x7e (update format v1),
 so a choice or a threshold shows in the received bytes as, e.g., ``w\\tmouvement`` and
@@ -309,6 +311,22 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
     refused = call(lea, {"op": "unicreon.combat.attack", "attacker": cid["u-mo"], "defender": cid["u-npc"], "seed": 1})
     assert refused["error"]["code"] == "live.refused.character"
     assert without_log(wait_saved(mj, "d => true")) == without_log(table)
+
+    # Théorem: Mo draws an opposition for Tamis against an NPC on his phone's chase page: the
+    # MJ's deck is the op's on one device with the MJ's seed; Léa's phone sees the draw's discard.
+    t_before = wait_saved(mj, "d => true")["systems"]["theorem"]
+    open_page(mo, site, "theorem/chase")
+    mo.select_option("#th-a-who", "t-mo")
+    mo.click("#th-opp-draw")
+    expect(mo.locator("[data-testid=th-opp-result]")).to_be_visible()
+    t_after = wait_saved(mj, "d => d.systems.theorem.deck.piles.discard.cards.length > 0")["systems"]["theorem"]
+    [drawn] = feed_seeds(mj, "theorem.opposition.draw")
+    same = h({"op": "theorem.opposition.draw", "state": t_before, "seed": drawn,
+              "a": {"name": "Tamis", "base": 6, "start": 0, "character_id": "t-mo"},
+              "b": {"name": "B", "base": 6, "start": 0}})
+    assert t_after == same["state"]
+    wait_saved(lea, "(d, n) => d.systems.theorem.deck.piles.discard.cards.length === n",
+               len(t_after["deck"]["piles"]["discard"]["cards"]))
 
     # Secrets: the NPC's terrible secret, Mo's hand and the deck's order never reached Léa.
     mj_theorem = wait_saved(mj, "d => true")["systems"]["theorem"]
