@@ -301,6 +301,8 @@ MOVE = st.one_of(
     st.builds(lambda c: {"op": "theorem.action.draw", "character": {"id": c}}, st.sampled_from(["josh", "kim"])),
     st.builds(lambda c: {"op": "theorem.action.cancel", "character": {"id": c}}, st.sampled_from(["josh", "kim"])),
     st.just({"op": "pointzero.tension.use", "kind": "other"}),
+    st.builds(lambda c: {"op": "theorem.opposition.draw", "a": {"name": "A", "base": 6, "start": 0, "character_id": c},
+                         "b": {"name": "Garde", "base": 6, "start": 0}}, st.sampled_from(["josh", "kim"])),
     st.just({"op": "theorem.turn.next"}),
     st.just({"op": "pointzero.mj.threshold", "threshold": 1}),
 )
@@ -328,7 +330,8 @@ def test_the_table_is_the_sequence_of_the_accepted_moves(moves, order):
         except RulesError as exc:
             assert doc == before
             assert exc.code in {"live.refused.not_a_move", "live.refused.character"}
-            owned = isinstance(request.get("character"), dict) and request["character"]["id"] in member["characters"]
+            named = request.get("character") or request.get("a") or {}
+            owned = (named.get("id") or named.get("character_id")) in member["characters"]
             assert not owned or exc.code != "live.refused.character"
             continue
         if "error" in answer:
@@ -339,7 +342,7 @@ def test_the_table_is_the_sequence_of_the_accepted_moves(moves, order):
         view = answer.get("state", {})
         for owner, arcana in view.get("arcana", {}).items():  # no hand travels in a view, not even one's own
             assert arcana["piles"]["hand"]["cards"] == [], owner
-        assert SECRET not in text
+        assert SECRET not in text and "deck_used" not in text  # nor a draw pile's order
         assert "threshold" not in answer.get("state", {}) or answer["state"]["threshold"] is None
     replay = table()
     for member, request, seed in accepted:
@@ -481,3 +484,384 @@ def test_an_opposition_from_a_phones_test_page_is_rolled_and_logged_by_the_refer
     assert {k: v for k, v in answer.items() if k != "logged"} == same
     entry = after["log"][-1]
     assert entry["kind"] == kind and entry["request"] == {**request_, "seed": 321} and entry["who"] == "Léa"
+
+
+# ------------------------------------------------------------------ the moves of every system
+
+def _no_draw_order(answer, state):
+    """The answer names no draw pile in the order it stands on the MJ's table (the draw pile's
+    order is the MJ's secret), and holds no ``deck_used``."""
+    text = json.dumps(answer)
+    assert "deck_used" not in text
+    order = state["deck"]["piles"]["draw"]["cards"]
+    assert json.dumps(order) not in text
+
+
+def test_a_theorem_answer_never_carries_the_draw_pile_order():
+    """The ops answer ``deck_used`` (the draw pile as it stood, for a replay on one device):
+    the order of what is left in the deck. A phone's answer drops it, at any depth."""
+    doc = table()
+    doc, _ = move(doc, LEA, {"op": "theorem.action.begin", "character": {"id": "josh"}, "sphere": "animalite",
+                             "modifier": 0})
+    full = doc["systems"]["theorem"]
+    same = ok({"op": "theorem.action.draw", "state": full, "character": doc["characters"][0], "seed": 3})
+    assert "deck_used" in same  # what one device keeps for its replay
+    after, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=3)
+    assert after["systems"]["theorem"] == same["state"]
+    _no_draw_order(answer, after["systems"]["theorem"])
+
+
+def _chase(doc, a, b):
+    return ok({"op": "theorem.chase.start", "state": doc["systems"]["theorem"], "a": a, "b": b, "target": 3})["state"]
+
+
+def test_a_chase_side_is_begun_by_its_own_player_only():
+    """Théorem 3) « se traite alors comme un tirage d'opposition classique »: a character's side
+    of a chase round is that character's action (theorem.chase.begin with its sheet), sent by
+    the player who plays it; an NPC side is the MK's to draw; the result is the op's on one device."""
+    doc = table()
+    doc["systems"]["theorem"] = _chase(doc, {"name": "Josh", "base": 6, "start": 0, "character_id": "josh"},
+                                       {"name": "Garde", "base": 5, "start": 0})
+    request = {"op": "theorem.chase.begin", "side": "a", "character": {"id": "josh"}, "exploit": 1}
+    after, answer = move(doc, LEA, request, seed=21)
+    same = ok({**request, "state": doc["systems"]["theorem"], "character": doc["characters"][0], "seed": 21})
+    assert after["systems"]["theorem"] == same["state"]
+    assert after["characters"][0] == same["character"] and after["characters"][0]["realite"] == 19  # exploit paid
+    assert after["characters"][1:] == doc["characters"][1:]
+    _no_draw_order(answer, after["systems"]["theorem"])
+    assert SECRET not in json.dumps(answer)
+    for refused, member in (({**request, "character": {"id": "kim"}}, LEA),  # not hers
+                            (request, TOM),  # Josh is Léa's
+                            ({"op": "theorem.chase.begin", "side": "b"}, LEA)):  # the MK's NPC side
+        with pytest.raises(RulesError) as info:
+            move(doc, member, refused)
+        assert info.value.code == "live.refused.character"
+    for mk_op in ({"op": "theorem.chase.round"}, {"op": "theorem.chase.end"},
+                  {"op": "theorem.chase.start", "a": {"name": "x", "base": 1, "start": 0},
+                   "b": {"name": "y", "base": 1, "start": 0}, "target": 3}):
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA, mk_op)
+        assert info.value.code == "live.refused.not_a_move"
+
+
+def test_an_opposition_is_drawn_for_ones_own_side():
+    """An opposition draw from a phone: side ``a`` is the player's character, side ``b`` an NPC
+    (the MK's numbers) or one of the player's own; another player's character is theirs to draw."""
+    doc = table()
+    a = {"name": "Josh", "base": 7, "start": 0, "character_id": "josh"}
+    npc = {"name": "Garde", "base": 6, "start": 1}
+    request = {"op": "theorem.opposition.draw", "a": a, "b": npc}
+    after, answer = move(doc, LEA, request, seed=5)
+    same = ok({**request, "state": doc["systems"]["theorem"], "seed": 5})
+    assert after["systems"]["theorem"] == same["state"] and after["characters"] == doc["characters"]
+    assert answer["result"] == same["result"]
+    _no_draw_order(answer, after["systems"]["theorem"])
+    for refused in ({**request, "a": npc},  # no character of hers on side a
+                    {**request, "a": {**a, "character_id": "kim"}},
+                    {**request, "b": {**npc, "character_id": "kim"}}):  # Tom's side is Tom's
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA, refused)
+        assert info.value.code == "live.refused.character"
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA, {**request, "a": "junk"})
+    assert info.value.code == "live.refused.invalid"
+
+
+def _systmj_table():
+    s1 = ok({"op": "systmj.character.new", "id": "s1", "name": "Ana"})["character"]
+    s2 = ok({"op": "systmj.character.new", "id": "s2", "name": "Bo"})["character"]
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [s1, s2, {**ok({"op": "systmj.character.new", "id": "npc", "name": "Orc"})["character"]}]
+    state = ok({"op": "systmj.state.new"})["state"]
+    for card in ({"name": "Épée", "types": ["arme"], "categories": ["corps_a_corps"], "att": 5},
+                 {"name": "Bouclier", "types": ["arme"], "categories": ["bouclier"], "def": 5}):
+        state = ok({"op": "systmj.card.save", "state": state, "card": {"family": "equipement", **card}})["state"]
+    doc["systems"]["systmj"] = state
+    return doc
+
+
+def test_systmj_cards_are_taken_and_handed_back_by_their_own_player():
+    """SYSTMJ 4 (a card's ``holder``): Ana's player takes a free card of the library for Ana
+    and hands it back; Bo's card is Bo's player's; a card someone holds is refused by the op.
+    Each step is the op on one device (the state and the sheet compared)."""
+    doc = _systmj_table()
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
+    bo = {"id": "m-bo", "name": "Bo", "characters": ["s2"]}
+    number = doc["systems"]["systmj"]["library"]["cards"][0]["number"]
+    give = {"op": "systmj.card.give", "character": {"id": "s1"}, "number": number}
+    after, answer = move(doc, ana, give)
+    same = ok({**give, "state": doc["systems"]["systmj"], "character": doc["characters"][0]})
+    assert after["systems"]["systmj"] == same["state"] and after["characters"][0] == same["character"]
+    assert after["characters"][0]["cards"] == [number] and after["characters"][1:] == doc["characters"][1:]
+    assert answer["character"]["cards"] == [number]
+    with pytest.raises(RulesError) as info:  # Bo's player cannot give to Ana, nor take Ana's card
+        move(after, bo, give)
+    assert info.value.code == "live.refused.character"
+    with pytest.raises(RulesError) as info:
+        move(after, bo, {"op": "systmj.card.take", "character": {"id": "s1"}, "number": number})
+    assert info.value.code == "live.refused.character"
+    held, answer = move(after, bo, {"op": "systmj.card.give", "character": {"id": "s2"}, "number": number})
+    assert held == after and answer["error"]["code"] == "systmj.card.held"  # the op's refusal, nothing changed
+    back, _ = move(after, ana, {"op": "systmj.card.take", "character": {"id": "s1"}, "number": number})
+    same = ok({"op": "systmj.card.take", "state": after["systems"]["systmj"], "character": after["characters"][0],
+               "number": number})
+    assert back["systems"]["systmj"] == same["state"] and back["characters"][0]["cards"] == []
+    taken, _ = move(back, bo, {"op": "systmj.card.give", "character": {"id": "s2"}, "number": number})
+    assert taken["characters"][1]["cards"] == [number]  # the hand-over: a take-back, then a give
+    for mj_op in ({"op": "systmj.card.delete", "number": number}, {"op": "systmj.card.save", "card": {}}):
+        with pytest.raises(RulesError) as info:
+            move(doc, ana, mj_op)
+        assert info.value.code == "live.refused.not_a_move"
+
+
+def test_systmj_choices_stay_hidden_in_every_answer_until_the_reveal():
+    """After Bo chose Action and Ana chooses Mouvement, nothing in Ana's answer says Bo's
+    choice, nor hers (the player view has every choice empty before the reveal)."""
+    doc = _systmj_table()
+    s1, s2 = doc["characters"][:2]
+    doc["systems"]["systmj"] = ok({"op": "systmj.round.start", "state": doc["systems"]["systmj"],
+                                   "characters": [s1, s2]})["state"]
+    bo = {"id": "m-bo", "name": "Bo", "characters": ["s2"]}
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
+    doc, answer_bo = move(doc, bo, {"op": "systmj.round.choose", "entity": "s2", "choice": "action"})
+    doc, answer_ana = move(doc, ana, {"op": "systmj.round.choose", "entity": "s1", "choice": "mouvement"})
+    for answer in (answer_bo, answer_ana):
+        text = json.dumps(answer)
+        assert '"choice": "action"' not in text and '"choice": "mouvement"' not in text
+    assert {e["id"]: e["choice"] for e in doc["systems"]["systmj"]["rounds"]["entities"]} == {
+        "s1": "mouvement", "s2": "action"}
+
+
+def _pz_character(cid, name, *, atouts=()):
+    c = ok({"op": "pointzero.character.new", "id": cid, "name": name})["character"]
+    c["skills"] = [{"name": "Mécanique", "level": 6}]
+    c["attributes"][1]["level"] = 4  # ADR
+    c["atouts"] = list(atouts)
+    return c
+
+
+def _pz_table(threshold=3, entries=0):
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [_pz_character("mira", "Mira"), _pz_character("zed", "Zed")]
+    state = ok({"op": "pointzero.mj.threshold", "state": ok({"op": "pointzero.state.new"})["state"],
+                "threshold": threshold})["state"]
+    for _ in range(entries):
+        state = ok({"op": "pointzero.tension.use", "state": state, "kind": "other", "who": "MJ"})["state"]
+    doc["systems"]["pointzero"] = state
+    return doc
+
+
+MIRA = {"id": "m-mira", "name": "Léa", "characters": ["mira"]}
+ZED = {"id": "m-zed", "name": "Tom", "characters": ["zed"]}
+
+
+def _pz_test(**fields):
+    """The request Point Zéro's test page makes (pointzero/test.js spec()) for Mira's
+    Mécanique/ADR[17] (002, "sURPASSEMENT", the text's example), plus the move's character."""
+    test = {"kind": "skill", "attribute": 4, "attribute_code": "ADR", "skill": 6, "skill_name": "Mécanique",
+            "difficulty": 17, "critical": False, "meticuleux": False, "sacrifice": 1, "tension": False,
+            "tension_rule": "missing_dice", **fields}
+    return {"op": "pointzero.test.roll", "test": test, "seed": 1, "character_id": "mira"}
+
+
+def test_a_point_zero_test_with_surpassement_is_the_op_on_one_device():
+    """Mira sacrifices one die (+2) with a Tension point (+2 dice): the roll is the op's with
+    the referee's seed, the gauge rises by one with the roll, the threshold stays the MJ's."""
+    doc = _pz_table(threshold=3)
+    after, answer = move(doc, MIRA, _pz_test(tension=True), seed=8)
+    expected = dict(_pz_test(tension=True)["test"])
+    same = ok({"op": "pointzero.test.roll", "test": expected, "seed": 8})
+    assert answer["result"] == same["result"] and answer["plan"] == same["plan"]
+    assert answer["result"]["surpassement_bonus"] == 2
+    assert after["systems"]["pointzero"] == ok({"op": "pointzero.tension.use", "state": doc["systems"]["pointzero"],
+                                                "kind": "dice", "who": "Mira"})["state"]
+    assert after["characters"] == doc["characters"]
+    assert answer["state"]["threshold"] is None and "critical" not in answer["state"]
+    plain, answer = move(doc, MIRA, _pz_test(), seed=8)
+    assert plain["systems"]["pointzero"] == doc["systems"]["pointzero"]  # no Tension point: the gauge stays
+
+
+def test_a_phone_cannot_roll_with_levels_or_a_flag_of_its_own():
+    """The levels are the sheet's on the MJ's table (a phone claiming Mécanique 10 rolls its 6),
+    Tension critique is the MJ's state's (a phone saying critical false is overruled), Zed's
+    test is Zed's player's, and a Méticuleux keep (a second roll on a new seed) is refused."""
+    doc = _pz_table(threshold=3)
+    _, answer = move(doc, MIRA, _pz_test(skill=10, attribute=10, meticuleux=True), seed=8)
+    assert answer["plan"] == ok({"op": "pointzero.test.roll", "test": _pz_test()["test"], "seed": 8})["plan"]
+    cases = [(MIRA, _pz_test(attribute_code="XYZ"), "live.refused.sheet"),
+             (MIRA, _pz_test(skill_name="Piratage"), "live.refused.sheet"),
+             (MIRA, {**_pz_test(), "character_id": "zed"}, "live.refused.character"),
+             (ZED, _pz_test(), "live.refused.character"),
+             (MIRA, {**_pz_test(), "keep": [0, 1, 2, 3]}, "live.refused.keep"),
+             (MIRA, {**_pz_test(), "test": "junk"}, "live.refused.invalid")]
+    for member, request, code in cases:
+        with pytest.raises(RulesError) as info:
+            move(doc, member, request)
+        assert info.value.code == code, request
+
+
+def test_tension_critique_refuses_surpassement_to_everyone_and_hides_the_threshold():
+    """README (Point Zéro): at the threshold it is Tension critique (no Surpassement); 002
+    « Il n’est pas possible de se surpasser lors d’une Tension critique ». Reached by Zed's
+    Tension point, it refuses Mira's sacrifice although her phone said ``critical: false``;
+    every answer and the player's view say Tension critique, none holds the threshold."""
+    doc = _pz_table(threshold=3, entries=2)
+    doc, answer = move(doc, ZED, {"op": "pointzero.tension.use", "kind": "other", "who": "Zed"})
+    assert answer["state"]["critical"] is True and answer["state"]["threshold"] is None
+    assert ok({"op": "pointzero.tension.view", "state": answer["state"]})["view"]["critical"] is True
+    after, refused = move(doc, MIRA, _pz_test(critical=False, tension=True), seed=4)
+    assert after == doc  # refused: no roll, no Tension point
+    assert refused["error"]["code"] == "pointzero.surpassement.tension_critique"
+    assert "3" not in json.dumps(refused["error"].get("params", {}))
+    after, answer = move(doc, MIRA, _pz_test(sacrifice=0), seed=4)
+    assert "result" in answer and answer["state"]["critical"] is True
+    for text in (json.dumps(answer), json.dumps(refused)):
+        assert '"threshold": 3' not in text and '"left"' not in text
+    shared = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+    assert shared["systems"]["pointzero"]["threshold"] is None and shared["systems"]["pointzero"]["critical"] is True
+    below = ok({"op": "store.share", "kind": "table", "data": _pz_table(threshold=3, entries=2),
+                "audience": "player"})["data"]
+    assert "critical" not in below["systems"]["pointzero"]  # not reached: no marker, nothing to infer
+
+
+def test_a_passe_darmes_from_a_phone_keeps_the_defenders_side():
+    """The attacker's phone sends its side: the defender's protection is the armour its sheet
+    says it wears (the phone asked for none), the MJ's malus on the defender is dropped; the
+    MJ's combat is the op on one device with that protection and no malus."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    b = ok({"op": "unicreon.shop.buy", "character": b, "ref": "armure_cuir", "carried": "worn"})["character"]
+    combat = ok({"op": "unicreon.combat.new"})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
+    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
+    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
+    fighter_b = next(f for f in combat["combatants"] if f["side"] == "npc")
+    assert fighter_b["protections"], fighter_b
+    for f in combat["combatants"]:
+        f["engaged"] = [fighter_b["cid"] if f["cid"] == attacker else attacker]
+        f["actions"] = 2
+    combat["turn"] = combat["order"].index(attacker)
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [a, b]
+    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    sent = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": fighter_b["cid"], "defender_malus": 4}
+    after, answer = move(doc, lea, sent, seed=9)
+    same = ok({"op": "unicreon.combat.attack", "attacker": attacker, "defender": fighter_b["cid"],
+               "protection": fighter_b["protections"][0]["uid"], "state": combat, "seed": 9})
+    assert after["systems"]["unicreon"]["combat"] == same["state"]
+    assert answer["exchange"] == same["exchange"]
+
+
+def _systmj_fight():
+    """Ana (Léa's) and Bo (Tom's) against the MJ's Orc, round 1 revealed: Ana and the Orc
+    chose Action, Bo Mouvement; Ana holds the sword, Bo the shield."""
+    doc = _systmj_table()
+    for c in doc["characters"]:
+        c["attributes"] = {**c["attributes"], "force": 60, "resistance": 50, "agilite": 55, "rapidite": 50,
+                           "chance": 40}
+        c["pv_max"], c["pa_max"] = 12, 2
+    state = doc["systems"]["systmj"]
+    sword, shield = (c["number"] for c in state["library"]["cards"])
+    s1, s2 = doc["characters"][:2]
+    r = ok({"op": "systmj.card.give", "state": state, "character": s1, "number": sword})
+    state, doc["characters"][0] = r["state"], r["character"]
+    r = ok({"op": "systmj.card.give", "state": state, "character": s2, "number": shield})
+    state, doc["characters"][1] = r["state"], r["character"]
+    state = ok({"op": "systmj.round.start", "state": state, "characters": doc["characters"]})["state"]
+    for cid, choice in (("s1", "action"), ("s2", "mouvement"), ("npc", "action")):
+        state = ok({"op": "systmj.round.choose", "state": state, "entity": cid, "choice": choice})["state"]
+    doc["systems"]["systmj"] = ok({"op": "systmj.round.reveal", "state": state})["state"]
+    return doc, sword, shield
+
+
+ANA = {"id": "m-ana", "name": "Léa", "characters": ["s1"]}
+BO = {"id": "m-bo", "name": "Tom", "characters": ["s2"]}
+
+
+def _fighter(doc, cid):
+    c = next(x for x in doc["characters"] if x["id"] == cid)
+    v = next(e for e in doc["systems"]["systmj"]["rounds"]["entities"] if e["id"] == cid)
+    return {"id": cid, "attributes": c["attributes"], "dissimulation": c["skills"]["dissimulation"],
+            "detection": c["skills"]["detection"], "pv": v["pv"], "pa": v["pa"]}
+
+
+def test_a_systmj_attack_from_a_phone_is_the_attackers_side_only():
+    """3.3: Ana's player declares her attack on the Orc with her sword: the fighters are the
+    MJ's records (the phone's inflated Force is ignored), the weapon the library's card, the
+    Orc's defence the one the MJ declared for it this round (the phone's "none" is ignored),
+    and the round marks Ana as having acted: the same exchange on one device."""
+    doc, sword, _shield = _systmj_fight()
+    state = ok({"op": "systmj.round.defend", "state": doc["systems"]["systmj"], "entity": "npc",
+                "defence": "esquive"})["state"]
+    doc["systems"]["systmj"] = state
+    forged = {**_fighter(doc, "s1"), "attributes": {**_fighter(doc, "s1")["attributes"], "force": 99}}
+    sent = {"op": "systmj.combat.exchange", "kind": "force", "attacker": forged, "defender": {"id": "npc"},
+            "weapon": {"number": sword, "family": "equipement", "att": 99}, "defence": "none",
+            "modifiers": [{"source": "mj", "value": 20}], "counter": True}
+    after, answer = move(doc, ANA, sent, seed=17)
+    library = {c["number"]: c for c in state["library"]["cards"]}
+    same = ok({"op": "systmj.combat.exchange", "kind": "force", "attacker": _fighter(doc, "s1"),
+               "defender": _fighter(doc, "npc"), "weapon": library[sword], "defence": "esquive", "state": state,
+               "seed": 17})
+    assert after["systems"]["systmj"] == same["state"]
+    assert answer["steps"] == same["steps"] and answer["outcome"] == same["outcome"]
+    assert any(s["step"] == "defence" for s in same["steps"]) or same["outcome"] != "hit"
+    assert next(e for e in after["systems"]["systmj"]["rounds"]["entities"] if e["id"] == "s1")["acted"] is True
+    assert "esquive" not in json.dumps(answer.get("state", {}))  # the declaration stays the MJ's
+    again, answer = move(after, ANA, sent, seed=18)
+    assert again == after and answer["error"]["code"] == "systmj.round.already_acted"
+
+
+def test_a_systmj_attack_is_refused_for_another_character_a_weapon_not_held_or_no_round():
+    doc, _sword, shield = _systmj_fight()
+    sent = {"op": "systmj.combat.exchange", "kind": "force", "attacker": {"id": "s1", "attributes": {}},
+            "defender": {"id": "npc"}}
+    for member, request, code in (
+        (BO, sent, "live.refused.character"),  # Ana is Léa's
+        (ANA, {**sent, "attacker": {"id": "npc"}}, "live.refused.character"),  # the MJ's Orc
+        (ANA, {**sent, "weapon": {"number": shield}}, "live.refused.sheet"),  # Bo's shield
+        (ANA, {**sent, "defender": {"id": "nobody"}}, "live.refused.invalid"),
+    ):
+        with pytest.raises(RulesError) as info:
+            move(doc, member, request)
+        assert info.value.code == code, request
+    free = _systmj_table()
+    free["systems"]["systmj"]["rounds"] = None
+    free["systems"]["systmj"].pop("rounds")
+    with pytest.raises(RulesError) as info:
+        move(free, ANA, {**sent, "defender": {"id": "s2"}})
+    assert info.value.code == "live.refused.no_round"
+
+
+def test_a_defence_is_declared_by_its_own_player_and_hidden_from_the_others():
+    """Bo's player declares an encaissement with his shield for the round: the MJ's round keeps
+    it, no answer and no player's copy shows it, and Ana's attack on Bo then meets it (the
+    same exchange on one device with that defence and card). Bo's shield is not Ana's to use,
+    nor Bo's defence Léa's to declare; a card he does not hold is refused by the op."""
+    doc, sword, shield = _systmj_fight()
+    declare_ = {"op": "systmj.round.defend", "entity": "s2", "defence": "encaissement", "card": shield}
+    after, answer = move(doc, BO, declare_)
+    same = ok({**declare_, "state": doc["systems"]["systmj"]})
+    assert after["systems"]["systmj"] == same["state"]
+    bo = next(e for e in after["systems"]["systmj"]["rounds"]["entities"] if e["id"] == "s2")
+    assert bo["defence"] == "encaissement" and bo["defence_card"] == shield
+    assert "encaissement" not in json.dumps(answer)
+    shared = ok({"op": "store.share", "kind": "table", "data": after, "audience": "player"})["data"]
+    assert "encaissement" not in json.dumps(shared["systems"]["systmj"])
+    with pytest.raises(RulesError) as info:
+        move(doc, ANA, declare_)
+    assert info.value.code == "live.refused.character"
+    kept, refused = move(doc, BO, {**declare_, "card": sword})
+    assert kept == doc and refused["error"]["code"] == "systmj.card.not_held"
+    hit, answer = move(after, ANA, {"op": "systmj.combat.exchange", "kind": "force", "attacker": {"id": "s1"},
+                                    "defender": {"id": "s2"}, "weapon": {"number": sword}}, seed=5)
+    state = after["systems"]["systmj"]
+    library = {c["number"]: c for c in state["library"]["cards"]}
+    same = ok({"op": "systmj.combat.exchange", "kind": "force", "attacker": _fighter(after, "s1"),
+               "defender": _fighter(after, "s2"), "weapon": library[sword], "defence": "encaissement",
+               "defence_card": library[shield], "state": state, "seed": 5})
+    assert hit["systems"]["systmj"] == same["state"] and answer["steps"] == same["steps"]
+    nxt = ok({"op": "systmj.round.next", "state": hit["systems"]["systmj"]})["state"]
+    assert all("defence" not in e for e in nxt["rounds"]["entities"])  # a declaration lasts one round

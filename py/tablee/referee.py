@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,13 +60,18 @@ declare(
     "live.refused.duplicate",
     "live.refused.result",
     "live.refused.malformed",
+    "live.refused.sheet",
+    "live.refused.keep",
+    "live.refused.no_round",
 )
 
 #: Keys of an op's answer that never go back to a phone (the whole state, Versality's merge).
 _ANSWER_SECRETS = ("state", "public", "penalties")
-#: Keys removed at any depth of an answer for a phone: the order of the deck a draw used
-#: (Théorem's ``deck_used`` is the whole draw pile, top first: the next cards of everyone).
-_DEEP_SECRETS = frozenset({"deck_used"})
+#: Keys, at any depth of an op's answer, holding a draw pile's order as it stood before a draw
+#: (Théorem's ``deck_used``, Versality's ``test.deck_used``: kept for a replay on one device).
+#: A phone never gets them: the order of what is left is the MJ's secret (the issue: "no draw
+#: orders"); the MJ's feed keeps the seed to replay a draw.
+_DRAW_ORDERS = frozenset({"deck_used"})
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,17 @@ class Move:
     ``mj_fields``: request fields only the MJ sets (dropped from a player's move).
     ``part``: the op's state is this key of the system's state (Unicreon's ``combat``).
     An actor ``("attacker", "cid")`` names a combatant of that state whose ``character_id``
-    must be one of the member's.
+    must be one of the member's; ``("attacker", "fighter")`` a fighter object whose ``id`` must.
+    An actor ``("a", "side")`` is a side object of an
+    opposition whose ``character_id`` must be one of the member's; ``("b", "side?")`` the
+    same when the side names a character at all (an NPC side names none).
+    ``state``: the op takes the system state as ``state`` (False: the op is stateless, the
+    move still reads and may write the state through ``prepare``/``record``).
+    ``prepare(request, ctx)``: fills in what only the MJ's table knows and checks what the
+    phone declared against the MJ's record (``ctx``: the member's acting ``character`` as the
+    MJ holds it, the system ``state``); it returns the op request (move-only fields removed).
+    ``record(answer, request, ctx)``: the new system state the move leaves besides the op's
+    own (None: unchanged), e.g. the Tension point a Point Zéro test spends.
     """
 
     system: str | None
@@ -87,6 +103,154 @@ class Move:
     merge: bool = False
     mj_fields: tuple[str, ...] = ()
     part: str | None = None
+    state: bool = True
+    prepare: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+    record: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any] | None] | None = None
+
+
+def _fold(text: str) -> str:
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch)).strip().lower()
+
+
+def _pz_test(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """Point Zéro, a test rolled from a phone (``pointzero.test.roll`` with a move-only
+    ``character_id``, one of the member's characters).
+
+    The levels are the sheet's, never the phone's: the attribute named by ``attribute_code``
+    and the skill named by ``skill_name`` are read from the MJ's record of the character (a
+    name or code the sheet does not hold is refused, ``live.refused.sheet``), Méticuleux from
+    its atouts. Tension critique is the MJ's table's: 002_61483667e16cef6b.txt,
+    "sURPASSEMENT": « Il n’est pas possible de se surpasser lors d’une Tension critique (cf.
+    chapitre "Jauge de Tension") »; rules/README.md (Point Zéro): "when it reaches the threshold
+    it is Tension critique (no Surpassement) ... Players see the gauge, never the threshold".
+    A phone sees no threshold, so ``critical`` is set here from the whole state (the threshold
+    included) and a sacrifice is refused by the op for everyone once the gauge reached it; the
+    refusal names no threshold. The table's Tension rule is the state's. A Tension point used
+    for the test (``tension``: +2 dice, README "declared before rolling") goes into the gauge
+    with the roll, in the same move (:func:`_pz_tension`): the gauge rises once, only if the
+    roll is made. ``keep`` (a Méticuleux holder choosing the dice kept, same seed) is refused:
+    the referee draws each move's seed, so a second move would be a new roll
+    (``live.refused.keep``)."""
+    from .systems.pointzero import tension as T
+
+    if "keep" in request:
+        raise _refuse("live.refused.keep")
+    request.pop("character_id", None)
+    character, state = ctx["character"], ctx["state"]
+    test = request.get("test")
+    if not isinstance(test, dict):
+        raise _refuse("live.refused.invalid", field="test")
+    test = dict(test)
+    attributes = {a.get("code"): a for a in character.get("attributes", []) if isinstance(a, dict)}
+    attribute = attributes.get(test.get("attribute_code"))
+    if attribute is None:
+        raise _refuse("live.refused.sheet", field="test.attribute_code")
+    test["attribute"] = attribute.get("level")
+    if test.get("kind") == "skill":
+        name = test.get("skill_name")
+        skill = next((k for k in character.get("skills", []) if isinstance(k, dict) and isinstance(name, str)
+                      and isinstance(k.get("name"), str) and k["name"][:60] == name), None)
+        if skill is None:
+            raise _refuse("live.refused.sheet", field="test.skill_name")
+        test["skill"] = skill.get("level")
+        test["tension_rule"] = state.get("tension_rule", "missing_dice")
+    test["critical"] = _pz_critical(T.require_state(state))
+    test["meticuleux"] = any(isinstance(a, str) and _fold(a) == "meticuleux" for a in character.get("atouts", []))
+    request["test"] = test
+    return request
+
+
+def _pz_critical(state: dict[str, Any]) -> bool:
+    from .systems.pointzero import tension as T
+
+    return T.player_view(state)["critical"]
+
+
+def _pz_tension(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any] | None:
+    """The Tension point a Point Zéro skill test used goes into the gauge (rules/README.md:
+    "every Tension point a player uses goes into it"), signed with the character's name."""
+    from .systems.pointzero import tension as T
+
+    test = request["test"]
+    if not (test.get("kind") == "skill" and test.get("tension") is True):
+        return None
+    name = ctx["character"].get("name")
+    return T.use_point(ctx["state"], "dice", name[:80] if isinstance(name, str) else "", "")
+
+
+def _uc_defence(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """Unicreon, a passe d'armes from the attacker's phone: the defender's protection is not
+    the attacker's to choose. It is the one the defender wears or holds on the MJ's record of
+    its sheet (inventory ``carried`` "worn" or "hand"; a fighter with no sheet, a generic NPC:
+    its first one), as the combat page sets it by default on one device. The defender's
+    malus (``defender_malus``, the MJ's) is dropped by :attr:`Move.mj_fields`."""
+    fighters = ctx["state"].get("combatants", [])
+    defender = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == request.get("defender")), None)
+    request.pop("protection", None)
+    if defender is None:
+        return request  # the op refuses an unknown defender
+    protections = [p for p in defender.get("protections", []) if isinstance(p, dict)]
+    sheet = next((c for c in ctx["document"]["characters"] if isinstance(c, dict)
+                  and c.get("id") == defender.get("character_id")), None) if defender.get("character_id") else None
+    if sheet is None:
+        chosen = protections[0] if protections else None
+    else:
+        on = {i.get("uid") for i in sheet.get("inventory", [])
+              if isinstance(i, dict) and i.get("carried") in ("hand", "worn")}
+        chosen = next((p for p in protections if p.get("uid") in on), None)
+    if chosen is not None:
+        request["protection"] = chosen["uid"]
+    return request
+
+
+def _sj_fighter(document: dict[str, Any], rounds: dict[str, Any], cid: Any) -> dict[str, Any]:
+    """A SYSTMJ fighter as the MJ's combat screen builds it (systmj/combat.js ``fighter``):
+    the MJ's record of the sheet, the PV and PA the round keeps."""
+    sheet = next((c for c in document["characters"] if isinstance(c, dict) and c.get("id") == cid
+                  and c.get("system") == "systmj"), None)
+    if sheet is None:
+        raise _refuse("live.refused.invalid", field="defender")
+    vitals = next((e for e in rounds["entities"] if e.get("id") == cid), None)
+    return {"id": cid, "attributes": copy.deepcopy(sheet["attributes"]),
+            "dissimulation": sheet["skills"]["dissimulation"], "detection": sheet["skills"]["detection"],
+            "pv": vitals["pv"] if vitals else sheet["pv_max"], "pa": vitals["pa"] if vitals else sheet["pa_max"]}
+
+
+def _sj_attack(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """SYSTMJ, an attack declared from the attacker's phone (3.3: « Le combat est une Action »).
+
+    The attacker's player sends their side: which of their characters attacks (``attacker.id``),
+    whom (``defender.id``), how (``kind``, ``category``) and with which weapon card of theirs
+    (``weapon.number``). The referee builds both fighters from the MJ's records (sheet scores,
+    the round's PV and PA: a phone cannot inflate them), takes the weapon from the table's
+    library (a card the attacker does not hold is refused, ``live.refused.sheet``) and binds
+    the attack to the round in progress (a revealed Action not played yet; no round: refused,
+    ``live.refused.no_round``). The other side is the defender's: 3.3.2 « S’il réussit son
+    attaque en revanche, son adversaire peut tenter une Défense »: the attacker's phone does
+    not choose it (``defence``, ``defence_card`` are dropped); the exchange takes the defence
+    the defender declared for the round (``systmj.round.defend``: its player's move from their
+    phone, the MJ's for an NPC), none declared being no defence tried. What only the MJ sets
+    is dropped too: ``modifiers``, a ``damage`` override, ``counter`` (the counter-attack a
+    failed attack opens is played on the MJ's screen), ``aware``."""
+    state = ctx["state"]
+    rounds = state.get("rounds")
+    attacker = ctx["character"]["id"]
+    if not isinstance(rounds, dict) or all(e.get("id") != attacker for e in rounds.get("entities", [])):
+        raise _refuse("live.refused.no_round")
+    defender = request.get("defender")
+    out = {k: v for k, v in request.items() if k in ("op", "kind", "category", "seed")}
+    out["attacker"] = _sj_fighter(ctx["document"], rounds, attacker)
+    out["defender"] = _sj_fighter(ctx["document"], rounds, defender.get("id") if isinstance(defender, dict) else None)
+    weapon = request.get("weapon")
+    if weapon is not None:
+        number = weapon.get("number") if isinstance(weapon, dict) else None
+        card = next((c for c in state.get("library", {}).get("cards", []) if c.get("number") == number), None)
+        if card is None or card.get("holder") != attacker:
+            raise _refuse("live.refused.sheet", field="weapon")
+        out["weapon"] = copy.deepcopy(card)
+    return out
 
 
 _REC = (("character", "record"),)
@@ -103,6 +267,14 @@ MOVES: dict[str, Move] = {
     "theorem.action.aside": Move("theorem", _ID),
     "theorem.arcane.play": Move("theorem", _REC),
     "theorem.retest.clear": Move("theorem", _ID),
+    # A character's side of a chase round, announced as its action (theorem.chase.begin checks
+    # that the side is the character's; an NPC side names no character: the MK draws it).
+    "theorem.chase.begin": Move("theorem", _REC),
+    # An opposition drawn by a player for their character's side ``a`` (its ``character_id``
+    # one of theirs). The other side is the MK's (an NPC side, no character) or, when it names
+    # a character, must be the member's too: another player's side is that player's to draw.
+    # Both sides' scores and chains are public in the answer and the log, as on one device.
+    "theorem.opposition.draw": Move("theorem", (("a", "side"), ("b", "side?"))),
     # Versality: the deck, the draw, the card played; the MJ's tokens are the MJ's to spend.
     "versality.deck.build": Move("versality", _REC, merge=True),
     "versality.deck.sync": Move("versality", _REC, merge=True),
@@ -110,16 +282,30 @@ MOVES: dict[str, Move] = {
     "versality.test.resolve": Move("versality", _ID, merge=True, mj_fields=("tokens",)),
     # SYSTMJ: a secret Action/Mouvement choice for one of the player's characters.
     "systmj.round.choose": Move("systmj", (("entity", "id"),)),
+    # SYSTMJ cards (000_d267ce9097809d3e.txt, 4: a card's holder): one of the player's
+    # characters takes a free card of the table's library, or hands its own back to it. A
+    # hand-over between two players is the giver's take-back then the receiver's give, each
+    # from their own phone; a card someone holds is refused by the op (systmj.card.held).
+    # SYSTMJ combat (3.3): an attack by one of the player's characters, their side only
+    # (_sj_attack); the defence each entity will try this round, declared by its own player.
+    "systmj.combat.exchange": Move("systmj", (("attacker", "fighter"),), prepare=_sj_attack),
+    "systmj.round.defend": Move("systmj", (("entity", "id"),)),
+    "systmj.card.give": Move("systmj", _REC),
+    "systmj.card.take": Move("systmj", _REC),
     # Point Zéro: a Tension point (the whole table's gauge; its threshold stays hidden).
     "pointzero.tension.use": Move("pointzero"),
+    # Point Zéro: a test with its Tension point and Surpassement, by one of the player's
+    # characters (its levels read from the MJ's record, Tension critique from the MJ's state).
+    "pointzero.test.roll": Move("pointzero", (("character_id", "id"),), state=False, prepare=_pz_test,
+                                record=_pz_tension),
     # Unicreon: a passe d'armes by one of the player's fighters.
-    "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat"),
+    "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat",
+                                   mj_fields=("defender_malus",), prepare=_uc_defence),
     # Any system: a roll of dice, seeded by the MJ's device.
     "roll": Move(None),
     # The dice tests of the system pages: rolled by the MJ's device too (a phone's own roll
     # could be rerolled until it suits, and its log entry written to say anything).
     "systmj.test": Move(None),
-    "pointzero.test.roll": Move(None),
     "unicreon.test": Move(None, _REC),
     "pointzero.opposition.roll": Move(None),
     "unicreon.opposition": Move(None),
@@ -219,6 +405,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         state = state.get(spec.part) if isinstance(state, dict) else None
     if spec.system is not None and not isinstance(state, dict):
         raise _refuse("live.refused.no_state", system=spec.system)
+    acting: dict[str, Any] | None = None
     for field, kind in spec.actors:
         value = request.get(field)
         if kind == "cid":
@@ -226,6 +413,14 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
             fighter = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == value), None)
             _own(member, fighter.get("character_id") if fighter else None)
             continue
+        if kind in ("side", "side?"):
+            if not isinstance(value, dict):
+                raise _refuse("live.refused.invalid", field=field)
+            if kind == "side?" and "character_id" not in value:
+                continue  # an NPC side: the numbers the table declared
+            value = value.get("character_id")
+        if kind == "fighter":
+            value = value.get("id") if isinstance(value, dict) else None
         cid = _own(member, value.get("id") if kind == "record" and isinstance(value, dict) else value)
         at = _character_index(document, cid)
         if at < 0 or (spec.system and document["characters"][at].get("system") != spec.system):
@@ -233,12 +428,18 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         if kind == "record":
             request[field] = copy.deepcopy(document["characters"][at])
         touched.add(cid)
-    if spec.system is not None:
+        acting = acting or document["characters"][at]
+    ctx = {"character": copy.deepcopy(acting) if acting else None, "state": copy.deepcopy(state), "document": document}
+    if spec.prepare is not None:
+        request = spec.prepare(request, ctx)
+    if spec.system is not None and spec.state:
         request["state"] = copy.deepcopy(state)
     answer = _run(request)
     out = document
     if spec.system is not None:
-        new_state = answer.get("state")
+        new_state = answer.get("state") if spec.state else None
+        if spec.record is not None:
+            new_state = spec.record(answer, request, ctx) or new_state
         if spec.merge and "public" in answer:
             merged = _run({"op": "versality.state.merge", "state": request["state"], "public": answer["public"],
                            "penalties": answer.get("penalties", {})})
@@ -250,7 +451,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     changed = answer.get("character")
     if isinstance(changed, dict) and changed.get("id") in touched:
         out["characters"][_character_index(out, changed["id"])] = changed
-    reply = share.scrub({k: v for k, v in answer.items() if k not in _ANSWER_SECRETS}, _DEEP_SECRETS)
+    reply = share.scrub({k: v for k, v in answer.items() if k not in _ANSWER_SECRETS}, _DRAW_ORDERS)
     if spec.system is not None or touched:
         # The seed of a move that read a hidden state: with the public discard it would let the
         # phone shuffle again and know the new draw order. The MJ's feed keeps it.

@@ -5,7 +5,8 @@ Shape::
     {"threshold": null | 1..10,    # the MJ's secret: never shown to players
      "scenario": 1..9999,          # counts the scenarios (the MJ starts a new one)
      "entries": [{"kind": "dice" | "other", "who": str, "note": str}],   # <= 100
-     "tension_rule": "missing_dice" | "difference"}   # optional: the table's reading
+     "tension_rule": "missing_dice" | "difference",   # optional: the table's reading
+     "critical": true}             # optional: only in a player's copy (no threshold), see below
 
 The gauge is the number of entries: every Tension point used adds one. ``dice`` is the
 point used for +2 dice on a skill test; ``other`` is any other use (the MJ's call,
@@ -20,6 +21,11 @@ threshold. Reading (ours): with no threshold set yet there is no Tension critiqu
 ``tension_rule`` is a table setting (public, kept from scenario to scenario): how Tension
 dice count when the skill is below the attribute (:data:`resolution.TENSION_RULES`, read
 in resolution.py's docstring). Absent means the default, so older tables stay valid.
+
+``critical`` is the public face of Tension critique in a copy without the threshold (a
+player's, :mod:`.share`): the issue's reading "Tension critique is public (Surpassement is
+refused to everyone once it is reached), its threshold is not". Where a threshold is set it
+decides and the marker means nothing; the MJ's table never needs it.
 """
 
 from __future__ import annotations
@@ -69,6 +75,7 @@ STATE_SCHEMA: dict[str, Any] = {
         "scenario": {"type": "integer", "minimum": 1, "maximum": 9999},
         "entries": {"type": "array", "items": ENTRY_SCHEMA, "maxItems": MAX_ENTRIES},
         "tension_rule": {"enum": list(TENSION_RULES)},
+        "critical": {"const": True},
     },
     "required": ["threshold", "scenario", "entries"],
     "additionalProperties": False,
@@ -96,7 +103,11 @@ def require_state(data: Any) -> dict[str, Any]:
 
 
 def _critical(state: dict[str, Any]) -> bool:
-    return state["threshold"] is not None and len(state["entries"]) >= state["threshold"]
+    """Tension critique: the gauge reached the threshold; in a copy with no threshold (a
+    player's), the public marker the MJ's table published."""
+    if state["threshold"] is None:
+        return state.get("critical") is True
+    return len(state["entries"]) >= state["threshold"]
 
 
 def player_view(state: dict[str, Any]) -> dict[str, Any]:

@@ -336,6 +336,27 @@ def _round_op(name: str, summary: str, props: dict[str, Any], fn: Any) -> None:
 _round_op("systmj.round.choose", "An entity's hidden Action or Mouvement for the coming round.",
           {"entity": _ID, "choice": {"enum": list(RD.CHOICES)}},
           lambda r, q: RD.choose(r, q["entity"], q["choice"]))
+def _defend(rounds: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    card = request.get("card")
+    if card:
+        held = next((c for c in _library(request["state"])["cards"] if c["number"] == card), None)
+        if held is None or held["holder"] != request["entity"]:
+            raise RulesError("systmj.card.not_held", number=card)
+    return RD.defend(rounds, request["entity"], request["defence"], card)
+
+
+@op("systmj.round.defend", system="systmj",
+    properties={"state": _STATE, "entity": _ID, "defence": {"enum": list(RD.DEFENCES)}, "card": _NUMBER},
+    required=("state", "entity", "defence"),
+    summary="The defence an entity will try this round when an attack on it succeeds (esquive, parade, "
+    "encaissement or none), with the card it holds for it; hidden from players, taken by an exchange "
+    "that gives no defence.")
+def _round_defend(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    rounds = _defend(_rounds(state), request)
+    return {"state": {**state, "rounds": rounds}, "view": RD.view(rounds)}
+
+
 _round_op("systmj.round.reveal", "Every choice is revealed together; they are locked for the round.",
           {}, lambda r, q: RD.reveal(r))
 _round_op("systmj.round.acted", "An entity has played its one Action or Mouvement of the round.",
@@ -509,6 +530,23 @@ def _combat_odds(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _declared(request: dict[str, Any], state: dict[str, Any] | None) -> dict[str, Any]:
+    """A bound exchange that gives no ``defence`` takes the one the defender declared for the
+    round (systmj.round.defend: rounds.py), with its card from the library; none declared is
+    no defence tried."""
+    if state is None or "defence" in request or request.get("counter", False):
+        return request
+    defender = request["defender"].get("id")
+    entry = next((e for e in state["rounds"]["entities"] if e["id"] == defender), None)
+    if entry is None or "defence" not in entry:
+        return request
+    out = {**request, "defence": entry["defence"]}
+    card = next((c for c in _library(state)["cards"] if c["number"] == entry.get("defence_card")), None)
+    if card is not None and card["holder"] == defender:
+        out["defence_card"] = card
+    return out
+
+
 @op(
     "systmj.combat.exchange",
     system="systmj",
@@ -522,6 +560,7 @@ def _combat_odds(request: dict[str, Any]) -> dict[str, Any]:
 def _combat_exchange(request: dict[str, Any]) -> dict[str, Any]:
     _check(request)
     state = _bound(request)
+    request = _declared(request, state)
     rng = rng_from(request)
     result = C.exchange(request, lambda: R.roll_d100(rng), lambda: rng.randint(1, 6))
     echo = {"subject": request["subject"]} if "subject" in request else {}

@@ -14,7 +14,15 @@ worn; the sheet's ``pa_max`` when the entity wears none).
 Shape of ``state["rounds"]``::
 
     {"round": int, "revealed": bool,
-     "entities": [{"id", "choice": "" | "action" | "mouvement", "acted": bool, "pv": int, "pa": int}]}
+     "entities": [{"id", "choice": "" | "action" | "mouvement", "acted": bool, "pv": int, "pa": int,
+                   "defence"?: "none" | "esquive" | "parade" | "encaissement", "defence_card"?: number}]}
+
+``defence`` (and the card it uses, ``defence_card``) is the defence an entity declared for
+this round (:func:`defend`), taken by an exchange whose request gives none: 3.3.2 « S’il
+réussit son attaque en revanche, son adversaire peut tenter une Défense ». It is the
+defender's to declare, not the attacker's (at a live table the attacker's phone sends its
+side only: py/tablee/referee.py). Like the choices it is hidden from players (never in
+:func:`view`, nor in a player's share) and it ends with the round.
 
 A list rather than a map keyed by id, so no untrusted id is ever an object key.
 """
@@ -27,7 +35,8 @@ from typing import Any
 from ...errors import RulesError, declare
 from ...schema import ID_SCHEMA, integer
 
-__all__ = ["ROUNDS_SCHEMA", "acted", "choose", "next_round", "reveal", "set_vitals", "start", "view"]
+__all__ = ["DEFENCES", "ROUNDS_SCHEMA", "acted", "choose", "defend", "next_round", "reveal", "set_vitals", "start",
+           "view"]
 
 declare(
     "systmj.round.none",
@@ -42,6 +51,10 @@ declare(
 )
 
 CHOICES = ("action", "mouvement")
+#: The defences of 3.3.3 (the same list as combat.DEFENCES, which this module cannot import).
+DEFENCES = ("none", "esquive", "parade", "encaissement")
+#: A card's registry number (library.NUMBER_PATTERN).
+_CARD_NUMBER = {"type": "string", "pattern": "^(EQ|RE|SA|PO)-[0-9]{5}$"}
 MAX_ENTITIES = 60
 _ID = ID_SCHEMA
 _POOL = integer(0, 999)
@@ -62,6 +75,8 @@ ROUNDS_SCHEMA: dict[str, Any] = {
                     "acted": {"type": "boolean"},
                     "pv": _POOL,
                     "pa": _POOL,
+                    "defence": {"enum": list(DEFENCES)},
+                    "defence_card": _CARD_NUMBER,
                 },
                 "required": ["id", "choice", "acted", "pv", "pa"],
                 "additionalProperties": False,
@@ -98,6 +113,19 @@ def choose(rounds: dict[str, Any], entity: str, choice: str) -> dict[str, Any]:
         raise RulesError("systmj.round.locked")
     new = copy.deepcopy(rounds)
     _entry(new, entity)["choice"] = choice
+    return new
+
+
+def defend(rounds: dict[str, Any], entity: str, defence: str, card: str | None = None) -> dict[str, Any]:
+    """The defence ``entity`` will try this round when an attack on it succeeds (3.3.2, 3.3.3),
+    with the card it uses (a weapon for a parade, a shield for an encaissement; the caller
+    checks that the entity holds it). Declared again, it replaces the last one."""
+    new = copy.deepcopy(rounds)
+    e = _entry(new, entity)
+    e["defence"] = defence
+    e.pop("defence_card", None)
+    if card:
+        e["defence_card"] = card
     return new
 
 
@@ -150,6 +178,8 @@ def next_round(rounds: dict[str, Any]) -> dict[str, Any]:
     new["revealed"] = False
     for e in new["entities"]:
         e["choice"], e["acted"] = "", False
+        e.pop("defence", None)
+        e.pop("defence_card", None)
     return new
 
 
@@ -157,7 +187,8 @@ def view(rounds: dict[str, Any]) -> dict[str, Any]:
     """What the table's shared screen may show: before the reveal, only whether each entity
     has chosen, never what (README reading: the MJ's NPC choices and every PJ's are hidden)."""
     if rounds["revealed"]:
-        return copy.deepcopy(rounds)
+        return {**copy.deepcopy(rounds), "entities": [
+            {k: v for k, v in e.items() if k not in ("defence", "defence_card")} for e in rounds["entities"]]}
     return {
         "round": rounds["round"],
         "revealed": False,

@@ -4,7 +4,9 @@ Hidden from players until the round starts (000_d267ce9097809d3e.txt, 3.2, every
 hidden Action or Mouvement card; reading: shared/rules/README.md (SYSTMJ), the MJ's choices
 for NPCs and créatures are hidden too): the round's choices before the reveal, which a shared
 table carries empty (who has chosen is not kept either: the same neutral value as a new
-round, :func:`rounds.view` being for the live screen). After the reveal nothing is hidden.
+round, :func:`rounds.view` being for the live screen). After the reveal nothing is hidden but
+the defences the entities declared for the round (rounds.py: the defender's intent, used by
+the exchange that hits it), which a player's copy never holds.
 
 The same secret can sit in a roll-log entry: an entry's request or result may hold a copy of
 the table state (an op that takes ``state``), so a player's share of a SYSTMJ log entry goes
@@ -29,10 +31,15 @@ def _hide_choices(node: Any) -> None:
         item = stack.pop()
         if isinstance(item, dict):
             rounds = item.get("rounds")
-            if isinstance(rounds, dict) and rounds.get("revealed") is not True:
-                for entity in rounds.get("entities", []) if isinstance(rounds.get("entities"), list) else []:
-                    if isinstance(entity, dict) and "choice" in entity:
-                        entity["choice"] = ""
+            entities = rounds.get("entities") if isinstance(rounds, dict) else None
+            for entity in entities if isinstance(entities, list) else []:
+                if not isinstance(entity, dict):
+                    continue
+                if rounds.get("revealed") is not True and "choice" in entity:
+                    entity["choice"] = ""
+                # a declared defence is the defender's intent (rounds.py): never a player's to read
+                entity.pop("defence", None)
+                entity.pop("defence_card", None)
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

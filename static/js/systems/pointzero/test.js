@@ -9,6 +9,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatNumber, formatPercent, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
+import { liveCharacters } from "../../live/private.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { requestCache, resultShare, reveal } from "../../views/ui.js";
@@ -146,11 +147,16 @@ async function roll(app, c) {
   const view = tensionView(app);
   const s = spec(c, view);
   const request = { op: "pointzero.test.roll", test: s, seed: newSeed() };
+  // At a live table the roll is a move the MJ's device referees (py/tablee/referee.py): it
+  // names the character, reads Tension critique from the whole table and records the Tension
+  // point with the roll, so the page neither asks for nor records the point itself.
+  const live = liveCharacters() !== null;
+  if (live) request.character_id = c.id;
   ui.busy = true;
   ui.error = null;
   app.rerender();
   let tension = null;
-  if (s.tension) {
+  if (s.tension && !live) {
     tension = await useTensionPoint(app, "dice", nameOf(c), "");
     if (tension.error) {
       Object.assign(ui, { busy: false, error: tension.error });
@@ -335,7 +341,9 @@ function resultBlock(app, c) {
   if (!r) return nothing;
   const res = r.result;
   const choosing = ui.keep !== null;
-  const meticuleux = isMeticuleux(c) && r.plan.keep < r.plan.dice;
+  // A keep is the same seed's dice again: at a live table the MJ's device draws each move's
+  // seed, so it is not offered there (the referee refuses it, live.refused.keep).
+  const meticuleux = isMeticuleux(c) && r.plan.keep < r.plan.dice && liveCharacters() === null;
   const toggle = (i) => {
     const keep = new Set(ui.keep);
     if (keep.has(i)) keep.delete(i); else keep.add(i);
@@ -419,7 +427,9 @@ async function oppose(app, c) {
   ui.busy = true;
   app.rerender();
   let tension = null;
-  if (a.tension) {
+  // At a live table the Tension point is a move (recorded once, below), never asked twice.
+  if (a.tension && liveCharacters() !== null) tension = { live: true };
+  else if (a.tension) {
     tension = await useTensionPoint(app, "dice", a.name, "");
     if (tension.error) {
       Object.assign(ui, { busy: false });

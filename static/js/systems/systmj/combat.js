@@ -254,6 +254,77 @@ function attackCard(app, state) {
 }
 
 const sent = new Map(); // entity id -> the choice the MJ's device accepted (this phone's own)
+const defended = new Map(); // entity id -> the defence the MJ's device accepted for a round
+/** The phone's forms, per entity of the player's: the defence to declare, the attack. */
+const phone = { defence: {}, card: {}, target: {}, kind: {}, weapon: {}, result: null };
+
+/** The defence one of the player's characters will try this round if an attack on it
+ * succeeds (3.3.3): a move (systmj.round.defend) the MJ's device keeps hidden from the others. */
+async function declareDefence(app, entity, round) {
+  const defence = phone.defence[entity] ?? "none";
+  const card = defence === "parade" || defence === "encaissement" ? phone.card[entity] ?? "" : "";
+  const request = { op: "systmj.round.defend", state: tableState(app), entity, defence };
+  if (card) request.card = card;
+  const r = await callBusy(app, ui, request);
+  if (!r) return;
+  defended.set(entity, { defence, round });
+  app.rerender();
+}
+
+/** An attack by one of the player's characters, declared on the phone: its side only (who,
+ * whom, how, with which of its weapon cards); the MJ's device builds both fighters from its
+ * records and takes the defence the target declared (py/tablee/referee.py, _sj_attack). */
+async function phoneAttack(app, state, entity) {
+  const target = phone.target[entity];
+  if (!target) return;
+  const kind = phone.kind[entity] ?? "force";
+  const number = phone.weapon[entity] ?? heldFor(state, entity, kind === "ranged" ? "ranged" : "melee", "trait");
+  const weapon = kind === "thrown" ? null : (state.library?.cards ?? []).find((c) => c.number === number) ?? null;
+  const a = findCharacter(app.doc, entity);
+  const d = findCharacter(app.doc, target);
+  const request = { op: "systmj.combat.exchange", state, kind, attacker: { id: entity }, defender: { id: target }, seed: newSeed() };
+  if (weapon) request.weapon = weapon;
+  if (kind === "ranged") request.category = weapon?.categories.find((c) => ["jet", "trait", "poing", "epaule"].includes(c)) ?? "trait";
+  const r = await callBusy(app, ui, request);
+  if (!r) return;
+  const summary = t(`systmj.combat.verdict.${r.outcome}`, { a: nameOf(a), d: nameOf(d) });
+  phone.result = { entity, outcome: r.outcome, summary };
+  const subject = { session: state.session, attacker: entity, defender: target, items: weapon ? [weapon.number] : [] };
+  app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }),
+    request: { op: "systmj.combat.exchange", kind, attacker: { id: entity }, defender: { id: target }, subject },
+    result: { summary, terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
+  app.rerender();
+}
+
+function defenceForm(app, state, e, round) {
+  const mine = defended.get(e.id);
+  const value = phone.defence[e.id] ?? "none";
+  const cards = heldCards(state, e.id);
+  const set = (key) => (ev) => { phone[key][e.id] = ev.target.value; app.rerender(); };
+  return html`<div class="sj-grid" data-testid="sj-defence-form">
+    ${select(`sj-def-${e.id}`, "systmj.combat.defence", value, ["none", "esquive", "parade", "encaissement"].map((k) => [k, t(`systmj.combat.defences.${k}`)]), (v) => { phone.defence[e.id] = v; app.rerender(); })}
+    ${value === "parade" || value === "encaissement" ? html`<div class="field"><label for=${`sj-defcard-${e.id}`}>${t("systmj.combat.defence_card")}</label>
+      <select id=${`sj-defcard-${e.id}`} @change=${set("card")}><option value="">${t("systmj.combat.no_card")}</option>
+        ${cards.map((c) => html`<option value=${c.number} ?selected=${c.number === phone.card[e.id]}>${c.number} ${c.name}</option>`)}</select></div>` : nothing}
+    <button type="button" data-testid="sj-declare-defence" ?disabled=${ui.busy} @click=${() => declareDefence(app, e.id, round)}>${t("systmj.combat.declare_defence")}</button>
+    ${mine && mine.round === round ? html`<span data-testid="sj-my-defence">${t("systmj.combat.my_defence", { defence: t(`systmj.combat.defences.${mine.defence}`) })}</span>` : nothing}
+  </div>`;
+}
+
+function attackForm(app, state, view, e) {
+  const name = (id) => nameOf(findCharacter(app.doc, id));
+  const targets = view.entities.filter((x) => x.id !== e.id);
+  if (!phone.target[e.id]) phone.target[e.id] = targets[0]?.id ?? "";
+  const kind = phone.kind[e.id] ?? "force";
+  const weapons = heldCards(state, e.id).filter((c) => c.types.includes("arme"));
+  const current = phone.weapon[e.id] ?? heldFor(state, e.id, kind === "ranged" ? "ranged" : "melee", "trait");
+  return html`<div class="sj-grid" data-testid="sj-phone-attack">
+    ${select(`sj-target-${e.id}`, "systmj.combat.defender", phone.target[e.id], targets.map((x) => [x.id, name(x.id)]), (v) => { phone.target[e.id] = v; app.rerender(); })}
+    ${select(`sj-kind-${e.id}`, "systmj.combat.kind", kind, ["force", "stealth", "ranged", "thrown"].map((k) => [k, t(`systmj.combat.kinds.${k}`)]), (v) => { phone.kind[e.id] = v; app.rerender(); })}
+    ${kind !== "thrown" ? select(`sj-weapon-${e.id}`, "systmj.combat.weapon", current, [["", t("systmj.combat.no_card")], ...weapons.map((c) => [c.number, `${c.number} ${c.name}`])], (v) => { phone.weapon[e.id] = v; app.rerender(); }) : nothing}
+    <button type="button" class="primary" data-testid="sj-phone-attack-roll" ?disabled=${ui.busy || !phone.target[e.id]} @click=${() => phoneAttack(app, state, e.id)}>${t("systmj.combat.roll")}</button>
+  </div>`;
+}
 
 /** A player's own choice for the round, sent to the MJ's device (a move it referees); shown
  * here once accepted, hidden from everyone else until the MJ reveals the round. */
@@ -267,8 +338,9 @@ async function choose(app, entity, choice, round) {
 /**
  * The combat page on a player's phone at a live table: the round's entities (who has chosen
  * is hidden from players: only the reveal shows the choices) and, for the player's own
- * characters, the secret Action/Mouvement choice. Everything else (order, reveal, attacks) is
- * the MJ's screen.
+ * characters, the secret Action/Mouvement choice, the defence declared for the round and,
+ * once the round is revealed, the attack of a character that chose Action and has not acted.
+ * Everything else (order, reveal, the counter-attack, NPCs) is the MJ's screen.
  */
 export function renderPlayer(app, mine) {
   const state = tableState(app);
@@ -293,6 +365,9 @@ export function renderPlayer(app, mine) {
                 <button type="button" data-testid="sj-choose-action" ?disabled=${ui.busy} @click=${() => choose(app, e.id, "action", view.round)}>${t("systmj.combat.choice.action")}</button>
                 <button type="button" data-testid="sj-choose-mouvement" ?disabled=${ui.busy} @click=${() => choose(app, e.id, "mouvement", view.round)}>${t("systmj.combat.choice.mouvement")}</button>
               </span>` : nothing}
+          ${own ? defenceForm(app, state, e, view.round) : nothing}
+          ${own && view.revealed && e.choice === "action" && !e.acted ? attackForm(app, state, view, e) : nothing}
+          ${own && phone.result?.entity === e.id ? html`<p class="sj-verdict outcome-neutral" data-testid="sj-phone-outcome" data-outcome=${phone.result.outcome}>${phone.result.summary}</p>` : nothing}
         </li>`;
       })}</ol>
     </section>`}`;

@@ -18,6 +18,7 @@ import {
   backLink, characters, deckUsed, ensureState, eventsText, findCharacter, levelLabel, logDraw, nameOf, numberFace, ready,
   signed, tableAction, tableState, thError,
 } from "./common.js";
+import { liveCharacters } from "../../live/private.js";
 
 const side = (name, base, start) => ({ name, base, start, who: "" });
 const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "", exploit: { a: 0, b: 0 } };
@@ -71,8 +72,11 @@ function chainCards(chain) {
 function opposition(app) {
   const state = tableState(app.doc);
   const seed = newSeed();
-  const a = sideOf(ui.a, "A");
-  const b = sideOf(ui.b, "B");
+  // At a live table the draw is a move: a side played by a character names it, so the MJ's
+  // device can check it is the player's (py/tablee/referee.py); on one device, as before.
+  const live = liveCharacters() !== null;
+  const a = live ? chaseSideOf(app, ui.a, "A") : sideOf(ui.a, "A");
+  const b = live ? chaseSideOf(app, ui.b, "B") : sideOf(ui.b, "B");
   run(app, { op: "theorem.opposition.draw", state, a, b, seed }, (r) => {
     ui.opposition = { ...r.result, names: [a.name, b.name] };
     const res = r.result;

@@ -1,0 +1,347 @@
+"""The live table's moves on SYSTMJ, Point Zéro and Unicreon, made on the phones' system pages
+and refereed by the MJ's device (DESIGN.md principle 8), with the secrets scan of every byte a
+phone received and of its storage.
+
+Three browser contexts (the MJ's laptop, Léa's and Mo's phones) joined through the pages as in
+e2e/test_live_table.py (its helpers), one test per system, each on a seeded table:
+
+- SYSTMJ: each player enters their character's secret Action/Mouvement choice on their phone's
+  combat page, Mo declares Bo's defence for the round; the MJ's saved table is the same op on
+  one device; before the reveal no phone holds any choice (the MJ's NPC's included) nor the
+  declared defence, in its storage or in any byte it received; once the MJ reveals the round,
+  each phone shows the other's choice, and Léa declares Ana's attack on Bo on her phone: the
+  MJ's round is the exchange on one device with Bo's declared defence. A choice for the other
+  player's character is refused.
+- Point Zéro: Léa rolls a Mécanique test with a Tension point and one Surpassement die; the
+  MJ's gauge rises by one (once) and the roll is the op's with the MJ's seed; Mo adds a Tension
+  point on his phone, which reaches the threshold: both phones say Tension critique, Léa's page
+  offers no Surpassement and the referee refuses it to either phone even when a phone claims
+  the opposite; the threshold never reaches a phone.
+- Unicreon: Léa's fighter makes a passe d'armes on her phone's combat page; the MJ's combat is
+  the op's with the MJ's seed; Mo's phone shows the result. On the same table Mo draws a
+  Théorem opposition for his character on his phone's chase page (the op's with the MJ's
+  seed). The MJ's NPC's terrible secret, the Théorem deck order and Mo's hand never reach
+  Léa's phone.
+
+Yjs writes a string value as 0x77 + its length + its bytes and null as 0x7e (update format v1),
+so a choice or a threshold shows in the received bytes as, e.g., ``w\\tmouvement`` and
+``\\tthreshold\\x01~`` (null): each scan also checks that its pattern does show up where it
+should (after the reveal; the null threshold), so a scan that cannot see is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from playwright.sync_api import expect
+
+from browser_support import ROOT, wait_saved
+
+sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT / "e2e"))
+
+from test_live_table import RECORD_CHANNELS, ask_and_confirm, feed_seeds, h, join, seed_table, unicreon
+
+SECRET = "SECRET-DU-MJ-4K9"
+
+
+def yjs_string(text: str) -> str:
+    """How Yjs encodes the string value ``text`` (ASCII, shorter than 128) in an update."""
+    return "w" + chr(len(text)) + text
+
+
+def received(page) -> str:
+    text = page.evaluate("() => window.__liveReceived.join('')")
+    assert text, "the recorder saw no message: a scan would prove nothing"
+    return text
+
+
+def storage(page) -> str:
+    return page.evaluate("() => JSON.stringify(Object.entries(localStorage))")
+
+
+def saved(page) -> dict:
+    return json.loads(page.evaluate("() => localStorage.getItem('tablee.document')"))
+
+
+def valid(doc: dict) -> dict:
+    opened = h({"op": "store.open", "document": doc})
+    assert opened["quarantined"] == 0, opened
+    return opened["document"]
+
+
+def live_table(devices, site, doc: dict, players: list[tuple[str, list[str]]]):
+    """The MJ's device on `doc`, each player's phone joined through the pages and given its
+    characters (asked under "Mes personnages", confirmed by the MJ). Returns (mj, phones)."""
+    mj = devices(mj=True).page
+    phones = [devices(mj=False, scripts=(RECORD_CHANNELS,)).page for _ in players]
+    seed_table(mj, site, doc)
+    mj.goto(site + "#/live")
+    expect(mj.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
+    for phone, (name, _ids) in zip(phones, players, strict=True):
+        join(mj, phone, name)
+    for phone, (name, ids) in zip(phones, players, strict=True):
+        wait_saved(phone, "(d, n) => d.name === n", doc["name"])
+        ask_and_confirm(mj, phone, name, ids)
+    return mj, phones
+
+
+def open_page(page, site: str, route: str) -> None:
+    page.goto(site + "#/" + route)
+    expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
+
+
+def call(page, request: dict) -> dict:
+    """A request as the phone's pages make it (app.call, which the live session wraps)."""
+    return page.evaluate(
+        "async (r) => (await import('./static/js/live/connect.js')).current().app.call(r)", request)
+
+
+def without_log(doc: dict) -> dict:
+    return {k: v for k, v in doc.items() if k != "log"}
+
+
+# ------------------------------------------------------------------ SYSTMJ
+
+def sj_fighter(doc: dict, cid: str) -> dict:
+    """A SYSTMJ fighter as the MJ's combat screen builds it: the sheet, the round's PV and PA."""
+    c = next(x for x in doc["characters"] if x["id"] == cid)
+    v = next(e for e in doc["systems"]["systmj"]["rounds"]["entities"] if e["id"] == cid)
+    return {"id": cid, "attributes": c["attributes"], "dissimulation": c["skills"]["dissimulation"],
+            "detection": c["skills"]["detection"], "pv": v["pv"], "pa": v["pa"]}
+
+
+def test_systmj_secret_choices_a_defence_and_an_attack_from_the_phones(devices, site):
+    people = []
+    for cid, name, kind in (("s-ana", "Ana", "pj"), ("s-bo", "Bo", "pj"), ("s-orc", "Orc", "pnj")):
+        c = h({"op": "systmj.character.new", "id": cid, "name": name, "kind": kind})["character"]
+        c["attributes"] = {k: 50 for k in c["attributes"]}
+        c["pv_max"] = 12
+        people.append(c)
+    state = h({"op": "systmj.state.new"})["state"]
+    state = h({"op": "systmj.round.start", "state": state, "characters": people})["state"]
+    state = h({"op": "systmj.round.choose", "state": state, "entity": "s-orc", "choice": "action"})["state"]
+    doc = valid({"schema": 1, "app": "tablee", "name": "Donjon", "language": "fr", "characters": people,
+                 "log": [], "systems": {"systmj": state}, "settings": {}})
+    mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["s-ana"]), ("Mo", ["s-bo"])])
+    entity = "[data-testid=sj-round-entity][data-id={}] [data-testid={}]".format
+
+    # The secret choices, each on its player's phone: the same op on one device.
+    before = wait_saved(mj, "d => true")
+    open_page(lea, site, "systmj/combat")
+    lea.locator(entity("s-ana", "sj-choose-action")).click()
+    expect(lea.locator(entity("s-ana", "sj-my-choice"))).to_be_visible()
+    after = wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-ana' && e.choice === 'action')")
+    same = h({"op": "systmj.round.choose", "state": before["systems"]["systmj"], "entity": "s-ana", "choice": "action"})
+    assert after["systems"]["systmj"] == same["state"]
+    open_page(mo, site, "systmj/combat")
+    mo.locator(entity("s-bo", "sj-choose-mouvement")).click()
+    wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-bo' && e.choice === 'mouvement')")
+    expect(mo.locator(entity("s-bo", "sj-my-choice"))).to_be_visible()
+    # Neither phone offers a choice for a character that is not its player's; the referee refuses one.
+    expect(mo.locator(entity("s-ana", "sj-choose-action"))).to_have_count(0)
+    refused = call(mo, {"op": "systmj.round.choose", "entity": "s-ana", "choice": "mouvement"})
+    assert refused["error"]["code"] == "live.refused.character"
+
+    # Bo's player declares his defence for the round (esquive): the MJ's round keeps it.
+    mo.select_option("#sj-def-s-bo", "esquive")
+    mo.locator(entity("s-bo", "sj-declare-defence")).click()
+    expect(mo.locator(entity("s-bo", "sj-my-defence"))).to_be_visible()
+    wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-bo' && e.defence === 'esquive')")
+
+    # Before the reveal: no choice on a phone, its own included, and no declared defence.
+    for phone in (lea, mo):
+        wait_saved(phone, "d => d.systems.systmj.rounds !== null")
+        entities = saved(phone)["systems"]["systmj"]["rounds"]["entities"]
+        assert {e["choice"] for e in entities} == {""} and all("defence" not in e for e in entities)
+        text = received(phone) + storage(phone)
+        for word in ("mouvement", "action", "esquive"):
+            assert yjs_string(word) not in text, word
+        assert '"choice":"' + "action" not in storage(phone) and "esquive" not in storage(phone)
+
+    # The MJ reveals the round: each phone shows every choice, the other player's included.
+    mj.goto(site + "#/systmj/combat")
+    mj.click("#sj-round-reveal")
+    revealed = wait_saved(mj, "d => d.systems.systmj.rounds.revealed === true")
+    expect(mo.locator(entity("s-ana", "sj-choice"))).to_have_text("Action")
+    expect(lea.locator(entity("s-bo", "sj-choice"))).to_have_text("Mouvement")
+    expect(lea.locator(entity("s-orc", "sj-choice"))).to_have_text("Action")
+    assert yjs_string("mouvement") in received(lea)  # the scan above could see a choice
+    assert "esquive" not in storage(lea)  # a declared defence stays the MJ's after the reveal too
+
+    # Ana's attack on Bo, declared on Léa's phone: the fighters are the MJ's records, Bo's
+    # defence the one he declared: the same exchange on one device with the MJ's seed.
+    expect(lea.locator(entity("s-ana", "sj-phone-attack"))).to_be_visible()
+    lea.select_option("#sj-target-s-ana", "s-bo")
+    lea.locator(entity("s-ana", "sj-phone-attack-roll")).click()
+    outcome = lea.locator(entity("s-ana", "sj-phone-outcome"))
+    expect(outcome).to_be_visible()
+    hit = wait_saved(mj, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-ana' && e.acted)")
+    [seed] = feed_seeds(mj, "systmj.combat.exchange")
+    same = h({"op": "systmj.combat.exchange", "kind": "force", "attacker": sj_fighter(revealed, "s-ana"),
+              "defender": sj_fighter(revealed, "s-bo"), "defence": "esquive", "state": revealed["systems"]["systmj"],
+              "seed": seed})
+    assert hit["systems"]["systmj"] == same["state"]
+    expect(outcome).to_have_attribute("data-outcome", same["outcome"])
+    # Mo's phone sees the public result: Ana has acted, the attack is in the log.
+    wait_saved(mo, "d => d.systems.systmj.rounds.entities.some(e => e.id === 's-ana' && e.acted)"
+                   " && d.log.some(e => e.kind === 'systmj.combat.exchange')")
+    expect(mo.locator(entity("s-ana", "sj-phone-attack"))).to_have_count(0)
+
+
+# ------------------------------------------------------------------ Point Zéro
+
+def pz_character(cid: str, name: str) -> dict:
+    c = h({"op": "pointzero.character.new", "id": cid, "name": name})["character"]
+    c["skills"] = [{"name": "Mécanique", "level": 6}]
+    c["attributes"][1]["level"] = 4  # Adresse
+    assert c["attributes"][1]["code"] == "ADR"
+    return c
+
+
+def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
+    state = h({"op": "pointzero.state.new"})["state"]
+    state = h({"op": "pointzero.mj.threshold", "state": state, "threshold": 3})["state"]
+    state = h({"op": "pointzero.tension.use", "state": state, "kind": "other", "who": "MJ", "note": "Alarme"})["state"]
+    doc = valid({"schema": 1, "app": "tablee", "name": "Entrepôt", "language": "fr",
+                 "characters": [pz_character("p-mira", "Mira"), pz_character("p-zed", "Zed")],
+                 "log": [], "systems": {"pointzero": state}, "settings": {}})
+    mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["p-mira"]), ("Mo", ["p-zed"])])
+
+    # Léa: Mécanique/ADR with a Tension point and one die of Surpassement.
+    before = wait_saved(mj, "d => true")
+    open_page(lea, site, "pointzero/test/p-mira")
+    lea.select_option("#pz-t-attr", "1")
+    lea.check("#pz-t-tension")
+    lea.locator("#pz-sacrifice-1").check()
+    lea.click("#pz-roll")
+    result = lea.locator("[data-testid=pz-result]")
+    expect(result).to_be_visible()
+    after = wait_saved(mj, "d => d.systems.pointzero.entries.length === 2")
+    assert after["systems"]["pointzero"] == h({"op": "pointzero.tension.use", "state": before["systems"]["pointzero"],
+                                               "kind": "dice", "who": "Mira", "note": ""})["state"]
+    [seed] = feed_seeds(mj, "pointzero.test.roll")
+    test = {"kind": "skill", "attribute": 4, "attribute_code": "ADR", "skill": 6, "skill_name": "Mécanique",
+            "difficulty": "moyen", "critical": False, "meticuleux": False, "sacrifice": 1, "tension": True,
+            "tension_rule": "missing_dice"}
+    same = h({"op": "pointzero.test.roll", "test": test, "seed": seed})
+    expect(result).to_have_attribute("data-total", str(same["result"]["total"]))
+    assert same["result"]["surpassement_bonus"] == 2 and same["plan"]["dice"] == 7  # 6 + 2 Tension − 1 sacrificed
+    assert without_log(wait_saved(mj, "d => d.log.length === 1")) == without_log(after)  # her roll, logged once
+
+    # Mo: another use of a Tension point on his phone reaches the threshold (3): Tension critique.
+    open_page(mo, site, "pointzero")
+    expect(mo.locator("[data-testid=pz-gauge]")).to_have_attribute("data-gauge", "2")
+    mo.fill("#pz-other-note", "Renfort")
+    mo.click("#pz-other-add")
+    wait_saved(mj, "d => d.systems.pointzero.entries.length === 3")
+    expect(mo.locator("[data-testid=pz-gauge]")).to_have_attribute("data-critical", "true")
+    open_page(lea, site, "pointzero")
+    expect(lea.locator("[data-testid=pz-gauge]")).to_have_attribute("data-critical", "true")
+    expect(lea.locator("[data-testid=pz-critical]")).to_be_visible()
+
+    # No Surpassement for anyone now: not offered on Léa's page, refused by the referee to
+    # either phone even when the phone's request says there is no Tension critique.
+    table = wait_saved(mj, "d => true")
+    open_page(lea, site, "pointzero/test/p-mira")
+    lea.select_option("#pz-t-attr", "1")
+    expect(lea.locator("[data-testid=pz-surpassement-refused]")).to_be_visible()
+    expect(lea.locator("#pz-sacrifice-1")).to_have_count(0)
+    for phone, cid in ((lea, "p-mira"), (mo, "p-zed")):
+        refused = call(phone, {"op": "pointzero.test.roll", "test": {**test, "critical": False, "tension": False},
+                               "seed": 1, "character_id": cid})
+        assert refused["error"]["code"] == "pointzero.surpassement.tension_critique", refused
+        assert "3" not in json.dumps(refused["error"].get("params", {}))
+    assert without_log(wait_saved(mj, "d => true")) == without_log(table)
+
+    # The threshold never reached a phone: its table, its storage, every byte it received.
+    for phone in (lea, mo):
+        pz = saved(phone)["systems"]["pointzero"]
+        assert pz["threshold"] is None and pz["critical"] is True and len(pz["entries"]) == 3
+        assert '"threshold":3' not in storage(phone).replace(" ", "") and '\\"threshold\\":3' not in storage(phone)
+        bytes_ = received(phone)
+        assert "\tthreshold\x01~" in bytes_  # the scan sees the (null) threshold the phone got
+        assert "\tthreshold\x01}" not in bytes_  # and no number ever took its place
+        assert '"left"' not in bytes_
+
+
+# ------------------------------------------------------------------ Unicreon
+
+def test_unicreon_passe_darmes_from_a_phone(devices, site):
+    lea_fighter = unicreon("u-lea", "Aube")
+    mo_fighter = unicreon("u-mo", "Brune")
+    npc = {**unicreon("u-npc", "Gorgoth", secret=SECRET), "important_npc": True}
+    combat = h({"op": "unicreon.combat.new"})["state"]
+    combat = h({"op": "unicreon.combat.add_character", "state": combat, "character": lea_fighter})["state"]
+    combat = h({"op": "unicreon.combat.add_character", "state": combat, "character": mo_fighter})["state"]
+    combat = h({"op": "unicreon.combat.add_character", "state": combat, "character": npc, "side": "npc"})["state"]
+    combat = h({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
+    cid = {f["character_id"]: f["cid"] for f in combat["combatants"]}
+    for f in combat["combatants"]:
+        f["actions"] = 2
+        f["engaged"] = [cid["u-npc"]] if f["cid"] == cid["u-lea"] else [cid["u-lea"]] if f["cid"] == cid["u-npc"] else []
+    combat["turn"] = combat["order"].index(cid["u-lea"])
+    # A Théorem table too: Mo's hand and the deck's order are his and the MJ's, never Léa's.
+    t_mo = h({"op": "theorem.character.new", "id": "t-mo", "name": "Tamis"})["character"]
+    theorem = h({"op": "theorem.state.new", "seed": 5})["state"]
+    theorem = h({"op": "theorem.hand.draw", "state": theorem, "character": t_mo, "seed": 6})["state"]
+    doc = valid({"schema": 1, "app": "tablee", "name": "Cavernes", "language": "fr",
+                 "characters": [lea_fighter, mo_fighter, npc, t_mo], "log": [],
+                 "systems": {"unicreon": {"custom_items": [], "combat": combat}, "theorem": theorem}, "settings": {}})
+    mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["u-lea"]), ("Mo", ["u-mo", "t-mo"])])
+
+    before = wait_saved(mj, "d => true")["systems"]["unicreon"]["combat"]
+    open_page(lea, site, "unicreon/combat")
+    expect(lea.locator("#uc-a-attacker")).to_have_value(cid["u-lea"])
+    expect(lea.locator("#uc-a-defender")).to_have_value(cid["u-npc"])
+    lea.click("#uc-attack")
+    after = wait_saved(mj, "d => d.systems.unicreon.combat.last !== null")["systems"]["unicreon"]["combat"]
+    [seed] = feed_seeds(mj, "unicreon.combat.attack")
+    same = h({"op": "unicreon.combat.attack", "state": before, "attacker": cid["u-lea"], "defender": cid["u-npc"],
+              "seed": seed})
+    assert after == same["state"]
+    verdict = "true" if same["exchange"]["hit"] else "false"
+    expect(lea.locator("[data-testid=uc-attack-result]")).to_have_attribute("data-hit", verdict)
+    open_page(mo, site, "unicreon/combat")
+    expect(mo.locator("[data-testid=uc-attack-result]")).to_have_attribute("data-pv-lost", str(same["exchange"]["pv_lost"]))
+
+    # Léa's phone cannot strike with Mo's fighter (the referee refuses it, the table unchanged).
+    table = wait_saved(mj, "d => true")
+    refused = call(lea, {"op": "unicreon.combat.attack", "attacker": cid["u-mo"], "defender": cid["u-npc"], "seed": 1})
+    assert refused["error"]["code"] == "live.refused.character"
+    assert without_log(wait_saved(mj, "d => true")) == without_log(table)
+
+    # Théorem: Mo draws an opposition for Tamis against an NPC on his phone's chase page: the
+    # MJ's deck is the op's on one device with the MJ's seed; Léa's phone sees the draw's discard.
+    t_before = wait_saved(mj, "d => true")["systems"]["theorem"]
+    open_page(mo, site, "theorem/chase")
+    mo.select_option("#th-a-who", "t-mo")
+    mo.click("#th-opp-draw")
+    expect(mo.locator("[data-testid=th-opp-result]")).to_be_visible()
+    t_after = wait_saved(mj, "d => d.systems.theorem.deck.piles.discard.cards.length > 0")["systems"]["theorem"]
+    [drawn] = feed_seeds(mj, "theorem.opposition.draw")
+    same = h({"op": "theorem.opposition.draw", "state": t_before, "seed": drawn,
+              "a": {"name": "Tamis", "base": 6, "start": 0, "character_id": "t-mo"},
+              "b": {"name": "B", "base": 6, "start": 0}})
+    assert t_after == same["state"]
+    wait_saved(lea, "(d, n) => d.systems.theorem.deck.piles.discard.cards.length === n",
+               len(t_after["deck"]["piles"]["discard"]["cards"]))
+
+    # Secrets: the NPC's terrible secret, Mo's hand and the deck's order never reached Léa.
+    mj_theorem = wait_saved(mj, "d => true")["systems"]["theorem"]
+    mo_hand = mj_theorem["arcana"]["t-mo"]["piles"]["hand"]["cards"]
+    order = mj_theorem["deck"]["piles"]["draw"]["cards"]
+    assert mo_hand and order != sorted(order)
+    private = "async () => (await import('./static/js/live/connect.js')).current().privateContent()"
+    assert [x["cards"] for x in mo.evaluate(private)["hands"]] == [mo_hand]  # Mo's phone holds his own
+    for phone in (lea, mo):
+        assert SECRET not in received(phone) and SECRET not in storage(phone)
+        table = saved(phone)
+        assert next(c for c in table["characters"] if c["id"] == "u-npc")["secret"] == ""
+        deck = table["systems"]["theorem"]["deck"]["piles"]["draw"]["cards"]
+        assert deck == sorted(order)  # the public deck: its cards, never their order
+        assert table["systems"]["theorem"]["arcana"]["t-mo"]["piles"]["hand"]["cards"] == []
+        assert json.dumps(order) not in storage(phone)
+    lea_private = lea.evaluate(private)
+    assert lea_private["hands"] == [] and lea_private["characters"] == ["u-lea"]
