@@ -160,9 +160,10 @@ let changeQueue = Promise.resolve();
  * refused with a clear message (`change.stale`) in `holder[errorKey]`. `holder.busy` is true
  * while it runs; `call(req)` (default app.call) may chain further engine calls, all on the
  * table read at the start. Resolves with the engine's answer once it is in the saved document, or null
- * (refused: the error is shown).
+ * (refused: the error is shown). `writes(answer)` false: the answer changes nothing (odds, a
+ * view), it is returned as it is and nothing is written.
  */
-export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3 }) {
+export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3, writes = () => true }) {
   const run = async () => {
     for (let attempt = 0; attempt < tries; attempt++) {
       const req = request(app.doc);
@@ -178,6 +179,7 @@ export function engineChange(app, holder, { request, basis, apply, call = (req) 
       }
       const answer = report(app, holder, r, errorKey);
       if (!answer) return null;
+      if (!writes(answer)) return answer;
       let current = false;
       const accepted = app.update((doc) => {
         current = JSON.stringify(basis(doc) ?? null) === before;

@@ -11,9 +11,9 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, disabledWhy, onNavigate, requestCache } from "../../views/ui.js";
+import { callBusy, disabledWhy, engineChange, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
-import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, seededRoll, stateOp, tableState } from "./common.js";
+import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
 
 const viewCache = requestCache({ keepStale: true });
 const oddsCache = requestCache();
@@ -97,18 +97,34 @@ function exchangeRequest(app, state) {
   return req;
 }
 
-async function attack(app, state) {
-  const req = exchangeRequest(app, state);
-  if (!req) return;
-  const { answer: r, logged } = await seededRoll(app, ui, "systmj.combat.exchange", req);
+/** An exchange, built from the round and the sheets as saved when its turn comes (views/ui.js
+ * engineChange: the fighters' PV and PA of the latest round, never those the page showed
+ * when clicked); the round the engine bound the attack to (the attacker has acted, the
+ * defender's PV and PA) is written only if it did not change while the engine answered. */
+async function attack(app) {
+  if (!exchangeRequest(app, tableState(app))) return;
+  const seed = newSeed();
+  let logged = null;
+  const r = await engineChange(app, ui, {
+    request: () => {
+      const req = exchangeRequest(app, tableState(app));
+      if (!req) return null;
+      logged = { op: "systmj.combat.exchange", ...req, seed };
+      delete logged.state;
+      return { op: "systmj.combat.exchange", ...req, seed };
+    },
+    basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, ui.attacker), findCharacter(doc, ui.defender)],
+    apply: (doc, answer) => {
+      doc.systems.systmj = answer.state;
+    },
+    writes: (answer) => Boolean(answer.state),
+  });
   if (!r) return;
   ui.result = r;
   ui.counter = false;
   const a = findCharacter(app.doc, ui.attacker);
   const d = findCharacter(app.doc, ui.defender);
-  // The round the engine bound the attack to: the attacker has acted, the defender's PV and PA.
-  if (r.state) saveState(app, r.state);
-  else if (r.outcome === "hit" && state.rounds?.entities.some((e) => e.id === d.id)) {
+  if (!r.state && r.outcome === "hit" && tableState(app)?.rounds?.entities.some((e) => e.id === d.id)) {
     await roundOp(app, { op: "systmj.round.vitals", entity: d.id, pv: r.damage.pv, pa: r.damage.pa });
   }
   // The log keeps what the entry needs, never the table state (the round's hidden choices).
@@ -212,7 +228,7 @@ function attackButton(app, state, req, odds) {
   const reason = attackWhy(app, state, req, odds);
   const why = disabledWhy("sj-attack", reason);
   return html`<button type="button" class="primary" id="sj-attack" ?disabled=${Boolean(reason) || ui.busy} aria-describedby=${why.id}
-    @click=${() => attack(app, state)}>${t("systmj.combat.roll")}</button>${why.note}`;
+    @click=${() => attack(app)}>${t("systmj.combat.roll")}</button>${why.note}`;
 }
 
 function attackCard(app, state) {
