@@ -57,8 +57,9 @@ function learnRequest(app, card) {
 }
 
 /** The roll, on the card and its holder as saved when its turn comes (views/ui.js
- * engineChange): the new score is written only if neither changed while the engine answered,
- * so two quick presses are one roll and a refusal (once per session), never two rolls. */
+ * engineChange): the card's new score and the learner's sheet (the roll in its progress) are
+ * written only if neither changed while the engine answered, so two quick presses are one roll
+ * and a refusal (once per card and session, systmj.learning.once_per_session), never two. */
 async function learn(app, card) {
   if (!learnRequest(app, card)) return;
   const seed = newSeed();
@@ -79,6 +80,8 @@ async function learn(app, card) {
     basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, holderOf(doc))],
     apply: (doc, answer) => {
       doc.systems.systmj = answer.state;
+      // The roll in the learner's progress: a second one this session is refused (2.4.1).
+      replaceCharacter(doc, answer.character);
     },
   });
   if (!r) return;
