@@ -547,7 +547,8 @@ export function render(app) {
     return html`${head}<section class="card"><p>${t("unicreon.ui.no_combat")}</p>
       <button type="button" class="primary" id="uc-new-combat" ?disabled=${dis} aria-describedby=${whyEngine.id} @click=${async () => {
         ui.announce = "";
-        await combatChange(app, { request: () => ({ op: "unicreon.combat.new" }) });
+        // Only on a table that still has no fight (another tab may have opened one meanwhile).
+        await combatChange(app, { request: (doc) => (combatOf(doc) ? null : { op: "unicreon.combat.new" }) });
       }}>${t("unicreon.ui.new_combat")}</button>${whyEngine.note}</section>`;
   }
   const fighting = st.phase === "fight" || st.phase === "surprise";
