@@ -66,31 +66,31 @@ function heldFor(state, id, use, category) {
   return "";
 }
 
-function fighter(c, vitals) {
+function fighter(c, vitals, sel = ui) {
   return {
     id: c.id, attributes: c.attributes, dissimulation: c.skills.dissimulation, detection: c.skills.detection,
-    pv: vitals?.pv ?? c.pv_max, pa: vitals?.pa ?? c.pa_max, aware: ui.aware,
+    pv: vitals?.pv ?? c.pv_max, pa: vitals?.pa ?? c.pa_max, aware: sel.aware,
   };
 }
 
 /** The exchange request from the form (null until both fighters are chosen). */
-function exchangeRequest(app, state) {
-  const a = findCharacter(app.doc, ui.attacker);
-  const d = findCharacter(app.doc, ui.defender);
+function exchangeRequest(app, state, sel = ui) {
+  const a = findCharacter(app.doc, sel.attacker);
+  const d = findCharacter(app.doc, sel.defender);
   if (!a || !d || a.id === d.id) return null;
   const vit = (id) => state.rounds?.entities.find((e) => e.id === id);
   const find = (n) => (state.library?.cards ?? []).find((c) => c.number === n);
   // A counter-attack (3.3.2) is an attack in force with no defence possible.
-  const kind = ui.counter ? "force" : ui.kind;
-  const req = { kind, attacker: fighter(a, vit(a.id)), defender: fighter(d, vit(d.id)), defence: ui.counter ? "none" : ui.defence };
+  const kind = sel.counter ? "force" : sel.kind;
+  const req = { kind, attacker: fighter(a, vit(a.id), sel), defender: fighter(d, vit(d.id), sel), defence: sel.counter ? "none" : sel.defence };
   delete req.attacker.aware;
-  if (ui.counter) req.counter = true;
+  if (sel.counter) req.counter = true;
   // With a round in progress the engine binds the attack to it (Action revealed, not acted yet).
   if (state.rounds) req.state = state;
-  const weapon = kind === "thrown" ? null : find(ui.weapon);
+  const weapon = kind === "thrown" ? null : find(sel.weapon);
   if (weapon) req.weapon = weapon;
-  if (kind === "ranged") req.category = ui.category;
-  const dcard = !ui.counter && (ui.defence === "parade" || ui.defence === "encaissement") ? find(ui.defenceCard) : null;
+  if (kind === "ranged") req.category = sel.category;
+  const dcard = !sel.counter && (sel.defence === "parade" || sel.defence === "encaissement") ? find(sel.defenceCard) : null;
   if (dcard) req.defence_card = dcard;
   const items = [weapon, dcard].filter(Boolean).map((c) => c.number);
   req.subject = { session: state.session, attacker: a.id, defender: d.id, items };
@@ -104,16 +104,18 @@ function exchangeRequest(app, state) {
 async function attack(app) {
   if (!exchangeRequest(app, tableState(app))) return;
   const seed = newSeed();
+  // The form's choices as they were when pressed (the exchange may wait its turn meanwhile).
+  const sel = { ...ui };
   let logged = null;
   const r = await engineChange(app, ui, {
     request: () => {
-      const req = exchangeRequest(app, tableState(app));
+      const req = exchangeRequest(app, tableState(app), sel);
       if (!req) return null;
       logged = { op: "systmj.combat.exchange", ...req, seed };
       delete logged.state;
       return { op: "systmj.combat.exchange", ...req, seed };
     },
-    basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, ui.attacker), findCharacter(doc, ui.defender)],
+    basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, sel.attacker), findCharacter(doc, sel.defender)],
     apply: (doc, answer) => {
       doc.systems.systmj = answer.state;
     },
@@ -122,8 +124,8 @@ async function attack(app) {
   if (!r) return;
   ui.result = r;
   ui.counter = false;
-  const a = findCharacter(app.doc, ui.attacker);
-  const d = findCharacter(app.doc, ui.defender);
+  const a = findCharacter(app.doc, sel.attacker);
+  const d = findCharacter(app.doc, sel.defender);
   if (!r.state && r.outcome === "hit" && tableState(app)?.rounds?.entities.some((e) => e.id === d.id)) {
     await roundOp(app, { op: "systmj.round.vitals", entity: d.id, pv: r.damage.pv, pa: r.damage.pa });
   }

@@ -34,25 +34,27 @@ function defaultDa(app, key) {
   return generic && Object.hasOwn(generic, key) ? generic[key] : 1;
 }
 
-function request(app, c, doc = app.doc) {
-  const mentor = ui.mode === "mentor" ? findCharacter(doc, ui.mentor) : null;
+/** The learning request for `c` from the choices `sel` (the form's, or those taken when the roll
+ * was pressed) and the table `doc`. */
+function request(app, c, doc = app.doc, sel = ui) {
+  const mentor = sel.mode === "mentor" ? findCharacter(doc, sel.mentor) : null;
   const session = doc.systems?.systmj?.session ?? tableState(app)?.session ?? 1;
   const req = {
-    score: scoreOf(c, "skill", ui.skill),
+    score: scoreOf(c, "skill", sel.skill),
     intelligence: c.attributes.intelligence,
     personnalite: c.attributes.personnalite,
-    da: ui.da ?? defaultDa(app, ui.skill),
-    gain: ui.gain,
-    subject: { character: c.id, target: "skill", key: ui.skill, session },
+    da: sel.da ?? defaultDa(app, sel.skill),
+    gain: sel.gain,
+    subject: { character: c.id, target: "skill", key: sel.skill, session },
     // The rolls already made: the engine refuses a second one for this skill in this session
     // (2.4.1, systmj.learning.once_per_session), and the page shows it as done.
     learned: learnedRolls(c, session),
   };
   if (mentor) {
     req.mentor = { intelligence: mentor.attributes.intelligence, personnalite: mentor.attributes.personnalite,
-      score: scoreOf(mentor, "skill", ui.skill), character: mentor.id };
+      score: scoreOf(mentor, "skill", sel.skill), character: mentor.id };
   }
-  return { req, mentor, missingMentor: ui.mode === "mentor" && !mentor };
+  return { req, mentor, missingMentor: sel.mode === "mentor" && !mentor };
 }
 
 /** The character's learning rolls already made in `session` ({session, key}), from its
@@ -75,15 +77,17 @@ async function learn(app, c) {
   const { missingMentor } = request(app, c);
   if (missingMentor) return;
   const seed = newSeed();
-  const skill = ui.skill;
-  const mentorId = ui.mode === "mentor" ? ui.mentor : null;
+  // The form's choices as they were when pressed (the roll may wait its turn meanwhile).
+  const sel = { mode: ui.mode, mentor: ui.mentor, skill: ui.skill, da: ui.da, gain: ui.gain };
+  const skill = sel.skill;
+  const mentorId = sel.mode === "mentor" ? sel.mentor : null;
   let sent = null;
   let note = "";
   const r = await engineChange(app, ui, {
     request: (doc) => {
       const cur = findCharacter(doc, c.id);
       if (!cur) return null;
-      const { req, mentor, missingMentor: gone } = request(app, cur, doc);
+      const { req, mentor, missingMentor: gone } = request(app, cur, doc, sel);
       if (gone) return null;
       sent = { op: "systmj.learning.roll", ...req, seed };
       note = mentor ? ` · ${t("systmj.ui.mentor_n", { name: nameOf(mentor) })}` : "";
