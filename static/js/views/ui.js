@@ -5,6 +5,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, t } from "../i18n.js";
+import { liveCharacters } from "../live/private.js";
 
 const loadedSheets = new Set();
 
@@ -180,9 +181,13 @@ export function engineChange(app, holder, { request, basis, apply, call = (req) 
       const answer = report(app, holder, r, errorKey);
       if (!answer) return null;
       if (!writes(answer)) return answer;
+      // On a player's phone at a live table the op was a move the MJ's device has already
+      // applied to the table: it is never asked again (that would play it twice); its answer is
+      // shown here until the MJ's device publishes the table.
+      const refereed = liveCharacters() !== null;
       let current = false;
       const accepted = app.update((doc) => {
-        current = JSON.stringify(basis(doc) ?? null) === before;
+        current = refereed || JSON.stringify(basis(doc) ?? null) === before;
         if (current) apply(doc, answer);
       });
       if (!accepted) return null;
