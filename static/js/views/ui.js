@@ -5,7 +5,6 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, t } from "../i18n.js";
-import { liveCharacters } from "../live/private.js";
 
 const loadedSheets = new Set();
 
@@ -184,7 +183,8 @@ export function engineChange(app, holder, { request, basis, apply, call = (req) 
       // On a player's phone at a live table the op was a move the MJ's device has already
       // applied to the table: it is never asked again (that would play it twice); its answer is
       // shown here until the MJ's device publishes the table.
-      const refereed = liveCharacters() !== null;
+      // (live/private.js is imported when needed: the live modules stay out of the boot.)
+      const refereed = (await import("../live/private.js")).liveCharacters() !== null;
       let current = false;
       const accepted = app.update((doc) => {
         current = refereed || JSON.stringify(basis(doc) ?? null) === before;
