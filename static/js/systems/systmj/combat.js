@@ -101,8 +101,20 @@ function exchangeRequest(app, state, sel = ui) {
  * engineChange: the fighters' PV and PA of the latest round, never those the page showed
  * when clicked); the round the engine bound the attack to (the attacker has acted, the
  * defender's PV and PA) is written only if it did not change while the engine answered. */
+/** One exchange per press: a second press while the first is on its way is ignored (a double
+ * tap would roll a second attack). */
+let attacking = false;
 async function attack(app) {
-  if (!exchangeRequest(app, tableState(app))) return;
+  if (attacking || !exchangeRequest(app, tableState(app))) return;
+  attacking = true;
+  try {
+    await attackNow(app);
+  } finally {
+    attacking = false;
+  }
+}
+
+async function attackNow(app) {
   const seed = newSeed();
   // The form's choices as they were when pressed (the exchange may wait its turn meanwhile).
   const sel = { ...ui };

@@ -39,8 +39,20 @@ function skillDice(app) {
   return rules(app)?.xp_dice ?? ["1", "1d2", "1d4", "1d6"];
 }
 
+/** The experience of one PJ, once per press: a second press while the first is on its way is
+ * ignored (it would grant the same dice twice; the form is emptied once the first is saved). */
 async function grant(app, c, skills, session) {
   const f = formOf(c.id);
+  if (f.sending) return;
+  f.sending = true;
+  try {
+    await grantNow(app, c, skills, session, f);
+  } finally {
+    f.sending = false;
+  }
+}
+
+async function grantNow(app, c, skills, session, f) {
   const grants = skills.filter((k) => f.dice.get(k)).map((k) => ({ target: "skill", key: k, score: scoreOf(c, "skill", k), die: f.dice.get(k) }));
   f.gainBad = false;
   if (f.attribute) {
