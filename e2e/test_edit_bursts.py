@@ -152,3 +152,33 @@ def test_two_quick_systmj_chronoste_advances_are_both_applied_in_order(page, sit
     assert [h["note"] for h in history] == ["premier", "second"]
     assert [h["advanced"] for h in history] == [1440, 2880]
     assert doc["systems"]["systmj"]["chronoste"]["day"] == state["chronoste"]["day"] + 3
+
+
+def test_quick_clicks_on_the_versality_mj_screen_are_all_applied(page, site, guarded):
+    """The MJ's +1 on the catastrophe scale and on the token box, clicked without waiting: each
+    is asked of the table state the one before left (never of the copy the screen showed when
+    clicked, which made five +1 a single +1), every one in the saved state."""
+    state = handle({"op": "versality.state.new"})["state"]
+    _open_with(page, site, [], "#/versality/mj", systems={"versality": state})
+    cat_plus, token_plus = "button[aria-label='Catastrophe plus un']", "button[aria-label='Pions plus un']"
+    page.wait_for_selector(f"{cat_plus}:not([disabled])")
+    page.evaluate(ACTIONS, [["click", cat_plus, None], ["click", token_plus, None], ["click", cat_plus, None],
+                            ["click", cat_plus, None], ["click", token_plus, None]])
+    doc = wait_saved(page, "d => d.systems.versality.catastrophe === 3 && d.systems.versality.tokens === 2")
+    assert doc["systems"]["versality"]["session"] == state["session"]
+
+
+def test_quick_pv_clicks_on_the_unicreon_combat_tracker_are_all_applied(page, site, guarded):
+    """Three "−1 PV" on a fighter clicked without waiting: none is dropped as "busy" nor
+    computed from the tracker as the page showed it: 12 PV become 9."""
+    from tablee.systems.unicreon import combat as cb
+    from test_unicreon import character as uc_character
+
+    bea = uc_character("uc-bea", "Béa")
+    combat = cb.add_character(cb.new_state(), bea)
+    cid = combat["combatants"][0]["cid"]
+    _open_with(page, site, [bea], "#/unicreon/combat", systems={"unicreon": {"combat": combat, "custom_items": []}})
+    minus = f"[data-testid=uc-fighter][data-cid='{cid}'] button[aria-label^='Retirer 1 PV']"
+    page.wait_for_selector(f"{minus}:not([disabled])", state="attached")
+    page.evaluate(ACTIONS, [["click", minus, None]] * 3)
+    wait_saved(page, f"d => d.systems.unicreon.combat.combatants.find((c) => c.cid === '{cid}').pv === 9")

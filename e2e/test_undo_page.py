@@ -147,3 +147,31 @@ def test_a_learning_roll_is_once_per_skill_per_session_and_can_be_undone(app_wit
     goto_route(page, "systmj/learning/sj-aldo")
     expect(page.locator("#sj-l-roll")).to_be_enabled()
     expect(page.locator("[data-testid=sj-l-done]")).to_have_count(0)
+
+
+def test_a_pouvoir_card_is_learned_once_per_session_even_pressed_twice_at_once(app_with):
+    """Learning a Pouvoir card is the Apprentissage of 2.4 (4.4): one roll per session. Two
+    presses in the same instant give one roll (the second asked on the table the first left, and
+    refused by the engine), the card's score and the learner's progress written once; the page
+    then shows the refusal and the button stays disabled."""
+    aldo = handle({"op": "systmj.entity.new", "id": "sj-aldo", "name": "Aldo"})["character"]
+    aldo["attributes"].update(intelligence=60, personnalite=50)
+    state = handle({"op": "systmj.state.new"})["state"]
+    saved = handle({"op": "systmj.card.save", "state": state,
+                    "card": {"family": "pouvoir", "name": "Nécromancie", "da": 1, "score": 40}})
+    number = saved["card"]["number"]
+    given = handle({"op": "systmj.card.give", "state": saved["state"], "character": aldo, "number": number})
+    page = app_with(new_table([given["character"]], systems={"systmj": given["state"]}), "systmj/cards")
+    learn = page.locator("[data-testid=sj-learn-roll]")
+    expect(learn).to_be_enabled()
+    expect(page.locator("[data-testid=sj-learn-odds]")).to_be_visible()
+    learn.evaluate("b => { b.click(); b.click(); }")
+    doc = wait_saved(page, "d => d.characters[0].progress.length === 1")
+    expect(page.locator(f"[data-testid=sj-learn-error-{number}]")).to_contain_text("un seul jet par compétence et par séance")
+    expect(learn).to_be_disabled()
+    doc = saved_document(page)
+    progress = doc["characters"][0]["progress"]
+    assert [(p["kind"], p["target"], p["key"], p["session"]) for p in progress] == [("learning", "pouvoir", number, 1)]
+    card = next(c for c in doc["systems"]["systmj"]["library"]["cards"] if c["number"] == number)
+    assert card["score"] == progress[0]["after"]
+    assert [e["kind"] for e in doc["log"]] == ["systmj.card.learn"]

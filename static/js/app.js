@@ -303,12 +303,15 @@ function undoEntry(entry, direction) {
     dropEntry(entry, direction);
     return refuse();
   }
+  // The log entry is made once, here: the change is applied again to the latest saved table
+  // when it is written, and must add the same entry (same id, same date) there.
+  const record = { id: newId("log"), at: new Date().toISOString(), system: null, kind: direction,
+    label: Array.from(t(direction === "undo" ? "undo.log.undone" : "undo.log.redone", { label })).slice(0, 200).join(""),
+    request: {}, result: {} };
   const mutate = (doc) => {
     if (undo.conflicts(doc, entry.changes, direction).length) throw new UndoConflict(entry);
     undo.apply(doc, entry.changes, direction);
-    doc.log.push({ id: newId("log"), at: new Date().toISOString(), system: null, kind: direction,
-      label: Array.from(t(direction === "undo" ? "undo.log.undone" : "undo.log.redone", { label })).slice(0, 200).join(""),
-      request: {}, result: {} });
+    doc.log.push(structuredClone(record));
     if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
     trimLogToFit(doc, app.limits);
   };

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from api_calls import call, err
+from api_calls import call, err, error
 from tablee.systems.systmj import combat as C
 from tablee.systems.systmj import library as LIB
 
@@ -251,6 +251,44 @@ def test_learning_a_pouvoir_card():
     assert r == call({"op": "systmj.card.learn", **base, "seed": 5})  # replays exactly
     other = character("pj2")
     assert err({"op": "systmj.card.learn", **base, "character": other, "seed": 5}) == "systmj.card.not_held"
+
+
+def test_a_pouvoir_card_is_learned_once_per_session():
+    """2.4.1: « Le test d'apprentissage nécessite, par principe, une période et un cadre dédiés à
+    l'étude ou à l'entraînement » (one roll a period; reading: the period is the session), and a
+    Pouvoir card is learned « à travers un processus d'Apprentissage (voir 2.4 …) » (4.4): the
+    roll is recorded on the learner's sheet, a second roll of the same card in the same session is
+    refused (the odds too: the page says so before any press), the next session it is allowed."""
+    state, learner, number, _ = library_with_pouvoir(score=40, da=2)
+    assert state["session"] == 1
+    first = {"state": state, "character": learner, "number": number, "gain": "1d4", "seed": 11}
+    r = call({"op": "systmj.card.learn", **first})
+    learned = r["character"]
+    assert learned["progress"][-1] == {"session": 1, "kind": "learning", "target": "pouvoir", "key": number,
+                                       "before": 40, "after": r["after"], "note": "Nécromancie"}
+    def rest(c):
+        return {k: v for k, v in c.items() if k != "progress"}
+
+    assert rest(learned) == rest(learner)
+    again = {"state": r["state"], "character": learned, "number": number, "gain": "1"}
+    for extra in ({"op": "systmj.card.learn", "seed": 12}, {"op": "systmj.card.learn.odds"}):
+        refused = error({**extra, **again})
+        assert refused["code"] == "systmj.learning.once_per_session"
+        assert refused["params"] == {"key": number, "session": 1}
+    # The sheet as it was before the roll (a stale copy) is what a second press would send
+    # without the fix on the page; the engine answers from the sheet it is given, so the page
+    # must send the latest one (views/ui.js engineChange): checked in e2e/test_undo_page.py.
+    # The next session: allowed again.
+    closed = call({"op": "systmj.session.close", "state": r["state"]})["state"]
+    assert closed["session"] == 2
+    later = call({"op": "systmj.card.learn", **again, "state": closed, "seed": 12})
+    assert later["before"] == r["after"]
+    assert [p["session"] for p in later["character"]["progress"]] == [1, 2]
+    # A skill's learning rolls do not count for the card, nor the card's for a skill.
+    skill_roll = {"session": 1, "kind": "learning", "target": "skill", "key": number,
+                  "before": 0, "after": 1, "note": ""}
+    other = {**learner, "progress": [skill_roll]}
+    call({"op": "systmj.card.learn.odds", "state": state, "character": other, "number": number, "gain": "1"})
 
 
 def test_learning_refuses_a_card_that_is_no_pouvoir():

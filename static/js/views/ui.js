@@ -160,9 +160,10 @@ let changeQueue = Promise.resolve();
  * refused with a clear message (`change.stale`) in `holder[errorKey]`. `holder.busy` is true
  * while it runs; `call(req)` (default app.call) may chain further engine calls, all on the
  * table read at the start. Resolves with the engine's answer once it is in the saved document, or null
- * (refused: the error is shown).
+ * (refused: the error is shown). `writes(answer)` false: the answer changes nothing (odds, a
+ * view), it is returned as it is and nothing is written.
  */
-export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3 }) {
+export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3, writes = () => true }) {
   const run = async () => {
     for (let attempt = 0; attempt < tries; attempt++) {
       const req = request(app.doc);
@@ -178,9 +179,15 @@ export function engineChange(app, holder, { request, basis, apply, call = (req) 
       }
       const answer = report(app, holder, r, errorKey);
       if (!answer) return null;
+      if (!writes(answer)) return answer;
+      // On a player's phone at a live table the op was a move the MJ's device has already
+      // applied to the table: it is never asked again (that would play it twice); its answer is
+      // shown here until the MJ's device publishes the table.
+      // (live/private.js is imported when needed: the live modules stay out of the boot.)
+      const refereed = (await import("../live/private.js")).liveCharacters() !== null;
       let current = false;
       const accepted = app.update((doc) => {
-        current = JSON.stringify(basis(doc) ?? null) === before;
+        current = refereed || JSON.stringify(basis(doc) ?? null) === before;
         if (current) apply(doc, answer);
       });
       if (!accepted) return null;

@@ -17,8 +17,8 @@ Shape of a ``characters[i]`` with ``system: "systmj"``::
      "special": {"sp-…": 0..99},      # scores in the table's primary special skills (state.universe)
      "pv_max": 0..999, "pa_max": 0..999,
      "cards": ["…"],                  # cards held (registry numbers), filled by issue 12
-     "progress": [{"session", "kind": "learning" | "xp" | "attribute", "target": "skill" | "attribute",
-                   "key", "before", "after", "note"}],
+     "progress": [{"session", "kind": "learning" | "xp" | "attribute", "target": "skill" | "attribute" | "pouvoir",
+                   "key", "before", "after", "note"}],   # "pouvoir": key is the card's number (PO-…)
      "notes": str}
 
 A special-skill score missing from ``special`` is 0 (Inapte); a key the table no longer
@@ -76,7 +76,7 @@ PROGRESS_SCHEMA: dict[str, Any] = {
     "properties": {
         "session": {"type": "integer", "minimum": 0, "maximum": 100000},
         "kind": {"enum": ["learning", "xp", "attribute"]},
-        "target": {"enum": ["skill", "attribute"]},
+        "target": {"enum": ["skill", "attribute", "pouvoir"]},
         "key": {"type": "string", "minLength": 1, "maxLength": 64},
         "before": _SCORE,
         "after": _SCORE,

@@ -51,6 +51,12 @@ def check_once_per_session(key: str, session: int, learned: list[dict[str, Any]]
     study). Reading (ours, issue 24): the period is the game session, so a skill gets one
     learning roll per session; ``learned`` lists the character's learning rolls already made
     ({session, key}, the sheet's ``progress`` entries of kind "learning").
+
+    A Pouvoir card is a special skill learned the same way (4.4: « les PJ auront plus
+    fréquemment la possibilité de les intégrer à travers un processus d'Apprentissage (voir
+    2.4. …) »): the same limit applies to it, with the card's number as ``key`` and the
+    learner's progress entries of target "pouvoir" as ``learned`` (ops_cards, checked by the
+    engine from the learner's sheet in the request).
     """
     for entry in learned:
         if entry.get("session") == session and entry.get("key") == key:

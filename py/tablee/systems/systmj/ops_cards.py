@@ -144,6 +144,16 @@ _LEARN_CARD = {
 }
 
 
+def _pouvoir_rolls(who: dict[str, Any]) -> list[dict[str, Any]]:
+    """The learner's Pouvoir learning rolls already made ({session, key}: the card's number),
+    read from its sheet's ``progress`` (entries of kind "learning", target "pouvoir")."""
+    return [
+        {"session": p["session"], "key": p["key"]}
+        for p in who["progress"]
+        if p["kind"] == "learning" and p["target"] == "pouvoir"
+    ]
+
+
 def _pouvoir_plan(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The Pouvoir card a character learns and the learning plan for it (4.4: « les PJ auront
     plus fréquemment la possibilité de les intégrer à travers un processus d'Apprentissage
@@ -158,6 +168,7 @@ def _pouvoir_plan(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
         raise RulesError("systmj.card.not_pouvoir", number=request["number"])
     if card["holder"] != who["id"]:
         raise RulesError("systmj.card.not_held", number=request["number"])
+    L.check_once_per_session(card["number"], state["session"], _pouvoir_rolls(who))
     plan = L.learning_plan(
         score=card["score"],
         intelligence=who["attributes"]["intelligence"],
@@ -183,7 +194,8 @@ def _card_learn_odds(request: dict[str, Any]) -> dict[str, Any]:
 @op("systmj.card.learn", system="systmj", properties={**_LEARN_CARD, "seed": SEED_SCHEMA},
     required=("state", "character", "number", "gain", "seed"),
     summary="Learning a Pouvoir card (seeded): d100 capped at the cognitive limit, quality, gain × "
-    "the XP multiplier; the card's new score in the returned state.")
+    "the XP multiplier; the card's new score in the returned state, the roll in the learner's "
+    "progress (returned character). Once per card and learner per session.")
 def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
     state, card, plan = _pouvoir_plan(request)
     rng = rng_from(request)
@@ -192,8 +204,14 @@ def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
     result = L.resolve_learning(card["score"], plan["limit"], 10 * tens + units, gain_value)
     library = copy.deepcopy(_library(state))
     LIB.find(library, card["number"])["score"] = result["after"]
+    # The roll is recorded on the learner's sheet (its progress), which is how a second roll
+    # of the same card in the same session is refused (L.check_once_per_session, 2.4.1).
+    who = copy.deepcopy(E.require_entity(request["character"]))
+    who["progress"].append({"session": state["session"], "kind": "learning", "target": "pouvoir", "key": card["number"],
+                            "before": result["before"], "after": result["after"], "note": card["name"][:200]})
+    del who["progress"][: max(0, len(who["progress"]) - E.MAX_PROGRESS)]
     return {"seed": request["seed"], **plan, "number": card["number"], "gain": request["gain"],
-            "dice": [tens, units], **result, "state": _with(state, library=library)}
+            "dice": [tens, units], **result, "state": _with(state, library=library), "character": who}
 
 
 # ------------------------------------------------------------------ wear (3.4.1)

@@ -9,11 +9,11 @@ import { t, tn } from "../../i18n.js";
 import { focusFirstInvalid, touchedForm } from "../../views/forms.js";
 import { disabledWhy } from "../../views/ui.js";
 import {
-  backLink, fieldErrors, fieldId, findCharacter, hasProblem, nameOf, ready, replaceCharacter, rules,
+  backLink, fieldErrors, fieldId, findCharacter, hasProblem, nameOf, ready, rules,
 } from "./common.js";
 
 const METICULEUX = "Méticuleux";
-const ui = { id: null, draft: null, check: null, asked: null, saved: "", previewAsked: null };
+const ui = { id: null, draft: null, check: null, asked: null, saved: "", previewAsked: null, unsaved: [] };
 // Which problems are shown: a field's once it was left (or changed), all once the player asks
 // to see why a change was not saved (views/forms.js).
 const form = touchedForm();
@@ -23,7 +23,7 @@ function draftOf(c) {
   const savedKey = JSON.stringify(c);
   const clean = !ui.check || ui.check.valid;
   if (ui.id !== c.id || (clean && ui.asked === null && savedKey !== JSON.stringify(ui.draft))) {
-    Object.assign(ui, { id: c.id, draft: structuredClone(c), check: null, asked: null });
+    Object.assign(ui, { id: c.id, draft: structuredClone(c), check: null, asked: null, unsaved: [] });
   }
   return ui.draft;
 }
@@ -45,9 +45,14 @@ async function preview(app, field, mutate) {
   }
 }
 
+/** An edit of the sheet: applied to the draft at once and checked; once the draft is valid, the
+ * edits not yet saved are written, in order, to the character as it is in the latest table
+ * (app.update), never the whole draft: a change another tab, the test page or a live peer made
+ * to the same character meanwhile is kept. */
 async function change(app, mutate) {
   ui.previewAsked = null;
   mutate(ui.draft);
+  ui.unsaved.push(mutate);
   const draft = structuredClone(ui.draft);
   const key = JSON.stringify(draft);
   ui.asked = key;
@@ -58,7 +63,12 @@ async function change(app, mutate) {
   ui.check = r.error ? { valid: false, problems: [{ field: "", ...r.error }] } : r;
   if (ui.check.valid) {
     ui.saved = t("pointzero.ui.saved");
-    app.update((doc) => replaceCharacter(doc, draft));
+    const edits = ui.unsaved.splice(0);
+    const id = draft.id;
+    app.update((doc) => {
+      const cur = doc.characters.find((x) => x.id === id);
+      if (cur) for (const edit of edits) edit(cur);
+    });
   } else {
     ui.saved = "";
     app.rerender();
@@ -84,7 +94,7 @@ function levelInput(app, id, field, value, label, apply, { errors = true } = {})
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
       @input=${(e) => preview(app, field, (d) => apply(d, levelValue(e.target.value)))}
       @blur=${form.leave(app, field)}
-      @change=${(e) => { form.touch(field); change(app, (d) => apply(d, levelValue(e.target.value))); }}>
+      @change=${(e) => { const v = levelValue(e.target.value); form.touch(field); change(app, (d) => apply(d, v)); }}>
     ${errors ? fieldErrors(shown(), field) : nothing}
   </div>`;
 }
@@ -96,7 +106,7 @@ function textInput(app, id, field, value, label, max, apply, { errors = true } =
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
       @input=${(e) => preview(app, field, (d) => apply(d, e.target.value))}
       @blur=${form.leave(app, field)}
-      @change=${(e) => { form.touch(field); change(app, (d) => apply(d, e.target.value)); }}>
+      @change=${(e) => { const v = e.target.value; form.touch(field); change(app, (d) => apply(d, v)); }}>
     ${errors ? fieldErrors(shown(), field) : nothing}
   </div>`;
 }
@@ -179,10 +189,10 @@ function atoutsSection(app, d) {
   return html`<fieldset class="card" id="pz-atouts">
     <legend>${t("pointzero.ui.atouts")}</legend>
     <label class="check"><input type="checkbox" id="pz-meticuleux" .checked=${live(meticuleux)}
-      @change=${(e) => change(app, (x) => {
+      @change=${(e) => { const on = e.target.checked; change(app, (x) => {
         x.atouts = x.atouts.filter((a) => a.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase() !== "meticuleux");
-        if (e.target.checked) x.atouts.unshift(METICULEUX);
-      })}> ${t("pointzero.ui.meticuleux")}</label>
+        if (on) x.atouts.unshift(METICULEUX);
+      }); }}> ${t("pointzero.ui.meticuleux")}</label>
     <p class="muted small">${t("pointzero.ui.meticuleux_help")}</p>
     <ul class="pz-rows">
       ${d.atouts.map((a, i) => a === METICULEUX ? nothing : html`<li class="pz-row">
@@ -226,7 +236,7 @@ export function render(app, id) {
         <div class="card field">
           <label for="pz-notes">${t("pointzero.ui.notes")}</label>
           <textarea id="pz-notes" rows="4" maxlength="4000" .value=${live(d.notes)}
-            @change=${(e) => change(app, (x) => { x.notes = e.target.value.slice(0, 4000); })}></textarea>
+            @change=${(e) => { const v = e.target.value.slice(0, 4000); change(app, (x) => { x.notes = v; }); }}></textarea>
         </div>
       </div>
     </div>

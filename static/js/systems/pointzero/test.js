@@ -193,8 +193,11 @@ async function keepChosen(app) {
   }
   Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, error: null });
   forgetVerify(`pz-test-${request.seed}`);
+  // The entry's id is read now, outside the change (the change is applied again to the latest
+  // saved table when written: it must find the same entry there).
+  const logId = ui.logId;
   app.update((doc) => {
-    const entry = doc.log.find((e) => e.id === ui.logId);
+    const entry = doc.log.find((e) => e.id === logId);
     if (entry) Object.assign(entry, { request, result: logResult(r) });
   });
 }

@@ -6,8 +6,9 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { has, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
+import { newSeed } from "../../storage.js";
 import { engineChange, engineData, onNavigate, requestCache } from "../../views/ui.js";
-import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, saveState, seededRoll, stateOp, tableState } from "./common.js";
+import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, stateOp, tableState } from "./common.js";
 
 export const cardRules = engineData("systmj.cards.rules");
 
@@ -55,15 +56,38 @@ function learnRequest(app, card) {
   return { state: tableState(app), character: who, number: card.number, gain: ui.gain.get(card.number) ?? "1" };
 }
 
+/** The roll, on the card and its holder as saved when its turn comes (views/ui.js
+ * engineChange): the card's new score and the learner's sheet (the roll in its progress) are
+ * written only if neither changed while the engine answered, so two quick presses are one roll
+ * and a refusal (once per card and session, systmj.learning.once_per_session), never two. */
 async function learn(app, card) {
-  const req = learnRequest(app, card);
-  if (!req) return;
-  const { answer: r, logged } = await seededRoll(app, ui, "systmj.card.learn", req);
+  if (!learnRequest(app, card)) return;
+  const seed = newSeed();
+  const gain = ui.gain.get(card.number) ?? "1";
+  const holderOf = (doc) => library(doc.systems?.systmj).find((x) => x.number === card.number)?.holder ?? "";
+  let logged = null;
+  let who = null;
+  const r = await engineChange(app, ui, {
+    request: (doc) => {
+      const state = tableState(app);
+      who = findCharacter(doc, holderOf(doc));
+      if (!state || !who) return null;
+      const request = { op: "systmj.card.learn", state, character: who, number: card.number, gain, seed };
+      logged = { ...request };
+      delete logged.state;
+      return request;
+    },
+    basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, holderOf(doc))],
+    apply: (doc, answer) => {
+      doc.systems.systmj = answer.state;
+      // The roll in the learner's progress: a second one this session is refused (2.4.1).
+      replaceCharacter(doc, answer.character);
+    },
+  });
   if (!r) return;
   ui.learned.set(card.number, r);
-  saveState(app, r.state);
   // The log keeps what the entry needs: the learner's sheet and the card's number, no state.
-  app.addLog({ kind: "systmj.card.learn", system: "systmj", who: nameOf(req.character), label: t("systmj.cards.learn_log", { name: card.name }),
+  app.addLog({ kind: "systmj.card.learn", system: "systmj", who: nameOf(who), label: t("systmj.cards.learn_log", { name: card.name }),
     request: logged,
     result: { summary: t("systmj.ui.learn_gain", { gain: t(`systmj.gain.${r.gain}`), points: r.gained ?? r.points, before: r.before, after: r.after }),
       terms: [{ kind: "dice", text: "1D100", sign: 1, dice: [{ value: r.roll, kept: true }] }] } });

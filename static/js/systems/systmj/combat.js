@@ -11,9 +11,9 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, disabledWhy, onNavigate, requestCache } from "../../views/ui.js";
+import { callBusy, disabledWhy, engineChange, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
-import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, saveState, seededRoll, stateOp, tableState } from "./common.js";
+import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
 
 const viewCache = requestCache({ keepStale: true });
 const oddsCache = requestCache();
@@ -66,49 +66,79 @@ function heldFor(state, id, use, category) {
   return "";
 }
 
-function fighter(c, vitals) {
+function fighter(c, vitals, sel = ui) {
   return {
     id: c.id, attributes: c.attributes, dissimulation: c.skills.dissimulation, detection: c.skills.detection,
-    pv: vitals?.pv ?? c.pv_max, pa: vitals?.pa ?? c.pa_max, aware: ui.aware,
+    pv: vitals?.pv ?? c.pv_max, pa: vitals?.pa ?? c.pa_max, aware: sel.aware,
   };
 }
 
 /** The exchange request from the form (null until both fighters are chosen). */
-function exchangeRequest(app, state) {
-  const a = findCharacter(app.doc, ui.attacker);
-  const d = findCharacter(app.doc, ui.defender);
+function exchangeRequest(app, state, sel = ui) {
+  const a = findCharacter(app.doc, sel.attacker);
+  const d = findCharacter(app.doc, sel.defender);
   if (!a || !d || a.id === d.id) return null;
   const vit = (id) => state.rounds?.entities.find((e) => e.id === id);
   const find = (n) => (state.library?.cards ?? []).find((c) => c.number === n);
   // A counter-attack (3.3.2) is an attack in force with no defence possible.
-  const kind = ui.counter ? "force" : ui.kind;
-  const req = { kind, attacker: fighter(a, vit(a.id)), defender: fighter(d, vit(d.id)), defence: ui.counter ? "none" : ui.defence };
+  const kind = sel.counter ? "force" : sel.kind;
+  const req = { kind, attacker: fighter(a, vit(a.id), sel), defender: fighter(d, vit(d.id), sel), defence: sel.counter ? "none" : sel.defence };
   delete req.attacker.aware;
-  if (ui.counter) req.counter = true;
+  if (sel.counter) req.counter = true;
   // With a round in progress the engine binds the attack to it (Action revealed, not acted yet).
   if (state.rounds) req.state = state;
-  const weapon = kind === "thrown" ? null : find(ui.weapon);
+  const weapon = kind === "thrown" ? null : find(sel.weapon);
   if (weapon) req.weapon = weapon;
-  if (kind === "ranged") req.category = ui.category;
-  const dcard = !ui.counter && (ui.defence === "parade" || ui.defence === "encaissement") ? find(ui.defenceCard) : null;
+  if (kind === "ranged") req.category = sel.category;
+  const dcard = !sel.counter && (sel.defence === "parade" || sel.defence === "encaissement") ? find(sel.defenceCard) : null;
   if (dcard) req.defence_card = dcard;
   const items = [weapon, dcard].filter(Boolean).map((c) => c.number);
   req.subject = { session: state.session, attacker: a.id, defender: d.id, items };
   return req;
 }
 
-async function attack(app, state) {
-  const req = exchangeRequest(app, state);
-  if (!req) return;
-  const { answer: r, logged } = await seededRoll(app, ui, "systmj.combat.exchange", req);
+/** An exchange, built from the round and the sheets as saved when its turn comes (views/ui.js
+ * engineChange: the fighters' PV and PA of the latest round, never those the page showed
+ * when clicked); the round the engine bound the attack to (the attacker has acted, the
+ * defender's PV and PA) is written only if it did not change while the engine answered. */
+/** One exchange per press: a second press while the first is on its way is ignored (a double
+ * tap would roll a second attack). */
+let attacking = false;
+async function attack(app) {
+  if (attacking || !exchangeRequest(app, tableState(app))) return;
+  attacking = true;
+  try {
+    await attackNow(app);
+  } finally {
+    attacking = false;
+  }
+}
+
+async function attackNow(app) {
+  const seed = newSeed();
+  // The form's choices as they were when pressed (the exchange may wait its turn meanwhile).
+  const sel = { ...ui };
+  let logged = null;
+  const r = await engineChange(app, ui, {
+    request: () => {
+      const req = exchangeRequest(app, tableState(app), sel);
+      if (!req) return null;
+      logged = { op: "systmj.combat.exchange", ...req, seed };
+      delete logged.state;
+      return { op: "systmj.combat.exchange", ...req, seed };
+    },
+    basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, sel.attacker), findCharacter(doc, sel.defender)],
+    apply: (doc, answer) => {
+      doc.systems.systmj = answer.state;
+    },
+    writes: (answer) => Boolean(answer.state),
+  });
   if (!r) return;
   ui.result = r;
   ui.counter = false;
-  const a = findCharacter(app.doc, ui.attacker);
-  const d = findCharacter(app.doc, ui.defender);
-  // The round the engine bound the attack to: the attacker has acted, the defender's PV and PA.
-  if (r.state) saveState(app, r.state);
-  else if (r.outcome === "hit" && state.rounds?.entities.some((e) => e.id === d.id)) {
+  const a = findCharacter(app.doc, sel.attacker);
+  const d = findCharacter(app.doc, sel.defender);
+  if (!r.state && r.outcome === "hit" && tableState(app)?.rounds?.entities.some((e) => e.id === d.id)) {
     await roundOp(app, { op: "systmj.round.vitals", entity: d.id, pv: r.damage.pv, pa: r.damage.pa });
   }
   // The log keeps what the entry needs, never the table state (the round's hidden choices).
@@ -212,7 +242,7 @@ function attackButton(app, state, req, odds) {
   const reason = attackWhy(app, state, req, odds);
   const why = disabledWhy("sj-attack", reason);
   return html`<button type="button" class="primary" id="sj-attack" ?disabled=${Boolean(reason) || ui.busy} aria-describedby=${why.id}
-    @click=${() => attack(app, state)}>${t("systmj.combat.roll")}</button>${why.note}`;
+    @click=${() => attack(app)}>${t("systmj.combat.roll")}</button>${why.note}`;
 }
 
 function attackCard(app, state) {

@@ -6,8 +6,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, has, t } from "../../i18n.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { renderPair } from "../../views/faces.js";
-import { newSeed } from "../../storage.js";
-import { callBusy, engineChange, engineData, fieldProblems, loadStylesheet, probability } from "../../views/ui.js";
+import { engineChange, engineData, fieldProblems, loadStylesheet, probability } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { requestCache } from "../../views/ui.js";
@@ -43,12 +42,6 @@ export function ready(app) {
 /** The SYSTMJ table state, or a fresh one (from the engine) when the table has none yet. */
 export function tableState(app) {
   return app.doc.systems?.systmj ?? freshState(app)?.state ?? null;
-}
-
-export function saveState(app, state) {
-  app.update((doc) => {
-    doc.systems.systmj = state;
-  });
 }
 
 /** An op on the latest SYSTMJ table state: `build(state)` gives the request (null: nothing to
@@ -195,13 +188,3 @@ export function statusBar(app) {
   </p>`;
 }
 
-/** A seeded roll of `op` with the fields of `req` (a table `state` among them, maybe): the
- * engine's answer (null on an error, shown by callBusy) and the request as the roll log keeps
- * it, without the table state (it holds the round's hidden choices). */
-export async function seededRoll(app, busy, op, req) {
-  const request = { op, ...req, seed: newSeed() };
-  const answer = await callBusy(app, busy, request);
-  const logged = { ...request };
-  delete logged.state;
-  return { answer, logged };
-}

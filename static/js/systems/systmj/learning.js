@@ -10,7 +10,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { callBusy, disabledWhy, onNavigate, reveal } from "../../views/ui.js";
+import { disabledWhy, engineChange, onNavigate, reveal } from "../../views/ui.js";
 import {
   GENERIC_SKILLS, backLink, characters, d100Term, renderD100, degreeLabel, errorLine, findCharacter, nameOf, ready,
   replaceCharacter, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState, withScore,
@@ -34,24 +34,27 @@ function defaultDa(app, key) {
   return generic && Object.hasOwn(generic, key) ? generic[key] : 1;
 }
 
-function request(app, c) {
-  const mentor = ui.mode === "mentor" ? findCharacter(app.doc, ui.mentor) : null;
+/** The learning request for `c` from the choices `sel` (the form's, or those taken when the roll
+ * was pressed) and the table `doc`. */
+function request(app, c, doc = app.doc, sel = ui) {
+  const mentor = sel.mode === "mentor" ? findCharacter(doc, sel.mentor) : null;
+  const session = doc.systems?.systmj?.session ?? tableState(app)?.session ?? 1;
   const req = {
-    score: scoreOf(c, "skill", ui.skill),
+    score: scoreOf(c, "skill", sel.skill),
     intelligence: c.attributes.intelligence,
     personnalite: c.attributes.personnalite,
-    da: ui.da ?? defaultDa(app, ui.skill),
-    gain: ui.gain,
-    subject: { character: c.id, target: "skill", key: ui.skill, session: tableState(app)?.session ?? 1 },
+    da: sel.da ?? defaultDa(app, sel.skill),
+    gain: sel.gain,
+    subject: { character: c.id, target: "skill", key: sel.skill, session },
     // The rolls already made: the engine refuses a second one for this skill in this session
     // (2.4.1, systmj.learning.once_per_session), and the page shows it as done.
-    learned: learnedRolls(c, tableState(app)?.session ?? 1),
+    learned: learnedRolls(c, session),
   };
   if (mentor) {
     req.mentor = { intelligence: mentor.attributes.intelligence, personnalite: mentor.attributes.personnalite,
-      score: scoreOf(mentor, "skill", ui.skill), character: mentor.id };
+      score: scoreOf(mentor, "skill", sel.skill), character: mentor.id };
   }
-  return { req, mentor, missingMentor: ui.mode === "mentor" && !mentor };
+  return { req, mentor, missingMentor: sel.mode === "mentor" && !mentor };
 }
 
 /** The character's learning rolls already made in `session` ({session, key}), from its
@@ -63,26 +66,48 @@ function learnedRolls(c, session) {
     .map((p) => ({ session: p.session, key: p.key }));
 }
 
+/**
+ * The learning roll, on the character as saved when its turn comes (views/ui.js engineChange):
+ * its score, its learning rolls of the session (the engine refuses a second roll of the same
+ * skill: two quick presses give one roll and a refusal, never two rolls) and its progress
+ * are read from the latest table, and the new score is written only if the sheet (and the
+ * mentor's) did not change while the engine answered.
+ */
 async function learn(app, c) {
-  const { req, mentor, missingMentor } = request(app, c);
+  const { missingMentor } = request(app, c);
   if (missingMentor) return;
-  const full = { op: "systmj.learning.roll", ...req, seed: newSeed() };
-  const r = await callBusy(app, ui, full);
+  const seed = newSeed();
+  // The form's choices as they were when pressed (the roll may wait its turn meanwhile).
+  const sel = { mode: ui.mode, mentor: ui.mentor, skill: ui.skill, da: ui.da, gain: ui.gain };
+  const skill = sel.skill;
+  const mentorId = sel.mode === "mentor" ? sel.mentor : null;
+  let sent = null;
+  let note = "";
+  const r = await engineChange(app, ui, {
+    request: (doc) => {
+      const cur = findCharacter(doc, c.id);
+      if (!cur) return null;
+      const { req, mentor, missingMentor: gone } = request(app, cur, doc, sel);
+      if (gone) return null;
+      sent = { op: "systmj.learning.roll", ...req, seed };
+      note = mentor ? ` · ${t("systmj.ui.mentor_n", { name: nameOf(mentor) })}` : "";
+      return sent;
+    },
+    basis: (doc) => [findCharacter(doc, c.id), mentorId ? findCharacter(doc, mentorId) : null, doc.systems?.systmj?.session ?? null],
+    apply: (doc, answer) => {
+      const cur = doc.characters.find((x) => x.id === c.id);
+      if (!cur) return;
+      const next = withScore(cur, "skill", skill, answer.after);
+      next.progress.push({ session: sent.subject.session, kind: "learning", target: "skill", key: skill, before: answer.before, after: answer.after,
+        note: `${t(`systmj.quality.${answer.quality}`)}${note}`.slice(0, 200) });
+      if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
+      replaceCharacter(doc, next);
+    },
+  });
   if (!r) return;
   ui.result = r;
-  const state = tableState(app);
-  const skill = req.subject.key;
-  const label = skillLabel(state, skill);
-  const note = `${t(`systmj.quality.${r.quality}`)}${mentor ? ` · ${t("systmj.ui.mentor_n", { name: nameOf(mentor) })}` : ""}`;
-  app.update((doc) => {
-    const cur = doc.characters.find((x) => x.id === c.id);
-    if (!cur) return;
-    const next = withScore(cur, "skill", skill, r.after);
-    next.progress.push({ session: req.subject.session, kind: "learning", target: "skill", key: skill, before: r.before, after: r.after, note: note.slice(0, 200) });
-    if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
-    replaceCharacter(doc, next);
-  });
-  app.addLog({ kind: "systmj.learning", system: "systmj", who: nameOf(c), label: t("systmj.ui.learning_label", { skill: label }), request: full,
+  const label = skillLabel(tableState(app), skill);
+  app.addLog({ kind: "systmj.learning", system: "systmj", who: nameOf(c), label: t("systmj.ui.learning_label", { skill: label }), request: sent,
     result: { total: r.capped, summary: t("systmj.ui.learning_summary", { quality: t(`systmj.quality.${r.quality}`), points: r.gained, before: r.before, after: r.after }), terms: [d100Term(r.dice)] } });
   reveal("sj-l-result-title");
 }

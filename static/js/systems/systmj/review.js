@@ -9,10 +9,10 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, onNavigate } from "../../views/ui.js";
+import { engineChange, onNavigate } from "../../views/ui.js";
 import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, characters, errorLine, nameOf, ready, replaceCharacter,
-  requestCache, rules, saveState, scoreOf, sjError, skillLabel, specialSkills, tableState, withScore,
+  requestCache, rules, scoreOf, stateOp, sjError, skillLabel, specialSkills, tableState, withScore,
 } from "./common.js";
 
 const planCache = requestCache({ keepStale: true });
@@ -39,8 +39,20 @@ function skillDice(app) {
   return rules(app)?.xp_dice ?? ["1", "1d2", "1d4", "1d6"];
 }
 
+/** The experience of one PJ, once per press: a second press while the first is on its way is
+ * ignored (it would grant the same dice twice; the form is emptied once the first is saved). */
 async function grant(app, c, skills, session) {
   const f = formOf(c.id);
+  if (f.sending) return;
+  f.sending = true;
+  try {
+    await grantNow(app, c, skills, session, f);
+  } finally {
+    f.sending = false;
+  }
+}
+
+async function grantNow(app, c, skills, session, f) {
   const grants = skills.filter((k) => f.dice.get(k)).map((k) => ({ target: "skill", key: k, score: scoreOf(c, "skill", k), die: f.dice.get(k) }));
   f.gainBad = false;
   if (f.attribute) {
@@ -57,18 +69,32 @@ async function grant(app, c, skills, session) {
     app.rerender();
     return;
   }
-  const request = { op: "systmj.review.grant", character: c.id, session, grants, seed: newSeed() };
-  const r = await callBusy(app, f, request);
-  if (!r) return;
-  app.update((doc) => {
-    const cur = doc.characters.find((x) => x.id === c.id);
-    if (!cur) return;
-    let next = cur;
-    for (const res of r.results) next = withScore(next, res.target, res.key, res.after);
-    next.progress.push(...r.records);
-    if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
-    replaceCharacter(doc, next);
+  // Granted on the sheet as saved when its turn comes (views/ui.js engineChange): each grant's
+  // score is read from the latest sheet, and the new scores are written only if the sheet did
+  // not change while the engine answered (a sheet edited meanwhile is kept, never overwritten).
+  const seed = newSeed();
+  const latest = (doc) => doc.characters.find((x) => x.id === c.id) ?? null;
+  let request = null;
+  const r = await engineChange(app, f, {
+    request: (doc) => {
+      const cur = latest(doc);
+      if (!cur) return null;
+      request = { op: "systmj.review.grant", character: c.id, session,
+        grants: grants.map((g) => ({ ...g, score: scoreOf(cur, g.target, g.key) })), seed };
+      return request;
+    },
+    basis: latest,
+    apply: (doc, answer) => {
+      const cur = latest(doc);
+      if (!cur) return;
+      let next = cur;
+      for (const res of answer.results) next = withScore(next, res.target, res.key, res.after);
+      next.progress.push(...answer.records);
+      if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
+      replaceCharacter(doc, next);
+    },
   });
+  if (!r) return;
   const state = tableState(app);
   const what = (res) => (res.target === "attribute" ? attrLabel(res.key) : skillLabel(state, res.key));
   app.addLog({ kind: "systmj.xp", system: "systmj", who: nameOf(c), label: t("systmj.ui.xp_label", { session }), request,
@@ -80,20 +106,19 @@ async function grant(app, c, skills, session) {
 }
 
 async function close(app) {
-  const r = await callBusy(app, page, { op: "systmj.session.close", state: tableState(app) });
+  const r = await stateOp(app, page, (state) => ({ op: "systmj.session.close", state }));
   if (!r) return;
   forms.clear();
-  saveState(app, r.state);
   app.notify("status", t("systmj.ui.session_closed", { n: r.state.session }));
 }
 
 async function applyWear(app, items) {
   const chosen = items.map((i) => ({ number: i.number, die: wearDice.get(i.number) ?? "1d4" }));
-  const request = { op: "systmj.wear.review", state: tableState(app), items: chosen, seed: newSeed() };
-  const r = await callBusy(app, wear, request);
+  const seed = newSeed();
+  const request = { op: "systmj.wear.review", items: chosen, seed };
+  const r = await stateOp(app, wear, (state) => ({ ...request, state }));
   if (!r) return;
   wear.results = r.results;
-  saveState(app, r.state);
   // The log keeps what the entry needs (the items, their dice, the seed), never the table state
   // the request carried (it holds the round's hidden choices).
   app.addLog({ kind: "systmj.wear", system: "systmj", who: "MJ", label: t("systmj.review_wear.log", { session: tableState(app).session }), request: { op: request.op, items: chosen, seed: request.seed },

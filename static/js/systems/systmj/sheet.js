@@ -221,7 +221,9 @@ function skills(app, c, probs, state) {
 
 function progress(c, state) {
   if (!c.progress.length) return nothing;
-  const label = (p) => (p.target === "attribute" ? attrLabel(p.key) : skillLabel(state, p.key));
+  // A Pouvoir card's learning names the card (its key is the card's number).
+  const cardName = (number) => state?.library?.cards.find((x) => x.number === number)?.name ?? number;
+  const label = (p) => (p.target === "attribute" ? attrLabel(p.key) : p.target === "pouvoir" ? cardName(p.key) : skillLabel(state, p.key));
   return html`<section class="card" aria-labelledby="sj-progress-title">
     <h2 id="sj-progress-title">${t("systmj.ui.progress")}</h2>
     <ol class="sj-progress" data-testid="sj-progress">

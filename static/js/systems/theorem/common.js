@@ -45,12 +45,6 @@ export function tableState(doc) {
   return doc.systems?.theorem ?? null;
 }
 
-export function saveState(app, state) {
-  app.update((doc) => {
-    doc.systems.theorem = state;
-  });
-}
-
 /** An action on the latest table state and the latest sheet of the character `id` (none when
  * null): `steps(state, character)` makes its engine calls and answers {state, character?, ...}
  * (or {error}); the state (and character) are written only if neither changed while the engine
@@ -81,7 +75,13 @@ export function ensureState(app) {
   const seed = newSeed();
   app.call({ op: "theorem.state.new", seed }).then((r) => {
     making = false;
-    if (!r.error && !tableState(app.doc)) saveState(app, r.state);
+    // Only into a table that still has none (another tab may have made it meanwhile: its deck
+    // is kept, checked again on the latest saved table when this change is written).
+    if (!r.error && !tableState(app.doc)) {
+      app.update((doc) => {
+        if (!tableState(doc)) doc.systems.theorem = r.state;
+      });
+    }
   });
 }
 

@@ -11,7 +11,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { disabledWhy, own } from "../../views/ui.js";
+import { disabledWhy, engineChange, own } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, tableState,
@@ -29,29 +29,48 @@ const escapeOdds = oddsCache();
 
 const combatOf = (doc) => tableState(doc).combat;
 
-function saveCombat(app, combat, mutate) {
-  app.update((doc) => {
-    doc.systems.unicreon = { ...(doc.systems.unicreon ?? { custom_items: [] }), combat };
-    if (!doc.systems.unicreon.custom_items) doc.systems.unicreon.custom_items = [];
-    mutate?.(doc);
+/** Put a combat state (null: none) in the table, inside app.update. */
+function putCombat(doc, combat) {
+  doc.systems.unicreon = { ...(doc.systems.unicreon ?? { custom_items: [] }), combat };
+  if (!doc.systems.unicreon.custom_items) doc.systems.unicreon.custom_items = [];
+}
+
+/**
+ * A combat change on the latest table (views/ui.js engineChange): `request(doc)` is asked of
+ * the table as saved when its turn comes (quick clicks are queued, none dropped), `call`
+ * defaults to one engine call, the answer's state (and `also(doc, answer)`: characters) is
+ * written only if the combat, and the characters `ids(answer)` names, did not change while the
+ * engine answered; else it is asked again on the new table. Resolves with the answer once
+ * saved, or null (the error is shown).
+ */
+function combatChange(app, { request, call, also, characterIds = () => [] }) {
+  return engineChange(app, ui, {
+    request,
+    ...(call ? { call } : {}),
+    basis: (doc) => [combatOf(doc), characterIds(doc).map((id) => findCharacter(doc, id))],
+    apply: (doc, r) => {
+      putCombat(doc, r.state);
+      also?.(doc, r);
+    },
   });
 }
 
-/** Run a combat op on the stored state; stores the new state; returns the response or null. */
-async function run(app, request, { announce, after } = {}) {
-  if (ui.busy) return null;
-  ui.busy = true;
-  app.rerender();
-  const r = await app.call({ ...request, state: combatOf(app.doc) });
-  ui.busy = false;
-  if (r.error) {
-    ui.error = r.error;
-    app.rerender();
-    return null;
-  }
-  ui.error = null;
+/** Run a combat op on the latest stored state; stores the new state; returns the response or null. */
+async function run(app, request, { announce } = {}) {
+  // A sheet in the request (a character joining) is read again from the latest table too.
+  const id = request.character?.id ?? null;
+  const r = await combatChange(app, {
+    request: (doc) => {
+      if (!combatOf(doc)) return null;
+      if (id === null) return { ...request, state: combatOf(doc) };
+      const character = findCharacter(doc, id);
+      return character ? { ...request, character, state: combatOf(doc) } : null;
+    },
+    characterIds: () => (id === null ? [] : [id]),
+  });
+  if (!r) return null;
   if (announce) ui.announce = typeof announce === "function" ? announce(r) : announce;
-  saveCombat(app, r.state, after ? (doc) => after(doc, r) : undefined);
+  app.rerender();
   return r;
 }
 
@@ -491,28 +510,29 @@ function escapeView(app, st, a, foes) {
 
 // ----------------------------------------------------------------------------- end
 async function endCombat(app) {
-  const st = combatOf(app.doc);
-  if (ui.busy) return;
-  ui.busy = true;
+  // The end and the PV written back onto each character, computed from the combat and the
+  // sheets as saved when its turn comes, written together (a sheet edited meanwhile: asked again).
+  const fighters = (doc) => (combatOf(doc)?.combatants ?? []).map((c) => c.character_id).filter((id) => id && findCharacter(doc, id));
+  const r = await combatChange(app, {
+    request: (doc) => (combatOf(doc) ? { state: combatOf(doc), sheets: fighters(doc).map((id) => findCharacter(doc, id)) } : null),
+    call: async ({ state, sheets }) => {
+      const end = await app.call({ op: "unicreon.combat.end", state });
+      if (end.error) return end;
+      const updated = [];
+      for (const back of end.characters) {
+        const c = sheets.find((x) => x.id === back.character_id);
+        if (!c) continue;
+        const applied = await app.call({ op: "unicreon.combat.apply", state: end.state, character: c });
+        if (!applied.error) updated.push(applied.character);
+      }
+      return { ...end, updated };
+    },
+    characterIds: fighters,
+    also: (doc, answer) => answer.updated.forEach((c) => replaceCharacter(doc, c)),
+  });
+  if (!r) return;
+  ui.announce = t("unicreon.ui.ended", { names: r.updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
   app.rerender();
-  const r = await app.call({ op: "unicreon.combat.end", state: st });
-  if (r.error) {
-    ui.busy = false;
-    ui.error = r.error;
-    app.rerender();
-    return;
-  }
-  const updated = [];
-  for (const back of r.characters) {
-    const c = findCharacter(app.doc, back.character_id);
-    if (!c) continue;
-    const applied = await app.call({ op: "unicreon.combat.apply", state: r.state, character: c });
-    if (!applied.error) updated.push(applied.character);
-  }
-  ui.busy = false;
-  ui.error = null;
-  ui.announce = t("unicreon.ui.ended", { names: updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
-  saveCombat(app, r.state, (doc) => updated.forEach((c) => replaceCharacter(doc, c)));
 }
 
 export function render(app) {
@@ -526,8 +546,9 @@ export function render(app) {
   if (!st) {
     return html`${head}<section class="card"><p>${t("unicreon.ui.no_combat")}</p>
       <button type="button" class="primary" id="uc-new-combat" ?disabled=${dis} aria-describedby=${whyEngine.id} @click=${async () => {
-        const r = await app.call({ op: "unicreon.combat.new" });
-        if (!r.error) { ui.announce = ""; saveCombat(app, r.state); }
+        ui.announce = "";
+        // Only on a table that still has no fight (another tab may have opened one meanwhile).
+        await combatChange(app, { request: (doc) => (combatOf(doc) ? null : { op: "unicreon.combat.new" }) });
       }}>${t("unicreon.ui.new_combat")}</button>${whyEngine.note}</section>`;
   }
   const fighting = st.phase === "fight" || st.phase === "surprise";
@@ -551,6 +572,6 @@ export function render(app) {
     <section class="card">
       ${st.phase !== "over" ? html`<button type="button" class="danger" id="uc-end-combat" ?disabled=${Boolean(endWhy) || ui.busy} aria-describedby=${whyEnd.id} @click=${() => endCombat(app)}>${t("unicreon.ui.end_combat")}</button>
         ${whyEnd.note}<p class="muted small">${t("unicreon.ui.end_help")}</p>`
-        : html`<button type="button" id="uc-clear-combat" ?disabled=${dis} @click=${() => { ui.announce = ""; saveCombat(app, null); }}>${t("unicreon.ui.clear_combat")}</button>`}
+        : html`<button type="button" id="uc-clear-combat" ?disabled=${dis} @click=${() => { ui.announce = ""; app.update((doc) => putCombat(doc, null)); }}>${t("unicreon.ui.clear_combat")}</button>`}
     </section>`;
 }

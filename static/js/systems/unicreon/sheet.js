@@ -352,6 +352,8 @@ function strip(item) {
 /** Give a custom item (paid or not); a new one also goes to the table's library. A refusal
  * shows beside the control `at` (a library entry) when given. */
 async function giveCustom(app, c, item, pay, remember, at = null) {
+  // The library copy's uid is made once, outside the change (applied again when written).
+  const libraryUid = `lib${Date.now().toString(36)}`;
   const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay, creation_pay: creationPay(app.doc) }, t("unicreon.ui.custom_given", { name: item.name }), {
     at,
     after: (doc, res) => {
@@ -359,7 +361,7 @@ async function giveCustom(app, c, item, pay, remember, at = null) {
       const full = res.character.inventory[res.character.inventory.length - 1];
       const st = doc.systems.unicreon ?? (doc.systems.unicreon = { combat: null, custom_items: [] });
       if (!st.custom_items) st.custom_items = [];
-      if (st.custom_items.length < 200) st.custom_items.push({ ...full, uid: `lib${Date.now().toString(36)}` });
+      if (st.custom_items.length < 200) st.custom_items.push({ ...full, uid: libraryUid });
     },
   });
   return r;

@@ -7,9 +7,10 @@ import { html } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, has, language, t, tn } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
-import { engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { engineChange, engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { replaceCharacter } from "../../views/characters.js";
 
-export { replaceCharacter } from "../../views/characters.js";
+export { replaceCharacter };
 
 export const SYSTEM = "versality";
 /** Layout order of the sheet; the rules op (versality.rules) gives the same lists. */
@@ -114,4 +115,29 @@ export function checkOf(app, c) {
 
 export function backLink(href, label) {
   return html`<p class="vs-back"><a href=${href}>← ${label}</a></p>`;
+}
+
+/** The request's characters (the sheet's `character`, a heal's `healer` and `target`). */
+const ROLES = ["character", "healer", "target"];
+
+/** A character op (improve, wound, heal) run on the characters as they are in the latest
+ * table, read again by id when its turn comes (never the copy the page held when clicked),
+ * the characters it answers written only if none of them changed meanwhile (views/ui.js
+ * engineChange). Resolves with the answer once saved, or null (the error is in `holder`). */
+export function characterOp(app, holder, request) {
+  const ids = Object.fromEntries(ROLES.filter((k) => request[k]?.id).map((k) => [k, request[k].id]));
+  return engineChange(app, holder, {
+    request: (doc) => {
+      const req = { ...request };
+      for (const [k, id] of Object.entries(ids)) {
+        req[k] = findCharacter(doc, id);
+        if (!req[k]) return null;
+      }
+      return req;
+    },
+    basis: (doc) => Object.values(ids).map((id) => findCharacter(doc, id)),
+    apply: (doc, r) => {
+      for (const k of ROLES) if (r[k]?.id && findCharacter(doc, r[k].id)) replaceCharacter(doc, r[k]);
+    },
+  });
 }

@@ -10,9 +10,9 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
 import { t } from "../../i18n.js";
-import { callReporting } from "../../views/ui.js";
+import { engineChange } from "../../views/ui.js";
 import { backLink, characters, nameOf, ready, replaceCharacter, rules, tn, onNavigate, vsError } from "./common.js";
-import { fullState as tableState, saveState } from "./table.js";
+import { fullState as tableState } from "./table.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
   scenario: { objective: false, unhurt: new Map() }, confirmAward: false };
@@ -25,37 +25,48 @@ function bandOf(value, bands) {
   return bands?.find((b) => value >= b.min && (b.max === null || value <= b.max))?.id ?? null;
 }
 
-async function run(app, request, after) {
-  const r = await callReporting(app, ui, request);
-  if (r) after(r);
+/**
+ * An MJ op on the latest table (views/ui.js engineChange): `build(state, list)` makes the
+ * request from the state and the characters as saved when its turn comes (never from the copy
+ * the page showed when clicked); the answer's state, and its `characters` when it has some,
+ * are written only if neither changed meanwhile, else it is asked again. `after(answer)` says
+ * what happened once it is saved.
+ */
+async function run(app, build, after) {
+  const r = await engineChange(app, ui, {
+    request: (doc) => build(tableState(doc), characters(doc)),
+    basis: (doc) => [doc.systems?.versality ?? null, characters(doc)],
+    apply: (doc, answer) => {
+      doc.systems.versality = answer.state;
+      for (const c of answer.characters ?? []) replaceCharacter(doc, c);
+    },
+  });
+  if (r) {
+    after(r);
+    app.rerender();
+  }
 }
 
 function adjust(app, field, delta) {
-  run(app, { op: "versality.mj.adjust", state: tableState(app.doc), [field]: delta }, (r) => {
+  run(app, (state) => ({ op: "versality.mj.adjust", state, [field]: delta }), () => {
     ui.message = t(`versality.ui.mj_adjusted_${field}`, { delta: delta > 0 ? `+${delta}` : delta });
-    saveState(app, r.state);
   });
 }
 
 function powerUse(app, list) {
   const id = ui.power.character || list[0]?.id;
   if (!id) return;
-  const request = { op: "versality.power.use", state: tableState(app.doc), character_id: id, characters: list.map((c) => c.id),
-    points: ui.power.points, note: ui.power.note.slice(0, 200) };
-  run(app, request, (r) => {
-    ui.message = t("versality.ui.mj_power_added", { points: ui.power.points });
+  const { points } = ui.power;
+  const note = ui.power.note.slice(0, 200);
+  run(app, (state, latest) => ({ op: "versality.power.use", state, character_id: id, characters: latest.map((c) => c.id), points, note }), () => {
+    ui.message = t("versality.ui.mj_power_added", { points });
     ui.power.note = "";
-    saveState(app, r.state);
   });
 }
 
-function startSession(app, list) {
-  run(app, { op: "versality.session.start", state: tableState(app.doc), characters: list }, (r) => {
+function startSession(app) {
+  run(app, (state, latest) => ({ op: "versality.session.start", state, characters: latest }), (r) => {
     ui.message = tn("versality.ui.mj_session_started", r.tokens_gained, { session: r.state.session });
-    app.update((doc) => {
-      doc.systems.versality = r.state;
-      for (const c of r.characters) replaceCharacter(doc, c);
-    });
   });
 }
 
@@ -71,15 +82,13 @@ function endScenario(app, list, { again = false } = {}) {
     return;
   }
   const unhurt = list.filter((c) => ui.scenario.unhurt.get(c.id)).map((c) => c.id);
-  run(app, { op: "versality.scenario.award", state, characters: list, objective: ui.scenario.objective, unhurt, again }, (r) => {
-    const names = new Map(list.map((c) => [c.id, nameOf(c)]));
+  const objective = ui.scenario.objective;
+  run(app, (latestState, latest) => ({ op: "versality.scenario.award", state: latestState, characters: latest, objective,
+    unhurt: unhurt.filter((id) => latest.some((c) => c.id === id)), again }), (r) => {
+    const names = new Map(characters(app.doc).map((c) => [c.id, nameOf(c)]));
     ui.message = r.awards.map((a) => t("versality.ui.mj_points_earned", { name: names.get(a.character_id), n: a.points.total })).join(" · ");
     ui.scenario = { objective: false, unhurt: new Map() };
     ui.confirmAward = false;
-    app.update((doc) => {
-      doc.systems.versality = r.state;
-      for (const c of r.characters) replaceCharacter(doc, c);
-    });
   });
 }
 
@@ -174,7 +183,7 @@ export function render(app) {
       <h2 id="vs-session-title">${t("versality.ui.mj_session_title")}</h2>
       <p>${t("versality.ui.mj_session_n", { n: state.session })}</p>
       <p class="muted small">${t("versality.ui.mj_session_help")}</p>
-      <button type="button" ?disabled=${dis} id="vs-session-start" @click=${() => startSession(app, list)}>${t("versality.ui.mj_session_start")}</button>
+      <button type="button" ?disabled=${dis} id="vs-session-start" @click=${() => startSession(app)}>${t("versality.ui.mj_session_start")}</button>
     </section>
     <section class="card" aria-labelledby="vs-end-title">
       <h2 id="vs-end-title">${t("versality.ui.mj_end_title")}</h2>

@@ -8,10 +8,10 @@ import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
 import { engineWhy, focusFirstInvalid, touchedForm } from "../../views/forms.js";
-import { disabledWhy, engineChange, fieldLimit, own, refusalAt } from "../../views/ui.js";
+import { disabledWhy, fieldLimit, own, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
-  findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, replaceCharacter, rules,
+  characterOp, findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, rules,
   tn, budgetLine,
   onNavigate, transientApp, vsError,
 } from "./common.js";
@@ -67,29 +67,11 @@ function withPreview(c) {
   return d;
 }
 
-/** The request's characters (the sheet's `character`, a heal's `healer` and `target`). */
-const ROLES = ["character", "healer", "target"];
-
-/** Run a character op on the characters as they are in the latest table (never on the copy
- * the page held when clicked: a field edited meanwhile is kept), write the characters it
- * answers only if none of them changed meanwhile (views/ui.js engineChange), then say what
- * happened (`onOk`, after the write) or show the error. */
+/** Run a character op on the characters as they are in the latest table (common.js
+ * characterOp: a field edited meanwhile is kept), then say what happened (`onOk`, after the
+ * write) or show the error. */
 async function runCharacterOp(app, request, { onOk } = {}) {
-  const ids = Object.fromEntries(ROLES.filter((k) => request[k]?.id).map((k) => [k, request[k].id]));
-  const response = await engineChange(app, ui, {
-    request: (doc) => {
-      const req = { ...request };
-      for (const [k, id] of Object.entries(ids)) {
-        req[k] = findCharacter(doc, id);
-        if (!req[k]) return null;
-      }
-      return req;
-    },
-    basis: (doc) => Object.values(ids).map((id) => findCharacter(doc, id)),
-    apply: (doc, r) => {
-      for (const k of ROLES) if (r[k]?.id && findCharacter(doc, r[k].id)) replaceCharacter(doc, r[k]);
-    },
-  });
+  const response = await characterOp(app, ui, request);
   if (response) {
     await onOk?.(response);
     app.rerender();

@@ -6,7 +6,8 @@
 // into it (versality.state.merge), saves it and hands the page the rest of the answer (its
 // `view`, never a state).
 
-import { requestCache } from "../../views/ui.js";
+import { engineChange, requestCache } from "../../views/ui.js";
+import { findSystemCharacter } from "../../views/characters.js";
 
 const EMPTY_STATE = Object.freeze({ catastrophe: 0, tokens: 0, session: 0, awarded_session: null, power_uses: [], decks: {}, pending: {} });
 
@@ -15,12 +16,7 @@ export function fullState(doc) {
   return doc.systems?.versality ?? structuredClone(EMPTY_STATE);
 }
 
-/** Store a table state the engine answered. */
-export function saveState(app, state) {
-  app.update((doc) => {
-    doc.systems.versality = state;
-  });
-}
+const characterOf = (doc, id) => (id === null ? null : findSystemCharacter(doc, "versality", id) ?? null);
 
 /** A character leaves the table: its deck and pending test go with it. */
 export function forgetCharacter(doc, id) {
@@ -42,6 +38,10 @@ export function playerView(app) {
   return r && !r.error ? r.view : null;
 }
 
+/** The player ops that change the table state (their answer carries `public`); any other
+ * (odds) only reads it. */
+const WRITING_OPS = new Set(["versality.deck.build", "versality.deck.sync", "versality.test.draw", "versality.test.resolve"]);
+
 /**
  * A player op (deck build/sync, test odds/draw/resolve): the table state is added here.
  * The engine answers a player op without the MJ's data: `view`, `public` (the new state
@@ -49,18 +49,44 @@ export function playerView(app) {
  * versality.state.merge rebuilds the whole state from the previous one, which is saved
  * here. The page receives the answer without `public`/`penalties` (the `view` the engine
  * projected for the players, the test, the result).
+ *
+ * A changing op runs on the latest table (views/ui.js engineChange): the state, and the
+ * request's `character` read again by its id, are those saved when its turn comes, and the
+ * merged state is written only if the state it was computed from is still the saved one (else
+ * it is asked again): a draw and a resolve made in a burst, or a deck sync after a purchase,
+ * never write a state computed from a copy the page held before the previous change.
  */
 export async function playerCall(app, request) {
-  const previous = fullState(app.doc);
-  const r = await app.call({ ...request, state: previous });
-  if (r.error || !("public" in r)) return r;
-  const { public: pub, penalties, ...answer } = r;
-  const merged = await app.call({ op: "versality.state.merge", state: previous, public: pub, penalties });
-  if (merged.error) return merged;
-  primed.key = JSON.stringify(merged.state);
-  primed.view = answer.view;
-  saveState(app, merged.state);
-  return answer;
+  if (!WRITING_OPS.has(request.op)) return app.call({ ...request, state: fullState(app.doc) });
+  const box = { error: null, busy: false };
+  const characterId = request.character?.id ?? null;
+  const answer = await engineChange(app, box, {
+    request: (doc) => {
+      const req = { ...request, state: fullState(doc) };
+      if (characterId !== null) {
+        req.character = characterOf(doc, characterId);
+        if (!req.character) return null;
+      }
+      return req;
+    },
+    call: async (req) => {
+      const r = await app.call(req);
+      if (r.error || !("public" in r)) return r;
+      const { public: pub, penalties, ...rest } = r;
+      const merged = await app.call({ op: "versality.state.merge", state: req.state, public: pub, penalties });
+      return merged.error ? merged : { ...rest, state: merged.state };
+    },
+    basis: (doc) => [doc.systems?.versality ?? null, characterOf(doc, characterId)],
+    apply: (doc, r) => {
+      doc.systems.versality = r.state;
+    },
+    writes: (r) => "state" in r,
+  });
+  if (!answer) return { error: box.error ?? { code: "change.stale", message_key: "error.change.stale", params: {} } };
+  const { state, ...rest } = answer;
+  primed.key = JSON.stringify(state);
+  primed.view = rest.view;
+  return rest;
 }
 
 /** `app` whose `call` goes through `playerCall` (for the shared busy/report helpers). */

@@ -17,7 +17,7 @@ import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
 import { mjMode } from "../../share/mj-mode.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
-  ready, replaceCharacter, tn, tone,
+  characterOp, ready, tn, tone,
   onNavigate, vsError,
 } from "./common.js";
 import { deckSize, playerApp, playerCall, playerView } from "./table.js";
@@ -304,16 +304,16 @@ function healContext(app) {
 async function applyHeal(app, c, heal) {
   if (ui.busy) return;
   const outcome = ui.result.final;
-  const r = await callBusy(app, ui, { op: "versality.heal", healer: c, target: heal.ally, characteristic: heal.characteristic, outcome });
-  if (!r) return;
+  // Run on the healer and the ally as saved when its turn comes (common.js characterOp).
+  const r = await characterOp(app, ui, { op: "versality.heal", healer: c, target: heal.ally, characteristic: heal.characteristic, outcome });
+  if (!r) {
+    app.rerender();
+    return;
+  }
   const where = t(`versality.characteristic.${heal.characteristic}`);
   ui.healMessage = r.healed ? t("versality.ui.healed", { name: nameOf(heal.ally), characteristic: where })
     : t("versality.ui.heal_failed", { name: nameOf(heal.ally) });
   ui.announce = ui.healMessage;
-  app.update((doc) => {
-    replaceCharacter(doc, r.healer);
-    replaceCharacter(doc, r.target);
-  });
   app.addLog({ kind: "versality.heal", system: "versality", who: nameOf(c), label: t("versality.ui.heal_log", { name: nameOf(heal.ally) }),
     request: { op: "versality.heal", characteristic: heal.characteristic, outcome }, result: { summary: ui.healMessage } });
   focusHeading("vs-heal-box-title");
