@@ -17,6 +17,7 @@ __all__ = [
     "STATE_GUARDS",
     "SYSTEM_IDS",
     "Op",
+    "SystemOps",
     "guard_state",
     "op",
     "request_schema",
@@ -99,15 +100,71 @@ def op(
     return register
 
 
-def state_op(name: str, *, system: str, state: dict[str, Any], summary: str) -> Callable[[Handler], Handler]:
-    """Register an op whose whole request is a system's table state (``state``: that system's
-    schema of it), as its views, next rounds and closings are: one declaration for them all."""
-    return op(name, system=system, properties={"state": state}, required=("state",), summary=summary)
+class SystemOps:
+    """How one system declares its ops: one instance per system, made where its ops are.
 
+    ``system_op = SystemOps("versality", state=S.STATE_SCHEMA, character=C.CHARACTER_SCHEMA)``,
+    then ``@system_op("deck.build", state=True, character=True, seed=True, summary=...)``
+    registers ``versality.deck.build`` (the name prefix and ``system=`` are fixed here) with the
+    request schema its flags and fields declare, in this order:
 
-def rules_op(system: str, summary: str) -> Callable[[Handler], Handler]:
-    """Register ``<system>.rules``: a system's tables as data, taking nothing but the op."""
-    return op(f"{system}.rules", system=system, summary=summary)
+    - ``state=True``: ``state``, required, under the system's table-state schema (the very object
+      given here, so :data:`STATE_GUARDS` checks it before the handler runs);
+    - ``character=True``: ``character``, required, under the system's character schema;
+    - ``takes``: the other required fields, then ``may``: the optional ones;
+    - ``seed=True``: ``seed`` (:data:`SEED_SCHEMA`), required, last.
+
+    A request whose fields do not follow that order (an optional state, a seed before an option)
+    gives them whole as ``properties`` and ``required``, as :func:`op` takes them.
+    """
+
+    def __init__(
+        self, system: str, *, state: dict[str, Any] | None = None, character: dict[str, Any] | None = None
+    ) -> None:
+        if system not in SYSTEM_IDS:
+            raise ValueError(f"unknown system {system!r}")
+        self.system = system
+        self.state = state
+        self.character = character
+
+    def __call__(
+        self,
+        name: str,
+        *,
+        summary: str,
+        state: bool = False,
+        character: bool = False,
+        seed: bool = False,
+        takes: dict[str, Any] | None = None,
+        may: dict[str, Any] | None = None,
+        properties: dict[str, Any] | None = None,
+        required: tuple[str, ...] | list[str] = (),
+    ) -> Callable[[Handler], Handler]:
+        """Register the handler under ``<system>.<name>`` (see the class for the request)."""
+        if properties is not None or required:
+            if state or character or seed or takes or may:
+                raise ValueError(f"{name}: properties/required go alone, without flags, takes or may")
+            return op(f"{self.system}.{name}", system=self.system, properties=properties, required=required,
+                      summary=summary)
+        props: dict[str, Any] = {}
+        if state:
+            props["state"] = self._declared("state", self.state)
+        if character:
+            props["character"] = self._declared("character", self.character)
+        props.update(takes or {})
+        needed = list(props)
+        props.update(may or {})
+        if seed:
+            props["seed"] = SEED_SCHEMA
+            needed.append("seed")
+        if len(props) != state + character + len(takes or {}) + len(may or {}) + seed:
+            raise ValueError(f"{name}: a field is declared twice")
+        return op(f"{self.system}.{name}", system=self.system, properties=props, required=needed, summary=summary)
+
+    def _declared(self, what: str, schema: dict[str, Any] | None) -> dict[str, Any]:
+        if schema is None:
+            raise ValueError(f"{self.system} declared no {what} schema")
+        return schema
 
 
 def rng_from(request: dict[str, Any]) -> random.Random:

@@ -124,14 +124,19 @@ def text(max_length: int, min_length: int = 0) -> dict[str, Any]:
     return {"type": "string", "maxLength": max_length}
 
 
-def record(properties: dict[str, Any], required: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """An object with these ``properties`` and no other; ``required``: all of them unless named."""
-    return {
+def record(
+    properties: dict[str, Any], required: tuple[str, ...] | None = None, *, closed: bool = True
+) -> dict[str, Any]:
+    """An object with these ``properties`` and no other (``closed=False``: others may come too,
+    unchecked); ``required``: all of them unless named."""
+    schema: dict[str, Any] = {
         "type": "object",
         "properties": properties,
         "required": list(properties if required is None else required),
-        "additionalProperties": False,
     }
+    if closed:
+        schema["additionalProperties"] = False
+    return schema
 
 
 def array(items: dict[str, Any], max_items: int, min_items: int = 0) -> dict[str, Any]:

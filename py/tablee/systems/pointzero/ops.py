@@ -17,7 +17,7 @@ from typing import Any
 
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
+from ...registry import SEED_SCHEMA, SystemOps, rng_from
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import resolution as R
@@ -43,6 +43,8 @@ register_state_validator(S, T.validate_state, schema=T.STATE_SCHEMA, require=T.r
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _LEVEL = {"type": "integer", "minimum": 0, "maximum": LEVEL_MAX}
 _STATE = T.STATE_SCHEMA
+#: How Point Zéro declares its ops: ``pointzero.<name>``, ``state=True`` for the table state.
+pointzero_op = SystemOps(S, state=_STATE)
 #: A test as declared: skill or attribute test, levels, Tension die option, sacrifice.
 _SIDE_PROPS: dict[str, Any] = {
     "kind": {"enum": ["skill", "attribute"]},
@@ -129,7 +131,7 @@ def _summary(plan: R.Plan, difficulty: int) -> dict[str, Any]:
     }
 
 
-@rules_op(S, "The rules as data: difficulty ladder, modifiers, attributes, bounds.")
+@pointzero_op("rules", summary="The rules as data: difficulty ladder, modifiers, attributes, bounds.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return data_tables()
 
@@ -155,14 +157,9 @@ character_ops(
 )
 
 
-@op(
-    "pointzero.test.odds",
-    system=S,
-    properties={"test": TEST_SCHEMA},
-    required=("test",),
-    summary="Before the roll: the plan, the notation, the Surpassement choices (allowed, refused "
-    "with reasons), exact odds (success, each critical, margin) and every allowed sacrifice compared.",
-)
+@pointzero_op("test.odds", takes={"test": TEST_SCHEMA},
+              summary="Before the roll: the plan, the notation, the Surpassement choices (allowed, refused with "
+              "reasons), exact odds (success, each critical, margin) and every allowed sacrifice compared.")
 def _test_odds(request: dict[str, Any]) -> dict[str, Any]:
     """A refused sacrifice is not an error here: the answer says why (``sacrifice_refused``)
     and has no odds, so the page can fall back to an allowed choice."""
@@ -195,14 +192,9 @@ def _result(spec: dict[str, Any], dice: list[int], keep: list[int] | None) -> di
     return {"plan": plan.to_json(), "notation": _notation(spec, difficulty), "result": result}
 
 
-@op(
-    "pointzero.test.roll",
-    system=S,
-    properties={"test": TEST_SCHEMA, "seed": SEED_SCHEMA, "keep": _KEEP},
-    required=("test", "seed"),
-    summary="Roll a declared test (seeded): every die (kept and dropped), bonuses, total, success, "
-    "margin, criticals. keep: the dice a Méticuleux holder keeps (same seed, same dice).",
-)
+@pointzero_op("test.roll", takes={"test": TEST_SCHEMA, "seed": SEED_SCHEMA}, may={"keep": _KEEP},
+              summary="Roll a declared test (seeded): every die (kept and dropped), bonuses, total, success, margin, "
+              "criticals. keep: the dice a Méticuleux holder keeps (same seed, same dice).")
 def _test_roll(request: dict[str, Any]) -> dict[str, Any]:
     spec = request["test"]
     plan = _plan(spec)
@@ -211,13 +203,8 @@ def _test_roll(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **_result(spec, dice, request.get("keep"))}
 
 
-@op(
-    "pointzero.test.resolve",
-    system=S,
-    properties={"test": TEST_SCHEMA, "dice": _DICE, "keep": _KEEP},
-    required=("test", "dice"),
-    summary="Resolve a declared test from given dice (a roll at the table, the text's examples).",
-)
+@pointzero_op("test.resolve", takes={"test": TEST_SCHEMA, "dice": _DICE}, may={"keep": _KEEP},
+              summary="Resolve a declared test from given dice (a roll at the table, the text's examples).")
 def _test_resolve(request: dict[str, Any]) -> dict[str, Any]:
     return _result(request["test"], request["dice"], request.get("keep"))
 
@@ -240,6 +227,9 @@ def _opposition(a_spec: dict[str, Any], b_spec: dict[str, Any], a: dict[str, Any
 
 
 _SIDES = {"type": "array", "items": SIDE_SCHEMA, "minItems": 2, "maxItems": MAX_SIDES}
+#: The request of an opposition and of its odds (the roll adds its seed): two sides as a and b,
+#: or a list of sides (see ``_sides``).
+_OPPOSITION: dict[str, Any] = {"may": {"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "sides": _SIDES}}
 _OPP_DOC = (
     " Two sides as a and b, or any number (2..8) as sides: \"Deux personnages (ou plus)\"; "
     "with sides, winner is an index."
@@ -264,13 +254,9 @@ def _many(specs: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[st
     return {"sides": results, **R.resolve_opposition_many(keys)}
 
 
-@op(
-    "pointzero.opposition.odds",
-    system=S,
-    properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "sides": _SIDES},
-    summary="Exact odds of an opposition (each side winning / perfect tie), the tie-breaks included, and "
-    "each side's Surpassement choices." + _OPP_DOC,
-)
+@pointzero_op("opposition.odds", **_OPPOSITION,
+              summary="Exact odds of an opposition (each side winning / perfect tie), the tie-breaks included, and "
+              "each side's Surpassement choices." + _OPP_DOC)
 def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
     specs = _sides(request)
     if specs is not None:
@@ -294,14 +280,9 @@ def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "pointzero.opposition.roll",
-    system=S,
-    properties={"a": SIDE_SCHEMA, "b": SIDE_SCHEMA, "sides": _SIDES, "seed": SEED_SCHEMA},
-    required=("seed",),
-    summary="Roll every test of an opposition (seeded; in the sides' order): the higher total wins, "
-    "ties go to the higher skill, then the higher attribute, else a perfect tie." + _OPP_DOC,
-)
+@pointzero_op("opposition.roll", **_OPPOSITION, seed=True,
+              summary="Roll every test of an opposition (seeded; in the sides' order): the higher total wins, "
+              "ties go to the higher skill, then the higher attribute, else a perfect tie." + _OPP_DOC)
 def _opp_roll(request: dict[str, Any]) -> dict[str, Any]:
     rng = rng_from(request)
     specs = _sides(request)
@@ -314,10 +295,9 @@ def _opp_roll(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **_opposition(a, b, _side(a, rng=rng), _side(b, rng=rng))}
 
 
-@op(
-    "pointzero.opposition.resolve",
-    system=S,
-    properties={
+@pointzero_op(
+    "opposition.resolve",
+    may={
         "a": SIDE_SCHEMA,
         "b": SIDE_SCHEMA,
         "dice_a": _DICE,
@@ -343,74 +323,51 @@ def _opp_resolve(request: dict[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- Jauge de Tension
 
 
-@op("pointzero.state.new", system=S, summary="An empty table state: scenario 1, no threshold, empty gauge.")
+@pointzero_op("state.new", summary="An empty table state: scenario 1, no threshold, empty gauge.")
 def _state_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": T.new_state()}
 
 
-@state_op("pointzero.tension.view", system=S, state=_STATE,
-          summary="What players see of the Jauge de Tension: gauge, Tension critique, entries (never the threshold).")
+@pointzero_op("tension.view", state=True,
+              summary="What players see of the Jauge de Tension: gauge, Tension critique, entries (never the "
+              "threshold).")
 def _tension_view(request: dict[str, Any]) -> dict[str, Any]:
     return {"view": T.player_view(T.require_state(request["state"]))}
 
 
-@op(
-    "pointzero.tension.use",
-    system=S,
-    properties={
-        "state": _STATE,
-        "kind": {"enum": ["dice", "other"]},
-        "who": {"type": "string", "maxLength": 80},
-        "note": {"type": "string", "maxLength": 200},
-    },
-    required=("state", "kind"),
-    summary="A Tension point used (+2 dice on a skill test, or another use as free text): the gauge "
-    "rises by one. Answers the new state to save and the player view.",
-)
+@pointzero_op("tension.use", state=True, takes={"kind": {"enum": ["dice", "other"]}},
+              may={"who": {"type": "string", "maxLength": 80}, "note": {"type": "string", "maxLength": 200}},
+              summary="A Tension point used (+2 dice on a skill test, or another use as free text): the gauge rises by "
+              "one. Answers the new state to save and the player view.")
 def _tension_use(request: dict[str, Any]) -> dict[str, Any]:
     state = T.require_state(request["state"])
     new = T.use_point(state, request["kind"], request.get("who", ""), request.get("note", ""))
     return {"state": new, "view": T.player_view(new)}
 
 
-@state_op("pointzero.mj.view", system=S, state=_STATE,
-          summary="MJ: the Jauge de Tension with its secret threshold and the points left before Tension critique.")
+@pointzero_op("mj.view", state=True,
+              summary="MJ: the Jauge de Tension with its secret threshold and the points left before Tension critique.")
 def _mj_view(request: dict[str, Any]) -> dict[str, Any]:
     return {"view": T.mj_view(T.require_state(request["state"]))}
 
 
-@op(
-    "pointzero.mj.threshold",
-    system=S,
-    properties={"state": _STATE, "threshold": T.THRESHOLD},
-    required=("state", "threshold"),
-    summary="MJ: set (or clear with null) the scenario's secret threshold, 1..10.",
-)
+@pointzero_op("mj.threshold", state=True, takes={"threshold": T.THRESHOLD},
+              summary="MJ: set (or clear with null) the scenario's secret threshold, 1..10.")
 def _mj_threshold(request: dict[str, Any]) -> dict[str, Any]:
     new = T.set_threshold(T.require_state(request["state"]), request["threshold"])
     return {"state": new, "view": T.mj_view(new)}
 
 
-@op(
-    "pointzero.mj.new_scenario",
-    system=S,
-    properties={"state": _STATE, "threshold": T.THRESHOLD},
-    required=("state",),
-    summary="MJ: a new scenario: the gauge is emptied, with a new secret threshold (or none yet).",
-)
+@pointzero_op("mj.new_scenario", state=True, may={"threshold": T.THRESHOLD},
+              summary="MJ: a new scenario: the gauge is emptied, with a new secret threshold (or none yet).")
 def _mj_new_scenario(request: dict[str, Any]) -> dict[str, Any]:
     new = T.new_scenario(T.require_state(request["state"]), request.get("threshold"))
     return {"state": new, "view": T.mj_view(new)}
 
 
-@op(
-    "pointzero.settings.tension_rule",
-    system=S,
-    properties={"state": _STATE, "tension_rule": {"enum": list(R.TENSION_RULES)}},
-    required=("state", "tension_rule"),
-    summary="The table's reading of Tension dice when the skill is below the attribute: missing_dice "
-    "(they fill the missing dice, the default) or difference (+1 per point of difference, literal).",
-)
+@pointzero_op("settings.tension_rule", state=True, takes={"tension_rule": {"enum": list(R.TENSION_RULES)}},
+              summary="The table's reading of Tension dice when the skill is below the attribute: missing_dice (they "
+              "fill the missing dice, the default) or difference (+1 per point of difference, literal).")
 def _settings_tension_rule(request: dict[str, Any]) -> dict[str, Any]:
     """A table setting: see resolution.py, "Dice rolled vs attribute". The test ops take
     the rule in their ``test`` (``tension_rule``), read by the page from this state."""
@@ -418,10 +375,6 @@ def _settings_tension_rule(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new, "view": T.player_view(new)}
 
 
-@op(
-    "pointzero.schemas",
-    system=S,
-    summary="JSON Schemas of the character and the table state.",
-)
+@pointzero_op("schemas", summary="JSON Schemas of the character and the table state.")
 def _schemas(request: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy({"character": C.CHARACTER_SCHEMA, "state": T.STATE_SCHEMA})

@@ -235,18 +235,24 @@ def _counter(request: dict[str, Any]) -> bool:
     return counter
 
 
+def _read(request: dict[str, Any]) -> tuple[bool, dict[str, Any], str, list[int], bool]:
+    """What an exchange and its odds read from the request, checked in the same order: whether
+    it is a counter-attack (:func:`_counter`), its :func:`plan`, the kind of attack, the extra
+    modifiers of the attack test and whether the defender is aware (default: yes)."""
+    counter = _counter(request)
+    p = plan(request)
+    extra = [m["value"] for m in request.get("modifiers", [])]
+    return counter, p, request["kind"], extra, request["defender"].get("aware", True)
+
+
 def exchange(request: dict[str, Any], d100: DiceD100, d6: DiceD6) -> dict[str, Any]:
     """One attack resolved step by step with the given dice (3.3.2, 3.3.3, 4.1 field 11).
 
     Outcomes: ``counter_attack`` (attack in force failed, or Discrétion failed: the target
     strikes back with no defence), ``missed`` (a ranged or thrown attack failed: never a
     counter-attack), ``defended``, ``hit`` (with the damage through PA then PV)."""
-    counter = _counter(request)
-    p = plan(request)
+    counter, p, kind, extra, aware = _read(request)
     scores = p["scores"]
-    kind = request["kind"]
-    extra = [m["value"] for m in request.get("modifiers", [])]
-    aware = request["defender"].get("aware", True)
     steps: list[dict[str, Any]] = []
     attack_key = {"force": "force", "ranged": "ranged", "thrown": "thrown"}.get(kind, "force")
     if kind == "stealth":
@@ -282,12 +288,8 @@ def _success(score: dict[str, Any], extra: list[int]) -> Fraction:
 def exchange_odds(request: dict[str, Any]) -> dict[str, Any]:
     """Exact chances of an exchange before it is rolled: each outcome, the damage dealt
     and the PV lost (the tests check them against every dice combination)."""
-    counter = _counter(request)
-    p = plan(request)
+    counter, p, kind, extra, aware = _read(request)
     scores = p["scores"]
-    kind = request["kind"]
-    extra = [m["value"] for m in request.get("modifiers", [])]
-    aware = request["defender"].get("aware", True)
     outcomes = {"counter_attack": Fraction(0), "missed": Fraction(0), "defended": Fraction(0), "hit": Fraction(0)}
     branches: list[tuple[Fraction, str]] = []  # (probability, attack played)
     if kind == "stealth":

@@ -16,7 +16,8 @@ from typing import Any
 from ... import cards
 from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
+from ...registry import SystemOps, rng_from
+from ...schema import array, record
 from ...store import register_character_validator, register_state_validator
 from . import data as D
 from . import entity as E
@@ -24,7 +25,7 @@ from . import learning as L
 from . import resolution as R
 from . import state as S
 
-__all__: list[str] = []
+__all__ = ["systmj_op"]
 
 declare("systmj.test.modifiers", "systmj.review.duplicate", "systmj.review.unknown_key")
 
@@ -35,6 +36,9 @@ _ID = ID_SCHEMA
 _SCORE = {"type": "integer", "minimum": D.SCORE_MIN, "maximum": D.SCORE_MAX}
 _CHAR = E.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
+#: How SYSTMJ declares its ops (here and in ops_cards): ``systmj.<name>``, ``state=True`` for the
+#: table state, ``character=True`` for an entity sheet.
+systmj_op = SystemOps("systmj", state=_STATE, character=_CHAR)
 _SESSION = {"type": "integer", "minimum": 1, "maximum": 100000}
 _KEY = {"type": "string", "minLength": 1, "maxLength": 64}
 
@@ -67,11 +71,14 @@ MODIFIER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_TEST_PROPS: dict[str, Any] = {
-    "score": _SCORE,
-    "modifiers": {"type": "array", "maxItems": 8, "items": MODIFIER_SCHEMA},
-    "automatic": {"type": "boolean"},
-    "subject": SUBJECT_SCHEMA,
+#: The request of a test and of its odds (the roll adds its seed).
+_TEST: dict[str, Any] = {
+    "takes": {"score": _SCORE},
+    "may": {
+        "modifiers": {"type": "array", "maxItems": 8, "items": MODIFIER_SCHEMA},
+        "automatic": {"type": "boolean"},
+        "subject": SUBJECT_SCHEMA,
+    },
 }
 
 _MENTOR = {
@@ -80,27 +87,23 @@ _MENTOR = {
     "required": ["intelligence", "personnalite", "score"],
     "additionalProperties": False,
 }
-_LEARN_PROPS: dict[str, Any] = {
-    "score": _SCORE,
-    "intelligence": _SCORE,
-    "personnalite": _SCORE,
-    "da": {"type": "integer", "minimum": 1, "maximum": 5},
-    "gain": {"enum": list(D.LEARNING_GAINS)},
-    "mentor": _MENTOR,
-    "subject": SUBJECT_SCHEMA,
-    # The character's learning rolls already made ({session, key}): with the subject's skill
-    # and session, a second roll for the same skill in the same session is refused (2.4.1).
-    "learned": {
-        "type": "array",
-        "maxItems": 300,
-        "items": {
-            "type": "object",
-            "properties": {"session": _SESSION, "key": _KEY},
-            "required": ["session", "key"],
-        },
+#: The request of a learning session and of its odds (the roll adds its seed).
+_LEARN: dict[str, Any] = {
+    "takes": {
+        "score": _SCORE,
+        "intelligence": _SCORE,
+        "personnalite": _SCORE,
+        "da": {"type": "integer", "minimum": 1, "maximum": 5},
+        "gain": {"enum": list(D.LEARNING_GAINS)},
+    },
+    "may": {
+        "mentor": _MENTOR,
+        "subject": SUBJECT_SCHEMA,
+        # The character's learning rolls already made ({session, key}): with the subject's skill
+        # and session, a second roll for the same skill in the same session is refused (2.4.1).
+        "learned": array(record({"session": _SESSION, "key": _KEY}, closed=False), 300),
     },
 }
-_LEARN_REQUIRED = ("score", "intelligence", "personnalite", "da", "gain")
 
 
 def _p(f: Fraction) -> dict[str, Any]:
@@ -123,7 +126,8 @@ def _echo(request: dict[str, Any]) -> dict[str, Any]:
     return {"subject": request["subject"]} if "subject" in request else {}
 
 
-@rules_op("systmj", "The tables as data: attributes, pairs, skills, scale, modifiers, DA, learning quality, dice.")
+@systmj_op("rules",
+           summary="The tables as data: attributes, pairs, skills, scale, modifiers, DA, learning quality, dice.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "attributes": list(D.ATTRIBUTES),
@@ -147,13 +151,9 @@ def _rules(request: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------ entities
 
 
-@op(
-    "systmj.entity.new",
-    system="systmj",
-    properties={"id": _ID, "name": {"type": "string", "maxLength": 80}, "kind": {"enum": list(D.KINDS)}},
-    required=("id",),
-    summary="A new PJ, PNJ or Créature (scores at 0, no language yet).",
-)
+@systmj_op("entity.new", takes={"id": _ID},
+           may={"name": {"type": "string", "maxLength": 80}, "kind": {"enum": list(D.KINDS)}},
+           summary="A new PJ, PNJ or Créature (scores at 0, no language yet).")
 def _entity_new(request: dict[str, Any]) -> dict[str, Any]:
     name = request.get("name", "").strip()
     if not name:
@@ -188,21 +188,18 @@ _CHANGES = {
 }
 
 
-@op(
-    "systmj.entity.edit",
-    system="systmj",
-    properties={
-        "character": _CHAR,
-        "changes": _CHANGES,
+@systmj_op(
+    "entity.edit", character=True,
+    takes={"changes": _CHANGES},
+    may={
         "special_ids": {
             "type": "array",
             "maxItems": S.MAX_SPECIAL_SKILLS,
             "items": {"type": "string", "pattern": E.SPECIAL_ID},
         },
     },
-    required=("character", "changes"),
-    summary="Apply a sheet form's changes (values as typed): each bad value is a problem at its field "
-    "and changes nothing.",
+    summary="Apply a sheet form's changes (values as typed): each bad value is a problem at its field and changes "
+    "nothing.",
 )
 def _entity_edit(request: dict[str, Any]) -> dict[str, Any]:
     c = E.require_entity(request["character"])
@@ -210,13 +207,8 @@ def _entity_edit(request: dict[str, Any]) -> dict[str, Any]:
     return {"character": new, "problems": [p.to_json() for p in problems], "changed": new != c}
 
 
-@op(
-    "systmj.entity.check",
-    system="systmj",
-    properties={"character": _CHAR},
-    required=("character",),
-    summary="What the sheet still lacks, and the degree of every score on the skill scale.",
-)
+@systmj_op("entity.check", character=True,
+           summary="What the sheet still lacks, and the degree of every score on the skill scale.")
 def _entity_check(request: dict[str, Any]) -> dict[str, Any]:
     c = E.require_entity(request["character"])
     problems = E.check_entity(c)
@@ -234,23 +226,15 @@ def _entity_check(request: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------ table state
 
 
-@op(
-    "systmj.state.new",
-    system="systmj",
-    summary="A fresh SYSTMJ table state (no special skills, Jeu libre, session 1, "
-    "Chronoste at 1 Janvier year 1, 08:00).",
-)
+@systmj_op("state.new",
+           summary="A fresh SYSTMJ table state (no special skills, Jeu libre, session 1, Chronoste at 1 Janvier year "
+           "1, 08:00).")
 def _state_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.new_state()}
 
 
-@op(
-    "systmj.universe.set",
-    system="systmj",
-    properties={"state": _STATE, "name": {"type": "string", "maxLength": 200}},
-    required=("state", "name"),
-    summary="Name the table's universe.",
-)
+@systmj_op("universe.set", state=True, takes={"name": {"type": "string", "maxLength": 200}},
+           summary="Name the table's universe.")
 def _universe_set(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     name = request["name"].strip()
@@ -260,16 +244,13 @@ def _universe_set(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new}
 
 
-@op(
-    "systmj.universe.skill.add",
-    system="systmj",
-    properties={
-        "state": _STATE,
+@systmj_op(
+    "universe.skill.add", state=True,
+    takes={
         "id": {"type": "string", "pattern": E.SPECIAL_ID},
         "name": {"type": "string", "maxLength": 200},
         "da": {"type": "integer", "minimum": 1, "maximum": 5},
     },
-    required=("state", "id", "name", "da"),
     summary="Add a primary special skill (shared by every entity) with its learning difficulty.",
 )
 def _skill_add(request: dict[str, Any]) -> dict[str, Any]:
@@ -277,53 +258,36 @@ def _skill_add(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.add_special_skill(state, request["id"], request["name"], request["da"])}
 
 
-@op(
-    "systmj.phase.set",
-    system="systmj",
-    properties={"state": _STATE, "phase": {"enum": list(D.PHASES)}},
-    required=("state", "phase"),
-    summary="The table's phase: Jeu libre, or Action & Mouvement (from round 1).",
-)
+@systmj_op("phase.set", state=True, takes={"phase": {"enum": list(D.PHASES)}},
+           summary="The table's phase: Jeu libre, or Action & Mouvement (from round 1).")
 def _phase_set(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.set_phase(S.require_state(request["state"]), request["phase"])}
 
 
-@state_op("systmj.phase.next_round", system="systmj", state=_STATE,
-          summary="Next round of Action & Mouvement.")
+@systmj_op("phase.next_round", state=True, summary="Next round of Action & Mouvement.")
 def _next_round(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.next_round(S.require_state(request["state"]))}
 
 
-@op(
-    "systmj.chronoste.advance",
-    system="systmj",
-    properties={
-        "state": _STATE,
-        "amount": {"type": "integer", "minimum": 1, "maximum": 100000},
-        "unit": {"enum": list(D.UNITS)},
-        "note": {"type": "string", "maxLength": 200},
-    },
-    required=("state", "amount", "unit"),
-    summary="Advance the Chronoste by minutes, hours or days, with a note in its history.",
-)
+@systmj_op("chronoste.advance", state=True,
+           takes={"amount": {"type": "integer", "minimum": 1, "maximum": 100000}, "unit": {"enum": list(D.UNITS)}},
+           may={"note": {"type": "string", "maxLength": 200}},
+           summary="Advance the Chronoste by minutes, hours or days, with a note in its history.")
 def _advance(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     new = S.advance(state, request["amount"], request["unit"], request.get("note", ""))
     return {"state": new, "clock": S.clock(new["chronoste"]["minute"])}
 
 
-@op(
-    "systmj.chronoste.set",
-    system="systmj",
-    properties={
-        "state": _STATE,
+@systmj_op(
+    "chronoste.set", state=True,
+    may={
         "holder": {"type": "string", "maxLength": 80},
         "year": {"type": "integer", "minimum": -S.MAX_YEAR, "maximum": S.MAX_YEAR},
         "month": {"type": "integer", "minimum": 1, "maximum": 24},
         "day": {"type": "integer", "minimum": 1, "maximum": 100},
         "minute": {"type": "integer", "minimum": 0, "maximum": D.MINUTES_PER_DAY - 1},
     },
-    required=("state",),
     summary="Set who holds the Chronoste, or its date and time (the date must exist on the calendar).",
 )
 def _chronoste_set(request: dict[str, Any]) -> dict[str, Any]:
@@ -338,14 +302,9 @@ def _chronoste_set(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": {**state, "chronoste": ch}, "clock": S.clock(ch["minute"])}
 
 
-@op(
-    "systmj.chronoste.months",
-    system="systmj",
-    properties={"state": _STATE, "months": _STATE["properties"]["chronoste"]["properties"]["months"]},
-    required=("state", "months"),
-    summary="The table's calendar: its months' names and lengths (README: default Gregorian). "
-    "A current day past the new month's end moves to its last day.",
-)
+@systmj_op("chronoste.months", state=True, takes={"months": _STATE["properties"]["chronoste"]["properties"]["months"]},
+           summary="The table's calendar: its months' names and lengths (README: default Gregorian). A current day "
+           "past the new month's end moves to its last day.")
 def _chronoste_months(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     return {"state": S.set_months(state, request["months"])}
@@ -364,27 +323,17 @@ def _odds_json(odds: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "systmj.test.odds",
-    system="systmj",
-    properties=_TEST_PROPS,
-    required=("score",),
-    summary="Exact chance of each outcome of a d100 test before the roll (critical failure, failure, "
-    "de justesse, moyenne, notable, critical success).",
-)
+@systmj_op("test.odds", **_TEST,
+           summary="Exact chance of each outcome of a d100 test before the roll (critical failure, failure, de "
+           "justesse, moyenne, notable, critical success).")
 def _test_odds(request: dict[str, Any]) -> dict[str, Any]:
     mods = _modifiers(request)
     odds = R.test_odds(request["score"], mods, automatic_success=request.get("automatic", False))
     return {"score": request["score"], **_odds_json(odds), **_echo(request)}
 
 
-@op(
-    "systmj.test",
-    system="systmj",
-    properties={**_TEST_PROPS, "seed": SEED_SCHEMA},
-    required=("score", "seed"),
-    summary="A d100 skill or attribute test (seeded): dice (tens, units), outcome and degree.",
-)
+@systmj_op("test", **_TEST, seed=True,
+           summary="A d100 skill or attribute test (seeded): dice (tens, units), outcome and degree.")
 def _test(request: dict[str, Any]) -> dict[str, Any]:
     mods = _modifiers(request)
     rng = rng_from(request)
@@ -410,14 +359,9 @@ def _plan(request: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-@op(
-    "systmj.learning.odds",
-    system="systmj",
-    properties=_LEARN_PROPS,
-    required=_LEARN_REQUIRED,
-    summary="A learning session before the roll: who may learn, the cognitive limit, the exact "
-    "distribution of the points gained and of the quality.",
-)
+@systmj_op("learning.odds", **_LEARN,
+           summary="A learning session before the roll: who may learn, the cognitive limit, the exact distribution of "
+           "the points gained and of the quality.")
 def _learning_odds(request: dict[str, Any]) -> dict[str, Any]:
     plan = _plan(request)
     gains = L.gain_distribution(request["score"], plan["limit"], request["gain"])
@@ -432,14 +376,9 @@ def _learning_odds(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "systmj.learning.roll",
-    system="systmj",
-    properties={**_LEARN_PROPS, "seed": SEED_SCHEMA},
-    required=(*_LEARN_REQUIRED, "seed"),
-    summary="A learning roll (seeded): d100 capped at the cognitive limit, quality, "
-    "gain × XP multiplier, the new score.",
-)
+@systmj_op("learning.roll", **_LEARN, seed=True,
+           summary="A learning roll (seeded): d100 capped at the cognitive limit, quality, gain × XP multiplier, the "
+           "new score.")
 def _learning_roll(request: dict[str, Any]) -> dict[str, Any]:
     plan = _plan(request)
     rng = rng_from(request)
@@ -477,18 +416,15 @@ def _known_key(target: str, key: str) -> bool:
     return key in D.GENERIC_SKILLS or re.fullmatch(E.SPECIAL_ID, key) is not None
 
 
-@op(
-    "systmj.review.grant",
-    system="systmj",
-    properties={
+@systmj_op(
+    "review.grant", seed=True,
+    takes={
         "character": _ID,
         "session": _SESSION,
         "grants": {"type": "array", "minItems": 1, "maxItems": 80, "items": _GRANT},
-        "seed": SEED_SCHEMA,
     },
-    required=("character", "session", "grants", "seed"),
-    summary="End-of-session experience for one PJ (seeded): +1 or a die per skill, attribute gains "
-    "with the MJ's reason; the new scores (never past 99) and the records for the sheet.",
+    summary="End-of-session experience for one PJ (seeded): +1 or a die per skill, attribute gains with the MJ's "
+    "reason; the new scores (never past 99) and the records for the sheet.",
 )
 def _review_grant(request: dict[str, Any]) -> dict[str, Any]:
     """End-of-session experience (2.4.4, 3.4.2). Every grant names a score the sheet has: an
@@ -548,22 +484,17 @@ def skills_used(log: list[Any], session: int) -> dict[str, list[str]]:
     return used
 
 
-@op(
-    "systmj.review.plan",
-    system="systmj",
-    properties={"state": _STATE, "log": {"type": "array", "maxItems": 1000, "items": _LOG_ENTRY}},
-    required=("state", "log"),
-    summary="The end-of-session review's starting point: the session and, per character, "
-    "the skills used in it (from the roll log).",
-)
+@systmj_op("review.plan", state=True, takes={"log": {"type": "array", "maxItems": 1000, "items": _LOG_ENTRY}},
+           summary="The end-of-session review's starting point: the session and, per character, the skills used in it "
+           "(from the roll log).")
 def _review_plan(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     session = state["session"]
     return {"session": session, "reviewed": session in state["reviewed"], "used": skills_used(request["log"], session)}
 
 
-@state_op("systmj.session.close", system="systmj", state=_STATE,
-          summary="The review is done: the session is marked reviewed and the next one begins.")
+@systmj_op("session.close", state=True,
+           summary="The review is done: the session is marked reviewed and the next one begins.")
 def _session_close(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     reviewed = sorted(set(state["reviewed"]) | {state["session"]})[-1000:]

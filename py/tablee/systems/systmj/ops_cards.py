@@ -14,7 +14,7 @@ from typing import Any
 
 from ... import cards
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, state_op
+from ...registry import SEED_SCHEMA, rng_from
 from . import combat as C
 from . import data as D
 from . import entity as E
@@ -24,6 +24,7 @@ from . import resolution as R
 from . import rounds as RD
 from . import state as S
 from . import wear as W
+from .ops import systmj_op
 
 __all__ = ["items_used"]
 
@@ -50,8 +51,7 @@ def _with(state: dict[str, Any], **parts: Any) -> dict[str, Any]:
     return {**state, **parts}
 
 
-@op("systmj.cards.rules", system="systmj", summary="The card families' closed lists, the wear scale and dice, "
-    "the combat formulas.")
+@systmj_op("cards.rules", summary="The card families' closed lists, the wear scale and dice, the combat formulas.")
 def _cards_rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "families": LIB.FAMILIES,
@@ -74,72 +74,53 @@ def _cards_rules(request: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------ the card library (4)
 
 
-@op(
-    "systmj.card.save",
-    system="systmj",
-    properties={"state": _STATE, "card": {"type": "object", "maxProperties": 40}},
-    required=("state", "card"),
-    summary="Create a card (no number: the app gives the next registry number of its family) or "
-    "replace one (its number); a bad field is refused at that field and changes nothing.",
-)
-def _card_save(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    library, card = LIB.save_card(_library(state), request["card"])
-    return {"state": _with(state, library=library), "card": card}
+def _library_op(name: str, summary: str, change: Any, answer: str, **fields: Any) -> None:
+    """Register ``systmj.<name>`` (its request: the table state and ``fields``, as
+    :class:`~tablee.registry.SystemOps` takes them), an op that changes the table's card library:
+    ``change(library, request)`` gives the new library and what the answer holds as ``answer``."""
+
+    @systmj_op(name, state=True, summary=summary, **fields)
+    def _handler(request: dict[str, Any]) -> dict[str, Any]:
+        state = S.require_state(request["state"])
+        library, out = change(_library(state), request)
+        return {"state": _with(state, library=library), answer: out}
 
 
-@op(
-    "systmj.card.import",
-    system="systmj",
-    properties={"state": _STATE, "card": {}},
-    required=("state", "card"),
-    summary="Import a card from outside (untrusted): checked whole, stored in the library under a "
-    "fresh number of this table.",
-)
-def _card_import(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    library, card = LIB.import_card(_library(state), request["card"])
-    return {"state": _with(state, library=library), "card": card}
+_library_op("card.save", "Create a card (no number: the app gives the next registry number of its family) or "
+            "replace one (its number); a bad field is refused at that field and changes nothing.",
+            lambda lib, q: LIB.save_card(lib, q["card"]), "card",
+            takes={"card": {"type": "object", "maxProperties": 40}})
+_library_op("card.import", "Import a card from outside (untrusted): checked whole, stored in the library under a "
+            "fresh number of this table.",
+            lambda lib, q: LIB.import_card(lib, q["card"]), "card", takes={"card": {}})
+_library_op("card.give", "A card of the library goes to a character.",
+            lambda lib, q: LIB.give(lib, E.require_entity(q["character"]), q["number"]), "character",
+            character=True, takes={"number": _NUMBER})
+_library_op("card.take", "A character's card goes back to the table's library.",
+            lambda lib, q: LIB.take_back(lib, E.require_entity(q["character"]), q["number"]), "character",
+            character=True, takes={"number": _NUMBER})
 
 
-_HOLD = {"state": _STATE, "character": _CHAR, "number": _NUMBER}
-
-
-@op("systmj.card.give", system="systmj", properties=_HOLD, required=tuple(_HOLD),
-    summary="A card of the library goes to a character.")
-def _card_give(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    library, who = LIB.give(_library(state), E.require_entity(request["character"]), request["number"])
-    return {"state": _with(state, library=library), "character": who}
-
-
-@op("systmj.card.take", system="systmj", properties=_HOLD, required=tuple(_HOLD),
-    summary="A character's card goes back to the table's library.")
-def _card_take(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    library, who = LIB.take_back(_library(state), E.require_entity(request["character"]), request["number"])
-    return {"state": _with(state, library=library), "character": who}
-
-
-@op("systmj.card.delete", system="systmj", properties={"state": _STATE, "number": _NUMBER},
-    required=("state", "number"),
-    summary="Delete a card of the table's library (a held card must be taken back first); its number "
-    "is never given again, and Savoir cards stop naming a deleted Pouvoir card.")
+@systmj_op("card.delete", state=True, takes={"number": _NUMBER},
+           summary="Delete a card of the table's library (a held card must be taken back first); its number is never "
+           "given again, and Savoir cards stop naming a deleted Pouvoir card.")
 def _card_delete(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     return {"state": _with(state, library=LIB.delete(_library(state), request["number"]))}
 
 
-_LEARN_CARD = {
-    "state": _STATE,
-    "character": _CHAR,
-    "number": _NUMBER,
-    "gain": {"enum": list(D.LEARNING_GAINS)},
-    "mentor": {
-        "type": "object",
-        "properties": {"intelligence": _SCORE, "personnalite": _SCORE, "score": _SCORE, "character": _ID},
-        "required": ["intelligence", "personnalite", "score"],
-        "additionalProperties": False,
+#: The request of a Pouvoir card's learning and of its odds (the roll adds its seed).
+_LEARN_CARD: dict[str, Any] = {
+    "state": True,
+    "character": True,
+    "takes": {"number": _NUMBER, "gain": {"enum": list(D.LEARNING_GAINS)}},
+    "may": {
+        "mentor": {
+            "type": "object",
+            "properties": {"intelligence": _SCORE, "personnalite": _SCORE, "score": _SCORE, "character": _ID},
+            "required": ["intelligence", "personnalite", "score"],
+            "additionalProperties": False,
+        },
     },
 }
 
@@ -179,10 +160,9 @@ def _pouvoir_plan(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
     return state, card, plan
 
 
-@op("systmj.card.learn.odds", system="systmj", properties=_LEARN_CARD,
-    required=("state", "character", "number", "gain"),
-    summary="Learning a Pouvoir card before the roll: the limit and the exact distribution of the "
-    "points gained (the card's score and DA, the learner's INT and PER).")
+@systmj_op("card.learn.odds", **_LEARN_CARD,
+           summary="Learning a Pouvoir card before the roll: the limit and the exact distribution of the points gained "
+           "(the card's score and DA, the learner's INT and PER).")
 def _card_learn_odds(request: dict[str, Any]) -> dict[str, Any]:
     _state, card, plan = _pouvoir_plan(request)
     gains = L.gain_distribution(card["score"], plan["limit"], request["gain"])
@@ -191,11 +171,10 @@ def _card_learn_odds(request: dict[str, Any]) -> dict[str, Any]:
             "improve": _p(sum((v for k, v in gains.items() if k > 0), Fraction(0)))}
 
 
-@op("systmj.card.learn", system="systmj", properties={**_LEARN_CARD, "seed": SEED_SCHEMA},
-    required=("state", "character", "number", "gain", "seed"),
-    summary="Learning a Pouvoir card (seeded): d100 capped at the cognitive limit, quality, gain × "
-    "the XP multiplier; the card's new score in the returned state, the roll in the learner's "
-    "progress (returned character). Once per card and learner per session.")
+@systmj_op("card.learn", **_LEARN_CARD, seed=True,
+           summary="Learning a Pouvoir card (seeded): d100 capped at the cognitive limit, quality, gain × the XP "
+           "multiplier; the card's new score in the returned state, the roll in the learner's progress (returned "
+           "character). Once per card and learner per session.")
 def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
     state, card, plan = _pouvoir_plan(request)
     rng = rng_from(request)
@@ -217,8 +196,8 @@ def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------ wear (3.4.1)
 
 
-@op("systmj.wear.of", system="systmj", properties={"pu": _SCORE}, required=("pu",),
-    summary="Degree and malus of an item's PU on the wear scale, and the test modifier it gives.")
+@systmj_op("wear.of", takes={"pu": _SCORE},
+           summary="Degree and malus of an item's PU on the wear scale, and the test modifier it gives.")
 def _wear_of(request: dict[str, Any]) -> dict[str, Any]:
     w = W.wear_of(request["pu"])
     modifier = {"source": "wear", "value": w["malus"]} if w["malus"] else None
@@ -245,13 +224,8 @@ def items_used(log: list[Any], session: int) -> list[str]:
     return used
 
 
-@op(
-    "systmj.wear.plan",
-    system="systmj",
-    properties={"state": _STATE, "log": {"type": "array", "maxItems": 1000, "items": {"type": "object"}}},
-    required=("state", "log"),
-    summary="The wear review's list: every card with PU used during the current session (from the log).",
-)
+@systmj_op("wear.plan", state=True, takes={"log": {"type": "array", "maxItems": 1000, "items": {"type": "object"}}},
+           summary="The wear review's list: every card with PU used during the current session (from the log).")
 def _wear_plan(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     library = _library(state)
@@ -263,11 +237,9 @@ def _wear_plan(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "systmj.wear.review",
-    system="systmj",
-    properties={
-        "state": _STATE,
+@systmj_op(
+    "wear.review", state=True, seed=True,
+    takes={
         "items": {
             "type": "array",
             "minItems": 1,
@@ -279,9 +251,7 @@ def _wear_plan(request: dict[str, Any]) -> dict[str, Any]:
                 "additionalProperties": False,
             },
         },
-        "seed": SEED_SCHEMA,
     },
-    required=("state", "items", "seed"),
     summary="End-of-session wear (seeded): each item loses the die the MJ chose (1D4..1D10) in PU.",
 )
 def _wear_review(request: dict[str, Any]) -> dict[str, Any]:
@@ -290,13 +260,9 @@ def _wear_review(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], "state": _with(state, library=library), "results": results}
 
 
-@op(
-    "systmj.wear.repair",
-    system="systmj",
-    properties={"state": _STATE, "number": _NUMBER, "points": {"type": "integer", "minimum": 1, "maximum": 99}},
-    required=("state", "number", "points"),
-    summary="Entretien & Réparation: the item regains PU (never past 99).",
-)
+@systmj_op("wear.repair", state=True,
+           takes={"number": _NUMBER, "points": {"type": "integer", "minimum": 1, "maximum": 99}},
+           summary="Entretien & Réparation: the item regains PU (never past 99).")
 def _wear_repair(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     library, result = W.repair(_library(state), request["number"], request["points"])
@@ -324,14 +290,14 @@ def armour_pa(library: dict[str, Any], character: dict[str, Any]) -> int:
     return min(999, sum(c["pa_bonus"] for c in worn)) if worn else character["pa_max"]
 
 
-@op(
-    "systmj.round.start",
-    system="systmj",
-    properties={"state": _STATE, "characters": {"type": "array", "minItems": 1, "maxItems": RD.MAX_ENTITIES,
-                                                "items": _CHAR}},
-    required=("state", "characters"),
-    summary="Action & Mouvement from round 1 with these entities (their PV from the sheet, their PA "
-    "from the armour worn).",
+@systmj_op(
+    "round.start", state=True,
+    takes={
+        "characters": {"type": "array", "minItems": 1, "maxItems": RD.MAX_ENTITIES,
+                       "items": _CHAR},
+    },
+    summary="Action & Mouvement from round 1 with these entities (their PV from the sheet, their PA from the armour "
+    "worn).",
 )
 def _round_start(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
@@ -343,7 +309,7 @@ def _round_start(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _round_op(name: str, summary: str, props: dict[str, Any], fn: Any) -> None:
-    @op(name, system="systmj", properties={"state": _STATE, **props}, required=("state", *props), summary=summary)
+    @systmj_op(name, state=True, takes=props, summary=summary)
     def _handler(request: dict[str, Any]) -> dict[str, Any]:
         state = S.require_state(request["state"])
         rounds = fn(_rounds(state), request)
@@ -351,7 +317,7 @@ def _round_op(name: str, summary: str, props: dict[str, Any], fn: Any) -> None:
         return {"state": new, "view": RD.view(rounds)}
 
 
-_round_op("systmj.round.choose", "An entity's hidden Action or Mouvement for the coming round.",
+_round_op("round.choose", "An entity's hidden Action or Mouvement for the coming round.",
           {"entity": _ID, "choice": {"enum": list(RD.CHOICES)}},
           lambda r, q: RD.choose(r, q["entity"], q["choice"]))
 def _defend(rounds: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
@@ -363,30 +329,31 @@ def _defend(rounds: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     return RD.defend(rounds, request["entity"], request["defence"], card)
 
 
-@op("systmj.round.defend", system="systmj",
-    properties={"state": _STATE, "entity": _ID, "defence": {"enum": list(RD.DEFENCES)}, "card": _NUMBER},
-    required=("state", "entity", "defence"),
-    summary="The defence an entity will try this round when an attack on it succeeds (esquive, parade, "
-    "encaissement or none), with the card it holds for it; hidden from players, taken by an exchange "
-    "that gives no defence.")
+@systmj_op("round.defend", state=True, takes={"entity": _ID, "defence": {"enum": list(RD.DEFENCES)}},
+           may={"card": _NUMBER},
+           summary="The defence an entity will try this round when an attack on it succeeds (esquive, parade, "
+           "encaissement or none), with the card it holds for it; hidden from players, taken by an exchange "
+           "that gives no defence.")
 def _round_defend(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     rounds = _defend(_rounds(state), request)
     return {"state": {**state, "rounds": rounds}, "view": RD.view(rounds)}
 
 
-_round_op("systmj.round.reveal", "Every choice is revealed together; they are locked for the round.",
+_round_op("round.reveal", "Every choice is revealed together; they are locked for the round.",
           {}, lambda r, q: RD.reveal(r))
-_round_op("systmj.round.acted", "An entity has played its one Action or Mouvement of the round.",
+_round_op("round.acted", "An entity has played its one Action or Mouvement of the round.",
           {"entity": _ID}, lambda r, q: RD.acted(r, q["entity"]))
-_round_op("systmj.round.order", "The MJ's order for the round.",
+_round_op("round.order", "The MJ's order for the round.",
           {"order": {"type": "array", "maxItems": RD.MAX_ENTITIES, "items": _ID}},
           lambda r, q: RD.reorder(r, q["order"]))
-_round_op("systmj.round.vitals", "A fighter's current PV and PA.",
+_round_op("round.vitals", "A fighter's current PV and PA.",
           {"entity": _ID, "pv": _POOL, "pa": _POOL},
           lambda r, q: RD.set_vitals(r, q["entity"], q["pv"], q["pa"]))
-@state_op("systmj.round.next", system="systmj", state=_STATE,
-          summary="The next round: new hidden choices (the same counter as systmj.phase.next_round).")
+
+
+@systmj_op("round.next", state=True,
+           summary="The next round: new hidden choices (the same counter as systmj.phase.next_round).")
 def _round_next(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     _rounds(state)
@@ -394,15 +361,14 @@ def _round_next(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new, "view": RD.view(new["rounds"])}
 
 
-@state_op("systmj.round.view", system="systmj", state=_STATE,
-          summary="The round as the table may see it: before the reveal, who has chosen but never what.")
+@systmj_op("round.view", state=True,
+           summary="The round as the table may see it: before the reveal, who has chosen but never what.")
 def _round_view(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     return {"view": RD.view(_rounds(state))}
 
 
-@state_op("systmj.round.end", system="systmj", state=_STATE,
-          summary="Back to Jeu libre: the round is over.")
+@systmj_op("round.end", state=True, summary="Back to Jeu libre: the round is over.")
 def _round_end(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.set_phase(S.require_state(request["state"]), "jeu_libre")}
 
@@ -465,14 +431,10 @@ _EXCHANGE: dict[str, Any] = {
 _EXCHANGE_REQUIRED = ("kind", "attacker", "defender")
 
 
-@op(
-    "systmj.combat.score",
-    system="systmj",
-    properties={"formula": {"enum": list(C.FORMULAS)}, "attributes": _ATTRS, "card": LIB.CARD_SCHEMA},
-    required=("formula", "attributes"),
-    summary="A combat score with its formula and numbers (rounded down, + the card's ATT or DEF) "
-    "and the card's wear malus.",
-)
+@systmj_op("combat.score", takes={"formula": {"enum": list(C.FORMULAS)}, "attributes": _ATTRS},
+           may={"card": LIB.CARD_SCHEMA},
+           summary="A combat score with its formula and numbers (rounded down, + the card's ATT or DEF) and the card's "
+           "wear malus.")
 def _combat_score(request: dict[str, Any]) -> dict[str, Any]:
     return C.combat_score(request["formula"], request["attributes"], request.get("card"))
 
@@ -526,14 +488,9 @@ def _check(request: dict[str, Any]) -> None:
                 raise RulesError("systmj.card.not_valid", field=f"{key}.{problems[0].field}")
 
 
-@op(
-    "systmj.combat.odds",
-    system="systmj",
-    properties=_EXCHANGE,
-    required=_EXCHANGE_REQUIRED,
-    summary="Exact chances of an attack before it is rolled: counter-attack, missed, defended, hit; "
-    "damage and PV lost.",
-)
+@systmj_op("combat.odds", properties=_EXCHANGE, required=_EXCHANGE_REQUIRED,
+           summary="Exact chances of an attack before it is rolled: counter-attack, missed, defended, hit; damage and "
+           "PV lost.")
 def _combat_odds(request: dict[str, Any]) -> dict[str, Any]:
     _check(request)
     _bound(request)
@@ -565,16 +522,12 @@ def _declared(request: dict[str, Any], state: dict[str, Any] | None) -> dict[str
     return out
 
 
-@op(
-    "systmj.combat.exchange",
-    system="systmj",
-    properties={**_EXCHANGE, "seed": SEED_SCHEMA},
-    required=(*_EXCHANGE_REQUIRED, "seed"),
-    summary="One attack rolled (seeded): Discrétion/Détection for a stealth attack, the attack, "
-    "the defence, the damage through PA then PV. With the table state, bound to the round: only "
-    "an attacker who revealed Action and has not acted; the new state marks it acted and keeps "
-    "the defender's PV and PA. counter: the counter-attack a failed attack opened (no defence).",
-)
+@systmj_op("combat.exchange", properties={**_EXCHANGE, "seed": SEED_SCHEMA},
+           required=(*_EXCHANGE_REQUIRED, "seed"),
+           summary="One attack rolled (seeded): Discrétion/Détection for a stealth attack, the attack, the defence, "
+           "the damage through PA then PV. With the table state, bound to the round: only an attacker who revealed "
+           "Action and has not acted; the new state marks it acted and keeps the defender's PV and PA. counter: the "
+           "counter-attack a failed attack opened (no defence).")
 def _combat_exchange(request: dict[str, Any]) -> dict[str, Any]:
     _check(request)
     state = _bound(request)
@@ -586,10 +539,9 @@ def _combat_exchange(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **result, **echo, **bound}
 
 
-@op(
-    "systmj.combat.initiative",
-    system="systmj",
-    properties={
+@systmj_op(
+    "combat.initiative", seed=True,
+    takes={
         "fighters": {
             "type": "array",
             "minItems": 1,
@@ -601,11 +553,9 @@ def _combat_exchange(request: dict[str, Any]) -> dict[str, Any]:
                 "additionalProperties": False,
             },
         },
-        "seed": SEED_SCHEMA,
     },
-    required=("fighters", "seed"),
-    summary="Initiative in open melee (seeded): Rapidité tests, critical successes first, then "
-    "successes from the highest roll, then failures (who cannot attack first).",
+    summary="Initiative in open melee (seeded): Rapidité tests, critical successes first, then successes from the "
+    "highest roll, then failures (who cannot attack first).",
 )
 def _initiative(request: dict[str, Any]) -> dict[str, Any]:
     rng = rng_from(request)

@@ -9,7 +9,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
+from ...registry import SystemOps, rng_from
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import data as D
@@ -25,6 +25,9 @@ register_state_validator("theorem", S.validate_state, schema=S.STATE_SCHEMA, req
 
 _CHAR = C.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
+#: How Théorem declares its ops (here and in replay): ``theorem.<name>``, ``state=True`` for the
+#: table state, ``character=True`` for a sheet.
+theorem_op = SystemOps("theorem", state=_STATE, character=_CHAR)
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _ACTION = {
     "sphere": {"enum": list(D.SPHERES)},
@@ -43,6 +46,11 @@ def _char(c: dict[str, Any]) -> dict[str, Any]:
     return c
 
 
+def _acting(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The table state and the character acting in a request, both checked (in that order)."""
+    return S.require_state(request["state"]), _char(request["character"])
+
+
 def _owner(cid: str) -> str:
     """A character id named by a request: never one the app keeps (``@mk``: the MK's deck)."""
     if cid.startswith(C.RESERVED_PREFIX):
@@ -54,7 +62,7 @@ def _frac_rows(dist: dict[Any, Any], key: str) -> list[dict[str, Any]]:
     return [{key: k, **cards.fraction_json(p)} for k, p in dist.items()]
 
 
-@rules_op("theorem", "The rules as data: spheres, suits, figures, arcana, success table, ladder.")
+@theorem_op("rules", summary="The rules as data: spheres, suits, figures, arcana, success table, ladder.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "spheres": list(D.SPHERES),
@@ -98,66 +106,37 @@ character_ops(
 )
 
 
-@op(
-    "theorem.state.new",
-    system="theorem",
-    properties={"seed": SEED_SCHEMA},
-    required=("seed",),
-    summary="A fresh table: the 56 numbered cards shuffled at the centre.",
-)
+@theorem_op("state.new", seed=True, summary="A fresh table: the 56 numbered cards shuffled at the centre.")
 def _state_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], "state": S.new_state(rng_from(request))}
 
 
-@op(
-    "theorem.view.player",
-    system="theorem",
-    properties={"state": _STATE, "viewer": {"type": ["string", "null"], "maxLength": 64}},
-    required=("state",),
-    summary="The table as one player (or nobody) sees it: deck order and other hands hidden.",
-)
+@theorem_op("view.player", state=True, may={"viewer": {"type": ["string", "null"], "maxLength": 64}},
+            summary="The table as one player (or nobody) sees it: deck order and other hands hidden.")
 def _view(request: dict[str, Any]) -> dict[str, Any]:
     return {"view": S.player_view(S.require_state(request["state"]), request.get("viewer"))}
 
 
-@op(
-    "theorem.hand.draw",
-    system="theorem",
-    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
-    required=("state", "character", "seed"),
-    summary="Draw a player's arcana hand (Divinité cards; again once empty); the Ka card is set aside and replaced.",
-)
+@theorem_op("hand.draw", state=True, character=True, seed=True,
+            summary="Draw a player's arcana hand (Divinité cards; again once empty); the Ka card is set aside and "
+            "replaced.")
 def _hand_draw(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    c = _char(request["character"])
+    state, c = _acting(request)
     new, hand, events = S.draw_hand(state, c["id"], c["spheres"]["divinite"], rng_from(request), ka_card=c["ka_card"])
     return {"seed": request["seed"], "state": new, "count": len(hand), "events": events}
 
 
-@op(
-    "theorem.mk.hand",
-    system="theorem",
-    properties={
-        "state": _STATE,
-        "size": {"type": "integer", "minimum": D.MK_HAND_RANGE[0], "maximum": D.MK_HAND_RANGE[1]},
-        "seed": SEED_SCHEMA,
-    },
-    required=("state", "size", "seed"),
-    summary="The MK's arcana hand for the session (3..10 cards, hidden from players).",
-)
+@theorem_op("mk.hand", state=True, seed=True,
+            takes={"size": {"type": "integer", "minimum": D.MK_HAND_RANGE[0], "maximum": D.MK_HAND_RANGE[1]}},
+            summary="The MK's arcana hand for the session (3..10 cards, hidden from players).")
 def _mk_hand(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     new, hand, events = S.draw_hand(state, S.MK, request["size"], rng_from(request))
     return {"seed": request["seed"], "state": new, "count": len(hand), "events": events}
 
 
-@op(
-    "theorem.mk.discard",
-    system="theorem",
-    properties={"state": _STATE, "card": _ID},
-    required=("state", "card"),
-    summary="The MK plays (discards) one arcane of the MK's hand.",
-)
+@theorem_op("mk.discard", state=True, takes={"card": _ID},
+            summary="The MK plays (discards) one arcane of the MK's hand.")
 def _mk_discard(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     arc = state["arcana"].get(S.MK)
@@ -169,17 +148,12 @@ def _mk_discard(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state}
 
 
-@op(
-    "theorem.action.begin",
-    system="theorem",
-    properties={"state": _STATE, "character": _CHAR, **_ACTION},
-    required=("state", "character", "sphere", "modifier"),
-    summary="Announce a simple action (sphère + compétence + modifier + exploit − re-test); "
-    "the exploit's réalité is paid.",
-)
+@theorem_op("action.begin", properties={"state": _STATE, "character": _CHAR, **_ACTION},
+            required=("state", "character", "sphere", "modifier"),
+            summary="Announce a simple action (sphère + compétence + modifier + exploit − re-test); the exploit's "
+            "réalité is paid.")
 def _begin(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    c = _char(request["character"])
+    state, c = _acting(request)
     new, ch = S.begin_action(
         state,
         c,
@@ -192,16 +166,11 @@ def _begin(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new, "character": ch, "pending": new["pending"][c["id"]]}
 
 
-@op(
-    "theorem.action.draw",
-    system="theorem",
-    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
-    required=("state", "character", "seed"),
-    summary="Draw the deck's top card for the pending action (figure chains; a first figure waits for play/aside).",
-)
+@theorem_op("action.draw", state=True, character=True, seed=True,
+            summary="Draw the deck's top card for the pending action (figure chains; a first figure waits for "
+            "play/aside).")
 def _draw(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    c = _char(request["character"])
+    state, c = _acting(request)
     used = {
         "draw": list(state["deck"]["piles"]["draw"]["cards"]),
         "discard": list(state["deck"]["piles"]["discard"]["cards"]),
@@ -210,43 +179,26 @@ def _draw(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], "state": new, "result": info, "deck_used": used}
 
 
-@op(
-    "theorem.action.figure",
-    system="theorem",
-    properties={"state": _STATE, "character": _CHAR, "decision": {"enum": ["play", "aside"]}},
-    required=("state", "character", "decision"),
-    summary="Play the figure just drawn, or set it aside (at most Humanité figures).",
-)
+@theorem_op("action.figure", state=True, character=True, takes={"decision": {"enum": ["play", "aside"]}},
+            summary="Play the figure just drawn, or set it aside (at most Humanité figures).")
 def _figure(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    c = _char(request["character"])
+    state, c = _acting(request)
     new, info = S.figure_choice(state, c, request["decision"])
     return {"state": new, "result": info}
 
 
-@op(
-    "theorem.action.aside",
-    system="theorem",
-    properties={"state": _STATE, "character_id": _ID, "card": _ID},
-    required=("state", "character_id", "card"),
-    summary="Play a set-aside figure into the pending action's chain (before any draw).",
-)
+@theorem_op("action.aside", state=True, takes={"character_id": _ID, "card": _ID},
+            summary="Play a set-aside figure into the pending action's chain (before any draw).")
 def _aside(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     new, info = S.play_aside(state, _owner(request["character_id"]), request["card"])
     return {"state": new, "result": info}
 
 
-@op(
-    "theorem.action.cancel",
-    system="theorem",
-    properties={"state": _STATE, "character": _CHAR},
-    required=("state", "character"),
-    summary="Withdraw an announced action before any card is on the table (the exploit's réalité comes back).",
-)
+@theorem_op("action.cancel", state=True, character=True,
+            summary="Withdraw an announced action before any card is on the table (the exploit's réalité comes back).")
 def _cancel(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    c = _char(request["character"])
+    state, c = _acting(request)
     p = state["pending"].get(c["id"])
     if p is None:
         raise RulesError("theorem.action.none", character=c["id"])
@@ -259,42 +211,25 @@ def _cancel(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new, "character": ch}
 
 
-@op(
-    "theorem.arcane.play",
-    system="theorem",
-    properties={
-        "state": _STATE,
-        "character": _CHAR,
-        "card": _ID,
-        "mode": {"enum": ["value", "effect"]},
-        "mortal": {"type": "boolean"},
-        "seed": SEED_SCHEMA,
-    },
-    required=("state", "character", "card", "mode", "seed"),
-    summary="Play an arcane (5 réalité; 1 for the Ka card or in a mortal situation): "
-    "value 10 instead of a draw, or its effect.",
-)
+@theorem_op("arcane.play", state=True, character=True, seed=True,
+            takes={"card": _ID, "mode": {"enum": ["value", "effect"]}}, may={"mortal": {"type": "boolean"}},
+            summary="Play an arcane (5 réalité; 1 for the Ka card or in a mortal situation): value 10 instead of a "
+            "draw, or its effect.")
 def _arcane(request: dict[str, Any]) -> dict[str, Any]:
-    state = S.require_state(request["state"])
-    c = _char(request["character"])
+    state, c = _acting(request)
     new, ch, info = S.arcane_play(
         state, c, request["card"], request["mode"], rng_from(request), mortal=request.get("mortal", False)
     )
     return {"seed": request["seed"], "state": new, "character": ch, "result": info}
 
 
-@op(
-    "theorem.action.odds",
-    system="theorem",
-    properties={"state": _STATE, "character": _CHAR, **_ACTION, "arcane": {"type": "boolean"}},
-    required=("state", "character", "sphere", "modifier"),
-    summary="Exact odds of the drawn value (figure chains, every figure played) and of each success level, "
-    "from the deck as it stands; a pending action's chain is taken into account.",
-)
+@theorem_op("action.odds", properties={"state": _STATE, "character": _CHAR, **_ACTION, "arcane": {"type": "boolean"}},
+            required=("state", "character", "sphere", "modifier"),
+            summary="Exact odds of the drawn value (figure chains, every figure played) and of each success level, "
+            "from the deck as it stands; a pending action's chain is taken into account.")
 def _odds(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "4) Les figures" (chains), "A) Au commencement" (the discard turned over)."""
-    state = S.require_state(request["state"])
-    c = _char(request["character"])
+    state, c = _acting(request)
     pending = state["pending"].get(c["id"])
     deck = state["deck"]
     remaining = R.deck_counts([deck["cards"][x] for x in deck["piles"]["draw"]["cards"]])
@@ -332,15 +267,13 @@ def _odds(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "theorem.opposition",
-    system="theorem",
-    properties={
+@theorem_op(
+    "opposition",
+    takes={
         "score_a": {"type": "integer", "minimum": -999, "maximum": 999},
         "score_b": {"type": "integer", "minimum": -999, "maximum": 999},
-        "success_table": S.SUCCESS_TABLE_SCHEMA,
     },
-    required=("score_a", "score_b"),
+    may={"success_table": S.SUCCESS_TABLE_SCHEMA},
     summary="Two scores face off: the winner keeps its cases minus the loser's (at least a réussite normale).",
 )
 def _opposition(request: dict[str, Any]) -> dict[str, Any]:
@@ -350,13 +283,8 @@ def _opposition(request: dict[str, Any]) -> dict[str, Any]:
     return R.opposition(request["score_a"], request["score_b"], table)
 
 
-@op(
-    "theorem.opposition.draw",
-    system="theorem",
-    properties={"state": _STATE, "a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA, "seed": SEED_SCHEMA},
-    required=("state", "a", "b", "seed"),
-    summary="Both sides draw from the shared deck (every figure played) and face off.",
-)
+@theorem_op("opposition.draw", state=True, seed=True, takes={"a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA},
+            summary="Both sides draw from the shared deck (every figure played) and face off.")
 def _opp_draw(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     rng = rng_from(request)
@@ -389,14 +317,9 @@ def _opp_draw(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "theorem.chase.start",
-    system="theorem",
-    properties={"state": _STATE, "a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA, "target": {"enum": [3, 5]}},
-    required=("state", "a", "b", "target"),
-    summary="Start a chase: each side's base and starting bonus/malus, the lead needed to win (+3 or +5); "
-    "a side played by a character names it (character_id): its rounds are its own actions.",
-)
+@theorem_op("chase.start", state=True, takes={"a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA, "target": {"enum": [3, 5]}},
+            summary="Start a chase: each side's base and starting bonus/malus, the lead needed to win (+3 or +5); a "
+            "side played by a character names it (character_id): its rounds are its own actions.")
 def _chase_start(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     for side in (request["a"], request["b"]):
@@ -405,21 +328,11 @@ def _chase_start(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.chase_start(state, request["a"], request["b"], request["target"])}
 
 
-@op(
-    "theorem.chase.begin",
-    system="theorem",
-    properties={
-        "state": _STATE,
-        "side": {"enum": ["a", "b"]},
-        "character": _CHAR,
-        "exploit": {"type": "integer", "minimum": 0, "maximum": 10},
-        "seed": SEED_SCHEMA,
-    },
-    required=("state", "side", "seed"),
-    summary="One side's turn in the chase round. A character's side is announced as an action "
-    "(exploit paid) and played with theorem.action.draw/figure/aside and theorem.arcane.play; "
-    "an NPC side draws at once (every figure played). The round is settled when both sides have drawn.",
-)
+@theorem_op("chase.begin", state=True, seed=True, takes={"side": {"enum": ["a", "b"]}},
+            may={"character": _CHAR, "exploit": {"type": "integer", "minimum": 0, "maximum": 10}},
+            summary="One side's turn in the chase round. A character's side is announced as an action (exploit paid) "
+            "and played with theorem.action.draw/figure/aside and theorem.arcane.play; an NPC side draws at once "
+            "(every figure played). The round is settled when both sides have drawn.")
 def _chase_begin(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"]) if "character" in request else None
@@ -434,9 +347,9 @@ def _chase_begin(request: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@state_op("theorem.chase.odds", system="theorem", state=_STATE,
-          summary="Before each side draws: each side's exact score and success-level odds this round; once one "
-          "side has drawn, the exact odds of each side winning the round (a, b, tie).")
+@theorem_op("chase.odds", state=True,
+            summary="Before each side draws: each side's exact score and success-level odds this round; once one side "
+            "has drawn, the exact odds of each side winning the round (a, b, tie).")
 def _chase_odds(request: dict[str, Any]) -> dict[str, Any]:
     odds = S.chase_odds(S.require_state(request["state"]))
     sides = {
@@ -451,14 +364,9 @@ def _chase_odds(request: dict[str, Any]) -> dict[str, Any]:
     return {"sides": sides, "round": None if rnd is None else {k: cards.fraction_json(p) for k, p in rnd.items()}}
 
 
-@op(
-    "theorem.chase.round",
-    system="theorem",
-    properties={"state": _STATE, "seed": SEED_SCHEMA},
-    required=("state", "seed"),
-    summary="One chase round between two NPC sides: both draw (every figure played), the round's winner "
-    "adds its success bonus. A side played by a character takes its turn with theorem.chase.begin.",
-)
+@theorem_op("chase.round", state=True, seed=True,
+            summary="One chase round between two NPC sides: both draw (every figure played), the round's winner adds "
+            "its success bonus. A side played by a character takes its turn with theorem.chase.begin.")
 def _chase_round(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     used = {
@@ -469,8 +377,7 @@ def _chase_round(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], "state": new, "round": rec, "deck_used": used}
 
 
-@state_op("theorem.chase.end", system="theorem", state=_STATE,
-          summary="Close the chase tracker.")
+@theorem_op("chase.end", state=True, summary="Close the chase tracker.")
 def _chase_end(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     if state["chase"] is None:
@@ -479,13 +386,8 @@ def _chase_end(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state}
 
 
-@op(
-    "theorem.table.set",
-    system="theorem",
-    properties={"state": _STATE, "success_table": S.SUCCESS_TABLE_SCHEMA, "effects": S.EFFECTS_SCHEMA},
-    required=("state",),
-    summary="MK: edit the success table (levels in order, minima increasing) and the arcana's effects.",
-)
+@theorem_op("table.set", state=True, may={"success_table": S.SUCCESS_TABLE_SCHEMA, "effects": S.EFFECTS_SCHEMA},
+            summary="MK: edit the success table (levels in order, minima increasing) and the arcana's effects.")
 def _table_set(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     if "success_table" in request:
@@ -498,46 +400,30 @@ def _table_set(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state}
 
 
-@state_op("theorem.turn.next", system="theorem", state=_STATE,
-          summary="Next turn: every player may play one arcane again.")
+@theorem_op("turn.next", state=True, summary="Next turn: every player may play one arcane again.")
 def _turn(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     state["turn"] = min(state["turn"] + 1, 999999)
     return {"state": state}
 
 
-@op(
-    "theorem.retest.clear",
-    system="theorem",
-    properties={"state": _STATE, "character_id": _ID},
-    required=("state", "character_id"),
-    summary="Forget a character's failed attempts (a new situation, or the wait is over).",
-)
+@theorem_op("retest.clear", state=True, takes={"character_id": _ID},
+            summary="Forget a character's failed attempts (a new situation, or the wait is over).")
 def _retest_clear(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     state["fails"].pop(_owner(request["character_id"]), None)
     return {"state": state}
 
 
-@op(
-    "theorem.retest.status",
-    system="theorem",
-    properties={"state": _STATE, "character_id": _ID},
-    required=("state", "character_id"),
-    summary="Failed attempts of a character and when a new try is allowed (next_action, hour, day).",
-)
+@theorem_op("retest.status", state=True, takes={"character_id": _ID},
+            summary="Failed attempts of a character and when a new try is allowed (next_action, hour, day).")
 def _retest_status(request: dict[str, Any]) -> dict[str, Any]:
     return S.retest_status(S.require_state(request["state"]), _owner(request["character_id"]))
 
 
-@op(
-    "theorem.remove",
-    system="theorem",
-    properties={"state": _STATE, "character_id": _ID},
-    required=("state", "character_id"),
-    summary="A character leaves the table: its arcana deck goes, its set-aside figures "
-    "and pending chain go to the discard.",
-)
+@theorem_op("remove", state=True, takes={"character_id": _ID},
+            summary="A character leaves the table: its arcana deck goes, its set-aside figures and pending chain go to "
+            "the discard.")
 def _remove(request: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(S.require_state(request["state"]))
     cid = _owner(request["character_id"])

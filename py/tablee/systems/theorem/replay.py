@@ -23,9 +23,10 @@ from __future__ import annotations
 from typing import Any
 
 from ... import cards
-from ...registry import SEED_SCHEMA, op, rng_from
+from ...registry import rng_from
 from . import data as D
 from . import state as S
+from .ops import theorem_op
 
 __all__ = ["KINDS", "replay"]
 
@@ -45,13 +46,8 @@ def replay(kind: str, deck_used: dict[str, Any], rng: Any) -> dict[str, Any]:
     return {"drawn": [chain_a, chain_b], "events": ev_a + ev_b}
 
 
-@op(
-    "theorem.draw.replay",
-    system="theorem",
-    properties={"kind": {"enum": list(KINDS)}, "deck": cards.DECK_AS_IT_STOOD_SCHEMA, "seed": SEED_SCHEMA},
-    required=("kind", "deck", "seed"),
-    summary="Replay a logged draw of the numbered deck (an action's card, an opposition, a chase "
-    "round) from its seed and the deck as it stood: the cards drawn, chain by chain.",
-)
+@theorem_op("draw.replay", seed=True, takes={"kind": {"enum": list(KINDS)}, "deck": cards.DECK_AS_IT_STOOD_SCHEMA},
+            summary="Replay a logged draw of the numbered deck (an action's card, an opposition, a chase round) from "
+            "its seed and the deck as it stood: the cards drawn, chain by chain.")
 def _replay(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **replay(request["kind"], request["deck"], rng_from(request))}

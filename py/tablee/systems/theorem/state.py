@@ -470,6 +470,27 @@ def begin_action(
     "6) Accomplir un Exploit" (up to Divinité points of réalité, +1 each). The exploit's
     réalité is paid now. Returns the new state and the new character.
     """
+    _may_announce(state, character, exploit, retest)
+    sphere_level = character["spheres"][sphere]
+    skill_level = _skill_level(character, skill)
+    base = sphere_level + skill_level + modifier + exploit - (D.RETEST_MALUS if retest else 0)
+    return _announce(state, character, {
+        "sphere": sphere,
+        "skill": skill,
+        "sphere_level": sphere_level,
+        "skill_level": skill_level,
+        "modifier": modifier,
+        "exploit": exploit,
+        "retest": retest,
+        "base": base,
+    })
+
+
+def _may_announce(state: dict[str, Any], character: dict[str, Any], exploit: int, retest: bool) -> None:
+    """Refuse an action the character may not announce now (a simple action, or its side of a
+    chase): one already pending; an exploit during a re-test ("2) Le re-test": no exploit then);
+    more exploit points than Divinité or than the réalité left ("6) Accomplir un Exploit": up to
+    Divinité points of réalité, +1 each); a table already holding every player's action."""
     cid = character["id"]
     if cid in state["pending"]:
         raise RulesError("theorem.action.pending", character=cid)
@@ -480,30 +501,28 @@ def begin_action(
         raise RulesError("theorem.exploit.too_many", exploit=exploit, max=divinite)
     if exploit > character["realite"]:
         raise RulesError("theorem.realite.not_enough", cost=exploit, realite=character["realite"])
-    if len(state["pending"]) >= MAX_PLAYERS and cid not in state["pending"]:
+    if len(state["pending"]) >= MAX_PLAYERS:
         raise RulesError("theorem.state.invalid", field="pending", detail="too many")
-    sphere_level = character["spheres"][sphere]
-    skill_level = _skill_level(character, skill)
-    base = sphere_level + skill_level + modifier + exploit - (D.RETEST_MALUS if retest else 0)
+
+
+def _announce(
+    state: dict[str, Any], character: dict[str, Any], action: dict[str, Any], **extra: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The state with the character's announced ``action`` pending (no card drawn yet), and the
+    character with the exploit's réalité paid (checked first by :func:`_may_announce`)."""
     new = copy.deepcopy(state)
-    new["pending"][cid] = {
-        "sphere": sphere,
-        "skill": skill,
-        "sphere_level": sphere_level,
-        "skill_level": skill_level,
-        "modifier": modifier,
-        "exploit": exploit,
-        "retest": retest,
-        "base": base,
+    new["pending"][character["id"]] = {
+        **action,
         "chain": [],
         "drawn": False,
         "awaiting": None,
         "must_play": False,
         "effect": None,
+        **extra,
     }
-    ch = copy.deepcopy(character)
-    ch["realite"] -= exploit
-    return new, ch
+    paid = copy.deepcopy(character)
+    paid["realite"] -= action["exploit"]
+    return new, paid
 
 
 def _pending(state: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -860,18 +879,8 @@ def chase_begin(
         return new, None, {**info, "events": events}
     if character is None or character["id"] != sd["character_id"]:
         raise RulesError("theorem.chase.side_character", side=side, character=sd["character_id"])
-    cid = character["id"]
-    if cid in state["pending"]:
-        raise RulesError("theorem.action.pending", character=cid)
-    divinite = character["spheres"]["divinite"]
-    if exploit > divinite:
-        raise RulesError("theorem.exploit.too_many", exploit=exploit, max=divinite)
-    if exploit > character["realite"]:
-        raise RulesError("theorem.realite.not_enough", cost=exploit, realite=character["realite"])
-    if len(state["pending"]) >= MAX_PLAYERS:
-        raise RulesError("theorem.state.invalid", field="pending", detail="too many")
-    new = copy.deepcopy(state)
-    new["pending"][cid] = {
+    _may_announce(state, character, exploit, retest=False)
+    new, paid = _announce(state, character, {
         "sphere": None,
         "skill": None,
         "sphere_level": 0,
@@ -880,16 +889,8 @@ def chase_begin(
         "exploit": exploit,
         "retest": False,
         "base": base + exploit,
-        "chain": [],
-        "drawn": False,
-        "awaiting": None,
-        "must_play": False,
-        "effect": None,
-        "chase": side,
-    }
-    ch2 = copy.deepcopy(character)
-    ch2["realite"] -= exploit
-    return new, ch2, {"done": False, "chase_side": side, "pending": new["pending"][cid]}
+    }, chase=side)
+    return new, paid, {"done": False, "chase_side": side, "pending": new["pending"][character["id"]]}
 
 
 def _side_scores(state: dict[str, Any], side: str) -> dict[int, Fraction]:

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from tablee.errors import Problem, RulesError, declare
-from tablee.schema import character_head, compiled, fixed_object, integer, shape_problems, text
+from tablee.schema import character_head, compiled, fixed_object, integer, record, shape_problems, text
 
 from .data import (
     CARRIED,
@@ -87,44 +87,18 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "type": [schema["type"], "null"]}
 
 
-AMOUNT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "kind": {"enum": ["fixed", "max", "infinite"]},
-        "value": {"type": ["integer", "null"], "minimum": 0, "maximum": 999},
-    },
-    "required": ["kind", "value"],
-    "additionalProperties": False,
-}
-RANGE_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "ideal": {"type": "integer", "minimum": 0, "maximum": 100000},
-        "max": {"type": "integer", "minimum": 0, "maximum": 100000},
-    },
-    "required": ["ideal", "max"],
-    "additionalProperties": False,
-}
-WEAPON_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "characteristic": CHAR_ENUM,
-        "damage": AMOUNT_SCHEMA,
-        "ranged": {"type": "boolean"},
-        "thrown": {"type": "boolean"},
-        "melee_ok": {"type": "boolean"},
-        "range": nullable(RANGE_SCHEMA),
-        "malus_steps": {"type": "integer", "minimum": 0, "maximum": 4},
-    },
-    "required": ["characteristic", "damage", "ranged", "thrown", "melee_ok", "range", "malus_steps"],
-    "additionalProperties": False,
-}
-PROTECTION_SCHEMA = {
-    "type": "object",
-    "properties": {"characteristic": CHAR_ENUM, "absorb": AMOUNT_SCHEMA},
-    "required": ["characteristic", "absorb"],
-    "additionalProperties": False,
-}
+AMOUNT_SCHEMA = record({"kind": {"enum": ["fixed", "max", "infinite"]}, "value": nullable(integer(0, 999))})
+RANGE_SCHEMA = record({"ideal": integer(0, 100000), "max": integer(0, 100000)})
+WEAPON_SCHEMA = record({
+    "characteristic": CHAR_ENUM,
+    "damage": AMOUNT_SCHEMA,
+    "ranged": {"type": "boolean"},
+    "thrown": {"type": "boolean"},
+    "melee_ok": {"type": "boolean"},
+    "range": nullable(RANGE_SCHEMA),
+    "malus_steps": integer(0, 4),
+})
+PROTECTION_SCHEMA = record({"characteristic": CHAR_ENUM, "absorb": AMOUNT_SCHEMA})
 CATEGORIES = ["bag", "gear", "care", "animal", "weapon", "armour", "shield"]
 _ITEM_PROPS: dict[str, Any] = {
     "name": {"type": "string", "maxLength": 80},
@@ -161,32 +135,12 @@ ITEM_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 #: What the MJ submits for a custom item (no uid, no ref).
-CUSTOM_ITEM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {**_ITEM_PROPS, "afflicts": AFFLICTS_SCHEMA},
-    "required": ["name", "category"],
-    "additionalProperties": False,
-}
+CUSTOM_ITEM_SCHEMA: dict[str, Any] = record({**_ITEM_PROPS, "afflicts": AFFLICTS_SCHEMA}, required=("name", "category"))
 
-SKILL_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 60},
-        "level": {"enum": list(SKILL_LEVELS)},
-    },
-    "required": ["name", "level"],
-    "additionalProperties": False,
-}
-CONDITION_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "kind": {"enum": ["poison", "disease", "infection"]},
-        "name": {"type": "string", "maxLength": 80},
-        "diagnosed": {"type": "boolean"},
-    },
-    "required": ["kind", "name", "diagnosed"],
-    "additionalProperties": False,
-}
+SKILL_SCHEMA = record({"name": text(60, 1), "level": {"enum": list(SKILL_LEVELS)}})
+CONDITION_SCHEMA = record(
+    {"kind": {"enum": ["poison", "disease", "infection"]}, "name": text(80), "diagnosed": {"type": "boolean"}}
+)
 _CHAR_PROPS: dict[str, Any] = {
     **character_head("unicreon"),
     "created": {"type": "boolean"},

@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from tablee.errors import RulesError, declare
+from tablee.schema import array, record
 
 from .character import CHAR_ENUM, ITEM_SCHEMA, PROTECTION_SCHEMA, WEAPON_SCHEMA, nullable
 from .data import BESTIARY, CHARACTERISTICS, NPC_TIERS
@@ -223,16 +224,7 @@ STATE_SCHEMA: dict[str, Any] = {
         "order": {"type": "array", "items": CID, "maxItems": MAX_COMBATANTS + 1},
         "turn": {"type": "integer", "minimum": 0, "maximum": MAX_COMBATANTS + 1},
         "npc_initiative": COMBATANT_SCHEMA["properties"]["initiative"],
-        "melee_attacks": {
-            "type": "array",
-            "maxItems": 400,
-            "items": {
-                "type": "object",
-                "properties": {"defender": CID, "attacker": CID},
-                "required": ["defender", "attacker"],
-                "additionalProperties": False,
-            },
-        },
+        "melee_attacks": array(record({"defender": CID, "attacker": CID}), 400),
         "next_id": {"type": "integer", "minimum": 1, "maximum": 1000000},
         "last": nullable(LAST_SCHEMA),
         "seating": {"type": "array", "items": CID, "maxItems": MAX_COMBATANTS + 1},

@@ -13,7 +13,7 @@ import fastjsonschema
 
 from tablee.character_ops import CharacterOp, character_ops
 from tablee.errors import Problem, RulesError, declare
-from tablee.registry import SEED_SCHEMA, guard_state, op, rng_from
+from tablee.registry import SystemOps, guard_state, rng_from
 from tablee.schema import shape_problems
 from tablee.store import register_character_validator, register_state_validator
 
@@ -63,6 +63,9 @@ CHARACTER: dict[str, Any] = {"type": "object", "maxProperties": 40}
 STATE: dict[str, Any] = {"type": "object", "maxProperties": 20}
 UID = {"type": "string", "minLength": 1, "maxLength": 40}
 CID = cb.CID
+#: How Unicreon declares its ops: ``unicreon.<name>``, ``state=True`` for the combat tracker,
+#: ``character=True`` for a character (both checked in the handlers, see above).
+unicreon_op = SystemOps(S, state=STATE, character=CHARACTER)
 SKILL = {"enum": [None, *SKILL_LEVELS]}
 STEPS = {"type": "integer", "minimum": 0, "maximum": 10}
 
@@ -195,11 +198,7 @@ def _opt_char(request: dict[str, Any], key: str) -> dict[str, Any] | None:
     return _char(request, key) if request.get(key) is not None else None
 
 
-@op(
-    "unicreon.schemas",
-    system=S,
-    summary="JSON Schemas of the character, the combat state and the table state.",
-)
+@unicreon_op("schemas", summary="JSON Schemas of the character, the combat state and the table state.")
 def _schemas(request: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(
         {
@@ -213,11 +212,7 @@ def _schemas(request: dict[str, Any]) -> dict[str, Any]:
 # --- data and characters -------------------------------------------------------------------
 
 
-@op(
-    "unicreon.data",
-    system=S,
-    summary="Every Unicreon data table (characteristics, difficulties, prices, NPCs).",
-)
+@unicreon_op("data", summary="Every Unicreon data table (characteristics, difficulties, prices, NPCs).")
 def _data(request: dict[str, Any]) -> dict[str, Any]:
     return data_tables()
 
@@ -259,38 +254,20 @@ character_ops(
 )
 
 
-@op(
-    "unicreon.shop.buy",
-    system=S,
-    properties={
-        "character": CHARACTER,
-        "ref": {"enum": list(CATALOGUE)},
-        "carried": {"enum": list(CARRIED)},
-        "creation_pay": CREATION_PAY,
-    },
-    required=("character", "ref"),
-    summary="Buy a catalogue item: PO deducted (during the creation the item is chosen, free, unless "
-    "creation_pay); refused when PO are short or the bags are full.",
-)
+@unicreon_op("shop.buy", character=True, takes={"ref": {"enum": list(CATALOGUE)}},
+             may={"carried": {"enum": list(CARRIED)}, "creation_pay": CREATION_PAY},
+             summary="Buy a catalogue item: PO deducted (during the creation the item is chosen, free, unless "
+             "creation_pay); refused when PO are short or the bags are full.")
 def _shop_buy(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request)
     out = ch.buy(c, request["ref"], carried=request.get("carried"), creation_pay=request.get("creation_pay", False))
     return _char_out(out, uid=out["inventory"][-1]["uid"])
 
 
-@op(
-    "unicreon.shop.sell",
-    system=S,
-    properties={
-        "character": CHARACTER,
-        "uid": UID,
-        "price": {"type": "integer", "minimum": 0, "maximum": 1000000},
-        "creation_pay": CREATION_PAY,
-    },
-    required=("character", "uid"),
-    summary="Sell (or give back) an item for what it was paid, or for the price the MJ sets (an item "
-    "got free, chosen at creation or given, sells for nothing).",
-)
+@unicreon_op("shop.sell", character=True, takes={"uid": UID},
+             may={"price": {"type": "integer", "minimum": 0, "maximum": 1000000}, "creation_pay": CREATION_PAY},
+             summary="Sell (or give back) an item for what it was paid, or for the price the MJ sets (an item got "
+             "free, chosen at creation or given, sells for nothing).")
 def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request, rules="repair")
     item = ch.find_item(c, request["uid"])
@@ -301,19 +278,10 @@ def _shop_sell(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(out)
 
 
-@op(
-    "unicreon.inventory.custom",
-    system=S,
-    properties={
-        "character": CHARACTER,
-        "item": ch.CUSTOM_ITEM_SCHEMA,
-        "pay": {"type": "boolean"},
-        "creation_pay": CREATION_PAY,
-    },
-    required=("character", "item"),
-    summary="Give a custom item defined by the MJ (paid only when pay is true, and during the "
-    "creation only with creation_pay).",
-)
+@unicreon_op("inventory.custom", character=True, takes={"item": ch.CUSTOM_ITEM_SCHEMA},
+             may={"pay": {"type": "boolean"}, "creation_pay": CREATION_PAY},
+             summary="Give a custom item defined by the MJ (paid only when pay is true, and during the creation only "
+             "with creation_pay).")
 def _inventory_custom(request: dict[str, Any]) -> dict[str, Any]:
     item = ch.custom_item(request["item"])
     c = _char(request)
@@ -322,42 +290,21 @@ def _inventory_custom(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(out, uid=out["inventory"][-1]["uid"])
 
 
-@op(
-    "unicreon.inventory.remove",
-    system=S,
-    properties={"character": CHARACTER, "uid": UID},
-    required=("character", "uid"),
-    summary="Drop an item (no PO back).",
-)
+@unicreon_op("inventory.remove", character=True, takes={"uid": UID}, summary="Drop an item (no PO back).")
 def _inventory_remove(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(ch.remove_item(_char(request, rules="repair"), request["uid"]))
 
 
-@op(
-    "unicreon.inventory.carry",
-    system=S,
-    properties={"character": CHARACTER, "uid": UID, "carried": {"enum": list(CARRIED)}},
-    required=("character", "uid", "carried"),
-    summary="Move an item to a bag, a hand, worn or following; refused when the bags overflow.",
-)
+@unicreon_op("inventory.carry", character=True, takes={"uid": UID, "carried": {"enum": list(CARRIED)}},
+             summary="Move an item to a bag, a hand, worn or following; refused when the bags overflow.")
 def _inventory_carry(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(ch.set_carried(_char(request, rules="repair"), request["uid"], request["carried"]))
 
 
-@op(
-    "unicreon.item.use",
-    system=S,
-    properties={
-        "character": CHARACTER,
-        "uid": UID,
-        "target": CHARACTER,
-        "condition": {"type": "integer", "minimum": 0, "maximum": 19},
-    },
-    required=("character", "uid"),
-    summary="Use an item: one use spent; care items heal (refused at full PV) or, given a condition, "
-    "dress an infected wound (it ends); antidotes cure a diagnosed condition; a poison afflicts the "
-    "target (required).",
-)
+@unicreon_op("item.use", character=True, takes={"uid": UID},
+             may={"target": CHARACTER, "condition": {"type": "integer", "minimum": 0, "maximum": 19}},
+             summary="Use an item: one use spent; care items heal (refused at full PV) or, given a condition, dress an "
+             "infected wound (it ends); antidotes cure a diagnosed condition; a poison afflicts the target (required).")
 def _item_use(request: dict[str, Any]) -> dict[str, Any]:
     res = hl.use_item(
         _char(request),
@@ -375,38 +322,30 @@ def _test_response(spec_target: dict[str, Any], res: dict[str, Any]) -> dict[str
     return {**spec_target, **res}
 
 
-@op(
-    "unicreon.test",
-    system=S,
-    properties={"test": TEST_SCHEMA, "character": CHARACTER, "seed": SEED_SCHEMA},
-    required=("test", "seed"),
-    summary="Roll a test (d66 ≥ characteristic + difficulty − skill): both dice, raw, real, band.",
-)
+@unicreon_op("test", seed=True, takes={"test": TEST_SCHEMA}, may={"character": CHARACTER},
+             summary="Roll a test (d66 ≥ characteristic + difficulty − skill): both dice, raw, real, band.")
 def _test(request: dict[str, Any]) -> dict[str, Any]:
     t = _test_target(request["test"], _opt_char(request, "character"))
     dice = roll_d66(rng_from(request))
     return {"seed": request["seed"], **_test_response(t, resolve_test(dice[0], dice[1], t["target"]))}
 
 
-@op(
-    "unicreon.test.odds",
-    system=S,
-    properties={"test": TEST_SCHEMA, "character": CHARACTER},
-    required=("test",),
-    summary="Exact odds of a test: success and each résultat réel band over the 36 d66.",
-)
+@unicreon_op("test.odds", takes={"test": TEST_SCHEMA}, may={"character": CHARACTER},
+             summary="Exact odds of a test: success and each résultat réel band over the 36 d66.")
 def _test_odds(request: dict[str, Any]) -> dict[str, Any]:
     t = _test_target(request["test"], _opt_char(request, "character"))
     return {**t, **test_odds(t["target"])}
 
 
-OPP_PROPS: dict[str, Any] = {
-    "a": TEST_SCHEMA,
-    "b": TEST_SCHEMA,
-    "character_a": CHARACTER,
-    "character_b": CHARACTER,
-    "mode": {"enum": ["auto", "plain", "modified"]},
-    "initiator": {"enum": [None, "a", "b"]},
+#: The request of an opposition and of its odds (the roll adds its seed).
+OPPOSITION: dict[str, Any] = {
+    "takes": {"a": TEST_SCHEMA, "b": TEST_SCHEMA},
+    "may": {
+        "character_a": CHARACTER,
+        "character_b": CHARACTER,
+        "mode": {"enum": ["auto", "plain", "modified"]},
+        "initiator": {"enum": [None, "a", "b"]},
+    },
 }
 
 
@@ -423,13 +362,8 @@ def _opp_setup(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any],
     return ta, tb, modified
 
 
-@op(
-    "unicreon.opposition",
-    system=S,
-    properties={**OPP_PROPS, "seed": SEED_SCHEMA},
-    required=("a", "b", "seed"),
-    summary="Roll an opposition (plain: higher raw wins; modified: both must succeed first).",
-)
+@unicreon_op("opposition", **OPPOSITION, seed=True,
+             summary="Roll an opposition (plain: higher raw wins; modified: both must succeed first).")
 def _opposition(request: dict[str, Any]) -> dict[str, Any]:
     ta, tb, modified = _opp_setup(request)
     rng = rng_from(request)
@@ -440,13 +374,7 @@ def _opposition(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], "modified": modified, "a": ra, "b": rb, **res}
 
 
-@op(
-    "unicreon.opposition.odds",
-    system=S,
-    properties=OPP_PROPS,
-    required=("a", "b"),
-    summary="Exact odds of an opposition over the 1296 pairs of d66.",
-)
+@unicreon_op("opposition.odds", **OPPOSITION, summary="Exact odds of an opposition over the 1296 pairs of d66.")
 def _opposition_odds(request: dict[str, Any]) -> dict[str, Any]:
     ta, tb, modified = _opp_setup(request)
     odds = opposition_odds(ta["target"], tb["target"], modified=modified, initiator=request.get("initiator"))
@@ -458,73 +386,37 @@ def _opposition_odds(request: dict[str, Any]) -> dict[str, Any]:
 AMOUNT = {"type": "integer", "minimum": 0, "maximum": 999}
 
 
-@op(
-    "unicreon.health.damage",
-    system=S,
-    properties={"character": CHARACTER, "amount": AMOUNT},
-    required=("character", "amount"),
-    summary="Lose PV (0 PV: down until the MJ decides).",
-)
+@unicreon_op("health.damage", character=True, takes={"amount": AMOUNT},
+             summary="Lose PV (0 PV: down until the MJ decides).")
 def _damage(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(hl.apply_damage(_char(request), request["amount"]))
 
 
-@op(
-    "unicreon.health.heal",
-    system=S,
-    properties={"character": CHARACTER, "amount": AMOUNT},
-    required=("character", "amount"),
-    summary="Regain PV, never above the max.",
-)
+@unicreon_op("health.heal", character=True, takes={"amount": AMOUNT}, summary="Regain PV, never above the max.")
 def _heal(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(hl.apply_heal(_char(request), request["amount"]))
 
 
-@op(
-    "unicreon.health.down",
-    system=S,
-    properties={"character": CHARACTER, "state": {"enum": [None, "down", "unconscious", "dead"]}},
-    required=("character", "state"),
-    summary="The MJ's choice at 0 PV: unconscious or dead.",
-)
+@unicreon_op("health.down", character=True, takes={"state": {"enum": [None, "down", "unconscious", "dead"]}},
+             summary="The MJ's choice at 0 PV: unconscious or dead.")
 def _down(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(hl.set_down(_char(request), request["state"]))
 
 
-@op(
-    "unicreon.health.rest",
-    system=S,
-    properties={"character": CHARACTER, "kind": {"enum": ["short", "full"]}},
-    required=("character", "kind"),
-    summary="Rest: short = 1 PV; full day and night = half the PV lost.",
-)
+@unicreon_op("health.rest", character=True, takes={"kind": {"enum": ["short", "full"]}},
+             summary="Rest: short = 1 PV; full day and night = half the PV lost.")
 def _rest(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(hl.rest(_char(request), request["kind"]))
 
 
-@op(
-    "unicreon.health.new_adventure",
-    system=S,
-    properties={"character": CHARACTER},
-    required=("character",),
-    summary="Full health at the start of an adventure.",
-)
+@unicreon_op("health.new_adventure", character=True, summary="Full health at the start of an adventure.")
 def _new_adventure(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(hl.new_adventure(_char(request)))
 
 
-@op(
-    "unicreon.health.afflict",
-    system=S,
-    properties={
-        "character": CHARACTER,
-        "kind": {"enum": ["poison", "disease", "infection"]},
-        "name": {"type": "string", "maxLength": 80},
-        "diagnosed": {"type": "boolean"},
-    },
-    required=("character", "kind"),
-    summary="Add a poison, disease or infected wound (1d6 PV per day).",
-)
+@unicreon_op("health.afflict", character=True, takes={"kind": {"enum": ["poison", "disease", "infection"]}},
+             may={"name": {"type": "string", "maxLength": 80}, "diagnosed": {"type": "boolean"}},
+             summary="Add a poison, disease or infected wound (1d6 PV per day).")
 def _afflict(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(
         hl.afflict(
@@ -536,23 +428,21 @@ def _afflict(request: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-@op(
-    "unicreon.health.cure",
-    system=S,
-    properties={"character": CHARACTER, "condition": {"type": "integer", "minimum": 0, "maximum": 19}},
-    required=("character", "condition"),
-    summary="End a condition (healed): it leaves the sheet.",
-)
+@unicreon_op("health.cure", character=True, takes={"condition": {"type": "integer", "minimum": 0, "maximum": 19}},
+             summary="End a condition (healed): it leaves the sheet.")
 def _cure(request: dict[str, Any]) -> dict[str, Any]:
     """See health.cure."""
     return _char_out(hl.cure(_char(request), request["condition"]))
 
 
-DIAG_PROPS = {
-    "character": CHARACTER,
-    "condition": {"type": "integer", "minimum": 0, "maximum": 19},
-    "perception": {"type": "integer", "minimum": 0, "maximum": 99},
-    "skill": SKILL,
+#: The request of a diagnosis and of its odds (the roll adds its seed).
+DIAGNOSIS: dict[str, Any] = {
+    "character": True,
+    "takes": {
+        "condition": {"type": "integer", "minimum": 0, "maximum": 19},
+        "perception": {"type": "integer", "minimum": 0, "maximum": 99},
+    },
+    "may": {"skill": SKILL},
 }
 
 
@@ -564,13 +454,8 @@ def _diag_target(request: dict[str, Any]) -> tuple[dict[str, Any], int]:
     return c, target(request["perception"], 0, request.get("skill"))
 
 
-@op(
-    "unicreon.health.diagnose",
-    system=S,
-    properties={**DIAG_PROPS, "seed": SEED_SCHEMA},
-    required=("character", "condition", "perception", "seed"),
-    summary="Diagnose a condition: the healer's Perception test (Moyen); success marks it diagnosed.",
-)
+@unicreon_op("health.diagnose", **DIAGNOSIS, seed=True,
+             summary="Diagnose a condition: the healer's Perception test (Moyen); success marks it diagnosed.")
 def _diagnose(request: dict[str, Any]) -> dict[str, Any]:
     c, tgt = _diag_target(request)
     dice = roll_d66(rng_from(request))
@@ -579,38 +464,20 @@ def _diagnose(request: dict[str, Any]) -> dict[str, Any]:
     return _char_out(out, seed=request["seed"], test=res)
 
 
-@op(
-    "unicreon.health.diagnose.odds",
-    system=S,
-    properties=DIAG_PROPS,
-    required=("character", "condition", "perception"),
-    summary="Exact odds of a diagnosis.",
-)
+@unicreon_op("health.diagnose.odds", **DIAGNOSIS, summary="Exact odds of a diagnosis.")
 def _diagnose_odds(request: dict[str, Any]) -> dict[str, Any]:
     _, tgt = _diag_target(request)
     return test_odds(tgt)
 
 
-@op(
-    "unicreon.health.day",
-    system=S,
-    properties={"character": CHARACTER, "seed": SEED_SCHEMA},
-    required=("character", "seed"),
-    summary="One adventure day: each condition costs 1d6 PV.",
-)
+@unicreon_op("health.day", character=True, seed=True, summary="One adventure day: each condition costs 1d6 PV.")
 def _day(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request)
     dice = hl.roll_condition_dice(c, rng_from(request))
     return _char_out(hl.condition_day(c, dice), seed=request["seed"], dice=dice, pv_lost=sum(dice))
 
 
-@op(
-    "unicreon.health.day.odds",
-    system=S,
-    properties={"character": CHARACTER},
-    required=("character",),
-    summary="Exact distribution of the PV lost in one adventure day.",
-)
+@unicreon_op("health.day.odds", character=True, summary="Exact distribution of the PV lost in one adventure day.")
 def _day_odds(request: dict[str, Any]) -> dict[str, Any]:
     return {"pv_lost": hl.condition_day_odds(len(_char(request)["conditions"]))}
 
@@ -618,34 +485,26 @@ def _day_odds(request: dict[str, Any]) -> dict[str, Any]:
 # --- combat --------------------------------------------------------------------------------
 
 
-@op("unicreon.combat.new", system=S, summary="An empty combat tracker.")
+@unicreon_op("combat.new", summary="An empty combat tracker.")
 def _combat_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": cb.new_state()}
 
 
-@op(
-    "unicreon.combat.add_character",
-    system=S,
-    properties={"state": STATE, "character": CHARACTER, "side": {"enum": ["pc", "npc"]}},
-    required=("state", "character"),
-    summary="Add a PC (or an important NPC) to the fight.",
-)
+@unicreon_op("combat.add_character", state=True, character=True, may={"side": {"enum": ["pc", "npc"]}},
+             summary="Add a PC (or an important NPC) to the fight.")
 def _combat_add_character(request: dict[str, Any]) -> dict[str, Any]:
     out = cb.add_character(_state(request), _char(request), side=request.get("side", "pc"))
     return {"state": out, "cid": out["combatants"][-1]["cid"]}
 
 
-@op(
-    "unicreon.combat.add_npc",
-    system=S,
-    properties={
-        "state": STATE,
+@unicreon_op(
+    "combat.add_npc", state=True,
+    may={
         "tier": {"enum": list(NPC_TIERS)},
         "beast": {"enum": list(BESTIARY)},
         "count": {"type": "integer", "minimum": 1, "maximum": 20},
         "name": {"type": "string", "maxLength": 60},
     },
-    required=("state",),
     summary="Add generic NPCs of a tier, or beasts, in one request (give tier or beast).",
 )
 def _combat_add_npc(request: dict[str, Any]) -> dict[str, Any]:
@@ -657,61 +516,35 @@ def _combat_add_npc(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": out, "cids": [c["cid"] for c in out["combatants"][-count:]]}
 
 
-@op(
-    "unicreon.combat.remove",
-    system=S,
-    properties={"state": STATE, "cid": CID},
-    required=("state", "cid"),
-    summary="Take a combatant out of the fight.",
-)
+@unicreon_op("combat.remove", state=True, takes={"cid": CID}, summary="Take a combatant out of the fight.")
 def _combat_remove(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": cb.remove(_state(request), request["cid"])}
 
 
-@op(
-    "unicreon.combat.surprise",
-    system=S,
-    properties={"state": STATE, "attackers": {"type": "array", "items": CID, "minItems": 1, "maxItems": 60}},
-    required=("state", "attackers"),
-    summary="A free surprise round for the attackers, before initiative.",
-)
+@unicreon_op("combat.surprise", state=True,
+             takes={"attackers": {"type": "array", "items": CID, "minItems": 1, "maxItems": 60}},
+             summary="A free surprise round for the attackers, before initiative.")
 def _combat_surprise(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": cb.surprise(_state(request), request["attackers"])}
 
 
-@op(
-    "unicreon.combat.seat",
-    system=S,
-    properties={"state": STATE, "entry": CID, "move": {"enum": ["up", "down"]}},
-    required=("state", "entry", "move"),
-    summary="Move a seat (a PC's cid, or mj) one place up or down the table's seating order; "
-    "initiative goes clockwise in that order.",
-)
+@unicreon_op("combat.seat", state=True, takes={"entry": CID, "move": {"enum": ["up", "down"]}},
+             summary="Move a seat (a PC's cid, or mj) one place up or down the table's seating order; initiative goes "
+             "clockwise in that order.")
 def _combat_seat(request: dict[str, Any]) -> dict[str, Any]:
     """See combat.move_seat."""
     out = cb.move_seat(_state(request), request["entry"], -1 if request["move"] == "up" else 1)
     return {"state": out, "seating": out["seating"]}
 
 
-@op(
-    "unicreon.combat.initiative",
-    system=S,
-    properties={"state": STATE, "seed": SEED_SCHEMA},
-    required=("state", "seed"),
-    summary="Roll initiative (Agilité; one MJ roll for all NPCs) and start round 1.",
-)
+@unicreon_op("combat.initiative", state=True, seed=True,
+             summary="Roll initiative (Agilité; one MJ roll for all NPCs) and start round 1.")
 def _combat_initiative(request: dict[str, Any]) -> dict[str, Any]:
     out = cb.initiative(_state(request), rng_from(request))
     return {"state": out, "seed": request["seed"], "order": out["order"]}
 
 
-@op(
-    "unicreon.combat.initiative.odds",
-    system=S,
-    properties={"state": STATE},
-    required=("state",),
-    summary="Each PC's (and the MJ's) chance to succeed at initiative.",
-)
+@unicreon_op("combat.initiative.odds", state=True, summary="Each PC's (and the MJ's) chance to succeed at initiative.")
 def _combat_initiative_odds(request: dict[str, Any]) -> dict[str, Any]:
     state = _state(request)
     entries = {
@@ -725,64 +558,45 @@ def _combat_initiative_odds(request: dict[str, Any]) -> dict[str, Any]:
     return {"entries": entries}
 
 
-@op(
-    "unicreon.combat.next",
-    system=S,
-    properties={"state": STATE},
-    required=("state",),
-    summary="End the current turn (a new round after the last).",
-)
+@unicreon_op("combat.next", state=True, summary="End the current turn (a new round after the last).")
 def _combat_next(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": cb.next_turn(_state(request))}
 
 
-@op(
-    "unicreon.combat.engage",
-    system=S,
-    properties={"state": STATE, "cid": CID, "target": CID},
-    required=("state", "cid", "target"),
-    summary="Move into contact with a foe (one action).",
-)
+@unicreon_op("combat.engage", state=True, takes={"cid": CID, "target": CID},
+             summary="Move into contact with a foe (one action).")
 def _combat_engage(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": cb.engage(_state(request), request["cid"], request["target"])}
 
 
-@op(
-    "unicreon.combat.pickup",
-    system=S,
-    properties={"state": STATE, "cid": CID, "uid": UID},
-    required=("state", "cid", "uid"),
-    summary="Pick a thrown weapon back up (one action).",
-)
+@unicreon_op("combat.pickup", state=True, takes={"cid": CID, "uid": UID},
+             summary="Pick a thrown weapon back up (one action).")
 def _combat_pickup(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": cb.pickup(_state(request), request["cid"], request["uid"])}
 
 
-ATTACK_PROPS: dict[str, Any] = {
-    "state": STATE,
-    "attacker": CID,
-    "defender": CID,
-    "weapon": nullable(UID),
-    "protection": nullable(UID),
-    "ranged": {"type": "boolean"},
-    "distance": {"type": "integer", "minimum": 0, "maximum": 100000},
-    "aim": {"type": "boolean"},
-    "surprise": {"type": "boolean"},
-    "attacker_skill": SKILL,
-    "defender_skill": SKILL,
-    "attacker_malus": {"type": "integer", "minimum": -4, "maximum": 4},
-    "defender_malus": {"type": "integer", "minimum": -4, "maximum": 4},
-    "allow_same_side": {"type": "boolean"},
+#: The request of a passe d'armes and of its odds (the roll adds its seed).
+ATTACK: dict[str, Any] = {
+    "state": True,
+    "takes": {"attacker": CID, "defender": CID},
+    "may": {
+        "weapon": nullable(UID),
+        "protection": nullable(UID),
+        "ranged": {"type": "boolean"},
+        "distance": {"type": "integer", "minimum": 0, "maximum": 100000},
+        "aim": {"type": "boolean"},
+        "surprise": {"type": "boolean"},
+        "attacker_skill": SKILL,
+        "defender_skill": SKILL,
+        "attacker_malus": {"type": "integer", "minimum": -4, "maximum": 4},
+        "defender_malus": {"type": "integer", "minimum": -4, "maximum": 4},
+        "allow_same_side": {"type": "boolean"},
+    },
 }
 
 
-@op(
-    "unicreon.combat.attack",
-    system=S,
-    properties={**ATTACK_PROPS, "seed": SEED_SCHEMA},
-    required=("state", "attacker", "defender", "seed"),
-    summary="A passe d'armes: attack vs defence, damage, absorption, PV lost.",
-)
+@unicreon_op("combat.attack", **ATTACK, seed=True,
+             summary="A passe d'armes: attack vs defence, damage, absorption, PV lost.")
 def _combat_attack(request: dict[str, Any]) -> dict[str, Any]:
     state = _state(request)
     rng = rng_from(request)
@@ -790,27 +604,20 @@ def _combat_attack(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **cb.attack(state, request, a_dice, d_dice)}
 
 
-@op(
-    "unicreon.combat.attack.odds",
-    system=S,
-    properties=ATTACK_PROPS,
-    required=("state", "attacker", "defender"),
-    summary="Exact odds of a passe d'armes (hit, absorption, PV lost).",
-)
+@unicreon_op("combat.attack.odds", **ATTACK, summary="Exact odds of a passe d'armes (hit, absorption, PV lost).")
 def _combat_attack_odds(request: dict[str, Any]) -> dict[str, Any]:
     return cb.attack_odds(_state(request), request)
 
 
-ESCAPE_PROPS = {"state": STATE, "cid": CID, "from": CID, "mode": {"enum": ["two_actions", "opposition"]}}
+#: The request of an escape and of its odds (the roll adds its seed).
+ESCAPE: dict[str, Any] = {
+    "state": True,
+    "takes": {"cid": CID, "from": CID, "mode": {"enum": ["two_actions", "opposition"]}},
+}
 
 
-@op(
-    "unicreon.combat.escape",
-    system=S,
-    properties={**ESCAPE_PROPS, "seed": SEED_SCHEMA},
-    required=("state", "cid", "from", "mode", "seed"),
-    summary="Escape from melee: two actions, or one action and an Agilité opposition.",
-)
+@unicreon_op("combat.escape", **ESCAPE, seed=True,
+             summary="Escape from melee: two actions, or one action and an Agilité opposition.")
 def _combat_escape(request: dict[str, Any]) -> dict[str, Any]:
     rng = rng_from(request)
     dice = (roll_d66(rng), roll_d66(rng)) if request["mode"] == "opposition" else None
@@ -818,13 +625,7 @@ def _combat_escape(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **res}
 
 
-@op(
-    "unicreon.combat.escape.odds",
-    system=S,
-    properties=ESCAPE_PROPS,
-    required=("state", "cid", "from", "mode"),
-    summary="Exact odds of an escape.",
-)
+@unicreon_op("combat.escape.odds", **ESCAPE, summary="Exact odds of an escape.")
 def _combat_escape_odds(request: dict[str, Any]) -> dict[str, Any]:
     state = _state(request)
     c, foe = cb.get(state, request["cid"]), cb.get(state, request["from"])
@@ -839,16 +640,13 @@ def _combat_escape_odds(request: dict[str, Any]) -> dict[str, Any]:
     return {"success": odds["a_wins"], "failure": odds["b_wins"]}
 
 
-@op(
-    "unicreon.combat.adjust",
-    system=S,
-    properties={
-        "state": STATE,
-        "cid": CID,
+@unicreon_op(
+    "combat.adjust", state=True,
+    takes={"cid": CID},
+    may={
         "pv_delta": {"type": "integer", "minimum": -999, "maximum": 999},
         "down": {"enum": ["keep", None, "down", "unconscious", "dead"]},
     },
-    required=("state", "cid"),
     summary="MJ: change a combatant's PV (0..max) or down state.",
 )
 def _combat_adjust(request: dict[str, Any]) -> dict[str, Any]:
@@ -862,37 +660,21 @@ def _combat_adjust(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "unicreon.combat.end",
-    system=S,
-    properties={"state": STATE},
-    required=("state",),
-    summary="End the fight; returns the PV to copy back to each character.",
-)
+@unicreon_op("combat.end", state=True, summary="End the fight; returns the PV to copy back to each character.")
 def _combat_end(request: dict[str, Any]) -> dict[str, Any]:
     return cb.end_combat(_state(request))
 
 
-@op(
-    "unicreon.combat.sync",
-    system=S,
-    properties={"state": STATE, "character": CHARACTER},
-    required=("state", "character"),
-    summary="Copy a character's PV and down state onto its combatant (a change made on the sheet "
-    "during a fight); unchanged when the character is not in the fight.",
-)
+@unicreon_op("combat.sync", state=True, character=True,
+             summary="Copy a character's PV and down state onto its combatant (a change made on the sheet during a "
+             "fight); unchanged when the character is not in the fight.")
 def _combat_sync(request: dict[str, Any]) -> dict[str, Any]:
     """See combat.sync_character (the sheet/tracker PV model)."""
     return {"state": cb.sync_character(_state(request), _char(request))}
 
 
-@op(
-    "unicreon.combat.apply",
-    system=S,
-    properties={"state": STATE, "character": CHARACTER},
-    required=("state", "character"),
-    summary="Copy a combatant's PV and down state back onto its character.",
-)
+@unicreon_op("combat.apply", state=True, character=True,
+             summary="Copy a combatant's PV and down state back onto its character.")
 def _combat_apply(request: dict[str, Any]) -> dict[str, Any]:
     state, c = _state(request), _char(request)
     for x in state["combatants"]:

@@ -199,24 +199,10 @@ def _creation_budgets(c: dict[str, Any]) -> list[Problem]:
     one skill. Source: "Caractéristiques et compétences". They bind the creation only: once
     ``created``, characteristics and skills grow with improvement points ("La progression")."""
     problems: list[Problem] = []
-    total = sum(c["characteristics"].values())
-    if total != R.CREATION["characteristic_points"]:
-        problems.append(
-            Problem(
-                "characteristics",
-                "versality.char.characteristic_points",
-                {"total": total, "expected": R.CREATION["characteristic_points"]},
-            )
-        )
-    total = sum(c["skills"].values())
-    if total != R.CREATION["skill_points"]:
-        problems.append(
-            Problem(
-                "skills",
-                "versality.char.skill_points",
-                {"total": total, "expected": R.CREATION["skill_points"]},
-            )
-        )
+    for field, budget in (("characteristics", "characteristic_points"), ("skills", "skill_points")):
+        total, expected = sum(c[field].values()), R.CREATION[budget]
+        if total != expected:
+            problems.append(Problem(field, f"versality.char.{budget}", {"total": total, "expected": expected}))
     for s in R.SKILLS:
         if c["skills"][s] > R.CREATION["skill_max"]:
             problems.append(

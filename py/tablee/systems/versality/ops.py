@@ -9,7 +9,7 @@ from typing import Any
 from ... import cards
 from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from, rules_op, state_op
+from ...registry import SystemOps, rng_from
 from ...store import register_character_validator, register_state_validator
 from . import character as C
 from . import rules as R
@@ -27,6 +27,9 @@ declare(
 
 _CHAR = C.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
+#: How Versality declares its ops (here and in replay): ``versality.<name>``, ``state=True`` for the
+#: table state, ``character=True`` for a sheet.
+versality_op = SystemOps("versality", state=_STATE, character=_CHAR)
 _ID = ID_SCHEMA
 _TEST_PROPS = {
     "characteristic": {"enum": list(R.CHARACTERISTICS)},
@@ -83,7 +86,7 @@ def _char(c: dict[str, Any]) -> dict[str, Any]:
     return c
 
 
-@rules_op("versality", "The rules as data: ladder, prices, difficulties, bands.")
+@versality_op("rules", summary="The rules as data: ladder, prices, difficulties, bands.")
 def _rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "outcomes": list(reversed(R.OUTCOMES)),
@@ -131,24 +134,19 @@ character_ops(
 )
 
 
-@op("versality.state.new", system="versality", summary="An empty Versality table state.")
+@versality_op("state.new", summary="An empty Versality table state.")
 def _state_new(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.new_state()}
 
 
-@state_op("versality.view.player", system="versality", state=_STATE,
-          summary="The table state without MJ-only data (catastrophe, tokens, power uses, deck order).")
+@versality_op("view.player", state=True,
+              summary="The table state without MJ-only data (catastrophe, tokens, power uses, deck order).")
 def _view(request: dict[str, Any]) -> dict[str, Any]:
     return {"view": S.player_view(S.require_state(request["state"]))}
 
 
-@op(
-    "versality.deck.build",
-    system="versality",
-    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
-    required=("state", "character", "seed"),
-    summary="(Re)build and shuffle a character's deck from the sheet." + _PLAYER_ANSWER,
-)
+@versality_op("deck.build", state=True, character=True, seed=True,
+              summary="(Re)build and shuffle a character's deck from the sheet." + _PLAYER_ANSWER)
 def _deck_build(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"])
@@ -156,14 +154,9 @@ def _deck_build(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **_player_answer(new, [])}
 
 
-@op(
-    "versality.deck.sync",
-    system="versality",
-    properties={"state": _STATE, "character": _CHAR, "seed": SEED_SCHEMA},
-    required=("state", "character", "seed"),
-    summary="Add the sheet's new cards to the table deck, shuffled into the draw pile; "
-    "discard and hand untouched (builds the deck when the table has none)." + _PLAYER_ANSWER,
-)
+@versality_op("deck.sync", state=True, character=True, seed=True,
+              summary="Add the sheet's new cards to the table deck, shuffled into the draw pile; "
+              "discard and hand untouched (builds the deck when the table has none)." + _PLAYER_ANSWER)
 def _deck_sync(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"])
@@ -171,14 +164,10 @@ def _deck_sync(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **_player_answer(new, []), "added": added}
 
 
-@op(
-    "versality.test.odds",
-    system="versality",
-    properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, **_MODS},
-    required=("character", "characteristic", "skill", "difficulty"),
-    summary="Exact odds of each card and final outcome of a test, from the deck as it stands, and what "
-    "the draw does to the deck (drawn, reshuffle, exhausted, penalties: catastrophe +1 and a token each).",
-)
+@versality_op("test.odds", properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, **_MODS},
+              required=("character", "characteristic", "skill", "difficulty"),
+              summary="Exact odds of each card and final outcome of a test, from the deck as it stands, and what the "
+              "draw does to the deck (drawn, reshuffle, exhausted, penalties: catastrophe +1 and a token each).")
 def _odds(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Fonctionnement d'un test", "Les échecs"; the deck's run-out is
     :func:`rules.deck_run`, the same function the draw's events follow."""
@@ -222,13 +211,9 @@ def _odds(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "versality.test.draw",
-    system="versality",
-    properties={"state": _STATE, "character": _CHAR, **_TEST_PROPS, "seed": SEED_SCHEMA},
-    required=("state", "character", "characteristic", "skill", "difficulty", "seed"),
-    summary="Draw the cards of a test (seeded) into the deck's hand; the rule waits for resolve." + _PLAYER_ANSWER,
-)
+@versality_op("test.draw", state=True, character=True, takes=_TEST_PROPS, seed=True,
+              summary="Draw the cards of a test (seeded) into the deck's hand; the rule waits for resolve."
+              + _PLAYER_ANSWER)
 def _draw(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     c = _char(request["character"])
@@ -238,20 +223,10 @@ def _draw(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **_player_answer(new, info["events"]), "test": info}
 
 
-@op(
-    "versality.test.resolve",
-    system="versality",
-    properties={
-        "state": _STATE,
-        "character_id": _ID,
-        "choice": {"type": "string", "maxLength": 64},
-        **_MODS,
-        "seed": SEED_SCHEMA,
-    },
-    required=("state", "character_id", "seed"),
-    summary="Play the chosen (or worst) card, apply force/faiblesse/MJ tokens, discard it, shuffle back."
-    + _PLAYER_ANSWER,
-)
+@versality_op("test.resolve", state=True, takes={"character_id": _ID},
+              may={"choice": {"type": "string", "maxLength": 64}, **_MODS}, seed=True,
+              summary="Play the chosen (or worst) card, apply force/faiblesse/MJ tokens, discard it, shuffle back."
+              + _PLAYER_ANSWER)
 def _resolve(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     new, result = S.resolve_test(
@@ -267,14 +242,9 @@ def _resolve(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **_player_answer(new, result["events"], spent), "result": result}
 
 
-@op(
-    "versality.state.merge",
-    system="versality",
-    properties={"state": _STATE, "public": S.PUBLIC_SCHEMA, "penalties": S.PENALTIES_SCHEMA},
-    required=("state", "public", "penalties"),
-    summary="The store's op, not a player's: the previous whole table state, a player op's public and "
-    "penalties give the new whole table state (the MJ's fields kept, penalties applied, capped at 9999).",
-)
+@versality_op("state.merge", state=True, takes={"public": S.PUBLIC_SCHEMA, "penalties": S.PENALTIES_SCHEMA},
+              summary="The store's op, not a player's: the previous whole table state, a player op's public and "
+              "penalties give the new whole table state (the MJ's fields kept, penalties applied, capped at 9999).")
 def _merge(request: dict[str, Any]) -> dict[str, Any]:
     """The app's store (table.js ``playerCall``) saves what this answers; with the same
     previous state, player op + merge gives exactly the state the op computed
@@ -282,19 +252,16 @@ def _merge(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.merge_public(request["state"], request["public"], request["penalties"])}
 
 
-@op(
-    "versality.power.use",
-    system="versality",
-    properties={
-        "state": _STATE,
+@versality_op(
+    "power.use", state=True,
+    takes={
         "character_id": _ID,
         "characters": {"type": "array", "items": _ID, "maxItems": 200},
         "points": {"type": "integer", "minimum": 1, "maximum": 5},
-        "note": {"type": "string", "maxLength": 200},
     },
-    required=("state", "character_id", "characters", "points"),
-    summary="MJ: a power was used; the catastrophe scale rises 1–5 (hidden from players). "
-    "characters: the ids of the table's Versality characters (the user must be one of them).",
+    may={"note": {"type": "string", "maxLength": 200}},
+    summary="MJ: a power was used; the catastrophe scale rises 1–5 (hidden from players). characters: the ids of the "
+    "table's Versality characters (the user must be one of them).",
 )
 def _power(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Choisir son pouvoir". A user who is not one of the table's characters is
@@ -315,15 +282,12 @@ def _power(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state, "band": R.catastrophe_band(state["catastrophe"])}
 
 
-@op(
-    "versality.mj.adjust",
-    system="versality",
-    properties={
-        "state": _STATE,
+@versality_op(
+    "mj.adjust", state=True,
+    may={
         "catastrophe": {"type": "integer", "minimum": -100, "maximum": 100},
         "tokens": {"type": "integer", "minimum": -100, "maximum": 100},
     },
-    required=("state",),
     summary="MJ: add to (or take from) the catastrophe scale and the tokens (floor 0).",
 )
 def _adjust(request: dict[str, Any]) -> dict[str, Any]:
@@ -333,8 +297,8 @@ def _adjust(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state, "band": R.catastrophe_band(state["catastrophe"])}
 
 
-@state_op("versality.mj.band", system="versality", state=_STATE,
-          summary="MJ: the catastrophe value and its band (i18n key versality.catastrophe.<band>).")
+@versality_op("mj.band", state=True,
+              summary="MJ: the catastrophe value and its band (i18n key versality.catastrophe.<band>).")
 def _band(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     return {
@@ -344,13 +308,8 @@ def _band(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@op(
-    "versality.session.start",
-    system="versality",
-    properties={"state": _STATE, "characters": {"type": "array", "items": _CHAR, "maxItems": 12}},
-    required=("state", "characters"),
-    summary="Start a session: MJ gains 1 token per uncompensated failure point; soulager is available again.",
-)
+@versality_op("session.start", state=True, takes={"characters": {"type": "array", "items": _CHAR, "maxItems": 12}},
+              summary="Start a session: MJ gains 1 token per uncompensated failure point; soulager is available again.")
 def _session(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "Les échecs" ("Au début de la session, il en gagne 1 par points d'échec non
     compensé"); reading: rules/README.md (Versality), "every owed point (carte d'avance
@@ -372,13 +331,8 @@ def _session(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state, "characters": chars, "tokens_gained": gained, "debts": debts}
 
 
-@op(
-    "versality.wound",
-    system="versality",
-    properties={"character": _CHAR, "characteristic": {"enum": list(R.CHARACTERISTICS)}},
-    required=("character", "characteristic"),
-    summary="One more wound; returns the status.",
-)
+@versality_op("wound", character=True, takes={"characteristic": {"enum": list(R.CHARACTERISTICS)}},
+              summary="One more wound; returns the status.")
 def _wound(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request["character"])
     if c["incapacitated"]:
@@ -387,13 +341,8 @@ def _wound(request: dict[str, Any]) -> dict[str, Any]:
     return {"character": new, "status": C.wound_status(new), "untreated_wounds": sum(new["wounds"].values())}
 
 
-@op(
-    "versality.wound.remove",
-    system="versality",
-    properties={"character": _CHAR, "characteristic": {"enum": list(R.CHARACTERISTICS)}},
-    required=("character", "characteristic"),
-    summary="Take back one wound entered by mistake (la MJ's correction); returns the status.",
-)
+@versality_op("wound.remove", character=True, takes={"characteristic": {"enum": list(R.CHARACTERISTICS)}},
+              summary="Take back one wound entered by mistake (la MJ's correction); returns the status.")
 def _wound_remove(request: dict[str, Any]) -> dict[str, Any]:
     """La MJ's correction of a wound added by mistake: :func:`character.remove_wound`.
 
@@ -404,16 +353,14 @@ def _wound_remove(request: dict[str, Any]) -> dict[str, Any]:
     return {"character": new, "status": C.wound_status(new), "untreated_wounds": sum(new["wounds"].values())}
 
 
-@op(
-    "versality.heal",
-    system="versality",
-    properties={
+@versality_op(
+    "heal",
+    takes={
         "healer": _CHAR,
         "target": _CHAR,
         "characteristic": {"enum": list(R.CHARACTERISTICS)},
         "outcome": {"enum": list(R.OUTCOMES)},
     },
-    required=("healer", "target", "characteristic", "outcome"),
     summary="The healer's once-per-game soulager on an ally: a success removes one wound.",
 )
 def _heal(request: dict[str, Any]) -> dict[str, Any]:
@@ -422,16 +369,13 @@ def _heal(request: dict[str, Any]) -> dict[str, Any]:
     return {**out, "status": C.wound_status(out["target"])}
 
 
-@op(
-    "versality.scenario.end",
-    system="versality",
-    properties={
-        "character": _CHAR,
+@versality_op(
+    "scenario.end", character=True,
+    takes={
         "survived_unhurt": {"type": "boolean"},
         "objective": {"type": "boolean"},
         "catastrophe": {"type": "integer", "minimum": 0, "maximum": 9999},
     },
-    required=("character", "survived_unhurt", "objective", "catastrophe"),
     summary="Improvement points earned at the end of a scenario, added to the character.",
 )
 def _end(request: dict[str, Any]) -> dict[str, Any]:
@@ -445,20 +389,11 @@ def _end(request: dict[str, Any]) -> dict[str, Any]:
     return {"character": c, "points": pts}
 
 
-@op(
-    "versality.scenario.award",
-    system="versality",
-    properties={
-        "state": _STATE,
-        "characters": {"type": "array", "items": _CHAR, "maxItems": 12},
-        "objective": {"type": "boolean"},
-        "unhurt": {"type": "array", "items": _ID, "maxItems": 12},
-        "again": {"type": "boolean"},
-    },
-    required=("state", "characters", "objective"),
-    summary="End of scenario for the table: improvement points to every character, once per "
-    "session (a second award in the same session needs again: true).",
-)
+@versality_op("scenario.award", state=True,
+              takes={"characters": {"type": "array", "items": _CHAR, "maxItems": 12}, "objective": {"type": "boolean"}},
+              may={"unhurt": {"type": "array", "items": _ID, "maxItems": 12}, "again": {"type": "boolean"}},
+              summary="End of scenario for the table: improvement points to every character, once per session (a "
+              "second award in the same session needs again: true).")
 def _award(request: dict[str, Any]) -> dict[str, Any]:
     """Source: "La progression : monter de niveau" (points earned at the end of a scenario).
 
@@ -526,15 +461,10 @@ _PURCHASE = {
 }
 
 
-@op(
-    "versality.improve",
-    system="versality",
-    properties={"character": _CHAR, "purchase": _PURCHASE},
-    required=("character", "purchase"),
-    summary="Spend improvement points: a card (a success card with the failure cards that compensate it, "
-    "refused if 3+ points stay owed; failure cards are free), a power (5), a characteristic (1 + points "
-    "held), a skill (its score, at least 1).",
-)
+@versality_op("improve", character=True, takes={"purchase": _PURCHASE},
+              summary="Spend improvement points: a card (a success card with the failure cards that compensate it, "
+              "refused if 3+ points stay owed; failure cards are free), a power (5), a characteristic (1 + points "
+              "held), a skill (its score, at least 1).")
 def _improve(request: dict[str, Any]) -> dict[str, Any]:
     c = _char(request["character"])
     return C.improve(c, request["purchase"])

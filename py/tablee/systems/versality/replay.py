@@ -22,8 +22,9 @@ from typing import Any
 
 from ... import cards
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, op, rng_from
+from ...registry import rng_from
 from . import rules as R
+from .ops import versality_op
 
 __all__ = ["replay"]
 
@@ -53,15 +54,12 @@ def replay(deck_used: dict[str, Any], count: int, rng: Any) -> dict[str, Any]:
     return {"drawn": [drawn], "events": events}
 
 
-@op(
-    "versality.draw.replay",
-    system="versality",
-    properties={
+@versality_op(
+    "draw.replay", seed=True,
+    takes={
         "deck": cards.DECK_AS_IT_STOOD_SCHEMA,
         "count": {"type": "integer", "minimum": 1, "maximum": cards.MAX_CARDS},
-        "seed": SEED_SCHEMA,
     },
-    required=("deck", "count", "seed"),
     summary="Replay a logged test draw from its seed and the deck as it stood: the cards drawn.",
 )
 def _replay(request: dict[str, Any]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from ... import cards
 from ...errors import Problem, RulesError, declare
-from ...schema import compiled, shape_problems
+from ...schema import array, compiled, integer, record, shape_problems, text
 from . import character as C
 from . import rules as R
 
@@ -61,57 +61,35 @@ declare(
 
 PILES = ("draw", "hand", "discard")
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
-PENDING_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "rule": {"enum": ["choose", "worst"]},
-        "count": {"type": "integer", "minimum": 1, "maximum": 80},
-        "score": {"type": "integer", "minimum": -80, "maximum": 80},
-        "characteristic": {"enum": list(R.CHARACTERISTICS)},
-        "skill": {"enum": list(R.SKILLS)},
-        "difficulty": {"enum": list(R.DIFFICULTIES)},
-        "wounds": {"type": "integer", "minimum": 0, "maximum": 18},
+PENDING_SCHEMA: dict[str, Any] = record({
+    "rule": {"enum": ["choose", "worst"]},
+    "count": integer(1, 80),
+    "score": integer(-80, 80),
+    "characteristic": {"enum": list(R.CHARACTERISTICS)},
+    "skill": {"enum": list(R.SKILLS)},
+    "difficulty": {"enum": list(R.DIFFICULTIES)},
+    "wounds": integer(0, 18),
+})
+STATE_SCHEMA: dict[str, Any] = record({
+    "catastrophe": integer(0, 9999),
+    "tokens": integer(0, 9999),
+    "session": integer(0, 9999),
+    "awarded_session": {"type": ["integer", "null"], "minimum": 0, "maximum": 9999},
+    "power_uses": array(record({"character_id": _ID, "points": integer(1, 5), "note": text(200)},
+                               required=("character_id", "points")), 500),
+    "decks": {
+        "type": "object",
+        "propertyNames": _ID,
+        "additionalProperties": cards.CARD_STATE_SCHEMA,
+        "maxProperties": 12,
     },
-    "required": ["rule", "count", "score", "characteristic", "skill", "difficulty", "wounds"],
-    "additionalProperties": False,
-}
-STATE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "catastrophe": {"type": "integer", "minimum": 0, "maximum": 9999},
-        "tokens": {"type": "integer", "minimum": 0, "maximum": 9999},
-        "session": {"type": "integer", "minimum": 0, "maximum": 9999},
-        "awarded_session": {"type": ["integer", "null"], "minimum": 0, "maximum": 9999},
-        "power_uses": {
-            "type": "array",
-            "maxItems": 500,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "character_id": _ID,
-                    "points": {"type": "integer", "minimum": 1, "maximum": 5},
-                    "note": {"type": "string", "maxLength": 200},
-                },
-                "required": ["character_id", "points"],
-                "additionalProperties": False,
-            },
-        },
-        "decks": {
-            "type": "object",
-            "propertyNames": _ID,
-            "additionalProperties": cards.CARD_STATE_SCHEMA,
-            "maxProperties": 12,
-        },
-        "pending": {
-            "type": "object",
-            "propertyNames": _ID,
-            "additionalProperties": PENDING_SCHEMA,
-            "maxProperties": 12,
-        },
+    "pending": {
+        "type": "object",
+        "propertyNames": _ID,
+        "additionalProperties": PENDING_SCHEMA,
+        "maxProperties": 12,
     },
-    "required": ["catastrophe", "tokens", "session", "awarded_session", "power_uses", "decks", "pending"],
-    "additionalProperties": False,
-}
+})
 
 #: The MJ's fields of the table state: never in the answer to a player op. Source:
 #: "L'échelle de catastrophe" (catastrophe, MJ only), "Les échecs" (the MJ's tokens),
@@ -129,16 +107,9 @@ PUBLIC_SCHEMA: dict[str, Any] = {
 #: deck (reshuffle, or a draw past every card) is announced at the table and costs
 #: catastrophe +1 and gives the MJ a token; ``mj_tokens_spent`` are the tokens the player
 #: asked the MJ to spend (the request's ``tokens``). Never the MJ's counts.
-PENALTIES_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "catastrophe_added": {"type": "integer", "minimum": 0, "maximum": 200},
-        "mj_tokens_added": {"type": "integer", "minimum": 0, "maximum": 200},
-        "mj_tokens_spent": {"type": "integer", "minimum": 0, "maximum": 3},
-    },
-    "required": ["catastrophe_added", "mj_tokens_added", "mj_tokens_spent"],
-    "additionalProperties": False,
-}
+PENALTIES_SCHEMA: dict[str, Any] = record(
+    {"catastrophe_added": integer(0, 200), "mj_tokens_added": integer(0, 200), "mj_tokens_spent": integer(0, 3)}
+)
 
 _shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
 
