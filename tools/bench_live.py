@@ -1,13 +1,19 @@
-"""make bench, the live table (issue 15): the sync latency between two browser contexts of this
-machine and the bytes the page loads for the live table.
+"""make bench, the live table: the latency of a player's move refereed by the MJ's device, the
+sync of the MJ's changes to a phone, and the bytes the page loads for the live table.
 
-Two contexts with separate storage (the MJ's and a player's) join through the pages as a table
-would (the invitation link, the name, the answer pasted on the MJ's page). Then 100 changes of
-the table's name are made on one side through the app and timed until the other side's app has
-them, both ways: MJ -> player is the whole path (the MJ's table, store.share's player view in
-the worker, the Y update, the data channel, the player's saved table), player -> MJ the same
-the other way (the merge into the MJ's table included). Both pages stamp
-`performance.timeOrigin + performance.now()`, one clock for the two contexts of one browser.
+Two contexts with separate storage (the MJ's laptop and a player's phone) join through the
+pages as a table would (the invitation link, the name, the answer pasted on the MJ's page); the
+MJ's table is the benchmark's big table (tools/bench_table.py: 50 characters, 1000 log entries).
+Then:
+- 100 moves from the phone: a dice roll sent through the phone's app (the session sends it to
+  the MJ's device, which rolls it with its own seed, applies it to its whole table, logs it and
+  publishes the player view). Timed from the call until the phone has the referee's answer,
+  and until the MJ's table holds the logged entry.
+- 100 changes of the table's name on the MJ's device, timed until the phone's table has them
+  (the MJ's table, store.share's player view in the worker, the Y update, the data channel,
+  the phone's saved table).
+Both pages stamp `performance.timeOrigin + performance.now()`, one clock for the two contexts of
+one browser.
 
 The bytes are the files the page fetched for the live page (Yjs, y-protocols, lib0, the live
 modules, their CSS and texts), with the service worker blocked so every one is a request:
@@ -34,6 +40,24 @@ FOLLOW = f"""async () => {{
     const hit = /^bench-(\\d+)$/.exec(doc.name ?? '');
     if (hit && !window.__seen.has(hit[1])) window.__seen.set(hit[1], {CLOCK});
   }});
+}}"""
+#: On the MJ's device: when each entry id first appears in its table.
+FOLLOW_LOG = f"""async () => {{
+  const m = await import('./static/js/live/connect.js');
+  window.__logged = new Map();
+  const note = (doc) => {{
+    const at = {CLOCK};
+    for (const e of doc.log ?? []) if (e && !window.__logged.has(e.id)) window.__logged.set(e.id, at);
+  }};
+  note(m.current().app.doc);
+  m.current().app.onDocument(note);
+}}"""
+#: On the phone: a roll through the app (a move while joined); [sent, answered, logged id, error].
+MOVE = f"""async () => {{
+  const m = await import('./static/js/live/connect.js');
+  const at = {CLOCK};
+  const r = await m.current().app.call({{ op: 'roll', expr: '1d6' }});
+  return [at, {CLOCK}, r?.logged ?? null, r?.error?.code ?? null];
 }}"""
 CHANGE = f"""async (i) => {{
   const m = await import('./static/js/live/connect.js');
@@ -70,9 +94,28 @@ def _direction(source, target, start: int) -> list[float]:
     return times
 
 
+def _moves(phone, mj) -> tuple[list[float], list[float]]:
+    """100 rolls sent from the phone: (until the phone's answer, until the MJ's table has it)."""
+    mj.evaluate(FOLLOW_LOG)
+    answered, logged = [], []
+    for _ in range(CHANGES):
+        sent, back, entry, error = phone.evaluate(MOVE)
+        if error or not entry:
+            raise RuntimeError(f"a move was refused: {error}")
+        mj.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
+        answered.append(back - sent)
+        logged.append(mj.evaluate("(id) => window.__logged.get(id)", entry) - sent)
+    return answered, logged
+
+
 def live_sync(browser, site: str) -> dict:
-    """Join two contexts and time 100 changes each way (the samples, in ms, under
-    "mj_to_player" and "player_to_mj"); the bytes of the live page's files."""
+    """Join two contexts on the big table and time 100 moves from the phone ("move_answer",
+    "move_logged") and 100 changes from the MJ ("mj_to_player"), in ms; the bytes of the live
+    page's files."""
+    import json
+
+    from bench_table import saved_table
+
     mj_context = browser.new_context(service_workers="block")
     mj_context.add_init_script(MJ_MODE_ON)
     player_context = browser.new_context(service_workers="block")
@@ -80,6 +123,8 @@ def live_sync(browser, site: str) -> dict:
     mj = mj_context.new_page()
     player = player_context.new_page()
     try:
+        mj.goto(site + "manifest.webmanifest")
+        mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(saved_table()))
         mj.goto(site + "#/tray")
         mj.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
         mj.on("request", lambda r: fetched.append(r.url))
@@ -91,22 +136,24 @@ def live_sync(browser, site: str) -> dict:
             data = local.read_bytes()
             raw += len(data)
             packed += len(gzip.compress(data, 9))
+        move_answer, move_logged = _moves(player, mj)
         mj_to_player = _direction(mj, player, 0)
-        player_to_mj = _direction(player, mj, CHANGES)
     finally:
         mj_context.close()
         player_context.close()
-    return {"mj_to_player": mj_to_player, "player_to_mj": player_to_mj, "bytes": raw, "gzip_bytes": packed,
-            "files": len(files)}
+    return {"move_answer": move_answer, "move_logged": move_logged, "mj_to_player": mj_to_player,
+            "bytes": raw, "gzip_bytes": packed, "files": len(files)}
 
 
 def report_lines(r: dict) -> list[str]:
     if "error" in r:
         return ["", f"Live table: {r['error']}"]
-    lines = ["", "Live table (two contexts of one browser on this machine, joined through the pages):", "",
+    lines = ["", "Live table (two contexts of one browser on this machine, joined through the pages; the MJ's "
+             "table holds 50 characters and 1000 log entries; goal: a move p95 ≤ 150 ms):", "",
              "| figure | p50 | p95 |", "| --- | --- | --- |"]
-    for key, label in (("mj_to_player", "a change on the MJ's device, until the player's table has it"),
-                       ("player_to_mj", "a change on the player's device, until the MJ's table has it")):
+    for key, label in (("move_answer", "a roll sent from the phone (a move), until the phone has the referee's answer"),
+                       ("move_logged", "the same move, until the MJ's table holds its log entry"),
+                       ("mj_to_player", "a change on the MJ's device, until the player's table has it")):
         s = r[key]
         lines.append(f"| {label} ({s['count']} changes) | {s['p50_ms']:.1f} ms | {s['p95_ms']:.1f} ms |")
     lines += ["", f"Bytes the page loads for the live table: {r['bytes'] / 1e3:.1f} kB in {r['files']} files"
