@@ -186,6 +186,20 @@ def test_roll_share_for_a_player_drops_the_deck_it_drew_from(table):
     assert {k: v for k, v in out.items() if k != "request"} == {k: v for k, v in entry.items() if k != "request"}
 
 
+@pytest.mark.parametrize("system", ["theorem", "versality"])
+def test_a_logged_draw_answer_keeps_no_deck_order_in_a_players_share(system):
+    """A draw's answer names the deck as it stood (``deck_used``: the draw pile in order); a log
+    entry holding it, as a page may log a whole answer, reaches a player without it, at any
+    depth: with the cards drawn it would tell the order of what is left."""
+    order = {"draw": ["c-3", "c-1", "c-2"], "discard": []}
+    entry = {"id": "l1", "at": "2026-11-25T10:00:00Z", "kind": f"{system}.draw", "system": system,
+             "label": "pioche", "request": {"op": f"{system}.x", "seed": 4},
+             "result": {"deck_used": order, "test": {"deck_used": order, "count": 2}, "summary": "ok"}}
+    out = ok({"op": "store.share", "kind": "entry", "data": entry, "audience": "player"})["data"]
+    assert "c-3" not in json.dumps(out)
+    assert out["result"] == {"test": {"count": 2}, "summary": "ok"} and out["request"] == entry["request"]
+
+
 @pytest.mark.parametrize(
     ("kind", "data", "code"),
     [

@@ -16,7 +16,10 @@ from ...share import conceal_cards, register_share_filter, scrub
 
 __all__ = ["player_entry", "player_state"]
 
-_LOG_SECRETS = frozenset({"deck", "arcana", "state", "hand"})
+#: Keys of a logged request or result that may hold a pile's order or a hand: the deck a draw
+#: used (``deck``, as the pages log it, or ``deck_used``, as the ops answer it) tells the order
+#: of what is left to draw.
+_LOG_SECRETS = frozenset({"deck", "deck_used", "arcana", "state", "hand"})
 
 
 def player_state(state: dict[str, Any]) -> dict[str, Any]:

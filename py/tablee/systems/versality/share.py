@@ -17,8 +17,9 @@ from . import state as S
 
 __all__ = ["player_entry", "player_state"]
 
-#: Keys of a logged request or result that may hold a deck or the MJ's side.
-_LOG_SECRETS = frozenset({*S.MJ_FIELDS, "state", "deck", "decks", "public"})
+#: Keys of a logged request or result that may hold a deck or the MJ's side (``deck_used``: a
+#: draw's deck as the op answers it, the order of what is left to draw).
+_LOG_SECRETS = frozenset({*S.MJ_FIELDS, "state", "deck", "decks", "deck_used", "public"})
 
 
 def player_state(state: dict[str, Any]) -> dict[str, Any]:
