@@ -57,6 +57,12 @@ def received(page) -> str:
     return text
 
 
+#: The phone keeps no move waiting for the referee (its saved live record's queue is empty).
+NO_MOVE_WAITING = """() => { const raw = localStorage.getItem('tablee.live');
+  if (raw === null) return true; const live = JSON.parse(raw);
+  return !Array.isArray(live.queue) || live.queue.length === 0; }"""
+
+
 def storage(page) -> str:
     return page.evaluate("() => JSON.stringify(Object.entries(localStorage))")
 
@@ -153,6 +159,9 @@ def test_systmj_secret_choices_a_defence_and_an_attack_from_the_phones(devices, 
     # Before the reveal: no choice on a phone, its own included, and no declared defence.
     for phone in (lea, mo):
         wait_saved(phone, "d => d.systems.systmj.rounds !== null")
+        # The phone's own answered moves leave its saved queue (saved a moment after the answer):
+        # what is scanned is what it keeps, not its own declaration on its way to the MJ.
+        phone.wait_for_function(NO_MOVE_WAITING)
         entities = saved(phone)["systems"]["systmj"]["rounds"]["entities"]
         assert {e["choice"] for e in entities} == {""} and all("defence" not in e for e in entities)
         text = received(phone) + storage(phone)

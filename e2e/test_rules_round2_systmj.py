@@ -167,7 +167,9 @@ def test_the_library_deletes_a_card_and_learns_a_pouvoir(app_with):
     value = next(s for s in range(100) if handle({**request, "seed": s})["points"] == 1)
     force_next_seed(app, value)
     app.locator("[data-testid=sj-learn-roll]").click()
-    doc = wait_saved(app, "d => d.systems.systmj.library.cards[0].score === 41")
+    # The card's new score and its log entry are saved by two changes: wait for both.
+    doc = wait_saved(app, "d => d.systems.systmj.library.cards[0].score === 41"
+                          " && d.log.some(e => e.kind === 'systmj.card.learn')")
     entry = next(e for e in doc["log"] if e["kind"] == "systmj.card.learn")
     assert "state" not in entry["request"] and entry["request"]["seed"] == value
     expect(app.locator("[data-testid=sj-learn-result]")).to_contain_text("40 → 41")

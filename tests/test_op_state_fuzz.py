@@ -126,7 +126,10 @@ def mutate(state: dict[str, Any], seed: int) -> dict[str, Any]:
         elif pick == 1 and isinstance(container, dict):
             container[rng.choice(["x", "owner", "__proto__", key + "_"])] = container.pop(key)
         else:
-            container[key] = rng.choice(ODD)
+            # A copy: the same odd value put in twice, or a later mutation inside it, would
+            # otherwise make the state a graph with a cycle (no JSON request ever is one) and
+            # change ODD for every later test.
+            container[key] = copy.deepcopy(rng.choice(ODD))
     return out
 
 
