@@ -40,6 +40,8 @@ HEAVY = (
 # clone they start before the shorter browser tests.
 BROWSER_HEAVY = (
     "e2e/test_live_table.py::",
+    "e2e/test_live_moves.py::",
+    "e2e/test_rtc15.py::",
     "e2e/test_systmj.py::",
     "e2e/test_systmj_card_journey.py::",
     "e2e/test_theorem.py::",
