@@ -145,6 +145,14 @@ CLEAR_SITE_STORAGE = """async () => {
   }
 }"""
 
+
+def empty_site_storage(context, site: str) -> None:
+    """Empty ``context``'s site storage (CLEAR_SITE_STORAGE) from a page of its own, closed after."""
+    page = context.new_page()
+    page.goto(site + "manifest.webmanifest")
+    page.evaluate(CLEAR_SITE_STORAGE)
+    page.close()
+
 MJ_MODE_ON = "try { localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 
 
@@ -191,10 +199,7 @@ class Device:
         records cleared, one new page."""
         for page in list(self.context.pages):
             page.close()
-        page = self.context.new_page()
-        page.goto(site + "manifest.webmanifest")
-        page.evaluate(CLEAR_SITE_STORAGE)
-        page.close()
+        empty_site_storage(self.context, site)
         self.foreign.clear()
         self.errors.clear()
         self.csp.clear()

@@ -44,12 +44,12 @@ from playwright.sync_api import expect
 
 from browser_support import (
     CHROMIUM_FLAGS,
-    CLEAR_SITE_STORAGE,
     CONSOLE,
     CSP_RECORDER,
     ROOT,
     Device,
     chromium_path,
+    empty_site_storage,
     wait_engine,
 )
 
@@ -251,10 +251,7 @@ def context(request, new_context, browser_context_args, server, site):
         return
     args = {k: v for k, v in browser_context_args.items() if k != "base_url"}
     shared = request.getfixturevalue("shared_contexts")(args)
-    page = shared.new_page()
-    page.goto(site + "manifest.webmanifest")
-    page.evaluate(CLEAR_SITE_STORAGE)
-    page.close()
+    empty_site_storage(shared, site)
     for found in shared.tablee_guard.values():
         found.clear()
     yield shared

@@ -9,24 +9,22 @@ function roundtrip({ states }) {
   for (let i = 1; i < states.length; i += 1) {
     record(history, "change", { before: states[i - 1], after: states[i], id: `e${i}`, at: "" });
   }
-  let doc = structuredClone(states[states.length - 1]);
-  const undone = [];
+  const doc = structuredClone(states[states.length - 1]);
   const refused = [];
-  while (history.undo.length) {
-    const entry = history.undo[history.undo.length - 1];
-    refused.push(conflicts(doc, entry.changes, "undo").length);
-    apply(doc, entry.changes, "undo");
-    record(history, "undo", { entry });
-    undone.push(structuredClone(doc));
-  }
-  const redone = [];
-  while (history.redo.length) {
-    const entry = history.redo[history.redo.length - 1];
-    refused.push(conflicts(doc, entry.changes, "redo").length);
-    apply(doc, entry.changes, "redo");
-    record(history, "redo", { entry });
-    redone.push(structuredClone(doc));
-  }
+  // Take every entry of one list in turn (undo, then redo), noting the conflicts it would have.
+  const unwind = (direction) => {
+    const seen = [];
+    while (history[direction].length) {
+      const entry = history[direction][history[direction].length - 1];
+      refused.push(conflicts(doc, entry.changes, direction).length);
+      apply(doc, entry.changes, direction);
+      record(history, direction, { entry });
+      seen.push(structuredClone(doc));
+    }
+    return seen;
+  };
+  const undone = unwind("undo");
+  const redone = unwind("redo");
   return { undone, redone, refused };
 }
 

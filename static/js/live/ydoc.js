@@ -26,6 +26,11 @@
 // surrogate cannot be encoded in UTF-8 by Yjs: JSON from the app never holds one).
 import * as Y from "yjs";
 
+/** Deep equality of two JSON values (whatever their keys' order): the undo module's. */
+import { equal as jsonEqual } from "../undo.js";
+
+export { jsonEqual };
+
 /** The name of the root Y.Map holding the document. */
 export const ROOT = "json";
 const KEYED = "\u0000tablee:keyed";
@@ -100,20 +105,6 @@ export function readValue(value, depth = 0) {
   }
   if (isScalar(value)) return value;
   return null;
-}
-
-/** Deep equality of two JSON values. */
-export function jsonEqual(a, b) {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 /** A fresh, not yet integrated Y value for a JSON value: the caller inserts it, then fills it. */
