@@ -22,6 +22,7 @@ import {
   todayStamp,
 } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";
+import { readHead, waitUntil, writeHead } from "./saved-head.js";
 import * as undo from "./undo.js";
 import * as home from "./views/home.js";
 import { backupLabel } from "./views/when.js";
@@ -465,10 +466,36 @@ function scheduleWrite() {
     if (pending.length) scheduleWrite();
   };
   const locks = navigator.locks;
-  writing = (locks?.request ? locks.request(DOC_LOCK, writePending) : Promise.resolve().then(writePending)).then(run, (error) => {
+  writing = (locks?.request ? locks.request(DOC_LOCK, writeAtHead) : Promise.resolve().then(writePending)).then(run, (error) => {
     console.error(error);
     run();
   });
+}
+
+/**
+ * Under the lock: wait until this tab's copy of the saved table has reached the last revision
+ * any tab wrote (saved-head.js: localStorage reaches the other tabs some time after a write,
+ * the lock does not wait for it), write the pending changes on it, and record the revision
+ * written before letting go of the lock.
+ */
+async function writeAtHead() {
+  if (!pending.length) return;
+  const head = await readHead();
+  if (head) {
+    await waitUntil(() => {
+      const rev = readRev();
+      if (!rev || !inLineage(rev, head)) return false;
+      try {
+        const raw = localStorage.getItem(DOC_KEY);
+        return raw === null || rev.hash === textHash(raw);
+      } catch {
+        return true;
+      }
+    });
+  }
+  const before = lastRev;
+  writePending();
+  if (lastRev && lastRev !== before) await writeHead(lastRev);
 }
 
 /**
