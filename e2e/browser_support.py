@@ -75,14 +75,20 @@ def saved_document(page) -> dict:
 def wait_saved(page, predicate_js: str, arg=None, timeout: float = 30_000) -> dict:
     """Wait until the saved document satisfies ``predicate_js`` (the source of a JS function
     of the document and ``arg``), then return that document. An unreadable or absent saved
-    document does not satisfy it (the wait goes on)."""
+    document does not satisfy it, nor does a predicate that throws on a document not yet there
+    (``d.characters[0].name`` before the first character is saved): the wait goes on."""
     source = (
         "arg => { const raw = localStorage.getItem('tablee.document'); if (raw === null) return false;"
         " let doc; try { doc = JSON.parse(raw); } catch { return false; }"
-        " return Boolean((" + predicate_js + ")(doc, arg)); }"
+        " try { return Boolean((" + predicate_js + ")(doc, arg)); } catch { return false; } }"
     )
     page.wait_for_function(source, arg=arg, timeout=timeout)
     return saved_document(page)
+
+
+def wait_saved_where(page, expression: str, arg=None, timeout: float = 30_000) -> dict:
+    """wait_saved with a JS expression of the document ``d`` (and ``a``, the argument)."""
+    return wait_saved(page, f"(d, a) => ({expression})", arg, timeout)
 
 
 def wait_log(page, count: int) -> dict:

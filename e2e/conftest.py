@@ -262,6 +262,16 @@ def context(request, new_context, browser_context_args, server, site):
             pass
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test shows the last lines its pages wrote to the console (a view that
+    could not load, an engine error): what a run on another machine needs to tell why."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and CONSOLE:
+        report.sections.append(("page console (last 40 lines)", "\n".join(CONSOLE[-40:])))
+
+
 @pytest.fixture
 def guarded(context, server):
     """Record page errors and CSP violations, and abort (and record) any request to another

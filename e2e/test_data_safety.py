@@ -13,7 +13,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, saved_document, wait_engine
+from browser_support import ROOT, saved_document, wait_engine, wait_saved
 
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "py"))
@@ -42,14 +42,6 @@ def put_saved(page, doc) -> None:
     page.evaluate("([k, raw]) => localStorage.setItem(k, raw)", [DOC_KEY, raw])
     page.reload()
     wait_engine(page)
-
-
-def wait_saved(page, predicate: str, arg=None) -> None:
-    """Wait until the saved document satisfies `predicate` (a JS function of the document)."""
-    page.wait_for_function(
-        f"([arg]) => {{ const d = JSON.parse(localStorage.getItem('{DOC_KEY}')); return d && ({predicate})(d, arg); }}",
-        arg=[arg],
-    )
 
 
 def fill_storage(page, room: int) -> None:

@@ -10,6 +10,7 @@ import json
 from playwright.sync_api import expect
 
 from browser_support import no_horizontal_scroll, saved_document, wait_engine
+from browser_support import wait_saved_where as wait_saved
 from tablee.api import handle  # the rules package (pythonpath "py"): replays the logged requests
 from test_accessibility import axe_violations
 
@@ -22,13 +23,6 @@ def set_field(page, selector_or_locator, value: str) -> None:
     loc = page.locator(selector_or_locator) if isinstance(selector_or_locator, str) else selector_or_locator
     loc.fill(value)
     loc.press("Tab")
-
-
-def wait_saved(page, js_condition: str) -> dict:
-    """Wait until the saved document satisfies ``js_condition`` (d is the document), then read it."""
-    page.wait_for_function(f"() => {{ const d = JSON.parse(localStorage.getItem('tablee.document') || 'null'); "
-                           f"return !!d && ({js_condition}); }}")
-    return saved_document(page)
 
 
 def char_js(cid: str) -> str:

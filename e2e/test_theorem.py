@@ -9,6 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from browser_support import ROOT, no_horizontal_scroll, saved_document, wait_engine
+from browser_support import wait_saved_where as wait_saved
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -34,13 +35,6 @@ def force_top(page, *ids: str) -> None:
     page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
     page.reload()
     wait_engine(page)
-
-
-def wait_saved(page, expression: str, arg=None) -> None:
-    """Wait until the saved document satisfies a JS predicate of it (`d`)."""
-    page.wait_for_function(
-        f"a => {{ const d = JSON.parse(localStorage.getItem('tablee.document')); return !!({expression}); }}", arg=arg
-    )
 
 
 def character(page) -> dict:

@@ -790,12 +790,22 @@ function renderAll() {
 async function loadSystemView(route) {
   const isSystem = Object.hasOwn(SYSTEM_VIEWS, route);
   if ((!isSystem && !Object.hasOwn(LAZY_VIEWS, route)) || systemModules.has(route)) return;
-  try {
-    const [module] = await Promise.all([
+  const load = () =>
+    Promise.all([
       (isSystem ? SYSTEM_VIEWS : LAZY_VIEWS)[route](),
       // A system's page speaks with its own texts: they come with it.
       isSystem ? ensureNamespaces([route]) : null,
     ]);
+  try {
+    let module;
+    try {
+      [module] = await load();
+    } catch (error) {
+      // Once more after a moment (a busy device, a request cut short) before telling the person.
+      console.error(error);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      [module] = await load();
+    }
     systemModules.set(route, module);
   } catch (error) {
     console.error(error);
