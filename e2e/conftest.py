@@ -26,7 +26,8 @@ Fixtures (besides pytest-playwright's ``browser``, ``context`` and ``page``):
 
 One Chromium per test process: pytest-playwright's ``browser`` is session-scoped, and under
 pytest-xdist (``make test`` runs one worker per core) each worker launches its own and its own
-``server``; each test still gets a fresh context (its own storage, cache and service worker).
+``server``; each worker warms one context and shares it between tests, its site storage emptied
+before each (a test that needs its own context asks for it: see the ``context`` fixture).
 Nothing here is shared between workers, so a test may run on any of them in any order.
 """
 
