@@ -130,7 +130,8 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     expect(learned).to_be_visible()
     after = int(learned.get_attribute("data-after"))
     assert 40 <= after <= 48
-    doc = wait_saved(page, f"{char_js(aldo)}.progress.length === 1")
+    # The roll's log entry is a change of its own, saved after the sheet: wait for both.
+    doc = wait_saved(page, f"{char_js(aldo)}.progress.length === 1 && d.log.some(e => e.kind === 'systmj.learning')")
     pj = next(c for c in doc["characters"] if c["id"] == aldo)
     assert pj["special"].get(sp, 0) == after and pj["progress"][0]["kind"] == "learning"
     learn_entry = next(e for e in doc["log"] if e["kind"] == "systmj.learning")
@@ -150,7 +151,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     card.get_by_label("Raison du MJ").fill("Fin de campagne : maturité émotionnelle")
     card.get_by_role("button", name="Accorder").click()
     expect(card.locator("[data-testid=sj-granted]")).to_contain_text("Personnalité : 50 → 55")
-    doc = wait_saved(page, f"{char_js(aldo)}.attributes.personnalite === 55")
+    doc = wait_saved(page, f"{char_js(aldo)}.attributes.personnalite === 55 && d.log.some(e => e.kind === 'systmj.xp')")
     pj = next(c for c in doc["characters"] if c["id"] == aldo)
     assert 75 <= pj["skills"]["detection"] <= 78
     xp_entry = next(e for e in doc["log"] if e["kind"] == "systmj.xp")

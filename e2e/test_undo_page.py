@@ -166,7 +166,8 @@ def test_a_pouvoir_card_is_learned_once_per_session_even_pressed_twice_at_once(a
     expect(learn).to_be_enabled()
     expect(page.locator("[data-testid=sj-learn-odds]")).to_be_visible()
     learn.evaluate("b => { b.click(); b.click(); }")
-    doc = wait_saved(page, "d => d.characters[0].progress.length === 1")
+    # The roll's log entry is a change of its own, saved after the card and the sheet.
+    doc = wait_saved(page, "d => d.characters[0].progress.length === 1 && d.log.length > 0")
     expect(page.locator(f"[data-testid=sj-learn-error-{number}]")).to_contain_text("un seul jet par compétence et par séance")
     expect(learn).to_be_disabled()
     doc = saved_document(page)
