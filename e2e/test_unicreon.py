@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine
+from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved
 
 
 def go(page, route: str) -> None:
@@ -358,7 +358,8 @@ def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(a
     verdict = result.locator(".uc-verdict").inner_text()
     assert re.fullmatch(r"(Touché|Coup paré|Attaque ratée) : .+ l'emporte\.", verdict), verdict
     no_horizontal_scroll(app)
-    # The last passe d'armes is in the stored fight: a reload shows it again.
+    # The last passe d'armes is in the stored fight: once saved, a reload shows it again.
+    wait_saved(app, "d => Boolean(d.systems.unicreon.combat.last)")
     app.reload()
     wait_engine(app)
     expect(app.locator("[data-testid=uc-attack-result] .uc-verdict")).to_have_text(verdict)
