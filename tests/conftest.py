@@ -6,10 +6,16 @@ The engine imports a system on its first request (issue 14); the tests read ``OP
 """
 
 import pytest
+from hypothesis import settings
 
 from tablee.api import load_all
 
 load_all()
+
+# No time limit on a Hypothesis example: timings belong to `make bench`, never to tests (a busy
+# machine made one Chronoste example take 366 ms against the default 200 ms deadline).
+settings.register_profile("tablee", deadline=None)
+settings.load_profile("tablee")
 
 
 @pytest.fixture
@@ -19,10 +25,3 @@ def api():
 
     return call
 
-
-# No time limit on a Hypothesis example: timings belong to `make bench`, never to tests (a busy
-# machine made one Chronoste example take 366 ms against the default 200 ms deadline).
-from hypothesis import settings as _hypothesis_settings  # noqa: E402
-
-_hypothesis_settings.register_profile("tablee", deadline=None)
-_hypothesis_settings.load_profile("tablee")

@@ -415,6 +415,19 @@ function textHash(text) {
   return `${(h >>> 0).toString(36)}:${text.length}`;
 }
 
+/** The saved table's text as this tab sees it, unparsed (null: none, or storage unreadable). */
+function savedText() {
+  try {
+    return localStorage.getItem(DOC_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether revision `rev` is the one written with table text `raw` (nothing to compare when
+ * either is missing). */
+const describes = (rev, raw) => rev === null || raw === null || rev.hash === textHash(raw);
+
 /** The revision id written with the last save of this tab (null: it could not be written). */
 let lastRev = null;
 
@@ -484,13 +497,7 @@ async function writeAtHead() {
   if (head) {
     await waitUntil(() => {
       const rev = readRev();
-      if (!rev || !inLineage(rev, head)) return false;
-      try {
-        const raw = localStorage.getItem(DOC_KEY);
-        return raw === null || rev.hash === textHash(raw);
-      } catch {
-        return true;
-      }
+      return inLineage(rev, head) && describes(rev, savedText());
     });
   }
   const before = lastRev;
@@ -513,17 +520,11 @@ function writePending() {
     setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
     return;
   }
-  let raw = null;
-  try {
-    raw = localStorage.getItem(DOC_KEY);
-  } catch {
-    raw = null;
-  }
+  const raw = savedText();
   const rev = readRev();
   // The table and its revision reach this tab as two changes: until both are here (the
   // revision describes this text) and this tab has seen its own last write, wait for them.
-  const consistent = rev === null || raw === null || rev.hash === textHash(raw);
-  const lost = consistent ? lostChanges(rev) : null;
+  const lost = describes(rev, raw) ? lostChanges(rev) : null;
   if (lost === null) {
     staleSince ??= Date.now();
     if (Date.now() - staleSince < STALE_PATIENCE_MS) {
