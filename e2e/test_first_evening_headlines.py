@@ -199,7 +199,7 @@ def test_long_fractions_fold_behind_the_percentage_on_a_phone_and_open_from_the_
     expect(first.locator("summary .visually-hidden")).to_have_text(f" ({fraction})")
     # Keyboard: Tab reaches the summary, Enter unfolds the fraction.
     first.locator("summary").focus()
-    assert app.evaluate("document.activeElement.tagName") == "SUMMARY"
+    expect(first.locator("summary")).to_be_focused()
     app.keyboard.press("Enter")
     expect(first).to_have_attribute("open", "")
     expect(first.locator(".frac-line")).to_have_text(fraction)

@@ -208,7 +208,7 @@ def test_test_page_phone_laptop_keyboard_settings_and_verify(page, app_with, sys
         return
     # Shift+Tab from the result reaches the roll button, and Enter rolls again.
     app.keyboard.press("Shift+Tab")
-    assert app.evaluate("document.activeElement.id") == p.roll[1:]
+    expect(app.locator(p.roll)).to_be_focused()
     app.keyboard.press("Enter")
     doc = wait_log(app, len(before["log"]) + 2)
     app.wait_for_function(

@@ -149,7 +149,7 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     expect(app.locator("[data-testid=vs-awarded]")).to_contain_text("déjà attribués pendant la session 0")
     app.click("#vs-award")
     expect(app.locator("[data-testid=vs-award-confirm]")).to_contain_text("Points déjà attribués pendant la session 0.")
-    assert app.evaluate("document.activeElement.id") == "vs-award-confirm-title"
+    expect(app.locator("#vs-award-confirm-title")).to_be_focused()
     no_horizontal_scroll(app)
     app.click("#vs-award-cancel")
     expect(app.locator("[data-testid=vs-award-confirm]")).to_have_count(0)
@@ -201,7 +201,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app_with):
     expect(app.locator("[data-testid=hand-card]")).to_have_count(2)
     expect(app.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "6")
     # The draw button is gone: focus moved to the drawn cards' heading, not to <body>.
-    assert app.evaluate("document.activeElement.id") == "vs-hand-title"
+    expect(app.locator("#vs-hand-title")).to_be_focused()
     # The MJ's token decision sits in its own labelled "MJ" box (no count shown).
     mj_box = app.locator("[data-testid=vs-mj-box]")
     expect(mj_box.locator("legend")).to_have_text("MJ")
@@ -215,7 +215,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app_with):
     app.click("#vs-resolve")
     result = app.locator("[data-testid=vs-result]")
     expect(result).to_have_attribute("data-played", chosen)
-    assert app.evaluate("document.activeElement.id") == "vs-result-title"
+    expect(app.locator("#vs-result-title")).to_be_focused()
     expect(result).to_have_attribute("data-final", chosen)
     expect(app.locator("[data-testid=pile-discard]")).to_have_attribute("data-count", "1")
     expect(app.locator("[data-testid=pile-draw]")).to_have_attribute("data-count", "7")
