@@ -511,7 +511,7 @@ async function writeAtHead() {
  * the latest table refuses is dropped and said so (app.refusal). The page then shows what was
  * saved. Synchronous: nothing can run between the read and the write of this tab.
  */
-function writePending() {
+function writePending({ final = false } = {}) {
   if (!pending.length) return;
   if (writeBlock) {
     // Nothing may be written (a table waiting for the engine, a backup that failed): the
@@ -527,7 +527,7 @@ function writePending() {
   const lost = describes(rev, raw) ? lostChanges(rev) : null;
   if (lost === null) {
     staleSince ??= Date.now();
-    if (Date.now() - staleSince < STALE_PATIENCE_MS) {
+    if (!final && Date.now() - staleSince < STALE_PATIENCE_MS) {
       setTimeout(scheduleWrite, 20);
       return;
     }
@@ -593,6 +593,25 @@ function writePending() {
   showPending();
   renderAll();
 }
+
+/**
+ * The page is going away or out of sight (a reload, a link followed, the tab closed, a phone
+ * locked or switched to another app, after which it may be killed without another word): the
+ * changes still waiting for the lock are written now, synchronously, on the table as this tab
+ * sees it. Waiting for the lock and the saved head (both asynchronous) would lose them with the
+ * page. A tab whose own write this one overwrites still sees it through the revision chain
+ * and applies its changes again.
+ */
+function writeBeforeLeaving() {
+  if (!pending.length) return;
+  const before = lastRev;
+  writePending({ final: true });
+  if (lastRev && lastRev !== before) writeHead(lastRev).catch(() => {});
+}
+addEventListener("pagehide", writeBeforeLeaving);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") writeBeforeLeaving();
+});
 
 /** app.doc = the document as saved, with the changes still waiting applied on top. */
 function showPending() {
