@@ -90,6 +90,7 @@ def test_a_damage_is_undone_and_an_undo_whose_value_changed_since_is_refused(app
     doc = saved_document(page)
     doc["characters"][0]["pv"] = 5
     other.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc))
+    page.bring_to_front()  # back to the app's tab (a tab behind another gets no animation frames)
     expect(page.locator("[data-testid=uc-pv]")).to_have_text("5")
     goto_route(page, "table")
     page.click("#undo-last")
