@@ -8,6 +8,7 @@ tests run in one pytest call).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -72,6 +73,36 @@ def saved_document(page) -> dict:
 # A test waits for the state it checks, never for a fixed delay: the browser may run
 # slowly (a loaded 2-core machine), and a read of localStorage before the app saved is a
 # flaky test. These helpers wait for the saved document or the rendered view themselves.
+# Write the saved table as another tab of the app would: the text, and the revision that
+# describes it (static/js/app.js: {id, hash, chain}, a child of the revision saved now). A bare
+# write of the text is a table no tab of this version wrote: the app then waits (seconds) for
+# the revision that would describe it before its next save, as it must for a write in transit.
+WRITE_AS_A_TAB = """raw => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < raw.length; i += 1) { h ^= raw.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  let parent = null;
+  try { parent = JSON.parse(localStorage.getItem('tablee.document.rev')); } catch {}
+  const id = 'rev-test-' + Math.random().toString(36).slice(2);
+  const chain = [...(Array.isArray(parent?.chain) ? parent.chain : []), id].slice(-200);
+  localStorage.setItem('tablee.document', raw);
+  localStorage.setItem('tablee.document.rev', JSON.stringify({ id, hash: `${(h >>> 0).toString(36)}:${raw.length}`, chain }));
+}"""
+
+
+def write_table(page, doc) -> None:
+    """Save ``doc`` (a dict, or the raw text) as the table, as another tab of the app would
+    (WRITE_AS_A_TAB); the page's own tab follows it through the storage event or a reload."""
+    raw = doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False)
+    page.evaluate(WRITE_AS_A_TAB, raw)
+
+
+def put_table(page, doc) -> None:
+    """``write_table``, then reload and wait for the engine: the next boot opens ``doc``."""
+    write_table(page, doc)
+    page.reload()
+    wait_engine(page)
+
+
 def wait_saved(page, predicate_js: str, arg=None, timeout: float = 30_000) -> dict:
     """Wait until the saved document satisfies ``predicate_js`` (the source of a JS function
     of the document and ``arg``), then return that document. An unreadable or absent saved

@@ -14,7 +14,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import (
+    goto_route,
+    new_table,
+    no_horizontal_scroll,
+    put_table,
+    saved_document,
+    wait_saved,
+)
 from browser_support import versality_character as vs_character
 
 WIDTHS = [360, 1280]
@@ -309,9 +316,7 @@ def test_systmj_held_weapon_why_disabled_damage_line_and_layout(page, app_with, 
     for e in doc["systems"]["systmj"]["rounds"]["entities"]:
         if e["id"] == "sj-aldo":
             e["pv"] = 0
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    app.reload()
-    wait_engine(app)
+    put_table(app, doc)
     app.select_option("#sj-att-who", "sj-aldo")
     app.select_option("#sj-def-who", "sj-brune")
     expect(attack).to_be_disabled()

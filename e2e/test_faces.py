@@ -17,10 +17,12 @@ from browser_support import (
     goto_route,
     new_table,
     no_horizontal_scroll,
+    put_table,
     saved_document,
     wait_engine,
     wait_log,
     wait_saved,
+    write_table,
 )
 from tablee.api import handle
 from tablee.systems.theorem.data import ARCANA
@@ -227,7 +229,7 @@ def test_theorem_tarot_figures_numbers_and_arcana(app, width):
     for cid_ in ("coupe-reine", "baton-07"):
         piles["draw"]["cards"].remove(cid_)
     piles["draw"]["cards"][0:0] = ["coupe-reine", "baton-07"]
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
+    write_table(app, doc)
     app.goto(base + f"#/theorem/test/{cid}")
     app.reload()
     wait_engine(app)
@@ -263,9 +265,7 @@ def test_systmj_library_cards_show_their_family(app, width):
         state = saved["state"]
     doc = saved_document(app)
     doc["systems"]["systmj"] = state
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    app.reload()
-    wait_engine(app)
+    put_table(app, doc)
     goto_route(app, "systmj/cards")
     expect(app.locator("[data-testid=sj-card]")).to_have_count(4)
     words = {"equipement": ("Équipement", "EQ-00001", "⚒"), "ressource": ("Ressource", "RE-00001", "⚗"),

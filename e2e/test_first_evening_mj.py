@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, versality_character, wait_engine
+from browser_support import (
+    goto_route,
+    no_horizontal_scroll,
+    put_table,
+    saved_document,
+    versality_character,
+    wait_engine,
+)
 
 #: Every MJ screen, one per place that masks one.
 MJ_ROUTES = ("versality/mj", "pointzero/mj", "theorem/mk", "systmj/combat", "live")
@@ -20,13 +27,7 @@ def open_with(device, doc_patch=None):
     page.goto(device.server_site)
     wait_engine(page)
     if doc_patch:
-        page.evaluate(
-            "p => { const d = JSON.parse(localStorage.getItem('tablee.document')); Object.assign(d, p);"
-            " localStorage.setItem('tablee.document', JSON.stringify(d)); }",
-            doc_patch,
-        )
-        page.reload()
-        wait_engine(page)
+        put_table(page, {**saved_document(page), **doc_patch})
     return page
 
 

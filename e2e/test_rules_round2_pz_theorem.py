@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import no_horizontal_scroll, put_table, saved_document, wait_saved
 from tablee.api import handle
 from test_accessibility import axe_violations
 
@@ -20,9 +20,7 @@ def seed(page, characters: list[dict], systems: dict | None = None) -> None:
     doc = wait_saved(page, "d => d.app === 'tablee'")
     doc["characters"].extend(characters)
     doc["systems"].update(systems or {})
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.reload()
-    wait_engine(page)
+    put_table(page, doc)
 
 
 def go(page, route: str) -> None:

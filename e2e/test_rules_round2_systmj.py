@@ -11,7 +11,7 @@ import json
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, saved_document, wait_engine, wait_saved
+from browser_support import goto_route, put_table, saved_document, wait_saved
 from tablee.api import handle
 from test_combat_wording import force_next_seed, seed
 
@@ -126,10 +126,9 @@ def test_the_wear_review_logs_no_table_state(app_with):
             "result": {"summary": "ok"}}
     # The table, then the test that used the sword in its roll log (both seeded in storage).
     app = seed(app_with, [aldo], {"systmj": state})
-    app.evaluate("e => { const d = JSON.parse(localStorage.getItem('tablee.document')); d.log.push(e);"
-                 " localStorage.setItem('tablee.document', JSON.stringify(d)); }", used)
-    app.reload()
-    wait_engine(app)
+    doc = saved_document(app)
+    doc["log"].append(used)
+    put_table(app, doc)
     goto_route(app, "systmj/review")
     expect(app.locator("[data-testid=sj-wear-item]")).to_have_count(1)
     app.click("#sj-wear-apply")

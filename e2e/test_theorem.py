@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import ROOT, no_horizontal_scroll, saved_document, wait_engine
+from browser_support import ROOT, no_horizontal_scroll, put_table, saved_document, wait_engine
 from browser_support import wait_saved_where as wait_saved
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -32,9 +32,7 @@ def force_top(page, *ids: str) -> None:
             if cid in piles[name]["cards"]:
                 piles[name]["cards"].remove(cid)
     piles["draw"]["cards"][0:0] = list(ids)
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.reload()
-    wait_engine(page)
+    put_table(page, doc)
 
 
 def character(page) -> dict:

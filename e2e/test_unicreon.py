@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import new_table, no_horizontal_scroll, put_table, saved_document, wait_engine, wait_saved
 
 
 def go(page, route: str) -> None:
@@ -201,9 +201,7 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
 def test_fight_a_canide_then_reload_and_end(app):
     doc = saved_when(app, "d => d.app === 'tablee'")
     doc["characters"].append(character("uc-bea", "Béa"))
-    app.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    app.reload()
-    wait_engine(app)
+    put_table(app, doc)
     go(app, "#/unicreon/combat")
     app.click("#uc-new-combat")
     app.click("[data-testid=uc-add-pc]")
