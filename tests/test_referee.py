@@ -186,13 +186,29 @@ def test_an_honest_roll_from_a_phone_is_logged_once_by_the_referee_with_its_seed
     same = ok({"op": "roll", "expr": "3d6", "seed": 1234})
     assert answer["total"] == same["total"] and answer["seed"] == 1234  # the phone's seed is ignored
     [entry] = after["log"]
-    assert entry["id"] == answer["logged"] == "live-4d2"
+    assert entry["id"] == answer["logged"] == referee._entry_id(1234, NOW)
     assert entry["request"] == {"op": "roll", "expr": "3d6", "seed": 1234}
     assert entry["result"] == {"total": same["total"], "terms": same["terms"]}
     assert entry["who"] == "Léa" and entry["at"] == NOW and entry["kind"] == "roll" and entry["label"] == "3d6"
     # the same move delivered twice (the same seed) is still one entry
     again, _ = move(after, LEA, {"op": "roll", "expr": "3d6"}, seed=1234)
-    assert [e["id"] for e in again["log"]] == ["live-4d2"]
+    assert [e["id"] for e in again["log"]] == [entry["id"]]
+
+
+def test_no_log_entry_id_gives_the_seed_of_a_draw_away():
+    """Every device sees the log: the id of a draw's entry must not carry the seed the answer
+    and the entry withhold (with the public discard it would tell the order of a reshuffle).
+    The id was ``live-<seed in hex>``."""
+    doc = table()
+    doc, _ = move(doc, LEA, {"op": "theorem.hand.draw", "character": {"id": "josh"}}, seed=0x5EED5EED5)
+    entry = doc["log"][-1]
+    assert entry["id"] == "live-" + __import__("hashlib").sha256(
+        f"tablee.live.entry:{0x5EED5EED5}:{NOW}".encode()).hexdigest()[:16]
+    public = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+    for text in (json.dumps(public), json.dumps(entry)):
+        assert "5eed5eed5" not in text.lower() and str(0x5EED5EED5) not in text
+    # Two moves never share an entry: another seed, or the same seed at another moment.
+    assert len({referee._entry_id(s, t) for s in (1, 2) for t in (NOW, "2026-11-25T12:00:01Z")}) == 4
 
 
 def test_a_system_test_from_a_phone_is_rolled_and_logged_by_the_referee():

@@ -474,6 +474,18 @@ _LOG_KINDS = {"pointzero.test.roll": "pointzero.test", "versality.test.resolve":
 _TOTALS = ("total", "roll", "raw", "score")
 
 
+def _entry_id(seed: int, now: str) -> str:
+    """The id of the log entry of a move seeded with ``seed`` at ``now``: ``live-`` and 16 hex
+    digits of a SHA-256 of both. Every device sees the log, and an id that showed the seed
+    (it once was ``live-<seed in hex>``) gave away what the reply withholds: with the public
+    discard, the seed of a draw from a hidden deck lets a phone shuffle again and know the new
+    draw order. Finding a 53-bit seed back from this digest is out of a phone's reach; the id
+    stays the same for the same move, so a move applied twice still writes one entry."""
+    import hashlib
+
+    return "live-" + hashlib.sha256(f"tablee.live.entry:{seed}:{now}".encode()).hexdigest()[:16]
+
+
 def _log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Move, request: dict[str, Any],
              reply: dict[str, Any], seed: int, now: str, touched: set[str]) -> str:
     """Write the log entry of a random move (an op that takes a seed) into the MJ's table, from
@@ -502,7 +514,7 @@ def _log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Move,
         result = {k: v for k, v in result.items() if isinstance(v, (int, str, bool)) or v is None}
     names = {c["id"]: c.get("name") for c in out["characters"] if isinstance(c, dict) and c.get("id") in touched}
     who = next((n for n in names.values() if isinstance(n, str) and n), None) or member.get("name") or member["id"]
-    entry = {"id": f"live-{seed:x}", "at": now, "kind": _LOG_KINDS.get(name, name), "system": spec.system,
+    entry = {"id": _entry_id(seed, now), "at": now, "kind": _LOG_KINDS.get(name, name), "system": spec.system,
              "who": who[:store.MAX_NAME], "label": str(request.get("expr", ""))[:200] if name == "roll" else "",
              "request": logged, "result": result}
     if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
