@@ -793,7 +793,7 @@ function renderAll() {
   const view = currentView();
   const main = document.getElementById("main");
   if (!view) {
-    render(html`<p class="muted">${t("engine.loading_view")}</p>`, main);
+    render(failedViews.has(app.route) ? loadFailed(app.route) : html`<p class="muted">${t("engine.loading_view")}</p>`, main);
     return;
   }
   try {
@@ -827,10 +827,32 @@ async function loadSystemView(route) {
       [module] = await load();
     }
     systemModules.set(route, module);
+    failedViews.delete(route);
   } catch (error) {
     console.error(error);
-    app.notify("error", t("view.load_failed", { view: route }));
+    failedViews.add(route);
   }
+}
+
+/** Pages whose module could not be loaded (twice): the page says so in place, with "Réessayer". */
+const failedViews = new Set();
+
+/** The page that could not be loaded, by the name the navigation gives it, and a way to try
+ * again (a request cut short, a device that was busy: the next try usually works). */
+function loadFailed(route) {
+  const names = { join: "nav.live" };
+  const name = t(names[route] ?? `nav.${route}`);
+  const retry = async () => {
+    failedViews.delete(route);
+    renderAll();
+    await loadSystemView(route);
+    renderAll();
+    document.getElementById("main").focus({ preventScroll: true });
+  };
+  return html`<div class="notice error" role="alert" data-testid="view-load-failed">
+    <p>${t("view.load_failed", { view: name })}</p>
+    <div class="row"><button type="button" class="primary" id="view-retry" @click=${retry}>${t("view.retry")}</button></div>
+  </div>`;
 }
 
 /** Pages that show the systems' facts from the engine's `describe` (the about page and the
