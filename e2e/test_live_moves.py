@@ -304,6 +304,10 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
     open_page(lea, site, "unicreon/combat")
     expect(lea.locator("#uc-a-attacker")).to_have_value(cid["u-lea"])
     expect(lea.locator("#uc-a-defender")).to_have_value(cid["u-npc"])
+    # The defender's skill and malus are the MJ's: the phone offers its own fighter's skills only.
+    expect(lea.locator("#uc-a-askill")).to_be_visible()
+    expect(lea.locator("#uc-a-dskill")).to_have_count(0)
+    expect(lea.locator("#uc-a-dmalus")).to_have_count(0)
     lea.click("#uc-attack")
     after = wait_saved(mj, "d => d.systems.unicreon.combat.last !== null")["systems"]["unicreon"]["combat"]
     [seed] = feed_seeds(mj, "unicreon.combat.attack")

@@ -770,6 +770,40 @@ def test_a_passe_darmes_from_a_phone_keeps_the_defenders_side():
     assert answer["exchange"] == same["exchange"]
 
 
+def test_a_passe_darmes_skill_is_the_attackers_own_and_the_defenders_is_not_the_attackers_to_say():
+    """The attacker's phone may use one of its fighter's own skills (its level on the MJ's
+    record), not one it does not have; the defender's skill it names is dropped (the MJ's)."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    a["skills"] = [{"name": "Escrime", "level": "bon"}]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    combat = ok({"op": "unicreon.combat.new"})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
+    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
+    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
+    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
+    foe = next(f["cid"] for f in combat["combatants"] if f["side"] == "npc")
+    for f in combat["combatants"]:
+        f["engaged"] = [foe if f["cid"] == attacker else attacker]
+        f["actions"] = 2
+    combat["turn"] = combat["order"].index(attacker)
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [a, b]
+    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    for level in ("fort", "faible"):  # Fort +30 or Faible +5: not on A's sheet
+        with pytest.raises(RulesError) as refused:
+            move(doc, lea, {"op": "unicreon.combat.attack", "attacker": attacker, "defender": foe,
+                            "attacker_skill": level}, seed=9)
+        assert refused.value.code == "live.refused.sheet" and refused.value.params["field"] == "attacker_skill"
+    sent = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": foe, "attacker_skill": "bon",
+            "defender_skill": "fort"}
+    after, answer = move(doc, lea, sent, seed=9)
+    same = ok({"op": "unicreon.combat.attack", "attacker": attacker, "defender": foe, "attacker_skill": "bon",
+               "state": combat, "seed": 9})
+    assert after["systems"]["unicreon"]["combat"] == same["state"]
+    assert answer["exchange"] == same["exchange"]
+
+
 def _systmj_fight():
     """Ana (Léa's) and Bo (Tom's) against the MJ's Orc, round 1 revealed: Ana and the Orc
     chose Action, Bo Mouvement; Ana holds the sword, Bo the shield."""

@@ -185,8 +185,20 @@ def _uc_defence(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     the attacker's to choose. It is the one the defender wears or holds on the MJ's record of
     its sheet (inventory ``carried`` "worn" or "hand"; a fighter with no sheet, a generic NPC:
     its first one), as the combat page sets it by default on one device. The defender's
-    malus (``defender_malus``, the MJ's) is dropped by :attr:`Move.mj_fields`."""
+    malus (``defender_malus``, the MJ's) is dropped by :attr:`Move.mj_fields`, and so is the
+    defender's skill (``defender_skill``): the skill a defender uses is not the attacker's to
+    say (the MJ's combat screen sets it). The attacker's skill (``attacker_skill``, a level) must
+    be the level of one of the attacker's skills on the MJ's record of its sheet, as the combat
+    page offers them (004_12a5de9999b9d0ad.txt: a character's own skills, Faible +5 to Fort
+    +30): a phone cannot give its fighter a skill it does not have (``live.refused.sheet``)."""
     fighters = ctx["state"].get("combatants", [])
+    level = request.get("attacker_skill")
+    if level is not None:
+        fighter = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == request.get("attacker")), {})
+        sheet = next((c for c in ctx["document"]["characters"] if isinstance(c, dict)
+                      and c.get("id") == fighter.get("character_id")), {})
+        if level not in {k.get("level") for k in sheet.get("skills", []) if isinstance(k, dict)}:
+            raise _refuse("live.refused.sheet", field="attacker_skill")
     defender = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == request.get("defender")), None)
     request.pop("protection", None)
     if defender is None:
@@ -300,7 +312,7 @@ MOVES: dict[str, Move] = {
                                 record=_pz_tension),
     # Unicreon: a passe d'armes by one of the player's fighters.
     "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat",
-                                   mj_fields=("defender_malus",), prepare=_uc_defence),
+                                   mj_fields=("defender_malus", "defender_skill"), prepare=_uc_defence),
     # Any system: a roll of dice, seeded by the MJ's device.
     "roll": Move(None),
     # The dice tests of the system pages: rolled by the MJ's device too (a phone's own roll
