@@ -214,7 +214,7 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     state = h({"op": "pointzero.mj.threshold", "state": state, "threshold": 3})["state"]
     state = h({"op": "pointzero.tension.use", "state": state, "kind": "other", "who": "MJ", "note": "Alarme"})["state"]
     doc = valid({"schema": 1, "app": "tablee", "name": "Entrepôt", "language": "fr",
-                 "characters": [pz_character("p-mira", "Mira"), pz_character("p-zed", "Zed")],
+                 "characters": [pz_character("p-mira", "Mira"), {**pz_character("p-zed", "Zed"), "atouts": ["Méticuleux"]}],
                  "log": [], "systems": {"pointzero": state}, "settings": {}})
     mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["p-mira"]), ("Mo", ["p-zed"])])
 
@@ -263,6 +263,35 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
         assert refused["error"]["code"] == "pointzero.surpassement.tension_critique", refused
         assert "3" not in json.dumps(refused["error"].get("params", {}))
     assert without_log(wait_saved(mj, "d => true")) == without_log(table)
+
+    # Mo's Zed is Méticuleux: he rolls on his phone, then keeps the four lowest dice of the
+    # referee's roll (README: its holder chooses which dice to keep); the MJ's table logs the
+    # choice, on the dice it recorded, and the choice is final.
+    logged = len(wait_saved(mj, "d => true")["log"])
+    open_page(mo, site, "pointzero/test/p-zed")
+    mo.select_option("#pz-t-attr", "1")
+    mo.click("#pz-roll")
+    rolled = wait_saved(mj, "(d, n) => d.log.length === n", logged + 1)["log"][-1]
+    values = [d["value"] for d in rolled["result"]["result"]["dice"]]
+    worst = sorted(sorted(range(len(values)), key=lambda i: values[i])[:4])
+    expect(mo.locator("[data-testid=pz-result]")).to_have_attribute("data-total", str(rolled["result"]["result"]["total"]))
+    mo.click("#pz-choose-keep")
+    dice = mo.locator("[data-testid=pz-die]")
+    expect(dice).to_have_count(len(values))
+    for i in range(len(values)):
+        if (dice.nth(i).get_attribute("aria-pressed") == "true") != (i in worst):
+            dice.nth(i).click()
+    mo.click("#pz-keep-apply")
+    kept = wait_saved(mj, "(d, n) => d.log.length === n", logged + 2)["log"][-1]
+    assert kept["request"]["entry"] == rolled["id"] and kept["request"]["keep"] == worst
+    assert kept["result"]["result"]["total"] == sum(sorted(values)[:4])
+    expect(mo.locator("[data-testid=pz-result]")).to_have_attribute("data-total", str(sum(sorted(values)[:4])))
+    expect(mo.locator("#pz-choose-keep")).to_have_count(0)  # final
+    # The phone's page words the referee's entry of the choice (live.log.label).
+    wait_saved(mj, "(d, id) => d.log.some(e => e.id === id && e.label.endsWith('Méticuleux : dés choisis'))", kept["id"])
+    again = call(mo, {"op": "pointzero.test.roll", "test": {**test, "sacrifice": 0, "tension": False},
+                      "character_id": "p-zed", "keep": worst, "entry": rolled["id"]})
+    assert again["error"]["code"] == "live.refused.keep"
 
     # The threshold never reached a phone: its table, its storage, every byte it received.
     for phone in (lea, mo):

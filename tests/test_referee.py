@@ -700,7 +700,7 @@ def test_a_point_zero_test_with_surpassement_is_the_op_on_one_device():
 def test_a_phone_cannot_roll_with_levels_or_a_flag_of_its_own():
     """The levels are the sheet's on the MJ's table (a phone claiming Mécanique 10 rolls its 6),
     Tension critique is the MJ's state's (a phone saying critical false is overruled), Zed's
-    test is Zed's player's, and a Méticuleux keep (a second roll on a new seed) is refused."""
+    test is Zed's player's, and a Méticuleux keep that names no roll of the referee's is refused."""
     doc = _pz_table(threshold=3)
     _, answer = move(doc, MIRA, _pz_test(skill=10, attribute=10, meticuleux=True), seed=8)
     assert answer["plan"] == ok({"op": "pointzero.test.roll", "test": _pz_test()["test"], "seed": 8})["plan"]
@@ -714,6 +714,43 @@ def test_a_phone_cannot_roll_with_levels_or_a_flag_of_its_own():
         with pytest.raises(RulesError) as info:
             move(doc, member, request)
         assert info.value.code == code, request
+
+
+def test_a_meticuleux_holder_chooses_the_dice_kept_from_the_referees_roll():
+    """README (Point Zéro): « Atout Méticuleux: its holder chooses which dice to keep ». From a
+    phone, the choice names the referee's entry of the roll: the result is the op's on one
+    device with the same seed and that keep, on the dice the MJ's table recorded (the phone
+    sends neither dice nor levels); the Tension point is not spent again; a choice is final,
+    and it is the roll's own character's (Méticuleux on its sheet) or refused."""
+    doc = _pz_table(threshold=5)
+    doc["characters"][0]["atouts"] = ["Méticuleux"]
+    rolled_doc, rolled = move(doc, MIRA, _pz_test(sacrifice=0, tension=True), seed=8)
+    eid = rolled["logged"]
+    values = [d["value"] for d in rolled["result"]["dice"]]
+    assert len(values) == 8 and rolled["plan"]["keep"] == 4  # 6 + 2 Tension dice, ADR 4 kept
+    worst = sorted(sorted(range(len(values)), key=lambda i: values[i])[:4])
+    choice = {"op": "pointzero.test.roll", "character_id": "mira", "entry": eid, "keep": worst,
+              "test": {**_pz_test()["test"], "skill": 10, "attribute": 10}}  # the phone's levels: ignored
+    after, kept = move(rolled_doc, MIRA, choice, seed=99)
+    full = {**_pz_test(sacrifice=0, tension=True)["test"], "meticuleux": True}
+    same = ok({"op": "pointzero.test.roll", "test": full, "seed": 8, "keep": worst})
+    assert kept["result"] == same["result"] and kept["result"]["kept"] == worst
+    assert kept["result"]["total"] == sum(sorted(values)[:4])
+    assert after["systems"]["pointzero"] == rolled_doc["systems"]["pointzero"]  # one Tension point, with the roll
+    entry = after["log"][-1]
+    assert entry["id"] == kept["logged"] != eid and entry["kind"] == "pointzero.test"
+    assert entry["request"]["entry"] == eid and entry["request"]["keep"] == worst and entry["who"] == "Mira"
+    # Final: a second choice is refused; Zed cannot choose for Mira's roll; nothing changes.
+    for member, request in ((MIRA, choice), (ZED, {**choice, "character_id": "zed"}),
+                            (MIRA, {**choice, "entry": "live-0000000000000000"})):
+        with pytest.raises(RulesError) as info:
+            move(after, member, request)
+        assert info.value.code in ("live.refused.keep", "live.refused.character"), request
+    # Without Méticuleux on the sheet, the roll's dice are the best ones and stay so.
+    plain_doc, plain = move(doc, ZED, {**_pz_test(), "character_id": "zed"}, seed=8)
+    with pytest.raises(RulesError) as info:
+        move(plain_doc, ZED, {**choice, "character_id": "zed", "entry": plain["logged"]})
+    assert info.value.code == "live.refused.keep"
 
 
 def test_tension_critique_refuses_surpassement_to_everyone_and_hides_the_threshold():

@@ -130,13 +130,13 @@ def _pz_test(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     refusal names no threshold. The table's Tension rule is the state's. A Tension point used
     for the test (``tension``: +2 dice, README "declared before rolling") goes into the gauge
     with the roll, in the same move (:func:`_pz_tension`): the gauge rises once, only if the
-    roll is made. ``keep`` (a Méticuleux holder choosing the dice kept, same seed) is refused:
-    the referee draws each move's seed, so a second move would be a new roll
-    (``live.refused.keep``)."""
+    roll is made. ``keep`` (README: "Atout Méticuleux: its holder chooses which dice to keep
+    instead of being forced to keep the best") is :func:`_pz_keep`."""
     from .systems.pointzero import tension as T
 
     if "keep" in request:
-        raise _refuse("live.refused.keep")
+        return _pz_keep(request, ctx)
+    request.pop("entry", None)
     request.pop("character_id", None)
     character, state = ctx["character"], ctx["state"]
     test = request.get("test")
@@ -162,6 +162,36 @@ def _pz_test(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     return request
 
 
+def _pz_keep(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """Point Zéro, a Méticuleux holder choosing the dice kept from a roll the referee made.
+
+    On one device the page rolls the same seed again with ``keep``; at a live table the seed
+    is the MJ's device's, never sent to the phone, and a second roll would be a new one. So the
+    move names the referee's entry of the roll (``entry``: its id, answered ``logged``) and the
+    dice kept; the referee resolves the test of that entry on the dice of that entry, both as
+    the MJ's table recorded them (``pointzero.test.resolve``): the phone sends no dice and no
+    levels. The entry must be this character's test (``live.refused.keep`` otherwise) with dice
+    not chosen yet (a choice is final: the new entry, which names the roll's, says what was
+    kept). The Tension point of the roll is not spent again (:func:`_pz_tension`)."""
+    cid = request.get("character_id")
+    eid = request.get("entry")
+    entry = next((e for e in ctx["document"]["log"] if isinstance(e, dict) and isinstance(eid, str)
+                  and e.get("id") == eid), None)
+    logged = entry.get("request") if isinstance(entry, dict) else None
+    if not (isinstance(logged, dict) and entry.get("kind") == "pointzero.test"
+            and logged.get("op") == "pointzero.test.roll" and logged.get("character_id") == cid
+            and isinstance(logged.get("test"), dict) and logged["test"].get("meticuleux") is True):
+        raise _refuse("live.refused.keep")
+    if any(isinstance(e, dict) and isinstance(e.get("request"), dict) and e["request"].get("entry") == eid
+           for e in ctx["document"]["log"]):
+        raise _refuse("live.refused.keep")  # already chosen
+    rolled = entry.get("result", {}).get("result", {}).get("dice") if isinstance(entry.get("result"), dict) else None
+    if not isinstance(rolled, list) or not all(isinstance(d, dict) and isinstance(d.get("value"), int) for d in rolled):
+        raise _refuse("live.refused.keep")
+    return {"op": "pointzero.test.resolve", "test": copy.deepcopy(logged["test"]),
+            "dice": [d["value"] for d in rolled], "keep": request["keep"], "entry": eid}
+
+
 def _pz_critical(state: dict[str, Any]) -> bool:
     from .systems.pointzero import tension as T
 
@@ -174,8 +204,8 @@ def _pz_tension(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, 
     from .systems.pointzero import tension as T
 
     test = request["test"]
-    if not (test.get("kind") == "skill" and test.get("tension") is True):
-        return None
+    if request.get("op") != "pointzero.test.roll" or not (test.get("kind") == "skill" and test.get("tension") is True):
+        return None  # (a Méticuleux choice resolves a roll whose point was spent with it)
     name = ctx["character"].get("name")
     return T.use_point(ctx["state"], "dice", name[:80] if isinstance(name, str) else "", "")
 
@@ -446,7 +476,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         request = spec.prepare(request, ctx)
     if spec.system is not None and spec.state:
         request["state"] = copy.deepcopy(state)
-    answer = _run(request)
+    answer = _run({k: v for k, v in request.items() if k != "entry"})
     out = document
     if spec.system is not None:
         new_state = answer.get("state") if spec.state else None
@@ -515,6 +545,9 @@ def _log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Move,
     logged = {k: v for k, v in request.items() if k != "state" and (whole or k != "seed")}
     for field in records | {f for f, kind in spec.actors if kind == "record" and isinstance(logged.get(f), dict)}:
         logged[field] = {"id": logged[field].get("id")}
+    for field, kind in spec.actors:
+        if kind == "id" and len(touched) == 1:
+            logged[field] = next(iter(touched))  # whose move it was (a Méticuleux choice checks it)
     result = {k: v for k, v in reply.items() if k not in ("seed", "character", "state", "logged")}
     total = next((result[k] for k in _TOTALS
                   if isinstance(result.get(k), int) and not isinstance(result[k], bool)), None)

@@ -29,7 +29,7 @@ const MAX_SIDES = 8;
 const ui = {
   id: null, kind: "skill", skill: 0, attribute: 0, difficulty: "moyen", custom: 15,
   mods: Object.fromEntries(MODIFIERS.map((m) => [m, 0])), tension: false, sacrifice: 0,
-  result: null, request: null, logId: null, keep: null, error: null, busy: false,
+  result: null, request: null, logId: null, liveEntry: null, keep: null, error: null, busy: false,
   opp: { ...newOpponent(), extra: [], tension: false, sacrifice: 0, result: null, error: null, request: null },
 };
 const testOdds = requestCache();
@@ -82,7 +82,7 @@ function reset(app, id, c) {
     attribute: pickInt(p, "attribute", 0, Math.max(0, c.attributes.length - 1), 0),
     difficulty: pick(p, "difficulty", [...DIFFICULTIES, "custom"], "moyen"), custom: pickInt(p, "custom", 0, 99, 15),
     tension: false, sacrifice: pickInt(p, "sacrifice", 0, 10, 0), result: null, request: null,
-    logId: null, keep: null, error: null, mods: Object.fromEntries(MODIFIERS.map((m) => [m, pickInt(mods, m, 0, 5, 0)])) });
+    logId: null, liveEntry: null, keep: null, error: null, mods: Object.fromEntries(MODIFIERS.map((m) => [m, pickInt(mods, m, 0, 5, 0)])) });
   Object.assign(ui.opp, { who: "", extra: [], tension: false, sacrifice: 0, result: null, error: null, request: null });
   testOdds.clear();
   oppOdds.clear();
@@ -171,7 +171,10 @@ async function roll(app, c) {
     app.rerender();
     return;
   }
-  Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, tension: false });
+  // At a live table the referee's entry of the roll (answered `logged`) is what a Méticuleux
+  // choice names: the seed is the MJ's device's, a second roll would be a new one.
+  Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, tension: false,
+    liveEntry: live && typeof r.logged === "string" ? r.logged : null });
   forgetVerify(`pz-test-${request.seed}`);
   if (tension) await recordTensionPoint(app, ui, "dice", nameOf(c), "");
   if (!app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c), label: logLabel(r, s), request, result: logResult(r) })) app.rerender();
@@ -179,9 +182,15 @@ async function roll(app, c) {
   focusResult("pz-result-title");
 }
 
-/** Méticuleux: the same request (same seed, same dice) with the dice the player keeps. */
-async function keepChosen(app) {
-  const request = { ...ui.request, keep: [...ui.keep].sort((a, b) => a - b) };
+/** Méticuleux: the same request (same seed, same dice) with the dice the player keeps. At a
+ * live table: a move naming the referee's entry of the roll, which the MJ's device resolves on
+ * the dice it recorded and logs as an entry of its own (py/tablee/referee.py, _pz_keep). */
+async function keepChosen(app, c) {
+  const keep = [...ui.keep].sort((a, b) => a - b);
+  const live = ui.liveEntry !== null;
+  const request = live
+    ? { op: "pointzero.test.roll", test: ui.request.test, character_id: ui.request.character_id, keep, entry: ui.liveEntry }
+    : { ...ui.request, keep };
   ui.busy = true;
   app.rerender();
   const r = await app.call(request);
@@ -191,7 +200,14 @@ async function keepChosen(app) {
     app.rerender();
     return;
   }
-  Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, error: null });
+  Object.assign(ui, { result: { ...r, check: { request, ...verifyRecord(r, VERIFY_KEYS) } }, request, keep: null, error: null, liveEntry: null });
+  if (live) {
+    // The referee logged the choice as an entry of its own: the page's words label it.
+    app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c),
+      label: `${logLabel(r, request.test)} · ${t("pointzero.ui.log_meticuleux")}`, request, result: logResult(r) });
+    focusResult("pz-result-title");
+    return;
+  }
   forgetVerify(`pz-test-${request.seed}`);
   // The entry's id is read now, outside the change (the change is applied again to the latest
   // saved table when written: it must find the same entry there).
@@ -344,9 +360,9 @@ function resultBlock(app, c) {
   if (!r) return nothing;
   const res = r.result;
   const choosing = ui.keep !== null;
-  // A keep is the same seed's dice again: at a live table the MJ's device draws each move's
-  // seed, so it is not offered there (the referee refuses it, live.refused.keep).
-  const meticuleux = isMeticuleux(c) && r.plan.keep < r.plan.dice && liveCharacters() === null;
+  // A keep is the same seed's dice again; at a live table, the referee's entry of the roll
+  // (the MJ's device draws each move's seed), offered once per roll.
+  const meticuleux = isMeticuleux(c) && r.plan.keep < r.plan.dice && (liveCharacters() === null || ui.liveEntry !== null);
   const toggle = (i) => {
     const keep = new Set(ui.keep);
     if (keep.has(i)) keep.delete(i); else keep.add(i);
@@ -369,7 +385,7 @@ function resultBlock(app, c) {
     <p class="pz-verdict ${tone}" role="status" data-testid="pz-verdict">${verdict(res)} · ${t("pointzero.ui.margin")} ${signed(res.margin)}</p>
     ${meticuleux && !choosing ? html`<button type="button" id="pz-choose-keep" @click=${() => { ui.keep = new Set(res.kept); app.rerender(); }}>${t("pointzero.ui.choose_keep", { n: r.plan.keep })}</button>` : nothing}
     ${choosing ? html`<p class="small">${t("pointzero.ui.choose_keep_help", { n: r.plan.keep, chosen: ui.keep.size })}</p>
-      <div class="row"><button type="button" class="primary" id="pz-keep-apply" ?disabled=${ui.keep.size !== r.plan.keep || ui.busy} @click=${() => keepChosen(app)}>${t("pointzero.ui.keep_apply")}</button>
+      <div class="row"><button type="button" class="primary" id="pz-keep-apply" ?disabled=${ui.keep.size !== r.plan.keep || ui.busy} @click=${() => keepChosen(app, c)}>${t("pointzero.ui.keep_apply")}</button>
       <button type="button" @click=${() => { ui.keep = null; app.rerender(); }}>${t("pointzero.ui.cancel")}</button></div>` : nothing}
     ${choosing ? nothing : html`${verifyControl(app, `pz-test-${r.seed}`, r.check)}${resultShare(app, r.seed)}`}
   </section>`;
