@@ -391,11 +391,9 @@ def test_a_secret_round_choice_from_a_phone_stays_hidden_until_the_reveal():
     assert info.value.code == "live.refused.not_a_move"
 
 
-def test_a_passe_darmes_from_a_phone_by_ones_own_fighter_only():
-    """Unicreon's combat state is ``systems.unicreon.combat``: the attacker named by its
-    combatant id must be one of the member's characters; the result is the op's on one device."""
-    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
-    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+def _uc_fight(a, b):
+    """A Unicreon fight of the MJ's table: ``a`` (a player's, side pc) engaged with ``b`` (an
+    NPC), initiative rolled, ``a``'s turn with two actions. Returns (doc, combat, a's cid, b's cid)."""
     combat = ok({"op": "unicreon.combat.new"})["state"]
     combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
     combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
@@ -406,11 +404,19 @@ def test_a_passe_darmes_from_a_phone_by_ones_own_fighter_only():
         f["engaged"] = [defender if f["cid"] == attacker else attacker]
         f["actions"] = 2
     combat["turn"] = combat["order"].index(attacker)
-    owner = "ua"
     doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
     doc["characters"] = [a, b]
     doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
-    lea = {"id": "m-lea", "name": "Léa", "characters": [owner]}
+    return doc, combat, attacker, defender
+
+
+def test_a_passe_darmes_from_a_phone_by_ones_own_fighter_only():
+    """Unicreon's combat state is ``systems.unicreon.combat``: the attacker named by its
+    combatant id must be one of the member's characters; the result is the op's on one device."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     request = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender}
     after, answer = move(doc, lea, request, seed=9)
     same = handle({**request, "state": combat, "seed": 9})
@@ -784,20 +790,9 @@ def test_a_passe_darmes_from_a_phone_keeps_the_defenders_side():
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
     b = ok({"op": "unicreon.shop.buy", "character": b, "ref": "armure_cuir", "carried": "worn"})["character"]
-    combat = ok({"op": "unicreon.combat.new"})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
-    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
-    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
-    fighter_b = next(f for f in combat["combatants"] if f["side"] == "npc")
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    fighter_b = next(f for f in combat["combatants"] if f["cid"] == defender)
     assert fighter_b["protections"], fighter_b
-    for f in combat["combatants"]:
-        f["engaged"] = [fighter_b["cid"] if f["cid"] == attacker else attacker]
-        f["actions"] = 2
-    combat["turn"] = combat["order"].index(attacker)
-    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
-    doc["characters"] = [a, b]
-    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     sent = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": fighter_b["cid"], "defender_malus": 4}
     after, answer = move(doc, lea, sent, seed=9)
@@ -813,19 +808,7 @@ def test_a_passe_darmes_skill_is_the_attackers_own_and_the_defenders_is_not_the_
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
     a["skills"] = [{"name": "Escrime", "level": "bon"}]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
-    combat = ok({"op": "unicreon.combat.new"})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
-    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
-    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
-    foe = next(f["cid"] for f in combat["combatants"] if f["side"] == "npc")
-    for f in combat["combatants"]:
-        f["engaged"] = [foe if f["cid"] == attacker else attacker]
-        f["actions"] = 2
-    combat["turn"] = combat["order"].index(attacker)
-    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
-    doc["characters"] = [a, b]
-    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
+    doc, combat, attacker, foe = _uc_fight(a, b)
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     for level in ("fort", "faible"):  # Fort +30 or Faible +5: not on A's sheet
         with pytest.raises(RulesError) as refused:
