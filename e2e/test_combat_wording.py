@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from browser_support import (
@@ -104,17 +105,36 @@ def css_var_color(page, name: str) -> str:
     )
 
 
+# Layout predicates on two elements' boxes, in the page: a layout is waited for (a panel may
+# still be filling when it becomes visible: a loaded CI run read the Théorem MK screen's two
+# columns stacked for a moment), never read once.
+BESIDE_JS = """([l, r]) => {
+  const a = document.querySelector(l)?.getBoundingClientRect(), b = document.querySelector(r)?.getBoundingClientRect();
+  return Boolean(a && b && b.x >= a.x + a.width - 1 && Math.abs(a.y - b.y) < 40);
+}"""
+STACKED_JS = """([f, s]) => {
+  const a = document.querySelector(f)?.getBoundingClientRect(), b = document.querySelector(s)?.getBoundingClientRect();
+  return Boolean(a && b && b.y >= a.y + a.height - 1);
+}"""
+
+
+def _settles(page, js: str, first: str, second: str) -> bool:
+    try:
+        page.wait_for_function(js, arg=[first, second], timeout=10_000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def beside(page, left: str, right: str) -> bool:
-    """``right`` starts to the right of ``left``'s end and their tops are level (same row)."""
-    a = page.locator(left).bounding_box()
-    b = page.locator(right).bounding_box()
-    return b["x"] >= a["x"] + a["width"] - 1 and abs(a["y"] - b["y"]) < 40
+    """``right`` starts to the right of ``left``'s end and their tops are level (same row), once
+    the layout settles (at most 10 s)."""
+    return _settles(page, BESIDE_JS, left, right)
 
 
 def stacked(page, first: str, second: str) -> bool:
-    a = page.locator(first).bounding_box()
-    b = page.locator(second).bounding_box()
-    return b["y"] >= a["y"] + a["height"] - 1
+    """``second`` starts below ``first``'s end, once the layout settles (at most 10 s)."""
+    return _settles(page, STACKED_JS, first, second)
 
 
 def test_the_forced_seeds_are_what_the_rules_say():
