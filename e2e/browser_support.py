@@ -69,10 +69,6 @@ def saved_document(page) -> dict:
     return page.evaluate("JSON.parse(localStorage.getItem('tablee.document'))")
 
 
-# ------------------------------------------------------------------ waiting for the state
-# A test waits for the state it checks, never for a fixed delay: the browser may run
-# slowly (a loaded 2-core machine), and a read of localStorage before the app saved is a
-# flaky test. These helpers wait for the saved document or the rendered view themselves.
 # Write the saved table as another tab of the app would: the text, and the revision that
 # describes it (static/js/app.js: {id, hash, chain}, a child of the revision saved now). A bare
 # write of the text is a table no tab of this version wrote: the app then waits (seconds) for
@@ -103,6 +99,10 @@ def put_table(page, doc) -> None:
     wait_engine(page)
 
 
+# ------------------------------------------------------------------ waiting for the state
+# A test waits for the state it checks, never for a fixed delay: the browser may run
+# slowly (a loaded 2-core machine), and a read of localStorage before the app saved is a
+# flaky test. These helpers wait for the saved document or the rendered view themselves.
 def wait_saved(page, predicate_js: str, arg=None, timeout: float = 30_000) -> dict:
     """Wait until the saved document satisfies ``predicate_js`` (the source of a JS function
     of the document and ``arg``), then return that document. An unreadable or absent saved

@@ -24,4 +24,3 @@ def api():
     from api_calls import call
 
     return call
-

@@ -96,6 +96,8 @@ class Move:
     MJ holds it, the system ``state``); it returns the op request (move-only fields removed).
     ``record(answer, request, ctx)``: the new system state the move leaves besides the op's
     own (None: unchanged), e.g. the Tension point a Point Zéro test spends.
+    ``log_only``: fields ``prepare`` leaves in the request for the move's log entry only, never
+    sent to the op (a Méticuleux choice's ``entry``: the roll it resolves).
     """
 
     system: str | None
@@ -106,6 +108,7 @@ class Move:
     state: bool = True
     prepare: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
     record: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any] | None] | None = None
+    log_only: tuple[str, ...] = ()
 
 
 def _fold(text: str) -> str:
@@ -185,7 +188,9 @@ def _pz_keep(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     if any(isinstance(e, dict) and isinstance(e.get("request"), dict) and e["request"].get("entry") == eid
            for e in ctx["document"]["log"]):
         raise _refuse("live.refused.keep")  # already chosen
-    rolled = entry.get("result", {}).get("result", {}).get("dice") if isinstance(entry.get("result"), dict) else None
+    result = entry.get("result")
+    result = result.get("result") if isinstance(result, dict) else None
+    rolled = result.get("dice") if isinstance(result, dict) else None
     if not isinstance(rolled, list) or not all(isinstance(d, dict) and isinstance(d.get("value"), int) for d in rolled):
         raise _refuse("live.refused.keep")
     return {"op": "pointzero.test.resolve", "test": copy.deepcopy(logged["test"]),
@@ -339,7 +344,7 @@ MOVES: dict[str, Move] = {
     # Point Zéro: a test with its Tension point and Surpassement, by one of the player's
     # characters (its levels read from the MJ's record, Tension critique from the MJ's state).
     "pointzero.test.roll": Move("pointzero", (("character_id", "id"),), state=False, prepare=_pz_test,
-                                record=_pz_tension),
+                                record=_pz_tension, log_only=("entry",)),
     # Unicreon: a passe d'armes by one of the player's fighters.
     "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat",
                                    mj_fields=("defender_malus", "defender_skill"), prepare=_uc_defence),
@@ -476,7 +481,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         request = spec.prepare(request, ctx)
     if spec.system is not None and spec.state:
         request["state"] = copy.deepcopy(state)
-    answer = _run({k: v for k, v in request.items() if k != "entry"})
+    answer = _run({k: v for k, v in request.items() if k not in spec.log_only})
     out = document
     if spec.system is not None:
         new_state = answer.get("state") if spec.state else None
