@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 import sys
 
-from browser_support import ROOT, versality_character, wait_engine, wait_saved
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import ROOT, saved_document, versality_character, wait_engine, wait_saved, write_table
 
 sys.path.insert(0, str(ROOT / "py"))
 
@@ -182,3 +185,43 @@ def test_quick_pv_clicks_on_the_unicreon_combat_tracker_are_all_applied(page, si
     page.wait_for_selector(f"{minus}:not([disabled])", state="attached")
     page.evaluate(ACTIONS, [["click", minus, None]] * 3)
     wait_saved(page, f"d => d.systems.unicreon.combat.combatants.find((c) => c.cid === '{cid}').pv === 9")
+
+
+# A field being typed in keeps what was typed when the page draws again before it is left: the
+# table changed in another tab (or arrived from the live table, or the engine became ready)
+# redraws the sheet, and the typed text must not be put back to the saved value, which lost
+# the edit silently (the change event then saw no change).
+TYPED_FIELDS = {
+    "pointzero": ("pointzero.character.new", "#/pointzero/character/c1", "#pz-attr-1-level", "4",
+                  "d => d.characters[0].attributes[1].level === 4"),
+    "versality": (None, "#/versality/character/c1", "#vs-forces-0", "Rapide",
+                  "d => d.characters[0].forces[0] === 'Rapide'"),
+    "unicreon": ("unicreon.character.new", "#/unicreon/character/c1", "#uc-job", "forgeron",
+                 "d => d.characters[0].job === 'forgeron'"),
+    "systmj": ("systmj.entity.new", "#/systmj/character/c1", "#sj-attributes-force", "12",
+               "d => d.characters[0].attributes.force === 12"),
+    "theorem": ("theorem.character.new", "#/theorem/character/c1", "#th-realite", "17",
+                "d => d.characters[0].realite === 17"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(TYPED_FIELDS))
+def test_what_is_typed_survives_a_redraw_before_the_field_is_left(page, site, guarded, system):
+    """Each system's sheet: a value typed, the table changed by another tab before the field
+    is left, then the field left: the typed value is saved, the other tab's change kept."""
+    new_op, route, field, value, saved = TYPED_FIELDS[system]
+    c = versality_character("c1", "Vera") if new_op is None else _character({"op": new_op, "id": "c1", "name": "Zoé"})
+    _open_with(page, site, [c], route)
+    page.wait_for_selector(f"{field}:not([disabled])")
+    page.fill(field, value)  # typed, not left yet
+    other = page.context.new_page()
+    other.goto(site + "#/")
+    doc = saved_document(page)
+    doc["name"] = "Renommée ailleurs"
+    write_table(other, doc)  # another tab changes the table: this page redraws
+    other.close()
+    expect(page.locator("#table-name")).to_have_text("Renommée ailleurs")
+    expect(page.locator(field)).to_have_value(value)
+    page.press(field, "Tab")
+    doc = wait_saved(page, saved)
+    assert doc["name"] == "Renommée ailleurs"

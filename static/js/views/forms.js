@@ -16,6 +16,9 @@
 // System-agnostic: the five systems' sheets use it.
 
 import { t } from "../i18n.js";
+import { noChange, nothing } from "../../vendor/lit-html/lit-html.js";
+import { Directive, PartType, directive } from "../../vendor/lit-html/directive.js";
+import { setCommittedValue } from "../../vendor/lit-html/directive-helpers.js";
 
 /** Whether `field` is `group` or lies under it ("skills.2.name" under "skills"). */
 function under(field, group) {
@@ -122,3 +125,34 @@ export function engineWhy(app, busy = false) {
   if (app.engine.state !== "ready") return t("forms.engine_wait");
   return busy ? t("forms.busy") : null;
 }
+
+/**
+ * `.value=${typedValue(v)}`: the field shows `v`, like lit's `live()` (the value on screen is
+ * compared, not the last one drawn, so a refused edit is put back) except while a person is
+ * typing in it: a field that has the focus and holds something other than what was last drawn
+ * keeps it. A redraw before the field is left (the table changed in another tab or arrived
+ * from the live table, the engine became ready, a check answered) put the saved value back
+ * over the typing, and the change event then saw nothing to change: the edit was lost.
+ */
+export const typedValue = directive(class extends Directive {
+  constructor(partInfo) {
+    super(partInfo);
+    if (partInfo.type !== PartType.PROPERTY || partInfo.name !== "value") throw new Error("typedValue() binds .value only");
+    this.drawn = undefined;
+  }
+
+  render(value) {
+    return value;
+  }
+
+  update(part, [value]) {
+    if (value === noChange || value === nothing) return value;
+    const el = part.element;
+    const typing = this.drawn !== undefined && el.value !== this.drawn && el.getRootNode().activeElement === el;
+    if (typing) return noChange;
+    this.drawn = String(value ?? "");
+    if (el.value === this.drawn) return noChange;
+    setCommittedValue(part);
+    return value;
+  }
+});

@@ -6,7 +6,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
 import { t, tn } from "../../i18n.js";
-import { focusFirstInvalid, touchedForm } from "../../views/forms.js";
+import { focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
 import { disabledWhy } from "../../views/ui.js";
 import {
   backLink, fieldErrors, fieldId, findCharacter, hasProblem, nameOf, ready, rules,
@@ -90,7 +90,7 @@ const invalid = (field) => (hasProblem(shown(), field) ? "true" : "false");
 function levelInput(app, id, field, value, label, apply, { errors = true } = {}) {
   return html`<div class="field pz-level">
     <label for=${id}>${t("pointzero.ui.level")}<span class="visually-hidden"> (${label})</span></label>
-    <input id=${id} type="number" inputmode="numeric" min="0" max="10" step="1" .value=${live(String(value))}
+    <input id=${id} type="number" inputmode="numeric" min="0" max="10" step="1" .value=${typedValue(String(value))}
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
       @input=${(e) => preview(app, field, (d) => apply(d, levelValue(e.target.value)))}
       @blur=${form.leave(app, field)}
@@ -102,7 +102,7 @@ function levelInput(app, id, field, value, label, apply, { errors = true } = {})
 function textInput(app, id, field, value, label, max, apply, { errors = true } = {}) {
   return html`<div class="field">
     <label for=${id}>${label}</label>
-    <input id=${id} maxlength=${max} autocomplete="off" .value=${live(value)}
+    <input id=${id} maxlength=${max} autocomplete="off" .value=${typedValue(value)}
       aria-invalid=${invalid(field)} aria-describedby=${describedBy(field)}
       @input=${(e) => preview(app, field, (d) => apply(d, e.target.value))}
       @blur=${form.leave(app, field)}
@@ -235,7 +235,7 @@ export function render(app, id) {
         ${atoutsSection(app, d)}
         <div class="card field">
           <label for="pz-notes">${t("pointzero.ui.notes")}</label>
-          <textarea id="pz-notes" rows="4" maxlength="4000" .value=${live(d.notes)}
+          <textarea id="pz-notes" rows="4" maxlength="4000" .value=${typedValue(d.notes)}
             @change=${(e) => { const v = e.target.value.slice(0, 4000); change(app, (x) => { x.notes = v; }); }}></textarea>
         </div>
       </div>

@@ -7,7 +7,7 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { engineWhy, focusFirstInvalid, touchedForm } from "../../views/forms.js";
+import { engineWhy, focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
 import { callBusy, disabledWhy, engineChange, fieldLimit, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
@@ -129,10 +129,10 @@ function identity(app, c, check) {
       return html`<div class="field">
       <label for=${at}>${t(`unicreon.field.${f}`)}</label>
       ${long
-        ? html`<textarea id=${at} maxlength=${max} rows="2" .value=${live(c[f])}
+        ? html`<textarea id=${at} maxlength=${max} rows="2" .value=${typedValue(c[f])}
             aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${`${describedBy(f)} ${at}-refusal`}
             @input=${set} @blur=${form.leave(app, f)}></textarea>`
-        : html`<input id=${at} maxlength=${max} autocomplete="off" .value=${live(c[f])}
+        : html`<input id=${at} maxlength=${max} autocomplete="off" .value=${typedValue(c[f])}
             aria-invalid=${hasProblem(check, f) ? "true" : "false"} aria-describedby=${`${describedBy(f)} ${at}-refusal`}
             @input=${set} @blur=${form.leave(app, f)}>`}
       ${fieldErrors(check, f)}
@@ -145,7 +145,7 @@ function identity(app, c, check) {
         ${ui.showSecret ? t("unicreon.ui.hide_secret") : t("unicreon.ui.show_secret")}</button>
       <div id="uc-secret-box" ?hidden=${!ui.showSecret}>
         ${ui.showSecret ? html`<label for="uc-secret">${t("unicreon.field.secret")} <span class="muted small">(${t("unicreon.ui.optional")})</span></label>
-          <textarea id="uc-secret" maxlength="1000" rows="2" .value=${live(c.secret)}
+          <textarea id="uc-secret" maxlength="1000" rows="2" .value=${typedValue(c.secret)}
             @input=${(e) => edit(app, c.id, (d) => { d.secret = e.target.value.slice(0, 1000); })}></textarea>` : nothing}
       </div>
       ${!ui.showSecret ? html`<p class="muted small">${c.secret ? t("unicreon.ui.secret_hidden") : t("unicreon.ui.secret_none")}</p>` : nothing}
@@ -198,7 +198,7 @@ function skillsSection(app, c, check) {
       ${fieldErrors(check, `skills.${i}`, { under: true })}</li>`)}</ul>` : html`<p class="muted">${t("unicreon.ui.no_skills")}</p>`}
     <form class="row" @submit=${add}>
       <div class="field uc-grow"><label for="uc-skill-name">${t("unicreon.ui.skill_name")}</label>
-        <input id="uc-skill-name" maxlength="60" .value=${live(ui.skill.name)} aria-describedby="uc-skill-name-refusal" @input=${(e) => { ui.skill.name = e.target.value; }}>
+        <input id="uc-skill-name" maxlength="60" .value=${typedValue(ui.skill.name)} aria-describedby="uc-skill-name-refusal" @input=${(e) => { ui.skill.name = e.target.value; }}>
         <div id="uc-skill-name-refusal">${refusalAt(app, "uc-skill-name")}</div></div>
       <div class="field"><label for="uc-skill-level">${t("unicreon.ui.skill_level")}</label>
         <select id="uc-skill-level" @change=${(e) => { ui.skill.level = e.target.value; }}>
@@ -408,27 +408,27 @@ function customForm(app, c) {
     </ul><h3>${t("unicreon.ui.custom_new")}</h3>` : nothing}
     <form class="stack" @submit=${give}>
       <div class="uc-grid">
-        <div class="field"><label for="uc-cu-name">${t("unicreon.field.name")}</label><input id="uc-cu-name" maxlength="80" .value=${live(f.name)} @input=${set("name")}></div>
+        <div class="field"><label for="uc-cu-name">${t("unicreon.field.name")}</label><input id="uc-cu-name" maxlength="80" .value=${typedValue(f.name)} @input=${set("name")}></div>
         <div class="field"><label for="uc-cu-cat">${t("unicreon.ui.category")}</label>
           <select id="uc-cu-cat" @change=${set("category")}>${["gear", "care", "bag", "animal", "weapon", "armour", "shield"].map((k) => html`<option value=${k} ?selected=${k === f.category}>${t(`unicreon.category.${k}`)}</option>`)}</select></div>
-        <div class="field"><label for="uc-cu-cost">${t("unicreon.ui.cost")}</label><input id="uc-cu-cost" type="number" min="0" .value=${live(String(f.cost))} @input=${set("cost", true)}></div>
-        <div class="field"><label for="uc-cu-pe">${t("unicreon.field.pe")}</label><input id="uc-cu-pe" type="number" min="0" .value=${live(String(f.pe))} @input=${set("pe", true)}></div>
-        <div class="field"><label for="uc-cu-uses">${t("unicreon.ui.uses")}</label><input id="uc-cu-uses" type="number" min="0" placeholder="∞" .value=${live(String(f.uses))} @input=${set("uses")}></div>
-        <div class="field"><label for="uc-cu-heal">${t("unicreon.ui.heal_pv")}</label><input id="uc-cu-heal" type="number" min="0" .value=${live(String(f.heal))} @input=${set("heal", true)}></div>
-        <div class="field"><label for="uc-cu-bonus">${t("unicreon.ui.bonus_steps_label")}</label><input id="uc-cu-bonus" type="number" min="0" max="5" .value=${live(String(f.bonus_steps))} @input=${set("bonus_steps", true)}></div>
+        <div class="field"><label for="uc-cu-cost">${t("unicreon.ui.cost")}</label><input id="uc-cu-cost" type="number" min="0" .value=${typedValue(String(f.cost))} @input=${set("cost", true)}></div>
+        <div class="field"><label for="uc-cu-pe">${t("unicreon.field.pe")}</label><input id="uc-cu-pe" type="number" min="0" .value=${typedValue(String(f.pe))} @input=${set("pe", true)}></div>
+        <div class="field"><label for="uc-cu-uses">${t("unicreon.ui.uses")}</label><input id="uc-cu-uses" type="number" min="0" placeholder="∞" .value=${typedValue(String(f.uses))} @input=${set("uses")}></div>
+        <div class="field"><label for="uc-cu-heal">${t("unicreon.ui.heal_pv")}</label><input id="uc-cu-heal" type="number" min="0" .value=${typedValue(String(f.heal))} @input=${set("heal", true)}></div>
+        <div class="field"><label for="uc-cu-bonus">${t("unicreon.ui.bonus_steps_label")}</label><input id="uc-cu-bonus" type="number" min="0" max="5" .value=${typedValue(String(f.bonus_steps))} @input=${set("bonus_steps", true)}></div>
         ${armed ? html`
           <div class="field"><label for="uc-cu-char">${t("unicreon.ui.characteristic")}</label>
             <select id="uc-cu-char" @change=${set("characteristic")}>${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === f.characteristic}>${charLabel(k)}</option>`)}</select></div>
           <div class="field"><label for="uc-cu-kind">${f.category === "weapon" ? t("unicreon.ui.damage") : t("unicreon.ui.absorb")}</label>
             <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
-          <div class="field"><label for="uc-cu-value">${t("unicreon.field.pv")}</label><input id="uc-cu-value" type="number" min="0" .value=${live(String(f.value))} @input=${set("value", true)}></div>` : nothing}
+          <div class="field"><label for="uc-cu-value">${t("unicreon.field.pv")}</label><input id="uc-cu-value" type="number" min="0" .value=${typedValue(String(f.value))} @input=${set("value", true)}></div>` : nothing}
       </div>
       ${f.category === "weapon" ? html`<label class="check"><input type="checkbox" id="uc-cu-ranged" .checked=${live(f.ranged)} @change=${(e) => { f.ranged = e.target.checked; app.rerender(); }}> ${t("unicreon.ui.custom_ranged")}</label>` : nothing}
       ${f.category === "weapon" && f.ranged ? html`<div class="uc-grid">
         <label class="check"><input type="checkbox" id="uc-cu-thrown" .checked=${live(f.thrown)} @change=${set("thrown")}> ${t("unicreon.ui.custom_thrown")}</label>
         <label class="check"><input type="checkbox" id="uc-cu-melee" .checked=${live(f.melee_ok)} @change=${set("melee_ok")}> ${t("unicreon.ui.custom_melee_ok")}</label>
-        <div class="field"><label for="uc-cu-ideal">${t("unicreon.ui.custom_ideal")}</label><input id="uc-cu-ideal" type="number" min="0" .value=${live(String(f.ideal))} @input=${set("ideal")}></div>
-        <div class="field"><label for="uc-cu-max">${t("unicreon.ui.custom_max")}</label><input id="uc-cu-max" type="number" min="0" .value=${live(String(f.max))} @input=${set("max")}></div>
+        <div class="field"><label for="uc-cu-ideal">${t("unicreon.ui.custom_ideal")}</label><input id="uc-cu-ideal" type="number" min="0" .value=${typedValue(String(f.ideal))} @input=${set("ideal")}></div>
+        <div class="field"><label for="uc-cu-max">${t("unicreon.ui.custom_max")}</label><input id="uc-cu-max" type="number" min="0" .value=${typedValue(String(f.max))} @input=${set("max")}></div>
       </div>` : nothing}
       ${f.category === "care" ? html`<label class="check"><input type="checkbox" id="uc-cu-cures" .checked=${live(f.cures)} @change=${set("cures")}> ${t("unicreon.ui.custom_cures")}</label>` : nothing}
       <label class="check"><input type="checkbox" id="uc-cu-pay" .checked=${live(f.pay)} @change=${set("pay")}> ${t("unicreon.ui.custom_pay")}</label>
@@ -457,7 +457,7 @@ function healthSection(app, c) {
     <div class="uc-pvbar" aria-hidden="true"><div style="width:${pct}%"></div></div>
     <div class="row">
       <div class="field"><label for="uc-amount">${t("unicreon.ui.amount")}</label>
-        <input id="uc-amount" type="number" min="0" max="999" .value=${live(String(ui.amount))} @input=${(e) => { ui.amount = e.target.value; }}></div>
+        <input id="uc-amount" type="number" min="0" max="999" .value=${typedValue(String(ui.amount))} @input=${(e) => { ui.amount = e.target.value; }}></div>
       <button type="button" class="danger" id="uc-damage" ?disabled=${!ready(app) || ui.busy}
         @click=${() => charOp(app, { op: "unicreon.health.damage", character: c, amount: amount() }, (r) => t("unicreon.ui.pv_now", { pv: r.character.pv }))}>${t("unicreon.ui.damage_btn")}</button>
       <button type="button" id="uc-heal" ?disabled=${!ready(app) || ui.busy}
@@ -510,7 +510,7 @@ function healthSection(app, c) {
           ${["poison", "disease", "infection"].map((k) => html`<option value=${k} ?selected=${k === ui.afflict.kind}>${t(`unicreon.condition.${k}`)}</option>`)}
         </select></div>
       <div class="field uc-grow"><label for="uc-afflict-name">${t("unicreon.ui.afflict_name")}</label>
-        <input id="uc-afflict-name" maxlength="80" .value=${live(ui.afflict.name)} @input=${(e) => { ui.afflict.name = e.target.value; }}></div>
+        <input id="uc-afflict-name" maxlength="80" .value=${typedValue(ui.afflict.name)} @input=${(e) => { ui.afflict.name = e.target.value; }}></div>
       <button type="submit" ?disabled=${!ready(app) || ui.busy}>${t("unicreon.ui.afflict_btn")}</button>
     </form>
   </section>`;

@@ -7,7 +7,7 @@ import { live } from "../../../vendor/lit-html/directives/live.js";
 import { t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
-import { engineWhy, focusFirstInvalid, touchedForm } from "../../views/forms.js";
+import { engineWhy, focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
 import { disabledWhy, fieldLimit, own, refusalAt } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
@@ -87,7 +87,7 @@ function powerSection(app, c, check, locked) {
     <p class="muted small">${t("versality.ui.power_help")}</p>
     ${powers.map((p, i) => html`<div class="field">
       <label for=${`vs-power-${i}`}>${i === 0 ? t("versality.ui.power") : t("versality.ui.power_n", { n: i + 1 })}</label>
-      <textarea id=${`vs-power-${i}`} maxlength="500" rows="2" .value=${live(p.text)}
+      <textarea id=${`vs-power-${i}`} maxlength="500" rows="2" .value=${typedValue(p.text)}
         aria-invalid=${hasProblem(check, "powers") && i === 0 ? "true" : "false"}
         aria-describedby=${describedBy("powers")} @blur=${form.leave(app, "powers")}
         @input=${(e) => edit(app, c.id, (d) => {
@@ -205,7 +205,7 @@ function traitsSection(app, c, check, played = false) {
   });
   const input = (list, i, label) => html`<div class="field">
     <label for=${`vs-${list}-${i}`}>${label}</label>
-    <input id=${`vs-${list}-${i}`} maxlength="200" .value=${live(c[list][i] ?? "")}
+    <input id=${`vs-${list}-${i}`} maxlength="200" .value=${typedValue(c[list][i] ?? "")}
       aria-invalid=${hasProblem(check, "forces") && !(c[list][i] ?? "").trim() ? "true" : "false"} aria-describedby=${describedBy("forces")}
       @blur=${form.leave(app, `${list}.${i}`)}
       @input=${(e) => edit(app, c.id, (d) => {
@@ -243,7 +243,7 @@ function scoresSection(app, c, check, { group, names, labelKey, budget, max, leg
         const bad = hasProblem(check, field);
         return html`<div class="field vs-score">
           <label for=${`vs-${group}-${n}`}>${t(`${labelKey}.${n}`)}</label>
-          <input type="number" inputmode="numeric" min="0" max="20" id=${`vs-${group}-${n}`} .value=${live(form.preview(field) ?? String(c[group][n]))}
+          <input type="number" inputmode="numeric" min="0" max="20" id=${`vs-${group}-${n}`} .value=${typedValue(form.preview(field) ?? String(c[group][n]))}
             ?readonly=${locked} aria-invalid=${bad ? "true" : "false"} aria-describedby=${describedBy(field, group)}
             @input=${(e) => { form.setPreview(field, e.target.value); app.rerender(); }}
             @blur=${form.leave(app, field)}
@@ -419,7 +419,7 @@ function progressionSection(app, c, r) {
     </div>
     <h3>${t("versality.purchase.power")}</h3>
     <div class="field"><label for="vs-new-power">${t("versality.ui.new_power_text")}</label>
-      <input id="vs-new-power" maxlength="500" .value=${live(ui.improve.power)} aria-describedby="vs-new-power-help"
+      <input id="vs-new-power" maxlength="500" .value=${typedValue(ui.improve.power)} aria-describedby="vs-new-power-help"
         @input=${(e) => { const was = ui.improve.power.trim(); ui.improve.power = e.target.value; if (!was !== !ui.improve.power.trim()) app.rerender(); }}>
       <p class="muted small" id="vs-new-power-help">${t("versality.ui.new_power_help")}</p></div>
     ${buyButton("vs-buy-power", null, engineWhy(app) || short(powerPrice) || (ui.improve.power.trim() ? null : t("versality.ui.why_power_text")),
@@ -492,7 +492,7 @@ export function render(app, id) {
     <h1>${nameOf(c)}</h1>
     <div class="field">
       <label for="vs-name">${t("versality.ui.name")}</label>
-      <input id="vs-name" maxlength=${nameMax} .value=${live(c.name)} aria-describedby="vs-name-refusal"
+      <input id="vs-name" maxlength=${nameMax} .value=${typedValue(c.name)} aria-describedby="vs-name-refusal"
         @input=${(e) => edit(app, id, (d) => { d.name = Array.from(e.target.value).slice(0, nameMax).join(""); }, "vs-name")}>
       <div id="vs-name-refusal">${refusalAt(app, "vs-name")}</div>
     </div>`;
