@@ -127,6 +127,18 @@ def wait_log(page, count: int) -> dict:
     return wait_saved(page, "(d, n) => d.log.length === n", count)
 
 
+def open_table(page, site: str, doc, route: str = "") -> None:
+    """Open the app on ``#/<route>`` with ``doc`` (a table as a dict, or the raw saved text)
+    already saved, and wait for the engine: one engine start. The table is written from the
+    site's manifest (same origin, no script of the app runs there), so the app's first load
+    reads it; writing it from the app and reloading would start the engine twice."""
+    page.goto(site + "manifest.webmanifest")
+    raw = doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False)
+    page.evaluate("raw => localStorage.setItem('tablee.document', raw)", raw)
+    page.goto(site + (f"#/{route}" if route else ""))
+    wait_engine(page)
+
+
 def goto_route(page, route: str) -> None:
     """Open ``#/<route>`` and wait until that view is rendered (its nav link is current
     and its heading is on screen; a lazily loaded system page has replaced its placeholder)."""

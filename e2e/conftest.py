@@ -51,6 +51,7 @@ from browser_support import (
     Device,
     chromium_path,
     empty_site_storage,
+    open_table,
     wait_engine,
 )
 
@@ -301,15 +302,10 @@ def app_with(page, site, guarded):
     """`app_with(doc, route="tray")` opens the app on `#/<route>` with `doc` (a table as a dict, or
     the raw saved text) already in localStorage, and waits for the engine; it returns the page.
     Use it instead of `app` when a test starts from a prepared table: `app`, then writing the
-    table and reloading, boots the engine twice. The table is written from the site's manifest
-    (same origin, no script of the app runs there), so the app's first load reads it."""
+    table and reloading, boots the engine twice (browser_support.open_table)."""
 
     def open_app(doc, route: str = "tray"):
-        page.goto(site + "manifest.webmanifest")
-        raw = doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False)
-        page.evaluate("raw => localStorage.setItem('tablee.document', raw)", raw)
-        page.goto(site + "#/" + route)
-        wait_engine(page)
+        open_table(page, site, doc, route)
         return page
 
     return open_app

@@ -6,13 +6,20 @@ sheet's edits, which must each be applied to the character as the previous edit 
 
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, saved_document, versality_character, wait_engine, wait_saved, write_table
+from browser_support import (
+    ROOT,
+    new_table,
+    open_table,
+    saved_document,
+    versality_character,
+    wait_saved,
+    write_table,
+)
 
 sys.path.insert(0, str(ROOT / "py"))
 
@@ -26,13 +33,7 @@ def _character(request: dict) -> dict:
 
 
 def _open_with(page, site, characters: list[dict], route: str, systems: dict | None = None) -> None:
-    doc = {"schema": 1, "app": "tablee", "name": "Rafale", "language": "fr", "characters": characters,
-           "log": [], "systems": systems or {}, "settings": {}}
-    page.goto(site + "#/")
-    page.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc))
-    page.goto(site + route)
-    page.reload()
-    wait_engine(page)
+    open_table(page, site, new_table(characters, systems, name="Rafale"), route.removeprefix("#/"))
 
 
 # Set each (selector, value) and fire its input and change events, one after the other in the

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import goto_route, no_horizontal_scroll, open_table, saved_document, wait_saved
 from tablee import api
 
 
@@ -25,11 +25,6 @@ def ok(request: dict) -> dict:
     return response
 
 
-def seed(page, site: str, doc: dict, route: str) -> None:
-    page.goto(site + "manifest.webmanifest")
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.goto(site + f"#/{route}")
-    wait_engine(page)
 
 
 def table(characters=(), systems=None) -> dict:
@@ -46,7 +41,7 @@ def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site
     joshua["realite"] = 20
     state = ok({"op": "theorem.state.new", "seed": 7})["state"]
     state = ok({"op": "theorem.hand.draw", "state": state, "character": joshua, "seed": 3})["state"]
-    seed(page, site, table([joshua], {"theorem": state}), "theorem/mk")
+    open_table(page, site, table([joshua], {"theorem": state}), "theorem/mk")
 
     editor = page.get_by_test_id("th-effects")
     expect(editor).to_have_attribute("open", "")  # nothing written yet: the editor is open
@@ -82,14 +77,14 @@ def test_theorem_an_arcane_without_effect_says_where_it_is_written(page, site, g
     joshua["realite"] = 20
     state = ok({"op": "theorem.state.new", "seed": 7})["state"]
     state = ok({"op": "theorem.hand.draw", "state": state, "character": joshua, "seed": 3})["state"]
-    seed(page, site, table([joshua], {"theorem": state}), "theorem/test/th-josh")
+    open_table(page, site, table([joshua], {"theorem": state}), "theorem/test/th-josh")
     page.click("#th-look-hand")
     page.locator("[data-testid=th-arcane-effect]").first.click()
     expect(page.get_by_test_id("th-effect-none")).to_contain_text("le MK l'écrit sur son écran")
 
 
 def test_systmj_empty_library_explains_the_families_and_opens_one(page, site, guarded):
-    seed(page, site, table(), "systmj/cards")
+    open_table(page, site, table(), "systmj/cards")
     families = page.get_by_test_id("sj-family")
     expect(families).to_have_count(4)
     expect(families.nth(0)).to_contain_text("Équipement")

@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 
 from browser_support import (
     goto_route,
+    new_table,
     no_horizontal_scroll,
-    put_table,
-    saved_document,
+    open_table,
     versality_character,
     wait_engine,
 )
@@ -20,14 +20,15 @@ from browser_support import (
 MJ_ROUTES = ("versality/mj", "pointzero/mj", "theorem/mk", "systmj/combat", "live")
 
 
-def open_with(device, doc_patch=None):
-    """The app on a fresh device (its own storage); ``doc_patch(doc)`` edits the saved table
-    before a reload, so the engine boots on it."""
+def open_with(device, doc_patch=None, route: str = ""):
+    """The app on a fresh device (its own storage) at ``#/<route>``, its table saved before the
+    first load with ``doc_patch``'s fields (one engine start)."""
     page = device.page
-    page.goto(device.server_site)
-    wait_engine(page)
     if doc_patch:
-        put_table(page, {**saved_document(page), **doc_patch})
+        open_table(page, device.server_site, new_table(**doc_patch), route)
+    else:
+        page.goto(device.server_site)
+        wait_engine(page)
     return page
 
 
@@ -86,8 +87,7 @@ def test_a_players_versality_test_has_no_mj_token_box(devices, site):
     for mj in (False, True):
         device = devices(mj=mj)
         device.server_site = site
-        page = open_with(device, {"characters": [versality_character("vs-ana", "Ana")]})
-        goto_route(page, "versality/test/vs-ana")
+        page = open_with(device, {"characters": [versality_character("vs-ana", "Ana")]}, "versality/test/vs-ana")
         page.select_option("#vs-test-char", "physique")
         page.select_option("#vs-test-skill", "combattre")
         page.select_option("#vs-test-diff", "facile")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, wait_engine
+from browser_support import goto_route, no_horizontal_scroll, open_table
 from tablee.api import handle
 
 
@@ -16,10 +16,7 @@ def seed(page, site: str, characters: list[dict]) -> None:
     doc = handle({"op": "store.new", "name": "Premier soir", "language": "fr"})["document"]
     doc["characters"] = characters
     doc = handle({"op": "store.open", "document": doc})["document"]
-    page.goto(site + "manifest.webmanifest")
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.goto(site)
-    wait_engine(page)
+    open_table(page, site, doc)
 
 
 def pz_sheet() -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, wait_engine
+from browser_support import goto_route, no_horizontal_scroll, open_table
 from tablee.api import handle
 
 #: Every <select> whose chosen text does not fit inside it (its padding and arrow aside).
@@ -26,10 +26,7 @@ def seed(page, site: str, characters: list[dict]) -> None:
     doc = handle({"op": "store.new", "name": "Premier soir", "language": "fr"})["document"]
     doc["characters"] = characters
     doc = handle({"op": "store.open", "document": doc})["document"]
-    page.goto(site + "manifest.webmanifest")
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.goto(site)
-    wait_engine(page)
+    open_table(page, site, doc)
 
 
 def test_theorem_mk_success_table_fits_a_phone(page, site, guarded):

@@ -24,7 +24,7 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from browser_support import ROOT, goto_route, no_horizontal_scroll, open_table, saved_document, wait_engine, wait_saved
 from browser_support import versality_character as vs_character
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -49,12 +49,6 @@ def table(characters=(), log=(), systems=None) -> dict:
     return ok({"op": "store.open", "document": doc})["document"]
 
 
-def seed(page, site: str, doc: dict, route: str) -> None:
-    """The saved table written before the app boots (one engine start), then the route opened."""
-    page.goto(site + "manifest.webmanifest")
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.goto(site + f"#/{route}")
-    wait_engine(page)
 
 
 def unpack(url: str) -> dict:
@@ -77,7 +71,7 @@ def made_link(page) -> str:
 # ------------------------------------------------------------------ 8. sharing from where you are
 def test_share_from_a_sheet_a_roll_and_a_log_entry(page, site, guarded):
     alice = ok({"op": "pointzero.character.new", "id": "pz-alice", "name": "Alice Moreau"})["character"]
-    seed(page, site, table([alice]), "pointzero/character/pz-alice")
+    open_table(page, site, table([alice]), "pointzero/character/pz-alice")
 
     # On the sheet: "Partager" (named for a screen reader) opens the share page with the link made.
     share = page.get_by_role("link", name="Partager Alice Moreau")
@@ -102,7 +96,7 @@ def test_share_from_a_sheet_a_roll_and_a_log_entry(page, site, guarded):
     log = saved_table(characters=0, log=30)["log"]
     doc = saved_document(page)
     doc["log"] = log
-    seed(page, site, doc, "log")
+    open_table(page, site, doc, "log")
     old = log[5]
     entries = page.locator("#log-list > li")
     expect(entries).to_have_count(30)
@@ -157,7 +151,7 @@ def test_a_link_shows_what_it_holds_before_the_engine_then_leads_to_the_import(p
 # ------------------------------------------------------------------ 9. the log
 def test_the_log_draws_the_latest_entries_and_more_on_demand(page, site, guarded):
     doc = saved_table(characters=0, log=1000)
-    seed(page, site, doc, "log")
+    open_table(page, site, doc, "log")
     entries = page.locator("#log-list > li")
     expect(entries).to_have_count(50)
     expect(page.get_by_test_id("log-count")).to_have_text("1000 entrées, les 50 plus récentes affichées.")
@@ -187,7 +181,7 @@ def verify(entry) -> None:
 
 def test_versality_and_theorem_draws_are_replayed_from_the_log(page, site, guarded):
     ana = vs_character("vs-ana", "Ana")
-    seed(page, site, table([ana]), "versality/test/vs-ana")
+    open_table(page, site, table([ana]), "versality/test/vs-ana")
     # Worst of 3 twice, then 7 cards from a draw pile of 6: the discard is reshuffled mid-draw.
     page.select_option("#vs-test-char", "mental")
     page.select_option("#vs-test-skill", "comprendre")
@@ -234,7 +228,7 @@ def test_versality_and_theorem_draws_are_replayed_from_the_log(page, site, guard
     stripped["id"] = "log-stripped"
     assert "deck" not in stripped["request"]
     doc["log"] += [tampered, stripped]
-    seed(page, site, doc, "log")
+    open_table(page, site, doc, "log")
     expect(entries).to_have_count(7)
     entries.nth(0).locator(".verify-button").click()
     expect(entries.nth(0).get_by_test_id("verify-out")).to_have_attribute("data-status", "unavailable")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, wait_engine
+from browser_support import goto_route, no_horizontal_scroll, open_table
 from tablee.api import handle
 
 
@@ -23,11 +23,6 @@ def table(characters, systems) -> dict:
     return ok({"op": "store.open", "document": doc})["document"]
 
 
-def seed(page, site: str, doc: dict) -> None:
-    page.goto(site + "manifest.webmanifest")
-    page.evaluate("d => localStorage.setItem('tablee.document', JSON.stringify(d))", doc)
-    page.goto(site)
-    wait_engine(page)
 
 
 def systmj_table() -> dict:
@@ -48,7 +43,7 @@ def systmj_table() -> dict:
 
 
 def test_systmj_sheet_shows_current_vitals_held_cards_and_the_true_attribute_range(page, site, guarded):
-    seed(page, site, systmj_table())
+    open_table(page, site, systmj_table())
     goto_route(page, "systmj/character/sj-alice")
     play = page.get_by_test_id("sj-play-state")
     expect(play.get_by_test_id("sj-vitals")).to_contain_text("PV 7 sur 12 · PA 1 sur 4")

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import no_horizontal_scroll, put_table, saved_document, wait_saved
+from browser_support import new_table, no_horizontal_scroll, saved_document, wait_saved
 from tablee.api import handle
 from test_accessibility import axe_violations
 
 
-def seed(page, characters: list[dict], systems: dict | None = None) -> None:
-    doc = wait_saved(page, "d => d.app === 'tablee'")
-    doc["characters"].extend(characters)
-    doc["systems"].update(systems or {})
-    put_table(page, doc)
+def seed(app_with, characters: list[dict], systems: dict | None = None):
+    """The app opened on a table holding these characters and system states (one engine start)."""
+    return app_with(new_table(characters, systems))
 
 
 def go(page, route: str) -> None:
@@ -40,9 +38,9 @@ def opp_odds(a: dict, b: dict) -> dict:
     return r
 
 
-def test_point_zero_opposition_offers_tension_surpassement_and_names_the_npc(app):
+def test_point_zero_opposition_offers_tension_surpassement_and_names_the_npc(app_with):
     state = handle({"op": "pointzero.state.new"})["state"]
-    seed(app, [mira()], {"pointzero": state})
+    app = seed(app_with, [mira()], {"pointzero": state})
     go(app, "#/pointzero/test/pz-mira")
     expect(app.locator("#pz-oppose")).to_be_visible()
     app.select_option("#pz-t-attr", "1")  # Discrétion/ADR
@@ -86,11 +84,11 @@ def test_point_zero_opposition_offers_tension_surpassement_and_names_the_npc(app
     expect(app.locator("#pz-o-tension")).not_to_be_checked()
 
 
-def test_point_zero_tension_rule_is_a_table_setting(app):
+def test_point_zero_tension_rule_is_a_table_setting(app_with):
     c = mira()
     c["skills"] = [{"name": "Discrétion", "level": 2}]  # Discrétion 2 / ADR 4
     state = handle({"op": "pointzero.state.new"})["state"]
-    seed(app, [c], {"pointzero": state})
+    app = seed(app_with, [c], {"pointzero": state})
 
     go(app, "#/pointzero/mj")
     rule = app.locator("#pz-mj-tension-rule")
@@ -127,7 +125,7 @@ def force_top(state: dict, *ids: str) -> dict:
     return state
 
 
-def test_theorem_chase_side_is_an_action_with_odds_before_each_draw(app):
+def test_theorem_chase_side_is_an_action_with_odds_before_each_draw(app_with):
     """Joshua (6, +1) against the dog (an NPC: 6, −1), target +5. The dog draws 4 de denier (9);
     the round's exact odds then show; Joshua announces his turn, sets the reine d'épée aside
     on his table page and draws 5 de coupe: 12, he wins the round (+1)."""
@@ -137,7 +135,7 @@ def test_theorem_chase_side_is_an_action_with_odds_before_each_draw(app):
                     "a": {"name": "Joshua", "base": 6, "start": 1, "character_id": "th-josh"},
                     "b": {"name": "Le chien", "base": 6, "start": -1}})["state"]
     state = force_top(state, "denier-04", "epee-reine", "coupe-05")
-    seed(app, [josh], {"theorem": state})
+    app = seed(app_with, [josh], {"theorem": state})
     go(app, "#/theorem/chase")
     expect(app.locator("[data-testid=th-round-panel]")).to_be_visible()
     # Before anyone draws: each side's own odds, no round odds yet (one deck, two draws).
