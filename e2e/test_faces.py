@@ -17,7 +17,6 @@ from browser_support import (
     goto_route,
     new_table,
     no_horizontal_scroll,
-    put_table,
     saved_document,
     wait_engine,
     wait_log,
@@ -255,7 +254,7 @@ def test_theorem_tarot_figures_numbers_and_arcana(app, width):
     fits(app, width)
 
 
-def test_systmj_library_cards_show_their_family(app, width):
+def test_systmj_library_cards_show_their_family(app_with, width):
     rules = handle({"op": "systmj.cards.rules"})
     state = handle({"op": "systmj.state.new"})["state"]
     names = {"equipement": "Épée longue", "ressource": "Herbes de Lune", "savoir": "Grimoire", "pouvoir": "Flamme"}
@@ -263,10 +262,7 @@ def test_systmj_library_cards_show_their_family(app, width):
         saved = handle({"op": "systmj.card.save", "state": state,
                         "card": {"family": family, "name": name, "description": "", **rules["defaults"][family]}})
         state = saved["state"]
-    doc = saved_document(app)
-    doc["systems"]["systmj"] = state
-    put_table(app, doc)
-    goto_route(app, "systmj/cards")
+    app = app_with(new_table(systems={"systmj": state}), "systmj/cards")
     expect(app.locator("[data-testid=sj-card]")).to_have_count(4)
     words = {"equipement": ("Équipement", "EQ-00001", "⚒"), "ressource": ("Ressource", "RE-00001", "⚗"),
              "savoir": ("Savoir", "SA-00001", "✎"), "pouvoir": ("Pouvoir", "PO-00001", "✦")}

@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, put_table, saved_document, wait_engine, wait_saved
+from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved
 
 
 def go(page, route: str) -> None:
@@ -198,11 +198,8 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     assert isinstance(log[-2]["request"]["seed"], int)
 
 
-def test_fight_a_canide_then_reload_and_end(app):
-    doc = saved_when(app, "d => d.app === 'tablee'")
-    doc["characters"].append(character("uc-bea", "Béa"))
-    put_table(app, doc)
-    go(app, "#/unicreon/combat")
+def test_fight_a_canide_then_reload_and_end(app_with):
+    app = app_with(new_table([character("uc-bea", "Béa")]), "unicreon/combat")
     app.click("#uc-new-combat")
     app.click("[data-testid=uc-add-pc]")
     app.click("[data-testid=uc-add-beast-canides]")
