@@ -44,6 +44,12 @@ export function start(theApp) {
   const before = readLive();
   if (before) ensure(before.role);
   onLink(({ link, role, memberId: id, name, key }) => ensure(role).attach({ link, memberId: id, name, key }));
+  // A page that goes away (closed, reloaded, another site) closes its links itself: the other
+  // devices see it gone at once, not when the connection times out (about 15 s), and the
+  // session's waiting save is written. A page kept in the back/forward cache keeps them.
+  window.addEventListener("pagehide", (event) => {
+    if (!event.persisted) session?.close();
+  });
   return session;
 }
 
