@@ -1175,3 +1175,46 @@ def test_a_health_edit_from_a_phone_is_the_op_on_the_mjs_record_of_ones_own_char
     with pytest.raises(RulesError) as info:
         move(doc, LEA_UC, {**fields, "character": {"id": "ub"}})
     assert info.value.code == "live.refused.character"
+
+
+def test_an_escape_from_melee_from_a_phone_is_rolled_by_the_mjs_device():
+    """"Fuite": one's own fighter escapes from melee with an Agilité opposition; the phone's
+    seed is ignored, the combat is the op's on one device with the MJ's seed, logged once as
+    the page logs it (``unicreon.escape``). Another player's fighter (here the MJ's side) is
+    refused."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    request = {"op": "unicreon.combat.escape", "cid": attacker, "from": defender, "mode": "opposition", "seed": 1}
+    after, answer = move(doc, lea, request, seed=23)
+    same = ok({**request, "state": combat, "seed": 23})
+    assert after["systems"]["unicreon"]["combat"] == same["state"] and answer["escape"] == same["escape"]
+    assert answer["state"] == same["state"] and "seed" not in answer
+    [entry] = after["log"]
+    assert entry["kind"] == "unicreon.escape" and entry["id"] == answer["logged"]
+    with pytest.raises(RulesError) as info:
+        move(doc, lea, {**request, "cid": defender, "from": attacker})
+    assert info.value.code == "live.refused.character"
+
+
+def test_engaging_a_foe_and_picking_a_weapon_up_are_ones_own_fighters_moves():
+    """"Combat au contact" (moving into contact, one action) and "Combat à distance" (picking a
+    thrown weapon back up): the op on one device, for one's own fighter only."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    for f in combat["combatants"]:
+        f["engaged"] = []
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    engage = {"op": "unicreon.combat.engage", "cid": attacker, "target": defender}
+    after, answer = move(doc, lea, engage)
+    assert after["systems"]["unicreon"]["combat"] == ok({**engage, "state": combat})["state"] == answer["state"]
+    pickup = {"op": "unicreon.combat.pickup", "cid": attacker, "uid": "w-none"}
+    unchanged, answer = move(doc, lea, pickup)
+    assert unchanged == doc and answer["error"]["code"] == handle({**pickup, "state": combat})["error"]["code"]
+    for request in (engage, pickup):
+        with pytest.raises(RulesError) as info:
+            move(doc, lea, {**request, "cid": defender, "target": attacker} if "target" in request
+                 else {**request, "cid": defender})
+        assert info.value.code == "live.refused.character"

@@ -550,6 +550,12 @@ MOVES: dict[str, Move] = {
     "unicreon.health.day": _uc_health_move(),
     "unicreon.health.diagnose": _uc_health_move(actors=(("character", "record"), ("healer", "id?")),
                                                 log_only=("healer",)),
+    # Unicreon combat ("Combat avancé"): one's own fighter escapes from melee ("Fuite": two
+    # actions, or one and an Agilité opposition rolled by the MJ's device), moves into contact
+    # with a foe, or picks its thrown weapon back up; the page offers them on the player's phone.
+    "unicreon.combat.escape": Move("unicreon", (("cid", "cid"),), part="combat"),
+    "unicreon.combat.engage": Move("unicreon", (("cid", "cid"),), part="combat"),
+    "unicreon.combat.pickup": Move("unicreon", (("cid", "cid"),), part="combat"),
     # Any system: a roll of dice, seeded by the MJ's device.
     "roll": Move(None),
     # The dice tests of the system pages: rolled by the MJ's device too (a phone's own roll
@@ -735,7 +741,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
 _LOG_KINDS = {"pointzero.test.roll": "pointzero.test", "versality.test.resolve": "versality.test",
               "unicreon.combat.attack": "unicreon.attack", "pointzero.opposition.roll": "pointzero.opposition",
               "systmj.learning.roll": "systmj.learning", "unicreon.health.day": "unicreon.day",
-              "unicreon.health.diagnose": "unicreon.diagnose"}
+              "unicreon.health.diagnose": "unicreon.diagnose", "unicreon.combat.escape": "unicreon.escape"}
 #: Answer keys read as the total a log entry shows, in this order.
 _TOTALS = ("total", "roll", "raw", "score")
 
