@@ -338,8 +338,8 @@ def _sj_score(character: dict[str, Any], key: str) -> int:
 
 
 def _sj_learning(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
-    """SYSTMJ, a learning roll (2.4) from the phone of the player of the character the roll's
-    ``subject.character`` names.
+    """SYSTMJ (000_d267ce9097809d3e.txt), a learning roll (2.4) from the phone of the player of
+    the character the roll's ``subject.character`` names.
 
     Everything the roll reads is the MJ's table's, never the phone's numbers: the skill's score,
     INT and PER from the MJ's record of the sheet (2.4.3: « (INT + PER du PJ) / 2 »); the DA,
@@ -393,9 +393,11 @@ def _sj_learning(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]
 
 def _sj_learned(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     """The sheet after a learning roll, as the learning page writes it on one device: the new
-    score (never past 99, learning.py ``apply_gain``; a special skill at 0 leaves ``special``)
-    and the roll in the sheet's progress (its session, the skill, before and after, the quality
-    and the mentor as the note), which is what refuses a second roll this session (2.4.1)."""
+    score (never past 99: rules/README.md, SYSTMJ, "Scores never exceed 99"; learning.py
+    ``apply_gain``; a special skill at 0 leaves ``special``) and the roll in the sheet's progress
+    (its session, the skill, before and after, the quality of 000_d267ce9097809d3e.txt 2.4.3's
+    table and the mentor as the note), which is what refuses a second roll this session (2.4.1,
+    read as one roll per skill per session)."""
     from .systems.systmj import data as D
     from .systems.systmj import entity as E
 
@@ -420,10 +422,11 @@ def _sj_learned(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, 
 
 
 def _sj_card_gain(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
-    """SYSTMJ, learning a Pouvoir card from its holder's phone (4.4: « à travers un processus
-    d'Apprentissage (voir 2.4 …) »): the card's score and DA, the learner's INT and PER and its
-    rolls of the session are read by the op from the MJ's library and record; the gain is the
-    MJ's (2.4.1, :data:`_SJ_PHONE_GAIN`) and the mentor is dropped (the cards page offers none)."""
+    """SYSTMJ, learning a Pouvoir card from its holder's phone (000_d267ce9097809d3e.txt, 4.4:
+    « à travers un processus d'Apprentissage (voir 2.4 …) »): the card's score and DA, the
+    learner's INT and PER and its rolls of the session are read by the op from the MJ's library
+    and record; the gain is the MJ's (2.4.1, :data:`_SJ_PHONE_GAIN`) and the mentor is dropped
+    (the cards page offers none)."""
     request["gain"] = _SJ_PHONE_GAIN
     return request
 
@@ -448,7 +451,9 @@ def _uc_health(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     record of the healer: ``healer`` names one of the member's characters (the patient when
     absent); a skill for it must be one of the healer's sheet's levels (``live.refused.sheet``).
     An affliction is undiagnosed ("Poisons et maladies": a cause unknown until diagnosed; the
-    ``diagnosed`` flag is the MJ's, dropped by :attr:`Move.mj_fields`)."""
+    ``diagnosed`` flag is the MJ's, dropped by :attr:`Move.mj_fields`). The state at 0 PV is
+    the MJ's to choose ("Gestion de la santé": « il tombe inconscient ou meurt, au choix de la
+    MJ »); a phone could always set it through a sheet save, and this move takes it like one."""
     character = ctx["character"]
     fighter = _uc_fighter(ctx["state"], character["id"])
     if fighter is not None and isinstance(fighter.get("pv"), int):
@@ -550,9 +555,10 @@ MOVES: dict[str, Move] = {
     "unicreon.health.day": _uc_health_move(),
     "unicreon.health.diagnose": _uc_health_move(actors=(("character", "record"), ("healer", "id?")),
                                                 log_only=("healer",)),
-    # Unicreon combat ("Combat avancé"): one's own fighter escapes from melee ("Fuite": two
-    # actions, or one and an Agilité opposition rolled by the MJ's device), moves into contact
-    # with a foe, or picks its thrown weapon back up; the page offers them on the player's phone.
+    # Unicreon combat (004_12a5de9999b9d0ad.txt, "Combat avancé"): one's own fighter escapes
+    # from melee ("Fuite": two actions, or one and an Agilité opposition rolled by the MJ's
+    # device), moves into contact with a foe, or picks its thrown weapon back up; the combat
+    # page offers them on the player's phone.
     "unicreon.combat.escape": Move("unicreon", (("cid", "cid"),), part="combat"),
     "unicreon.combat.engage": Move("unicreon", (("cid", "cid"),), part="combat"),
     "unicreon.combat.pickup": Move("unicreon", (("cid", "cid"),), part="combat"),
