@@ -19,7 +19,8 @@ e2e/test_live_table.py (its helpers), one test per system, each on a seeded tabl
   the opposite; the threshold never reaches a phone.
 - A learning roll and a health roll: Léa makes a SYSTMJ learning roll for her character on her
   phone's learning page (no DA nor gain to choose there: the table's DA, the MJ's gain), Mo
-  rolls his Unicreon character's adventure day and takes damage on his phone's sheet; each is
+  rolls his Unicreon character's adventure day, takes damage and diagnoses her poison on his
+  phone's sheet; each is
   the op on one device with the MJ's record and seed, logged once by the referee with the
   page's words, and the MJ's feed refused nothing (no log line nor sheet save of the phones').
   The page then says the skill had its roll this session; Léa cannot roll Mo's day.
@@ -456,6 +457,16 @@ def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
     wait_saved(mj, "(d, pv) => d.characters[1].pv === pv", hurt["pv"])
     expect(mo.locator("[data-testid=uc-pv]")).to_have_text(str(hurt["pv"]))
     assert wait_saved(mj, "d => true")["characters"][1] == hurt
+    # Brune diagnoses her poison herself ("Soins": her Perception test at Moyen), rolled by the
+    # MJ's device on its record of her.
+    mo.locator("[data-testid=uc-condition]").first.get_by_role("button", name="Diagnostic par Brune").click()
+    expect(mo.locator("[data-testid=uc-health-roll]")).to_contain_text("Résultat brut")
+    diagnosed = wait_saved(mj, "d => d.log.some(e => e.kind === 'unicreon.diagnose' && e.label)")
+    [seed] = feed_seeds(mj, "unicreon.health.diagnose")
+    same = h({"op": "unicreon.health.diagnose", "character": hurt, "condition": 0, "perception": 40, "seed": seed})
+    assert diagnosed["characters"][1] == same["character"]
+    entry = next(e for e in diagnosed["log"] if e["kind"] == "unicreon.diagnose")
+    assert entry["result"]["test"] == same["test"] and entry["who"] == "Brune"
 
     # Léa's phone cannot roll Brune's day; the MJ's feed refused nothing else (no phone's log
     # line, no sheet save), and the secret never reached a phone.
