@@ -17,6 +17,13 @@ e2e/test_live_table.py (its helpers), one test per system, each on a seeded tabl
   point on his phone, which reaches the threshold: both phones say Tension critique, Léa's page
   offers no Surpassement and the referee refuses it to either phone even when a phone claims
   the opposite; the threshold never reaches a phone.
+- A learning roll and a health roll: Léa makes a SYSTMJ learning roll for her character on her
+  phone's learning page (no DA nor gain to choose there: the table's DA, the MJ's gain), Mo
+  rolls his Unicreon character's adventure day, takes damage and diagnoses her poison on his
+  phone's sheet; each is
+  the op on one device with the MJ's record and seed, logged once by the referee with the
+  page's words, and the MJ's feed refused nothing (no log line nor sheet save of the phones').
+  The page then says the skill had its roll this session; Léa cannot roll Mo's day.
 - Unicreon: Léa's fighter makes a passe d'armes on her phone's combat page; the MJ's combat is
   the op's with the MJ's seed; Mo's phone shows the result. On the same table Mo draws a
   Théorem opposition for his character on his phone's chase page (the op's with the MJ's
@@ -41,7 +48,7 @@ from browser_support import ROOT, wait_saved
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
-from test_live_table import RECORD_CHANNELS, ask_and_confirm, feed_seeds, h, join, seed_table, unicreon
+from test_live_table import FEED, RECORD_CHANNELS, ask_and_confirm, feed_seeds, h, join, seed_table, unicreon
 
 SECRET = "SECRET-DU-MJ-4K9"
 
@@ -387,3 +394,88 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
         assert json.dumps(order) not in storage(phone)
     lea_private = lea.evaluate(private)
     assert lea_private["hands"] == [] and lea_private["characters"] == ["u-lea"]
+
+
+# ------------------------------------------------------------------ learning and health rolls
+
+def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
+    ana = h({"op": "systmj.character.new", "id": "s-ana", "name": "Ana"})["character"]
+    ana["attributes"] = {**ana["attributes"], "intelligence": 60, "personnalite": 40}
+    ana["skills"] = {**ana["skills"], "lire_ecrire": 30}
+    brune = {**unicreon("u-mo", "Brune", secret=SECRET), "pv": 10,
+             "conditions": [{"kind": "poison", "name": "Ciguë", "diagnosed": False},
+                            {"kind": "infection", "name": "", "diagnosed": False}]}
+    state = {**h({"op": "systmj.state.new"})["state"], "session": 2}
+    doc = valid({"schema": 1, "app": "tablee", "name": "Études", "language": "fr", "characters": [ana, brune],
+                 "log": [], "systems": {"systmj": state}, "settings": {}})
+    mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["s-ana"]), ("Mo", ["u-mo"])])
+
+    # Léa: a learning roll of Lire/écrire, alone (limit (60 + 40) / 2 = 50), on her phone.
+    open_page(lea, site, "systmj/learning/s-ana")
+    expect(lea.locator("[data-testid=sj-l-live]")).to_be_visible()
+    expect(lea.locator("#sj-l-gain")).to_be_disabled()
+    expect(lea.locator("[data-testid=sj-l-odds]")).to_have_attribute("data-limit", "50")
+    lea.click("#sj-l-roll")
+    result = lea.locator("[data-testid=sj-l-result]")
+    expect(result).to_be_visible()
+    learned = wait_saved(mj, "d => d.characters[0].progress.length === 1 && d.log.some(e => e.label)")
+    [seed] = feed_seeds(mj, "systmj.learning.roll")
+    same = h({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1, "gain": "1",
+              "subject": {"character": "s-ana", "target": "skill", "key": "lire_ecrire", "session": 2},
+              "learned": [], "seed": seed})
+    expect(result).to_have_attribute("data-after", str(same["after"]))
+    record = learned["characters"][0]
+    assert record["skills"]["lire_ecrire"] == same["after"]
+    assert {k: record["progress"][0][k] for k in ("session", "key", "before", "after")} == {
+        "session": 2, "key": "lire_ecrire", "before": 30, "after": same["after"]}
+    [entry] = learned["log"]
+    assert entry["kind"] == "systmj.learning" and entry["who"] == "Ana" and entry["label"] == "Apprentissage : Lire / écrire"
+    assert entry["result"]["roll"] == same["roll"]
+    # The rule of one roll per skill per session: the page says so once the table is back, and
+    # the referee refuses a second roll whatever the phone claims it has learned.
+    expect(lea.locator("[data-testid=sj-l-done]")).to_be_visible()
+    again = call(lea, {"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1,
+                       "gain": "1d20", "learned": [], "seed": 1,
+                       "subject": {"character": "s-ana", "target": "skill", "key": "lire_ecrire", "session": 9}})
+    assert again["error"]["code"] == "systmj.learning.once_per_session"
+
+    # Mo: Brune's adventure day (1d6 PV per condition) then 2 PV of damage, on his phone's sheet.
+    before = wait_saved(mj, "d => true")["characters"][1]
+    open_page(mo, site, "unicreon/character/u-mo")
+    mo.click("#uc-day")
+    expect(mo.locator("[data-testid=uc-health-roll]")).to_be_visible()
+    day = wait_saved(mj, "d => d.log.some(e => e.kind === 'unicreon.day' && e.label)")
+    [seed] = feed_seeds(mj, "unicreon.health.day")
+    same = h({"op": "unicreon.health.day", "character": before, "seed": seed})
+    assert day["characters"][1] == same["character"] and day["characters"][1]["secret"] == SECRET
+    expect(mo.locator("[data-testid=uc-pv]")).to_have_text(str(same["character"]["pv"]))
+    entry = next(e for e in day["log"] if e["kind"] == "unicreon.day")
+    assert entry["who"] == "Brune" and entry["result"]["dice"] == same["dice"]
+    mo.fill("#uc-amount", "2")
+    mo.click("#uc-damage")
+    hurt = h({"op": "unicreon.health.damage", "character": same["character"], "amount": 2})["character"]
+    wait_saved(mj, "(d, pv) => d.characters[1].pv === pv", hurt["pv"])
+    expect(mo.locator("[data-testid=uc-pv]")).to_have_text(str(hurt["pv"]))
+    assert wait_saved(mj, "d => true")["characters"][1] == hurt
+    # Brune diagnoses her poison herself ("Soins": her Perception test at Moyen), rolled by the
+    # MJ's device on its record of her.
+    mo.locator("[data-testid=uc-condition]").first.get_by_role("button", name="Diagnostic par Brune").click()
+    expect(mo.locator("[data-testid=uc-health-roll]")).to_contain_text("Résultat brut")
+    diagnosed = wait_saved(mj, "d => d.log.some(e => e.kind === 'unicreon.diagnose' && e.label)")
+    [seed] = feed_seeds(mj, "unicreon.health.diagnose")
+    same = h({"op": "unicreon.health.diagnose", "character": hurt, "condition": 0, "perception": 40, "seed": seed})
+    assert diagnosed["characters"][1] == same["character"]
+    entry = next(e for e in diagnosed["log"] if e["kind"] == "unicreon.diagnose")
+    assert entry["result"]["test"] == same["test"] and entry["who"] == "Brune"
+
+    # Léa's phone cannot roll Brune's day; the MJ's feed refused nothing else (no phone's log
+    # line, no sheet save), and the secret never reached a phone.
+    refused = call(lea, {"op": "unicreon.health.day", "character": {"id": "u-mo"}, "seed": 1})
+    assert refused["error"]["code"] == "live.refused.character"
+    for phone in (lea, mo):
+        phone.wait_for_function(NO_MOVE_WAITING)
+        assert SECRET not in received(phone) and SECRET not in storage(phone)
+    codes = [(f["op"], f["code"]) for f in mj.evaluate(FEED)]
+    assert [c for c in codes if c[1] is not None] == [
+        ("systmj.learning.roll", "systmj.learning.once_per_session"), ("unicreon.health.day", "live.refused.character")]
+    assert ("live.log.add", None) not in codes

@@ -935,3 +935,286 @@ def test_a_defence_is_declared_by_its_own_player_and_hidden_from_the_others():
     assert hit["systems"]["systmj"] == same["state"] and answer["steps"] == same["steps"]
     nxt = ok({"op": "systmj.round.next", "state": hit["systems"]["systmj"]})["state"]
     assert all("defence" not in e for e in nxt["rounds"]["entities"])  # a declaration lasts one round
+
+
+# --- SYSTMJ learning (2.4) from a phone ----------------------------------------------------------
+
+
+def _sj_learning_table():
+    """Ana (Léa's: INT 60, PER 40, Lire/écrire 30) and Bo (Tom's) in session 3, and the MJ's
+    Orc, whose defence declared for the round is the MJ's secret (rounds.py)."""
+    doc, _sword, _shield = _systmj_fight()
+    ana = doc["characters"][0]
+    ana["attributes"] = {**ana["attributes"], "intelligence": 60, "personnalite": 40}
+    ana["skills"] = {**ana["skills"], "lire_ecrire": 30}
+    bo = doc["characters"][1]
+    bo["attributes"] = {**bo["attributes"], "intelligence": 80, "personnalite": 70}
+    bo["skills"] = {**bo["skills"], "lire_ecrire": 70}
+    state = ok({"op": "systmj.round.defend", "state": doc["systems"]["systmj"], "entity": "npc",
+                "defence": "esquive"})["state"]
+    doc["systems"]["systmj"] = {**state, "session": 3}
+    return doc
+
+
+def _learned_on_one_device(doc, answer, key, note):
+    """The learning page's own write on one device (systmj/learning.js ``learn``): the new score
+    and the roll in the sheet's progress."""
+    ana = copy.deepcopy(doc["characters"][0])
+    ana["skills"][key] = answer["after"]
+    ana["progress"].append({"session": 3, "kind": "learning", "target": "skill", "key": key,
+                            "before": answer["before"], "after": answer["after"], "note": note})
+    return ana
+
+
+def test_a_systmj_learning_roll_from_a_phone_is_the_op_on_the_mjs_record():
+    """2.4.2-2.4.3: Ana's player studies Lire/écrire alone from the phone. The phone's numbers
+    (score 98, INT and PER 99, DA 1 for a skill it would not reach, the 1D20 gain, session 7, no
+    roll made yet, its own seed) are ignored: the roll is the op on one device with the MJ's
+    record (score 30, INT 60, PER 40), the table's DA and session, the gain the MJ's to grant
+    (2.4.1: a phone rolls the modest one) and the MJ's device's seed; the new score and the roll
+    land on the MJ's record as the page writes them, the referee logs it once, and the answer
+    carries no seed nor the MJ's declared defence. A second roll of that skill this session is
+    refused by the engine's rule (2.4.1, once per skill per session), the table unchanged."""
+    doc = _sj_learning_table()
+    forged = {"op": "systmj.learning.roll", "score": 98, "intelligence": 99, "personnalite": 99, "da": 1,
+              "gain": "1d20", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire", "session": 7},
+              "learned": [], "seed": 5}
+    after, answer = move(doc, ANA, forged, seed=21)
+    same = ok({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1,
+               "gain": "1", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire", "session": 3},
+               "learned": [], "seed": 21})
+    assert {k: answer[k] for k in ("roll", "limit", "quality", "before", "after", "gain")} == {
+        k: same[k] for k in ("roll", "limit", "quality", "before", "after", "gain")}
+    assert same["limit"] == 50 and same["before"] == 30
+    from tablee.referee import _SJ_QUALITY
+    assert after["characters"][0] == _learned_on_one_device(doc, same, "lire_ecrire", _SJ_QUALITY[same["quality"]])
+    assert after["characters"][1:] == doc["characters"][1:] and after["systems"] == doc["systems"]
+    assert answer["character"]["skills"]["lire_ecrire"] == same["after"]
+    entries = [e for e in after["log"] if e["id"] == answer["logged"]]
+    assert len(after["log"]) == len(doc["log"]) + 1 and len(entries) == 1
+    assert entries[0]["kind"] == "systmj.learning" and entries[0]["who"] == "Ana"
+    assert entries[0]["request"]["subject"]["character"] == "s1" and entries[0]["request"]["gain"] == "1"
+    assert "seed" not in answer and "esquive" not in json.dumps(answer)
+    again, refused = move(after, ANA, forged, seed=22)
+    assert again == after and refused["error"]["code"] == "systmj.learning.once_per_session"
+
+
+def test_a_systmj_learning_roll_reads_the_mentor_from_the_mjs_record_and_is_the_learners_own():
+    """2.4.3, "Apprentissage par mentorat": Bo mentors Ana; the mentor's INT, PER and score are
+    the MJ's record of Bo, not the phone's. Another player's character is refused, and so is
+    a study the table does not know or a mentor who is the learner."""
+    doc = _sj_learning_table()
+    sent = {"op": "systmj.learning.roll", "score": 0, "intelligence": 0, "personnalite": 0, "da": 5, "gain": "1",
+            "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"},
+            "mentor": {"intelligence": 99, "personnalite": 99, "score": 99, "character": "s2"}}
+    after, answer = move(doc, ANA, sent, seed=8)
+    same = ok({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1,
+               "gain": "1", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire", "session": 3},
+               "learned": [], "mentor": {"intelligence": 80, "personnalite": 70, "score": 70, "character": "s2"},
+               "seed": 8})
+    assert answer["limit"] == same["limit"] == (60 + 40 + 80 + 70) // 4 and answer["after"] == same["after"]
+    assert after["characters"][0]["progress"][-1]["note"].endswith("mentor : Bo")
+    for member, request, code in (
+        (BO, sent, "live.refused.character"),  # Ana is Léa's
+        (ANA, {**sent, "subject": {**sent["subject"], "character": "npc"}}, "live.refused.character"),
+        (ANA, {**sent, "subject": {**sent["subject"], "key": "sp-inconnue"}}, "live.refused.sheet"),
+        (ANA, {**sent, "subject": {**sent["subject"], "target": "attribute"}}, "live.refused.invalid"),
+        (ANA, {**sent, "mentor": {**sent["mentor"], "character": "s1"}}, "live.refused.invalid"),
+    ):
+        with pytest.raises(RulesError) as info:
+            move(doc, member, request)
+        assert info.value.code == code, request
+
+
+def test_a_pouvoir_card_is_learned_by_its_holder_with_the_mjs_gain():
+    """4.4 (a Pouvoir card learned « à travers un processus d'Apprentissage (voir 2.4 …) »):
+    Ana's player learns the card Ana holds; the card, INT and PER are the MJ's, the gain the
+    MJ's to grant (2.4.1: the phone's 1D20 rolls as 1 point), the mentor the phone names is
+    dropped. Bo's player cannot learn it for Ana."""
+    doc = _sj_learning_table()
+    state = doc["systems"]["systmj"]
+    r = ok({"op": "systmj.card.save", "state": state, "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2,
+                                                                  "score": 40}})
+    number = r["card"]["number"]
+    r = ok({"op": "systmj.card.give", "state": r["state"], "character": doc["characters"][0], "number": number})
+    doc["systems"]["systmj"], doc["characters"][0] = r["state"], r["character"]
+    sent = {"op": "systmj.card.learn", "character": {"id": "s1"}, "number": number, "gain": "1d20",
+            "mentor": {"intelligence": 99, "personnalite": 99, "score": 99}}
+    after, answer = move(doc, ANA, sent, seed=4)
+    same = ok({"op": "systmj.card.learn", "state": doc["systems"]["systmj"], "character": doc["characters"][0],
+               "number": number, "gain": "1", "seed": 4})
+    assert after["systems"]["systmj"] == same["state"] and after["characters"][0] == same["character"]
+    assert answer["gain"] == "1" and answer["limit"] == 50 and "seed" not in answer
+    assert "esquive" not in json.dumps(answer)
+    with pytest.raises(RulesError) as info:
+        move(doc, BO, sent)
+    assert info.value.code == "live.refused.character"
+
+
+# --- Unicreon health ("Gestion de la santé") from a phone -----------------------------------------
+
+LEA_UC = {"id": "m-lea", "name": "Léa", "characters": ["ua", "uh"]}
+
+
+def _uc_health_table(*, fight=False):
+    """Léa plays ua (an infection and a poison, 9 PV of 12, a terrible secret) and uh (a healer
+    with Perception 3 and a skill "Bon"); Tom plays ub. Without ``fight`` the table holds no
+    Unicreon state at all (a fresh Unicreon table)."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "Aya"})["character"]
+    a = ok({"op": "unicreon.health.afflict", "character": a, "kind": "infection"})["character"]
+    a = ok({"op": "unicreon.health.afflict", "character": a, "kind": "poison", "name": "Ciguë"})["character"]
+    a = {**a, "pv": 9, "secret": SECRET}
+    h = ok({"op": "unicreon.character.new", "id": "uh", "name": "Hana"})["character"]
+    h = {**h, "characteristics": {**h["characteristics"], "perception": 3},
+         "skills": [{"name": "Médecine", "level": "bon"}]}
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "Bob"})["character"]
+    if fight:
+        doc, combat, _cid, _other = _uc_fight(a, b)
+        next(f for f in combat["combatants"] if f["character_id"] == "ua")["pv"] = 5
+        doc["characters"].append(h)
+        return doc
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [a, h, b]
+    return doc
+
+
+def _phone_copy(record, **forged):
+    """The phone's copy of a sheet: the player view (the secret blanked), with what it forged."""
+    return {**referee.share.share("character", record, "player"), **forged}
+
+
+def test_an_adventure_day_from_a_phone_is_rolled_on_the_mjs_record():
+    """"Poisons et maladies" / "Blessures": one adventure day costs 1d6 PV per condition. Léa's
+    phone sends Aya's copy with its conditions gone and full PV: the day is rolled by the MJ's
+    device on the MJ's record (two conditions, 9 PV) with its own seed (the phone's is
+    ignored): the op on one device; logged once by the referee; the secret and the seed stay
+    out of the answer. Tom's character is refused."""
+    doc = _uc_health_table()
+    record = doc["characters"][0]
+    sent = {"op": "unicreon.health.day", "character": _phone_copy(record, conditions=[], pv=12), "seed": 1}
+    after, answer = move(doc, LEA_UC, sent, seed=31)
+    same = ok({"op": "unicreon.health.day", "character": record, "seed": 31})
+    assert after["characters"][0] == same["character"] and after["characters"][1:] == doc["characters"][1:]
+    assert answer["dice"] == same["dice"] and len(same["dice"]) == 2 and answer["pv_lost"] == same["pv_lost"]
+    assert answer["character"]["pv"] == same["character"]["pv"] == max(0, 9 - sum(same["dice"]))
+    assert SECRET not in json.dumps(answer) and "seed" not in answer
+    entries = [e for e in after["log"] if e["id"] == answer["logged"]]
+    assert len(after["log"]) == 1 and entries[0]["kind"] == "unicreon.day" and entries[0]["who"] == "Aya"
+    assert SECRET not in json.dumps(entries) and entries[0]["request"]["character"] == {"id": "ua"}
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA_UC, {**sent, "character": {"id": "ub"}})
+    assert info.value.code == "live.refused.character"
+    assert after["systems"] == doc["systems"] == {}
+
+
+def test_an_adventure_day_during_a_fight_costs_the_fights_pv_and_reaches_the_combatant():
+    """While a fight is open its combatant holds the character's current PV (unicreon/combat.py
+    ``sync_character``): the day costs them and the combatant gets the result, as the sheet page
+    does on one device (``effective`` then ``unicreon.combat.sync``)."""
+    doc = _uc_health_table(fight=True)
+    record = doc["characters"][0]
+    combat = doc["systems"]["unicreon"]["combat"]
+    after, answer = move(doc, LEA_UC, {"op": "unicreon.health.day", "character": {"id": "ua"}}, seed=31)
+    same = ok({"op": "unicreon.health.day", "character": {**record, "pv": 5}, "seed": 31})
+    synced = ok({"op": "unicreon.combat.sync", "state": combat, "character": same["character"]})["state"]
+    assert after["characters"][0] == same["character"] and after["systems"]["unicreon"]["combat"] == synced
+    assert answer["state"]["combat"] == synced
+
+
+def test_a_diagnosis_from_a_phone_reads_the_healers_perception_from_the_mjs_record():
+    """"Soins": a diagnosis is the healer's Perception test at Moyen. Léa's healer Hana
+    diagnoses Aya's poison: the phone's Perception 0 is ignored (Hana's is 3 on the MJ's
+    record), the skill must be one Hana has; the op on one device with the MJ's seed. A healer
+    of another player's is refused; so is a skill the healer's sheet does not hold."""
+    doc = _uc_health_table()
+    record = doc["characters"][0]
+    sent = {"op": "unicreon.health.diagnose", "character": _phone_copy(record), "condition": 1, "perception": 0,
+            "healer": "uh", "skill": "bon", "seed": 2}
+    after, answer = move(doc, LEA_UC, sent, seed=13)
+    same = ok({"op": "unicreon.health.diagnose", "character": record, "condition": 1, "perception": 3,
+               "skill": "bon", "seed": 13})
+    assert answer["test"] == same["test"] and after["characters"][0] == same["character"]
+    assert answer["character"]["conditions"] == same["character"]["conditions"]
+    assert SECRET not in json.dumps(answer) and "seed" not in answer
+    entry = next(e for e in after["log"] if e["id"] == answer["logged"])
+    assert entry["kind"] == "unicreon.diagnose" and entry["request"]["healer"] == "uh"
+    assert entry["request"]["perception"] == 3
+    alone, answer = move(doc, LEA_UC, {**sent, "healer": None, "skill": None}, seed=13)
+    same = ok({"op": "unicreon.health.diagnose", "character": record, "condition": 1,
+               "perception": record["characteristics"]["perception"], "skill": None, "seed": 13})
+    assert answer["test"] == same["test"] and alone["characters"][0] == same["character"]
+    for request, code in (({**sent, "healer": "ub"}, "live.refused.character"),
+                          ({**sent, "skill": "fort"}, "live.refused.sheet")):
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA_UC, request)
+        assert info.value.code == code, request
+
+
+@pytest.mark.parametrize("fields", [
+    {"op": "unicreon.health.damage", "amount": 4},
+    {"op": "unicreon.health.heal", "amount": 2},
+    {"op": "unicreon.health.rest", "kind": "full"},
+    {"op": "unicreon.health.down", "state": "unconscious"},
+    {"op": "unicreon.health.new_adventure"},
+    {"op": "unicreon.health.afflict", "kind": "disease", "name": "Fièvre", "diagnosed": True},
+    {"op": "unicreon.health.cure", "condition": 0},
+])
+def test_a_health_edit_from_a_phone_is_the_op_on_the_mjs_record_of_ones_own_character(fields):
+    """"Gestion de la santé": a sheet's health edits from a phone run on the MJ's record (the
+    phone's copy, with its forged PV maximum and blanked secret, is ignored) and give the op on
+    one device; an affliction is added undiagnosed (the ``diagnosed`` flag is the MJ's). The
+    secret stays out of the answer; Tom's character is refused, the table unchanged."""
+    doc = _uc_health_table()
+    record = doc["characters"][0]
+    after, answer = move(doc, LEA_UC, {**fields, "character": _phone_copy(record, pv_max=99, pv=99)})
+    same = ok({**{k: v for k, v in fields.items() if k != "diagnosed"}, "character": record})
+    assert after["characters"][0] == same["character"] and after["characters"][1:] == doc["characters"][1:]
+    assert answer["character"] == referee.share.share("character", same["character"], "player")
+    assert SECRET not in json.dumps(answer) and after["log"] == doc["log"]
+    assert after["characters"][0]["secret"] == SECRET
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA_UC, {**fields, "character": {"id": "ub"}})
+    assert info.value.code == "live.refused.character"
+
+
+def test_an_escape_from_melee_from_a_phone_is_rolled_by_the_mjs_device():
+    """"Fuite": one's own fighter escapes from melee with an Agilité opposition; the phone's
+    seed is ignored, the combat is the op's on one device with the MJ's seed, logged once as
+    the page logs it (``unicreon.escape``). Another player's fighter (here the MJ's side) is
+    refused."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    request = {"op": "unicreon.combat.escape", "cid": attacker, "from": defender, "mode": "opposition", "seed": 1}
+    after, answer = move(doc, lea, request, seed=23)
+    same = ok({**request, "state": combat, "seed": 23})
+    assert after["systems"]["unicreon"]["combat"] == same["state"] and answer["escape"] == same["escape"]
+    assert answer["state"] == same["state"] and "seed" not in answer
+    [entry] = after["log"]
+    assert entry["kind"] == "unicreon.escape" and entry["id"] == answer["logged"]
+    with pytest.raises(RulesError) as info:
+        move(doc, lea, {**request, "cid": defender, "from": attacker})
+    assert info.value.code == "live.refused.character"
+
+
+def test_engaging_a_foe_and_picking_a_weapon_up_are_ones_own_fighters_moves():
+    """"Combat au contact" (moving into contact, one action) and "Combat à distance" (picking a
+    thrown weapon back up): the op on one device, for one's own fighter only."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    for f in combat["combatants"]:
+        f["engaged"] = []
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    engage = {"op": "unicreon.combat.engage", "cid": attacker, "target": defender}
+    after, answer = move(doc, lea, engage)
+    assert after["systems"]["unicreon"]["combat"] == ok({**engage, "state": combat})["state"] == answer["state"]
+    pickup = {"op": "unicreon.combat.pickup", "cid": attacker, "uid": "w-none"}
+    unchanged, answer = move(doc, lea, pickup)
+    assert unchanged == doc and answer["error"]["code"] == handle({**pickup, "state": combat})["error"]["code"]
+    for request in (engage, pickup):
+        with pytest.raises(RulesError) as info:
+            move(doc, lea, {**request, "cid": defender, "target": attacker} if "target" in request
+                 else {**request, "cid": defender})
+        assert info.value.code == "live.refused.character"

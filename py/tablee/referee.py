@@ -98,6 +98,14 @@ class Move:
     own (None: unchanged), e.g. the Tension point a Point Zéro test spends.
     ``log_only``: fields ``prepare`` leaves in the request for the move's log entry only, never
     sent to the op (a Méticuleux choice's ``entry``: the roll it resolves).
+    ``sheet(answer, request, ctx)``: the acting character's record as the move leaves it, for an
+    op that answers no ``character`` although its outcome belongs on the sheet (a SYSTMJ
+    learning roll: the new score and the roll in the sheet's progress); None: unchanged.
+    ``needs_state``: False when the move may run on a table without the system's state (a
+    Unicreon table holds none until the MJ opens a fight or adds an item): ``prepare`` and
+    ``record`` then get ``state`` None.
+    An actor ``("healer", "id?")`` is an ``id`` actor the request may leave out; ``("subject",
+    "subject")`` a SYSTMJ test subject whose ``character`` must be one of the member's.
     """
 
     system: str | None
@@ -109,6 +117,8 @@ class Move:
     prepare: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
     record: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any] | None] | None = None
     log_only: tuple[str, ...] = ()
+    sheet: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any] | None] | None = None
+    needs_state: bool = True
 
 
 def _fold(text: str) -> str:
@@ -300,6 +310,182 @@ def _sj_attack(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The learning qualities by the names of 000_d267ce9097809d3e.txt, 2.4.3 (the table "Jet
+#: d'Apprentissage / Qualité de l'apprentissage"): the note a learning roll leaves in the sheet's
+#: progress, as the learning page writes it on a French table.
+_SJ_QUALITY = {"echec_critique": "Échec critique", "mauvais": "Mauvais apprentissage",
+               "mediocre": "Apprentissage médiocre", "moyen": "Apprentissage moyen", "bon": "Bon apprentissage",
+               "tres_bon": "Très bon apprentissage", "excellent": "Excellent apprentissage",
+               "exceptionnel": "Apprentissage exceptionnel", "legendaire": "Apprentissage légendaire"}
+#: The gain of a learning roll made from a phone. 000_d267ce9097809d3e.txt, 2.4.1: the gain is
+#: the MJ's to grant (« Le MJ pourra alors lui accorder, par exemple, un jet d'apprentissage
+#: quotidien avec un gain modeste (1 point/jour) », 1D4 for a day of travel, 1D10 or 1D20 for
+#: a school); rules/README.md (SYSTMJ): "the MJ chooses the gain of the session". The table
+#: holds no such choice, so a phone cannot grant itself one: it rolls the modest gain, and a
+#: larger one is rolled on the MJ's device.
+_SJ_PHONE_GAIN = "1"
+
+
+def _sj_score(character: dict[str, Any], key: str) -> int:
+    """A SYSTMJ skill score of a sheet (a special skill missing from ``special`` is 0, Inapte:
+    entity.py), as the learning page reads it (systmj/common.js ``scoreOf``)."""
+    from .systems.systmj import data as D
+
+    if key in D.GENERIC_SKILLS:
+        return character["skills"][key]
+    special = character.get("special")
+    return special.get(key, 0) if isinstance(special, dict) else 0
+
+
+def _sj_learning(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """SYSTMJ (000_d267ce9097809d3e.txt), a learning roll (2.4) from the phone of the player of
+    the character the roll's ``subject.character`` names.
+
+    Everything the roll reads is the MJ's table's, never the phone's numbers: the skill's score,
+    INT and PER from the MJ's record of the sheet (2.4.3: « (INT + PER du PJ) / 2 »); the DA,
+    which sets the level needed to study alone (2.4.3, "Table des Difficultés d'Apprentissage"),
+    is the skill's on the table (a special skill's in the universe, a generic skill's in the
+    rules data, as the page offers it by default); the session is the MJ's state's, and the
+    rolls already made in it are read from the MJ's record's progress, so the engine's rule of
+    one learning roll per skill per session (2.4.1, ``systmj.learning.once_per_session``: the
+    period of study read as the session, learning.py ``check_once_per_session``) holds against
+    a phone that forgets its own. A mentor (2.4.3, "Apprentissage par mentorat") is a character
+    of the table other than the learner and not a créature, as the page offers them; its INT,
+    PER and score are read from the MJ's record of it. The gain is the MJ's (2.4.1, see
+    :data:`_SJ_PHONE_GAIN`). Only a skill can be studied (``subject.target`` "skill", a skill the
+    table knows: ``live.refused.sheet`` otherwise)."""
+    from .systems.systmj import data as D
+
+    character, state = ctx["character"], ctx["state"]
+    subject = request.get("subject")
+    key = subject.get("key") if isinstance(subject, dict) else None
+    if not isinstance(subject, dict) or subject.get("target") != "skill":
+        raise _refuse("live.refused.invalid", field="subject.target")
+    universe = state.get("universe") if isinstance(state.get("universe"), dict) else {}
+    specials = {s.get("id"): s for s in universe.get("special_skills", []) if isinstance(s, dict)}
+    if key in D.GENERIC_SKILLS:
+        da = D.GENERIC_DA[key]
+    elif isinstance(key, str) and key in specials:
+        da = specials[key].get("da")
+    else:
+        raise _refuse("live.refused.sheet", field="subject.key")
+    session = state.get("session")
+    learned = [{"session": p["session"], "key": p["key"]} for p in character.get("progress", [])
+               if isinstance(p, dict) and p.get("kind") == "learning" and p.get("target") == "skill"
+               and p.get("session") == session and isinstance(p.get("key"), str)][-300:]
+    out = {"op": request["op"], "score": _sj_score(character, key),
+           "intelligence": character["attributes"]["intelligence"],
+           "personnalite": character["attributes"]["personnalite"], "da": da, "gain": _SJ_PHONE_GAIN,
+           "subject": {"character": character["id"], "target": "skill", "key": key, "session": session},
+           "learned": learned, "seed": request["seed"]}
+    mentor = request.get("mentor")
+    if mentor is not None:
+        mid = mentor.get("character") if isinstance(mentor, dict) else None
+        record = next((c for c in ctx["document"]["characters"] if isinstance(c, dict) and isinstance(mid, str)
+                       and c.get("id") == mid and c.get("system") == "systmj"), None)
+        if record is None or mid == character["id"] or record.get("kind") == "creature":
+            raise _refuse("live.refused.invalid", field="mentor")
+        out["mentor"] = {"intelligence": record["attributes"]["intelligence"],
+                         "personnalite": record["attributes"]["personnalite"], "score": _sj_score(record, key),
+                         "character": mid}
+    return out
+
+
+def _sj_learned(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """The sheet after a learning roll, as the learning page writes it on one device: the new
+    score (never past 99: rules/README.md, SYSTMJ, "Scores never exceed 99"; learning.py
+    ``apply_gain``; a special skill at 0 leaves ``special``) and the roll in the sheet's progress
+    (its session, the skill, before and after, the quality of 000_d267ce9097809d3e.txt 2.4.3's
+    table and the mentor as the note), which is what refuses a second roll this session (2.4.1,
+    read as one roll per skill per session)."""
+    from .systems.systmj import data as D
+    from .systems.systmj import entity as E
+
+    record = copy.deepcopy(ctx["character"])
+    key, after = request["subject"]["key"], answer["after"]
+    if key in D.GENERIC_SKILLS:
+        record["skills"][key] = after
+    elif after > 0:
+        record["special"][key] = after
+    else:
+        record["special"].pop(key, None)
+    note = _SJ_QUALITY.get(answer["quality"], answer["quality"])
+    mentor = request.get("mentor")
+    if isinstance(mentor, dict):
+        name = next((c.get("name") for c in ctx["document"]["characters"]
+                     if isinstance(c, dict) and c.get("id") == mentor.get("character")), "")
+        note += f" · mentor : {name}" if isinstance(name, str) and name.strip() else ""
+    record["progress"].append({"session": request["subject"]["session"], "kind": "learning", "target": "skill",
+                               "key": key, "before": answer["before"], "after": after, "note": note[:200]})
+    del record["progress"][: max(0, len(record["progress"]) - E.MAX_PROGRESS)]
+    return record
+
+
+def _sj_card_gain(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """SYSTMJ, learning a Pouvoir card from its holder's phone (000_d267ce9097809d3e.txt, 4.4:
+    « à travers un processus d'Apprentissage (voir 2.4 …) »): the card's score and DA, the
+    learner's INT and PER and its rolls of the session are read by the op from the MJ's library
+    and record; the gain is the MJ's (2.4.1, :data:`_SJ_PHONE_GAIN`) and the mentor is dropped
+    (the cards page offers none)."""
+    request["gain"] = _SJ_PHONE_GAIN
+    return request
+
+
+def _uc_fighter(state: dict[str, Any] | None, cid: Any) -> dict[str, Any] | None:
+    """The combatant of the character ``cid`` in the table's open Unicreon fight, or None."""
+    combat = state.get("combat") if isinstance(state, dict) else None
+    if not isinstance(combat, dict) or combat.get("phase") == "over":
+        return None
+    return next((f for f in combat.get("combatants", []) if isinstance(f, dict) and f.get("character_id") == cid), None)
+
+
+def _uc_health(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """Unicreon, a health op on one of the player's characters (004_12a5de9999b9d0ad.txt,
+    "Gestion de la santé": damage, care, rest, conditions, the adventure day, a diagnosis).
+
+    The op runs on the MJ's record of the sheet (the phone's copy is the player view, never the
+    record) with the PV of the open fight while the character fights, as the sheet page does on
+    one device (unicreon/combat.py ``sync_character``: while a fight is open the combatant holds
+    the character's current PV; :func:`_uc_synced` copies the result back). A diagnosis
+    ("Soins": the healer's Perception test at Moyen) reads the healer's Perception from the MJ's
+    record of the healer: ``healer`` names one of the member's characters (the patient when
+    absent); a skill for it must be one of the healer's sheet's levels (``live.refused.sheet``).
+    An affliction is undiagnosed ("Poisons et maladies": a cause unknown until diagnosed; the
+    ``diagnosed`` flag is the MJ's, dropped by :attr:`Move.mj_fields`). The state at 0 PV is
+    the MJ's to choose ("Gestion de la santé": « il tombe inconscient ou meurt, au choix de la
+    MJ »); a phone could always set it through a sheet save, and this move takes it like one."""
+    character = ctx["character"]
+    fighter = _uc_fighter(ctx["state"], character["id"])
+    if fighter is not None and isinstance(fighter.get("pv"), int):
+        request["character"] = {**request["character"], "pv": min(fighter["pv"], character["pv_max"]),
+                                "down": fighter.get("down")}
+    if request["op"] == "unicreon.health.diagnose":
+        healer = request.get("healer")
+        record = request["character"] if healer is None else next(
+            c for c in ctx["document"]["characters"] if isinstance(c, dict) and c.get("id") == healer)
+        request["perception"] = record["characteristics"]["perception"]
+        skill = request.get("skill")
+        if skill is not None and skill not in {k.get("level") for k in record.get("skills", []) if isinstance(k, dict)}:
+            raise _refuse("live.refused.sheet", field="skill")
+    return request
+
+
+def _uc_synced(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any] | None:
+    """The open fight with the character's new PV and down state on its combatant (the sheet
+    page's ``syncedCombat`` on one device, ``unicreon.combat.sync``); None: not fighting."""
+    state, changed = ctx["state"], answer.get("character")
+    if not isinstance(changed, dict) or _uc_fighter(state, changed.get("id")) is None:
+        return None
+    synced = _run({"op": "unicreon.combat.sync", "state": state["combat"], "character": changed})
+    return {**state, "combat": synced["state"]}
+
+
+def _uc_health_move(**extra: Any) -> Move:
+    """A Unicreon health op on one's own character (:func:`_uc_health`)."""
+    return Move("unicreon", extra.pop("actors", _REC), state=False, needs_state=False, prepare=_uc_health,
+                record=_uc_synced, **extra)
+
+
 _REC = (("character", "record"),)
 _ID = (("character_id", "id"),)
 
@@ -348,6 +534,34 @@ MOVES: dict[str, Move] = {
     # Unicreon: a passe d'armes by one of the player's fighters.
     "unicreon.combat.attack": Move("unicreon", (("attacker", "cid"),), part="combat",
                                    mj_fields=("defender_malus", "defender_skill"), prepare=_uc_defence),
+    # SYSTMJ learning (2.4): a learning roll for one of the player's characters, named by its
+    # subject, on the MJ's record (_sj_learning), the new score and the roll written on the
+    # record (_sj_learned), once per skill per session (2.4.1); a Pouvoir card learned by its
+    # holder (4.4), the gain the MJ's in both (2.4.1).
+    "systmj.learning.roll": Move("systmj", (("subject", "subject"),), state=False, prepare=_sj_learning,
+                                 sheet=_sj_learned),
+    "systmj.card.learn": Move("systmj", _REC, mj_fields=("mentor",), prepare=_sj_card_gain),
+    # Unicreon health ("Gestion de la santé") of one of the player's characters, on the MJ's
+    # record and the open fight's PV (_uc_health): the edits of a sheet (damage, care, rest,
+    # the state at 0 PV, a new adventure, a condition added or ended) and its two rolls, the
+    # adventure day (1d6 PV per condition) and a diagnosis by one of the player's characters.
+    "unicreon.health.damage": _uc_health_move(),
+    "unicreon.health.heal": _uc_health_move(),
+    "unicreon.health.rest": _uc_health_move(),
+    "unicreon.health.down": _uc_health_move(),
+    "unicreon.health.new_adventure": _uc_health_move(),
+    "unicreon.health.afflict": _uc_health_move(mj_fields=("diagnosed",)),
+    "unicreon.health.cure": _uc_health_move(),
+    "unicreon.health.day": _uc_health_move(),
+    "unicreon.health.diagnose": _uc_health_move(actors=(("character", "record"), ("healer", "id?")),
+                                                log_only=("healer",)),
+    # Unicreon combat (004_12a5de9999b9d0ad.txt, "Combat avancé"): one's own fighter escapes
+    # from melee ("Fuite": two actions, or one and an Agilité opposition rolled by the MJ's
+    # device), moves into contact with a foe, or picks its thrown weapon back up; the combat
+    # page offers them on the player's phone.
+    "unicreon.combat.escape": Move("unicreon", (("cid", "cid"),), part="combat"),
+    "unicreon.combat.engage": Move("unicreon", (("cid", "cid"),), part="combat"),
+    "unicreon.combat.pickup": Move("unicreon", (("cid", "cid"),), part="combat"),
     # Any system: a roll of dice, seeded by the MJ's device.
     "roll": Move(None),
     # The dice tests of the system pages: rolled by the MJ's device too (a phone's own roll
@@ -443,7 +657,10 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     _find(name)
     props = OPS[name].schema["properties"]
     request = {k: copy.deepcopy(v) for k, v in move.items() if k not in spec.mj_fields}
-    request.pop("state", None)
+    if spec.state or isinstance(request.get("state"), dict):
+        # A phone's copy of a system state is never taken (the MJ's is filled in below). A
+        # ``state`` that is no object is an op's own field (Unicreon's state at 0 PV).
+        request.pop("state", None)
     if "seed" in props:
         request["seed"] = seed
     touched: set[str] = set()
@@ -451,10 +668,18 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     if spec.system is not None and spec.part is not None:
         state = state.get(spec.part) if isinstance(state, dict) else None
     if spec.system is not None and not isinstance(state, dict):
-        raise _refuse("live.refused.no_state", system=spec.system)
+        if spec.needs_state:
+            raise _refuse("live.refused.no_state", system=spec.system)
+        state = None
     acting: dict[str, Any] | None = None
     for field, kind in spec.actors:
         value = request.get(field)
+        if kind == "id?":
+            if value is None:
+                continue  # not named: the prepare hook reads the acting character instead
+            kind = "id"
+        if kind == "subject":
+            value = value.get("character") if isinstance(value, dict) else None
         if kind == "cid":
             fighters = state.get("combatants", [])
             fighter = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == value), None)
@@ -482,10 +707,14 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     if spec.system is not None and spec.state:
         request["state"] = copy.deepcopy(state)
     answer = _run({k: v for k, v in request.items() if k not in spec.log_only})
+    if spec.sheet is not None:
+        sheet = spec.sheet(answer, request, ctx)
+        if sheet is not None:
+            answer = {**answer, "character": sheet}
     out = document
     if spec.system is not None:
         new_state = answer.get("state") if spec.state else None
-        if spec.record is not None:
+        if spec.record is not None and state is not None:
             new_state = spec.record(answer, request, ctx) or new_state
         if spec.merge and "public" in answer:
             merged = _run({"op": "versality.state.merge", "state": request["state"], "public": answer["public"],
@@ -516,7 +745,9 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
 #: The log kind of a move's entry when the system pages log that op under another name (so
 #: the pages that read the log, e.g. SYSTMJ's session review, find a phone's tests too).
 _LOG_KINDS = {"pointzero.test.roll": "pointzero.test", "versality.test.resolve": "versality.test",
-              "unicreon.combat.attack": "unicreon.attack", "pointzero.opposition.roll": "pointzero.opposition"}
+              "unicreon.combat.attack": "unicreon.attack", "pointzero.opposition.roll": "pointzero.opposition",
+              "systmj.learning.roll": "systmj.learning", "unicreon.health.day": "unicreon.day",
+              "unicreon.health.diagnose": "unicreon.diagnose", "unicreon.combat.escape": "unicreon.escape"}
 #: Answer keys read as the total a log entry shows, in this order.
 _TOTALS = ("total", "roll", "raw", "score")
 

@@ -138,7 +138,9 @@ function seed() {
 /** A move as a phone sends it: the request without the state it holds (a concealed copy). */
 function asMove(request) {
   const out = { ...request };
-  delete out.state;
+  // The phone's copy of a system state (an object) stays here; a `state` that is no object is
+  // an op's own field (Unicreon's state at 0 PV, unicreon.health.down).
+  if (out.state === undefined || (typeof out.state === "object" && out.state !== null)) delete out.state;
   return out;
 }
 

@@ -6,6 +6,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { has, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
+import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { engineChange, engineData, onNavigate, requestCache } from "../../views/ui.js";
 import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, stateOp, tableState } from "./common.js";
@@ -49,11 +50,18 @@ async function deleteCard(app, card) {
   app.notify("status", t("systmj.cards.deleted", { number: card.number }));
 }
 
+/** The gain of a card's learning: the MJ's to grant (2.4.1). On a player's phone at a live
+ * table the MJ's device rolls it with the modest 1 point (py/tablee/referee.py
+ * `_SJ_PHONE_GAIN`), so the page offers no other there. */
+function gainOf(number) {
+  return liveCharacters() !== null ? "1" : ui.gain.get(number) ?? "1";
+}
+
 /** The request that learns a Pouvoir card held by `holder` (4.4, 2.4): odds, then the roll. */
 function learnRequest(app, card) {
   const who = findCharacter(app.doc, card.holder);
   if (!who) return null;
-  return { state: tableState(app), character: who, number: card.number, gain: ui.gain.get(card.number) ?? "1" };
+  return { state: tableState(app), character: who, number: card.number, gain: gainOf(card.number) };
 }
 
 /** The roll, on the card and its holder as saved when its turn comes (views/ui.js
@@ -63,7 +71,7 @@ function learnRequest(app, card) {
 async function learn(app, card) {
   if (!learnRequest(app, card)) return;
   const seed = newSeed();
-  const gain = ui.gain.get(card.number) ?? "1";
+  const gain = gainOf(card.number);
   const holderOf = (doc) => library(doc.systems?.systmj).find((x) => x.number === card.number)?.holder ?? "";
   let logged = null;
   let who = null;
@@ -102,8 +110,8 @@ function learnControls(app, card) {
   const gains = ["1", "1d4", "1d10", "1d20"];
   return html`<div class="row sj-card-learn" data-testid="sj-learn">
     <label for=${`sj-learn-gain-${card.number}`}>${t("systmj.ui.gain")}</label>
-    <select id=${`sj-learn-gain-${card.number}`} @change=${(e) => { ui.gain.set(card.number, e.target.value); app.rerender(); }}>
-      ${gains.map((g) => html`<option value=${g} ?selected=${(ui.gain.get(card.number) ?? "1") === g}>${t(`systmj.gain.${g}`)}</option>`)}
+    <select id=${`sj-learn-gain-${card.number}`} ?disabled=${liveCharacters() !== null} @change=${(e) => { ui.gain.set(card.number, e.target.value); app.rerender(); }}>
+      ${gains.map((g) => html`<option value=${g} ?selected=${gainOf(card.number) === g}>${t(`systmj.gain.${g}`)}</option>`)}
     </select>
     ${odds && !odds.error ? html`<span class="muted small" data-testid="sj-learn-odds">${t("systmj.cards.learn_odds", { limit: odds.limit, chance: odds.improve.percent })}</span>`
       : odds?.error ? errorLine(odds.error, tableState(app), `sj-learn-error-${card.number}`) : nothing}

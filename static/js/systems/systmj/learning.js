@@ -8,6 +8,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
+import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { disabledWhy, engineChange, onNavigate, reveal } from "../../views/ui.js";
@@ -34,17 +35,25 @@ function defaultDa(app, key) {
   return generic && Object.hasOwn(generic, key) ? generic[key] : 1;
 }
 
+/** On a player's phone at a live table the MJ's device rolls (py/tablee/referee.py
+ * `_sj_learning`): the DA is the table's and the gain the MJ's to grant (2.4.1), so a phone's
+ * roll gains the modest 1 point; the page offers neither choice there and its odds are those
+ * of the roll the MJ's device will make. */
+const PHONE_GAIN = "1";
+const onPhone = () => liveCharacters() !== null;
+
 /** The learning request for `c` from the choices `sel` (the form's, or those taken when the roll
  * was pressed) and the table `doc`. */
 function request(app, c, doc = app.doc, sel = ui) {
   const mentor = sel.mode === "mentor" ? findCharacter(doc, sel.mentor) : null;
   const session = doc.systems?.systmj?.session ?? tableState(app)?.session ?? 1;
+  const phone = onPhone();
   const req = {
     score: scoreOf(c, "skill", sel.skill),
     intelligence: c.attributes.intelligence,
     personnalite: c.attributes.personnalite,
-    da: sel.da ?? defaultDa(app, sel.skill),
-    gain: sel.gain,
+    da: (phone ? null : sel.da) ?? defaultDa(app, sel.skill),
+    gain: phone ? PHONE_GAIN : sel.gain,
     subject: { character: c.id, target: "skill", key: sel.skill, session },
     // The rolls already made: the engine refuses a second one for this skill in this session
     // (2.4.1, systmj.learning.once_per_session), and the page shows it as done.
@@ -97,6 +106,12 @@ async function learn(app, c) {
     apply: (doc, answer) => {
       const cur = doc.characters.find((x) => x.id === c.id);
       if (!cur) return;
+      // At a live table the MJ's device wrote the score and the roll on its record: the sheet
+      // it answers (the player view) is the one the table will bring, never written twice.
+      if (answer.character) {
+        replaceCharacter(doc, answer.character);
+        return;
+      }
       const next = withScore(cur, "skill", skill, answer.after);
       next.progress.push({ session: sent.subject.session, kind: "learning", target: "skill", key: skill, before: answer.before, after: answer.after,
         note: `${t(`systmj.quality.${answer.quality}`)}${note}`.slice(0, 200) });
@@ -132,7 +147,7 @@ function resultBlock(r) {
     <p role="status" data-testid="sj-l-verdict"><strong>${t(`systmj.quality.${r.quality}`)}</strong>
       ${r.multiplier > 1 ? t("systmj.ui.multiplier", { n: r.multiplier }) : ""} —
       ${t("systmj.ui.learn_gain", { gain: r.gain_value, points: r.gained, before: r.before, after: r.after })}</p>
-    <p class="muted small">${t("tray.seed")} ${r.seed}</p>
+    ${r.seed === undefined ? nothing : html`<p class="muted small">${t("tray.seed")} ${r.seed}</p>`}
   </section>`;
 }
 
@@ -182,14 +197,15 @@ export function render(app, id) {
           </select>
           <p class="field-error" id="sj-l-mentor-err">${missingMentor ? t("systmj.ui.mentor_missing") : ""}</p></div>` : nothing}
         ${ui.mode === "self" ? html`<div class="field"><label for="sj-l-da">${t("systmj.ui.da")}</label>
-          <select id="sj-l-da" @change=${(e) => { ui.da = Number(e.target.value); ui.result = null; app.rerender(); }}>
+          <select id="sj-l-da" ?disabled=${onPhone()} @change=${(e) => { ui.da = Number(e.target.value); ui.result = null; app.rerender(); }}>
             ${[1, 2, 3, 4, 5].map((n) => html`<option value=${String(n)} ?selected=${n === req.da}>${t(`systmj.da.${n}`)}</option>`)}
           </select></div>` : nothing}
         <div class="field"><label for="sj-l-gain">${t("systmj.ui.gain")}</label>
-          <select id="sj-l-gain" @change=${set("gain")}>
-            ${gains.map((g) => html`<option value=${g} ?selected=${g === ui.gain}>${t(`systmj.gain.${g}`)}</option>`)}
+          <select id="sj-l-gain" ?disabled=${onPhone()} @change=${set("gain")}>
+            ${gains.map((g) => html`<option value=${g} ?selected=${g === req.gain}>${t(`systmj.gain.${g}`)}</option>`)}
           </select></div>
       </div>
+      ${onPhone() ? html`<p class="notice" data-testid="sj-l-live">${t("systmj.ui.learning_live")}</p>` : nothing}
       ${savoirs(state, c).length ? html`<p data-testid="sj-l-savoir">${t("systmj.ui.savoir_support", { cards: savoirs(state, c).map((x) => `${x.name} (${x.number})`).join(", ") })}</p>` : nothing}
       <p class="muted small">${t("systmj.ui.learning_help")}</p>
     </section>

@@ -5,6 +5,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
 import { errorMessage, t, tn } from "../../i18n.js";
+import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { engineWhy, focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
@@ -439,7 +440,10 @@ function customForm(app, c) {
 
 // ----------------------------------------------------------------------------- health
 function healthSection(app, c) {
-  const all = characters(app.doc);
+  // On a player's phone at a live table the healer is one of the player's own characters: the
+  // MJ's device reads its Perception from its record (py/tablee/referee.py `_uc_health`).
+  const mine = liveCharacters();
+  const all = characters(app.doc).filter((o) => mine === null || o.id === c.id || mine.includes(o.id));
   const fighting = Boolean(combatantOf(app.doc, c.id));
   const healer = findCharacter(app.doc, ui.healer) ?? c;
   const cures = c.inventory.filter((i) => i.cures && (i.uses ?? 1) > 0);
@@ -525,7 +529,9 @@ function diagOddsFor(app, c, i, healer) {
 
 async function diagnose(app, c, i, healer) {
   const request = { op: "unicreon.health.diagnose", condition: i, perception: healer.characteristics.perception, seed: newSeed() };
-  const r = await charOp(app, { ...request, character: c }, (res) => (res.test.success ? t("unicreon.ui.diagnose_ok") : t("unicreon.ui.diagnose_ko")));
+  // At a live table the move names the healer (its Perception is read from the MJ's record).
+  const named = liveCharacters() !== null && healer.id !== c.id ? { healer: healer.id } : {};
+  const r = await charOp(app, { ...request, ...named, character: c }, (res) => (res.test.success ? t("unicreon.ui.diagnose_ok") : t("unicreon.ui.diagnose_ko")));
   if (!r) return;
   ui.lastRoll = { id: c.id, body: html`${renderD66(r.test.dice)}<p>${t("unicreon.ui.raw")} ${r.test.raw} / ${t("unicreon.ui.target")} ${r.test.target} —
     <strong class=${r.test.success ? "outcome-ok" : "outcome-bad"}>${r.test.success ? t("unicreon.ui.success") : t("unicreon.ui.failure")}</strong></p>` };
