@@ -365,6 +365,9 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
     # MJ's deck is the op's on one device with the MJ's seed; Léa's phone sees the draw's discard.
     t_before = wait_saved(mj, "d => true")["systems"]["theorem"]
     open_page(mo, site, "theorem/chase")
+    # Starting, advancing and ending a chase are the MK's: a phone offers none of them.
+    expect(mo.locator("[data-testid=th-chase-mk-only]")).to_be_visible()
+    expect(mo.locator("#th-chase-start")).to_have_count(0)
     mo.select_option("#th-a-who", "t-mo")
     mo.click("#th-opp-draw")
     expect(mo.locator("[data-testid=th-opp-result]")).to_be_visible()

@@ -26,3 +26,7 @@ export function liveCharacters() {
   const characters = reader()?.characters;
   return Array.isArray(characters) ? [...characters] : [];
 }
+
+/** Whether this device is a player at a live table: the MJ's device then referees its moves,
+ * and a page leaves out what only the MJ does (an MJ-only control would act on nothing here). */
+export const livePlayer = () => reader !== null;

@@ -8,7 +8,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
-import { liveCharacters } from "../../live/private.js";
+import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { disabledWhy, engineChange, onNavigate, reveal } from "../../views/ui.js";
@@ -40,14 +40,13 @@ function defaultDa(app, key) {
  * roll gains the modest 1 point; the page offers neither choice there and its odds are those
  * of the roll the MJ's device will make. */
 const PHONE_GAIN = "1";
-const onPhone = () => liveCharacters() !== null;
 
 /** The learning request for `c` from the choices `sel` (the form's, or those taken when the roll
  * was pressed) and the table `doc`. */
 function request(app, c, doc = app.doc, sel = ui) {
   const mentor = sel.mode === "mentor" ? findCharacter(doc, sel.mentor) : null;
   const session = doc.systems?.systmj?.session ?? tableState(app)?.session ?? 1;
-  const phone = onPhone();
+  const phone = livePlayer();
   const req = {
     score: scoreOf(c, "skill", sel.skill),
     intelligence: c.attributes.intelligence,
@@ -197,15 +196,15 @@ export function render(app, id) {
           </select>
           <p class="field-error" id="sj-l-mentor-err">${missingMentor ? t("systmj.ui.mentor_missing") : ""}</p></div>` : nothing}
         ${ui.mode === "self" ? html`<div class="field"><label for="sj-l-da">${t("systmj.ui.da")}</label>
-          <select id="sj-l-da" ?disabled=${onPhone()} @change=${(e) => { ui.da = Number(e.target.value); ui.result = null; app.rerender(); }}>
+          <select id="sj-l-da" ?disabled=${livePlayer()} @change=${(e) => { ui.da = Number(e.target.value); ui.result = null; app.rerender(); }}>
             ${[1, 2, 3, 4, 5].map((n) => html`<option value=${String(n)} ?selected=${n === req.da}>${t(`systmj.da.${n}`)}</option>`)}
           </select></div>` : nothing}
         <div class="field"><label for="sj-l-gain">${t("systmj.ui.gain")}</label>
-          <select id="sj-l-gain" ?disabled=${onPhone()} @change=${set("gain")}>
+          <select id="sj-l-gain" ?disabled=${livePlayer()} @change=${set("gain")}>
             ${gains.map((g) => html`<option value=${g} ?selected=${g === req.gain}>${t(`systmj.gain.${g}`)}</option>`)}
           </select></div>
       </div>
-      ${onPhone() ? html`<p class="notice" data-testid="sj-l-live">${t("systmj.ui.learning_live")}</p>` : nothing}
+      ${livePlayer() ? html`<p class="notice" data-testid="sj-l-live">${t("systmj.ui.learning_live")}</p>` : nothing}
       ${savoirs(state, c).length ? html`<p data-testid="sj-l-savoir">${t("systmj.ui.savoir_support", { cards: savoirs(state, c).map((x) => `${x.name} (${x.number})`).join(", ") })}</p>` : nothing}
       <p class="muted small">${t("systmj.ui.learning_help")}</p>
     </section>

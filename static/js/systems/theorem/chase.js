@@ -18,7 +18,7 @@ import {
   backLink, characters, deckUsed, ensureState, eventsText, findCharacter, levelLabel, logDraw, nameOf, numberFace, ready,
   signed, tableAction, tableState, thError,
 } from "./common.js";
-import { liveCharacters } from "../../live/private.js";
+import { liveCharacters, livePlayer } from "../../live/private.js";
 
 const side = (name, base, start) => ({ name, base, start, who: "" });
 const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "", exploit: { a: 0, b: 0 } };
@@ -219,10 +219,10 @@ function chaseTracker(app, ch, state) {
       </tr>`)}</tbody>
     </table></div>
     ${ch.done || !(ch.a.character_id || ch.b.character_id || ch.current) ? nothing : roundPanel(app, ch, state)}
-    <div class="row">
+    ${livePlayer() ? html`<p class="muted small" data-testid="th-chase-mk-only">${t("theorem.ui.chase_mk_only")}</p>` : html`<div class="row">
       ${ch.done || ch.a.character_id || ch.b.character_id || ch.current ? nothing : html`<button type="button" class="primary" id="th-chase-round" ?disabled=${!ready(app) || ui.busy} @click=${() => chaseRound(app)}>${t("theorem.ui.chase_next")}</button>`}
       <button type="button" id="th-chase-end" ?disabled=${!ready(app) || ui.busy} @click=${() => endChase(app)}>${t("theorem.ui.chase_end")}</button>
-    </div>
+    </div>`}
   </section>`;
 }
 
@@ -249,12 +249,13 @@ export function render(app) {
         <button type="button" id="th-opp-draw" ?disabled=${Boolean(engineWhy) || ui.busy} aria-describedby=${whyDraw.id} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>
       </div>${whyDraw.note}
       ${oppositionResult()}
+      ${livePlayer() ? (ch ? nothing : html`<p class="muted small" data-testid="th-chase-mk-only">${t("theorem.ui.chase_mk_only")}</p>`) : html`
       <fieldset class="th-target"><legend>${t("theorem.ui.target")}</legend>
         ${[3, 5].map((n) => html`<label class="check"><input type="radio" name="th-target" value=${n} .checked=${ui.target === n}
           @change=${() => { ui.target = n; }}> +${n}</label>`)}
       </fieldset>
       <button type="button" class="primary" id="th-chase-start" ?disabled=${Boolean(startWhy) || ui.busy} aria-describedby=${whyStart.id}
-        @click=${() => startChase(app)}>${t("theorem.ui.chase_start")}</button>${whyStart.note}
+        @click=${() => startChase(app)}>${t("theorem.ui.chase_start")}</button>${whyStart.note}`}
     </section>
   `;
 }

@@ -9,7 +9,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../../i18n.js";
-import { liveCharacters } from "../../live/private.js";
+import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { disabledWhy, engineChange, own } from "../../views/ui.js";
@@ -282,7 +282,7 @@ function attackRequest(st) {
   if (ui.attackerSkill) req.attacker_skill = skillLevel(ui.attackerSkill);
   // The defender's skill and malus are the MJ's to set: a player's phone neither offers nor
   // sends them (the MJ's device, which referees the move, would drop them).
-  if (onPhone()) return req;
+  if (livePlayer()) return req;
   if (ui.defenderSkill) req.defender_skill = skillLevel(ui.defenderSkill);
   const malus = Math.max(0, Math.min(4, Number(ui.defenderMalus) || 0));
   if (malus) req.defender_malus = malus;
@@ -290,7 +290,6 @@ function attackRequest(st) {
 }
 
 /** Whether this page is a player's phone at a live table (the MJ's device referees its moves). */
-const onPhone = () => liveCharacters() !== null;
 
 /** A combat skill choice's level: "<index>:<level>" (a character's own skill) or "<level>". */
 function skillLevel(value) {
@@ -393,11 +392,11 @@ function actionSection(app, st) {
       <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
         <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
           ${skillOptions(app, a, ui.attackerSkill)}</select></div>
-      ${d && !onPhone() ? html`<div class="field"><label for="uc-a-dskill">${t("unicreon.ui.defender_skill")}</label>
+      ${d && !livePlayer() ? html`<div class="field"><label for="uc-a-dskill">${t("unicreon.ui.defender_skill")}</label>
         <select id="uc-a-dskill" @change=${set("defenderSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
           ${skillOptions(app, d, ui.defenderSkill)}</select></div>` : nothing}
     </div>
-    ${onPhone() ? nothing : html`<details class="uc-more" ?open=${Boolean(Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
+    ${livePlayer() ? nothing : html`<details class="uc-more" ?open=${Boolean(Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
       <div class="uc-grid">
       <div class="field uc-wide"><label for="uc-a-dmalus">${t("unicreon.ui.defender_malus")}</label>
         <select id="uc-a-dmalus" @change=${set("defenderMalus")}>
