@@ -294,6 +294,16 @@ def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_ta
     assert secret_id not in {e["id"] for e in mo_doc["log"]}
     mo.goto(site + "#/log")
     expect(mo.locator("[data-testid=log-to]")).to_have_text("pour vous seul")
+    # The same choice beside a system's roll: a secret Unicreon test of Solène on the MJ's device.
+    mj.goto(site + "#/unicreon/test/u-s")
+    expect(mj.locator("#uc-roll-to")).to_have_value(sent["to"])  # one choice for the MJ's rolls
+    mj.select_option("#uc-roll-to", "mj")
+    expect(mj.locator("[data-testid=uc-odds]")).to_be_visible()
+    mj.click("#uc-roll")
+    secret_test = next(e for e in wait_saved(mj, "d => d.log.some(e => e.kind === 'unicreon.test')")["log"]
+                       if e["kind"] == "unicreon.test")
+    assert secret_test.get("to") == "mj"
+    mj.select_option("#uc-roll-to", "")  # back to the whole table for the rest of the evening
 
     # A roll on Léa's phone is rolled by the MJ's device (its seed) and logged by it, once, the
     # same entry on the three devices; the phone shows the referee's result. The MJ, on another
@@ -309,7 +319,8 @@ def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_ta
     for other in (mj, mo):
         doc = wait_saved(other, "(d, id) => d.log.some(e => e.id === id)", entry["id"])
         assert [e for e in doc["log"] if "3d6" in e["label"]] == [entry]
-    assert {secret_id, sent["id"]}.isdisjoint(e["id"] for e in rolled["log"])  # neither reached Léa
+    assert {secret_id, sent["id"], secret_test["id"]}.isdisjoint(e["id"] for e in rolled["log"])  # none reached Léa
+    assert secret_test["id"] not in {e["id"] for e in wait_saved(mo, "(d, id) => d.log.some(e => e.id === id)", entry["id"])["log"]}
     # "Vérifier / rejouer" on the phone replays it there (the same dice), rolls nothing at the table.
     lea.goto(site + "#/log")
     entry_li = lea.locator("[data-testid=log-entry]", has_text="3d6")

@@ -5,6 +5,7 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatNumber, formatPercent, t } from "../i18n.js";
 import { newSeed } from "../storage.js";
 import { renderDiceResult, renderDistribution } from "./dice-ui.js";
+import { audienceField, audienceOf } from "./audience.js";
 import { shareButton } from "./ui.js";
 
 export const QUICK = ["d4", "d6", "d8", "d10", "d12", "d20", "d66", "d100", "2d6", "3d6", "4d6kh3", "2d20kh1"];
@@ -18,22 +19,7 @@ const state = {
   result: null,
   busy: false,
   pending: 0,
-  /** Who sees the roll on the MJ's device at a live table: "" the whole table, "mj" the MJ only
-   * (a secret roll), else the member id it is sent to alone (its private doc). */
-  to: "",
 };
-
-/** The live table's session when this device is its MJ's (the recipients of a roll), else null. */
-function mjSession(app) {
-  const session = app.liveSession?.();
-  return session?.role === "mj" ? session : null;
-}
-
-/** The players a roll can be sent to: [{id, name}] (the MJ's members). */
-function recipients(app) {
-  const session = mjSession(app);
-  return session ? [...session.members].map(([id, m]) => ({ id, name: m?.name || id })) : [];
-}
 
 let debounce = null;
 
@@ -79,15 +65,13 @@ async function roll(app, event) {
   state.error = null;
   state.entry = null;
   // The MJ's device at a live table: a secret roll stays in the MJ's log only, a roll sent to one
-  // player reaches that player's private doc only (store.share leaves both out of the public
-  // table, live/session.js writes the second into its addressee's private doc).
-  const to = mjSession(app) && (state.to === "mj" || recipients(app).some((r) => r.id === state.to)) ? state.to : "";
+  // player reaches that player's private doc only (views/audience.js).
   const kept = app.addLog({
     kind: "roll",
     label: response.expr,
     request: { op: "roll", expr: response.expr, seed: response.seed },
     result: { total: response.total, terms: response.terms },
-    ...(to ? { to } : {}),
+    ...audienceOf(app),
   });
   // The roll's log entry, for "Partager" under the result (on a phone: the entry the MJ's device
   // logged, which arrives with the table).
@@ -139,15 +123,7 @@ export function render(app) {
         )}
       </div>
       <p id="quick-help" class="muted small">${t("tray.quick_help")}</p>
-      ${mjSession(app) ? html`<div class="field">
-        <label for="roll-to">${t("tray.to")}</label>
-        <select id="roll-to" data-testid="roll-to" @change=${(e) => { state.to = e.target.value; }}>
-          <option value="" ?selected=${state.to === ""}>${t("tray.to_all")}</option>
-          <option value="mj" ?selected=${state.to === "mj"}>${t("tray.to_secret")}</option>
-          ${recipients(app).map((r) => html`<option value=${r.id} ?selected=${state.to === r.id}>${t("tray.to_player", { name: r.name })}</option>`)}
-        </select>
-        <p class="muted small">${t("tray.to_help")}</p>
-      </div>` : nothing}
+      ${audienceField(app, "roll-to")}
       <div class="field">
         <label for="at-least">${t("tray.at_least")}</label>
         <input id="at-least" type="number" inputmode="numeric" .value=${state.atLeast}

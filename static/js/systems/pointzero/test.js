@@ -13,6 +13,7 @@ import { liveCharacters } from "../../live/private.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { requestCache, resultShare, reveal } from "../../views/ui.js";
+import { audienceField, audienceOf } from "../../views/audience.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   DIFFICULTIES, DIFF_VALUE, MODIFIERS, MOD_VALUE, backLink, characters, diceTerm, errorLine, findCharacter,
@@ -177,7 +178,7 @@ async function roll(app, c) {
     liveEntry: live && typeof r.logged === "string" ? r.logged : null });
   forgetVerify(`pz-test-${request.seed}`);
   if (tension) await recordTensionPoint(app, ui, "dice", nameOf(c), "");
-  if (!app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c), label: logLabel(r, s), request, result: logResult(r) })) app.rerender();
+  if (!app.addLog({ kind: "pointzero.test", system: "pointzero", who: nameOf(c), label: logLabel(r, s), request, result: logResult(r), ...audienceOf(app) })) app.rerender();
   ui.logId = app.doc.log.at(-1)?.id ?? null;
   focusResult("pz-result-title");
 }
@@ -469,7 +470,7 @@ async function oppose(app, c) {
   const list = allSides(sides);
   const winner = winnerName(r, list);
   const done = rolls(r);
-  app.addLog({ kind: "pointzero.opposition", system: "pointzero", who: a.name,
+  app.addLog({ kind: "pointzero.opposition", system: "pointzero", who: a.name, ...audienceOf(app),
     label: t("pointzero.ui.opposition_vs", { a: a.name, b: list.slice(1).map((s) => s.name).join(", ") }), request,
     result: { summary: `${winner ? t("pointzero.ui.wins", { name: winner }) : t("pointzero.ui.perfect_tie")} (${done.map((x) => x.result.total).join(" / ")})`,
       terms: done.map((x, i) => diceTerm(x.result, list[i].name)) } });
@@ -616,6 +617,7 @@ function oppositionSection(app, c) {
     ${oppOptions(app, c, a, odds, view)}
     ${oppOddsBlock(odds, sides)}
     <button type="button" class="primary" id="pz-oppose" ?disabled=${!ready(app) || ui.busy || !odds || Boolean(odds.error)} @click=${() => oppose(app, c)}>${t("pointzero.ui.oppose")}</button>
+    ${audienceField(app, "pz-oppose-to")}
     ${errorLine(o.error)}
     ${r ? oppResult(app, c, r, sides) : nothing}
   </section>`;
@@ -653,6 +655,7 @@ export function render(app, id) {
           ${oddsBlock(app, odds)}
           <button type="button" class="primary test-roll" id="pz-roll" ?disabled=${!ready(app) || !current || !view} aria-busy=${ui.busy ? "true" : "false"}
             @click=${() => roll(app, c)}>${t(ui.tension ? "pointzero.ui.roll_tension" : "pointzero.ui.roll")}</button>
+          ${audienceField(app, "pz-roll-to")}
           ${errorLine(ui.error)}
         </section>
         ${resultBlock(app, c)}

@@ -15,6 +15,7 @@ import {
   prob, ready, renderD100, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState,
 } from "./common.js";
 import { cardRules, wearOf } from "./cards.js";
+import { audienceField, audienceOf } from "../../views/audience.js";
 
 const ui = { id: null, item: "", pick: "skill:detection", modifier: "normal", custom: "0", substitute: "0", result: null, error: null, busy: false, inputError: null };
 const oddsCache = requestCache();
@@ -129,7 +130,7 @@ async function roll(app, c) {
   ui.result = { ...r, check: { request, ...record } };
   forgetVerify(`sj-test-${request.seed}`);
   const label = `${s.label} (${s.score}${r.effective !== s.score ? ` → ${r.effective}` : ""})`;
-  if (!app.addLog({ kind: "systmj.test", system: "systmj", who: nameOf(c), label, request,
+  if (!app.addLog({ kind: "systmj.test", system: "systmj", who: nameOf(c), label, request, ...audienceOf(app),
     result: { ...(r.roll !== null ? { total: r.roll } : {}), summary: verdict(r), terms: r.dice ? [d100Term(r.dice)] : [], verify: record } })) app.rerender();
   focusResult("sj-result-title");
 }
@@ -254,6 +255,7 @@ export function render(app, id) {
           ${s.problem ? nothing : oddsBlock(odds)}
           <button type="button" class="primary test-roll" id="sj-roll" ?disabled=${!ready(app) || !!s.problem || !odds || !!odds.error}
             aria-busy=${ui.busy ? "true" : "false"} @click=${() => roll(app, c)}>${t("systmj.ui.roll")}</button>
+          ${audienceField(app, "sj-roll-to")}
           ${errorLine(ui.error, tableState(app))}
         </section>
         ${resultBlock(app, ui.result)}

@@ -9,6 +9,7 @@ import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickInt, savePrefs } from "../../views/prefs.js";
 import { callBusy, resultShare, reveal } from "../../views/ui.js";
+import { audienceField, audienceOf } from "../../views/audience.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   BANDS, CHARACTERISTICS, DIFFICULTIES, DIFF_VALUE, backLink, charLabel, characters, d66Term, errorLine,
@@ -103,7 +104,7 @@ async function roll(app, c) {
   ui.result = { ...r, check: { request, ...record } };
   forgetVerify(`uc-test-${seed}`);
   const verdict = r.success ? `${t("unicreon.ui.success")} — ${t(`unicreon.band.${r.band}`)}` : t("unicreon.ui.failure");
-  if (!app.addLog({ kind: "unicreon.test", system: "unicreon", who: nameOf(c), label: describe(c, s), request,
+  if (!app.addLog({ kind: "unicreon.test", system: "unicreon", who: nameOf(c), label: describe(c, s), request, ...audienceOf(app),
     result: { total: r.raw, summary: `${verdict} (${t("unicreon.ui.target")} ${r.target})`, terms: [d66Term(r.dice)], verify: record } })) app.rerender();
   focusResult("uc-result-title");
 }
@@ -238,7 +239,7 @@ async function oppose(app, c) {
   ui.opp.result = r;
   const bName = other ? nameOf(other) : t("unicreon.ui.opponent");
   const verdict = r.winner === "a" ? t("unicreon.ui.wins", { name: nameOf(c) }) : r.winner === "b" ? t("unicreon.ui.wins", { name: bName }) : t("unicreon.ui.mj_choice");
-  app.addLog({ kind: "unicreon.opposition", system: "unicreon", who: nameOf(c), label: t("unicreon.ui.opposition_vs", { name: bName }), request,
+  app.addLog({ kind: "unicreon.opposition", system: "unicreon", who: nameOf(c), label: t("unicreon.ui.opposition_vs", { name: bName }), request, ...audienceOf(app),
     result: { summary: `${verdict} (${r.a.raw} / ${r.b.raw})`, terms: [d66Term(r.a.dice, nameOf(c)), d66Term(r.b.dice, bName)] } });
   app.rerender();
 }
@@ -280,6 +281,7 @@ function oppositionSection(app, c) {
       <dl class="facts"><dt>${nameOf(c)}</dt><dd>${prob(odds.a_wins)}</dd><dt>${bName}</dt><dd>${prob(odds.b_wins)}</dd>
         <dt>${t("unicreon.ui.mj_choice_short")}</dt><dd>${prob(odds.mj_choice)}</dd></dl></div>` : odds?.error ? errorLine(odds.error) : html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`}
     <button type="button" class="primary" id="uc-oppose" ?disabled=${!ready(app) || ui.busy} @click=${() => oppose(app, c)}>${r?.mj_choice ? t("unicreon.ui.reroll") : t("unicreon.ui.oppose")}</button>
+    ${audienceField(app, "uc-oppose-to")}
     ${errorLine(o.error)}
     ${r ? html`<div class="uc-result" data-testid="uc-opp-result" data-winner=${r.winner ?? "none"} role="status">
       <div class="uc-two">
@@ -315,6 +317,7 @@ export function render(app, id) {
           ${oddsSummary(odds)}
           <button type="button" class="primary test-roll" id="uc-roll" ?disabled=${!ready(app) || !odds || odds.error} aria-busy=${ui.busy ? "true" : "false"}
             @click=${() => roll(app, c)}>${t("unicreon.ui.roll")}</button>
+          ${audienceField(app, "uc-roll-to")}
           ${errorLine(ui.error)}
         </section>
         ${resultBlock(app, ui.result)}
