@@ -1,0 +1,48 @@
+"""The first evening, a new MJ's walk of the five systems (a phone, 360×740, unless a test says
+otherwise): what read wrong or sat wrong on the page.
+
+- Numbers: French says "0 point", "0 compétence" (Point Zéro's gauge and list said "0 points",
+  "0 compétences"); a negative number in a formula has a true minus ("= −2", not "= -2");
+  a d100 or d66 in the log is one number ("d100 : 08", not "d100: 0 8").
+- Sentences: Versality's odds line no longer tells a one-card draw to "keep the best card", nor
+  says twice that the worst card applies; Théorem's unnamed sides are "Premier camp" / "Second
+  camp", never "A l'emporte."; a draw's log label shows no "+ 0" modifier ("Discrétion 0" read
+  as a skill at 0); SYSTMJ's automatic outcome is recorded by a button that says there is no
+  roll; the home page says "pions" like the Versality pages.
+- English: a label and its value take an English colon ("Failure: 21 %", not "Failure : 21 %");
+  Unicreon's last-action line, written in French, goes when the page switches to English.
+- Layout: the header shows the table's name whole; SYSTMJ's checkboxes sit beside their names;
+  a Théorem field beside one with a help line is not stretched taller.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from browser_support import goto_route, new_table, versality_character, wait_saved
+from tablee.api import handle
+
+
+def ok(request: dict) -> dict:
+    answer = handle(request)
+    assert "error" not in answer, answer
+    return answer
+
+
+def theorem_joshua() -> dict:
+    c = ok({"op": "theorem.character.new", "id": "th-josh", "name": "Joshua"})["character"]
+    c["spheres"]["animalite"] = 4
+    c["skills"] = [{"name": "Discrétion", "level": 3}]
+    return c
+
+
+def test_pointzero_says_0_point_and_0_competence(app_with):
+    c = ok({"op": "pointzero.character.new", "id": "pz-eve", "name": "Ève"})["character"]
+    c["skills"] = []
+    app = app_with(new_table([c]), "pointzero")
+    expect(app.get_by_test_id("pz-gauge-points")).to_have_text("0")
+    expect(app.get_by_test_id("pz-gauge")).to_contain_text("0 point dans la jauge")
+    expect(app.locator("main")).to_contain_text("0 compétence")
+    expect(app.locator("main")).not_to_contain_text("0 compétences")
