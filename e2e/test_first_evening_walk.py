@@ -46,3 +46,20 @@ def test_pointzero_says_0_point_and_0_competence(app_with):
     expect(app.get_by_test_id("pz-gauge")).to_contain_text("0 point dans la jauge")
     expect(app.locator("main")).to_contain_text("0 compétence")
     expect(app.locator("main")).not_to_contain_text("0 compétences")
+
+
+def test_unicreon_negative_threshold_has_a_true_minus(app_with):
+    from test_unicreon import character
+
+    lina = character("uc-lina", "Lina")
+    lina["characteristics"] = {"puissance": 50, "agilite": 20, "perception": 50, "volonte": 30}
+    lina["skills"] = [{"name": "Tir à l'arc", "level": "bon"}]
+    app = app_with(new_table([lina]), "unicreon/test/uc-lina")
+    app.select_option("#uc-t-char", "agilite")
+    app.select_option("#uc-t-diff", "facile")
+    app.select_option("#uc-t-skill", index=1)
+    expect(app.locator("#uc-t-diff option[value=facile]")).to_have_text("Facile (−10)")
+    odds = app.get_by_test_id("uc-odds")
+    expect(odds).to_have_attribute("data-target", "-10")
+    expect(odds).to_contain_text("= −10 (d66 ≥ −10)")
+    expect(odds).not_to_contain_text("-10")

@@ -7,7 +7,7 @@
 // and power uses never reach it (they are the MJ screen's).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { formatSigned, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -178,7 +178,7 @@ function setupForm(app, c, pending) {
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`versality.difficulty.${k}`)}</option>`)}
         </select></div>
       <p class="vs-score-line small" data-testid="vs-score">${t("versality.ui.score_line", {
-        characteristic: c.characteristics[ui.characteristic], skill: c.skills[ui.skill], difficulty: DIFF_VALUE[ui.difficulty], wounds, score })}</p>
+        characteristic: c.characteristics[ui.characteristic], skill: c.skills[ui.skill], difficulty: DIFF_VALUE[ui.difficulty], wounds, score: formatSigned(score) })}</p>
     </div>
     ${wounds ? html`<p class="vs-wound-note" data-testid="vs-test-wounds">${t("versality.ui.wounds_difficulty", { n: wounds })}</p>` : nothing}
     <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
