@@ -48,6 +48,24 @@ def test_pointzero_says_0_point_and_0_competence(app_with):
     expect(app.locator("main")).not_to_contain_text("0 compétences")
 
 
+def test_versality_odds_line_says_each_rule_once_and_formula_has_a_true_minus(app_with):
+    app = app_with(new_table([versality_character("vs-nadia", "Nadia")]), "versality/test/vs-nadia")
+    app.select_option("#vs-test-char", "physique")  # 2
+    app.select_option("#vs-test-skill", "combattre")  # 1
+    app.select_option("#vs-test-diff", "conventionnelle")  # −2: 1 card, it applies
+    rule = app.get_by_test_id("vs-rule")
+    expect(rule).to_have_attribute("data-count", "1")
+    expect(app.get_by_test_id("vs-odds-best")).to_have_count(0)
+    app.select_option("#vs-test-diff", "facile")  # −1: 2 cards, the player chooses
+    expect(rule).to_have_attribute("data-count", "2")
+    expect(app.get_by_test_id("vs-odds-best")).to_be_visible()
+    app.select_option("#vs-test-diff", "epique")  # −5: 2 + 1 − 5 = −2, 4 cards, the worst applies
+    expect(rule).to_have_attribute("data-rule", "worst")
+    expect(app.get_by_test_id("vs-score")).to_have_text("2 + 1 − 5 − 0 (blessures) = −2")
+    odds = app.get_by_test_id("vs-odds").inner_text()
+    assert odds.count("pire") == 1, odds
+
+
 def test_unicreon_negative_threshold_has_a_true_minus(app_with):
     from test_unicreon import character
 

@@ -200,7 +200,7 @@ function oddsSection(odds) {
   if (odds.error) return html`<p class="field-error" role="alert">${vsError(odds.error)}</p>`;
   return html`<div class="odds-summary" data-testid="vs-odds">
     <p><strong class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong>
-      <span class="muted small">${odds.rule === "choose" ? t("versality.ui.odds_best") : t("versality.ui.odds_worst")}</span></p>
+      ${odds.rule === "choose" && odds.count > 1 ? html`<span class="muted small" data-testid="vs-odds-best">${t("versality.ui.odds_best")}</span>` : nothing}</p>
     ${odds.penalties ? html`<div class="small" data-testid="vs-odds-runout" data-penalties=${odds.penalties}>
       ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
       ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
