@@ -66,6 +66,14 @@ def test_versality_odds_line_says_each_rule_once_and_formula_has_a_true_minus(ap
     assert odds.count("pire") == 1, odds
 
 
+def test_english_odds_take_an_english_colon(app_with):
+    app = app_with(new_table([theorem_joshua()], language="en"), "theorem/test/th-josh")
+    levels = app.get_by_test_id("th-level-odds").locator("li")
+    expect(levels).to_have_count(4)
+    for text in levels.all_inner_texts():
+        assert not re.search(r"\s:\s", text) and re.search(r"\S: \d", text), text
+
+
 def test_unicreon_negative_threshold_has_a_true_minus(app_with):
     from test_unicreon import character
 

@@ -10,7 +10,7 @@
 // Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { formatPercent, t } from "../../i18n.js";
+import { colon, formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { disabledWhy, requestCache } from "../../views/ui.js";
@@ -180,7 +180,7 @@ function roundPanel(app, ch, state) {
     return html`<div class="th-round-side" data-testid=${`th-round-side-${key}`} data-drawn=${String(Boolean(current[key]))}>
       <h3>${sd.name}</h3>
       ${so && !so.drawn ? html`<ul class="th-levels odds-inline small" data-testid=${`th-round-levels-${key}`}>
-        ${[...so.levels].reverse().map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : <span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
+        ${[...so.levels].reverse().map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong>${colon()}<span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
       </ul>` : nothing}
       ${action}
     </div>`;

@@ -7,7 +7,7 @@
 // and power uses never reach it (they are the MJ screen's).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { formatSigned, t } from "../../i18n.js";
+import { colon, formatSigned, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -205,7 +205,7 @@ function oddsSection(odds) {
       ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
       ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
       <p>${t("versality.ui.penalty")}</p></div>` : nothing}
-    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : ${probability(r.fraction, r.percent)}</li>`)}</ul>
+    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)}${colon()}${probability(r.fraction, r.percent)}</li>`)}</ul>
   </div>`;
 }
 
