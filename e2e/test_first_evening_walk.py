@@ -66,6 +66,21 @@ def test_versality_odds_line_says_each_rule_once_and_formula_has_a_true_minus(ap
     assert odds.count("pire") == 1, odds
 
 
+def test_the_log_reads_a_d100_and_a_d66_as_one_number(app_with):
+    def entry(n: int, kind: str, dice: list[int]) -> dict:
+        return {"id": f"e{n}", "at": "2026-11-27T08:00:0{n}Z", "kind": "roll", "system": None, "who": "Aldric",
+                "label": kind, "request": {"expr": kind}, "result": {"total": dice[0] * 10 + dice[1], "terms": [
+                    {"kind": kind, "text": kind, "sign": 1, "dice": [{"value": v, "kept": True} for v in dice]}]}}
+
+    app = app_with(new_table(log=[entry(1, "d100", [0, 8]), entry(2, "d66", [2, 3])]), "log")
+    entries = app.get_by_test_id("log-entry")
+    expect(entries).to_have_count(2)
+    expect(app.locator("main")).to_contain_text("2 entrées.")
+    expect(entries.nth(0)).to_contain_text("d66 : 23")
+    expect(entries.nth(1)).to_contain_text("d100 : 08")
+    expect(app.locator("main")).not_to_contain_text("0 8")
+
+
 def test_english_odds_take_an_english_colon(app_with):
     app = app_with(new_table([theorem_joshua()], language="en"), "theorem/test/th-josh")
     levels = app.get_by_test_id("th-level-odds").locator("li")
