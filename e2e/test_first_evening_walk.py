@@ -81,6 +81,22 @@ def test_the_log_reads_a_d100_and_a_d66_as_one_number(app_with):
     expect(app.locator("main")).not_to_contain_text("0 8")
 
 
+def test_theorem_unnamed_sides_and_a_draw_without_modifier_read_as_french(app_with):
+    app = app_with(new_table([theorem_joshua()]), "theorem/chase")
+    app.click("#th-opp-draw")
+    result = app.get_by_test_id("th-opp-result")
+    expect(result).to_contain_text(re.compile(r"(Premier|Second) camp l'emporte|Égalité"))
+    expect(result).not_to_contain_text("A l'emporte")
+    expect(result).to_contain_text("Premier camp :")
+    goto_route(app, "theorem/test/th-josh")
+    app.select_option("#th-skill", index=1)
+    expect(app.locator("#th-draw")).to_be_enabled()
+    app.click("#th-draw")
+    doc = wait_saved(app, "d => d.log.some((e) => e.kind === 'theorem.draw')")
+    label = next(e["label"] for e in doc["log"] if e["kind"] == "theorem.draw")
+    assert label.endswith("Animalité + Discrétion"), label
+
+
 def test_english_odds_take_an_english_colon(app_with):
     app = app_with(new_table([theorem_joshua()], language="en"), "theorem/test/th-josh")
     levels = app.get_by_test_id("th-level-odds").locator("li")

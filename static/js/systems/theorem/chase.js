@@ -36,12 +36,18 @@ async function run(app, request, after, id = null) {
   app.rerender();
 }
 
-const sideOf = (s, fallback) => ({ name: s.name.trim().slice(0, 80) || fallback, base: s.base, start: s.start });
-/** A chase side: the opposition's side, and the character who plays it (if any). */
-function chaseSideOf(app, s, fallback) {
-  const out = sideOf(s, fallback);
+/** A side as the results name it: its name if one is typed, else its character's, else the
+ * form's own legend ("Premier camp"): a bare "A" read as "A l'emporte." in the result. */
+function sideName(app, s, key) {
   const c = s.who ? findCharacter(app.doc, s.who) : null;
-  if (c) Object.assign(out, { character_id: c.id, name: s.name.trim().slice(0, 80) || nameOf(c).slice(0, 80) });
+  return s.name.trim().slice(0, 80) || (c ? nameOf(c).slice(0, 80) : t(key === "a" ? "theorem.ui.side_a" : "theorem.ui.side_b"));
+}
+const sideOf = (app, s, key) => ({ name: sideName(app, s, key), base: s.base, start: s.start });
+/** A chase side: the opposition's side, and the character who plays it (if any). */
+function chaseSideOf(app, s, key) {
+  const out = sideOf(app, s, key);
+  const c = s.who ? findCharacter(app.doc, s.who) : null;
+  if (c) out.character_id = c.id;
   return out;
 }
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, Number.parseInt(v, 10) || 0));
@@ -75,8 +81,8 @@ function opposition(app) {
   // At a live table the draw is a move: a side played by a character names it, so the MJ's
   // device can check it is the player's (py/tablee/referee.py); on one device, as before.
   const live = liveCharacters() !== null;
-  const a = live ? chaseSideOf(app, ui.a, "A") : sideOf(ui.a, "A");
-  const b = live ? chaseSideOf(app, ui.b, "B") : sideOf(ui.b, "B");
+  const a = live ? chaseSideOf(app, ui.a, "a") : sideOf(app, ui.a, "a");
+  const b = live ? chaseSideOf(app, ui.b, "b") : sideOf(app, ui.b, "b");
   run(app, { op: "theorem.opposition.draw", state, a, b, seed }, (r) => {
     ui.opposition = { ...r.result, names: [a.name, b.name] };
     const res = r.result;
@@ -100,8 +106,8 @@ function oppositionResult() {
 }
 
 function startChase(app) {
-  const a = chaseSideOf(app, ui.a, "A");
-  const b = chaseSideOf(app, ui.b, "B");
+  const a = chaseSideOf(app, ui.a, "a");
+  const b = chaseSideOf(app, ui.b, "b");
   run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
     ui.announce = t("theorem.ui.chase_started");
   });

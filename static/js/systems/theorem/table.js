@@ -94,7 +94,7 @@ const resultSummary = (res) => (res.chase_side ? chaseAnnounce(res) : t("theorem
 function describe(c, p) {
   if (p.chase) return t("theorem.ui.chase_turn", { side: chaseSideOf(p) });
   const skill = p.skill ? ` + ${p.skill}` : "";
-  return `${sphereLabel(p.sphere)}${skill} ${signed(p.modifier)}${p.exploit ? ` · ${t("theorem.ui.exploit_short", { n: p.exploit })}` : ""}${p.retest ? ` · ${t("theorem.ui.retest_short")}` : ""}`;
+  return `${sphereLabel(p.sphere)}${skill}${p.modifier ? ` ${signed(p.modifier)}` : ""}${p.exploit ? ` · ${t("theorem.ui.exploit_short", { n: p.exploit })}` : ""}${p.retest ? ` · ${t("theorem.ui.retest_short")}` : ""}`;
 }
 
 function finish(app, c, result, label, seed = null) {
