@@ -105,6 +105,21 @@ def test_english_odds_take_an_english_colon(app_with):
         assert not re.search(r"\s:\s", text) and re.search(r"\S: \d", text), text
 
 
+def test_unicreon_last_action_line_goes_when_the_page_turns_english(app_with):
+    from test_unicreon import character
+
+    app = app_with(new_table([character("uc-lina", "Lina")]), "unicreon/combat")
+    app.click("#uc-new-combat")
+    app.get_by_role("button", name="+ Lina").click()
+    announce = app.get_by_test_id("uc-announce")
+    expect(announce).to_contain_text("Lina")
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "en")
+    expect(app.locator("main h1")).to_have_text("Combat")
+    expect(app.locator("#uc-new-combat, #uc-end-combat").first).to_be_visible()
+    expect(announce).to_have_count(0)
+
+
 def test_unicreon_negative_threshold_has_a_true_minus(app_with):
     from test_unicreon import character
 

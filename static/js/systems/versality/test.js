@@ -7,7 +7,7 @@
 // and power uses never reach it (they are the MJ screen's).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { colon, formatSigned, t } from "../../i18n.js";
+import { colon, formatSigned, language, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -341,6 +341,11 @@ function healApply(app, c, heal) {
 export function render(app, id) {
   const c = findCharacter(app.doc, id);
   reset(`${id}/${app.params.slice(2).join("/")}`, app, c);
+  // The last draw's line was written in the language of its moment: after a switch it goes.
+  if (ui.announceLang !== language()) {
+    if (ui.announceLang) ui.announce = "";
+    ui.announceLang = language();
+  }
   const heal = healContext(app);
   if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
   const view = playerView(app);
