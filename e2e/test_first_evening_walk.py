@@ -97,6 +97,13 @@ def test_theorem_unnamed_sides_and_a_draw_without_modifier_read_as_french(app_wi
     assert label.endswith("Animalité + Discrétion"), label
 
 
+def test_systmj_automatic_outcome_button_says_there_is_no_roll(app_with):
+    c = ok({"op": "systmj.character.new", "id": "sj-ada", "name": "Ada"})["character"]
+    app = app_with(new_table([c]), "systmj/test/sj-ada")
+    expect(app.get_by_test_id("sj-odds")).to_have_attribute("data-automatic", re.compile(".+"))
+    expect(app.locator("#sj-roll")).to_have_text("Noter le résultat (sans jet)")
+
+
 def test_english_odds_take_an_english_colon(app_with):
     app = app_with(new_table([theorem_joshua()], language="en"), "theorem/test/th-josh")
     levels = app.get_by_test_id("th-level-odds").locator("li")
