@@ -104,6 +104,13 @@ def test_systmj_automatic_outcome_button_says_there_is_no_roll(app_with):
     expect(app.locator("#sj-roll")).to_have_text("Noter le résultat (sans jet)")
 
 
+def test_home_names_versality_tokens_as_its_pages_do(app_with):
+    app = app_with(new_table(), "home")
+    versality = app.locator("[data-testid=home-system][data-system=versality]")
+    expect(versality).to_contain_text("pions et échelle de catastrophe du ou de la MJ")
+    expect(versality).not_to_contain_text("jetons")
+
+
 def test_english_odds_take_an_english_colon(app_with):
     app = app_with(new_table([theorem_joshua()], language="en"), "theorem/test/th-josh")
     levels = app.get_by_test_id("th-level-odds").locator("li")
