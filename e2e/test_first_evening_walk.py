@@ -149,3 +149,10 @@ def test_unicreon_negative_threshold_has_a_true_minus(app_with):
     expect(odds).to_have_attribute("data-target", "-10")
     expect(odds).to_contain_text("= −10 (d66 ≥ −10)")
     expect(odds).not_to_contain_text("-10")
+
+
+def test_the_header_shows_the_table_name_whole_on_a_phone(app_with):
+    app = app_with(new_table(), "home")
+    name = app.locator("#table-name")
+    expect(name).to_have_text("Ma table")
+    assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.evaluate("e => [e.scrollWidth, e.clientWidth]")
