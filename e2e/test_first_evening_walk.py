@@ -156,3 +156,12 @@ def test_the_header_shows_the_table_name_whole_on_a_phone(app_with):
     name = app.locator("#table-name")
     expect(name).to_have_text("Ma table")
     assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.evaluate("e => [e.scrollWidth, e.clientWidth]")
+
+
+def test_theorem_field_beside_a_help_line_is_not_stretched(app_with):
+    # "Points de réalité" beside "Dés de Ka" (which has a help line under its input).
+    app = app_with(new_table([theorem_joshua()]), "theorem/character/th-josh")
+    expect(app.locator("#th-des-ka")).to_be_visible()
+    boxes = app.locator("#th-realite, #th-des-ka").evaluate_all(
+        "xs => xs.map((x) => [Math.round(x.getBoundingClientRect().top), Math.round(x.getBoundingClientRect().height)])")
+    assert boxes[0] == boxes[1], boxes
