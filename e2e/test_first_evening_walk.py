@@ -158,6 +158,22 @@ def test_the_header_shows_the_table_name_whole_on_a_phone(app_with):
     assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.evaluate("e => [e.scrollWidth, e.clientWidth]")
 
 
+def test_systmj_checkboxes_sit_beside_their_names(app_with):
+    sj = [ok({"op": "systmj.character.new", "id": f"sj-{n}", "name": n})["character"] for n in ("Aldric", "Gobelin")]
+    app = app_with(new_table(sj), "systmj/combat")
+    picks = app.get_by_test_id("sj-pick")
+    expect(picks).to_have_count(2)
+    # Each box on the line of its name: their centres within a few pixels.
+    offsets = picks.evaluate_all("""xs => xs.map((x) => {
+      const box = x.getBoundingClientRect(), range = document.createRange();
+      const words = [...x.parentElement.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+      range.selectNodeContents(words[words.length - 1]);
+      const text = range.getBoundingClientRect();
+      return Math.abs((box.top + box.bottom) / 2 - (text.top + text.bottom) / 2);
+    })""")
+    assert max(offsets) <= 4, offsets
+
+
 def test_theorem_field_beside_a_help_line_is_not_stretched(app_with):
     # "Points de réalité" beside "Dés de Ka" (which has a help line under its input).
     app = app_with(new_table([theorem_joshua()]), "theorem/character/th-josh")
