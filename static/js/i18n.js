@@ -205,6 +205,17 @@ export function formatNumber(value, maximumFractionDigits = 3) {
   return formatter(Intl.NumberFormat, { maximumFractionDigits }).format(value);
 }
 
+/** The colon between a label and its value as the current language writes it: French puts a
+ * space before it ("Échec : 21 %"), English does not ("Failure: 21 %"). */
+export function colon() {
+  return current === "fr" ? " : " : ": ";
+}
+
+/** A whole number in a formula, negative with a true minus sign ("= −2", never "= -2"). */
+export function formatSigned(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
 export function formatPercent(value) {
   if (value > 0 && value < 0.001) return `< ${formatNumber(0.001)} %`; // never "0 %" for a possible outcome
   const digits = value > 0 && value < 0.1 ? 3 : value < 10 ? 2 : 1;

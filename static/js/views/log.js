@@ -4,7 +4,7 @@
 // ("Partager", ui.shareButton) and, when it carries its seed, verified and replayed (verify.js).
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { formatTime, t, tn } from "../i18n.js";
+import { colon, formatTime, t, tn } from "../i18n.js";
 import { downloadJson, fileStamp } from "../storage.js";
 import { downloadLogCsv } from "./exports.js";
 import { shareButton } from "./ui.js";
@@ -16,11 +16,17 @@ export const PAGE = 50;
  * newest end, so a new roll never hides one that was shown). */
 let shown = PAGE;
 
+/** The dice of an entry, a term a line: "4d6 : 5 6 (4) (4)". A d66 or a d100 is one number
+ * read from its two dice (tens, then units): "d100 : 08", "d66 : 23", never "0 8". */
 function diceSummary(result) {
   if (!result || !Array.isArray(result.terms)) return "";
   return result.terms
     .filter((term) => Array.isArray(term.dice) && term.dice.length > 0)
-    .map((term) => `${term.text}: ${term.dice.map((d) => (d.kept ? d.value : `(${d.value})`)).join(" ")}`)
+    .map((term) => {
+      const pair = (term.kind === "d66" || term.kind === "d100") && term.dice.length === 2;
+      const dice = pair ? term.dice.map((d) => d.value).join("") : term.dice.map((d) => (d.kept ? d.value : `(${d.value})`)).join(" ");
+      return `${term.text}${colon()}${dice}`;
+    })
     .join(" · ");
 }
 

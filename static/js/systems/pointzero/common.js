@@ -4,7 +4,7 @@
 // and hand the stored state to the ops without looking inside; only mj.js reads the MJ view.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, t } from "../../i18n.js";
+import { errorMessage, t, tn } from "../../i18n.js";
 import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { engineChange, engineData, fieldProblems, loadStylesheet, probability, requestCache } from "../../views/ui.js";
 
@@ -80,7 +80,7 @@ export function renderGauge(view, { id = "pz-gauge" } = {}) {
   if (!view) return html`<p class="muted">${t("pointzero.ui.loading")}</p>`;
   return html`<div class="pz-gauge" data-testid=${id} data-gauge=${view.gauge} data-critical=${String(view.critical)}>
     <p class="pz-big"><span data-testid="pz-gauge-points">${view.gauge}</span>
-      <span class="small muted">${t(view.gauge === 1 ? "pointzero.ui.gauge_point_one" : "pointzero.ui.gauge_point_other")}</span></p>
+      <span class="small muted">${tn("pointzero.ui.gauge_point", view.gauge)}</span></p>
     ${view.critical ? html`<p class="pz-critical" role="status" data-testid="pz-critical">${t("pointzero.ui.critical_banner")}</p>` : nothing}
   </div>`;
 }

@@ -3,7 +3,7 @@
 // Tension point recorded as free text; the way to the MJ's screen.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { t, tn } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
 import {
   SYSTEM, characters, errorLine, nameOf, ready, renderGauge, stateOp, tensionView,
@@ -14,7 +14,7 @@ const ui = { who: "", note: "", error: null, busy: false, message: "" };
 
 function meta(c) {
   const attrs = c.attributes.map((a) => `${a.code} ${a.level}`).join(" · ");
-  return `${attrs} · ${t(c.skills.length === 1 ? "pointzero.ui.skills_count_one" : "pointzero.ui.skills_count_other", { n: c.skills.length })}`;
+  return `${attrs} · ${tn("pointzero.ui.skills_count", c.skills.length)}`;
 }
 
 async function otherUse(app, event) {

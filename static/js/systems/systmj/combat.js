@@ -9,7 +9,7 @@
 // At 60rem the round tracker and the attack sit side by side (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { callBusy, disabledWhy, engineChange, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
@@ -270,12 +270,12 @@ function attackCard(app, state) {
     </div>
     ${odds && !odds.error ? html`<div class="sj-odds" data-testid="sj-combat-odds">
       <ul class="sj-formulas">${Object.entries(odds.scores).filter(([, s]) => s.text).map(([k, s]) => html`<li data-formula=${k}><strong>${t(`systmj.combat.score.${k}`)}</strong> ${s.text}${s.modifiers.length ? html` <span class="muted">(${t("systmj.cards.wear")} ${s.modifiers[0]})</span>` : nothing}</li>`)}</ul>
-      <ul>${Object.entries(odds.outcomes).map(([k, p]) => html`<li>${t(`systmj.combat.outcome.${k}`)} : ${prob(p, `sj-odds-${k}`)}</li>`)}</ul>
+      <ul>${Object.entries(odds.outcomes).map(([k, p]) => html`<li>${t(`systmj.combat.outcome.${k}`)}${colon()}${prob(p, `sj-odds-${k}`)}</li>`)}</ul>
       <p class="muted small">${t("systmj.combat.damage_table", { a: odds.damage_table[0], b: odds.damage_table[1], c: odds.damage_table[2] })}</p>
     </div>` : odds?.error ? errorLine(odds.error, state, "sj-odds-error") : nothing}
     ${attackButton(app, state, req, odds)}
     <div aria-live="polite" data-testid="sj-combat-result">${ui.result ? html`
-      <ol>${ui.result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)} : ${s.step === "damage"
+      <ol>${ui.result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)}${colon()}${s.step === "damage"
         ? html`<span data-testid="sj-damage-line">${damageLine(app, s, ui.defender)}</span>`
         : html`${s.roll ?? "—"} / ${s.effective} → ${t(`systmj.outcome.${s.outcome}`)}`}</li>`)}</ol>
       <p class="sj-verdict outcome-neutral" data-testid="sj-combat-outcome" data-winner=${ui.result.outcome === "hit" ? "attacker" : "defender"}>${verdict(app, ui.result)}</p>

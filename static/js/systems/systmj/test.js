@@ -254,7 +254,7 @@ export function render(app, id) {
           <h2 id="sj-odds-title">${t("systmj.ui.odds_title")}</h2>
           ${s.problem ? nothing : oddsBlock(odds)}
           <button type="button" class="primary test-roll" id="sj-roll" ?disabled=${!ready(app) || !!s.problem || !odds || !!odds.error}
-            aria-busy=${ui.busy ? "true" : "false"} @click=${() => roll(app, c)}>${t("systmj.ui.roll")}</button>
+            aria-busy=${ui.busy ? "true" : "false"} @click=${() => roll(app, c)}>${t(odds?.automatic ? "systmj.ui.roll_automatic" : "systmj.ui.roll")}</button>
           ${audienceField(app, "sj-roll-to")}
           ${errorLine(ui.error, tableState(app))}
         </section>

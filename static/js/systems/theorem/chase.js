@@ -10,7 +10,7 @@
 // Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { formatPercent, t } from "../../i18n.js";
+import { colon, formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { disabledWhy, requestCache } from "../../views/ui.js";
@@ -36,12 +36,18 @@ async function run(app, request, after, id = null) {
   app.rerender();
 }
 
-const sideOf = (s, fallback) => ({ name: s.name.trim().slice(0, 80) || fallback, base: s.base, start: s.start });
-/** A chase side: the opposition's side, and the character who plays it (if any). */
-function chaseSideOf(app, s, fallback) {
-  const out = sideOf(s, fallback);
+/** A side as the results name it: its name if one is typed, else its character's, else the
+ * form's own legend ("Premier camp"): a bare "A" read as "A l'emporte." in the result. */
+function sideName(app, s, key) {
   const c = s.who ? findCharacter(app.doc, s.who) : null;
-  if (c) Object.assign(out, { character_id: c.id, name: s.name.trim().slice(0, 80) || nameOf(c).slice(0, 80) });
+  return s.name.trim().slice(0, 80) || (c ? nameOf(c).slice(0, 80) : t(key === "a" ? "theorem.ui.side_a" : "theorem.ui.side_b"));
+}
+const sideOf = (app, s, key) => ({ name: sideName(app, s, key), base: s.base, start: s.start });
+/** A chase side: the opposition's side, and the character who plays it (if any). */
+function chaseSideOf(app, s, key) {
+  const out = sideOf(app, s, key);
+  const c = s.who ? findCharacter(app.doc, s.who) : null;
+  if (c) out.character_id = c.id;
   return out;
 }
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, Number.parseInt(v, 10) || 0));
@@ -75,8 +81,8 @@ function opposition(app) {
   // At a live table the draw is a move: a side played by a character names it, so the MJ's
   // device can check it is the player's (py/tablee/referee.py); on one device, as before.
   const live = liveCharacters() !== null;
-  const a = live ? chaseSideOf(app, ui.a, "A") : sideOf(ui.a, "A");
-  const b = live ? chaseSideOf(app, ui.b, "B") : sideOf(ui.b, "B");
+  const a = live ? chaseSideOf(app, ui.a, "a") : sideOf(app, ui.a, "a");
+  const b = live ? chaseSideOf(app, ui.b, "b") : sideOf(app, ui.b, "b");
   run(app, { op: "theorem.opposition.draw", state, a, b, seed }, (r) => {
     ui.opposition = { ...r.result, names: [a.name, b.name] };
     const res = r.result;
@@ -100,8 +106,8 @@ function oppositionResult() {
 }
 
 function startChase(app) {
-  const a = chaseSideOf(app, ui.a, "A");
-  const b = chaseSideOf(app, ui.b, "B");
+  const a = chaseSideOf(app, ui.a, "a");
+  const b = chaseSideOf(app, ui.b, "b");
   run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
     ui.announce = t("theorem.ui.chase_started");
   });
@@ -180,7 +186,7 @@ function roundPanel(app, ch, state) {
     return html`<div class="th-round-side" data-testid=${`th-round-side-${key}`} data-drawn=${String(Boolean(current[key]))}>
       <h3>${sd.name}</h3>
       ${so && !so.drawn ? html`<ul class="th-levels odds-inline small" data-testid=${`th-round-levels-${key}`}>
-        ${[...so.levels].reverse().map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : <span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
+        ${[...so.levels].reverse().map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong>${colon()}<span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
       </ul>` : nothing}
       ${action}
     </div>`;

@@ -7,7 +7,7 @@
 // while they look and forgotten when they hide it; other hands are never read here.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { formatPercent, t } from "../../i18n.js";
+import { colon, formatPercent, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -94,7 +94,7 @@ const resultSummary = (res) => (res.chase_side ? chaseAnnounce(res) : t("theorem
 function describe(c, p) {
   if (p.chase) return t("theorem.ui.chase_turn", { side: chaseSideOf(p) });
   const skill = p.skill ? ` + ${p.skill}` : "";
-  return `${sphereLabel(p.sphere)}${skill} ${signed(p.modifier)}${p.exploit ? ` · ${t("theorem.ui.exploit_short", { n: p.exploit })}` : ""}${p.retest ? ` · ${t("theorem.ui.retest_short")}` : ""}`;
+  return `${sphereLabel(p.sphere)}${skill}${p.modifier ? ` ${signed(p.modifier)}` : ""}${p.exploit ? ` · ${t("theorem.ui.exploit_short", { n: p.exploit })}` : ""}${p.retest ? ` · ${t("theorem.ui.retest_short")}` : ""}`;
 }
 
 function finish(app, c, result, label, seed = null) {
@@ -401,7 +401,7 @@ function oddsSection(app, c, state, play) {
     const levels = [...r.levels].reverse();
     body = html`<div class="odds-summary" data-testid="th-odds" data-base=${r.base} data-remaining=${r.remaining}>
       <ul class="th-levels odds-inline small" data-testid="th-level-odds">
-        ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong> : <span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
+        ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong>${colon()}<span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
       </ul>
     </div>`;
     // The exact fractions after the button: over 56 cards they run to 40 digits, so the shared

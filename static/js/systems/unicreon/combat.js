@@ -8,7 +8,7 @@
 // fighter without agreeing with a gender ("Coup paré par Alice", "Alice : −4 PV → 2 PV restants").
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t, tn } from "../../i18n.js";
+import { language, t, tn } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -542,6 +542,12 @@ async function endCombat(app) {
 }
 
 export function render(app) {
+  // The last action's line was written in the language of its moment: after a switch of
+  // language it goes (it showed "Ordre du tour : …" on the English page).
+  if (ui.announceLang !== language()) {
+    if (ui.announceLang) ui.announce = "";
+    ui.announceLang = language();
+  }
   const st = combatOf(app.doc);
   const dis = !ready(app) || ui.busy;
   const head = html`${backLink("#/unicreon", t("unicreon.ui.back"))}<h1>${t("unicreon.ui.combat")}</h1>

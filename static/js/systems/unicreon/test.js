@@ -4,7 +4,7 @@
 // Oppositions (plain or modified, initiator wins ties; the MJ's choice offers "relancer").
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t, tn } from "../../i18n.js";
+import { formatSigned, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickInt, savePrefs } from "../../views/prefs.js";
@@ -105,7 +105,7 @@ async function roll(app, c) {
   forgetVerify(`uc-test-${seed}`);
   const verdict = r.success ? `${t("unicreon.ui.success")} — ${t(`unicreon.band.${r.band}`)}` : t("unicreon.ui.failure");
   if (!app.addLog({ kind: "unicreon.test", system: "unicreon", who: nameOf(c), label: describe(c, s), request, ...audienceOf(app),
-    result: { total: r.raw, summary: `${verdict} (${t("unicreon.ui.target")} ${r.target})`, terms: [d66Term(r.dice)], verify: record } })) app.rerender();
+    result: { total: r.raw, summary: `${verdict} (${t("unicreon.ui.target")} ${formatSigned(r.target)})`, terms: [d66Term(r.dice)], verify: record } })) app.rerender();
   focusResult("uc-result-title");
 }
 
@@ -144,7 +144,7 @@ function setup(app, c) {
         </select></div>
       <div class="field"><label for="uc-t-diff">${t("unicreon.ui.difficulty")}</label>
         <select id="uc-t-diff" @change=${set("difficulty")}>
-          ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`unicreon.difficulty.${k}`)} (${DIFF_VALUE[k] > 0 ? "+" : ""}${DIFF_VALUE[k]})</option>`)}
+          ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`unicreon.difficulty.${k}`)} (${DIFF_VALUE[k] > 0 ? "+" : ""}${formatSigned(DIFF_VALUE[k])})</option>`)}
         </select></div>
       ${c.skills.length ? html`<div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
         <select id="uc-t-skill" @change=${set("skill")}>
@@ -186,7 +186,7 @@ function oddsSummary(odds) {
   if (!odds) return html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`;
   if (odds.error) return errorLine(odds.error);
   return html`<div class="odds-summary" data-testid="uc-odds" data-target=${odds.target}>
-    <p class="uc-target small">${t("unicreon.ui.target_line", { value: odds.value, difficulty: t(`unicreon.difficulty.${odds.difficulty}`), dv: odds.difficulty_value, skill: odds.skill_value, target: odds.target })}</p>
+    <p class="uc-target small">${t("unicreon.ui.target_line", { value: odds.value, difficulty: t(`unicreon.difficulty.${odds.difficulty}`), dv: formatSigned(odds.difficulty_value), skill: odds.skill_value, target: formatSigned(odds.target) })}</p>
     <p class="uc-chance">${t("unicreon.ui.success_chance")} <strong>${prob(odds.success, "uc-odds-success")}</strong></p>
   </div>`;
 }
@@ -204,7 +204,7 @@ function resultBlock(app, r) {
   return html`<section class="card uc-result test-result" aria-labelledby="uc-result-title" data-testid="uc-result" data-success=${String(r.success)} data-raw=${r.raw}>
     <h2 id="uc-result-title" tabindex="-1">${t("unicreon.ui.result")}</h2>
     ${renderD66(r.dice)}
-    <p>${t("unicreon.ui.raw")} <strong data-testid="uc-raw">${r.raw}</strong> · ${t("unicreon.ui.real")} <strong>${r.real}</strong> · ${t("unicreon.ui.target")} ${r.target}</p>
+    <p>${t("unicreon.ui.raw")} <strong data-testid="uc-raw">${r.raw}</strong> · ${t("unicreon.ui.real")} <strong>${r.real}</strong> · ${t("unicreon.ui.target")} ${formatSigned(r.target)}</p>
     <p class="uc-verdict ${r.success ? "outcome-ok" : "outcome-bad"}" data-testid="uc-verdict" role="status">
       ${r.success ? html`${t("unicreon.ui.success")} — ${t(`unicreon.band.${r.band}`)}` : t("unicreon.ui.failure")}</p>
     ${verifyControl(app, `uc-test-${r.seed}`, r.check)}${resultShare(app, r.seed)}
@@ -277,7 +277,7 @@ function oppositionSection(app, c) {
         <select id="uc-o-mode" @change=${set("mode")}>${["auto", "plain", "modified"].map((k) => html`<option value=${k} ?selected=${k === o.mode}>${t(`unicreon.ui.mode_${k}`)}</option>`)}</select></div>
     </div>
     ${odds && !odds.error ? html`<div data-testid="uc-opp-odds">
-      <p class="small">${odds.modified ? t("unicreon.ui.modified_rule") : t("unicreon.ui.plain_rule")} · ${t("unicreon.ui.targets", { a: odds.a.target, b: odds.b.target })}</p>
+      <p class="small">${odds.modified ? t("unicreon.ui.modified_rule") : t("unicreon.ui.plain_rule")} · ${t("unicreon.ui.targets", { a: formatSigned(odds.a.target), b: formatSigned(odds.b.target) })}</p>
       <dl class="facts"><dt>${nameOf(c)}</dt><dd>${prob(odds.a_wins)}</dd><dt>${bName}</dt><dd>${prob(odds.b_wins)}</dd>
         <dt>${t("unicreon.ui.mj_choice_short")}</dt><dd>${prob(odds.mj_choice)}</dd></dl></div>` : odds?.error ? errorLine(odds.error) : html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`}
     <button type="button" class="primary" id="uc-oppose" ?disabled=${!ready(app) || ui.busy} @click=${() => oppose(app, c)}>${r?.mj_choice ? t("unicreon.ui.reroll") : t("unicreon.ui.oppose")}</button>

@@ -7,7 +7,7 @@
 // and power uses never reach it (they are the MJ screen's).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { colon, formatSigned, language, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -178,7 +178,7 @@ function setupForm(app, c, pending) {
           ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`versality.difficulty.${k}`)}</option>`)}
         </select></div>
       <p class="vs-score-line small" data-testid="vs-score">${t("versality.ui.score_line", {
-        characteristic: c.characteristics[ui.characteristic], skill: c.skills[ui.skill], difficulty: DIFF_VALUE[ui.difficulty], wounds, score })}</p>
+        characteristic: c.characteristics[ui.characteristic], skill: c.skills[ui.skill], difficulty: DIFF_VALUE[ui.difficulty], wounds, score: formatSigned(score) })}</p>
     </div>
     ${wounds ? html`<p class="vs-wound-note" data-testid="vs-test-wounds">${t("versality.ui.wounds_difficulty", { n: wounds })}</p>` : nothing}
     <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
@@ -200,12 +200,12 @@ function oddsSection(odds) {
   if (odds.error) return html`<p class="field-error" role="alert">${vsError(odds.error)}</p>`;
   return html`<div class="odds-summary" data-testid="vs-odds">
     <p><strong class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong>
-      <span class="muted small">${odds.rule === "choose" ? t("versality.ui.odds_best") : t("versality.ui.odds_worst")}</span></p>
+      ${odds.rule === "choose" && odds.count > 1 ? html`<span class="muted small" data-testid="vs-odds-best">${t("versality.ui.odds_best")}</span>` : nothing}</p>
     ${odds.penalties ? html`<div class="small" data-testid="vs-odds-runout" data-penalties=${odds.penalties}>
       ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
       ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
       <p>${t("versality.ui.penalty")}</p></div>` : nothing}
-    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)} : ${probability(r.fraction, r.percent)}</li>`)}</ul>
+    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)}${colon()}${probability(r.fraction, r.percent)}</li>`)}</ul>
   </div>`;
 }
 
@@ -341,6 +341,11 @@ function healApply(app, c, heal) {
 export function render(app, id) {
   const c = findCharacter(app.doc, id);
   reset(`${id}/${app.params.slice(2).join("/")}`, app, c);
+  // The last draw's line was written in the language of its moment: after a switch it goes.
+  if (ui.announceLang !== language()) {
+    if (ui.announceLang) ui.announce = "";
+    ui.announceLang = language();
+  }
   const heal = healContext(app);
   if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
   const view = playerView(app);

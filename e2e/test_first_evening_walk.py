@@ -1,0 +1,183 @@
+"""The first evening, a new MJ's walk of the five systems (a phone, 360×740, unless a test says
+otherwise): what read wrong or sat wrong on the page.
+
+- Numbers: French says "0 point", "0 compétence" (Point Zéro's gauge and list said "0 points",
+  "0 compétences"); a negative number in a formula has a true minus ("= −2", not "= -2");
+  a d100 or d66 in the log is one number ("d100 : 08", not "d100: 0 8").
+- Sentences: Versality's odds line no longer tells a one-card draw to "keep the best card", nor
+  says twice that the worst card applies; Théorem's unnamed sides are "Premier camp" / "Second
+  camp", never "A l'emporte."; a draw's log label shows no "+ 0" modifier ("Discrétion 0" read
+  as a skill at 0); SYSTMJ's automatic outcome is recorded by a button that says there is no
+  roll; the home page says "pions" like the Versality pages.
+- English: a label and its value take an English colon ("Failure: 21 %", not "Failure : 21 %");
+  Unicreon's last-action line, written in French, goes when the page switches to English.
+- Layout: the header shows the table's name whole; SYSTMJ's checkboxes sit beside their names;
+  a Théorem field beside one with a help line is not stretched taller.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from browser_support import goto_route, new_table, versality_character, wait_saved
+from tablee.api import handle
+
+
+def ok(request: dict) -> dict:
+    answer = handle(request)
+    assert "error" not in answer, answer
+    return answer
+
+
+def theorem_joshua() -> dict:
+    c = ok({"op": "theorem.character.new", "id": "th-josh", "name": "Joshua"})["character"]
+    c["spheres"]["animalite"] = 4
+    c["skills"] = [{"name": "Discrétion", "level": 3}]
+    return c
+
+
+def test_pointzero_says_0_point_and_0_competence(app_with):
+    c = ok({"op": "pointzero.character.new", "id": "pz-eve", "name": "Ève"})["character"]
+    c["skills"] = []
+    app = app_with(new_table([c]), "pointzero")
+    expect(app.get_by_test_id("pz-gauge-points")).to_have_text("0")
+    expect(app.get_by_test_id("pz-gauge")).to_contain_text("0 point dans la jauge")
+    expect(app.locator("main")).to_contain_text("0 compétence")
+    expect(app.locator("main")).not_to_contain_text("0 compétences")
+
+
+def test_versality_odds_line_says_each_rule_once_and_formula_has_a_true_minus(app_with):
+    app = app_with(new_table([versality_character("vs-nadia", "Nadia")]), "versality/test/vs-nadia")
+    app.select_option("#vs-test-char", "physique")  # 2
+    app.select_option("#vs-test-skill", "combattre")  # 1
+    app.select_option("#vs-test-diff", "conventionnelle")  # −2: 1 card, it applies
+    rule = app.get_by_test_id("vs-rule")
+    expect(rule).to_have_attribute("data-count", "1")
+    expect(app.get_by_test_id("vs-odds-best")).to_have_count(0)
+    app.select_option("#vs-test-diff", "facile")  # −1: 2 cards, the player chooses
+    expect(rule).to_have_attribute("data-count", "2")
+    expect(app.get_by_test_id("vs-odds-best")).to_be_visible()
+    app.select_option("#vs-test-diff", "epique")  # −5: 2 + 1 − 5 = −2, 4 cards, the worst applies
+    expect(rule).to_have_attribute("data-rule", "worst")
+    expect(app.get_by_test_id("vs-score")).to_have_text("2 + 1 − 5 − 0 (blessures) = −2")
+    odds = app.get_by_test_id("vs-odds").inner_text()
+    assert odds.count("pire") == 1, odds
+
+
+def test_the_log_reads_a_d100_and_a_d66_as_one_number(app_with):
+    def entry(n: int, kind: str, dice: list[int]) -> dict:
+        return {"id": f"e{n}", "at": "2026-11-27T08:00:0{n}Z", "kind": "roll", "system": None, "who": "Aldric",
+                "label": kind, "request": {"expr": kind}, "result": {"total": dice[0] * 10 + dice[1], "terms": [
+                    {"kind": kind, "text": kind, "sign": 1, "dice": [{"value": v, "kept": True} for v in dice]}]}}
+
+    app = app_with(new_table(log=[entry(1, "d100", [0, 8]), entry(2, "d66", [2, 3])]), "log")
+    entries = app.get_by_test_id("log-entry")
+    expect(entries).to_have_count(2)
+    expect(app.locator("main")).to_contain_text("2 entrées.")
+    expect(entries.nth(0)).to_contain_text("d66 : 23")
+    expect(entries.nth(1)).to_contain_text("d100 : 08")
+    expect(app.locator("main")).not_to_contain_text("0 8")
+
+
+def test_theorem_unnamed_sides_and_a_draw_without_modifier_read_as_french(app_with):
+    app = app_with(new_table([theorem_joshua()]), "theorem/chase")
+    app.click("#th-opp-draw")
+    result = app.get_by_test_id("th-opp-result")
+    expect(result).to_contain_text(re.compile(r"(Premier|Second) camp l'emporte|Égalité"))
+    expect(result).not_to_contain_text("A l'emporte")
+    expect(result).to_contain_text("Premier camp :")
+    goto_route(app, "theorem/test/th-josh")
+    app.select_option("#th-skill", index=1)
+    expect(app.locator("#th-draw")).to_be_enabled()
+    app.click("#th-draw")
+    doc = wait_saved(app, "d => d.log.some((e) => e.kind === 'theorem.draw')")
+    label = next(e["label"] for e in doc["log"] if e["kind"] == "theorem.draw")
+    assert label.endswith("Animalité + Discrétion"), label
+
+
+def test_systmj_automatic_outcome_button_says_there_is_no_roll(app_with):
+    c = ok({"op": "systmj.character.new", "id": "sj-ada", "name": "Ada"})["character"]
+    app = app_with(new_table([c]), "systmj/test/sj-ada")
+    expect(app.get_by_test_id("sj-odds")).to_have_attribute("data-automatic", re.compile(".+"))
+    expect(app.locator("#sj-roll")).to_have_text("Noter le résultat (sans jet)")
+
+
+def test_home_names_versality_tokens_as_its_pages_do(app_with):
+    app = app_with(new_table(), "home")
+    versality = app.locator("[data-testid=home-system][data-system=versality]")
+    expect(versality).to_contain_text("pions et échelle de catastrophe du ou de la MJ")
+    expect(versality).not_to_contain_text("jetons")
+
+
+def test_english_odds_take_an_english_colon(app_with):
+    app = app_with(new_table([theorem_joshua()], language="en"), "theorem/test/th-josh")
+    levels = app.get_by_test_id("th-level-odds").locator("li")
+    expect(levels).to_have_count(4)
+    for text in levels.all_inner_texts():
+        assert not re.search(r"\s:\s", text) and re.search(r"\S: \d", text), text
+
+
+def test_unicreon_last_action_line_goes_when_the_page_turns_english(app_with):
+    from test_unicreon import character
+
+    app = app_with(new_table([character("uc-lina", "Lina")]), "unicreon/combat")
+    app.click("#uc-new-combat")
+    app.get_by_role("button", name="+ Lina").click()
+    announce = app.get_by_test_id("uc-announce")
+    expect(announce).to_contain_text("Lina")
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "en")
+    expect(app.locator("main h1")).to_have_text("Combat")
+    expect(app.locator("#uc-new-combat, #uc-end-combat").first).to_be_visible()
+    expect(announce).to_have_count(0)
+
+
+def test_unicreon_negative_threshold_has_a_true_minus(app_with):
+    from test_unicreon import character
+
+    lina = character("uc-lina", "Lina")
+    lina["characteristics"] = {"puissance": 50, "agilite": 20, "perception": 50, "volonte": 30}
+    lina["skills"] = [{"name": "Tir à l'arc", "level": "bon"}]
+    app = app_with(new_table([lina]), "unicreon/test/uc-lina")
+    app.select_option("#uc-t-char", "agilite")
+    app.select_option("#uc-t-diff", "facile")
+    app.select_option("#uc-t-skill", index=1)
+    expect(app.locator("#uc-t-diff option[value=facile]")).to_have_text("Facile (−10)")
+    odds = app.get_by_test_id("uc-odds")
+    expect(odds).to_have_attribute("data-target", "-10")
+    expect(odds).to_contain_text("= −10 (d66 ≥ −10)")
+    expect(odds).not_to_contain_text("-10")
+
+
+def test_the_header_shows_the_table_name_whole_on_a_phone(app_with):
+    app = app_with(new_table(), "home")
+    name = app.locator("#table-name")
+    expect(name).to_have_text("Ma table")
+    assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.evaluate("e => [e.scrollWidth, e.clientWidth]")
+
+
+def test_systmj_checkboxes_sit_beside_their_names(app_with):
+    sj = [ok({"op": "systmj.character.new", "id": f"sj-{n}", "name": n})["character"] for n in ("Aldric", "Gobelin")]
+    app = app_with(new_table(sj), "systmj/combat")
+    picks = app.get_by_test_id("sj-pick")
+    expect(picks).to_have_count(2)
+    # Each box on the line of its name: their centres within a few pixels.
+    offsets = picks.evaluate_all("""xs => xs.map((x) => {
+      const box = x.getBoundingClientRect(), range = document.createRange();
+      const words = [...x.parentElement.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+      range.selectNodeContents(words[words.length - 1]);
+      const text = range.getBoundingClientRect();
+      return Math.abs((box.top + box.bottom) / 2 - (text.top + text.bottom) / 2);
+    })""")
+    assert max(offsets) <= 4, offsets
+
+
+def test_theorem_field_beside_a_help_line_is_not_stretched(app_with):
+    # "Points de réalité" beside "Dés de Ka" (which has a help line under its input).
+    app = app_with(new_table([theorem_joshua()]), "theorem/character/th-josh")
+    expect(app.locator("#th-des-ka")).to_be_visible()
+    boxes = app.locator("#th-realite, #th-des-ka").evaluate_all(
+        "xs => xs.map((x) => [Math.round(x.getBoundingClientRect().top), Math.round(x.getBoundingClientRect().height)])")
+    assert boxes[0] == boxes[1], boxes
