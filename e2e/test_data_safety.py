@@ -147,7 +147,7 @@ def test_creating_a_versality_character_without_a_name_is_refused(app):
     go(app, "#/versality")
     before = raw_saved(app)
     app.click("#vs-create")
-    expect(app.locator("[data-testid=refusal][data-at=vs-new-name]")).to_contain_text("ne peut pas rester vide")
+    expect(app.locator("[data-testid=refusal][data-at=vs-new-name]")).to_contain_text("Donnez un nom au personnage pour le créer")
     assert raw_saved(app) == before
     assert saved_document(app)["characters"] == []
 

@@ -269,7 +269,7 @@ function exportName(name) {
 
 function refusalText(problem) {
   const { reason, params } = problem;
-  const known = ["empty", "too_long", "too_many", "too_large", "duplicate"];
+  const known = ["empty", "unnamed", "too_long", "too_many", "too_large", "duplicate"];
   const key = known.includes(reason) ? reason : "other";
   const words = has(`store.reason.${reason}`) ? t(`store.reason.${reason}`) : reason;
   return t(`save.refused.${key}`, { ...params, path: problem.path, reason: words });

@@ -73,7 +73,7 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
     const name = ui.name.trim().slice(0, nameMax(app));
     // An empty name is refused at the field before anything is asked or written.
     if (!name) {
-      app.refuse(nameField, { path: "name", reason: "empty", params: {} });
+      app.refuse(nameField, { path: "name", reason: "unnamed", params: {} });
       return;
     }
     const response = await callBusy(app, ui, { op: `${system}.character.new`, id, name });

@@ -153,7 +153,7 @@ async function saveCard(app, event) {
   ui.form = null;
   ui.editing = null;
   app.rerender();
-  app.notify("status", t("systmj.cards.saved", { number: r.card.number }));
+  app.notify("status", t("systmj.cards.saved", { number: r.card.number, name: r.card.name }));
 }
 
 /** An op on the latest state and the latest sheet of the character `id` (give, take back):
