@@ -250,6 +250,36 @@ def test_any_edits_in_any_delivery_order_converge(node, base, edits, data):
     assert all(strict(r) == strict(reads[0]) for r in reads[1:])
 
 
+def assert_mirrored(node, name):
+    both = node("mirrored", name=name)
+    assert both["mirror"] == both["read"]
+
+
+@PROPERTY
+@given(base=table, edits=st.lists(st.lists(edit, max_size=6), min_size=2, max_size=3), data=st.data(),
+       other=st.one_of(table, any_object))
+def test_a_mirror_follows_every_update_as_a_whole_read_does(node, base, edits, data, other):
+    """The phone's table follows the public doc from each update's events (ydoc.js ``mirror``):
+    after every update, in any delivery order, from any number of writers (concurrent inserts
+    of one id included), and over a whole other document written on top, it reads exactly what
+    ``readJson`` reads, key order included."""
+    names = replicas(node, base, len(edits))
+    node("new", name="phone", **{"from": node("state", name=names[0])})
+    node("mirror", name="phone")
+    for name, seq in zip(names, edits, strict=True):
+        doc = json.loads(json.dumps(base))
+        for e in seq:
+            apply_edit(doc, e)
+            node("write", name=name, json=doc)
+    updates = [u for name in names for u in node("own", name=name)]
+    for i in orders(data)(len(updates)):
+        node("apply", name="phone", updates=[updates[i]])
+        assert_mirrored(node, "phone")
+    node("write", name=names[0], json=other)
+    node("apply", name="phone", updates=node("own", name=names[0]))
+    assert_mirrored(node, "phone")
+
+
 @PROPERTY
 @given(base=table, data=st.data(), count=st.integers(2, 3))
 def test_edits_of_different_records_and_fields_all_survive(node, base, data, count):

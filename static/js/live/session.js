@@ -29,7 +29,7 @@ import * as Y from "yjs";
 import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 
 import { fromBase64Url, toBase64Url } from "../share/codec.js";
-import { jsonEqual, readJson, writeJson } from "./ydoc.js";
+import { jsonEqual, mirror, readJson, writeJson } from "./ydoc.js";
 import { Hub, Member, refusal } from "./sync.js";
 import { setPrivateReader } from "./private.js";
 
@@ -182,7 +182,10 @@ export class Session extends EventTarget {
     this.answered = new Map(); // memberId -> Map(move id -> answer) (the hub: a resent move)
     this.chain = Promise.resolve(); // the hub: one move at a time, in arrival order
     this.awareness = new Awareness(this.publicDoc);
-    this.published = readJson(this.publicDoc); // the public view last written or seen here
+    // A player's device follows the public doc update by update (only what changed is read
+    // again); the MJ's device knows what it wrote.
+    this.mirror = role === "player" ? mirror(this.publicDoc) : null;
+    this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
     this.version = 0; // bumps at every change of app.doc (a stale projection is dropped)
     this.projecting = false;
     this.saveTimer = null;
@@ -621,12 +624,13 @@ export class Session extends EventTarget {
   onPublicUpdate(origin) {
     this.saveSoon();
     if (origin === LOCAL || this.role !== "player") return; // the hub is the only writer
-    const after = readJson(this.publicDoc);
+    const after = this.mirror.json; // readJson's answer, from this update's changes alone
     if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
     this.published = after;
     if (!this.joined) {
       // The first sync: this device's own table is backed up, then the shared one is its table.
-      const done = this.app.replaceDocument(adopt(after, this.app.doc, this.privateLog()));
+      // (a copy: the mirror's objects are never changed in place)
+      const done = this.app.replaceDocument(structuredClone(adopt(after, this.app.doc, this.privateLog())));
       if (!done) return;
       this.joined = true;
       this.saveSoon();
@@ -719,6 +723,7 @@ export class Session extends EventTarget {
     this.waiting.clear();
     for (const link of this.links.values()) link.close();
     removeAwarenessStates(this.awareness, [this.awareness.clientID], "close");
+    this.mirror?.stop();
     this.hub?.destroy();
     this.member?.destroy();
     this.awareness.destroy();

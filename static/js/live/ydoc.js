@@ -273,3 +273,71 @@ export function writeJson(ydoc, json, origin = null) {
 export function readJson(ydoc) {
   return readValue(ydoc.getMap(ROOT));
 }
+
+/**
+ * Follow a Y.Doc's JSON as its transactions (local or remote) change it: `json` equals
+ * `readJson(ydoc)` after each one, found from the transaction's events instead of reading the
+ * whole document again. Each record of a top-level keyed array (a character, a log entry) and
+ * each member of a top-level object (one system's state) keeps the JSON last read from its Y
+ * type; an event inside it marks that type to be read again, a record inserted is a new type, so
+ * one field changed in a 1,000-entry table costs one record and a walk over the log's items.
+ * `json` and what it holds are never changed in place (a new top object at each change): a
+ * caller that edits it must copy first. `stop()` ends the following.
+ * @param {Y.Doc} ydoc
+ * @returns {{json: object, stop: () => void}}
+ */
+export function mirror(ydoc) {
+  const root = ydoc.getMap(ROOT);
+  const known = new WeakMap(); // a record's or a top-level member's Y type -> its JSON as last read
+  const member = (value, dirty) => {
+    if (!(value instanceof Y.AbstractType)) return readValue(value, 2);
+    if (!dirty.has(value) && known.has(value)) return known.get(value);
+    const json = readValue(value, 2);
+    known.set(value, json);
+    return json;
+  };
+  const top = (value, dirty) => {
+    if (value instanceof Y.Array && arrayKind(value) === KEYED) {
+      // as readValue reads a keyed array: the first record of an id only
+      const seen = new Set();
+      const out = [];
+      const items = value.toArray();
+      for (let i = 1; i < items.length; i++) {
+        const id = idOf(items[i]);
+        if (id !== null) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
+        out.push(member(items[i], dirty));
+      }
+      return out;
+    }
+    if (value instanceof Y.Map) return Object.fromEntries(Array.from(value.entries(), ([k, v]) => [k, member(v, dirty)]));
+    return readValue(value, 1);
+  };
+  const none = new Set();
+  const state = { json: Object.fromEntries(Array.from(root.entries(), ([k, v]) => [k, top(v, none)])), stop: () => root.unobserveDeep(observe) };
+  function observe(events) {
+    const stale = new Set(); // top-level keys to build again (from what is known of them)
+    const dirty = new Set(); // Y types to read again
+    for (const event of events) {
+      const path = event.path;
+      if (path.length === 0) {
+        for (const key of event.keysChanged) stale.add(key);
+        continue;
+      }
+      stale.add(path[0]);
+      if (path.length >= 2) {
+        const value = root.get(path[0]);
+        const inner = value instanceof Y.Array || value instanceof Y.Map ? value.get(path[1]) : null;
+        if (inner instanceof Y.AbstractType) dirty.add(inner);
+      }
+    }
+    const before = state.json;
+    state.json = Object.fromEntries(Array.from(root.entries(), ([k, v]) => [
+      k, stale.has(k) || !Object.hasOwn(before, k) ? top(v, dirty) : before[k],
+    ]));
+  }
+  root.observeDeep(observe);
+  return state;
+}
