@@ -278,11 +278,13 @@ const commands = {
     return { direct, replicated: readJson(copy) };
   },
   // write A then B into one doc: what it reads, and what the second write touched
-  rewrite: ({ a, b }) => {
+  // (`known`: each write is told what the doc holds, as the public doc's sole writer does)
+  rewrite: ({ a, b, known = false }) => {
     const doc = new Y.Doc();
     writeJson(doc, a, "test");
-    const changes = observeChanges(doc, () => writeJson(doc, b, "test"));
-    const again = observeChanges(doc, () => writeJson(doc, b, "test"));
+    const held = known ? readJson(doc) : undefined;
+    const changes = observeChanges(doc, () => writeJson(doc, b, "test", held));
+    const again = observeChanges(doc, () => writeJson(doc, b, "test", known ? b : undefined));
     return { read: readJson(doc), ...changes, againUpdates: again.updates, againTouched: again.touched };
   },
   // a peer's update nesting maps `depth` deep (built without writeJson), read on another doc:

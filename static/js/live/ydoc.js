@@ -135,10 +135,13 @@ function compatible(existing, json) {
   return false;
 }
 
-function writeMap(ymap, obj) {
+/** `prev`: the JSON the Y value holds now, when the caller knows it (else undefined): a member
+ * equal to its previous value is not visited. */
+function writeMap(ymap, obj, prev = undefined) {
   for (const key of Array.from(ymap.keys())) {
     if (!Object.hasOwn(obj, key)) ymap.delete(key);
   }
+  const before = isObject(prev) ? prev : null;
   for (const key of Object.keys(obj)) {
     const value = obj[key];
     const has = ymap.has(key);
@@ -146,8 +149,10 @@ function writeMap(ymap, obj) {
     if (isScalar(value)) {
       if (!has || existing !== value) ymap.set(key, value);
     } else if (has && compatible(existing, value)) {
-      if (existing instanceof Y.Map) writeMap(existing, value);
-      else writeArray(existing, value);
+      const was = before !== null && Object.hasOwn(before, key) ? before[key] : undefined;
+      if (was !== undefined && jsonEqual(was, value)) continue;
+      if (existing instanceof Y.Map) writeMap(existing, value, was);
+      else writeArray(existing, value, was);
     } else {
       const fresh = freshFor(value);
       ymap.set(key, fresh);
@@ -179,16 +184,20 @@ function updateItem(yarray, index, json) {
   }
 }
 
-function writeArray(yarray, items) {
+function writeArray(yarray, items, prev = undefined) {
   const body = yarray.toArray().slice(1);
   const keyedItems = arrayKind(yarray) === KEYED && isKeyedArray(items);
-  if (keyedItems && body.every((v) => idOf(v) !== null)) writeKeyed(yarray, body, items);
+  if (keyedItems && body.every((v) => idOf(v) !== null)) writeKeyed(yarray, body, items, prev);
   else writeList(yarray, body, items);
 }
 
 /** Match records by id: delete the ones gone (and later duplicates), keep the longest run of
  * records already in the right order, move (delete + insert) the others, insert new ones. */
-function writeKeyed(yarray, body, items) {
+function writeKeyed(yarray, body, items, prev = undefined) {
+  // the records as the array holds them now, when the caller knows it (a Y record holds the
+  // first record of its id, as readValue reads it)
+  const was = new Map();
+  if (Array.isArray(prev)) for (const r of prev) if (isObject(r) && typeof r.id === "string" && !was.has(r.id)) was.set(r.id, r);
   const wanted = new Map(items.map((item, i) => [item.id, i]));
   const seen = new Set();
   const keep = []; // [position in body, position in items]
@@ -209,8 +218,10 @@ function writeKeyed(yarray, body, items) {
   let cursor = 1;
   for (const item of items) {
     const current = cursor < yarray.length ? yarray.get(cursor) : undefined;
-    if (current !== undefined && idOf(current) === item.id) writeMap(current, item);
-    else insertAt(yarray, cursor, item);
+    if (current !== undefined && idOf(current) === item.id) {
+      const before = was.get(item.id);
+      if (before === undefined || !jsonEqual(before, item)) writeMap(current, item, before);
+    } else insertAt(yarray, cursor, item);
     cursor += 1;
   }
 }
@@ -259,10 +270,15 @@ function writeList(yarray, body, items) {
  * @param {Y.Doc} ydoc
  * @param {object} json a JSON object (the table document)
  * @param {*} [origin] the transaction's origin (sync.js does not send an update back to it)
+ * @param {object} [previous] the JSON the doc holds now (what the last writeJson wrote, or
+ *   readJson read), when the caller keeps it: a record or a value equal to its previous one is
+ *   not visited, so re-writing a 1,000-entry table with one entry added reads no other entry's
+ *   Y content. Wrong content here would leave the doc unequal to `json`: only the doc's
+ *   sole writer passes it.
  */
-export function writeJson(ydoc, json, origin = null) {
+export function writeJson(ydoc, json, origin = null, previous = undefined) {
   if (!isObject(json)) throw new TypeError("writeJson: the document must be a JSON object");
-  ydoc.transact(() => writeMap(ydoc.getMap(ROOT), json), origin);
+  ydoc.transact(() => writeMap(ydoc.getMap(ROOT), json, previous), origin);
 }
 
 /**
