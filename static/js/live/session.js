@@ -85,6 +85,26 @@ export function adopt(pub, local, mine = []) {
   return out;
 }
 
+/** The MJ's table `doc` (changed in place: the app's copy of it) with the changes of a move the
+ * referee made on an equal table (py/tablee/referee.py `changes`, `apply_changes`): the system
+ * states replaced, and for the characters and the log the records dropped from the front,
+ * replaced at their positions, appended; or a whole list. */
+export function applyChanges(doc, changes) {
+  if (isObject(changes.systems)) doc.systems = { ...doc.systems, ...changes.systems };
+  for (const key of ["characters", "log"]) {
+    const change = changes[key];
+    if (!isObject(change)) continue;
+    if (Array.isArray(change.all)) {
+      doc[key] = change.all;
+      continue;
+    }
+    const items = doc[key].slice(Number.isInteger(change.drop) ? change.drop : 0);
+    for (const [i, record] of Object.entries(isObject(change.set) ? change.set : {})) items[Number(i)] = record;
+    doc[key] = Array.isArray(change.add) ? items.concat(change.add) : items;
+  }
+  return doc;
+}
+
 /** The entries of the MJ's log sent to member `id` only ("Envoyer à…": `to` is its id). */
 export function sentTo(log, id) {
   return Array.isArray(log) ? log.filter((e) => isObject(e) && e.to === id) : [];
@@ -186,8 +206,8 @@ export class Session extends EventTarget {
     // again); the MJ's device knows what it wrote.
     this.mirror = role === "player" ? mirror(this.publicDoc) : null;
     this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
-    this.version = 0; // bumps at every change of app.doc (a stale projection is dropped)
     this.projecting = false;
+    this.projected = null; // the MJ's table whose view is published or being made
     this.saveTimer = null;
     this.links = new Map();
 
@@ -494,13 +514,15 @@ export class Session extends EventTarget {
       return { asked };
     }
     for (let tries = 0; tries < 3; tries += 1) {
-      const version = this.version;
+      const source = this.app.doc;
       const drawn = seed();
       const r = await this.app.call({
-        op: "live.move", document: this.app.doc, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
-        move, seed: drawn, now: new Date().toISOString(),
+        op: "live.move", document: source, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
+        move, seed: drawn, now: new Date().toISOString(), changes: true,
       });
-      if (version !== this.version) continue; // the MJ changed the table meanwhile: run it again on the new one
+      // The MJ changed the table meanwhile: run it again on the new one. (The app's save
+      // replaces the document by an equal one after every change: not a change of the table.)
+      if (!this.unchangedSince(source)) continue;
       // The referee's own failure (not a refusal: those come filtered as answers): its code only,
       // as an error's params may quote the table (py/tablee/referee.py, phone_error).
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
@@ -512,6 +534,10 @@ export class Session extends EventTarget {
         this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
       }
       this.app.update((doc) => {
+        if (isObject(r.changes)) {
+          applyChanges(doc, r.changes); // (the referee sends what changed, not the whole table)
+          return;
+        }
         for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
         for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
       });
@@ -542,14 +568,21 @@ export class Session extends EventTarget {
   // ---------------------------------------------------------------- local -> Y
 
   onLocalChange() {
-    this.version += 1;
     if (!this.joined) return;
     if (this.role === "player") {
       this.movesFromEdits();
     } else {
+      // The app's save replaces the document by an equal one after every change (app.js
+      // writePending): the view published, or being made, is that table's already.
+      if (this.projected !== null && same(this.app.doc, this.projected)) return;
       this.project();
       for (const id of this.members.keys()) this.writePrivate(id);
     }
+  }
+
+  /** Whether the MJ's table holds what `source` held (the same object, or an equal one). */
+  unchangedSince(source) {
+    return this.app.doc === source || same(this.app.doc, source);
   }
 
   /** A phone's own edits become moves: a changed sheet of one of its characters, a new
@@ -592,13 +625,15 @@ export class Session extends EventTarget {
     try {
       do {
         this.again = false;
-        const version = this.version;
-        const answer = await this.app.call({ op: "store.share", kind: "table", data: this.app.doc, audience: "player" });
+        const source = this.app.doc;
+        this.projected = source; // (a change equal to it needs no other view)
+        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player" });
         if (answer.error) {
+          this.projected = null;
           this.dispatchEvent(new CustomEvent("error", { detail: answer.error }));
           break;
         }
-        if (version === this.version) this.writePublic(shared(answer.data));
+        if (this.unchangedSince(source)) this.writePublic(shared(answer.data));
         else this.again = true;
       } while (this.again);
     } finally {
@@ -607,8 +642,10 @@ export class Session extends EventTarget {
   }
 
   writePublic(view) {
-    writeJson(this.publicDoc, view, LOCAL);
-    this.published = structuredClone(view); // what writeJson made the doc hold (no read back)
+    // The MJ's device is the public doc's only writer: it knows what the doc holds (`published`),
+    // so writeJson skips every record equal to the last view.
+    writeJson(this.publicDoc, view, LOCAL, this.published);
+    this.published = view; // what writeJson made the doc hold (no read back; a view is never changed in place)
     this.saveSoon();
   }
 
