@@ -198,8 +198,8 @@ _BAD = object()
 _HIDDEN = object()  # a log entry no player sees (``to``): valid, left out of the view
 
 
-def _text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+#: A record's compact JSON text (one encoder for every record: json.dumps builds one per call).
+_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def _object_size(sizes: dict[str, int]) -> int:
