@@ -445,3 +445,38 @@ def test_the_mjs_device_makes_the_referees_table_from_the_changes_of_a_move(node
     asked = handle({**request, "changes": True})
     assert asked["changes"]["log"]["drop"] == 1
     assert node("pure", fn="applyChanges", args=[doc, asked["changes"]]) == handle(request)["document"]
+
+
+def test_the_mjs_device_makes_the_next_view_from_the_changes_the_worker_answers(node):
+    """The projection asks the worker for the changes since its last view (store.share
+    ``since``): session.js ``applyViewChanges`` on that view gives the uncached share of the new
+    table, through moves (a new entry, a full log, a state, a sheet) and an MJ's rename."""
+    from tablee.api import handle, handle_json
+    from test_referee import LEA, NOW, table
+
+    def share(doc, since):
+        request = {"op": "store.share", "kind": "table", "data": doc, "audience": "player", "since": since}
+        return json.loads(handle_json(json.dumps(request, ensure_ascii=False)))
+
+    doc = table()
+    first = share(doc, None)
+    view, since = first["data"], first["view"]
+    steps = [{"op": "roll", "expr": "1d6"}, {"op": "theorem.hand.draw", "character": {"id": "josh"}}, "rename",
+             "full", {"op": "roll", "expr": "2d6"}]
+    for i, step in enumerate(steps):
+        if step == "rename":
+            doc = {**doc, "name": "Table renommée"}
+        elif step == "full":
+            doc = {**doc, "log": [{**doc["log"][-1], "id": f"e{k:04d}"} for k in range(1000)]}
+        else:
+            doc = handle({"op": "live.move", "document": doc, "member": LEA, "move": step, "seed": 60 + i,
+                          "now": NOW})["document"]
+        answer = share(doc, since)
+        assert "changes" in answer or step == "full", answer
+        if "changes" in answer:
+            view = node("pure", fn="applyViewChanges", args=[view, answer["changes"]])
+        else:
+            view = answer["data"]
+        since = answer["view"]
+        expected = handle({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+        assert view == expected

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import store_fuzz
-from tablee import api, share, store
-from test_share_filters import TABLES
+from tablee import api, referee, share, store
+from test_share_filters import TABLES, build_table
 
 
 def _answers(doc: object) -> tuple[str, str]:
@@ -115,3 +115,55 @@ def test_only_a_request_read_from_json_text_uses_the_kept_views(monkeypatch):
     assert api.handle(request) == expected
     doc["characters"].append({"id": (1,), "name": "t", "system": "unicreon"})
     assert "error" in api.handle(request)  # a tuple is no JSON: the uncached share refuses the table
+
+
+def _apply_view_changes(view: dict, found: dict) -> dict:
+    """The page's twin (static/js/live/session.js ``applyViewChanges``)."""
+    out = referee.apply_changes(view, found)
+    out.update(found.get("top", {}))
+    return out
+
+
+def _text_of(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)  # (true is not 1)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TABLES, st.integers(0, 2**32), st.integers(1, 8))
+def test_the_changes_since_the_last_view_make_the_uncached_share(doc, seed, steps):
+    """The live table's projection asks for the changes since its last view (``since``): applied
+    to that view they make the uncached share of the new table, step after step; a ``since``
+    that is not the worker's last view, or a table off the kept path, gets the whole view."""
+    rng = random.Random(seed)
+    view, since = None, None
+    for step in range(steps + 1):
+        if step:
+            doc = _edit(doc, rng) if rng.random() < 0.8 else doc
+        request = {"op": "store.share", "kind": "table", "data": doc, "audience": "player",
+                   "since": since if rng.random() < 0.9 else "not-the-last"}
+        answer = json.loads(api.handle_json(json.dumps(request, ensure_ascii=False)))
+        uncached = api.handle({k: v for k, v in json.loads(json.dumps(request)).items() if k != "since"})
+        if "error" in uncached:
+            assert answer == uncached
+            view, since = None, None
+            continue
+        if "changes" in answer:
+            assert view is not None and request["since"] == since
+            view = _apply_view_changes(view, answer["changes"])
+        else:
+            view = answer["data"]
+        assert _text_of(view) == _text_of(uncached["data"])
+        since = answer.get("view")
+
+
+def test_a_new_log_entry_is_one_record_of_changes():
+    doc = json.loads(json.dumps(build_table(7, 12, 3, 4, 6, 5, "action", False)))
+    first = json.loads(api.handle_json(json.dumps({"op": "store.share", "kind": "table", "data": doc,
+                                                   "audience": "player", "since": None})))
+    entry = {"id": "live-0001", "at": "2026-11-27T08:00:00.000Z", "kind": "roll", "system": None, "who": "Banc",
+             "label": "1d6", "request": {"op": "roll", "expr": "1d6"}, "result": {"total": 3}}
+    doc["log"].append(entry)
+    second = json.loads(api.handle_json(json.dumps({"op": "store.share", "kind": "table", "data": doc,
+                                                    "audience": "player", "since": first["view"]})))
+    assert second["changes"] == {"log": {"add": [entry]}}
+    assert "data" not in second and second["view"] != first["view"]

@@ -712,38 +712,11 @@ def apply_move(
     return out, answer
 
 
-#: More records replaced in place than this, and a list's change is sent whole.
-_MAX_SET = 20
-
-
-def _list_changes(before: list[Any], after: list[Any]) -> dict[str, Any]:
-    """How ``after`` is made from ``before`` (records shared, found by identity): the first
-    ``drop`` records go, those at the positions ``set`` are replaced, ``add`` is appended; or
-    ``{"all": after}``. Empty when nothing changed."""
-    if after is before:
-        return {}
-    drop = next((i for i, x in enumerate(before) if after and x is after[0]), 0)
-    window = before[drop:]
-    if len(after) < len(window):
-        return {"all": after}
-    replaced = {str(i): after[i] for i in range(len(window)) if after[i] is not window[i]}
-    if len(replaced) > _MAX_SET:
-        return {"all": after}
-    out: dict[str, Any] = {}
-    if drop:
-        out["drop"] = drop
-    if replaced:
-        out["set"] = replaced
-    if len(after) > len(window):
-        out["add"] = after[len(window):]
-    return out
-
-
 def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
     """What a move changed, ``after`` from ``before`` (:func:`apply_move`'s document and its
     answer, which shares every record it did not replace): the system states replaced
     (``systems``), and for ``characters`` and ``log`` the records dropped from the front,
-    replaced in place and appended (:func:`_list_changes`). ``None`` when the change is not of
+    replaced in place and appended (:func:`tablee.share.list_changes`). ``None`` when the change is not of
     that shape (the caller sends the whole document). :func:`apply_changes` makes ``after``
     again; so does the MJ's device (static/js/live/session.js ``applyChanges``), which then
     receives a few records instead of the whole table."""
@@ -757,7 +730,7 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | N
     if systems:
         out["systems"] = systems
     for key in ("characters", "log"):
-        found = _list_changes(before[key], after[key])
+        found = share.list_changes(before[key], after[key])
         if found:
             out[key] = found
     return out

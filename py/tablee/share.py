@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,10 +35,12 @@ __all__ = [
     "SHARE_FILTERS",
     "ShareFilter",
     "conceal_cards",
+    "list_changes",
     "register_share_filter",
     "scrub",
     "share",
     "table_view",
+    "view_changes",
 ]
 
 declare("share.no_filter", "share.invalid", "share.private_entry")
@@ -303,6 +306,60 @@ def _fast_view(document: Any) -> dict[str, Any] | None:
             "settings": copy.deepcopy(document["settings"])}
 
 
+#: More records replaced in place than this, and a list's change is sent whole.
+_MAX_SET = 20
+
+
+def list_changes(before: list[Any], after: list[Any]) -> dict[str, Any]:
+    """How ``after`` is made from ``before`` (records shared, found by identity): the first
+    ``drop`` records go, those at the positions ``set`` are replaced, ``add`` is appended; or
+    ``{"all": after}``. Empty when nothing changed."""
+    if after is before:
+        return {}
+    drop = next((i for i, x in enumerate(before) if after and x is after[0]), 0)
+    window = before[drop:]
+    if len(after) < len(window):
+        return {"all": after}
+    replaced = {str(i): after[i] for i in range(len(window)) if after[i] is not window[i]}
+    if len(replaced) > _MAX_SET:
+        return {"all": after}
+    out: dict[str, Any] = {}
+    if drop:
+        out["drop"] = drop
+    if replaced:
+        out["set"] = replaced
+    if len(after) > len(window):
+        out["add"] = after[len(window):]
+    return out
+
+
+def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """``after`` from ``before``, two views of :func:`table_view`'s kept path (a record whose view
+    did not change is the same object in both): the system states replaced (``systems``), the
+    ``characters`` and ``log`` records dropped, replaced, appended (:func:`list_changes`), the
+    other top-level values that changed (``top``). ``None`` when the views differ otherwise."""
+    if set(before) != set(after) or any(k not in after["systems"] for k in before["systems"]):
+        return None
+    out: dict[str, Any] = {}
+    top = {k: after[k] for k in after
+           if k not in ("systems", "characters", "log") and _text(after[k]) != _text(before[k])}
+    if top:
+        out["top"] = top
+    systems = {k: v for k, v in after["systems"].items() if before["systems"].get(k) is not v}
+    if systems:
+        out["systems"] = systems
+    for key in ("characters", "log"):
+        found = list_changes(before[key], after[key])
+        if found:
+            out[key] = found
+    return out
+
+
+#: The last view the live table's projection answered (``since``: its changes are answered
+#: against it) and its id, a random one (a worker started again knows none of the page's).
+_LAST: dict[str, Any] = {"id": None, "view": None}
+
+
 def table_view(document: Any) -> dict[str, Any]:
     """``share("table", document, "player")``, the same answer, computed from each record's
     view kept from the last call (a record whose JSON text did not change is neither checked
@@ -324,15 +381,30 @@ def share(kind: str, data: Any, audience: str) -> dict[str, Any]:
 
 @op(
     "store.share",
-    properties={"kind": {"enum": list(KINDS)}, "data": {}, "audience": {"enum": list(AUDIENCES)}},
+    properties={"kind": {"enum": list(KINDS)}, "data": {}, "audience": {"enum": list(AUDIENCES)},
+                "since": {"type": ["string", "null"], "maxLength": 64}},
     required=("kind", "data", "audience"),
     summary="What a share link may carry: a character, a roll or a table, validated, "
     "every system's secrets removed for a player.",
 )
 def _share(request: dict[str, Any]) -> dict[str, Any]:
+    """A table for a player read from JSON text is :func:`table_view`. With ``since`` (the live
+    table's projection, at every change: null, or the ``view`` id of its last answer) the answer
+    names its view (``view``) and holds, when ``since`` is this worker's last view and both came
+    from the kept records, that view's changes (:func:`view_changes`) instead of ``data``: one
+    new log entry is one record to send back, not the table."""
     kind, audience = request["kind"], request["audience"]
-    if kind == "table" and audience == "player" and from_json():
-        data = table_view(request["data"])  # the live table's projection, at every change
-    else:
-        data = share(kind, request["data"], audience)
-    return {"kind": kind, "audience": audience, "data": data}
+    if not (kind == "table" and audience == "player" and from_json()):
+        return {"kind": kind, "audience": audience, "data": share(kind, request["data"], audience)}
+    if "since" not in request:
+        return {"kind": kind, "audience": audience, "data": table_view(request["data"])}
+    since = request["since"]
+    before = _LAST["view"] if since is not None and since == _LAST["id"] else None
+    fast = _fast_view(request["data"])
+    if fast is None:
+        _LAST.update(id=None, view=None)
+        return {"kind": kind, "audience": audience, "data": _table(request["data"], "player")}
+    _LAST.update(id=secrets.token_hex(8), view=fast)
+    found = view_changes(before, fast) if before is not None else None
+    body = {"changes": found} if found is not None else {"data": fast}
+    return {"kind": kind, "audience": audience, "view": _LAST["id"], **body}

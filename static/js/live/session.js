@@ -105,6 +105,14 @@ export function applyChanges(doc, changes) {
   return doc;
 }
 
+/** A view of the MJ's table (store.share for a player) with the changes since it the worker
+ * answered (py/tablee/share.py `view_changes`): a new object, `view` is not changed. */
+export function applyViewChanges(view, changes) {
+  const out = applyChanges({ ...view }, changes);
+  if (isObject(changes.top)) Object.assign(out, changes.top);
+  return out;
+}
+
 /** The entries of the MJ's log sent to member `id` only ("Envoyer à…": `to` is its id). */
 export function sentTo(log, id) {
   return Array.isArray(log) ? log.filter((e) => isObject(e) && e.to === id) : [];
@@ -208,6 +216,7 @@ export class Session extends EventTarget {
     this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
     this.projecting = false;
     this.projected = null; // the MJ's table whose view is published or being made
+    this.view = null; // the worker's last view of it ({id, json}: its changes come next)
     this.saveTimer = null;
     this.links = new Map();
 
@@ -627,13 +636,18 @@ export class Session extends EventTarget {
         this.again = false;
         const source = this.app.doc;
         this.projected = source; // (a change equal to it needs no other view)
-        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player" });
+        // (`since`: the worker answers the changes since the view it made last, when it did)
+        const since = this.view?.id ?? null;
+        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player", since });
         if (answer.error) {
           this.projected = null;
+          this.view = null;
           this.dispatchEvent(new CustomEvent("error", { detail: answer.error }));
           break;
         }
-        if (this.unchangedSince(source)) this.writePublic(shared(answer.data));
+        const made = isObject(answer.changes) && since !== null ? applyViewChanges(this.view.json, answer.changes) : answer.data;
+        this.view = typeof answer.view === "string" ? { id: answer.view, json: made } : null;
+        if (this.unchangedSince(source)) this.writePublic(shared(made));
         else this.again = true;
       } while (this.again);
     } finally {
