@@ -45,6 +45,10 @@ const MAX_ANSWERED = 100;
 const LOCAL_KEYS = ["language", "quarantine"];
 const LOCAL = Symbol("local");
 const SAVE_DELAY_MS = 400;
+/** What changes at every move (the Y docs' state, the feed, an answered move) is saved at most
+ * this often: the save encodes every Y doc whole (a 1,000-entry table's is 420 kB, ~100 ms of
+ * the main thread), and it is rebuilt by the next sync anyway; the page going away saves at once. */
+const Y_SAVE_DELAY_MS = 3000;
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 /** Deep equality of JSON values whatever their keys' order (a Y.Map does not keep it). */
@@ -254,6 +258,11 @@ export class Session extends EventTarget {
       }
     });
     this.stop = app.onDocument(() => this.onLocalChange());
+    this.leaving = (event) => {
+      if (event?.type === "pagehide" || globalThis.document?.visibilityState === "hidden") this.saveNow();
+    };
+    globalThis.addEventListener?.("pagehide", this.leaving);
+    globalThis.document?.addEventListener("visibilitychange", this.leaving);
     this.onLocalChange();
   }
 
@@ -262,7 +271,7 @@ export class Session extends EventTarget {
     if (!this.privateDocs.has(id)) {
       const doc = new Y.Doc();
       this.privateDocs.set(id, doc);
-      doc.on("update", () => this.saveSoon());
+      doc.on("update", () => this.saveSoon(Y_SAVE_DELAY_MS));
     }
     return this.privateDocs.get(id);
   }
@@ -443,7 +452,7 @@ export class Session extends EventTarget {
     this.queue.push(entry);
     const answer = new Promise((resolve) => this.waiting.set(entry.id, resolve));
     if (this.member?.synced) this.sendMove(entry);
-    this.saveSoon();
+    this.saveSoon(entry.sent ? Y_SAVE_DELAY_MS : SAVE_DELAY_MS);
     this.emit();
     return answer;
   }
@@ -481,7 +490,7 @@ export class Session extends EventTarget {
     this.waiting.delete(id);
     if (resolve) resolve(answer);
     else if (answer?.error) this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     this.emit();
   }
 
@@ -562,7 +571,7 @@ export class Session extends EventTarget {
       op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn });
     if (this.feed.length > MAX_FEED) this.feed.splice(0, this.feed.length - MAX_FEED);
     this.unseen += 1;
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     this.emit();
     return answer;
   }
@@ -660,7 +669,7 @@ export class Session extends EventTarget {
     // so writeJson skips every record equal to the last view.
     writeJson(this.publicDoc, view, LOCAL, this.published);
     this.published = view; // what writeJson made the doc hold (no read back; a view is never changed in place)
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
   }
 
   writePrivate(id) {
@@ -673,7 +682,7 @@ export class Session extends EventTarget {
   // ---------------------------------------------------------------- Y -> local
 
   onPublicUpdate(origin) {
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     if (origin === LOCAL || this.role !== "player") return; // the hub is the only writer
     const after = this.mirror.json; // readJson's answer, from this update's changes alone
     if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
@@ -710,7 +719,7 @@ export class Session extends EventTarget {
   }
 
   onPrivateUpdate() {
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     if (this.joined) this.showTable();
     const characters = this.assigned();
     if (!same(this.awareness.getLocalState()?.characters, characters)) this.awareness.setLocalStateField("characters", characters);
@@ -719,12 +728,27 @@ export class Session extends EventTarget {
 
   // ---------------------------------------------------------------- persistence
 
-  saveSoon() {
-    if (this.saveTimer !== null) return;
+  /** Save within `delay` ms (an earlier save already planned stands). */
+  saveSoon(delay = SAVE_DELAY_MS) {
+    const due = Date.now() + delay;
+    if (this.saveTimer !== null) {
+      if (this.saveDue <= due) return;
+      clearTimeout(this.saveTimer);
+    }
+    this.saveDue = due;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
       this.save();
-    }, SAVE_DELAY_MS);
+    }, delay);
+  }
+
+  /** The page goes away or out of sight (it may be killed without another word): a planned
+   * save is made now. */
+  saveNow() {
+    if (this.saveTimer === null) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.save();
   }
 
   /** Keep the Y state on this device (rejoining merges from it). Returns false when it did not fit. */
@@ -759,6 +783,8 @@ export class Session extends EventTarget {
   /** Stop following the table (the saved Y state stays; the links close). */
   close() {
     this.stop();
+    globalThis.removeEventListener?.("pagehide", this.leaving);
+    globalThis.document?.removeEventListener("visibilitychange", this.leaving);
     if (this.saveTimer !== null) {
       clearTimeout(this.saveTimer);
       this.saveTimer = null;
