@@ -409,3 +409,74 @@ def test_a_phones_page_logging_a_moves_result_writes_nothing(node, world):
     labels = [e["label"] for e in s["mj"]["doc"]["log"]]
     assert labels == [e["label"] for e in before] + ["Une note"]
     assert [e["label"] for e in s["p1"]["doc"]["log"]] == labels
+
+
+def test_the_mjs_device_makes_the_referees_table_from_the_changes_of_a_move(node):
+    """The referee answers the MJ's device a move's changes (py/tablee/referee.py ``changes``),
+    not the whole table: session.js ``applyChanges`` on the table the move was made on gives the
+    referee's new table, for a new log entry, a full log (the oldest goes), a page's label (an
+    entry replaced in place), a sheet save (a character replaced) and a hand drawn (a state)."""
+    from tablee.api import handle
+    from test_referee import LEA, NOW, table
+
+    doc = table()
+    moves = [{"op": "roll", "expr": "1d6"}, {"op": "theorem.hand.draw", "character": {"id": "josh"}}]
+    for i, move in enumerate([*moves, moves[0], moves[0]]):
+        request = {"op": "live.move", "document": doc, "member": LEA, "move": move, "seed": 40 + i, "now": NOW}
+        whole = handle(request)
+        asked = handle({**request, "changes": True})
+        assert whole["applied"] and "changes" in asked, asked
+        assert node("pure", fn="applyChanges", args=[doc, asked["changes"]]) == whole["document"]
+        doc = whole["document"]
+        request["document"] = doc
+        if i == 0:
+            label = {"op": "live.log.label", "id": asked["answer"]["logged"], "label": "Mon jet"}
+            labelled = handle({**request, "move": label, "changes": True})
+            assert labelled["changes"]["log"]["set"], labelled
+            assert node("pure", fn="applyChanges", args=[doc, labelled["changes"]]) == handle(
+                {**request, "move": label})["document"]
+            josh = next(c for c in doc["characters"] if c["id"] == "josh")
+            save = handle({**request, "move": {"op": "live.character.save", "character": {**josh, "name": "Josh 2"}},
+                           "changes": True})
+            assert "set" in save["changes"]["characters"], save
+            assert node("pure", fn="applyChanges", args=[doc, save["changes"]])["characters"][0]["name"] == "Josh 2"
+    doc["log"] = [{**doc["log"][-1], "id": f"e{i:04d}"} for i in range(1000)]
+    request = {"op": "live.move", "document": doc, "member": LEA, "move": moves[0], "seed": 99, "now": NOW}
+    asked = handle({**request, "changes": True})
+    assert asked["changes"]["log"]["drop"] == 1
+    assert node("pure", fn="applyChanges", args=[doc, asked["changes"]]) == handle(request)["document"]
+
+
+def test_the_mjs_device_makes_the_next_view_from_the_changes_the_worker_answers(node):
+    """The projection asks the worker for the changes since its last view (store.share
+    ``since``): session.js ``applyViewChanges`` on that view gives the uncached share of the new
+    table, through moves (a new entry, a full log, a state, a sheet) and an MJ's rename."""
+    from tablee.api import handle, handle_json
+    from test_referee import LEA, NOW, table
+
+    def share(doc, since):
+        request = {"op": "store.share", "kind": "table", "data": doc, "audience": "player", "since": since}
+        return json.loads(handle_json(json.dumps(request, ensure_ascii=False)))
+
+    doc = table()
+    first = share(doc, None)
+    view, since = first["data"], first["view"]
+    steps = [{"op": "roll", "expr": "1d6"}, {"op": "theorem.hand.draw", "character": {"id": "josh"}}, "rename",
+             "full", {"op": "roll", "expr": "2d6"}]
+    for i, step in enumerate(steps):
+        if step == "rename":
+            doc = {**doc, "name": "Table renommée"}
+        elif step == "full":
+            doc = {**doc, "log": [{**doc["log"][-1], "id": f"e{k:04d}"} for k in range(1000)]}
+        else:
+            doc = handle({"op": "live.move", "document": doc, "member": LEA, "move": step, "seed": 60 + i,
+                          "now": NOW})["document"]
+        answer = share(doc, since)
+        assert "changes" in answer or step == "full", answer
+        if "changes" in answer:
+            view = node("pure", fn="applyViewChanges", args=[view, answer["changes"]])
+        else:
+            view = answer["data"]
+        since = answer["view"]
+        expected = handle({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+        assert view == expected

@@ -32,6 +32,26 @@ TOM = {"id": "m-tom", "name": "Tom", "characters": ["kim"]}
 SECRET = "zq-secret-du-mj-77"
 
 
+@pytest.fixture(autouse=True)
+def _every_move_is_its_changes(monkeypatch):
+    """Every move of this module, however it is made: the table it was made on is not changed in
+    place, and its changes (``referee.changes``: what the MJ's device receives instead of the
+    whole table) make the referee's new table again."""
+    made = referee.apply_move
+
+    def checked(document, member, move_, *, seed, now):
+        before = copy.deepcopy(document)
+        out, answer = made(document, member, move_, seed=seed, now=now)
+        assert document == before
+        found = referee.changes(document, out) if isinstance(out, dict) else None
+        if found is not None:
+            assert referee.apply_changes(before, found) == out
+            assert json.loads(json.dumps(found)) == found  # what crosses to the page is JSON
+        return out, answer
+
+    monkeypatch.setattr(referee, "apply_move", checked)
+
+
 def ok(request):
     answer = handle(request)
     assert "error" not in answer, answer
@@ -1218,3 +1238,19 @@ def test_engaging_a_foe_and_picking_a_weapon_up_are_ones_own_fighters_moves():
             move(doc, lea, {**request, "cid": defender, "target": attacker} if "target" in request
                  else {**request, "cid": defender})
         assert info.value.code == "live.refused.character"
+
+
+def test_a_move_answers_its_changes_when_asked_not_the_whole_table():
+    doc = table()
+    base = {"op": "live.move", "document": doc, "member": LEA, "move": {"op": "roll", "expr": "1d6"}, "seed": 5,
+            "now": NOW}
+    whole = ok(base)
+    asked = ok({**base, "changes": True})
+    assert "document" not in asked and asked["answer"] == whole["answer"]
+    assert asked["changes"] == {"log": {"add": [whole["document"]["log"][-1]]}}
+    assert referee.apply_changes(doc, asked["changes"]) == whole["document"]
+    # a full log: the oldest entry goes as the new one comes
+    doc["log"] = [{**whole["document"]["log"][-1], "id": f"e{i}"} for i in range(1000)]
+    asked = ok({**base, "document": doc, "changes": True})
+    assert asked["changes"]["log"]["drop"] == 1 and len(asked["changes"]["log"]["add"]) == 1
+    assert referee.apply_changes(doc, asked["changes"]) == ok({**base, "document": doc})["document"]

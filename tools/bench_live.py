@@ -8,7 +8,8 @@ Then:
 - 100 moves from the phone: a dice roll sent through the phone's app (the session sends it to
   the MJ's device, which rolls it with its own seed, applies it to its whole table, logs it and
   publishes the player view). Timed from the call until the phone has the referee's answer,
-  and until the MJ's table holds the logged entry.
+  until the MJ's table holds the logged entry, and until the phone's table (the public doc, as
+  any other phone receives it) holds it.
 - 100 changes of the table's name on the MJ's device, timed until the phone's table has them
   (the MJ's table, store.share's player view in the worker, the Y update, the data channel,
   the phone's saved table).
@@ -23,7 +24,9 @@ their size on disk and gzipped (what a host that compresses sends).
 from __future__ import annotations
 
 import gzip
+import json
 import re
+import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -94,26 +97,28 @@ def _direction(source, target, start: int) -> list[float]:
     return times
 
 
-def _moves(phone, mj) -> tuple[list[float], list[float]]:
-    """100 rolls sent from the phone: (until the phone's answer, until the MJ's table has it)."""
+def _moves(phone, mj) -> tuple[list[float], list[float], list[float]]:
+    """100 rolls sent from the phone: (until the phone's answer, until the MJ's table has it,
+    until the phone's table has it from the public doc)."""
     mj.evaluate(FOLLOW_LOG)
-    answered, logged = [], []
+    phone.evaluate(FOLLOW_LOG)
+    answered, logged, shown = [], [], []
     for _ in range(CHANGES):
         sent, back, entry, error = phone.evaluate(MOVE)
         if error or not entry:
             raise RuntimeError(f"a move was refused: {error}")
         mj.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
+        phone.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
         answered.append(back - sent)
         logged.append(mj.evaluate("(id) => window.__logged.get(id)", entry) - sent)
-    return answered, logged
+        shown.append(phone.evaluate("(id) => window.__logged.get(id)", entry) - sent)
+    return answered, logged, shown
 
 
 def live_sync(browser, site: str) -> dict:
     """Join two contexts on the big table and time 100 moves from the phone ("move_answer",
-    "move_logged") and 100 changes from the MJ ("mj_to_player"), in ms; the bytes of the live
-    page's files."""
-    import json
-
+    "move_logged", "move_shown") and 100 changes from the MJ ("mj_to_player"), in ms; the bytes
+    of the live page's files."""
     from bench_table import saved_table
 
     mj_context = browser.new_context(service_workers="block")
@@ -136,13 +141,13 @@ def live_sync(browser, site: str) -> dict:
             data = local.read_bytes()
             raw += len(data)
             packed += len(gzip.compress(data, 9))
-        move_answer, move_logged = _moves(player, mj)
+        move_answer, move_logged, move_shown = _moves(player, mj)
         mj_to_player = _direction(mj, player, 0)
     finally:
         mj_context.close()
         player_context.close()
-    return {"move_answer": move_answer, "move_logged": move_logged, "mj_to_player": mj_to_player,
-            "bytes": raw, "gzip_bytes": packed, "files": len(files)}
+    return {"move_answer": move_answer, "move_logged": move_logged, "move_shown": move_shown,
+            "mj_to_player": mj_to_player, "bytes": raw, "gzip_bytes": packed, "files": len(files)}
 
 
 def report_lines(r: dict) -> list[str]:
@@ -153,9 +158,57 @@ def report_lines(r: dict) -> list[str]:
              "| figure | p50 | p95 |", "| --- | --- | --- |"]
     for key, label in (("move_answer", "a roll sent from the phone (a move), until the phone has the referee's answer"),
                        ("move_logged", "the same move, until the MJ's table holds its log entry"),
+                       ("move_shown", "the same move, until the phone's table (the public doc, as any phone gets it) "
+                                      "holds it"),
                        ("mj_to_player", "a change on the MJ's device, until the player's table has it")):
-        s = r[key]
+        s = r.get(key)
+        if s is None:
+            continue  # (a results file from before this figure)
         lines.append(f"| {label} ({s['count']} changes) | {s['p50_ms']:.1f} ms | {s['p95_ms']:.1f} ms |")
     lines += ["", f"Bytes the page loads for the live table: {r['bytes'] / 1e3:.1f} kB in {r['files']} files"
                   f" ({r['gzip_bytes'] / 1e3:.1f} kB gzipped)."]
     return lines
+
+
+def main() -> None:
+    """The live table's figures alone (``python tools/bench_live.py``): the same server and
+    browser as ``make bench``, written to bench-results/live-<time>.json."""
+    import datetime as dt
+    import functools
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    import bench
+
+    handler = type("H", (bench.BenchHandler,), {"base": bench.BASE})
+    httpd = bench.BenchServer(("127.0.0.1", 0), functools.partial(handler, directory=str(ROOT)))
+    httpd.quiet = True
+    httpd.lock = threading.Lock()
+    httpd.sent_bytes = httpd.sent_requests = 0
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    site = f"http://127.0.0.1:{httpd.server_address[1]}{bench.BASE}"
+    try:
+        with sync_playwright() as p:
+            launch = {"args": bench.CHROMIUM_FLAGS}
+            if bench.chromium_path():
+                launch["executable_path"] = bench.chromium_path()
+            browser = p.chromium.launch(**launch)
+            live = live_sync(browser, site)
+            browser.close()
+    finally:
+        httpd.shutdown()
+    for key in ("move_answer", "move_logged", "move_shown", "mj_to_player"):
+        times = live[key]
+        live[key] = {"count": len(times), "p50_ms": bench.percentile(times, 0.5),
+                     "p95_ms": bench.percentile(times, 0.95), "runs": times}
+    print("\n".join(report_lines(live)))
+    bench.RESULTS.mkdir(exist_ok=True)
+    out = bench.RESULTS / f"live-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}.json"
+    out.write_text(json.dumps({"machine": bench.machine(), "live": live}, indent=1) + "\n", encoding="utf-8")
+    print(f"written: {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT / "tools"))
+    main()

@@ -176,13 +176,25 @@ def handle(request: Any) -> dict[str, Any]:
     """Answer one request. Never raises: errors are JSON too.
 
     Whole floats are integers (:func:`whole_numbers`) before the request is validated."""
+    token = registry.READ_FROM_JSON.set(False)
+    try:
+        return _answer(request, whole=False)
+    finally:
+        registry.READ_FROM_JSON.reset(token)
+
+
+def _answer(request: Any, *, whole: bool) -> dict[str, Any]:
+    """:func:`handle`; ``whole``: the request's whole floats are integers already (read by
+    :func:`handle_json`, which makes them so as it parses), so it is not walked again (the
+    live table's requests hold the whole table: the walk cost as much as the op)."""
     try:
         if not isinstance(request, dict):
             raise RulesError("request.not_object")
         name = request.get("op")
         if not isinstance(name, str) or not _find(name):
             raise RulesError("request.unknown_op", op=name if isinstance(name, str) else None)
-        request = whole_numbers(request)
+        if not whole:
+            request = whole_numbers(request)
         _validate(name, request)
         _check_states(name, request)
         return OPS[name].handler(request)
@@ -192,10 +204,17 @@ def handle(request: Any) -> dict[str, Any]:
         return RulesError("request.internal", kind=type(exc).__name__, detail=str(exc)[:200]).to_json()
 
 
+def _whole_float(text: str) -> float | int:
+    """A JSON number with a fraction or an exponent, as :func:`whole_numbers` would leave it:
+    an ``int`` when it is whole (``3.0``, ``1e3``), else the float."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 def handle_json(text: str) -> str:
     """String in, string out: what the worker exposes to the page."""
     try:
-        request = json.loads(text)
+        request = json.loads(text, parse_float=_whole_float)
     except RecursionError:
         # The page refuses such requests first (static/js/engine.js): in Pyodide the wasm
         # stack may overflow before Python's recursion limit is reached.
@@ -206,7 +225,11 @@ def handle_json(text: str) -> str:
         ready = answers.text(request["op"])  # the set-up's answer, already JSON text
         if ready is not None:
             return ready
-    return json.dumps(handle(request), ensure_ascii=False)
+    token = registry.READ_FROM_JSON.set(True)
+    try:
+        return json.dumps(_answer(request, whole=True), ensure_ascii=False)
+    finally:
+        registry.READ_FROM_JSON.reset(token)
 
 
 @op("describe", summary="The systems and every op with the JSON Schema of its request.")

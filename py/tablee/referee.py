@@ -50,7 +50,7 @@ from . import share, store
 from .errors import RulesError, declare
 from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, op
 
-__all__ = ["MOVES", "Move", "apply_move", "is_move", "phone_error"]
+__all__ = ["MOVES", "Move", "apply_changes", "apply_move", "changes", "is_move", "phone_error"]
 
 declare(
     "live.refused.not_a_move",
@@ -924,7 +924,11 @@ def apply_move(
     if not (isinstance(document.get("systems"), dict) and isinstance(document.get("characters"), list)
             and isinstance(document.get("log"), list)):
         raise _refuse("live.refused.invalid", field="document")
-    out = copy.deepcopy(document)
+    # What a move changes it replaces: a system's state, a character, the log (a new list).
+    # Nothing below changes a record in place, so the table is copied down to those three
+    # containers only: a deep copy of a 50-character, 1,000-entry table cost as much as the op.
+    out = {**document, "systems": dict(document["systems"]), "characters": list(document["characters"]),
+           "log": list(document["log"])}
     try:
         if move["op"] == "live.character.save":
             answer = _save_character(out, member, move)
@@ -937,6 +941,47 @@ def apply_move(
     except _Answered as exc:
         return document, phone_error(exc.answer)
     return out, answer
+
+
+def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """What a move changed, ``after`` from ``before`` (:func:`apply_move`'s document and its
+    answer, which shares every record it did not replace): the system states replaced
+    (``systems``), and for ``characters`` and ``log`` the records dropped from the front,
+    replaced in place and appended (:func:`tablee.share.list_changes`). ``None`` when the change is not of
+    that shape (the caller sends the whole document). :func:`apply_changes` makes ``after``
+    again; so does the MJ's device (static/js/live/session.js ``applyChanges``), which then
+    receives a few records instead of the whole table."""
+    containers = ("systems", "characters", "log")
+    if set(before) != set(after) or any(after[k] is not before[k] for k in after if k not in containers):
+        return None
+    if any(k not in after["systems"] for k in before["systems"]):
+        return None
+    out: dict[str, Any] = {}
+    systems = {k: v for k, v in after["systems"].items() if before["systems"].get(k) is not v}
+    if systems:
+        out["systems"] = systems
+    for key in ("characters", "log"):
+        found = share.list_changes(before[key], after[key])
+        if found:
+            out[key] = found
+    return out
+
+
+def apply_changes(document: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (a copy) with the :func:`changes` of a move made on it."""
+    out = {**document, "systems": {**document["systems"], **found.get("systems", {})}}
+    for key in ("characters", "log"):
+        change = found.get(key)
+        if change is None:
+            continue
+        if "all" in change:
+            out[key] = list(change["all"])
+            continue
+        items = list(document[key][change.get("drop", 0):])
+        for i, record in change.get("set", {}).items():
+            items[int(i)] = record
+        out[key] = items + list(change.get("add", []))
+    return out
 
 
 _MEMBER = {
@@ -959,12 +1004,17 @@ _MEMBER = {
         "move": {},
         "seed": SEED_SCHEMA,
         "now": {"type": "string", "minLength": 1, "maxLength": 40},
+        "changes": {"type": "boolean"},
     },
     required=("document", "member", "move", "seed", "now"),
     summary="The live table's referee: a player's move checked against the member's identity and "
-    "characters, applied on the MJ's whole table; the new document and the player's answer.",
+    "characters, applied on the MJ's whole table; the new document (or, asked for, its changes) "
+    "and the player's answer.",
 )
 def _live_move(request: dict[str, Any]) -> dict[str, Any]:
+    """With ``changes``: the answer holds :func:`changes` instead of the whole ``document``
+    when the move's changes have that shape (a new entry in a 1,000-entry log is one record to
+    send back, not the table)."""
     try:
         document, answer = apply_move(request["document"], request["member"], request["move"],
                                       seed=request["seed"], now=request["now"])
@@ -973,6 +1023,9 @@ def _live_move(request: dict[str, Any]) -> dict[str, Any]:
         return {"applied": False, "refused": exc.code, "answer": phone_error(exc.to_json())}
     if "error" in answer:
         return {"applied": False, "answer": answer}
+    found = changes(request["document"], document) if request.get("changes") else None
+    if found is not None:
+        return {"applied": True, "changes": found, "answer": answer}
     return {"applied": True, "document": document, "answer": answer}
 
 

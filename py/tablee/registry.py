@@ -6,6 +6,7 @@ them and ``describe`` publishes the schemas, so the API documents itself.
 
 from __future__ import annotations
 
+import contextvars
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ __all__ = [
     "SYSTEM_IDS",
     "Op",
     "SystemOps",
+    "from_json",
     "guard_state",
     "op",
     "request_schema",
@@ -43,6 +45,17 @@ class Op:
 
 
 OPS: dict[str, Op] = {}
+
+#: Whether the request being answered was read from JSON text (:func:`tablee.api.handle_json`,
+#: the worker's door) and its answer goes back as JSON text.
+READ_FROM_JSON: contextvars.ContextVar[bool] = contextvars.ContextVar("tablee_read_from_json", default=False)
+
+
+def from_json() -> bool:
+    """Whether the request being answered was read from JSON text and is answered as JSON text:
+    its values are JSON's own types (no tuple, no number as a key) and nothing keeps the answer's
+    objects, so an op may answer with objects it keeps (``store.share``'s projection)."""
+    return READ_FROM_JSON.get()
 
 #: The states ops take (a system's table state, Unicreon's combat, a bare card state), each as
 #: ``(schema, require)``: ``require(value)`` raises :class:`tablee.errors.RulesError` when the

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import store
 from .errors import RulesError, declare
-from .registry import SYSTEM_IDS, op
+from .registry import SYSTEM_IDS, from_json, op
 
 __all__ = [
     "AUDIENCES",
@@ -33,9 +35,12 @@ __all__ = [
     "SHARE_FILTERS",
     "ShareFilter",
     "conceal_cards",
+    "list_changes",
     "register_share_filter",
     "scrub",
     "share",
+    "table_view",
+    "view_changes",
 ]
 
 declare("share.no_filter", "share.invalid", "share.private_entry")
@@ -179,6 +184,192 @@ def _table(document: Any, audience: str) -> dict[str, Any]:
     return doc
 
 
+# ---------------------------------------------------------------- the live table's projection
+#
+# The MJ's device publishes ``store.share`` (table, player) of its whole table at every change
+# (static/js/live/session.js), and a move changes one system state and adds one log entry:
+# opening, filtering and validating the 49 characters and 999 entries that did not change is
+# what cost (440-620 ms for 50 characters and 1,000 entries). :func:`table_view` gives the
+# same answer as :func:`_table` but checks and filters each record once: a record's view
+# depends on that record alone, so it is kept (:data:`_VIEWS`) under the record's JSON text.
+
+#: (kind, system, a record's compact JSON text) -> its player view and that view's JSON
+#: length, or :data:`_BAD` when the record or its view fails its check (the whole projection
+#: then takes the uncached path, which says why). Holds the records of the last table only.
+_VIEWS: dict[tuple[str, str | None, str], Any] = {}
+_BAD = object()
+_HIDDEN = object()  # a log entry no player sees (``to``): valid, left out of the view
+
+
+#: A record's compact JSON text (one encoder for every record: json.dumps builds one per call).
+_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _object_size(sizes: dict[str, int]) -> int:
+    """Characters of a JSON object's compact text given its values' (its keys' text added)."""
+    return 2 + sum(len(_text(k)) + 1 + n for k, n in sizes.items()) + max(0, len(sizes) - 1)
+
+
+def _array_size(sizes: list[int]) -> int:
+    return 2 + sum(sizes) + max(0, len(sizes) - 1)
+
+
+def _record_view(kind: str, system: str | None, record: Any) -> Any:
+    """The player view of one record as :func:`_table` makes it, once the record passed the
+    store's check; :data:`_BAD` when the record or its view fails the check (:data:`_HIDDEN`
+    for a valid entry only the MJ or one player sees)."""
+    if not store.record_ok(kind, record, system):
+        return _BAD
+    data = copy.deepcopy(record)
+    if kind == "character":
+        fn = _filters(data["system"]).character
+    elif kind == "entry":
+        if "to" in data:
+            return _HIDDEN
+        fn = _filters(data["system"]).log_entry if data["system"] is not None else None
+    else:
+        fn = _filters(system).state
+    view = fn(data) if fn else data
+    if not store.record_ok(kind, view, system):
+        return _BAD
+    return view, len(_text(view))
+
+
+def _fast_view(document: Any) -> dict[str, Any] | None:
+    """:func:`_table` for a player from the per-record views, or ``None`` when the table is not
+    a plain valid one (anything :func:`store.open_document` would set apart, refuse or change,
+    a view over the size limit): the caller then takes the uncached path."""
+    if not (isinstance(document, dict) and set(document) == set(store.TOP_KEYS) and document["app"] == store.APP
+            and type(document["schema"]) is int and document["schema"] == store.CURRENT_SCHEMA
+            and isinstance(document["characters"], list) and isinstance(document["log"], list)
+            and isinstance(document["systems"], dict) and len(document["characters"]) <= store.MAX_CHARACTERS
+            and len(document["log"]) <= store.MAX_LOG and store.top_fields_ok(document)):
+        return None
+    used: dict[tuple[str, str | None, str], Any] = {}
+
+    def view_of(kind: str, system: str | None, record: Any) -> tuple[Any, int]:
+        text = _text(record)
+        key = (kind, system, text)
+        found = _VIEWS.get(key)
+        if found is None:
+            found = _record_view(kind, system, record)
+        used[key] = found
+        return found, len(text)
+
+    sizes: dict[str, int] = {}
+    characters, ids, lengths, view_lengths = [], set(), [], []
+    for record in document["characters"]:
+        view, n = view_of("character", None, record)
+        if view is _BAD or record["id"] in ids:
+            return None  # a record set apart, or a second record of one id
+        ids.add(record["id"])
+        characters.append(view[0])
+        lengths.append(n)
+        view_lengths.append(view[1])
+    if len({c["id"] for c in characters}) != len(characters):
+        return None  # a view the store would refuse
+    sizes["characters"] = _array_size(lengths)
+    view_sizes = {"characters": _array_size(view_lengths)}
+    log, lengths, view_lengths = [], [], []
+    for record in document["log"]:
+        view, n = view_of("entry", None, record)
+        if view is _BAD:
+            return None
+        lengths.append(n)
+        if view is not _HIDDEN:
+            log.append(view[0])
+            view_lengths.append(view[1])
+    sizes["log"] = _array_size(lengths)
+    view_sizes["log"] = _array_size(view_lengths)
+    systems, lengths, view_lengths = {}, {}, {}
+    for sid, state in document["systems"].items():
+        view, n = view_of("state", sid, state)
+        if view is _BAD:
+            return None
+        systems[sid] = view[0]
+        lengths[sid] = n
+        view_lengths[sid] = view[1]
+    sizes["systems"] = _object_size(lengths)
+    view_sizes["systems"] = _object_size(view_lengths)
+    for key in ("schema", "app", "name", "language", "settings"):
+        sizes[key] = view_sizes[key] = len(_text(document[key]))
+    # The table and its view within the size limit, measured as store.open_document measures
+    # them (their compact JSON text, added up from the records').
+    if _object_size({k: sizes[k] for k in document}) > store.MAX_DOCUMENT_SIZE:
+        return None
+    if _object_size(view_sizes) > store.MAX_DOCUMENT_SIZE:
+        return None
+    _VIEWS.clear()
+    _VIEWS.update(used)
+    return {"schema": store.CURRENT_SCHEMA, "app": store.APP, "name": document["name"],
+            "language": document["language"], "characters": characters, "log": log, "systems": systems,
+            "settings": copy.deepcopy(document["settings"])}
+
+
+#: More records replaced in place than this, and a list's change is sent whole.
+_MAX_SET = 20
+
+
+def list_changes(before: list[Any], after: list[Any]) -> dict[str, Any]:
+    """How ``after`` is made from ``before`` (records shared, found by identity): the first
+    ``drop`` records go, those at the positions ``set`` are replaced, ``add`` is appended; or
+    ``{"all": after}``. Empty when nothing changed."""
+    if after is before:
+        return {}
+    drop = next((i for i, x in enumerate(before) if after and x is after[0]), 0)
+    window = before[drop:]
+    if len(after) < len(window):
+        return {"all": after}
+    replaced = {str(i): after[i] for i in range(len(window)) if after[i] is not window[i]}
+    if len(replaced) > _MAX_SET:
+        return {"all": after}
+    out: dict[str, Any] = {}
+    if drop:
+        out["drop"] = drop
+    if replaced:
+        out["set"] = replaced
+    if len(after) > len(window):
+        out["add"] = after[len(window):]
+    return out
+
+
+def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """``after`` from ``before``, two views of :func:`table_view`'s kept path (a record whose view
+    did not change is the same object in both): the system states replaced (``systems``), the
+    ``characters`` and ``log`` records dropped, replaced, appended (:func:`list_changes`), the
+    other top-level values that changed (``top``). ``None`` when the views differ otherwise."""
+    if set(before) != set(after) or any(k not in after["systems"] for k in before["systems"]):
+        return None
+    out: dict[str, Any] = {}
+    top = {k: after[k] for k in after
+           if k not in ("systems", "characters", "log") and _text(after[k]) != _text(before[k])}
+    if top:
+        out["top"] = top
+    systems = {k: v for k, v in after["systems"].items() if before["systems"].get(k) is not v}
+    if systems:
+        out["systems"] = systems
+    for key in ("characters", "log"):
+        found = list_changes(before[key], after[key])
+        if found:
+            out[key] = found
+    return out
+
+
+#: The last view the live table's projection answered (``since``: its changes are answered
+#: against it) and its id, a random one (a worker started again knows none of the page's).
+_LAST: dict[str, Any] = {"id": None, "view": None}
+
+
+def table_view(document: Any) -> dict[str, Any]:
+    """``share("table", document, "player")``, the same answer, computed from each record's
+    view kept from the last call (a record whose JSON text did not change is neither checked
+    nor filtered again). For a document read from JSON text only (its values are JSON's own
+    types: a tuple or a number key would have the text of a list or a string key), and the
+    answer is for JSON text too: its records are the kept views, never to be changed in place."""
+    fast = _fast_view(document)
+    return fast if fast is not None else _table(document, "player")
+
+
 def share(kind: str, data: Any, audience: str) -> dict[str, Any]:
     """The data a link of ``kind`` may carry for ``audience``, validated (see the module doc)."""
     if kind == "character":
@@ -190,14 +381,30 @@ def share(kind: str, data: Any, audience: str) -> dict[str, Any]:
 
 @op(
     "store.share",
-    properties={"kind": {"enum": list(KINDS)}, "data": {}, "audience": {"enum": list(AUDIENCES)}},
+    properties={"kind": {"enum": list(KINDS)}, "data": {}, "audience": {"enum": list(AUDIENCES)},
+                "since": {"type": ["string", "null"], "maxLength": 64}},
     required=("kind", "data", "audience"),
     summary="What a share link may carry: a character, a roll or a table, validated, "
     "every system's secrets removed for a player.",
 )
 def _share(request: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "kind": request["kind"],
-        "audience": request["audience"],
-        "data": share(request["kind"], request["data"], request["audience"]),
-    }
+    """A table for a player read from JSON text is :func:`table_view`. With ``since`` (the live
+    table's projection, at every change: null, or the ``view`` id of its last answer) the answer
+    names its view (``view``) and holds, when ``since`` is this worker's last view and both came
+    from the kept records, that view's changes (:func:`view_changes`) instead of ``data``: one
+    new log entry is one record to send back, not the table."""
+    kind, audience = request["kind"], request["audience"]
+    if not (kind == "table" and audience == "player" and from_json()):
+        return {"kind": kind, "audience": audience, "data": share(kind, request["data"], audience)}
+    if "since" not in request:
+        return {"kind": kind, "audience": audience, "data": table_view(request["data"])}
+    since = request["since"]
+    before = _LAST["view"] if since is not None and since == _LAST["id"] else None
+    fast = _fast_view(request["data"])
+    if fast is None:
+        _LAST.update(id=None, view=None)
+        return {"kind": kind, "audience": audience, "data": _table(request["data"], "player")}
+    _LAST.update(id=secrets.token_hex(8), view=fast)
+    found = view_changes(before, fast) if before is not None else None
+    body = {"changes": found} if found is not None else {"data": fast}
+    return {"kind": kind, "audience": audience, "view": _LAST["id"], **body}

@@ -354,6 +354,37 @@ def _raise_problem(path: str, problem: Problem) -> None:
 _TOP_KEYS = ("schema", "app", "name", "language", "characters", "log", "systems", "settings")
 
 
+#: The keys of a current-schema table (``quarantine`` aside).
+TOP_KEYS = _TOP_KEYS
+
+
+def record_ok(kind: str, record: Any, system: str | None = None) -> bool:
+    """Whether one record passes the check :func:`open_document` makes of it in a table
+    (``kind``: ``character``, ``entry`` or ``state`` of ``system``), the ids of the other
+    characters aside."""
+    try:
+        if kind == "character":
+            _check_one_character(record, "characters.0", set())
+        elif kind == "entry":
+            _check_log_entry(record, "log.0")
+        else:
+            _check_state(system, record, _join("systems", str(system)))
+    except _Invalid:
+        return False
+    return True
+
+
+def top_fields_ok(doc: dict[str, Any]) -> bool:
+    """Whether a table's name, language and settings pass :func:`open_document`'s checks."""
+    try:
+        _text(doc.get("name"), "name", MAX_NAME)
+        _enum(doc.get("language"), "language", LANGUAGES)
+        _check_settings(doc.get("settings"))
+    except _Invalid:
+        return False
+    return True
+
+
 def _within_depth(value: Any, path: str, at: int) -> None:
     """Refuse ``value`` (``too_deep``, ``not_json``) when, placed ``at`` levels below the
     document's top, it would nest past :data:`MAX_DEPTH`: depth is a fault of the record that

@@ -6,7 +6,7 @@
 import { serveLines } from "./lines.mjs";
 import * as Y from "yjs";
 import { Awareness } from "y-protocols/awareness";
-import { readJson, writeJson } from "../../static/js/live/ydoc.js";
+import { mirror, readJson, writeJson } from "../../static/js/live/ydoc.js";
 import { Hub, Member, memoryLinkPair } from "../../static/js/live/sync.js";
 
 const b64 = (bytes) => Buffer.from(bytes).toString("base64");
@@ -278,11 +278,13 @@ const commands = {
     return { direct, replicated: readJson(copy) };
   },
   // write A then B into one doc: what it reads, and what the second write touched
-  rewrite: ({ a, b }) => {
+  // (`known`: each write is told what the doc holds, as the public doc's sole writer does)
+  rewrite: ({ a, b, known = false }) => {
     const doc = new Y.Doc();
     writeJson(doc, a, "test");
-    const changes = observeChanges(doc, () => writeJson(doc, b, "test"));
-    const again = observeChanges(doc, () => writeJson(doc, b, "test"));
+    const held = known ? readJson(doc) : undefined;
+    const changes = observeChanges(doc, () => writeJson(doc, b, "test", held));
+    const again = observeChanges(doc, () => writeJson(doc, b, "test", known ? b : undefined));
     return { read: readJson(doc), ...changes, againUpdates: again.updates, againTouched: again.touched };
   },
   // a peer's update nesting maps `depth` deep (built without writeJson), read on another doc:
@@ -317,6 +319,18 @@ const commands = {
     return null;
   },
   read: ({ name }) => readJson(replica(name)),
+  // follow a replica's JSON from its transactions' events (ydoc.js mirror)
+  mirror: ({ name }) => {
+    const doc = replica(name);
+    doc.mirror?.stop();
+    doc.mirror = mirror(doc);
+    return null;
+  },
+  // the mirror's JSON and readJson's, as text (the key order compared too)
+  mirrored: ({ name }) => {
+    const doc = replica(name);
+    return { mirror: JSON.stringify(doc.mirror.json), read: JSON.stringify(readJson(doc)) };
+  },
   state: ({ name }) => b64(Y.encodeStateAsUpdate(replica(name))),
   // the updates this replica produced itself, since it was created
   own: ({ name }) => replica(name).own.map(b64),

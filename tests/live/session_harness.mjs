@@ -16,7 +16,7 @@
 import * as encoding from "lib0/encoding";
 import { serveLines } from "./lines.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
-import { Session, adopt, privateView, shared } from "../../static/js/live/session.js";
+import { Session, adopt, applyChanges, applyViewChanges, privateView, shared } from "../../static/js/live/session.js";
 import { writeJson } from "../../static/js/live/ydoc.js";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -357,7 +357,7 @@ const handlers = {
     return true;
   },
   pure({ fn, args }) {
-    const fns = { adopt, privateView, shared };
+    const fns = { adopt, applyChanges, applyViewChanges, privateView, shared };
     return fns[fn](...args);
   },
   replay({ mj, accepted }) {

@@ -29,7 +29,7 @@ import * as Y from "yjs";
 import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 
 import { fromBase64Url, toBase64Url } from "../share/codec.js";
-import { jsonEqual, readJson, writeJson } from "./ydoc.js";
+import { jsonEqual, mirror, readJson, writeJson } from "./ydoc.js";
 import { Hub, Member, refusal } from "./sync.js";
 import { setPrivateReader } from "./private.js";
 
@@ -45,6 +45,10 @@ const MAX_ANSWERED = 100;
 const LOCAL_KEYS = ["language", "quarantine"];
 const LOCAL = Symbol("local");
 const SAVE_DELAY_MS = 400;
+/** What changes at every move (the Y docs' state, the feed, an answered move) is saved at most
+ * this often: the save encodes every Y doc whole (a 1,000-entry table's is 420 kB, ~100 ms of
+ * the main thread), and it is rebuilt by the next sync anyway; the page going away saves at once. */
+const Y_SAVE_DELAY_MS = 3000;
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 /** Deep equality of JSON values whatever their keys' order (a Y.Map does not keep it). */
@@ -82,6 +86,34 @@ export function adopt(pub, local, mine = []) {
   if (!Object.hasOwn(out, "language")) out.language = "fr";
   const extra = Array.isArray(mine) && Array.isArray(pub.log) ? mine.filter((e) => isObject(e) && !pub.log.some((p) => p?.id === e.id)) : [];
   if (extra.length) out.log = [...pub.log, ...extra].sort((a, b) => (String(a?.at) < String(b?.at) ? -1 : String(a?.at) > String(b?.at) ? 1 : 0));
+  return out;
+}
+
+/** The MJ's table `doc` (changed in place: the app's copy of it) with the changes of a move the
+ * referee made on an equal table (py/tablee/referee.py `changes`, `apply_changes`): the system
+ * states replaced, and for the characters and the log the records dropped from the front,
+ * replaced at their positions, appended; or a whole list. */
+export function applyChanges(doc, changes) {
+  if (isObject(changes.systems)) doc.systems = { ...doc.systems, ...changes.systems };
+  for (const key of ["characters", "log"]) {
+    const change = changes[key];
+    if (!isObject(change)) continue;
+    if (Array.isArray(change.all)) {
+      doc[key] = change.all;
+      continue;
+    }
+    const items = doc[key].slice(Number.isInteger(change.drop) ? change.drop : 0);
+    for (const [i, record] of Object.entries(isObject(change.set) ? change.set : {})) items[Number(i)] = record;
+    doc[key] = Array.isArray(change.add) ? items.concat(change.add) : items;
+  }
+  return doc;
+}
+
+/** A view of the MJ's table (store.share for a player) with the changes since it the worker
+ * answered (py/tablee/share.py `view_changes`): a new object, `view` is not changed. */
+export function applyViewChanges(view, changes) {
+  const out = applyChanges({ ...view }, changes);
+  if (isObject(changes.top)) Object.assign(out, changes.top);
   return out;
 }
 
@@ -184,9 +216,13 @@ export class Session extends EventTarget {
     this.answered = new Map(); // memberId -> Map(move id -> answer) (the hub: a resent move)
     this.chain = Promise.resolve(); // the hub: one move at a time, in arrival order
     this.awareness = new Awareness(this.publicDoc);
-    this.published = readJson(this.publicDoc); // the public view last written or seen here
-    this.version = 0; // bumps at every change of app.doc (a stale projection is dropped)
+    // A player's device follows the public doc update by update (only what changed is read
+    // again); the MJ's device knows what it wrote.
+    this.mirror = role === "player" ? mirror(this.publicDoc) : null;
+    this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
     this.projecting = false;
+    this.projected = null; // the MJ's table whose view is published or being made
+    this.view = null; // the worker's last view of it ({id, json}: its changes come next)
     this.saveTimer = null;
     this.links = new Map();
 
@@ -224,6 +260,11 @@ export class Session extends EventTarget {
       }
     });
     this.stop = app.onDocument(() => this.onLocalChange());
+    this.leaving = (event) => {
+      if (event?.type === "pagehide" || globalThis.document?.visibilityState === "hidden") this.saveNow();
+    };
+    globalThis.addEventListener?.("pagehide", this.leaving);
+    globalThis.document?.addEventListener("visibilitychange", this.leaving);
     this.onLocalChange();
   }
 
@@ -232,7 +273,7 @@ export class Session extends EventTarget {
     if (!this.privateDocs.has(id)) {
       const doc = new Y.Doc();
       this.privateDocs.set(id, doc);
-      doc.on("update", () => this.saveSoon());
+      doc.on("update", () => this.saveSoon(Y_SAVE_DELAY_MS));
     }
     return this.privateDocs.get(id);
   }
@@ -413,7 +454,7 @@ export class Session extends EventTarget {
     this.queue.push(entry);
     const answer = new Promise((resolve) => this.waiting.set(entry.id, resolve));
     if (this.member?.synced) this.sendMove(entry);
-    this.saveSoon();
+    this.saveSoon(entry.sent ? Y_SAVE_DELAY_MS : SAVE_DELAY_MS);
     this.emit();
     return answer;
   }
@@ -451,7 +492,7 @@ export class Session extends EventTarget {
     this.waiting.delete(id);
     if (resolve) resolve(answer);
     else if (answer?.error) this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     this.emit();
   }
 
@@ -493,13 +534,15 @@ export class Session extends EventTarget {
       return { asked };
     }
     for (let tries = 0; tries < 3; tries += 1) {
-      const version = this.version;
+      const source = this.app.doc;
       const drawn = seed();
       const r = await this.app.call({
-        op: "live.move", document: this.app.doc, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
-        move, seed: drawn, now: new Date().toISOString(),
+        op: "live.move", document: source, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
+        move, seed: drawn, now: new Date().toISOString(), changes: true,
       });
-      if (version !== this.version) continue; // the MJ changed the table meanwhile: run it again on the new one
+      // The MJ changed the table meanwhile: run it again on the new one. (The app's save
+      // replaces the document by an equal one after every change: not a change of the table.)
+      if (!this.unchangedSince(source)) continue;
       // The referee's own failure (not a refusal: those come filtered as answers): its code only,
       // as an error's params may quote the table (py/tablee/referee.py, phone_error).
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
@@ -511,6 +554,10 @@ export class Session extends EventTarget {
         this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
       }
       this.app.update((doc) => {
+        if (isObject(r.changes)) {
+          applyChanges(doc, r.changes); // (the referee sends what changed, not the whole table)
+          return;
+        }
         for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
         for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
       });
@@ -526,7 +573,7 @@ export class Session extends EventTarget {
       op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn });
     if (this.feed.length > MAX_FEED) this.feed.splice(0, this.feed.length - MAX_FEED);
     this.unseen += 1;
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     this.emit();
     return answer;
   }
@@ -541,14 +588,21 @@ export class Session extends EventTarget {
   // ---------------------------------------------------------------- local -> Y
 
   onLocalChange() {
-    this.version += 1;
     if (!this.joined) return;
     if (this.role === "player") {
       this.movesFromEdits();
     } else {
+      // The app's save replaces the document by an equal one after every change (app.js
+      // writePending): the view published, or being made, is that table's already.
+      if (this.projected !== null && same(this.app.doc, this.projected)) return;
       this.project();
       for (const id of this.members.keys()) this.writePrivate(id);
     }
+  }
+
+  /** Whether the MJ's table holds what `source` held (the same object, or an equal one). */
+  unchangedSince(source) {
+    return this.app.doc === source || same(this.app.doc, source);
   }
 
   /** A phone's own edits become moves: a changed sheet of one of its characters, a new
@@ -591,13 +645,20 @@ export class Session extends EventTarget {
     try {
       do {
         this.again = false;
-        const version = this.version;
-        const answer = await this.app.call({ op: "store.share", kind: "table", data: this.app.doc, audience: "player" });
+        const source = this.app.doc;
+        this.projected = source; // (a change equal to it needs no other view)
+        // (`since`: the worker answers the changes since the view it made last, when it did)
+        const since = this.view?.id ?? null;
+        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player", since });
         if (answer.error) {
+          this.projected = null;
+          this.view = null;
           this.dispatchEvent(new CustomEvent("error", { detail: answer.error }));
           break;
         }
-        if (version === this.version) this.writePublic(shared(answer.data));
+        const made = isObject(answer.changes) && since !== null ? applyViewChanges(this.view.json, answer.changes) : answer.data;
+        this.view = typeof answer.view === "string" ? { id: answer.view, json: made } : null;
+        if (this.unchangedSince(source)) this.writePublic(shared(made));
         else this.again = true;
       } while (this.again);
     } finally {
@@ -606,9 +667,11 @@ export class Session extends EventTarget {
   }
 
   writePublic(view) {
-    writeJson(this.publicDoc, view, LOCAL);
-    this.published = structuredClone(view); // what writeJson made the doc hold (no read back)
-    this.saveSoon();
+    // The MJ's device is the public doc's only writer: it knows what the doc holds (`published`),
+    // so writeJson skips every record equal to the last view.
+    writeJson(this.publicDoc, view, LOCAL, this.published);
+    this.published = view; // what writeJson made the doc hold (no read back; a view is never changed in place)
+    this.saveSoon(Y_SAVE_DELAY_MS);
   }
 
   writePrivate(id) {
@@ -621,14 +684,15 @@ export class Session extends EventTarget {
   // ---------------------------------------------------------------- Y -> local
 
   onPublicUpdate(origin) {
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     if (origin === LOCAL || this.role !== "player") return; // the hub is the only writer
-    const after = readJson(this.publicDoc);
+    const after = this.mirror.json; // readJson's answer, from this update's changes alone
     if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
     this.published = after;
     if (!this.joined) {
       // The first sync: this device's own table is backed up, then the shared one is its table.
-      const done = this.app.replaceDocument(adopt(after, this.app.doc, this.privateLog()));
+      // (a copy: the mirror's objects are never changed in place)
+      const done = this.app.replaceDocument(structuredClone(adopt(after, this.app.doc, this.privateLog())));
       if (!done) return;
       this.joined = true;
       this.saveSoon();
@@ -657,7 +721,7 @@ export class Session extends EventTarget {
   }
 
   onPrivateUpdate() {
-    this.saveSoon();
+    this.saveSoon(Y_SAVE_DELAY_MS);
     if (this.joined) this.showTable();
     const characters = this.assigned();
     if (!same(this.awareness.getLocalState()?.characters, characters)) this.awareness.setLocalStateField("characters", characters);
@@ -666,12 +730,27 @@ export class Session extends EventTarget {
 
   // ---------------------------------------------------------------- persistence
 
-  saveSoon() {
-    if (this.saveTimer !== null) return;
+  /** Save within `delay` ms (an earlier save already planned stands). */
+  saveSoon(delay = SAVE_DELAY_MS) {
+    const due = Date.now() + delay;
+    if (this.saveTimer !== null) {
+      if (this.saveDue <= due) return;
+      clearTimeout(this.saveTimer);
+    }
+    this.saveDue = due;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
       this.save();
-    }, SAVE_DELAY_MS);
+    }, delay);
+  }
+
+  /** The page goes away or out of sight (it may be killed without another word): a planned
+   * save is made now. */
+  saveNow() {
+    if (this.saveTimer === null) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.save();
   }
 
   /** Keep the Y state on this device (rejoining merges from it). Returns false when it did not fit. */
@@ -706,6 +785,8 @@ export class Session extends EventTarget {
   /** Stop following the table (the saved Y state stays; the links close). */
   close() {
     this.stop();
+    globalThis.removeEventListener?.("pagehide", this.leaving);
+    globalThis.document?.removeEventListener("visibilitychange", this.leaving);
     if (this.saveTimer !== null) {
       clearTimeout(this.saveTimer);
       this.saveTimer = null;
@@ -721,6 +802,7 @@ export class Session extends EventTarget {
     this.waiting.clear();
     for (const link of this.links.values()) link.close();
     removeAwarenessStates(this.awareness, [this.awareness.clientID], "close");
+    this.mirror?.stop();
     this.hub?.destroy();
     this.member?.destroy();
     this.awareness.destroy();

@@ -135,10 +135,13 @@ function compatible(existing, json) {
   return false;
 }
 
-function writeMap(ymap, obj) {
+/** `prev`: the JSON the Y value holds now, when the caller knows it (else undefined): a member
+ * equal to its previous value is not visited. */
+function writeMap(ymap, obj, prev = undefined) {
   for (const key of Array.from(ymap.keys())) {
     if (!Object.hasOwn(obj, key)) ymap.delete(key);
   }
+  const before = isObject(prev) ? prev : null;
   for (const key of Object.keys(obj)) {
     const value = obj[key];
     const has = ymap.has(key);
@@ -146,8 +149,10 @@ function writeMap(ymap, obj) {
     if (isScalar(value)) {
       if (!has || existing !== value) ymap.set(key, value);
     } else if (has && compatible(existing, value)) {
-      if (existing instanceof Y.Map) writeMap(existing, value);
-      else writeArray(existing, value);
+      const was = before !== null && Object.hasOwn(before, key) ? before[key] : undefined;
+      if (was !== undefined && jsonEqual(was, value)) continue;
+      if (existing instanceof Y.Map) writeMap(existing, value, was);
+      else writeArray(existing, value, was);
     } else {
       const fresh = freshFor(value);
       ymap.set(key, fresh);
@@ -179,16 +184,20 @@ function updateItem(yarray, index, json) {
   }
 }
 
-function writeArray(yarray, items) {
+function writeArray(yarray, items, prev = undefined) {
   const body = yarray.toArray().slice(1);
   const keyedItems = arrayKind(yarray) === KEYED && isKeyedArray(items);
-  if (keyedItems && body.every((v) => idOf(v) !== null)) writeKeyed(yarray, body, items);
+  if (keyedItems && body.every((v) => idOf(v) !== null)) writeKeyed(yarray, body, items, prev);
   else writeList(yarray, body, items);
 }
 
 /** Match records by id: delete the ones gone (and later duplicates), keep the longest run of
  * records already in the right order, move (delete + insert) the others, insert new ones. */
-function writeKeyed(yarray, body, items) {
+function writeKeyed(yarray, body, items, prev = undefined) {
+  // the records as the array holds them now, when the caller knows it (a Y record holds the
+  // first record of its id, as readValue reads it)
+  const was = new Map();
+  if (Array.isArray(prev)) for (const r of prev) if (isObject(r) && typeof r.id === "string" && !was.has(r.id)) was.set(r.id, r);
   const wanted = new Map(items.map((item, i) => [item.id, i]));
   const seen = new Set();
   const keep = []; // [position in body, position in items]
@@ -209,8 +218,10 @@ function writeKeyed(yarray, body, items) {
   let cursor = 1;
   for (const item of items) {
     const current = cursor < yarray.length ? yarray.get(cursor) : undefined;
-    if (current !== undefined && idOf(current) === item.id) writeMap(current, item);
-    else insertAt(yarray, cursor, item);
+    if (current !== undefined && idOf(current) === item.id) {
+      const before = was.get(item.id);
+      if (before === undefined || !jsonEqual(before, item)) writeMap(current, item, before);
+    } else insertAt(yarray, cursor, item);
     cursor += 1;
   }
 }
@@ -259,10 +270,15 @@ function writeList(yarray, body, items) {
  * @param {Y.Doc} ydoc
  * @param {object} json a JSON object (the table document)
  * @param {*} [origin] the transaction's origin (sync.js does not send an update back to it)
+ * @param {object} [previous] the JSON the doc holds now (what the last writeJson wrote, or
+ *   readJson read), when the caller keeps it: a record or a value equal to its previous one is
+ *   not visited, so re-writing a 1,000-entry table with one entry added reads no other entry's
+ *   Y content. Wrong content here would leave the doc unequal to `json`: only the doc's
+ *   sole writer passes it.
  */
-export function writeJson(ydoc, json, origin = null) {
+export function writeJson(ydoc, json, origin = null, previous = undefined) {
   if (!isObject(json)) throw new TypeError("writeJson: the document must be a JSON object");
-  ydoc.transact(() => writeMap(ydoc.getMap(ROOT), json), origin);
+  ydoc.transact(() => writeMap(ydoc.getMap(ROOT), json, previous), origin);
 }
 
 /**
@@ -272,4 +288,72 @@ export function writeJson(ydoc, json, origin = null) {
  */
 export function readJson(ydoc) {
   return readValue(ydoc.getMap(ROOT));
+}
+
+/**
+ * Follow a Y.Doc's JSON as its transactions (local or remote) change it: `json` equals
+ * `readJson(ydoc)` after each one, found from the transaction's events instead of reading the
+ * whole document again. Each record of a top-level keyed array (a character, a log entry) and
+ * each member of a top-level object (one system's state) keeps the JSON last read from its Y
+ * type; an event inside it marks that type to be read again, a record inserted is a new type, so
+ * one field changed in a 1,000-entry table costs one record and a walk over the log's items.
+ * `json` and what it holds are never changed in place (a new top object at each change): a
+ * caller that edits it must copy first. `stop()` ends the following.
+ * @param {Y.Doc} ydoc
+ * @returns {{json: object, stop: () => void}}
+ */
+export function mirror(ydoc) {
+  const root = ydoc.getMap(ROOT);
+  const known = new WeakMap(); // a record's or a top-level member's Y type -> its JSON as last read
+  const member = (value, dirty) => {
+    if (!(value instanceof Y.AbstractType)) return readValue(value, 2);
+    if (!dirty.has(value) && known.has(value)) return known.get(value);
+    const json = readValue(value, 2);
+    known.set(value, json);
+    return json;
+  };
+  const top = (value, dirty) => {
+    if (value instanceof Y.Array && arrayKind(value) === KEYED) {
+      // as readValue reads a keyed array: the first record of an id only
+      const seen = new Set();
+      const out = [];
+      const items = value.toArray();
+      for (let i = 1; i < items.length; i++) {
+        const id = idOf(items[i]);
+        if (id !== null) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
+        out.push(member(items[i], dirty));
+      }
+      return out;
+    }
+    if (value instanceof Y.Map) return Object.fromEntries(Array.from(value.entries(), ([k, v]) => [k, member(v, dirty)]));
+    return readValue(value, 1);
+  };
+  const none = new Set();
+  const state = { json: Object.fromEntries(Array.from(root.entries(), ([k, v]) => [k, top(v, none)])), stop: () => root.unobserveDeep(observe) };
+  function observe(events) {
+    const stale = new Set(); // top-level keys to build again (from what is known of them)
+    const dirty = new Set(); // Y types to read again
+    for (const event of events) {
+      const path = event.path;
+      if (path.length === 0) {
+        for (const key of event.keysChanged) stale.add(key);
+        continue;
+      }
+      stale.add(path[0]);
+      if (path.length >= 2) {
+        const value = root.get(path[0]);
+        const inner = value instanceof Y.Array || value instanceof Y.Map ? value.get(path[1]) : null;
+        if (inner instanceof Y.AbstractType) dirty.add(inner);
+      }
+    }
+    const before = state.json;
+    state.json = Object.fromEntries(Array.from(root.entries(), ([k, v]) => [
+      k, stale.has(k) || !Object.hasOwn(before, k) ? top(v, dirty) : before[k],
+    ]));
+  }
+  root.observeDeep(observe);
+  return state;
 }

@@ -29,6 +29,8 @@ export class ShareError extends Error {
 
 /** Bytes as base64url text (no padding); also used by live/rtc.js's signalling texts. */
 export function toBase64Url(bytes) {
+  // the browser's own encoder where it has one (the same text, ~10x faster on a live table's state)
+  if (typeof bytes.toBase64 === "function") return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
