@@ -380,13 +380,33 @@ def bytes_sent(playwright, launch: dict, site: str, httpd) -> dict:
 
 
 # ------------------------------------------------------------------ 6. Lighthouse
-def lighthouse(site: str) -> dict:
+def lighthouse(site: str, runs: int = 3) -> dict:
+    """Lighthouse mobile, ``runs`` times (each a fresh profile, a first visit): one run's TBT and
+    LCP vary by a factor of two to five on this machine (TBT 33-194 ms on one quiet minute), so
+    each figure is the median of the runs, as Lighthouse's own docs advise; the scores, the LCP
+    element and the long tasks are the run whose performance score is the median's."""
+    done = []
+    for n in range(runs):
+        one = lighthouse_once(site, RESULTS / ("lighthouse.json" if n == 0 else f"lighthouse-{n + 1}.json"))
+        if "error" in one:
+            return one
+        done.append(one)
+    done.sort(key=lambda r: r["performance"])
+    out = dict(done[len(done) // 2])
+    for key in ("lcp_ms", "fcp_ms", "tbt_ms"):
+        out[key] = statistics.median(r[key] for r in done)
+    out["runs"] = runs
+    out["tbt_runs_ms"] = [round(r["tbt_ms"]) for r in done]
+    out["lcp_runs_ms"] = [round(r["lcp_ms"]) for r in done]
+    return out
+
+
+def lighthouse_once(site: str, report: Path) -> dict:
     binary = ROOT / "node_modules" / ".bin" / "lighthouse"
     chrome = chromium_path()
     if not binary.exists() or not chrome:
         return {"error": "lighthouse or Chromium missing (npm ci; make browser)"}
     RESULTS.mkdir(exist_ok=True)
-    report = RESULTS / "lighthouse.json"
     flags = " ".join(["--headless=new", *CHROMIUM_FLAGS])
     cmd = [str(binary), site, "--quiet", "--output=json", f"--output-path={report}",
            "--only-categories=performance,accessibility,best-practices",
@@ -431,6 +451,14 @@ def lighthouse(site: str) -> dict:
 
 
 # ------------------------------------------------------------------ report
+def runs_of(lh: dict, key: str) -> str:
+    """ ", median of 3 runs: 33, 56, 194 ms" for a Lighthouse figure measured more than once."""
+    values = lh.get(key)
+    if not values or len(values) < 2:
+        return ""
+    return f", median of {len(values)} runs: {', '.join(str(v) for v in values)} ms"
+
+
 def machine() -> dict:
     cpu = "unknown"
     try:
@@ -491,8 +519,10 @@ def report_lines(r: dict) -> list[str]:
             f"| Lighthouse mobile performance | {lh['performance']} | | | {GOALS['lighthouse_performance']} |",
             f"| Lighthouse accessibility | {lh['accessibility']} | | | {GOALS['lighthouse_accessibility']} |",
             f"| Lighthouse best practices | {lh['best_practices']} | | | {GOALS['lighthouse_best_practices']} |",
-            f"| Lighthouse largest contentful paint | {fmt(lh['lcp_ms'])} | | | {GOALS['lcp_ms']} ms |",
-            f"| Lighthouse total blocking time | {fmt(lh['tbt_ms'])} | | | {GOALS['tbt_ms']} ms |",
+            f"| Lighthouse largest contentful paint{runs_of(lh, 'lcp_runs_ms')} | {fmt(lh['lcp_ms'])} | | "
+            f"| {GOALS['lcp_ms']} ms |",
+            f"| Lighthouse total blocking time{runs_of(lh, 'tbt_runs_ms')} | {fmt(lh['tbt_ms'])} | | "
+            f"| {GOALS['tbt_ms']} ms |",
         ]
     rolls = r["rolls"]
     both = f"{fmt(rolls['p50_ms'], 'ms', 1)} / {fmt(rolls['p95_ms'], 'ms', 1)}"
@@ -548,6 +578,7 @@ def main() -> None:
     parser.add_argument("--rolls", type=int, default=50)
     parser.add_argument("--odds-runs", type=int, default=20, help="calls of each heavy odds request after the first")
     parser.add_argument("--no-lighthouse", action="store_true")
+    parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs (median figures)")
     parser.add_argument("--readme", action="store_true", help="write the figures into README.md's Performance section")
     parser.add_argument("--note", default="", help="a line above the figures in the README (e.g. a loaded machine)")
     parser.add_argument("--from-json", type=Path, help="measure nothing: print (and --readme) a results file")
@@ -615,7 +646,7 @@ def main() -> None:
         browser.close()
     if not args.no_lighthouse:
         step("Lighthouse (mobile)…")
-        results["lighthouse"] = lighthouse(site)
+        results["lighthouse"] = lighthouse(site, args.lighthouse_runs)
     else:
         results["lighthouse"] = {"error": "not run (--no-lighthouse)"}
     httpd.shutdown()
