@@ -153,6 +153,16 @@ def goto_route(page, route: str) -> None:
 
 
 # ------------------------------------------------------------------ table data
+def ok(request: dict) -> dict:
+    """The rules package's answer to ``request`` (run here, in CPython), asserted not an error:
+    the tests build their tables and oracles with the engine the page runs."""
+    from tablee.api import handle
+
+    response = handle(request)
+    assert "error" not in response, response
+    return response
+
+
 def new_table(characters=(), systems: dict | None = None, **fields) -> dict:
     """The table the app saves on a first visit in French (static/js/storage.js ``newDocument``
     named with fr ``table.default_name``), holding these characters and system states; ``fields``

@@ -15,16 +15,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, open_table, saved_document, wait_saved
-from tablee import api
-
-
-def ok(request: dict) -> dict:
-    response = api.handle(request)
-    assert "error" not in response, response
-    return response
-
-
+from browser_support import goto_route, no_horizontal_scroll, ok, open_table, saved_document, wait_saved
 
 
 def table(characters=(), systems=None) -> dict:

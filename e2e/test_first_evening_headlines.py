@@ -18,8 +18,7 @@ from fractions import Fraction
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, no_horizontal_scroll, versality_character
-from tablee.api import handle
+from browser_support import goto_route, new_table, no_horizontal_scroll, ok, versality_character
 from tablee.systems.systmj.data import MODIFIERS as SJ_MODIFIERS
 
 # The fractions a page shows: the headline's and every distribution table's rows (in order).
@@ -35,12 +34,6 @@ def page_fractions(page, headline: str | None, table: str) -> dict:
 
 def fractions(values) -> list[Fraction]:
     return [Fraction(v) for v in values]
-
-
-def ok(request: dict) -> dict:
-    answer = handle(request)
-    assert "error" not in answer, answer
-    return answer
 
 
 # ------------------------------------------------------------------ SYSTMJ

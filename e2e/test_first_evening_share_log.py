@@ -24,21 +24,23 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, goto_route, no_horizontal_scroll, open_table, saved_document, wait_engine, wait_saved
+from browser_support import (
+    ROOT,
+    goto_route,
+    no_horizontal_scroll,
+    ok,
+    open_table,
+    saved_document,
+    wait_engine,
+    wait_saved,
+)
 from browser_support import versality_character as vs_character
 
 sys.path.insert(0, str(ROOT / "tools"))
 
 from bench_table import saved_table
-from tablee import api
 
 RUNTIME = re.compile(r".*/static/vendor/(pyscript|pyodide)/.*")
-
-
-def ok(request: dict) -> dict:
-    response = api.handle(request)
-    assert "error" not in response, response
-    return response
 
 
 def table(characters=(), log=(), systems=None) -> dict:

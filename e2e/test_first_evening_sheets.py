@@ -6,14 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, no_horizontal_scroll, open_table
-from tablee.api import handle
-
-
-def ok(request: dict) -> dict:
-    response = handle(request)
-    assert "error" not in response, response
-    return response
+from browser_support import goto_route, no_horizontal_scroll, ok, open_table
 
 
 def table(characters, systems) -> dict:

@@ -21,14 +21,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, versality_character, wait_saved
-from tablee.api import handle
-
-
-def ok(request: dict) -> dict:
-    answer = handle(request)
-    assert "error" not in answer, answer
-    return answer
+from browser_support import goto_route, new_table, ok, versality_character, wait_saved
 
 
 def theorem_joshua() -> dict:

@@ -18,8 +18,7 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CSP_RECORDER, goto_route, no_horizontal_scroll, saved_document, wait_engine, wait_saved
-from tablee import api
+from browser_support import CSP_RECORDER, goto_route, no_horizontal_scroll, ok, saved_document, wait_engine, wait_saved
 
 ROUTES = [
     "tray", "log", "table", "about", "share",
@@ -29,12 +28,6 @@ ROUTES = [
     "pointzero", "pointzero/mj",
     "theorem", "theorem/chase", "theorem/mk",
 ]
-
-
-def ok(request: dict) -> dict:
-    response = api.handle(request)
-    assert "error" not in response, response
-    return response
 
 
 def table(name: str = "Table de test", characters=(), systems=None, log=()) -> dict:
