@@ -174,3 +174,21 @@ def test_theorem_field_beside_a_help_line_is_not_stretched(app_with):
     boxes = app.locator("#th-realite, #th-des-ka").evaluate_all(
         "xs => xs.map((x) => [Math.round(x.getBoundingClientRect().top), Math.round(x.getBoundingClientRect().height)])")
     assert boxes[0] == boxes[1], boxes
+
+
+def test_an_odds_table_says_impossible_and_certain_in_words(app):
+    """An odds table's row that cannot happen (a Versality "Non, et…" out of reach, a Unicreon
+    failure below the lowest d66) read "0 % 0/1": it now reads like every headline,
+    "impossible (0 %)", and a sure one "certain"; the others keep their percentage and fraction."""
+    rows = app.evaluate("""async () => {
+      const { renderDistribution } = await import('./static/js/views/dice-ui.js');
+      const { render } = await import('./static/vendor/lit-html/lit-html.js');
+      const box = document.createElement('div');
+      document.getElementById('main').append(box);
+      render(renderDistribution([{ label: 'Échec', p: '0/1', percent: 0 }, { label: 'Réussite', p: '1/1', percent: 100 },
+        { label: 'Moitié', p: '1/2', percent: 50 }], 'Résultat'), box);
+      return [...box.querySelectorAll('tbody tr')].map((tr) => [tr.dataset.p, tr.innerText.replace(/\\s+/g, ' ').trim()]);
+    }""")
+    assert rows[0] == ["0/1", "Échec impossible (0 %)"]
+    assert rows[1][0] == "1/1" and "0/1" not in rows[1][1] and "1/1" not in rows[1][1]
+    assert rows[2] == ["1/2", "Moitié 50 % 1/2"]

@@ -39,6 +39,10 @@ function renderTerm(term, fresh) {
   `;
 }
 
+/** An outcome that cannot happen, or must: its row says so in words ("impossible (0 %)"),
+ * like every headline (`probability()`), never "0 %" beside "0/1". */
+const sureOutcome = (p) => ["0", "0/1", "1", "1/1"].includes(String(p));
+
 /** Past this many rows the table scrolls inside its own box instead of growing the page. */
 const SCROLL_ROWS = 24;
 
@@ -65,7 +69,9 @@ export function renderDistribution(rows, header) {
             <th scope="row">${r.label ?? r.total}</th>
             ${folded
               ? html`<td class="num">${probability(r.p, r.percent)}</td>`
-              : html`<td class="num">${formatPercent(r.percent)}</td><td class="exact">${r.p}</td>`}
+              : sureOutcome(r.p)
+                ? html`<td class="num" colspan="2">${probability(r.p, r.percent)}</td>`
+                : html`<td class="num">${formatPercent(r.percent)}</td><td class="exact">${r.p}</td>`}
             <td class="bar-cell" aria-hidden="true"><div class="bar" style="width: ${(100 * r.percent) / max}%"></div></td>
           </tr>`,
         )}
