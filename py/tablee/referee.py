@@ -954,17 +954,7 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | N
     containers = ("systems", "characters", "log")
     if set(before) != set(after) or any(after[k] is not before[k] for k in after if k not in containers):
         return None
-    if any(k not in after["systems"] for k in before["systems"]):
-        return None
-    out: dict[str, Any] = {}
-    systems = {k: v for k, v in after["systems"].items() if before["systems"].get(k) is not v}
-    if systems:
-        out["systems"] = systems
-    for key in ("characters", "log"):
-        found = share.list_changes(before[key], after[key])
-        if found:
-            out[key] = found
-    return out
+    return share.container_changes(before, after)
 
 
 def apply_changes(document: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:

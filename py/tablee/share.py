@@ -35,6 +35,7 @@ __all__ = [
     "SHARE_FILTERS",
     "ShareFilter",
     "conceal_cards",
+    "container_changes",
     "list_changes",
     "register_share_filter",
     "scrub",
@@ -333,18 +334,14 @@ def list_changes(before: list[Any], after: list[Any]) -> dict[str, Any]:
     return out
 
 
-def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
-    """``after`` from ``before``, two views of :func:`table_view`'s kept path (a record whose view
-    did not change is the same object in both): the system states replaced (``systems``), the
-    ``characters`` and ``log`` records dropped, replaced, appended (:func:`list_changes`), the
-    other top-level values that changed (``top``). ``None`` when the views differ otherwise."""
-    if set(before) != set(after) or any(k not in after["systems"] for k in before["systems"]):
+def container_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """How the three containers of table ``after`` are made from ``before``'s, records shared
+    found by identity: the system states replaced (``systems``), the ``characters`` and ``log``
+    records dropped, replaced, appended (:func:`list_changes`). ``None`` when a system state
+    went (the change is not of that shape)."""
+    if any(k not in after["systems"] for k in before["systems"]):
         return None
     out: dict[str, Any] = {}
-    top = {k: after[k] for k in after
-           if k not in ("systems", "characters", "log") and _text(after[k]) != _text(before[k])}
-    if top:
-        out["top"] = top
     systems = {k: v for k, v in after["systems"].items() if before["systems"].get(k) is not v}
     if systems:
         out["systems"] = systems
@@ -353,6 +350,20 @@ def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
         if found:
             out[key] = found
     return out
+
+
+def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """``after`` from ``before``, two views of :func:`table_view`'s kept path (a record whose view
+    did not change is the same object in both): :func:`container_changes`, and the other
+    top-level values that changed (``top``). ``None`` when the views differ otherwise."""
+    if set(before) != set(after):
+        return None
+    out = container_changes(before, after)
+    if out is None:
+        return None
+    top = {k: after[k] for k in after
+           if k not in ("systems", "characters", "log") and _text(after[k]) != _text(before[k])}
+    return {"top": top, **out} if top else out
 
 
 #: The last view the live table's projection answered (``since``: its changes are answered
