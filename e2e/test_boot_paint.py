@@ -4,8 +4,10 @@ With a large saved table (50 characters, a 1000-entry log, in the store's real s
 every request for PyScript's or Pyodide's files held back, the log and the character list
 are on screen and the status line says the engine is loading; the PyScript core is asked for
 only after the first contentful paint; once the held requests go through, the engine is
-ready and opening the table changed nothing. Plus, without a browser: index.html
-modulepreloads exactly the shell's static module graph.
+ready and opening the table changed nothing. A first visit's first paint waits for nothing
+but the page and its stylesheet: the app's module and what it preloads are asked for after
+it. Plus, without a browser: index.html modulepreloads exactly the shell's static module
+graph, from the template the page copies in after its first paint.
 """
 
 from __future__ import annotations
@@ -106,6 +108,25 @@ def test_saved_table_paints_while_the_runtime_is_held(page, site, guarded, big_t
     assert saved_document(page) == big_table
 
 
+def test_a_first_visit_paints_before_it_asks_for_the_app(page, site, guarded):
+    """The welcome is painted from the page and its stylesheet alone: every script and preload
+    is requested after the first contentful paint (on a slow line they would share it with the
+    stylesheet; Lighthouse counts what ended before the largest paint in it)."""
+    page.goto(site)
+    expect(page.get_by_test_id("home-pitch")).to_be_visible()
+    found = page.evaluate(
+        """() => ({
+          fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+          fetched: performance.getEntriesByType('resource').map((e) => [e.name, e.startTime]),
+        })"""
+    )
+    assert found["fcp"] is not None, found
+    before = sorted(name.rsplit("/tablee/", 1)[-1] for name, start in found["fetched"] if start < found["fcp"])
+    assert not [n for n in before if n.endswith((".js", ".mjs", ".json"))], before
+    after = {name.rsplit("/tablee/", 1)[-1] for name, start in found["fetched"] if start >= found["fcp"]}
+    assert {"static/js/app.js", "static/i18n/fr/core.json", "static/js/engine.js"} <= after, after
+
+
 def test_index_modulepreloads_the_shell_graph_and_nothing_else():
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
@@ -116,3 +137,11 @@ def test_index_modulepreloads_the_shell_graph_and_nothing_else():
     assert not [p for p in preloads if "pyscript" in p or "pyodide" in p]
     assert sorted(preloads) == sorted(graph[1:]), "index.html's modulepreload list is not app.js's static graph"
     assert index_with_preloads(html) == html, "index.html is stale: run python3 tools/vendor.py"
+    # The module, the preloads and the shell's texts sit in the template copied in after the
+    # first paint: outside it, the head asks for nothing a first paint does not need.
+    template = re.search(r'<template id="boot-load">(.*?)</template>', html, re.S).group(1)
+    assert '<script type="module" src="static/js/app.js"></script>' in template
+    assert all(f'href="{p}"' in template for p in preloads)
+    outside = html.replace(template, "")
+    assert re.findall(r'<(?:link|script)[^>]*\b(?:href|src)="([^"]+)"', outside) == [
+        "manifest.webmanifest", "static/icons/icon.svg", "static/icons/icon-192.png", "static/css/app.css"]

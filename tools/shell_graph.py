@@ -34,18 +34,18 @@ def static_graph(root: Path = ROOT) -> list[str]:
     return found
 
 
-def preload_block(root: Path = ROOT) -> str:
-    links = "".join(f'  <link rel="modulepreload" href="{rel}">\n' for rel in static_graph(root)[1:])
-    return f"  {BEGIN}\n{links}  {END}\n"
+def preload_block(root: Path = ROOT, indent: str = "  ") -> str:
+    links = "".join(f'{indent}<link rel="modulepreload" href="{rel}">\n' for rel in static_graph(root)[1:])
+    return f"{indent}{BEGIN}\n{links}{indent}{END}\n"
 
 
 def index_with_preloads(html: str, root: Path = ROOT) -> str:
-    """index.html's text with its generated block replaced (inserted before </head> if absent)."""
-    block = preload_block(root)
-    pattern = re.compile(r"^[ \t]*" + re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n", re.S | re.M)
+    """index.html's text with its generated block replaced, at the block's own indentation (it
+    sits in the ``boot-load`` template); inserted before </head> if absent."""
+    pattern = re.compile(r"^([ \t]*)" + re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n", re.S | re.M)
     if pattern.search(html):
-        return pattern.sub(lambda _m: block, html, count=1)
-    return html.replace("</head>", block + "</head>", 1)
+        return pattern.sub(lambda m: preload_block(root, m.group(1)), html, count=1)
+    return html.replace("</head>", preload_block(root) + "</head>", 1)
 
 
 def write_index(root: Path = ROOT) -> bool:
