@@ -12,6 +12,43 @@ from tablee.api import load_all
 
 load_all()
 
+
+def _remembered_schema_strategies() -> None:
+    """Build each (sub)schema's Hypothesis strategy once per test process.
+
+    hypothesis-jsonschema (pinned in requirements-test.txt) builds an object's property
+    strategies while it draws: every example of every op re-resolved and re-canonicalised the
+    same big state schemas (a Théorem hand, a SYSTMJ card), which was nearly all of the schema
+    fuzzes' time (eight Théorem and SYSTMJ ops, two examples each: 73 s -> 5 s). A strategy is
+    an immutable description of what to draw, so the one built for a schema serves every later
+    draw of an equal schema: the examples drawn are the same. Keyed by the schema's canonical
+    JSON and the alphabet's settings; ``custom_formats`` (unused here) are not remembered.
+    ``tests/test_api_core.py`` checks it is in place (a library upgrade that renames the private
+    function must be noticed, not make the suite slow without a word). Installed by a session
+    fixture, not at import: importing the library reads Hypothesis's character tables, which
+    Hypothesis asks plugins and conftests not to do while pytest starts."""
+    import hypothesis_jsonschema._from_schema as _jsonschema_strategies
+    from hypothesis_jsonschema._encode import encode_canonical_json
+
+    build = getattr(_jsonschema_strategies, "__from_schema")
+    made: dict[tuple[str, bool, object], object] = {}
+
+    def remembered(schema, *, alphabet, custom_formats):
+        if custom_formats is not None:
+            return build(schema, alphabet=alphabet, custom_formats=custom_formats)
+        key = (encode_canonical_json(schema), alphabet.allow_x00, alphabet.codec)
+        if key not in made:
+            made[key] = build(schema, alphabet=alphabet, custom_formats=custom_formats)
+        return made[key]
+
+    remembered.tablee_remembers = True
+    setattr(_jsonschema_strategies, "__from_schema", remembered)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def remembered_schema_strategies():
+    _remembered_schema_strategies()
+
 # No time limit on a Hypothesis example: timings belong to `make bench`, never to tests (a busy
 # machine made one Chronoste example take 366 ms against the default 200 ms deadline).
 settings.register_profile("tablee", deadline=None)

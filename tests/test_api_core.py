@@ -64,6 +64,16 @@ def test_schema_is_valid_draft_2020_12(name):
     Draft202012Validator.check_schema(registry.OPS[name].schema)
 
 
+def test_schema_strategies_are_built_once_per_process():
+    """tests/conftest.py remembers hypothesis-jsonschema's strategy per schema (the fuzzes below
+    took minutes without it): a library upgrade that drops the private function fails here."""
+    import hypothesis_jsonschema._from_schema as built
+
+    assert getattr(getattr(built, "__from_schema"), "tablee_remembers", False)
+    schema = registry.OPS["theorem.remove"].schema
+    assert from_schema(schema) is from_schema(json.loads(json.dumps(schema)))
+
+
 @pytest.mark.parametrize("name", OP_NAMES)
 def test_fuzz_op_from_its_schema(name):
     codes = declared_codes()
