@@ -405,10 +405,11 @@ def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
     ana = h({"op": "systmj.character.new", "id": "s-ana", "name": "Ana"})["character"]
     ana["attributes"] = {**ana["attributes"], "intelligence": 60, "personnalite": 40}
     ana["skills"] = {**ana["skills"], "lire_ecrire": 30}
-    brune = {**unicreon("u-mo", "Brune", secret=SECRET), "pv": 10,
-             "conditions": [{"kind": "poison", "name": "Ciguë", "diagnosed": False},
-                            {"kind": "infection", "name": "", "diagnosed": False}]}
-    state = {**h({"op": "systmj.state.new"})["state"], "session": 2}
+    brune = {**unicreon("u-mo", "Brune", secret=SECRET), "ignore_encumbrance": True, "po": 5}
+    brune = h({"op": "unicreon.shop.buy", "character": brune, "ref": "bandage"})["character"]
+    brune = {**brune, "pv": 10, "conditions": [{"kind": "poison", "name": "Ciguë", "diagnosed": False},
+                                               {"kind": "infection", "name": "", "diagnosed": False}]}
+    state = {**h({"op": "systmj.state.new"})["state"], "session": 2, "learning_gain": "1d4"}
     doc = valid({"schema": 1, "app": "tablee", "name": "Études", "language": "fr", "characters": [ana, brune],
                  "log": [], "systems": {"systmj": state}, "settings": {}})
     mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["s-ana"]), ("Mo", ["u-mo"])])
@@ -417,13 +418,14 @@ def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
     open_page(lea, site, "systmj/learning/s-ana")
     expect(lea.locator("[data-testid=sj-l-live]")).to_be_visible()
     expect(lea.locator("#sj-l-gain")).to_be_disabled()
+    expect(lea.locator("#sj-l-gain")).to_have_value("1d4")  # the session's gain, the MJ's choice
     expect(lea.locator("[data-testid=sj-l-odds]")).to_have_attribute("data-limit", "50")
     lea.click("#sj-l-roll")
     result = lea.locator("[data-testid=sj-l-result]")
     expect(result).to_be_visible()
     learned = wait_saved(mj, "d => d.characters[0].progress.length === 1 && d.log.some(e => e.label)")
     [seed] = feed_seeds(mj, "systmj.learning.roll")
-    same = h({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1, "gain": "1",
+    same = h({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1, "gain": "1d4",
               "subject": {"character": "s-ana", "target": "skill", "key": "lire_ecrire", "session": 2},
               "learned": [], "seed": seed})
     expect(result).to_have_attribute("data-after", str(same["after"]))
@@ -470,6 +472,14 @@ def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
     assert diagnosed["characters"][1] == same["character"]
     entry = next(e for e in diagnosed["log"] if e["kind"] == "unicreon.diagnose")
     assert entry["result"]["test"] == same["test"] and entry["who"] == "Brune"
+    # Brune dresses herself with her bandage ("Soins": 1 PV, two uses): a move the MJ's device
+    # runs on its record, the answer shown on the phone and never sent back as a sheet edit.
+    mo.get_by_test_id("uc-use").first.click()
+    bandaged = h({"op": "unicreon.item.use", "character": same["character"], "uid": brune["inventory"][0]["uid"]})
+    wait_saved(mj, "(d, pv) => d.characters[1].pv === pv && d.characters[1].inventory[0].uses === 1",
+               bandaged["character"]["pv"])
+    assert wait_saved(mj, "d => true")["characters"][1] == bandaged["character"]
+    expect(mo.locator("[data-testid=uc-pv]")).to_have_text(str(bandaged["character"]["pv"]))
 
     # Léa's phone cannot roll Brune's day; the MJ's feed refused nothing else (no phone's log
     # line, no sheet save), and the secret never reached a phone.
@@ -482,3 +492,5 @@ def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
     assert [c for c in codes if c[1] is not None] == [
         ("systmj.learning.roll", "systmj.learning.once_per_session"), ("unicreon.health.day", "live.refused.character")]
     assert ("live.log.add", None) not in codes
+    # Every change of this scene was a move; the pages' writes of the answers were not saves.
+    assert ("unicreon.item.use", None) in codes and ("live.character.save", None) not in codes

@@ -122,6 +122,9 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     expect(page.locator("#sj-l-mentor-err")).to_have_text("Choisissez le mentor.")
     page.select_option("#sj-l-mentor", orsk)
     page.select_option("#sj-l-gain", "1d4")
+    # The gain is the session's, the MJ's choice (2.4.1): kept in the table for every roll after.
+    wait_saved(page, "d.systems.systmj.learning_gain === '1d4'")
+    expect(page.locator("#sj-l-gain")).to_have_value("1d4")
     expect(page.locator("[data-testid=sj-l-odds]")).to_have_attribute("data-limit", "65")
     expect(page.locator("[data-testid=sj-l-odds]")).to_contain_text("+8")  # 4 × 2 from 60 up
     no_horizontal_scroll(page)

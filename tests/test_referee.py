@@ -1019,6 +1019,32 @@ def test_a_systmj_learning_roll_from_a_phone_is_the_op_on_the_mjs_record():
     assert again == after and refused["error"]["code"] == "systmj.learning.once_per_session"
 
 
+def test_a_phones_learning_rolls_gain_what_the_mj_chose_for_the_session():
+    """2.4.1: the MJ chooses the gain (« 1 point, 1D4, 1D10 ou 1D20 »), kept in the table state
+    by ``systmj.session.gain``: a learning roll and a Pouvoir card learned from a phone gain
+    that, whatever the phone asks; the choice is the MJ's op, never a move."""
+    doc = _sj_learning_table()
+    doc["systems"]["systmj"] = ok({"op": "systmj.session.gain", "state": doc["systems"]["systmj"],
+                                   "gain": "1d10"})["state"]
+    assert doc["systems"]["systmj"]["learning_gain"] == "1d10"
+    sent = {"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1, "gain": "1",
+            "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}, "learned": []}
+    after, answer = move(doc, ANA, sent, seed=21)
+    same = ok({**sent, "gain": "1d10", "subject": {**sent["subject"], "session": 3}, "seed": 21})
+    assert answer["gain"] == "1d10" and answer["after"] == same["after"] and answer["roll"] == same["roll"]
+    assert after["log"][-1]["request"]["gain"] == "1d10"
+    r = ok({"op": "systmj.card.save", "state": doc["systems"]["systmj"],
+            "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2, "score": 40}})
+    number = r["card"]["number"]
+    r = ok({"op": "systmj.card.give", "state": r["state"], "character": doc["characters"][0], "number": number})
+    doc["systems"]["systmj"], doc["characters"][0] = r["state"], r["character"]
+    _, answer = move(doc, ANA, {"op": "systmj.card.learn", "character": {"id": "s1"}, "number": number, "gain": "1"})
+    assert answer["gain"] == "1d10"
+    with pytest.raises(RulesError) as info:
+        move(doc, ANA, {"op": "systmj.session.gain", "gain": "1d20"})
+    assert info.value.code == "live.refused.not_a_move"
+
+
 def test_a_systmj_learning_roll_reads_the_mentor_from_the_mjs_record_and_is_the_learners_own():
     """2.4.3, "Apprentissage par mentorat": Bo mentors Ana; the mentor's INT, PER and score are
     the MJ's record of Bo, not the phone's. Another player's character is refused, and so is
@@ -1254,3 +1280,79 @@ def test_a_move_answers_its_changes_when_asked_not_the_whole_table():
     asked = ok({**base, "document": doc, "changes": True})
     assert asked["changes"]["log"]["drop"] == 1 and len(asked["changes"]["log"]["add"]) == 1
     assert referee.apply_changes(doc, asked["changes"]) == ok({**base, "document": doc})["document"]
+
+
+def _uc_with(character, *refs):
+    """``character`` with the catalogue items ``refs`` (bought, its bags ignored, PO enough)."""
+    character = {**character, "ignore_encumbrance": True, "po": 200}
+    for ref in refs:
+        character = ok({"op": "unicreon.shop.buy", "character": character, "ref": ref})["character"]
+    return character
+
+
+def test_an_item_used_from_a_phone_on_another_players_character_is_the_op_on_both_mjs_records():
+    """"Soins": Aya (Léa's) dresses Bob (Tom's) with an advanced kit. The phone's copies (Bob
+    sent with 1 PV of 99, Aya with no kit use spent) are ignored: the op runs on the MJ's
+    records, both written to the table; the answer's patient is Bob's player view (his secret
+    stays out). One's own character named as the patient is a use on oneself (the use is
+    spent once)."""
+    doc = _uc_health_table()
+    doc["characters"][0] = _uc_with(doc["characters"][0], "trousse_avancee")
+    doc["characters"][2] = {**doc["characters"][2], "pv": 6, "secret": SECRET}
+    aya, bob = doc["characters"][0], doc["characters"][2]
+    uid = aya["inventory"][0]["uid"]
+    sent = {"op": "unicreon.item.use", "character": _phone_copy(aya), "uid": uid,
+            "target": _phone_copy(bob, pv=1, pv_max=99)}
+    after, answer = move(doc, LEA_UC, sent)
+    same = ok({"op": "unicreon.item.use", "character": aya, "uid": uid, "target": bob})
+    assert same["target"]["pv"] == 10 and same["character"]["inventory"][0]["uses"] == 3
+    assert after["characters"][0] == same["character"] and after["characters"][2] == same["target"]
+    assert after["characters"][1] == doc["characters"][1]
+    assert answer["target"] == referee.share.share("character", same["target"], "player")
+    assert SECRET not in json.dumps(answer) and after["characters"][2]["secret"] == SECRET
+    again, answer = move(after, LEA_UC, {**sent, "target": _phone_copy(after["characters"][0])})
+    assert again["characters"][0]["inventory"][0]["uses"] == 2
+    assert again["characters"][0]["pv"] == min(12, after["characters"][0]["pv"] + 4)
+
+
+def test_a_poison_from_a_phone_reaches_its_victim_and_nothing_else():
+    """"Liste d'équipement": a poison used on its victim gives it the condition, undiagnosed;
+    the victim may be an NPC of the MJ's (no member's): its record stays the MJ's, its secret
+    out of the answer. A victim that is not on the table, or of another system, is refused and
+    the table unchanged; so is a poison of another player's character."""
+    doc = _uc_health_table()
+    doc["characters"][0] = _uc_with(doc["characters"][0], "poison")
+    npc = {**ok({"op": "unicreon.character.new", "id": "npc", "name": "Garde"})["character"], "secret": SECRET}
+    doc["characters"].append(npc)
+    uid = doc["characters"][0]["inventory"][0]["uid"]
+    sent = {"op": "unicreon.item.use", "character": {"id": "ua"}, "uid": uid, "target": {"id": "npc"}}
+    after, answer = move(doc, LEA_UC, sent)
+    same = ok({"op": "unicreon.item.use", "character": doc["characters"][0], "uid": uid, "target": npc})
+    assert after["characters"][3] == same["target"] and same["target"]["conditions"][0]["kind"] == "poison"
+    assert after["characters"][0]["inventory"] == [] == same["character"]["inventory"]
+    assert SECRET not in json.dumps(answer) and after["characters"][3]["secret"] == SECRET
+    theorem = th_character("tx")
+    doc["characters"].append(theorem)
+    for target in ({"id": "nobody"}, {"id": "tx"}, "npc"):
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA_UC, {**sent, "target": target})
+        assert info.value.code == "live.refused.character", target
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA_UC, {**sent, "character": {"id": "ub"}})
+    assert info.value.code == "live.refused.character"
+
+
+def test_an_item_used_on_a_fighter_reaches_its_combatant():
+    """While a fight is open a combatant holds its character's current PV: a kit used by Aya
+    on herself during the fight heals from the fight's PV (5, not the sheet's 9) and the
+    combatant gets the result, as the sheet page does on one device."""
+    doc = _uc_health_table(fight=True)
+    doc["characters"][0] = _uc_with(doc["characters"][0], "trousse_avancee")
+    record = doc["characters"][0]
+    combat = doc["systems"]["unicreon"]["combat"]
+    uid = record["inventory"][0]["uid"]
+    after, answer = move(doc, LEA_UC, {"op": "unicreon.item.use", "character": {"id": "ua"}, "uid": uid})
+    same = ok({"op": "unicreon.item.use", "character": {**record, "pv": 5}, "uid": uid})
+    synced = ok({"op": "unicreon.combat.sync", "state": combat, "character": same["character"]})["state"]
+    assert after["characters"][0] == same["character"] and same["character"]["pv"] == 9
+    assert after["systems"]["unicreon"]["combat"] == synced == answer["state"]["combat"]

@@ -106,6 +106,11 @@ class Move:
     ``record`` then get ``state`` None.
     An actor ``("healer", "id?")`` is an ``id`` actor the request may leave out; ``("subject",
     "subject")`` a SYSTMJ test subject whose ``character`` must be one of the member's.
+    ``others``: request fields naming, by a record the request may leave out, a character the
+    move acts on that need not be the member's (the patient of a care item, the victim of a
+    poison): a character of the move's system on the MJ's table, replaced by the MJ's record;
+    the op's answer of the same key is that character as the move leaves it, written to the
+    table and answered as its player view.
     """
 
     system: str | None
@@ -119,6 +124,7 @@ class Move:
     log_only: tuple[str, ...] = ()
     sheet: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any] | None] | None = None
     needs_state: bool = True
+    others: tuple[str, ...] = ()
 
 
 def _fold(text: str) -> str:
@@ -320,10 +326,14 @@ _SJ_QUALITY = {"echec_critique": "Échec critique", "mauvais": "Mauvais apprenti
 #: The gain of a learning roll made from a phone. 000_d267ce9097809d3e.txt, 2.4.1: the gain is
 #: the MJ's to grant (« Le MJ pourra alors lui accorder, par exemple, un jet d'apprentissage
 #: quotidien avec un gain modeste (1 point/jour) », 1D4 for a day of travel, 1D10 or 1D20 for
-#: a school); rules/README.md (SYSTMJ): "the MJ chooses the gain of the session". The table
-#: holds no such choice, so a phone cannot grant itself one: it rolls the modest gain, and a
-#: larger one is rolled on the MJ's device.
-_SJ_PHONE_GAIN = "1"
+#: a school); rules/README.md (SYSTMJ): "the MJ chooses the gain of the session". A phone
+#: cannot grant itself one: the gain is the table's (``systmj.session.gain``, in the state),
+#: the modest 1 point until the MJ chose another.
+def _sj_gain(state: dict[str, Any] | None) -> str:
+    from .systems.systmj import data as D
+
+    gain = state.get("learning_gain") if isinstance(state, dict) else None
+    return gain if gain in D.LEARNING_GAINS else "1"
 
 
 def _sj_score(character: dict[str, Any], key: str) -> int:
@@ -352,7 +362,7 @@ def _sj_learning(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]
     a phone that forgets its own. A mentor (2.4.3, "Apprentissage par mentorat") is a character
     of the table other than the learner and not a créature, as the page offers them; its INT,
     PER and score are read from the MJ's record of it. The gain is the MJ's (2.4.1, see
-    :data:`_SJ_PHONE_GAIN`). Only a skill can be studied (``subject.target`` "skill", a skill the
+    :func:`_sj_gain`). Only a skill can be studied (``subject.target`` "skill", a skill the
     table knows: ``live.refused.sheet`` otherwise)."""
     from .systems.systmj import data as D
 
@@ -375,7 +385,7 @@ def _sj_learning(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]
                and p.get("session") == session and isinstance(p.get("key"), str)][-300:]
     out = {"op": request["op"], "score": _sj_score(character, key),
            "intelligence": character["attributes"]["intelligence"],
-           "personnalite": character["attributes"]["personnalite"], "da": da, "gain": _SJ_PHONE_GAIN,
+           "personnalite": character["attributes"]["personnalite"], "da": da, "gain": _sj_gain(state),
            "subject": {"character": character["id"], "target": "skill", "key": key, "session": session},
            "learned": learned, "seed": request["seed"]}
     mentor = request.get("mentor")
@@ -425,9 +435,9 @@ def _sj_card_gain(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any
     """SYSTMJ, learning a Pouvoir card from its holder's phone (000_d267ce9097809d3e.txt, 4.4:
     « à travers un processus d'Apprentissage (voir 2.4 …) »): the card's score and DA, the
     learner's INT and PER and its rolls of the session are read by the op from the MJ's library
-    and record; the gain is the MJ's (2.4.1, :data:`_SJ_PHONE_GAIN`) and the mentor is dropped
+    and record; the gain is the MJ's (2.4.1, :func:`_sj_gain`) and the mentor is dropped
     (the cards page offers none)."""
-    request["gain"] = _SJ_PHONE_GAIN
+    request["gain"] = _sj_gain(ctx["state"])
     return request
 
 
@@ -471,19 +481,42 @@ def _uc_health(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
 
 
 def _uc_synced(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any] | None:
-    """The open fight with the character's new PV and down state on its combatant (the sheet
-    page's ``syncedCombat`` on one device, ``unicreon.combat.sync``); None: not fighting."""
-    state, changed = ctx["state"], answer.get("character")
-    if not isinstance(changed, dict) or _uc_fighter(state, changed.get("id")) is None:
-        return None
-    synced = _run({"op": "unicreon.combat.sync", "state": state["combat"], "character": changed})
-    return {**state, "combat": synced["state"]}
+    """The open fight with the new PV and down state of the character the move changed, and of
+    its patient or victim (an item's ``target``), on their combatants (the sheet page's
+    ``syncedCombat`` on one device, ``unicreon.combat.sync``); None: neither fights."""
+    state = ctx["state"]
+    combat, synced = (state.get("combat") if isinstance(state, dict) else None), False
+    for changed in (answer.get("character"), answer.get("target")):
+        if isinstance(changed, dict) and _uc_fighter({"combat": combat}, changed.get("id")) is not None:
+            combat = _run({"op": "unicreon.combat.sync", "state": combat, "character": changed})["state"]
+            synced = True
+    return {**state, "combat": combat} if synced else None
 
 
 def _uc_health_move(**extra: Any) -> Move:
     """A Unicreon health op on one's own character (:func:`_uc_health`)."""
     return Move("unicreon", extra.pop("actors", _REC), state=False, needs_state=False, prepare=_uc_health,
                 record=_uc_synced, **extra)
+
+
+def _uc_item_use(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """Unicreon, an item used by one of the player's characters (004_12a5de9999b9d0ad.txt,
+    "Soins": a bandage or a kit on oneself or on a patient; "Poisons et maladies": an antidote
+    after a diagnosis; "Liste d'équipement": a poison on its victim). The user and the patient
+    or victim are the MJ's records (:attr:`Move.others`: the patient may be anyone's character,
+    as a passe d'armes may hit anyone's), each with the PV of the open fight while it fights,
+    as the sheet page does on one device (:func:`_uc_health`)."""
+    request = _uc_health(request, ctx)
+    target = request.get("target")
+    if isinstance(target, dict) and target.get("id") == request["character"].get("id"):
+        # One's own character named as the patient is a use on oneself: two copies of one
+        # record would leave the item's use unspent.
+        request.pop("target")
+        target = None
+    fighter = _uc_fighter(ctx["state"], target.get("id")) if isinstance(target, dict) else None
+    if fighter is not None and isinstance(fighter.get("pv"), int):
+        request["target"] = {**target, "pv": min(fighter["pv"], target["pv_max"]), "down": fighter.get("down")}
+    return request
 
 
 _REC = (("character", "record"),)
@@ -555,6 +588,10 @@ MOVES: dict[str, Move] = {
     "unicreon.health.day": _uc_health_move(),
     "unicreon.health.diagnose": _uc_health_move(actors=(("character", "record"), ("healer", "id?")),
                                                 log_only=("healer",)),
+    # An item used by one of the player's characters, on itself or on a patient or victim of
+    # the table's (_uc_item_use): one use spent, the care, cure or poison the op applies.
+    "unicreon.item.use": Move("unicreon", _REC, state=False, needs_state=False, prepare=_uc_item_use,
+                              record=_uc_synced, others=("target",)),
     # Unicreon combat (004_12a5de9999b9d0ad.txt, "Combat avancé"): one's own fighter escapes
     # from melee ("Fuite": two actions, or one and an Agilité opposition rolled by the MJ's
     # device), moves into contact with a foe, or picks its thrown weapon back up; the combat
@@ -701,6 +738,17 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
             request[field] = copy.deepcopy(document["characters"][at])
         touched.add(cid)
         acting = acting or document["characters"][at]
+    others: set[str] = set()
+    for field in spec.others:
+        value = request.get(field)
+        if value is None:
+            continue
+        cid = value.get("id") if isinstance(value, dict) else None
+        at = _character_index(document, cid) if isinstance(cid, str) else -1
+        if at < 0 or document["characters"][at].get("system") != spec.system:
+            raise _refuse("live.refused.character", character=cid if isinstance(cid, str) else None)
+        request[field] = copy.deepcopy(document["characters"][at])
+        others.add(cid)
     ctx = {"character": copy.deepcopy(acting) if acting else None, "state": copy.deepcopy(state), "document": document}
     if spec.prepare is not None:
         request = spec.prepare(request, ctx)
@@ -727,6 +775,10 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     changed = answer.get("character")
     if isinstance(changed, dict) and changed.get("id") in touched:
         out["characters"][_character_index(out, changed["id"])] = changed
+    for field in spec.others:
+        other = answer.get(field)
+        if isinstance(other, dict) and other.get("id") in others | touched and other is not changed:
+            out["characters"][_character_index(out, other["id"])] = other
     reply = share.scrub({k: v for k, v in answer.items() if k not in _ANSWER_SECRETS}, _DRAW_ORDERS)
     if spec.system is not None or touched:
         # The seed of a move that read a hidden state: with the public discard it would let the
@@ -736,6 +788,9 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         reply["logged"] = _log_run(out, member, name, spec, request, reply, seed, now, touched)
     if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
         reply["character"] = share.share("character", reply["character"], "player")
+    for field in spec.others:
+        if isinstance(reply.get(field), dict):
+            reply[field] = share.share("character", reply[field], "player")
     if spec.system is not None and isinstance(out["systems"].get(spec.system), dict):
         view = _player_state(spec.system, out["systems"][spec.system])
         reply["state"] = view.get(spec.part) if spec.part is not None else view

@@ -245,6 +245,10 @@ export class Session extends EventTarget {
       this.localAddLog = app.addLog;
       app.addLog = (entry) => this.addLog(entry);
       this.logged = null; // the id of the entry the referee logged for this phone's last move
+      // The characters the referee answered for this phone's moves (id -> the answered player
+      // view), until the published table shows them: the page writes an answer into its table
+      // to show it, and that write is the referee's work, never a sheet edit to send back.
+      this.answered = new Map();
       // A replay ("Vérifier / rejouer") runs on this phone: sent as a move it would roll again.
       app.callHere = this.localCall;
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
@@ -421,6 +425,9 @@ export class Session extends EventTarget {
     if (this.moveOps === null) return this.localCall(request);
     if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
       const answer = await this.move(asMove(request));
+      for (const key of ["character", "target"]) {
+        if (isObject(answer?.[key]) && typeof answer[key].id === "string") this.answered.set(answer[key].id, answer[key]);
+      }
       // The entry the referee logged for this move: the page's addLog that follows names it.
       // (a page logs after its last move: Versality's test after its resolve, not its draw)
       if (typeof answer?.logged === "string") this.logged = answer.logged;
@@ -617,6 +624,9 @@ export class Session extends EventTarget {
       // one (made on this phone) joins the table and becomes this player's
       if (!isObject(c) || (before.has(c.id) && same(before.get(c.id), c))) continue;
       if (queued("live.character.save", (m) => same(m.character, c))) continue;
+      // A move's answer the page wrote to show it (a save of it could put back, over a change
+      // the MJ made since, what the move left; another player's patient would be refused).
+      if (this.answered.has(c.id) && same(this.answered.get(c.id), c)) continue;
       this.move({ op: "live.character.save", character: structuredClone(c) }).then((answer) => this.report(answer));
     }
     const logged = new Set([...(pub.log ?? []), ...this.privateLog()].map((e) => (isObject(e) ? e.id : null)));
@@ -689,6 +699,9 @@ export class Session extends EventTarget {
     const after = this.mirror.json; // readJson's answer, from this update's changes alone
     if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
     this.published = after;
+    for (const c of after.characters) {
+      if (isObject(c) && this.answered.has(c.id) && same(this.answered.get(c.id), c)) this.answered.delete(c.id);
+    }
     if (!this.joined) {
       // The first sync: this device's own table is backed up, then the shared one is its table.
       // (a copy: the mirror's objects are never changed in place)

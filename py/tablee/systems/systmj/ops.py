@@ -493,6 +493,18 @@ def _review_plan(request: dict[str, Any]) -> dict[str, Any]:
     return {"session": session, "reviewed": session in state["reviewed"], "used": skills_used(request["log"], session)}
 
 
+@systmj_op("session.gain", state=True, takes={"gain": {"enum": list(D.LEARNING_GAINS)}},
+           summary="The MJ's gain for the session's learning rolls (1 point, 1D4, 1D10, 1D20): the one a roll "
+           "made on a player's phone gains.")
+def _session_gain(request: dict[str, Any]) -> dict[str, Any]:
+    """000_d267ce9097809d3e.txt, 2.4.1: the MJ chooses what a period of study may bring (the
+    gain: « 1 point, 1D4, 1D10 ou 1D20 »); rules/README.md (SYSTMJ): "the MJ chooses the gain of
+    the session". Kept in the table state so that a roll made on a player's phone, which the
+    MJ's device runs, gains what the MJ chose (referee.py ``_sj_gain``)."""
+    state = S.require_state(request["state"])
+    return {"state": {**state, "learning_gain": request["gain"]}}
+
+
 @systmj_op("session.close", state=True,
            summary="The review is done: the session is marked reviewed and the next one begins.")
 def _session_close(request: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ Shape::
     {"universe": {"name": str, "special_skills": [{"id": "sp-…", "name": str, "da": 1..5}]},
      "phase": "jeu_libre" | "action_mouvement", "round": int,
      "session": int (the session being played, from 1),
+     "learning_gain": "1" | "1d4" | "1d10" | "1d20" (optional: the session's gain, 2.4.1),
      "reviewed": [int] (sessions whose review is done),
      "chronoste": {"holder": str, "months": [{"name", "days"}],
                    "year": int, "month": 1.., "day": 1.., "minute": 0..1439,
@@ -90,6 +91,9 @@ STATE_SCHEMA: dict[str, Any] = {
         "phase": {"enum": list(D.PHASES)},
         "round": {"type": "integer", "minimum": 0, "maximum": 100000},
         "session": {"type": "integer", "minimum": 1, "maximum": 100000},
+        # The gain of the session's learning rolls, the MJ's choice (2.4.1; optional: absent, the
+        # modest 1 point). What a roll made on a player's phone gains (py/tablee/referee.py).
+        "learning_gain": {"enum": list(D.LEARNING_GAINS)},
         "reviewed": {"type": "array", "maxItems": 1000, "items": {"type": "integer", "minimum": 1, "maximum": 100000}},
         "chronoste": {
             "type": "object",

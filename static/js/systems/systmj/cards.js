@@ -9,7 +9,9 @@ import { ensureCardStyles } from "../../views/cards.js";
 import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { engineChange, engineData, onNavigate, requestCache } from "../../views/ui.js";
-import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, stateOp, tableState } from "./common.js";
+import {
+  backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, sessionGain, stateOp, tableState,
+} from "./common.js";
 
 export const cardRules = engineData("systmj.cards.rules");
 
@@ -50,18 +52,18 @@ async function deleteCard(app, card) {
   app.notify("status", t("systmj.cards.deleted", { number: card.number }));
 }
 
-/** The gain of a card's learning: the MJ's to grant (2.4.1). On a player's phone at a live
- * table the MJ's device rolls it with the modest 1 point (py/tablee/referee.py
- * `_SJ_PHONE_GAIN`), so the page offers no other there. */
-function gainOf(number) {
-  return liveCharacters() !== null ? "1" : ui.gain.get(number) ?? "1";
+/** The gain of a card's learning: the MJ's to grant (2.4.1), the session's unless chosen
+ * here for this card. On a player's phone at a live table the MJ's device rolls it with the
+ * session's gain (py/tablee/referee.py `_sj_gain`), so the page offers no other there. */
+function gainOf(app, number) {
+  return liveCharacters() !== null ? sessionGain(app.doc) : ui.gain.get(number) ?? sessionGain(app.doc);
 }
 
 /** The request that learns a Pouvoir card held by `holder` (4.4, 2.4): odds, then the roll. */
 function learnRequest(app, card) {
   const who = findCharacter(app.doc, card.holder);
   if (!who) return null;
-  return { state: tableState(app), character: who, number: card.number, gain: gainOf(card.number) };
+  return { state: tableState(app), character: who, number: card.number, gain: gainOf(app, card.number) };
 }
 
 /** The roll, on the card and its holder as saved when its turn comes (views/ui.js
@@ -71,7 +73,7 @@ function learnRequest(app, card) {
 async function learn(app, card) {
   if (!learnRequest(app, card)) return;
   const seed = newSeed();
-  const gain = gainOf(card.number);
+  const gain = gainOf(app, card.number);
   const holderOf = (doc) => library(doc.systems?.systmj).find((x) => x.number === card.number)?.holder ?? "";
   let logged = null;
   let who = null;
@@ -111,7 +113,7 @@ function learnControls(app, card) {
   return html`<div class="row sj-card-learn" data-testid="sj-learn">
     <label for=${`sj-learn-gain-${card.number}`}>${t("systmj.ui.gain")}</label>
     <select id=${`sj-learn-gain-${card.number}`} ?disabled=${liveCharacters() !== null} @change=${(e) => { ui.gain.set(card.number, e.target.value); app.rerender(); }}>
-      ${gains.map((g) => html`<option value=${g} ?selected=${gainOf(card.number) === g}>${t(`systmj.gain.${g}`)}</option>`)}
+      ${gains.map((g) => html`<option value=${g} ?selected=${gainOf(app, card.number) === g}>${t(`systmj.gain.${g}`)}</option>`)}
     </select>
     ${odds && !odds.error ? html`<span class="muted small" data-testid="sj-learn-odds">${t("systmj.cards.learn_odds", { limit: odds.limit, chance: odds.improve.percent })}</span>`
       : odds?.error ? errorLine(odds.error, tableState(app), `sj-learn-error-${card.number}`) : nothing}

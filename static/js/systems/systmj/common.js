@@ -63,6 +63,10 @@ export function stateOp(app, holder, build, { errorKey, also } = {}) {
   });
 }
 
+/** The gain of the session's learning rolls, the MJ's choice kept in the table state (2.4.1;
+ * `systmj.session.gain`): what a roll made on a player's phone gains, and every roll's default. */
+export const sessionGain = (doc) => doc.systems?.systmj?.learning_gain ?? "1";
+
 export const characters = (doc) => systemCharacters(doc, SYSTEM);
 export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);
 

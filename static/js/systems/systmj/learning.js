@@ -14,17 +14,17 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { disabledWhy, engineChange, onNavigate, reveal } from "../../views/ui.js";
 import {
   GENERIC_SKILLS, backLink, characters, d100Term, renderD100, degreeLabel, errorLine, findCharacter, nameOf, ready,
-  replaceCharacter, requestCache, rules, scoreOf, skillLabel, specialSkills, tableState, withScore,
+  replaceCharacter, requestCache, rules, scoreOf, sessionGain, skillLabel, specialSkills, stateOp, tableState, withScore,
 } from "./common.js";
 
-const ui = { id: null, skill: "lire_ecrire", mode: "self", mentor: "", da: null, gain: "1", result: null, error: null, busy: false };
+const ui = { id: null, skill: "lire_ecrire", mode: "self", mentor: "", da: null, result: null, error: null, busy: false };
 const oddsCache = requestCache();
 
 onNavigate(() => { ui.error = null; });
 
 function reset(id) {
   if (ui.id === id) return;
-  Object.assign(ui, { id, mode: "self", mentor: "", da: null, gain: "1", result: null, error: null });
+  Object.assign(ui, { id, mode: "self", mentor: "", da: null, result: null, error: null });
 }
 
 /** The DA of a skill: the table's for a special skill, the data's default for a generic one. */
@@ -36,10 +36,14 @@ function defaultDa(app, key) {
 }
 
 /** On a player's phone at a live table the MJ's device rolls (py/tablee/referee.py
- * `_sj_learning`): the DA is the table's and the gain the MJ's to grant (2.4.1), so a phone's
- * roll gains the modest 1 point; the page offers neither choice there and its odds are those
- * of the roll the MJ's device will make. */
-const PHONE_GAIN = "1";
+ * `_sj_learning`): the DA is the table's and the gain the session's, which the MJ chose
+ * (2.4.1, `sessionGain`); the page offers neither choice there and its odds are those of the
+ * roll the MJ's device will make. Elsewhere the gain chosen here is the session's: it is kept
+ * in the table (`systmj.session.gain`) for every roll after, a phone's included. */
+function setGain(app, gain) {
+  ui.result = null;
+  return stateOp(app, ui, (state) => ({ op: "systmj.session.gain", state, gain }));
+}
 
 /** The learning request for `c` from the choices `sel` (the form's, or those taken when the roll
  * was pressed) and the table `doc`. */
@@ -52,7 +56,7 @@ function request(app, c, doc = app.doc, sel = ui) {
     intelligence: c.attributes.intelligence,
     personnalite: c.attributes.personnalite,
     da: (phone ? null : sel.da) ?? defaultDa(app, sel.skill),
-    gain: phone ? PHONE_GAIN : sel.gain,
+    gain: sessionGain(doc),
     subject: { character: c.id, target: "skill", key: sel.skill, session },
     // The rolls already made: the engine refuses a second one for this skill in this session
     // (2.4.1, systmj.learning.once_per_session), and the page shows it as done.
@@ -86,7 +90,7 @@ async function learn(app, c) {
   if (missingMentor) return;
   const seed = newSeed();
   // The form's choices as they were when pressed (the roll may wait its turn meanwhile).
-  const sel = { mode: ui.mode, mentor: ui.mentor, skill: ui.skill, da: ui.da, gain: ui.gain };
+  const sel = { mode: ui.mode, mentor: ui.mentor, skill: ui.skill, da: ui.da };
   const skill = sel.skill;
   const mentorId = sel.mode === "mentor" ? sel.mentor : null;
   let sent = null;
@@ -200,7 +204,7 @@ export function render(app, id) {
             ${[1, 2, 3, 4, 5].map((n) => html`<option value=${String(n)} ?selected=${n === req.da}>${t(`systmj.da.${n}`)}</option>`)}
           </select></div>` : nothing}
         <div class="field"><label for="sj-l-gain">${t("systmj.ui.gain")}</label>
-          <select id="sj-l-gain" ?disabled=${livePlayer()} @change=${set("gain")}>
+          <select id="sj-l-gain" ?disabled=${livePlayer() || ui.busy} @change=${(e) => setGain(app, e.target.value)}>
             ${gains.map((g) => html`<option value=${g} ?selected=${g === req.gain}>${t(`systmj.gain.${g}`)}</option>`)}
           </select></div>
       </div>
