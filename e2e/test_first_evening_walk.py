@@ -192,3 +192,56 @@ def test_an_odds_table_says_impossible_and_certain_in_words(app):
     assert rows[0] == ["0/1", "Échec impossible (0 %)"]
     assert rows[1][0] == "1/1" and "0/1" not in rows[1][1] and "1/1" not in rows[1][1]
     assert rows[2] == ["1/2", "Moitié 50 % 1/2"]
+
+
+# ------------------------------------------------------------------ the walk, round three
+def sj_entity(cid: str, name: str) -> dict:
+    c = ok({"op": "systmj.entity.new", "id": cid, "name": name})["character"]
+    c["pv_max"] = 20
+    return c
+
+
+def test_systmj_changes_are_named_by_what_they_did_in_the_undo_bar_the_table_page_and_the_log(app_with):
+    """A SYSTMJ change read "Table SYSTMJ modifiée" in the undo bar, the Table page's list and the
+    log's "Annulé : …": each now says what it was (static/js/systems/systmj/common.js
+    changeLabel), a secret choice without saying which."""
+    lea, gob = sj_entity("sj-lea", "Léa"), sj_entity("sj-gob", "Gobelin")
+    state = ok({"op": "systmj.state.new"})["state"]
+    state = ok({"op": "systmj.card.save", "state": state,
+                "card": {"family": "equipement", "name": "Épée", "types": ["arme"], "categories": ["corps_a_corps"]}})["state"]
+    state = ok({"op": "systmj.round.start", "state": state, "characters": [lea, gob]})["state"]
+    state = ok({"op": "systmj.round.choose", "state": state, "entity": "sj-lea", "choice": "action"})["state"]
+    app = app_with(new_table([lea, gob], {"systmj": state}), "systmj/combat")
+    toast = app.get_by_test_id("undo-toast")
+
+    app.locator("[data-testid=sj-round-entity][data-id=sj-gob] [data-testid=sj-choose-mouvement]").click()
+    expect(toast).to_contain_text("Choix fait pour Gobelin")
+    expect(toast).not_to_contain_text("Mouvement")
+    app.click("#sj-round-reveal")
+    expect(toast).to_contain_text("Tour 1 révélé")
+    app.get_by_test_id("undo-toast-action").click()
+    doc = wait_saved(app, "d => d.log.some((e) => e.kind === 'undo') && !d.systems.systmj.rounds.revealed")
+    assert doc["log"][-1]["label"] == "Annulé : Tour 1 révélé"
+
+    goto_route(app, "systmj/cards")
+    app.select_option("#sj-give-EQ-00001", "sj-lea")
+    app.get_by_test_id("sj-give").click()
+    expect(toast).to_contain_text("Carte EQ-00001 donnée à Léa")
+
+    goto_route(app, "systmj/chronoste")
+    app.fill("#sj-c-amount", "3")
+    app.select_option("#sj-c-unit", "days")
+    app.click("#sj-c-advance")
+    expect(toast).to_contain_text("Chronoste avancé de 3 jours")
+
+    goto_route(app, "table")
+    entries = app.locator("[data-testid=undo-list] [data-testid=undo-entry]")
+    expect(entries).to_have_count(3)
+    expect(entries.nth(0)).to_contain_text("Chronoste avancé de 3 jours")
+    expect(entries.nth(1)).to_contain_text("Carte EQ-00001 donnée à Léa")
+    expect(entries.nth(2)).to_contain_text("Choix fait pour Gobelin")
+    expect(app.locator("main")).not_to_contain_text("Table SYSTMJ modifiée")
+    # In English, the same changes in English words.
+    app.click("#lang-toggle")
+    expect(app.locator("[data-testid=undo-list]")).to_contain_text("Chronoste moved on 3 days")
+    expect(app.locator("[data-testid=undo-list]")).to_contain_text("Card EQ-00001 given to Léa")

@@ -9,7 +9,7 @@ import { ensureCardStyles } from "../../views/cards.js";
 import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { engineChange, engineData, onNavigate, requestCache } from "../../views/ui.js";
-import { backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, stateOp, tableState } from "./common.js";
+import { backLink, changeLabel, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, stateOp, tableState } from "./common.js";
 
 export const cardRules = engineData("systmj.cards.rules");
 
@@ -91,6 +91,7 @@ async function learn(app, card) {
       // The roll in the learner's progress: a second one this session is refused (2.4.1).
       replaceCharacter(doc, answer.character);
     },
+    label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
   if (!r) return;
   ui.learned.set(card.number, r);
@@ -170,6 +171,7 @@ function cardHolderOp(app, id, build) {
       doc.systems.systmj = r.state;
       replaceCharacter(doc, r.character);
     },
+    label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
 }
 

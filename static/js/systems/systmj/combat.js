@@ -13,7 +13,7 @@ import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { callBusy, disabledWhy, engineChange, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
-import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
+import { backLink, changeLabel, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
 
 const viewCache = requestCache({ keepStale: true });
 const oddsCache = requestCache();
@@ -132,6 +132,7 @@ async function attackNow(app) {
       doc.systems.systmj = answer.state;
     },
     writes: (answer) => Boolean(answer.state),
+    label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
   if (!r) return;
   ui.result = r;
