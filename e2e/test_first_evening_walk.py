@@ -245,3 +245,56 @@ def test_systmj_changes_are_named_by_what_they_did_in_the_undo_bar_the_table_pag
     app.click("#lang-toggle")
     expect(app.locator("[data-testid=undo-list]")).to_contain_text("Chronoste moved on 3 days")
     expect(app.locator("[data-testid=undo-list]")).to_contain_text("Card EQ-00001 given to Léa")
+
+
+def test_systmj_combat_says_reveal_first_once_and_drops_a_result_of_another_exchange(app_with):
+    """During a round not yet revealed, "Révélez d'abord les choix du tour." was on screen twice
+    (under the attack button, and as the odds' refusal above it); and a counter-attack's result
+    stayed under the next exchange's form (the form went back to a plain attack at once, and the
+    result stayed there through the next rounds)."""
+    from test_combat_wording import force_next_seed
+    from test_rules_round2_systmj import fighter, seed_for
+    from test_rules_round2_systmj import sj_entity as fighting
+
+    aldo = fighting("sj-aldo", "Aldo", force=30, resistance=30, rapidite=30)
+    brune = fighting("sj-brune", "Brune", force=50, resistance=50, rapidite=50)
+    state = ok({"op": "systmj.state.new"})["state"]
+    state = ok({"op": "systmj.round.start", "state": state, "characters": [aldo, brune]})["state"]
+    for cid in ("sj-aldo", "sj-brune"):
+        state = ok({"op": "systmj.round.choose", "state": state, "entity": cid, "choice": "action"})["state"]
+    app = app_with(new_table([aldo, brune], {"systmj": state}), "systmj/combat")
+    app.select_option("#sj-att-who", "sj-aldo")
+    app.select_option("#sj-def-who", "sj-brune")
+    card = app.get_by_test_id("sj-attack-card")
+    expect(card).to_have_attribute("data-odds", "error")  # the engine refused the odds: not revealed
+    expect(app.locator("#sj-attack")).to_have_accessible_description("Révélez d'abord les choix du tour.")
+    assert app.locator("main").inner_text().count("Révélez d'abord") == 1
+
+    # Revealed: Aldo attacks and fails, Brune counter-attacks and hits.
+    app.click("#sj-round-reveal")
+    expect(app.locator("#sj-attack")).to_be_enabled()
+    base = {"op": "systmj.combat.exchange", "kind": "force", "attacker": fighter(aldo), "defender": fighter(brune, True),
+            "defence": "none", "subject": {"session": 1, "attacker": "sj-aldo", "defender": "sj-brune", "items": []}}
+    force_next_seed(app, seed_for(base, "counter_attack"))
+    app.click("#sj-attack")
+    app.click("#sj-counter")
+    counter = {**base, "attacker": fighter(brune), "defender": fighter(aldo, True), "counter": True,
+               "subject": {"session": 1, "attacker": "sj-brune", "defender": "sj-aldo", "items": []}}
+    force_next_seed(app, seed_for(counter, "hit"))
+    app.click("#sj-attack")
+    outcome = app.get_by_test_id("sj-combat-outcome")
+    expect(outcome).to_have_attribute("data-winner", "attacker")
+    # The result stays with its own exchange: the counter-attack's form, its button saying it was played.
+    expect(app.get_by_test_id("sj-counter-note")).to_be_visible()
+    expect(app.locator("#sj-attack")).to_have_accessible_description("Contre-attaque jouée : passez à l'échange suivant.")
+    # The next exchange (Brune's own Action) shows no result of the one before.
+    app.click("#sj-next-exchange")
+    expect(app.locator("#sj-def-kind")).to_be_visible()
+    expect(outcome).to_have_count(0)
+    # Nor does the next round show the result of an attack of this one.
+    app.select_option("#sj-def-kind", "esquive")
+    app.click("#sj-attack")
+    expect(outcome).to_have_count(1)
+    app.click("#sj-round-next")
+    expect(app.locator("#sj-round-title")).to_have_text("Tour 2")
+    expect(outcome).to_have_count(0)
