@@ -298,3 +298,38 @@ def test_systmj_combat_says_reveal_first_once_and_drops_a_result_of_another_exch
     app.click("#sj-round-next")
     expect(app.locator("#sj-round-title")).to_have_text("Tour 2")
     expect(outcome).to_have_count(0)
+
+
+def test_the_chronoste_writes_a_french_date_and_an_english_one_and_a_tables_own_months_as_written(app_with):
+    """The Chronoste read "1 Janvier" in French and kept the French months in English. The default
+    calendar (the Gregorian months, rules README, SYSTMJ) now reads in the interface's language,
+    "1er janvier" (an ordinal for the first, the month in lower case in a sentence) and
+    "1 January"; the months a table named itself are shown as it wrote them."""
+    app = app_with(new_table([sj_entity("sj-lea", "Léa")]), "systmj/chronoste")
+    now = app.get_by_test_id("sj-now")
+    expect(now).to_have_text("1er janvier, an 1 — 08:00 (jour)")
+    expect(app.get_by_test_id("sj-time")).to_have_text("1er janvier, an 1 — 08:00 (jour)")
+    app.fill("#sj-c-amount", "1")
+    app.select_option("#sj-c-unit", "days")
+    app.click("#sj-c-advance")
+    expect(now).to_have_text("2 janvier, an 1 — 08:00 (jour)")
+    expect(app.get_by_test_id("sj-history")).to_contain_text("2 janvier, an 1 — 08:00")
+    app.click("#lang-toggle")
+    expect(now).to_have_text("2 January, year 1 — 08:00 (day)")
+    app.locator("details summary").click()
+    expect(app.locator("#sj-c-month option").first).to_have_text("January")
+    # The calendar saved as shown stays the default one: back in French, French months.
+    expect(app.locator("#sj-c-months")).to_have_value(re.compile(r"^January \(31\)\nFebruary \(28\)"))
+    app.get_by_role("button", name="Save the calendar").click()
+    # (The engine's changes run in turn: the advance is written after the calendar.)
+    app.click("#sj-c-advance")
+    doc = wait_saved(app, "d => d.systems.systmj.chronoste.day === 3")
+    assert [m["name"] for m in doc["systems"]["systmj"]["chronoste"]["months"]][:2] == ["Janvier", "Février"]
+    app.click("#lang-toggle")
+    expect(now).to_have_text("3 janvier, an 1 — 08:00 (jour)")
+    # A table's own months, as written.
+    app.fill("#sj-c-months", "\n".join(f"{name} (30)" for name in ("Germinal", "Floréal", "Prairial")))
+    app.get_by_role("button", name="Enregistrer le calendrier").click()
+    expect(now).to_have_text("3 Germinal, an 1 — 08:00 (jour)")
+    app.click("#lang-toggle")
+    expect(now).to_have_text("3 Germinal, year 1 — 08:00 (day)")

@@ -196,8 +196,37 @@ export function errorLine(error, state, testid = "sj-error") {
 
 // ------------------------------------------------------------------ Chronoste and phase
 
+/** The Chronoste's default calendar as the engine stores it (py/tablee/systems/systmj/data.py
+ * DEFAULT_MONTHS, tests/systmj checks they agree): the Gregorian months (rules README, SYSTMJ:
+ * "the table chooses the calendar's month names, default: the Gregorian months"). */
+export const DEFAULT_MONTHS = [
+  ["Janvier", 31], ["Février", 28], ["Mars", 31], ["Avril", 30], ["Mai", 31], ["Juin", 30],
+  ["Juillet", 31], ["Août", 31], ["Septembre", 30], ["Octobre", 31], ["Novembre", 30], ["Décembre", 31],
+];
+/** Their names in the interface's language (French writes them in lower case in a sentence). */
+const MONTH_KEYS = [
+  "systmj.month.1", "systmj.month.2", "systmj.month.3", "systmj.month.4", "systmj.month.5", "systmj.month.6",
+  "systmj.month.7", "systmj.month.8", "systmj.month.9", "systmj.month.10", "systmj.month.11", "systmj.month.12",
+];
+
+/** Whether the table kept the default calendar (names and days as the engine made them). */
+export function defaultCalendar(months) {
+  return months.length === DEFAULT_MONTHS.length && months.every((m, i) => m.name === DEFAULT_MONTHS[i][0] && m.days === DEFAULT_MONTHS[i][1]);
+}
+
+/** The calendar's months as the interface shows them: the default calendar in the interface's
+ * language ("janvier", "January"); the names a table chose, as it wrote them. */
+export function monthNames(months) {
+  return defaultCalendar(months) ? MONTH_KEYS.map((key) => t(key)) : months.map((m) => m.name);
+}
+
 export function monthName(state, month) {
-  return state.chronoste.months[month - 1]?.name ?? String(month);
+  return monthNames(state.chronoste.months)[month - 1] ?? String(month);
+}
+
+/** The day of the month as a date says it: French "1er" for the first, then "2", "3"… */
+export function dayText(day) {
+  return day === 1 ? t("systmj.ui.first_day") : String(day);
 }
 
 export function clockText(minute) {
@@ -210,10 +239,10 @@ export function isDay(minute) {
   return h >= 6 && h < 20;
 }
 
-/** "2 Janvier, an 1 — 08:00 (jour)". */
+/** "1er janvier, an 1 — 08:00 (jour)", "2 janvier…"; in English "1 January, year 1…". */
 export function timeText(state, at = state.chronoste) {
   return t("systmj.ui.datetime", {
-    day: at.day, month: monthName(state, at.month), year: at.year, time: clockText(at.minute),
+    day: dayText(at.day), month: monthName(state, at.month), year: at.year, time: clockText(at.minute),
     period: t(isDay(at.minute) ? "systmj.ui.day" : "systmj.ui.night"),
   });
 }
