@@ -333,3 +333,24 @@ def test_the_chronoste_writes_a_french_date_and_an_english_one_and_a_tables_own_
     expect(now).to_have_text("3 Germinal, an 1 — 08:00 (jour)")
     app.click("#lang-toggle")
     expect(now).to_have_text("3 Germinal, year 1 — 08:00 (day)")
+
+
+def test_a_new_systmj_weapon_card_is_not_an_everyday_object_too(app_with):
+    """A new Équipement card had "Objet usuel" ticked: a weapon made by ticking "Arme" was an
+    everyday object too. A card's type is what the person states (000, 4.1 field 2, cumulative):
+    a new card starts with none, and saving it without one is refused at that field."""
+    app = app_with(new_table([sj_entity("sj-lea", "Léa")]), "systmj/cards")
+    app.get_by_role("button", name="Créer une carte Équipement").click()
+    form = app.get_by_test_id("sj-card-form")
+    expect(form.locator("input[name=types]")).to_have_count(3)
+    expect(form.locator("input[name=types]:checked")).to_have_count(0)
+    app.fill("#sj-cf-name", "Épée courte")
+    app.click("#sj-card-save")
+    expect(app.get_by_test_id("sj-card-error")).to_have_text("Cochez au moins un type pour cette carte.")
+    expect(form.locator("fieldset", has=app.locator("input[name=types]"))).to_have_attribute("aria-invalid", "true")
+    form.locator("input[name=types][value=arme]").check()
+    form.locator("input[name=categories][value=corps_a_corps]").check()
+    app.click("#sj-card-save")
+    doc = wait_saved(app, "d => (d.systems.systmj?.library?.cards ?? []).length === 1")
+    card = doc["systems"]["systmj"]["library"]["cards"][0]
+    assert (card["types"], card["categories"]) == (["arme"], ["corps_a_corps"])

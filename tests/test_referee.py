@@ -1054,7 +1054,7 @@ def test_a_pouvoir_card_is_learned_by_its_holder_with_the_mjs_gain():
     doc = _sj_learning_table()
     state = doc["systems"]["systmj"]
     r = ok({"op": "systmj.card.save", "state": state, "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2,
-                                                                  "score": 40}})
+                                                                  "types": ["magique"], "score": 40}})
     number = r["card"]["number"]
     r = ok({"op": "systmj.card.give", "state": r["state"], "character": doc["characters"][0], "number": number})
     doc["systems"]["systmj"], doc["characters"][0] = r["state"], r["character"]

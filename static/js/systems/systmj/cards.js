@@ -273,7 +273,7 @@ function control(app, r, form, [key, kind, options]) {
   if (kind === "multi") {
     const list = options(r, form);
     if (!list.length) return nothing;
-    return html`<fieldset class="sj-wide" aria-describedby=${help ? `${id}-help` : nothing}><legend>${label(key)}</legend>${helpLine}<div class="sj-checks">
+    return html`<fieldset class="sj-wide" aria-invalid=${bad} aria-describedby=${help ? `${id}-help sj-card-error-box` : "sj-card-error-box"}><legend>${label(key)}</legend>${helpLine}<div class="sj-checks">
       ${list.map((v) => html`<label><input type="checkbox" name=${key} value=${v} .checked=${form[key].includes(v)} @change=${(e) => {
         form[key] = e.target.checked ? [...form[key], v] : form[key].filter((x) => x !== v);
         if (key === "types") form.categories = form.categories.filter((c) => form.types.some((ty) => (r.eq_categories[ty] ?? []).includes(c)));
