@@ -354,3 +354,13 @@ def test_a_new_systmj_weapon_card_is_not_an_everyday_object_too(app_with):
     doc = wait_saved(app, "d => (d.systems.systmj?.library?.cards ?? []).length === 1")
     card = doc["systems"]["systmj"]["library"]["cards"][0]
     assert (card["types"], card["categories"]) == (["arme"], ["corps_a_corps"])
+
+
+def test_the_home_page_says_tours_like_the_systmj_pages(app_with):
+    """The home page said "rounds" where SYSTMJ's combat page says "Tour 1" (the rule text plays
+    Action & Mouvement "par tours", 000 3.2): one French word."""
+    app = app_with(new_table(), "home")
+    systmj = app.locator("[data-testid=home-system][data-system=systmj]")
+    expect(systmj).to_contain_text("usure, tours et combat")
+    expect(app.locator("main")).to_contain_text("choix cachés des tours")
+    expect(app.locator("main")).not_to_contain_text("round")
