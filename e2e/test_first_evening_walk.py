@@ -21,7 +21,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, ok, versality_character, wait_saved
+from browser_support import goto_route, new_table, ok, saved_document, versality_character, wait_saved
 
 
 def theorem_joshua() -> dict:
@@ -364,3 +364,33 @@ def test_the_home_page_says_tours_like_the_systmj_pages(app_with):
     expect(systmj).to_contain_text("usure, tours et combat")
     expect(app.locator("main")).to_contain_text("choix cachés des tours")
     expect(app.locator("main")).not_to_contain_text("round")
+
+
+def test_pointzero_result_lists_the_dice_kept_and_adds_them_only_when_there_is_a_sum(app_with):
+    """Point Zéro's result read "Dés gardés 11 = 11": the sum of the kept dice shown as one term
+    equal to itself. It now lists what it adds: each kept die, then the bonuses, "= total" only
+    when there is more than one term; "Dé gardé" for one."""
+    from test_pointzero import sheet
+
+    ana = sheet("pz-ana", "Ana", [("Vigilance", 2), ("Discrétion", 1)], [])
+    ana["attributes"].append({"code": "CHA", "name": "Charme", "level": 1})
+    app = app_with(new_table([ana]), "pointzero/test/pz-ana")
+    result, line = app.get_by_test_id("pz-result"), app.get_by_test_id("pz-sum")
+
+    def roll(skill: str, attribute: str) -> list[int]:
+        app.select_option("#pz-t-skill", skill)
+        app.select_option("#pz-t-attr", attribute)
+        count = len(saved_document(app)["log"])
+        app.click("#pz-roll")
+        doc = wait_saved(app, "(d, n) => d.log.length === n + 1", count)
+        expect(result).to_have_attribute("data-total", str(doc["log"][-1]["result"]["total"]))
+        return [int(x) for x in result.locator("[data-kept=true]").all_inner_texts()]
+
+    kept = roll("0", "1")  # Vigilance 2, ADR 2: two dice, both kept
+    expect(line).to_have_text(f"Dés gardés : {kept[0]} + {kept[1]} = {sum(kept)} · Difficulté 10")
+    kept = roll("0", "4")  # Vigilance 2, CHA 1: two dice, the best kept
+    expect(line).to_have_text(f"Dé gardé : {kept[0]} · Difficulté 10")
+    kept = roll("1", "1")  # Discrétion 1, ADR 2: one die, kept, and +1 for the missing die
+    expect(line).to_have_text(f"Dé gardé : {kept[0]} + 1 d'écart = {kept[0] + 1} · Difficulté 10")
+    app.click("#lang-toggle")
+    expect(line).to_have_text(f"Kept die: {kept[0]} + 1 difference = {kept[0] + 1} · Difficulty 10")
