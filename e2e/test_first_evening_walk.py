@@ -21,7 +21,15 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, ok, saved_document, versality_character, wait_saved
+from browser_support import (
+    goto_route,
+    new_table,
+    no_horizontal_scroll,
+    ok,
+    saved_document,
+    versality_character,
+    wait_saved,
+)
 
 
 def theorem_joshua() -> dict:
@@ -394,3 +402,66 @@ def test_pointzero_result_lists_the_dice_kept_and_adds_them_only_when_there_is_a
     expect(line).to_have_text(f"Dé gardé : {kept[0]} + 1 d'écart = {kept[0] + 1} · Difficulté 10")
     app.click("#lang-toggle")
     expect(line).to_have_text(f"Kept die: {kept[0]} + 1 difference = {kept[0] + 1} · Difficulty 10")
+
+
+#: The choices of a page's selects whose words do not fit their box (the select shows them cut).
+CUT_CHOICES = """() => [...document.querySelectorAll('main select')].filter((s) => s.offsetParent !== null).flatMap((s) => {
+  const style = getComputedStyle(s), ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+  return [...s.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => `${s.id}: ${o.text}`);
+})"""
+
+
+def test_unicreon_creation_counts_errors_once_they_show_and_its_choices_fit_a_phone(app_with):
+    """A fresh Unicreon sheet announced "6 erreurs à corriger" while no field said what was wrong:
+    the count now comes when the player tries to finish, every problem then shown at its field.
+    A skill read "Tir à l'arc (Bon (+20))", now "Tir à l'arc — Bon (+20)"; the weapon chosen for a
+    passe d'armes was cut on a phone (a select, "Arbalète (avec malus) [Perception max 9 PV] ·
+    portée 15 m (max 30 m)"), as were the custom weapon's damage and the opposition's choices."""
+    from test_unicreon import character, duel_state, with_items
+
+    lina = ok({"op": "unicreon.character.new", "id": "uc-lina", "name": "Lina"})["character"]
+    bea = with_items(character("uc-bea", "Béa"), "arbalete", "arc_long")
+    bea["skills"] = [{"name": "Tir à l'arc", "level": "bon"}]
+    state, _, _ = duel_state(bea)
+    app = app_with(new_table([lina, bea], {"unicreon": {"combat": state, "custom_items": []}}), "unicreon/character/uc-lina")
+    count = app.get_by_test_id("uc-problem-count")
+    expect(count).to_have_text("Fiche en création : « Terminer la création » la vérifie et montre sous chaque champ "
+                               "ce qui reste à corriger.")
+    shown = app.locator("main .field-error[data-field]").filter(has_text=re.compile(r"\S"))
+    expect(shown).to_have_count(0)
+    app.click("#uc-finish-creation")
+    expect(count).to_have_text("6 erreurs à corriger avant de jouer (voir les messages sous les champs).")
+    expect(shown).to_have_count(6)
+    for field in ("story", "origins", "job", "description", "don", "defaut"):
+        expect(app.locator(f"#uc-{field}")).to_have_attribute("aria-invalid", "true")
+    # The custom weapon's damage choice fits the phone.
+    app.locator("#uc-custom > summary").click()
+    app.select_option("#uc-cu-cat", "weapon")
+    expect(app.locator("#uc-cu-kind")).to_be_visible()
+    assert app.evaluate(CUT_CHOICES) == []
+
+    # The skill with its level, without nested brackets.
+    goto_route(app, "unicreon/test/uc-bea")
+    expect(app.locator("#uc-t-skill option").nth(1)).to_have_text("Tir à l'arc — Bon (+20)")
+    app.select_option("#uc-t-skill", "0")
+    app.click("#uc-roll")
+    doc = wait_saved(app, "d => d.log.some((e) => e.kind === 'unicreon.test')")
+    label = next(e["label"] for e in doc["log"] if e["kind"] == "unicreon.test")
+    assert label.endswith("Tir à l'arc — Bon (+20)") and "(Bon (+20))" not in label, label
+    assert app.evaluate(CUT_CHOICES) == []
+
+    # The passe d'armes: each weapon a choice whose words wrap within the phone.
+    goto_route(app, "unicreon/combat")
+    weapon = app.get_by_role("group", name="Arme")
+    expect(weapon.get_by_role("radio")).to_have_count(4)  # bare hands, the couteau long, two bows
+    crossbow = weapon.locator("label").filter(has_text="Arbalète (avec malus)")
+    expect(crossbow).to_contain_text("portée")
+    boxes = weapon.locator("label").evaluate_all(
+        "xs => xs.map((x) => [Math.round(x.getBoundingClientRect().right), x.scrollWidth <= x.clientWidth])")
+    assert all(right <= 360 and whole for right, whole in boxes), boxes
+    crossbow.click()
+    expect(weapon.get_by_role("radio", name=re.compile("Arbalète"))).to_be_checked()
+    assert app.evaluate(CUT_CHOICES) == []
+    no_horizontal_scroll(app)

@@ -15,7 +15,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { disabledWhy, engineChange, own } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
-  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, tableState,
+  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, skillText, tableState,
 } from "./common.js";
 
 const ui = {
@@ -301,7 +301,7 @@ function skillLevel(value) {
 function skillOptions(app, fighter, current) {
   const ch = fighter?.character_id ? findCharacter(app.doc, fighter.character_id) : null;
   if (ch?.skills?.length) {
-    return ch.skills.map((sk, i) => html`<option value=${`${i}:${sk.level}`} ?selected=${`${i}:${sk.level}` === current}>${sk.name} — ${t(`unicreon.skill.${sk.level}`)}</option>`);
+    return ch.skills.map((sk, i) => html`<option value=${`${i}:${sk.level}`} ?selected=${`${i}:${sk.level}` === current}>${skillText(sk)}</option>`);
   }
   return SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === current}>${t(`unicreon.skill.${l}`)}</option>`);
 }
@@ -332,6 +332,17 @@ function wornProtection(app, c) {
   const on = carriedUids(app, c, ["hand", "worn"]);
   if (!on) return c.protections[0]?.uid ?? "";
   return c.protections.find((p) => on.has(p.uid))?.uid ?? "";
+}
+
+/** A choice among a fighter's weapons (or protections) as radio buttons whose words wrap: a
+ * weapon with its stats and range ("Arbalète (avec malus) [Perception max 9 PV] · portée 15 m
+ * (max 30 m)") did not fit a select on a phone, which cut it. `options`: [value, words]; the
+ * buttons' ids are `<id>-<value>` (`<id>-none` for ""). */
+function choices(id, legend, value, options, onChange) {
+  return html`<fieldset class="uc-wide uc-choices" id=${id}><legend>${legend}</legend>
+    ${options.map(([v, words]) => html`<label class="check"><input type="radio" name=${id} id=${`${id}-${v || "none"}`} value=${v}
+      .checked=${v === value} @change=${() => onChange(v)}> <span>${words}</span></label>`)}
+  </fieldset>`;
 }
 
 function actionSection(app, st) {
@@ -365,21 +376,15 @@ function actionSection(app, st) {
   if (!escapable.some((x) => x.cid === ui.escapeFrom)) ui.escapeFrom = escapable[0]?.cid ?? "";
   return html`<section class="card uc-action-card" aria-labelledby="uc-attack-title">
     <h2 id="uc-attack-title">${t("unicreon.ui.passe")}</h2>
-    <div class="uc-grid">
+    <div class="uc-grid uc-flow">
       <div class="field"><label for="uc-a-attacker">${t("unicreon.ui.attacker")}</label>
         <select id="uc-a-attacker" @change=${set("attacker")}>${members.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.attacker}>${cname(c)}</option>`)}</select></div>
       <div class="field"><label for="uc-a-defender">${t("unicreon.ui.defender")}</label>
         <select id="uc-a-defender" @change=${set("defender")}>${foes.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.defender}>${cname(c)} (${c.pv} PV)</option>`)}</select></div>
-      <div class="field uc-wide"><label for="uc-a-weapon">${t("unicreon.ui.weapon")}</label>
-        <select id="uc-a-weapon" @change=${set("weapon")}>
-          <option value="" ?selected=${!ui.weapon}>${natural}</option>
-          ${weapons.map((x) => html`<option value=${x.uid} ?selected=${x.uid === ui.weapon}>${weaponLabel(x)}</option>`)}
-        </select></div>
-      <div class="field uc-wide"><label for="uc-a-protection">${t("unicreon.ui.protection")}</label>
-        <select id="uc-a-protection" @change=${set("protection")}>
-          <option value="" ?selected=${!ui.protection}>${t("unicreon.ui.no_protection")}</option>
-          ${(d?.protections ?? []).map((p) => html`<option value=${p.uid} ?selected=${p.uid === ui.protection}>${p.ref ? t(`unicreon.item.${p.ref}`) : p.name} [${charLabel(p.characteristic)} ${amountLabel(p.absorb)}]</option>`)}
-        </select></div>
+      ${choices("uc-a-weapon", t("unicreon.ui.weapon"), ui.weapon, [["", natural], ...weapons.map((x) => [x.uid, weaponLabel(x)])], (v) => { ui.weapon = v; app.rerender(); })}
+      ${choices("uc-a-protection", t("unicreon.ui.protection"), ui.protection, [["", t("unicreon.ui.no_protection")],
+        ...(d?.protections ?? []).map((p) => [p.uid, `${p.ref ? t(`unicreon.item.${p.ref}`) : p.name} [${charLabel(p.characteristic)} ${amountLabel(p.absorb)}]`])],
+      (v) => { ui.protection = v; app.rerender(); })}
     </div>
     <div class="row">
       ${w?.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-ranged" .checked=${ui.ranged} @change=${set("ranged", "bool")}> ${t("unicreon.ui.ranged")}</label>` : nothing}
@@ -388,7 +393,7 @@ function actionSection(app, st) {
         <label class="check"><input type="checkbox" id="uc-a-aim" .checked=${ui.aim} @change=${set("aim", "bool")}> ${t("unicreon.ui.aim")}</label>` : nothing}
       ${!ui.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-surprise" .checked=${ui.surprise} @change=${set("surprise", "bool")}> ${t("unicreon.ui.surprise")}</label>` : nothing}
     </div>
-    <div class="uc-grid">
+    <div class="uc-grid uc-flow">
       <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
         <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
           ${skillOptions(app, a, ui.attackerSkill)}</select></div>
@@ -397,7 +402,7 @@ function actionSection(app, st) {
           ${skillOptions(app, d, ui.defenderSkill)}</select></div>` : nothing}
     </div>
     ${livePlayer() ? nothing : html`<details class="uc-more" ?open=${Boolean(Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
-      <div class="uc-grid">
+      <div class="uc-grid uc-flow">
       <div class="field uc-wide"><label for="uc-a-dmalus">${t("unicreon.ui.defender_malus")}</label>
         <select id="uc-a-dmalus" @change=${set("defenderMalus")}>
           ${[0, 1, 2, 3, 4].map((n) => html`<option value=${String(n)} ?selected=${n === Number(ui.defenderMalus)}>${n ? tn("unicreon.ui.steps_harder", n) : t("unicreon.ui.no_malus")}</option>`)}</select></div>
@@ -496,7 +501,7 @@ function lastView(st) {
 function escapeView(app, st, a, foes) {
   const odds = ui.escapeFrom ? escapeOdds(app, { op: "unicreon.combat.escape.odds", state: st, cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode }) : null;
   return html`<details class="uc-escape"><summary>${t("unicreon.ui.escape")}</summary>
-    <div class="uc-grid">
+    <div class="uc-grid uc-flow">
       <div class="field"><label for="uc-e-from">${t("unicreon.ui.escape_from")}</label>
         <select id="uc-e-from" @change=${(e) => { ui.escapeFrom = e.target.value; app.rerender(); }}>${foes.map((f) => html`<option value=${f.cid} ?selected=${f.cid === ui.escapeFrom}>${cname(f)}</option>`)}</select></div>
       <div class="field"><label for="uc-e-mode">${t("unicreon.ui.escape_mode")}</label>

@@ -13,7 +13,7 @@ import { callBusy, disabledWhy, engineChange, fieldLimit, refusalAt } from "../.
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
-  renderD66, replaceCharacter, rulesData, statsLabel, syncedCombat, tableState, valueLabel,
+  renderD66, replaceCharacter, rulesData, skillText, statsLabel, syncedCombat, tableState, valueLabel,
 } from "./common.js";
 
 const SYSTEM_ID = "unicreon";
@@ -53,6 +53,12 @@ function edit(app, id, mutate, at = null) {
 }
 
 const describedBy = (...fields) => fields.map(fieldId).join(" ");
+
+/** Whether the sheet shows a problem at `field` beside its field (fieldErrors below). */
+function shownAtAField(field) {
+  return TEXT_FIELDS.some(([f]) => f === field) || ["secret", "characteristics", "inventory", "po"].includes(field)
+    || /^(characteristics|inventory|skills\.\d+)\./.test(field) || /^skills\.\d+$/.test(field);
+}
 const clampInt = (value, lo, hi) => {
   const n = Number.parseInt(value, 10);
   return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : lo;
@@ -193,7 +199,7 @@ function skillsSection(app, c, check) {
     <h2 id="uc-skills-title">${t("unicreon.field.skills")}</h2>
     <p class="muted small">${t("unicreon.ui.skills_help")}</p>
     ${c.skills.length ? html`<ul class="uc-list" data-testid="uc-skills">${c.skills.map((s, i) => html`<li>
-      <span>${s.name} — ${t(`unicreon.skill.${s.level}`)}</span>
+      <span>${skillText(s)}</span>
       <button type="button" class="danger small-btn" aria-label=${t("unicreon.ui.remove_named", { name: s.name })}
         @click=${() => edit(app, c.id, (d) => { d.skills.splice(i, 1); })}>✕</button>
       ${fieldErrors(check, `skills.${i}`, { under: true })}</li>`)}</ul>` : html`<p class="muted">${t("unicreon.ui.no_skills")}</p>`}
@@ -418,10 +424,10 @@ function customForm(app, c) {
         <div class="field"><label for="uc-cu-heal">${t("unicreon.ui.heal_pv")}</label><input id="uc-cu-heal" type="number" min="0" .value=${typedValue(String(f.heal))} @input=${set("heal", true)}></div>
         <div class="field"><label for="uc-cu-bonus">${t("unicreon.ui.bonus_steps_label")}</label><input id="uc-cu-bonus" type="number" min="0" max="5" .value=${typedValue(String(f.bonus_steps))} @input=${set("bonus_steps", true)}></div>
         ${armed ? html`
+          <div class="field uc-wide"><label for="uc-cu-kind">${f.category === "weapon" ? t("unicreon.ui.damage") : t("unicreon.ui.absorb")}</label>
+            <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
           <div class="field"><label for="uc-cu-char">${t("unicreon.ui.characteristic")}</label>
             <select id="uc-cu-char" @change=${set("characteristic")}>${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === f.characteristic}>${charLabel(k)}</option>`)}</select></div>
-          <div class="field"><label for="uc-cu-kind">${f.category === "weapon" ? t("unicreon.ui.damage") : t("unicreon.ui.absorb")}</label>
-            <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
           <div class="field"><label for="uc-cu-value">${t("unicreon.field.pv")}</label><input id="uc-cu-value" type="number" min="0" .value=${typedValue(String(f.value))} @input=${set("value", true)}></div>` : nothing}
       </div>
       ${f.category === "weapon" ? html`<label class="check"><input type="checkbox" id="uc-cu-ranged" .checked=${live(f.ranged)} @change=${(e) => { f.ranged = e.target.checked; app.rerender(); }}> ${t("unicreon.ui.custom_ranged")}</label>` : nothing}
@@ -568,7 +574,11 @@ export function render(app, id) {
   const created = c.created === true;
   const raw = checkOf(app, c);
   const check = form.visible(raw);
+  // The count of what is left to correct is said once the player tried to finish, when every
+  // problem is shown at its field (before, a count with no message anywhere could not be
+  // followed); a problem at a field this page has no place for is listed under the count.
   const count = raw?.problems?.length ?? null;
+  const elsewhere = (check?.problems ?? []).filter((p) => !shownAtAField(p.field ?? ""));
   // Busy (an op under way, a blink) disables without a note; the engine starting says so.
   const finishReason = engineWhy(app);
   const finishWhy = disabledWhy("uc-finish-creation", finishReason);
@@ -581,7 +591,8 @@ export function render(app, id) {
         @click=${() => { const el = document.getElementById(target); el?.scrollIntoView({ block: "start", behavior: "smooth" }); el?.querySelector("select, input, button")?.focus({ preventScroll: true }); }}>${t(key)}</button>`)}
     </nav>
     <p class="small ${count && form.attempted ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
-      ${count === null ? "" : count ? tn("unicreon.ui.problems", count) : t("unicreon.ui.all_good")}</p>
+      ${count === null ? "" : !count ? t("unicreon.ui.all_good") : form.attempted ? tn("unicreon.ui.problems", count) : t("unicreon.ui.problems_later")}</p>
+    ${elsewhere.length ? html`<ul class="field-error small" data-testid="uc-other-problems">${elsewhere.map((p) => html`<li>${errorMessage(p)}</li>`)}</ul>` : nothing}
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
     <div class="row">${created
       ? html`<span class="muted small" data-testid="uc-created">${t("unicreon.ui.in_play")}</span>
