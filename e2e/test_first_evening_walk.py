@@ -465,3 +465,27 @@ def test_unicreon_creation_counts_errors_once_they_show_and_its_choices_fit_a_ph
     expect(weapon.get_by_role("radio", name=re.compile("Arbalète"))).to_be_checked()
     assert app.evaluate(CUT_CHOICES) == []
     no_horizontal_scroll(app)
+
+
+def test_theorem_opposition_says_why_the_winners_degree_is_lower_than_its_total(app_with):
+    """A winning total of 32 read "Réussite normale" with no reason given. It is the rule (003,
+    "3) Les actions d'opposition": the loser's success cases are taken off the winner's, a
+    winner keeps at least a réussite normale): 32 is a grande réussite (3 cases), the other
+    side's 17 a réussite moyenne (2 cases), 3 − 2 = 1 case. The result now says so."""
+    state = ok({"op": "theorem.state.new", "seed": 8})["state"]  # its deck gives 20 then 5
+    app = app_with(new_table([theorem_joshua()], systems={"theorem": state}), "theorem/chase")
+    for key in ("a", "b"):
+        app.fill(f"#th-{key}-base", "12")
+        app.press(f"#th-{key}-base", "Tab")
+    app.click("#th-opp-draw")
+    result = app.get_by_test_id("th-opp-result")
+    expect(result).to_have_attribute("data-winner", "a")
+    expect(app.get_by_test_id("th-opp-why")).to_have_text(
+        "En opposition, les cases de réussite du perdant sont déduites de celles du vainqueur : 3 − 2 = 1 case, "
+        "soit une réussite normale.")
+    sides = app.get_by_test_id("th-opp-side")
+    expect(sides.nth(0)).to_have_text("Premier camp : 32 → Grande réussite, ramenée à : Réussite normale")
+    expect(sides.nth(1)).to_have_text("Second camp : 17 → Réussite moyenne, mais l'opposition est perdue : Échec")
+    app.click("#lang-toggle")
+    expect(app.get_by_test_id("th-opp-why")).to_have_text(
+        "In an opposition, the loser's success cases are taken off the winner's: 3 − 2 = 1 case, that is a Réussite normale.")

@@ -10,7 +10,7 @@
 // Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { colon, formatPercent, t } from "../../i18n.js";
+import { colon, formatPercent, language, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { disabledWhy, requestCache } from "../../views/ui.js";
@@ -94,14 +94,41 @@ function opposition(app) {
   });
 }
 
+/** A side's score, the level its score reaches on the success table and, when the opposition
+ * changed it, what it became: "22 → Grande réussite, réduite à Réussite normale". */
+function sideLine(name, score, raw, out, won) {
+  const params = { name, score, raw: levelLabel(raw.level), level: levelLabel(out.level) };
+  if (raw.level === out.level) return t("theorem.ui.opp_side", params);
+  return t(won ? "theorem.ui.opp_side_reduced" : "theorem.ui.opp_side_lost", params);
+}
+
+/** Why the winner's degree is what it is (003, "3) Les actions d'opposition": « On déduit les
+ * cases de réussite du perdant du nombre de cases de réussite du vainqueur », and « Le
+ * vainqueur d'un tirage d'opposition ne pourra jamais obtenir moins qu'une réussite normale »):
+ * a total of 22 against a 17 is a grande réussite (3 cases) less a moyenne (2): 1 case, a
+ * réussite normale. Said only when the loser's success took something off. */
+function oppositionWhy(o) {
+  if (o.winner === null) return nothing;
+  const [won, lost] = o.winner === "a" ? [o.raw_a, o.raw_b] : [o.raw_b, o.raw_a];
+  if (lost.cases <= 0) return nothing;
+  const final = o.winner === "a" ? o.a : o.b;
+  const n = won.cases - lost.cases;
+  const key = n < final.cases ? "theorem.ui.opp_why_floor" : "theorem.ui.opp_why";
+  // In a French sentence the level is a common noun ("soit une réussite normale"); English keeps
+  // Théorem's French term as the interface names it.
+  const level = language() === "fr" ? levelLabel(final.level).toLocaleLowerCase("fr") : levelLabel(final.level);
+  return html`<p class="small" data-testid="th-opp-why">${t(key, { won: won.cases, lost: lost.cases, n, level })}</p>`;
+}
+
 function oppositionResult() {
   const o = ui.opposition;
   if (!o) return nothing;
   const [na, nb] = o.names;
   return html`<div class="th-opp-result" data-testid="th-opp-result" data-winner=${o.winner ?? "tie"}>
     <p><strong>${o.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: o.winner === "a" ? na : nb })}</strong></p>
-    <p>${na} : ${o.score_a} → ${levelLabel(o.a.level)}</p>${chainCards(o.chain_a)}
-    <p>${nb} : ${o.score_b} → ${levelLabel(o.b.level)}</p>${chainCards(o.chain_b)}
+    ${oppositionWhy(o)}
+    <p data-testid="th-opp-side">${sideLine(na, o.score_a, o.raw_a, o.a, o.winner !== "b")}</p>${chainCards(o.chain_a)}
+    <p data-testid="th-opp-side">${sideLine(nb, o.score_b, o.raw_b, o.b, o.winner !== "a")}</p>${chainCards(o.chain_b)}
   </div>`;
 }
 
