@@ -10,7 +10,7 @@ otherwise): what read wrong or sat wrong on the page.
   as a skill at 0); SYSTMJ's automatic outcome is recorded by a button that says there is no
   roll; the home page says "pions" like the Versality pages.
 - English: a label and its value take an English colon ("Failure: 21 %", not "Failure : 21 %");
-  Unicreon's last-action line, written in French, goes when the page switches to English.
+  Unicreon's last-action line, written in French, follows the page into English.
 - Layout: the header shows the table's name whole; SYSTMJ's checkboxes sit beside their names;
   a Théorem field beside one with a help line is not stretched taller.
 """
@@ -120,19 +120,20 @@ def test_english_odds_take_an_english_colon(app_with):
         assert not re.search(r"\s:\s", text) and re.search(r"\S: \d", text), text
 
 
-def test_unicreon_last_action_line_goes_when_the_page_turns_english(app_with):
+def test_unicreon_last_action_line_follows_the_page_into_english(app_with):
+    """The last action's line was written once, in French, and stayed on the English page (then
+    it went away on a switch); it is now said again in the language shown."""
     from test_unicreon import character
 
     app = app_with(new_table([character("uc-lina", "Lina")]), "unicreon/combat")
     app.click("#uc-new-combat")
     app.get_by_role("button", name="+ Lina").click()
     announce = app.get_by_test_id("uc-announce")
-    expect(announce).to_contain_text("Lina")
+    expect(announce).to_have_text("Ajouté : Lina.")
     app.click("#lang-toggle")
     expect(app.locator("html")).to_have_attribute("lang", "en")
     expect(app.locator("main h1")).to_have_text("Combat")
-    expect(app.locator("#uc-new-combat, #uc-end-combat").first).to_be_visible()
-    expect(announce).to_have_count(0)
+    expect(announce).to_have_text("Added: Lina.")
 
 
 def test_unicreon_negative_threshold_has_a_true_minus(app_with):
@@ -489,3 +490,29 @@ def test_theorem_opposition_says_why_the_winners_degree_is_lower_than_its_total(
     app.click("#lang-toggle")
     expect(app.get_by_test_id("th-opp-why")).to_have_text(
         "In an opposition, the loser's success cases are taken off the winner's: 3 − 2 = 1 case, that is a Réussite normale.")
+
+
+def test_theorem_screen_reader_lines_follow_the_switch_to_english(app_with):
+    """The Théorem pages' screen-reader line (a visually hidden live region) was written once, in
+    French, and stayed French on the English page; so did an unnamed side's name in an
+    opposition's result. They are now said in the language shown (i18n.said)."""
+    state = ok({"op": "theorem.state.new", "seed": 8})["state"]  # the draw pile starts with the reine de coupe
+    app = app_with(new_table([theorem_joshua()], systems={"theorem": state}), "theorem/test/th-josh")
+    app.select_option("#th-skill", index=1)
+    expect(app.locator("#th-draw")).to_be_enabled()
+    app.click("#th-draw")
+    announce = app.get_by_test_id("th-announce")
+    expect(announce).to_contain_text("Figure tirée")
+    french = announce.inner_text()
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "en")
+    expect(announce).to_contain_text("Figure drawn")
+    assert announce.inner_text() != french
+
+    goto_route(app, "theorem/chase")
+    app.click("#th-opp-draw")
+    expect(announce).to_contain_text(re.compile(r"(First|Second) side wins|tie", re.IGNORECASE))
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "fr")
+    expect(announce).to_contain_text(re.compile(r"(Premier|Second) camp l'emporte|Égalité"))
+    expect(app.get_by_test_id("th-opp-side").first).to_contain_text("Premier camp :")

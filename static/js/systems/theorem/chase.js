@@ -10,7 +10,7 @@
 // Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { colon, formatPercent, language, t } from "../../i18n.js";
+import { colon, formatPercent, language, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { disabledWhy, requestCache } from "../../views/ui.js";
@@ -83,13 +83,19 @@ function opposition(app) {
   const live = liveCharacters() !== null;
   const a = live ? chaseSideOf(app, ui.a, "a") : sideOf(app, ui.a, "a");
   const b = live ? chaseSideOf(app, ui.b, "b") : sideOf(app, ui.b, "b");
+  // The sides as the form named them: an unnamed side is named in the language shown ("Premier
+  // camp", "First side"), also after the language changes.
+  const named = { a: { ...ui.a }, b: { ...ui.b } };
   run(app, { op: "theorem.opposition.draw", state, a, b, seed }, (r) => {
-    ui.opposition = { ...r.result, names: [a.name, b.name] };
+    const names = [() => sideName(app, named.a, "a"), () => sideName(app, named.b, "b")];
+    ui.opposition = { ...r.result, names };
     const res = r.result;
-    const winner = res.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: res.winner === "a" ? a.name : b.name });
-    ui.announce = `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
+    ui.announce = () => {
+      const winner = res.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: said(names[res.winner === "a" ? 0 : 1]) });
+      return `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
+    };
     logDraw(app, { kind: "theorem.opposition", who: `${a.name} / ${b.name}`, label: t("theorem.ui.opposition_log", { a: a.name, b: b.name }),
-      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: ui.announce,
+      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: said(ui.announce),
       drawn: [res.chain_a.map((x) => x.id), res.chain_b.map((x) => x.id)] });
   });
 }
@@ -123,7 +129,7 @@ function oppositionWhy(o) {
 function oppositionResult() {
   const o = ui.opposition;
   if (!o) return nothing;
-  const [na, nb] = o.names;
+  const [na, nb] = o.names.map(said);
   return html`<div class="th-opp-result" data-testid="th-opp-result" data-winner=${o.winner ?? "tie"}>
     <p><strong>${o.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: o.winner === "a" ? na : nb })}</strong></p>
     ${oppositionWhy(o)}
@@ -136,7 +142,7 @@ function startChase(app) {
   const a = chaseSideOf(app, ui.a, "a");
   const b = chaseSideOf(app, ui.b, "b");
   run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
-    ui.announce = t("theorem.ui.chase_started");
+    ui.announce = () => t("theorem.ui.chase_started");
   });
 }
 
@@ -147,14 +153,14 @@ function chaseRound(app) {
     const rd = r.round;
     const ch = r.state.chase;
     const name = (k) => (k === "a" ? ch.a.name : ch.b.name);
-    ui.announce = [
+    ui.announce = () => [
       t("theorem.ui.round_announce", { n: ch.rounds.length, a: rd.score_a, b: rd.score_b }),
       rd.winner ? t("theorem.ui.round_winner", { name: name(rd.winner), gain: rd.gain }) : t("theorem.ui.tie"),
       rd.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
       eventsText(rd.events),
     ].filter(Boolean).join(" ");
     logDraw(app, { kind: "theorem.chase", who: `${ch.a.name} / ${ch.b.name}`, label: t("theorem.ui.chase_log", { n: ch.rounds.length }),
-      request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: ui.announce, drawn: [rd.cards_a, rd.cards_b] });
+      request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: said(ui.announce), drawn: [rd.cards_a, rd.cards_b] });
   });
 }
 
@@ -175,14 +181,14 @@ function beginSide(app, ch, key) {
     const res = r.result;
     const rd = res.round;
     const name = (k) => (k === "a" ? ch.a.name : ch.b.name);
-    ui.announce = [
+    ui.announce = () => [
       t("theorem.ui.side_drew", { name: ch[key].name, score: res.score }),
       rd ? (rd.winner ? t("theorem.ui.round_winner", { name: name(rd.winner), gain: rd.gain }) : t("theorem.ui.tie")) : "",
       rd?.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
       eventsText(res.events),
     ].filter(Boolean).join(" ");
     logDraw(app, { kind: "theorem.chase", who: ch[key].name, label: t("theorem.ui.chase_log", { n: ch.rounds.length + 1 }),
-      request: { op: "theorem.chase.begin", side: key, seed }, deck: r.deck_used, summary: ui.announce });
+      request: { op: "theorem.chase.begin", side: key, seed }, deck: r.deck_used, summary: said(ui.announce) });
   }, c?.id ?? null);
 }
 
@@ -229,7 +235,7 @@ function roundPanel(app, ch, state) {
 
 function endChase(app) {
   run(app, { op: "theorem.chase.end", state: tableState(app.doc) }, (r) => {
-    ui.announce = t("theorem.ui.chase_closed");
+    ui.announce = () => t("theorem.ui.chase_closed");
   });
 }
 
@@ -271,7 +277,7 @@ export function render(app) {
   return html`
     ${backLink("#/theorem", t("theorem.ui.back"))}
     <h1>${t("theorem.ui.chase_page")}</h1>
-    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${ui.announce}</div>
+    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${said(ui.announce)}</div>
     ${ui.error ? html`<p class="field-error" role="alert">${thError(ui.error)}</p>` : nothing}
     ${state && ch ? chaseTracker(app, ch, state) : nothing}
     <section class="card" aria-labelledby="th-sides-title">

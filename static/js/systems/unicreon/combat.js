@@ -8,7 +8,7 @@
 // fighter without agreeing with a gender ("Coup paré par Alice", "Alice : −4 PV → 2 PV restants").
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { language, t, tn } from "../../i18n.js";
+import { said, t, tn } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -70,7 +70,8 @@ async function run(app, request, { announce } = {}) {
     characterIds: () => (id === null ? [] : [id]),
   });
   if (!r) return null;
-  if (announce) ui.announce = typeof announce === "function" ? announce(r) : announce;
+  // Kept as a function of the answer: made again at each render, in the language shown then.
+  if (announce) ui.announce = () => (typeof announce === "function" ? announce(r) : announce);
   app.rerender();
   return r;
 }
@@ -107,15 +108,15 @@ function addBody(app, st) {
   return html`
     ${pcs.length ? html`<h3>${t("unicreon.ui.table_characters")}</h3><div class="row">
       ${pcs.map((c) => html`<button type="button" data-testid="uc-add-pc" ?disabled=${dis}
-        @click=${() => run(app, { op: "unicreon.combat.add_character", character: c, side: c.important_npc ? "npc" : "pc" }, { announce: t("unicreon.ui.added", { name: nameOf(c) }) })}>
+        @click=${() => run(app, { op: "unicreon.combat.add_character", character: c, side: c.important_npc ? "npc" : "pc" }, { announce: () => t("unicreon.ui.added", { name: nameOf(c) }) })}>
         + ${nameOf(c)}${c.important_npc ? ` (${t("unicreon.ui.npc")})` : ""}</button>`)}</div>` : html`<p class="muted small">${t("unicreon.ui.all_pcs_in")}</p>`}
     <h3>${t("unicreon.ui.npcs")}</h3>
     <div class="field uc-count"><label for="uc-npc-count">${t("unicreon.ui.count")}</label>
       <input id="uc-npc-count" type="number" min="1" max="20" .value=${String(ui.count)} @change=${(e) => { ui.count = e.target.value; app.rerender(); }}></div>
     <div class="row">${TIERS.map((k) => html`<button type="button" data-testid=${`uc-add-tier-${k}`} ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.add_npc", tier: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.tier.${k}`)}` }) })}>+ ${t(`unicreon.tier.${k}`)}</button>`)}</div>
+      @click=${() => run(app, { op: "unicreon.combat.add_npc", tier: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: () => t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.tier.${k}`)}` }) })}>+ ${t(`unicreon.tier.${k}`)}</button>`)}</div>
     <div class="row">${BEASTS.map((k) => html`<button type="button" data-testid=${`uc-add-beast-${k}`} ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.add_npc", beast: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.ui.short.${k}`)}` }) })}>+ ${t(`unicreon.ui.short.${k}`)}</button>`)}</div>`;
+      @click=${() => run(app, { op: "unicreon.combat.add_npc", beast: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: () => t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.ui.short.${k}`)}` }) })}>+ ${t(`unicreon.ui.short.${k}`)}</button>`)}</div>`;
 }
 
 function initiativeSection(app, st) {
@@ -136,7 +137,7 @@ function initiativeSection(app, st) {
       <p class="muted small">${t("unicreon.ui.surprise_help")}</p>
       ${st.combatants.map((c) => html`<label class="check"><input type="checkbox" .checked=${ui.surpriseSet.includes(c.cid)}
         @change=${(e) => { ui.surpriseSet = e.target.checked ? [...ui.surpriseSet, c.cid] : ui.surpriseSet.filter((x) => x !== c.cid); }}> ${cname(c)}</label>`)}
-      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => { const a = ui.surpriseSet.filter((x) => byCid(st, x)); if (a.length) run(app, { op: "unicreon.combat.surprise", attackers: a }, { announce: t("unicreon.ui.surprise_started") }); }}>${t("unicreon.ui.start_surprise")}</button>
+      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => { const a = ui.surpriseSet.filter((x) => byCid(st, x)); if (a.length) run(app, { op: "unicreon.combat.surprise", attackers: a }, { announce: () => t("unicreon.ui.surprise_started") }); }}>${t("unicreon.ui.start_surprise")}</button>
     </details>` : nothing}
   </section>`;
 }
@@ -160,8 +161,7 @@ async function rollInitiative(app) {
   const st = r.state;
   const lines = st.combatants.filter((c) => c.initiative).map((c) => `${cname(c)} ${c.initiative.raw}${c.initiative.success ? "✓" : "✗"}`);
   if (st.npc_initiative) lines.push(`${t("unicreon.ui.mj")} ${st.npc_initiative.raw}${st.npc_initiative.success ? "✓" : "✗"}`);
-  const order = st.order.map((e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)))).join(" → ");
-  ui.announce = t("unicreon.ui.order_is", { order });
+  ui.announce = () => t("unicreon.ui.order_is", { order: st.order.map((e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)))).join(" → ") });
   const terms = st.combatants.filter((c) => c.initiative).map((c) => d66Term(c.initiative.dice, cname(c)));
   if (st.npc_initiative) terms.push(d66Term(st.npc_initiative.dice, t("unicreon.ui.mj")));
   app.addLog({ kind: "unicreon.initiative", system: "unicreon", who: t("unicreon.ui.combat"), label: t("unicreon.ui.initiative"),
@@ -409,10 +409,10 @@ function actionSection(app, st) {
       </div>
     </details>`}
     ${needsEngage ? html`<p class="uc-guide" data-testid="uc-must-engage">${t("unicreon.ui.must_engage")}</p>
-      <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
+      <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: () => t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
       : d ? html`${oddsView(odds)}${attackButton(app, st, a, d, odds)}` : html`<p class="muted">${t("unicreon.ui.no_foe")}</p>`}
     ${a.lost.length ? html`<div class="row">${a.weapons.filter((x) => a.lost.includes(x.uid)).map((x) => html`<button type="button" ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.label_colon", { label: t("unicreon.ui.pickup") })} ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
+      @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: () => t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.label_colon", { label: t("unicreon.ui.pickup") })} ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
     ${escapable.length ? escapeView(app, st, a, escapable) : nothing}
   </section>`;
 }
@@ -458,7 +458,7 @@ async function attack(app, st) {
   if (!r) return;
   const x = r.exchange;
   const verdict = resultLine(x, cname(d), r.defender_pv, d.pv_max);
-  ui.announce = verdict;
+  ui.announce = () => resultLine(x, cname(d), r.defender_pv, d.pv_max);
   app.addLog({ kind: "unicreon.attack", system: "unicreon", who: cname(a), label: t("unicreon.ui.passe_vs", { d: cname(d) }), request: req,
     result: { total: x.pv_lost, summary: `${verdict} (${x.attacker.raw} / ${x.defender.raw})`, terms: [d66Term(x.attacker.dice, cname(a)), d66Term(x.defender.dice, cname(d))] } });
   requestAnimationFrame(() => document.getElementById("uc-last")?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
@@ -514,7 +514,7 @@ function escapeView(app, st, a, foes) {
       const r = await run(app, { op: "unicreon.combat.escape", cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode, seed },
         { announce: (res) => (res.escape?.success === false ? t("unicreon.ui.escape_failed", { name: cname(a) }) : t("unicreon.ui.escaped", { name: cname(a) })) });
       if (r) app.addLog({ kind: "unicreon.escape", system: "unicreon", who: cname(a), label: t("unicreon.ui.escape"), request: { op: "unicreon.combat.escape", cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode, seed },
-        result: { summary: ui.announce } });
+        result: { summary: said(ui.announce) } });
     }}>${t("unicreon.ui.escape_btn")}</button>
   </details>`;
 }
@@ -542,22 +542,16 @@ async function endCombat(app) {
     also: (doc, answer) => answer.updated.forEach((c) => replaceCharacter(doc, c)),
   });
   if (!r) return;
-  ui.announce = t("unicreon.ui.ended", { names: r.updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
+  ui.announce = () => t("unicreon.ui.ended", { names: r.updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
   app.rerender();
 }
 
 export function render(app) {
-  // The last action's line was written in the language of its moment: after a switch of
-  // language it goes (it showed "Ordre du tour : …" on the English page).
-  if (ui.announceLang !== language()) {
-    if (ui.announceLang) ui.announce = "";
-    ui.announceLang = language();
-  }
   const st = combatOf(app.doc);
   const dis = !ready(app) || ui.busy;
   const head = html`${backLink("#/unicreon", t("unicreon.ui.back"))}<h1>${t("unicreon.ui.combat")}</h1>
-    <div class="visually-hidden" role="status" aria-live="polite">${ui.announce}</div>
-    ${ui.announce ? html`<p class="uc-announce" aria-hidden="true" data-testid="uc-announce">${ui.announce}</p>` : nothing}
+    <div class="visually-hidden" role="status" aria-live="polite">${said(ui.announce)}</div>
+    ${ui.announce ? html`<p class="uc-announce" aria-hidden="true" data-testid="uc-announce">${said(ui.announce)}</p>` : nothing}
     ${errorLine(ui.error, "uc-combat-error")}`;
   const whyEngine = disabledWhy("uc-new-combat", engineWhy(app));
   if (!st) {

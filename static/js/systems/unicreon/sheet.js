@@ -4,7 +4,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { errorMessage, t, tn } from "../../i18n.js";
+import { errorMessage, said, t, tn } from "../../i18n.js";
 import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -64,7 +64,8 @@ const clampInt = (value, lo, hi) => {
   return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : lo;
 };
 
-/** Run an op that answers {character, ...}: store the character, say `message`, or show the
+/** Run an op that answers {character, ...}: store the character, say `message` (a function of
+ * the answer, made again at each render so it follows a switch of language), or show the
  * error (beside the control `at` names — an item uid or "buy-<ref>" — when given). While a fight
  * is open, the PV the op returns are copied onto the combatants too (see common.effective). */
 async function charOp(app, request, message, { after, at = null } = {}) {
@@ -100,7 +101,7 @@ async function charOp(app, request, message, { after, at = null } = {}) {
   });
   if (!r) return null;
   ui.errorAt = null;
-  ui.message = typeof message === "function" ? message(r) : message;
+  ui.message = typeof message === "function" ? () => message(r) : message;
   app.rerender();
   return r;
 }
@@ -262,7 +263,7 @@ function inventorySection(app, c, enc) {
           ${ui.selling?.uid === item.uid ? nothing : html`<button type="button" data-testid="uc-sell" ?disabled=${!ready(app) || ui.busy}
             @click=${() => { ui.selling = { uid: item.uid, price: item.cost }; app.rerender(); }}>${t("unicreon.ui.sell")}</button>`}
           <button type="button" class="danger" ?disabled=${!ready(app) || ui.busy}
-            @click=${() => charOp(app, { op: "unicreon.inventory.remove", character: c, uid: item.uid }, t("unicreon.ui.removed", { name: itemLabel(item) }))}>${t("unicreon.ui.remove")}</button>
+            @click=${() => charOp(app, { op: "unicreon.inventory.remove", character: c, uid: item.uid }, () => t("unicreon.ui.removed", { name: itemLabel(item) }))}>${t("unicreon.ui.remove")}</button>
         </div>
         ${item.afflicts ? (others.length ? html`<div class="field"><label for="uc-poison-target">${t("unicreon.ui.poison_target")}</label>
           <select id="uc-poison-target" @change=${(e) => { ui.poisonTarget = e.target.value; app.rerender(); }}>
@@ -288,7 +289,7 @@ function inventorySection(app, c, enc) {
         <option value="" ?selected=${!ui.useTarget}>${nameOf(c)}</option>
         ${others.map((o) => html`<option value=${o.id} ?selected=${o.id === ui.useTarget}>${nameOf(o)}</option>`)}
       </select></div>` : nothing}
-    <div class="uc-status" role="status" aria-live="polite" data-testid="uc-sheet-status">${ui.message ?? ""}</div>
+    <div class="uc-status" role="status" aria-live="polite" data-testid="uc-sheet-status">${said(ui.message)}</div>
     ${ui.errorAt ? nothing : errorLine(ui.error, "uc-sheet-error")}
     ${shop(app, c)}
     ${customForm(app, c)}
@@ -361,7 +362,7 @@ function strip(item) {
 async function giveCustom(app, c, item, pay, remember, at = null) {
   // The library copy's uid is made once, outside the change (applied again when written).
   const libraryUid = `lib${Date.now().toString(36)}`;
-  const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay, creation_pay: creationPay(app.doc) }, t("unicreon.ui.custom_given", { name: item.name }), {
+  const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay, creation_pay: creationPay(app.doc) }, () => t("unicreon.ui.custom_given", { name: item.name }), {
     at,
     after: (doc, res) => {
       if (!remember) return;
@@ -495,14 +496,14 @@ function healthSection(app, c) {
             <span class="small ${cond.diagnosed ? "" : "muted"}">· ${cond.diagnosed ? t("unicreon.ui.diagnosed") : t("unicreon.ui.not_diagnosed")}</span></div>
           <div class="row">
             ${cond.kind === "infection" ? dressings.map((item) => html`<button type="button" data-testid="uc-dress" ?disabled=${!ready(app) || ui.busy}
-                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.dressed", { name: itemLabel(item) }))}>${t("unicreon.ui.dress_with", { name: itemLabel(item) })}</button>`) : nothing}
+                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, () => t("unicreon.ui.dressed", { name: itemLabel(item) }))}>${t("unicreon.ui.dress_with", { name: itemLabel(item) })}</button>`) : nothing}
             ${cond.diagnosed ? cures.map((item) => html`<button type="button" ?disabled=${!ready(app) || ui.busy}
-                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.cured", { name: itemLabel(item) }))}>${t("unicreon.ui.use_on", { name: itemLabel(item) })}</button>`)
+                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, () => t("unicreon.ui.cured", { name: itemLabel(item) }))}>${t("unicreon.ui.use_on", { name: itemLabel(item) })}</button>`)
               : html`<button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => diagnose(app, c, i, healer)}>
                 ${t("unicreon.ui.diagnose_btn", { who: nameOf(healer) })}</button>
                 <span class="small">${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</span>`}
             <button type="button" data-testid="uc-cure" ?disabled=${!ready(app) || ui.busy} aria-label=${t("unicreon.ui.cure_named", { name: label })}
-              @click=${() => charOp(app, { op: "unicreon.health.cure", character: c, condition: i }, t("unicreon.ui.cure_done", { name: label }))}>${t("unicreon.ui.cure_btn")}</button>
+              @click=${() => charOp(app, { op: "unicreon.health.cure", character: c, condition: i }, () => t("unicreon.ui.cure_done", { name: `${t(`unicreon.condition.${cond.kind}`)}${cond.name ? ` — ${cond.name}` : ""}` }))}>${t("unicreon.ui.cure_btn")}</button>
           </div>
         </li>`;
       })}</ul>
