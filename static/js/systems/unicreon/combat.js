@@ -161,11 +161,12 @@ async function rollInitiative(app) {
   const st = r.state;
   const lines = st.combatants.filter((c) => c.initiative).map((c) => `${cname(c)} ${c.initiative.raw}${c.initiative.success ? "✓" : "✗"}`);
   if (st.npc_initiative) lines.push(`${t("unicreon.ui.mj")} ${st.npc_initiative.raw}${st.npc_initiative.success ? "✓" : "✗"}`);
-  ui.announce = () => t("unicreon.ui.order_is", { order: st.order.map((e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)))).join(" → ") });
+  const order = () => st.order.map((e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)))).join(" → ");
+  ui.announce = () => t("unicreon.ui.order_is", { order: order() });
   const terms = st.combatants.filter((c) => c.initiative).map((c) => d66Term(c.initiative.dice, cname(c)));
   if (st.npc_initiative) terms.push(d66Term(st.npc_initiative.dice, t("unicreon.ui.mj")));
   app.addLog({ kind: "unicreon.initiative", system: "unicreon", who: t("unicreon.ui.combat"), label: t("unicreon.ui.initiative"),
-    request: { op: "unicreon.combat.initiative", seed }, result: { summary: `${lines.join(" · ")} — ${order}`, terms } });
+    request: { op: "unicreon.combat.initiative", seed }, result: { summary: `${lines.join(" · ")} — ${order()}`, terms } });
 }
 
 // ----------------------------------------------------------------------------- seating
