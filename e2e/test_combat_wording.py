@@ -158,7 +158,7 @@ def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(page, ap
     app = seed(app_with, [bea], {"unicreon": {"combat": state, "custom_items": []}})
     goto_route(app, "unicreon/combat")
     # The couteau long is in her hand: chosen, not the épée courte first in her list (in the bag).
-    expect(app.locator("#uc-a-weapon")).to_have_value("i1")
+    expect(app.locator("#uc-a-weapon-i1")).to_be_checked()
     expect(app.locator("[data-testid=uc-attack-odds]")).to_be_visible()
     expect(app.locator("#uc-attack")).to_be_enabled()
 

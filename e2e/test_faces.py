@@ -258,9 +258,12 @@ def test_systmj_library_cards_show_their_family(app_with, width):
     rules = handle({"op": "systmj.cards.rules"})
     state = handle({"op": "systmj.state.new"})["state"]
     names = {"equipement": "Épée longue", "ressource": "Herbes de Lune", "savoir": "Grimoire", "pouvoir": "Flamme"}
+    # A new card states no type until it is given one (4.1, 4.4).
+    typed = {"equipement": {"types": ["arme"]}, "pouvoir": {"types": ["magique"]}}
     for family, name in names.items():
         saved = handle({"op": "systmj.card.save", "state": state,
-                        "card": {"family": family, "name": name, "description": "", **rules["defaults"][family]}})
+                        "card": {"family": family, "name": name, "description": "", **rules["defaults"][family],
+                                 **typed.get(family, {})}})
         state = saved["state"]
     app = app_with(new_table(systems={"systmj": state}), "systmj/cards")
     expect(app.locator("[data-testid=sj-card]")).to_have_count(4)

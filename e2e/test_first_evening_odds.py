@@ -84,7 +84,7 @@ def test_unicreon_skill_on_the_first_screen_and_combat_offers_the_characters_own
     expect(skill).to_be_visible()
     expect(skill.locator("option").nth(1)).to_contain_text("Escrime — Bon")
     go(app, "#/unicreon/combat")
-    app.select_option("#uc-a-weapon", "i1")
+    app.check("#uc-a-weapon-i1")
     hit = app.locator("[data-testid=uc-odds-hit]")
     expect(hit).to_have_attribute("data-p", "55/144")
     own = app.locator("#uc-a-askill")

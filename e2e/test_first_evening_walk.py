@@ -10,7 +10,7 @@ otherwise): what read wrong or sat wrong on the page.
   as a skill at 0); SYSTMJ's automatic outcome is recorded by a button that says there is no
   roll; the home page says "pions" like the Versality pages.
 - English: a label and its value take an English colon ("Failure: 21 %", not "Failure : 21 %");
-  Unicreon's last-action line, written in French, goes when the page switches to English.
+  Unicreon's last-action line, written in French, follows the page into English.
 - Layout: the header shows the table's name whole; SYSTMJ's checkboxes sit beside their names;
   a Théorem field beside one with a help line is not stretched taller.
 """
@@ -21,7 +21,15 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, ok, versality_character, wait_saved
+from browser_support import (
+    goto_route,
+    new_table,
+    no_horizontal_scroll,
+    ok,
+    saved_document,
+    versality_character,
+    wait_saved,
+)
 
 
 def theorem_joshua() -> dict:
@@ -112,19 +120,20 @@ def test_english_odds_take_an_english_colon(app_with):
         assert not re.search(r"\s:\s", text) and re.search(r"\S: \d", text), text
 
 
-def test_unicreon_last_action_line_goes_when_the_page_turns_english(app_with):
+def test_unicreon_last_action_line_follows_the_page_into_english(app_with):
+    """The last action's line was written once, in French, and stayed on the English page (then
+    it went away on a switch); it is now said again in the language shown."""
     from test_unicreon import character
 
     app = app_with(new_table([character("uc-lina", "Lina")]), "unicreon/combat")
     app.click("#uc-new-combat")
     app.get_by_role("button", name="+ Lina").click()
     announce = app.get_by_test_id("uc-announce")
-    expect(announce).to_contain_text("Lina")
+    expect(announce).to_have_text("Ajouté : Lina.")
     app.click("#lang-toggle")
     expect(app.locator("html")).to_have_attribute("lang", "en")
     expect(app.locator("main h1")).to_have_text("Combat")
-    expect(app.locator("#uc-new-combat, #uc-end-combat").first).to_be_visible()
-    expect(announce).to_have_count(0)
+    expect(announce).to_have_text("Added: Lina.")
 
 
 def test_unicreon_negative_threshold_has_a_true_minus(app_with):
@@ -192,3 +201,318 @@ def test_an_odds_table_says_impossible_and_certain_in_words(app):
     assert rows[0] == ["0/1", "Échec impossible (0 %)"]
     assert rows[1][0] == "1/1" and "0/1" not in rows[1][1] and "1/1" not in rows[1][1]
     assert rows[2] == ["1/2", "Moitié 50 % 1/2"]
+
+
+# ------------------------------------------------------------------ the walk, round three
+def sj_entity(cid: str, name: str) -> dict:
+    c = ok({"op": "systmj.entity.new", "id": cid, "name": name})["character"]
+    c["pv_max"] = 20
+    return c
+
+
+def test_systmj_changes_are_named_by_what_they_did_in_the_undo_bar_the_table_page_and_the_log(app_with):
+    """A SYSTMJ change read "Table SYSTMJ modifiée" in the undo bar, the Table page's list and the
+    log's "Annulé : …": each now says what it was (static/js/systems/systmj/common.js
+    changeLabel), a secret choice without saying which."""
+    lea, gob = sj_entity("sj-lea", "Léa"), sj_entity("sj-gob", "Gobelin")
+    state = ok({"op": "systmj.state.new"})["state"]
+    state = ok({"op": "systmj.card.save", "state": state,
+                "card": {"family": "equipement", "name": "Épée", "types": ["arme"], "categories": ["corps_a_corps"]}})["state"]
+    state = ok({"op": "systmj.round.start", "state": state, "characters": [lea, gob]})["state"]
+    state = ok({"op": "systmj.round.choose", "state": state, "entity": "sj-lea", "choice": "action"})["state"]
+    app = app_with(new_table([lea, gob], {"systmj": state}), "systmj/combat")
+    toast = app.get_by_test_id("undo-toast")
+
+    app.locator("[data-testid=sj-round-entity][data-id=sj-gob] [data-testid=sj-choose-mouvement]").click()
+    expect(toast).to_contain_text("Choix fait pour Gobelin")
+    expect(toast).not_to_contain_text("Mouvement")
+    app.click("#sj-round-reveal")
+    expect(toast).to_contain_text("Tour 1 révélé")
+    app.get_by_test_id("undo-toast-action").click()
+    doc = wait_saved(app, "d => d.log.some((e) => e.kind === 'undo') && !d.systems.systmj.rounds.revealed")
+    assert doc["log"][-1]["label"] == "Annulé : Tour 1 révélé"
+
+    goto_route(app, "systmj/cards")
+    app.select_option("#sj-give-EQ-00001", "sj-lea")
+    app.get_by_test_id("sj-give").click()
+    expect(toast).to_contain_text("Carte EQ-00001 donnée à Léa")
+
+    goto_route(app, "systmj/chronoste")
+    app.fill("#sj-c-amount", "3")
+    app.select_option("#sj-c-unit", "days")
+    app.click("#sj-c-advance")
+    expect(toast).to_contain_text("Chronoste avancé de 3 jours")
+
+    goto_route(app, "table")
+    entries = app.locator("[data-testid=undo-list] [data-testid=undo-entry]")
+    expect(entries).to_have_count(3)
+    expect(entries.nth(0)).to_contain_text("Chronoste avancé de 3 jours")
+    expect(entries.nth(1)).to_contain_text("Carte EQ-00001 donnée à Léa")
+    expect(entries.nth(2)).to_contain_text("Choix fait pour Gobelin")
+    expect(app.locator("main")).not_to_contain_text("Table SYSTMJ modifiée")
+    # In English, the same changes in English words.
+    app.click("#lang-toggle")
+    expect(app.locator("[data-testid=undo-list]")).to_contain_text("Chronoste moved on 3 days")
+    expect(app.locator("[data-testid=undo-list]")).to_contain_text("Card EQ-00001 given to Léa")
+
+
+def test_systmj_combat_says_reveal_first_once_and_drops_a_result_of_another_exchange(app_with):
+    """During a round not yet revealed, "Révélez d'abord les choix du tour." was on screen twice
+    (under the attack button, and as the odds' refusal above it); and a counter-attack's result
+    stayed under the next exchange's form (the form went back to a plain attack at once, and the
+    result stayed there through the next rounds)."""
+    from test_combat_wording import force_next_seed
+    from test_rules_round2_systmj import fighter, seed_for
+    from test_rules_round2_systmj import sj_entity as fighting
+
+    aldo = fighting("sj-aldo", "Aldo", force=30, resistance=30, rapidite=30)
+    brune = fighting("sj-brune", "Brune", force=50, resistance=50, rapidite=50)
+    state = ok({"op": "systmj.state.new"})["state"]
+    state = ok({"op": "systmj.round.start", "state": state, "characters": [aldo, brune]})["state"]
+    for cid in ("sj-aldo", "sj-brune"):
+        state = ok({"op": "systmj.round.choose", "state": state, "entity": cid, "choice": "action"})["state"]
+    app = app_with(new_table([aldo, brune], {"systmj": state}), "systmj/combat")
+    app.select_option("#sj-att-who", "sj-aldo")
+    app.select_option("#sj-def-who", "sj-brune")
+    card = app.get_by_test_id("sj-attack-card")
+    expect(card).to_have_attribute("data-odds", "error")  # the engine refused the odds: not revealed
+    expect(app.locator("#sj-attack")).to_have_accessible_description("Révélez d'abord les choix du tour.")
+    assert app.locator("main").inner_text().count("Révélez d'abord") == 1
+
+    # Revealed: Aldo attacks and fails, Brune counter-attacks and hits.
+    app.click("#sj-round-reveal")
+    expect(app.locator("#sj-attack")).to_be_enabled()
+    base = {"op": "systmj.combat.exchange", "kind": "force", "attacker": fighter(aldo), "defender": fighter(brune, True),
+            "defence": "none", "subject": {"session": 1, "attacker": "sj-aldo", "defender": "sj-brune", "items": []}}
+    force_next_seed(app, seed_for(base, "counter_attack"))
+    app.click("#sj-attack")
+    app.click("#sj-counter")
+    counter = {**base, "attacker": fighter(brune), "defender": fighter(aldo, True), "counter": True,
+               "subject": {"session": 1, "attacker": "sj-brune", "defender": "sj-aldo", "items": []}}
+    force_next_seed(app, seed_for(counter, "hit"))
+    app.click("#sj-attack")
+    outcome = app.get_by_test_id("sj-combat-outcome")
+    expect(outcome).to_have_attribute("data-winner", "attacker")
+    # The result stays with its own exchange: the counter-attack's form, its button saying it was played.
+    expect(app.get_by_test_id("sj-counter-note")).to_be_visible()
+    expect(app.locator("#sj-attack")).to_have_accessible_description("Contre-attaque jouée : passez à l'échange suivant.")
+    # The next exchange (Brune's own Action) shows no result of the one before.
+    app.click("#sj-next-exchange")
+    expect(app.locator("#sj-def-kind")).to_be_visible()
+    expect(outcome).to_have_count(0)
+    # Nor does the next round show the result of an attack of this one.
+    app.select_option("#sj-def-kind", "esquive")
+    app.click("#sj-attack")
+    expect(outcome).to_have_count(1)
+    app.click("#sj-round-next")
+    expect(app.locator("#sj-round-title")).to_have_text("Tour 2")
+    expect(outcome).to_have_count(0)
+
+
+def test_the_chronoste_writes_a_french_date_and_an_english_one_and_a_tables_own_months_as_written(app_with):
+    """The Chronoste read "1 Janvier" in French and kept the French months in English. The default
+    calendar (the Gregorian months, rules README, SYSTMJ) now reads in the interface's language,
+    "1er janvier" (an ordinal for the first, the month in lower case in a sentence) and
+    "1 January"; the months a table named itself are shown as it wrote them."""
+    app = app_with(new_table([sj_entity("sj-lea", "Léa")]), "systmj/chronoste")
+    now = app.get_by_test_id("sj-now")
+    expect(now).to_have_text("1er janvier, an 1 — 08:00 (jour)")
+    expect(app.get_by_test_id("sj-time")).to_have_text("1er janvier, an 1 — 08:00 (jour)")
+    app.fill("#sj-c-amount", "1")
+    app.select_option("#sj-c-unit", "days")
+    app.click("#sj-c-advance")
+    expect(now).to_have_text("2 janvier, an 1 — 08:00 (jour)")
+    expect(app.get_by_test_id("sj-history")).to_contain_text("2 janvier, an 1 — 08:00")
+    app.click("#lang-toggle")
+    expect(now).to_have_text("2 January, year 1 — 08:00 (day)")
+    app.locator("details summary").click()
+    expect(app.locator("#sj-c-month option").first).to_have_text("January")
+    # The calendar saved as shown stays the default one: back in French, French months.
+    expect(app.locator("#sj-c-months")).to_have_value(re.compile(r"^January \(31\)\nFebruary \(28\)"))
+    app.get_by_role("button", name="Save the calendar").click()
+    # (The engine's changes run in turn: the advance is written after the calendar.)
+    app.click("#sj-c-advance")
+    doc = wait_saved(app, "d => d.systems.systmj.chronoste.day === 3")
+    assert [m["name"] for m in doc["systems"]["systmj"]["chronoste"]["months"]][:2] == ["Janvier", "Février"]
+    app.click("#lang-toggle")
+    expect(now).to_have_text("3 janvier, an 1 — 08:00 (jour)")
+    # A table's own months, as written.
+    app.fill("#sj-c-months", "\n".join(f"{name} (30)" for name in ("Germinal", "Floréal", "Prairial")))
+    app.get_by_role("button", name="Enregistrer le calendrier").click()
+    expect(now).to_have_text("3 Germinal, an 1 — 08:00 (jour)")
+    app.click("#lang-toggle")
+    expect(now).to_have_text("3 Germinal, year 1 — 08:00 (day)")
+
+
+def test_a_new_systmj_weapon_card_is_not_an_everyday_object_too(app_with):
+    """A new Équipement card had "Objet usuel" ticked: a weapon made by ticking "Arme" was an
+    everyday object too. A card's type is what the person states (000, 4.1 field 2, cumulative):
+    a new card starts with none, and saving it without one is refused at that field."""
+    app = app_with(new_table([sj_entity("sj-lea", "Léa")]), "systmj/cards")
+    app.get_by_role("button", name="Créer une carte Équipement").click()
+    form = app.get_by_test_id("sj-card-form")
+    expect(form.locator("input[name=types]")).to_have_count(3)
+    expect(form.locator("input[name=types]:checked")).to_have_count(0)
+    app.fill("#sj-cf-name", "Épée courte")
+    app.click("#sj-card-save")
+    expect(app.get_by_test_id("sj-card-error")).to_have_text("Cochez au moins un type pour cette carte.")
+    expect(form.locator("fieldset", has=app.locator("input[name=types]"))).to_have_attribute("aria-invalid", "true")
+    form.locator("input[name=types][value=arme]").check()
+    form.locator("input[name=categories][value=corps_a_corps]").check()
+    app.click("#sj-card-save")
+    doc = wait_saved(app, "d => (d.systems.systmj?.library?.cards ?? []).length === 1")
+    card = doc["systems"]["systmj"]["library"]["cards"][0]
+    assert (card["types"], card["categories"]) == (["arme"], ["corps_a_corps"])
+
+
+def test_the_home_page_says_tours_like_the_systmj_pages(app_with):
+    """The home page said "rounds" where SYSTMJ's combat page says "Tour 1" (the rule text plays
+    Action & Mouvement "par tours", 000 3.2): one French word."""
+    app = app_with(new_table(), "home")
+    systmj = app.locator("[data-testid=home-system][data-system=systmj]")
+    expect(systmj).to_contain_text("usure, tours et combat")
+    expect(app.locator("main")).to_contain_text("choix cachés des tours")
+    expect(app.locator("main")).not_to_contain_text("round")
+
+
+def test_pointzero_result_lists_the_dice_kept_and_adds_them_only_when_there_is_a_sum(app_with):
+    """Point Zéro's result read "Dés gardés 11 = 11": the sum of the kept dice shown as one term
+    equal to itself. It now lists what it adds: each kept die, then the bonuses, "= total" only
+    when there is more than one term; "Dé gardé" for one."""
+    from test_pointzero import sheet
+
+    ana = sheet("pz-ana", "Ana", [("Vigilance", 2), ("Discrétion", 1)], [])
+    ana["attributes"].append({"code": "CHA", "name": "Charme", "level": 1})
+    app = app_with(new_table([ana]), "pointzero/test/pz-ana")
+    result, line = app.get_by_test_id("pz-result"), app.get_by_test_id("pz-sum")
+
+    def roll(skill: str, attribute: str) -> list[int]:
+        app.select_option("#pz-t-skill", skill)
+        app.select_option("#pz-t-attr", attribute)
+        count = len(saved_document(app)["log"])
+        app.click("#pz-roll")
+        doc = wait_saved(app, "(d, n) => d.log.length === n + 1", count)
+        expect(result).to_have_attribute("data-total", str(doc["log"][-1]["result"]["total"]))
+        return [int(x) for x in result.locator("[data-kept=true]").all_inner_texts()]
+
+    kept = roll("0", "1")  # Vigilance 2, ADR 2: two dice, both kept
+    expect(line).to_have_text(f"Dés gardés : {kept[0]} + {kept[1]} = {sum(kept)} · Difficulté 10")
+    kept = roll("0", "4")  # Vigilance 2, CHA 1: two dice, the best kept
+    expect(line).to_have_text(f"Dé gardé : {kept[0]} · Difficulté 10")
+    kept = roll("1", "1")  # Discrétion 1, ADR 2: one die, kept, and +1 for the missing die
+    expect(line).to_have_text(f"Dé gardé : {kept[0]} + 1 d'écart = {kept[0] + 1} · Difficulté 10")
+    app.click("#lang-toggle")
+    expect(line).to_have_text(f"Kept die: {kept[0]} + 1 difference = {kept[0] + 1} · Difficulty 10")
+
+
+#: The choices of a page's selects whose words do not fit their box (the select shows them cut).
+CUT_CHOICES = """() => [...document.querySelectorAll('main select')].filter((s) => s.offsetParent !== null).flatMap((s) => {
+  const style = getComputedStyle(s), ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+  return [...s.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => `${s.id}: ${o.text}`);
+})"""
+
+
+def test_unicreon_creation_counts_errors_once_they_show_and_its_choices_fit_a_phone(app_with):
+    """A fresh Unicreon sheet announced "6 erreurs à corriger" while no field said what was wrong:
+    the count now comes when the player tries to finish, every problem then shown at its field.
+    A skill read "Tir à l'arc (Bon (+20))", now "Tir à l'arc — Bon (+20)"; the weapon chosen for a
+    passe d'armes was cut on a phone (a select, "Arbalète (avec malus) [Perception max 9 PV] ·
+    portée 15 m (max 30 m)"), as were the custom weapon's damage and the opposition's choices."""
+    from test_unicreon import character, duel_state, with_items
+
+    lina = ok({"op": "unicreon.character.new", "id": "uc-lina", "name": "Lina"})["character"]
+    bea = with_items(character("uc-bea", "Béa"), "arbalete", "arc_long")
+    bea["skills"] = [{"name": "Tir à l'arc", "level": "bon"}]
+    state, _, _ = duel_state(bea)
+    app = app_with(new_table([lina, bea], {"unicreon": {"combat": state, "custom_items": []}}), "unicreon/character/uc-lina")
+    count = app.get_by_test_id("uc-problem-count")
+    expect(count).to_have_text("Fiche en création : « Terminer la création » la vérifie et montre sous chaque champ "
+                               "ce qui reste à corriger.")
+    shown = app.locator("main .field-error[data-field]").filter(has_text=re.compile(r"\S"))
+    expect(shown).to_have_count(0)
+    app.click("#uc-finish-creation")
+    expect(count).to_have_text("6 erreurs à corriger avant de jouer (voir les messages sous les champs).")
+    expect(shown).to_have_count(6)
+    for field in ("story", "origins", "job", "description", "don", "defaut"):
+        expect(app.locator(f"#uc-{field}")).to_have_attribute("aria-invalid", "true")
+    # The custom weapon's damage choice fits the phone.
+    app.locator("#uc-custom > summary").click()
+    app.select_option("#uc-cu-cat", "weapon")
+    expect(app.locator("#uc-cu-kind")).to_be_visible()
+    assert app.evaluate(CUT_CHOICES) == []
+
+    # The skill with its level, without nested brackets.
+    goto_route(app, "unicreon/test/uc-bea")
+    expect(app.locator("#uc-t-skill option").nth(1)).to_have_text("Tir à l'arc — Bon (+20)")
+    app.select_option("#uc-t-skill", "0")
+    app.click("#uc-roll")
+    doc = wait_saved(app, "d => d.log.some((e) => e.kind === 'unicreon.test')")
+    label = next(e["label"] for e in doc["log"] if e["kind"] == "unicreon.test")
+    assert label.endswith("Tir à l'arc — Bon (+20)") and "(Bon (+20))" not in label, label
+    assert app.evaluate(CUT_CHOICES) == []
+
+    # The passe d'armes: each weapon a choice whose words wrap within the phone.
+    goto_route(app, "unicreon/combat")
+    weapon = app.get_by_role("group", name="Arme")
+    expect(weapon.get_by_role("radio")).to_have_count(4)  # bare hands, the couteau long, two bows
+    crossbow = weapon.locator("label").filter(has_text="Arbalète (avec malus)")
+    expect(crossbow).to_contain_text("portée")
+    boxes = weapon.locator("label").evaluate_all(
+        "xs => xs.map((x) => [Math.round(x.getBoundingClientRect().right), x.scrollWidth <= x.clientWidth])")
+    assert all(right <= 360 and whole for right, whole in boxes), boxes
+    crossbow.click()
+    expect(weapon.get_by_role("radio", name=re.compile("Arbalète"))).to_be_checked()
+    assert app.evaluate(CUT_CHOICES) == []
+    no_horizontal_scroll(app)
+
+
+def test_theorem_opposition_says_why_the_winners_degree_is_lower_than_its_total(app_with):
+    """A winning total of 32 read "Réussite normale" with no reason given. It is the rule (003,
+    "3) Les actions d'opposition": the loser's success cases are taken off the winner's, a
+    winner keeps at least a réussite normale): 32 is a grande réussite (3 cases), the other
+    side's 17 a réussite moyenne (2 cases), 3 − 2 = 1 case. The result now says so."""
+    state = ok({"op": "theorem.state.new", "seed": 8})["state"]  # its deck gives 20 then 5
+    app = app_with(new_table([theorem_joshua()], systems={"theorem": state}), "theorem/chase")
+    for key in ("a", "b"):
+        app.fill(f"#th-{key}-base", "12")
+        app.press(f"#th-{key}-base", "Tab")
+    app.click("#th-opp-draw")
+    result = app.get_by_test_id("th-opp-result")
+    expect(result).to_have_attribute("data-winner", "a")
+    expect(app.get_by_test_id("th-opp-why")).to_have_text(
+        "En opposition, les cases de réussite du perdant sont déduites de celles du vainqueur : 3 − 2 = 1 case, "
+        "soit une réussite normale.")
+    sides = app.get_by_test_id("th-opp-side")
+    expect(sides.nth(0)).to_have_text("Premier camp : 32 → Grande réussite, ramenée à : Réussite normale")
+    expect(sides.nth(1)).to_have_text("Second camp : 17 → Réussite moyenne, mais l'opposition est perdue : Échec")
+    app.click("#lang-toggle")
+    expect(app.get_by_test_id("th-opp-why")).to_have_text(
+        "In an opposition, the loser's success cases are taken off the winner's: 3 − 2 = 1 case, that is a Réussite normale.")
+
+
+def test_theorem_screen_reader_lines_follow_the_switch_to_english(app_with):
+    """The Théorem pages' screen-reader line (a visually hidden live region) was written once, in
+    French, and stayed French on the English page; so did an unnamed side's name in an
+    opposition's result. They are now said in the language shown (i18n.said)."""
+    state = ok({"op": "theorem.state.new", "seed": 8})["state"]  # the draw pile starts with the reine de coupe
+    app = app_with(new_table([theorem_joshua()], systems={"theorem": state}), "theorem/test/th-josh")
+    app.select_option("#th-skill", index=1)
+    expect(app.locator("#th-draw")).to_be_enabled()
+    app.click("#th-draw")
+    announce = app.get_by_test_id("th-announce")
+    expect(announce).to_contain_text("Figure tirée")
+    french = announce.inner_text()
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "en")
+    expect(announce).to_contain_text("Figure drawn")
+    assert announce.inner_text() != french
+
+    goto_route(app, "theorem/chase")
+    app.click("#th-opp-draw")
+    expect(announce).to_contain_text(re.compile(r"(First|Second) side wins|tie", re.IGNORECASE))
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "fr")
+    expect(announce).to_contain_text(re.compile(r"(Premier|Second) camp l'emporte|Égalité"))
+    expect(app.get_by_test_id("th-opp-side").first).to_contain_text("Premier camp :")

@@ -147,7 +147,7 @@ def test_the_library_deletes_a_card_and_learns_a_pouvoir(app_with):
     lea = sj_entity("sj-lea", "Léa", intelligence=60, personnalite=40)
     state = handle({"op": "systmj.state.new"})["state"]
     r = handle({"op": "systmj.card.save", "state": state,
-                "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2, "score": 40}})
+                "card": {"family": "pouvoir", "name": "Nécromancie", "types": ["magique"], "da": 2, "score": 40}})
     r = handle({"op": "systmj.card.save", "state": r["state"], "card": {"family": "ressource", "name": "Baie rouge",
                                                                        "type": "ingredient_consommable", "subtype": "baie"}})
     r = handle({"op": "systmj.card.give", "state": r["state"], "character": lea, "number": "PO-00001"})

@@ -166,7 +166,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
 
     # The Chronoste: one day with a note.
     goto(page, "systmj/chronoste")
-    expect(page.locator("[data-testid=sj-now]")).to_contain_text("1 Janvier, an 1 — 08:00")
+    expect(page.locator("[data-testid=sj-now]")).to_contain_text("1er janvier, an 1 — 08:00")
     page.fill("#sj-c-amount", "x")
     page.click("#sj-c-advance")
     expect(page.locator("#sj-c-amount-err")).to_have_text("Entrez un nombre entier de 1 à 100000.")
@@ -174,9 +174,9 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     page.select_option("#sj-c-unit", "days")
     page.fill("#sj-c-note", "Voyage vers Orsk")
     page.click("#sj-c-advance")
-    expect(page.locator("[data-testid=sj-now]")).to_contain_text("2 Janvier, an 1 — 08:00 (jour)")
+    expect(page.locator("[data-testid=sj-now]")).to_contain_text("2 janvier, an 1 — 08:00 (jour)")
     expect(page.locator("[data-testid=sj-history]")).to_contain_text("Voyage vers Orsk")
-    expect(page.locator("[data-testid=sj-time]")).to_contain_text("2 Janvier")
+    expect(page.locator("[data-testid=sj-time]")).to_contain_text("2 janvier")
     no_horizontal_scroll(page)
     assert axe_violations(page) == []
     before = wait_saved(page, "d.systems.systmj.chronoste.day === 2 && d.systems.systmj.session === 2")
@@ -185,7 +185,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     page.reload()
     wait_engine(page)
     assert saved_document(page) == before
-    expect(page.locator("[data-testid=sj-now]")).to_contain_text("2 Janvier, an 1 — 08:00 (jour)")
+    expect(page.locator("[data-testid=sj-now]")).to_contain_text("2 janvier, an 1 — 08:00 (jour)")
     expect(page.locator("[data-testid=sj-history]")).to_contain_text("Voyage vers Orsk")
     goto(page, f"systmj/character/{aldo}")
     expect(page.get_by_label("Forge", exact=True)).to_have_value(str(after))

@@ -59,7 +59,6 @@ def new_card(page, name: str, categories: list[str], numbers: dict[str, str]) ->
     form = page.locator("[data-testid=sj-card-form]")
     expect(form).to_be_visible()
     page.fill("#sj-cf-name", name)
-    form.locator("input[name=types][value=objet_usuel]").uncheck()
     form.locator("input[name=types][value=arme]").check()
     for c in categories:
         form.locator(f"input[name=categories][value={c}]").check()
@@ -83,9 +82,14 @@ def test_cards_round_combat_wear_and_reload(app):
     page.click("#sj-card-save")
     expect(page.locator("[data-testid=sj-card-error]")).to_have_text("Donnez un nom à la carte.")
     page.locator("main").get_by_role("button", name="Annuler").click()
-    # A bad number stays a message naming its field.
+    # A new card claims no type (4.1): saved without one, it is refused at that field.
     page.click("#sj-card-new")
     page.fill("#sj-cf-name", "Épée")
+    expect(page.locator("input[name=types]:checked")).to_have_count(0)
+    page.click("#sj-card-save")
+    expect(page.locator("[data-testid=sj-card-error]")).to_have_text("Cochez au moins un type pour cette carte.")
+    # A bad number stays a message naming its field.
+    page.locator("input[name=types][value=arme]").check()
     page.fill("#sj-cf-att", "abc")
     page.click("#sj-card-save")
     expect(page.locator("[data-testid=sj-card-error]")).to_contain_text("ATT")

@@ -159,7 +159,7 @@ def test_a_pouvoir_card_is_learned_once_per_session_even_pressed_twice_at_once(a
     aldo["attributes"].update(intelligence=60, personnalite=50)
     state = handle({"op": "systmj.state.new"})["state"]
     saved = handle({"op": "systmj.card.save", "state": state,
-                    "card": {"family": "pouvoir", "name": "Nécromancie", "da": 1, "score": 40}})
+                    "card": {"family": "pouvoir", "name": "Nécromancie", "types": ["magique"], "da": 1, "score": 40}})
     number = saved["card"]["number"]
     given = handle({"op": "systmj.card.give", "state": saved["state"], "character": aldo, "number": number})
     page = app_with(new_table([given["character"]], systems={"systmj": given["state"]}), "systmj/cards")

@@ -476,7 +476,7 @@ def test_the_defenders_penalty_shows_in_the_passe_odds(app_with):
     state, _, _ = duel_state(character("uc-bea", "Béa"))
     app = seed_document(app_with, [character("uc-bea", "Béa")], state)
     go(app, "#/unicreon/combat")
-    app.select_option("#uc-a-weapon", "i1")
+    app.check("#uc-a-weapon-i1")
     hit = app.locator("[data-testid=uc-odds-hit]")
     expect(hit).to_have_attribute("data-p", "55/144")
     expect(app.locator("[data-testid=uc-defender-penalty]")).to_have_count(0)

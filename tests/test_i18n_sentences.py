@@ -145,3 +145,17 @@ def test_schema_errors_are_french_sentences_naming_the_field(request_, sentence)
     assert sentence in words["fr"][0], words["fr"][0]
     assert not english(words["fr"][0]) and not raw_ids(words["fr"][0]), words["fr"][0]
     assert "the skill" in words["en"][0] and "data." not in words["en"][0]
+
+
+def test_french_says_tour_as_the_rule_texts_do_never_round():
+    """One word for one thing: SYSTMJ's text plays its phases "par tours" (000, 3.2: « Les phases
+    d'Action & Mouvement fonctionnent par tours »), Unicreon's fights go "tour" by "tour", and
+    Théorem's chase counts "manches" (003, 3: « Joshua remporte la première manche »). The home
+    page said "rounds" where the SYSTMJ pages said "tours": no French text says "round"."""
+    found = {}
+    for path in sorted((ROOT / "static/i18n/fr").glob("*.json")):
+        for key, text in json.loads(path.read_text(encoding="utf-8")).items():
+            words = re.findall(r"\brounds?\b", re.sub(r"\{[^{}]*\}", "", text), re.IGNORECASE)
+            if words:
+                found[key] = text
+    assert not found, found

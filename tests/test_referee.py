@@ -1034,7 +1034,7 @@ def test_a_phones_learning_rolls_gain_what_the_mj_chose_for_the_session():
     assert answer["gain"] == "1d10" and answer["after"] == same["after"] and answer["roll"] == same["roll"]
     assert after["log"][-1]["request"]["gain"] == "1d10"
     r = ok({"op": "systmj.card.save", "state": doc["systems"]["systmj"],
-            "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2, "score": 40}})
+            "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2, "types": ["magique"], "score": 40}})
     number = r["card"]["number"]
     r = ok({"op": "systmj.card.give", "state": r["state"], "character": doc["characters"][0], "number": number})
     doc["systems"]["systmj"], doc["characters"][0] = r["state"], r["character"]
@@ -1080,7 +1080,7 @@ def test_a_pouvoir_card_is_learned_by_its_holder_with_the_mjs_gain():
     doc = _sj_learning_table()
     state = doc["systems"]["systmj"]
     r = ok({"op": "systmj.card.save", "state": state, "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2,
-                                                                  "score": 40}})
+                                                                  "types": ["magique"], "score": 40}})
     number = r["card"]["number"]
     r = ok({"op": "systmj.card.give", "state": r["state"], "character": doc["characters"][0], "number": number})
     doc["systems"]["systmj"], doc["characters"][0] = r["state"], r["character"]

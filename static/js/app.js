@@ -96,8 +96,11 @@ export const app = {
    * `at` when the view renders ui.refusalAt, and in the save-state line). Returns true when the
    * change was accepted (`app.saved()` resolves once it is in the saved document).
    * `record: false`: not kept to undo (a live peer's change, which is not this person's).
+   * `label`: what the change was, for the undo bar, the Table page and the log's "Annulé : …"
+   * ({key, params}: a whole i18n key and its parameters, names and numbers only, so it reads in
+   * the language of the moment it is shown); without it the change's paths name it (undo.describe).
    */
-  update(mutate, { at = null, history = null, record = true } = {}) {
+  update(mutate, { at = null, history = null, record = true, label = null } = {}) {
     const base = this.doc;
     const next = structuredClone(base);
     mutate(next);
@@ -110,7 +113,7 @@ export const app = {
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
     if (!pending.length) unsavedBase = base;
     this.doc = next;
-    pending.push({ mutate, at, history, record });
+    pending.push({ mutate, at, history, record, label });
     scheduleWrite();
     renderAll();
     return true;
@@ -285,7 +288,13 @@ class UndoConflict extends Error {
 }
 
 function changeLabel(entry) {
-  const { key, params } = entry?.label ?? {};
+  const given = entry?.label;
+  // A label the page gave (a whole key, undo.record) when its text is here; else the paths'.
+  if (typeof given?.key === "string" && given.key.includes(".")) {
+    if (has(given.key)) return t(given.key, given.params ?? {});
+    return changeLabel({ label: given.base });
+  }
+  const { key, params } = given ?? {};
   const known = ["deleted", "added", "character", "system", "name", "language", "quarantine"];
   const words = { ...(params ?? {}) };
   if (typeof words.system === "string") words.system = has(`nav.${words.system}`) ? t(`nav.${words.system}`) : words.system;
@@ -543,7 +552,7 @@ function writePending({ final = false } = {}) {
   const history = app.history();
   let historyChanged = false;
   let shown = null;
-  for (const { mutate, at, history: kind = null, record = true } of batch) {
+  for (const { mutate, at, history: kind = null, record = true, label = null } of batch) {
     const next = structuredClone(doc);
     try {
       mutate(next);
@@ -565,7 +574,7 @@ function writePending({ final = false } = {}) {
       continue;
     }
     if (record) {
-      const made = undo.record(history, kind?.kind ?? "change", { entry: kind?.entry, before: doc, after: next, id: newId("change"), at: new Date().toISOString() });
+      const made = undo.record(history, kind?.kind ?? "change", { entry: kind?.entry, before: doc, after: next, id: newId("change"), at: new Date().toISOString(), label });
       if (made) {
         historyChanged = true;
         shown = { entry: made, kind: kind?.kind ?? "change" };

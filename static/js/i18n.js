@@ -207,6 +207,18 @@ export function formatNumber(value, maximumFractionDigits = 3) {
 
 /** The colon between a label and its value as the current language writes it: French puts a
  * space before it ("Échec : 21 %"), English does not ("Failure: 21 %"). */
+/**
+ * Words a page keeps to say again (a live region's last announcement, a status line): kept as a
+ * function that makes them (`ui.announce = () => t("…", params)`), they are made at each render
+ * in the language shown then, so switching the language re-says them in the new one (a string
+ * made once stayed French on the English page). `said(words)` gives the words; a plain string,
+ * null or undefined pass through ("" for none).
+ */
+export function said(words) {
+  if (typeof words === "function") return words();
+  return words ?? "";
+}
+
 export function colon() {
   return current === "fr" ? " : " : ": ";
 }

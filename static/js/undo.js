@@ -233,9 +233,12 @@ export function writeHistory(storage, history) {
 /**
  * Record one change made under the write lock: a new change joins the undo list and empties
  * the redo list; an undo moves its entry to the redo list, a redo back to the undo list.
- * `kind` is "change", "undo" or "redo". Returns the entry recorded (null: nothing changed).
+ * `kind` is "change", "undo" or "redo". `label` ({key, params}: a whole i18n key, e.g. a
+ * system's "systmj.change.round_reveal") is what the page that made the change says it was; the
+ * entry keeps describe()'s label beside it as `base`, shown when that key has no text here.
+ * Returns the entry recorded (null: nothing changed).
  */
-export function record(history, kind, { entry = null, before, after, id, at }) {
+export function record(history, kind, { entry = null, before, after, id, at, label = null }) {
   if (kind === "undo" || kind === "redo") {
     const [from, to] = kind === "undo" ? [history.undo, history.redo] : [history.redo, history.undo];
     const i = from.findIndex((e) => e.id === entry.id);
@@ -245,7 +248,8 @@ export function record(history, kind, { entry = null, before, after, id, at }) {
   }
   const changes = diff(before, after);
   if (!changes.length) return null;
-  const made = { id, at, label: describe(changes, before, after), changes };
+  const base = describe(changes, before, after);
+  const made = { id, at, label: label ? { key: label.key, params: label.params ?? {}, base } : base, changes };
   history.undo.push(made);
   history.redo.length = 0;
   return made;

@@ -43,6 +43,10 @@ FULL = {
 }
 
 
+#: The type a card of these families must state (4.1 and 4.4, field 2).
+TYPE = {"equipement": {"types": ["arme"]}, "pouvoir": {"types": ["magique"]}}
+
+
 def new_state():
     return call({"op": "systmj.state.new"})["state"]
 
@@ -67,11 +71,29 @@ def test_every_field_round_trips_through_the_document(family):
     assert back["systems"]["systmj"]["library"]["cards"] == [card]
 
 
+def test_a_new_card_claims_no_type_it_was_not_given():
+    """000, 4.1 and 4.4, field 2: an Équipement card states its type (Objets usuels, Armes,
+    Armures) and a Pouvoir card its type of skill, several at once. A new card starts with none
+    (a weapon was an "Objet usuel" too unless that box was unticked), and a card saved without
+    one is refused at that field; the one-choice types keep the value their list shows."""
+    rules = call({"op": "systmj.cards.rules"})
+    assert rules["defaults"]["equipement"]["types"] == [] and rules["defaults"]["equipement"]["categories"] == []
+    assert rules["defaults"]["pouvoir"]["types"] == []
+    for family in ("equipement", "pouvoir"):
+        r = handle({"op": "systmj.card.save", "state": new_state(), "card": {"family": family, "name": "Épée"}})
+        assert r["error"]["code"] == "systmj.card.type_needed" and r["error"]["params"]["field"] == "types"
+    state, card = save(new_state(), {"family": "equipement", "name": "Épée", "types": ["arme"],
+                                     "categories": ["corps_a_corps"]})
+    assert card["types"] == ["arme"] and card["categories"] == ["corps_a_corps"]
+    state, card = save(state, {"family": "savoir", "name": "Carnet"})
+    assert card["type"] == "livre"
+
+
 def test_registry_numbers_never_collide_and_edits_keep_them():
     state = new_state()
     numbers = []
     for family in ("equipement", "pouvoir", "equipement", "savoir", "ressource", "equipement"):
-        state, card = save(state, {"family": family, "name": "c"})
+        state, card = save(state, {"family": family, "name": "c", **TYPE.get(family, {})})
         numbers.append(card["number"])
     assert numbers == ["EQ-00001", "PO-00001", "EQ-00002", "SA-00001", "RE-00001", "EQ-00003"]
     state, card = save(state, {"family": "equipement", "number": "EQ-00002", "name": "renamed", "pu": 12})
@@ -88,14 +110,14 @@ def test_registry_numbers_never_collide_and_edits_keep_them():
 @pytest.mark.parametrize(
     ("card", "field"),
     [
-        ({"family": "equipement", "name": "x", "quality": "divine"}, "quality"),
-        ({"family": "equipement", "name": "x", "pu": 100}, "pu"),
+        ({"family": "equipement", "name": "x", "types": ["arme"], "quality": "divine"}, "quality"),
+        ({"family": "equipement", "name": "x", "types": ["arme"], "pu": 100}, "pu"),
         ({"family": "equipement", "name": "x", "types": ["armure"], "categories": ["bouclier"]}, "categories"),
-        ({"family": "equipement", "name": "x", "damage": [1, 2]}, "damage"),
+        ({"family": "equipement", "name": "x", "types": ["arme"], "damage": [1, 2]}, "damage"),
         ({"family": "ressource", "name": "x", "type": "munition", "subtype": "poison"}, "subtype"),
         ({"family": "savoir", "name": "x", "skills": ["__proto__"]}, "skills"),
-        ({"family": "pouvoir", "name": "x", "da": 6}, "da"),
-        ({"family": "pouvoir", "name": "x", "__proto__": 1}, ""),
+        ({"family": "pouvoir", "name": "x", "types": ["magique"], "da": 6}, "da"),
+        ({"family": "pouvoir", "name": "x", "types": ["magique"], "__proto__": 1}, ""),
         ({"family": "constructor", "name": "x"}, "family"),
         ({"family": ["equipement"], "name": "x"}, "family"),
         ({"family": {"__proto__": 1}, "name": "x"}, "family"),
@@ -224,7 +246,7 @@ def test_review_property(items, seed):
     """Each item loses between 1 and its die's faces, never below 0; nothing else changes."""
     lib = LIB.new_library()
     for pu, _ in items:
-        lib, _c = LIB.save_card(lib, {"family": "equipement", "name": "x", "pu": pu})
+        lib, _c = LIB.save_card(lib, {"family": "equipement", "name": "x", "types": ["arme"], "pu": pu})
     import random
 
     new, results = W.review(lib, [{"number": c["number"], "die": d} for c, (_, d) in zip(lib["cards"], items,

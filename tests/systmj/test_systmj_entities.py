@@ -156,6 +156,20 @@ def test_phases():
     assert err({"op": "systmj.phase.next_round", "state": s}) == "systmj.phase.not_action"
 
 
+def test_the_page_knows_the_default_calendar_as_the_engine_makes_it():
+    """static/js/systems/systmj/common.js shows the default calendar (README, SYSTMJ: the
+    Gregorian months) in the interface's language and a table's own names as written: it tells
+    them apart by its copy of DEFAULT_MONTHS, which must be the engine's."""
+    import json
+    import re
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parents[2] / "static/js/systems/systmj/common.js").read_text()
+    block = re.search(r"export const DEFAULT_MONTHS = (\[.*?\]);", js, re.S).group(1)
+    assert [tuple(m) for m in json.loads(re.sub(r",\s*\]$", "]", block))] == list(D.DEFAULT_MONTHS)
+    assert [(m["name"], m["days"]) for m in state()["chronoste"]["months"]] == list(D.DEFAULT_MONTHS)
+
+
 def test_chronoste_advances_through_days_months_and_years_with_a_history():
     s = state()  # 1 Janvier, year 1, 08:00
     r = call({"op": "systmj.chronoste.advance", "state": s, "amount": 1, "unit": "days", "note": "Voyage vers Orsk"})

@@ -225,7 +225,8 @@ def test_player_share_of_a_log_entry_hides_round_choices():
 def library_with_pouvoir(score=10, da=2):
     state = new_state()
     r = call({"op": "systmj.card.save", "state": state,
-              "card": {"family": "pouvoir", "name": "Nécromancie", "da": da, "score": score}})
+              "card": {"family": "pouvoir", "name": "Nécromancie", "types": ["magique"], "da": da,
+                       "score": score}})
     pouvoir = r["card"]
     r = call({"op": "systmj.card.save", "state": r["state"],
               "card": {"family": "savoir", "name": "Grimoire", "skills": ["lire_ecrire", pouvoir["number"]]}})
@@ -307,6 +308,7 @@ def test_deleting_a_card():
     numbers = [c["number"] for c in state["library"]["cards"]]
     assert number not in numbers
     assert next(c for c in state["library"]["cards"] if c["number"] == savoir)["skills"] == ["lire_ecrire"]
-    r = call({"op": "systmj.card.save", "state": state, "card": {"family": "pouvoir", "name": "Autre"}})
+    r = call({"op": "systmj.card.save", "state": state,
+              "card": {"family": "pouvoir", "name": "Autre", "types": ["magique"]}})
     assert r["card"]["number"] != number
     assert err({"op": "systmj.card.delete", "state": state, "number": number}) == "systmj.card.unknown"

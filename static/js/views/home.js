@@ -4,7 +4,7 @@
 // table (characters or a log) gets the same page with its summary and "continue" links.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { t, tn } from "../i18n.js";
+import { said, t, tn } from "../i18n.js";
 import { tableSummary } from "../storage.js";
 import { mjChoice } from "../share/mj-mode.js";
 import { disabledWhy } from "./ui.js";
@@ -68,7 +68,7 @@ function nextSteps(app) {
         <span class="muted small">${t("home.step_import_help")}</span>
         <p id="home-import-error" class="field-error" role="alert">${state.importError ?? nothing}</p>
         ${state.replaceFailed ? html`<p class="notice error" role="alert">${t("replace.failed")}</p>` : nothing}
-        ${state.importOk ? html`<p role="status" class="outcome-ok" data-testid="home-import-ok">${state.importOk}</p>` : nothing}
+        ${state.importOk ? html`<p role="status" class="outcome-ok" data-testid="home-import-ok">${said(state.importOk)}</p>` : nothing}
       </li>
     </ol>
   </section>`;

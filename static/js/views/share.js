@@ -15,7 +15,7 @@
 // with its thing chosen and the link made at once.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatTime, t, tn } from "../i18n.js";
+import { errorMessage, formatTime, said, t, tn } from "../i18n.js";
 import { downloadJson, LOG_LIMIT, todayStamp } from "../storage.js";
 import { decodeShare, encodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
 import { mjSwitch, reflect } from "../share/mj-mode.js";
@@ -214,9 +214,9 @@ async function readIncoming(app, payload) {
 
 /** Where what was imported is: the character's sheet, the journal, the table. */
 function importedAt(kind, data) {
-  if (kind === "character") return { href: `#/${data.system}/character/${encodeURIComponent(data.id)}`, text: t("share.open_character", { name: data.name }) };
-  if (kind === "entry") return { href: "#/log", text: t("share.open_log") };
-  if (kind === "table") return { href: "#/table", text: t("share.open_table") };
+  if (kind === "character") return { href: `#/${data.system}/character/${encodeURIComponent(data.id)}`, text: () => t("share.open_character", { name: data.name }) };
+  if (kind === "entry") return { href: "#/log", text: () => t("share.open_log") };
+  if (kind === "table") return { href: "#/table", text: () => t("share.open_table") };
   return null;
 }
 
@@ -234,27 +234,28 @@ function importCharacter(app) {
     if (at >= 0) doc.characters[at] = data;
     else doc.characters.push(data);
   });
-  if (kept) finish(app, t(exists ? "share.updated" : "share.imported", { name: data.name }), "status", importedAt("character", data));
+  if (kept) finish(app, () => t(exists ? "share.updated" : "share.imported", { name: data.name }), "status", importedAt("character", data));
   else finish(app, app.refusal?.text ?? t("share.refused"), "error");
 }
 
 function importEntry(app) {
   const { data } = incoming;
   if (app.doc.log.some((e) => e.id === data.id)) {
-    finish(app, t("share.entry_already"));
+    finish(app, () => t("share.entry_already"));
     return;
   }
   const kept = app.update((doc) => {
     doc.log.push(data);
     if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
   });
-  if (kept) finish(app, t("share.entry_added"), "status", importedAt("entry", data));
+  if (kept) finish(app, () => t("share.entry_added"), "status", importedAt("entry", data));
   else finish(app, app.refusal?.text ?? t("share.refused"), "error");
 }
 
 function importTable(app) {
   const key = app.replaceDocument(incoming.data);
-  if (key) finish(app, t("share.table_replaced", { name: incoming.data.name, key: backupLabel(key) }), "status", importedAt("table", incoming.data));
+  const table = incoming.data;
+  if (key) finish(app, () => t("share.table_replaced", { name: table.name, key: backupLabel(key) }), "status", importedAt("table", table));
   else {
     incoming = { ...incoming, backupFailed: true };
     app.rerender();
@@ -285,7 +286,7 @@ function consent(app) {
   const { kind, data } = incoming;
   // Until the engine has checked the link, its import buttons wait (and say so).
   const checking = incoming.status === "checking";
-  const cancel = html`<button type="button" id="share-cancel" @click=${() => finish(app, t("share.cancelled"))}>${t("share.cancel")}</button>`;
+  const cancel = html`<button type="button" id="share-cancel" @click=${() => finish(app, () => t("share.cancelled"))}>${t("share.cancel")}</button>`;
   if (kind === "character") {
     const current = app.doc.characters.find((c) => c.id === data.id);
     if (!current) {
@@ -321,8 +322,8 @@ function openSection(app) {
   else if (incoming.status === "bad") {
     body = html`<div class="notice error" role="alert" data-testid="share-bad"><p>${t("share.bad_link", { reason: incoming.reason })}</p></div>`;
   } else if (incoming.status === "done") {
-    body = html`<p role="status" class=${incoming.kind === "error" ? "field-error" : ""} data-testid="share-done">${incoming.message}</p>
-      ${incoming.link ? html`<p><a href=${incoming.link.href} data-testid="share-imported-link">${incoming.link.text}</a></p>` : nothing}`;
+    body = html`<p role="status" class=${incoming.kind === "error" ? "field-error" : ""} data-testid="share-done">${said(incoming.message)}</p>
+      ${incoming.link ? html`<p><a href=${incoming.link.href} data-testid="share-imported-link">${said(incoming.link.text)}</a></p>` : nothing}`;
   } else body = html`${summary(app)}${consent(app)}${checkingLine()}`;
   return html`<section class="card share-open" aria-labelledby="share-open-title" data-testid="share-open">
     <h2 id="share-open-title" tabindex="-1">${t("share.open_title")}</h2>${body}</section>`;

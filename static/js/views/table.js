@@ -3,7 +3,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { engineBoot } from "../engine.js";
-import { errorMessage, formatNumber, has, language, t, tn } from "../i18n.js";
+import { errorMessage, formatNumber, has, language, said, t, tn } from "../i18n.js";
 import {
   BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, storageUsage, SYSTEM_IDS, todayStamp,
 } from "../storage.js";
@@ -79,7 +79,7 @@ export async function importTableFile(app, file, box = state) {
   }
   const key = replace(app, response.document, box);
   if (key) {
-    box.importOk = t("import.done", { name: response.document.name, key: backupLabel(key) });
+    box.importOk = () => t("import.done", { name: response.document.name, key: backupLabel(key) });
     if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
   }
   app.rerender();
@@ -304,7 +304,7 @@ export function render(app) {
       <p id="import-error" class="field-error" role="alert">${state.importError ?? nothing}</p>
       ${state.replaceFailed ? html`<div class="notice error" role="alert" data-testid="replace-failed"><p>${t("replace.failed")}</p>
         <button type="button" @click=${() => downloadCurrent(app)}>${t("replace.download")}</button></div>` : nothing}
-      ${state.importOk ? html`<p role="status" class="outcome-ok">${state.importOk}</p>` : nothing}
+      ${state.importOk ? html`<p role="status" class="outcome-ok">${said(state.importOk)}</p>` : nothing}
     </section>
     </div>
 

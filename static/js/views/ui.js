@@ -161,9 +161,10 @@ let changeQueue = Promise.resolve();
  * while it runs; `call(req)` (default app.call) may chain further engine calls, all on the
  * table read at the start. Resolves with the engine's answer once it is in the saved document, or null
  * (refused: the error is shown). `writes(answer)` false: the answer changes nothing (odds, a
- * view), it is returned as it is and nothing is written.
+ * view), it is returned as it is and nothing is written. `label(answer, req, doc)` names the
+ * change for the undo history ({key, params}: app.update's `label`; null: its paths name it).
  */
-export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3, writes = () => true }) {
+export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3, writes = () => true, label = null }) {
   const run = async () => {
     for (let attempt = 0; attempt < tries; attempt++) {
       const req = request(app.doc);
@@ -189,7 +190,7 @@ export function engineChange(app, holder, { request, basis, apply, call = (req) 
       const accepted = app.update((doc) => {
         current = refereed || JSON.stringify(basis(doc) ?? null) === before;
         if (current) apply(doc, answer);
-      });
+      }, { label: label?.(answer, req, app.doc) ?? null });
       if (!accepted) return null;
       if (!current) continue;
       await app.saved();

@@ -19,6 +19,15 @@ Readings (ours):
 * A Pouvoir card's ``score`` is the box its holder fills in (0..99): a secondary special
   skill tested like any skill (2.2, 4.4).
 * Weight, slot, load, range and durations are free text (the text gives no unit).
+* A new card claims no type it was not given. The type of an Équipement card (4.1, field 2:
+  Objets usuels, Armes, Armures, "qui peuvent être cumulatives") and of a Pouvoir card (4.4,
+  field 2: Magique … Technologique, "une compétence peut correspondre à plusieurs types") are
+  lists the card must state (every card "doit contenir" its type), several at once. A default
+  of one of them made every new weapon an "Objet usuel" too (a box ticked beside the "Arme" the
+  person ticked), and every new Pouvoir "Magique": so a new card starts with no type and no
+  category (:data:`DEFAULTS`), and a save without a type is refused at that field
+  (``systmj.card.type_needed``). The one-choice fields (a Ressource's or a Savoir's type) are
+  chosen from a list that always shows the value it holds, so their first value stays.
 
 Shape of ``state["library"]``::
 
@@ -63,6 +72,7 @@ declare(
     "systmj.card.name_empty",
     "systmj.card.number_taken",
     "systmj.card.family_changed",
+    "systmj.card.type_needed",
     "systmj.library.invalid",
 )
 
@@ -174,9 +184,10 @@ FAMILY_FIELDS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: A new card's fields before the person fills them in; no type is claimed (module docstring).
 DEFAULTS: dict[str, dict[str, Any]] = {
     "equipement": {
-        "types": ["objet_usuel"], "categories": [], "quality": "moyenne", "size": "", "weight": "", "slot": "",
+        "types": [], "categories": [], "quality": "moyenne", "size": "", "weight": "", "slot": "",
         "load": "", "att": 0, "def": 0, "er_skills": "", "pu": 99, "damage": [0, 0, 0], "pa_bonus": 0,
         "range": "", "ammunition": "", "charge_duration": "", "effect_duration": "", "worn": False,
     },
@@ -185,8 +196,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "owner": "", "surface": "", "location": "",
     },
     "savoir": {"type": "livre", "author": "", "language": "", "weight": "", "pu": 99, "requires": "", "skills": []},
-    "pouvoir": {"types": ["magique"], "families": [], "da": 1, "cost": "", "score": 0},
+    "pouvoir": {"types": [], "families": [], "da": 1, "cost": "", "score": 0},
 }
+#: The families whose type is a list of several (4.1 and 4.4, field 2): at least one is stated.
+TYPED_FAMILIES = ("equipement", "pouvoir")
 
 _COMMON = {
     "number": {"type": "string", "pattern": NUMBER_PATTERN},
@@ -285,6 +298,8 @@ def find(library: dict[str, Any], number: str) -> dict[str, Any]:
 def _require(card: dict[str, Any]) -> dict[str, Any]:
     if isinstance(card.get("name"), str) and not card["name"].strip():
         raise RulesError("systmj.card.name_empty", field="name")
+    if card.get("family") in TYPED_FAMILIES and card.get("types") == []:
+        raise RulesError("systmj.card.type_needed", field="types")
     problems = card_problems(card)
     if problems:
         p = problems[0]

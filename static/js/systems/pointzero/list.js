@@ -3,7 +3,7 @@
 // Tension point recorded as free text; the way to the MJ's screen.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t, tn } from "../../i18n.js";
+import { said, t, tn } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
 import {
   SYSTEM, characters, errorLine, nameOf, ready, renderGauge, stateOp, tensionView,
@@ -30,7 +30,7 @@ async function otherUse(app, event) {
   const r = await stateOp(app, ui, (state) => ({ op: "pointzero.tension.use", state, kind: "other", who: who ? nameOf(who) : "", note: note.slice(0, 200) }));
   if (!r) return;
   if (ui.note.trim() === note) ui.note = "";
-  ui.message = t("pointzero.ui.other_recorded", { gauge: r.view.gauge });
+  ui.message = () => t("pointzero.ui.other_recorded", { gauge: r.view.gauge });
   app.rerender();
 }
 
@@ -63,7 +63,7 @@ function tensionCard(app) {
       </div>
       <button type="submit" id="pz-other-add" ?disabled=${!ready(app) || ui.busy}>${t("pointzero.ui.other_add")}</button>
       <div id="pz-other-error">${errorLine(ui.error)}</div>
-      <p role="status" class="small">${ui.message}</p>
+      <p role="status" class="small">${said(ui.message)}</p>
     </form>
   </section>`;
 }

@@ -5,7 +5,7 @@
 // (tests/test_mj_wording.py). From 60rem the gauge sits beside the two settings (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { said, t } from "../../i18n.js";
 import { requestCache } from "../../views/ui.js";
 import { backLink, errorLine, ready, stateOp, storedState } from "./common.js";
 
@@ -18,7 +18,7 @@ async function setThreshold(app) {
   const threshold = thresholdValue(ui.threshold);
   const r = await stateOp(app, ui, (state) => ({ op: "pointzero.mj.threshold", state, threshold }));
   if (!r) return;
-  ui.message = r.view.threshold === null ? t("pointzero.ui.mj_threshold_cleared") : t("pointzero.ui.mj_threshold_set", { n: r.view.threshold });
+  ui.message = () => (r.view.threshold === null ? t("pointzero.ui.mj_threshold_cleared") : t("pointzero.ui.mj_threshold_set", { n: r.view.threshold }));
   app.rerender();
 }
 
@@ -26,7 +26,7 @@ async function setThreshold(app) {
 async function setTensionRule(app, rule) {
   const r = await stateOp(app, ui, (state) => ({ op: "pointzero.settings.tension_rule", state, tension_rule: rule }));
   if (!r) return;
-  ui.message = t("pointzero.ui.tension_rule_saved", { rule: t(`pointzero.ui.tension_rule_${rule}`) });
+  ui.message = () => t("pointzero.ui.tension_rule_saved", { rule: t(`pointzero.ui.tension_rule_${rule}`) });
   app.rerender();
 }
 
@@ -36,7 +36,7 @@ async function newScenario(app) {
   if (!r) return;
   ui.confirmNew = false;
   ui.threshold = next;
-  ui.message = t("pointzero.ui.mj_new_scenario_done", { n: r.view.scenario });
+  ui.message = () => t("pointzero.ui.mj_new_scenario_done", { n: r.view.scenario });
   app.rerender();
 }
 
@@ -58,7 +58,7 @@ export function render(app) {
     <p class="notice warning">${t("pointzero.ui.mj_warning")}</p>
     <div role="status" aria-live="polite" data-testid="pz-mj-status">
       ${errorLine(ui.error)}
-      ${ui.message ? html`<p>${ui.message}</p>` : nothing}
+      ${ui.message ? html`<p>${said(ui.message)}</p>` : nothing}
     </div>
     <div class="split" data-testid="pz-mj-split"><div>
     <section class="card" aria-labelledby="pz-mj-gauge-title">

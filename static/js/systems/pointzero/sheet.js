@@ -5,7 +5,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { t, tn } from "../../i18n.js";
+import { said, t, tn } from "../../i18n.js";
 import { focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
 import { disabledWhy } from "../../views/ui.js";
 import {
@@ -62,7 +62,7 @@ async function change(app, mutate) {
   ui.asked = null;
   ui.check = r.error ? { valid: false, problems: [{ field: "", ...r.error }] } : r;
   if (ui.check.valid) {
-    ui.saved = t("pointzero.ui.saved");
+    ui.saved = () => t("pointzero.ui.saved");
     const edits = ui.unsaved.splice(0);
     const id = draft.id;
     app.update((doc) => {
@@ -219,7 +219,7 @@ export function render(app, id) {
     <h1>${nameOf(c)}</h1>
     <p><a class="button primary" href=${`#/pointzero/test/${encodeURIComponent(c.id)}`} id="pz-to-test">${t("pointzero.ui.make_test")}</a></p>
     <div role="status" aria-live="polite" class="small" data-testid="pz-sheet-status">
-      ${pending ? html`<p class="field-error">${t("pointzero.ui.not_saved")} ${tn("pointzero.ui.problems", count)}</p>` : html`<p class="muted">${ready(app) ? ui.saved : t("pointzero.ui.engine_wait")}</p>`}
+      ${pending ? html`<p class="field-error">${t("pointzero.ui.not_saved")} ${tn("pointzero.ui.problems", count)}</p>` : html`<p class="muted">${ready(app) ? said(ui.saved) : t("pointzero.ui.engine_wait")}</p>`}
     </div>
     ${hidden ? html`<p><button type="button" id="pz-show-problems" @click=${() => { form.touchAll(); app.rerender(); focusFirstInvalid(); }}>
       ${t("pointzero.ui.show_problems")}</button></p>` : nothing}

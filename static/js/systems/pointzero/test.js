@@ -7,7 +7,7 @@
 // a re-roll when a winner must be named. Every roll goes to the log with its request and seed.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatNumber, formatPercent, t, tn } from "../../i18n.js";
+import { colon, errorMessage, formatNumber, formatPercent, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { liveCharacters } from "../../live/private.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -381,8 +381,7 @@ function resultBlock(app, c) {
         : html`<li class="die ${d.kept ? "kept" : "dropped"}" data-testid="pz-die" data-kept=${String(d.kept)}
             aria-label=${`${t("tray.die")} ${d.value}${d.kept ? "" : ` (${t("tray.dropped")})`}`}>${d.value}</li>`)}
     </ul>
-    <p class="pz-sum">${t("pointzero.ui.sum_line", { kept: res.kept_sum })}${res.difference_bonus ? ` ${t("pointzero.ui.difference_bonus", { n: res.difference_bonus })}` : ""}${res.surpassement_bonus ? ` ${t("pointzero.ui.surpassement_bonus", { n: res.surpassement_bonus })}` : ""}
-      = <strong data-testid="pz-total">${res.total}</strong> · ${t("pointzero.ui.difficulty")} ${res.difficulty}</p>
+    ${sumLine(res)}
     <p class="pz-verdict ${tone}" role="status" data-testid="pz-verdict">${verdict(res)} · ${t("pointzero.ui.margin")} ${signed(res.margin)}</p>
     ${meticuleux && !choosing ? html`<button type="button" id="pz-choose-keep" @click=${() => { ui.keep = new Set(res.kept); app.rerender(); }}>${t("pointzero.ui.choose_keep", { n: r.plan.keep })}</button>` : nothing}
     ${choosing ? html`<p class="small">${t("pointzero.ui.choose_keep_help", { n: r.plan.keep, chosen: ui.keep.size })}</p>
@@ -390,6 +389,20 @@ function resultBlock(app, c) {
       <button type="button" @click=${() => { ui.keep = null; app.rerender(); }}>${t("pointzero.ui.cancel")}</button></div>` : nothing}
     ${choosing ? nothing : html`${verifyControl(app, `pz-test-${r.seed}`, r.check)}${resultShare(app, r.seed)}`}
   </section>`;
+}
+
+/** The total said as what it adds up: each die kept, then the bonuses ("Dés gardés : 5 + 6 +
+ * 1 d'écart = 12"); a single term is the total itself, never "11 = 11" ("Dé gardé : 5"). */
+function sumLine(res) {
+  const kept = res.dice.filter((d) => d.kept).map((d) => d.value);
+  const bonuses = [
+    res.difference_bonus ? t("pointzero.ui.difference_bonus", { n: res.difference_bonus }) : "",
+    res.surpassement_bonus ? t("pointzero.ui.surpassement_bonus", { n: res.surpassement_bonus }) : "",
+  ].filter(Boolean);
+  const total = html`<strong data-testid="pz-total">${res.total}</strong>`;
+  const terms = kept.length + bonuses.length > 1 ? html`${[kept.join(" + "), ...bonuses].join(" ")} = ${total}` : total;
+  return html`<p class="pz-sum" data-testid="pz-sum">${t("pointzero.ui.kept_dice", { n: kept.length })}${colon()}${terms}
+    · ${t("pointzero.ui.difficulty")} ${res.difficulty}</p>`;
 }
 
 // ----------------------------------------------------------------------------- opposition

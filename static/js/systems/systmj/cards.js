@@ -10,7 +10,8 @@ import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { engineChange, engineData, onNavigate, requestCache } from "../../views/ui.js";
 import {
-  backLink, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, sessionGain, stateOp, tableState,
+  backLink, changeLabel, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, sessionGain, stateOp,
+  tableState,
 } from "./common.js";
 
 export const cardRules = engineData("systmj.cards.rules");
@@ -93,6 +94,7 @@ async function learn(app, card) {
       // The roll in the learner's progress: a second one this session is refused (2.4.1).
       replaceCharacter(doc, answer.character);
     },
+    label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
   if (!r) return;
   ui.learned.set(card.number, r);
@@ -172,6 +174,7 @@ function cardHolderOp(app, id, build) {
       doc.systems.systmj = r.state;
       replaceCharacter(doc, r.character);
     },
+    label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
 }
 
@@ -273,7 +276,7 @@ function control(app, r, form, [key, kind, options]) {
   if (kind === "multi") {
     const list = options(r, form);
     if (!list.length) return nothing;
-    return html`<fieldset class="sj-wide" aria-describedby=${help ? `${id}-help` : nothing}><legend>${label(key)}</legend>${helpLine}<div class="sj-checks">
+    return html`<fieldset class="sj-wide" aria-invalid=${bad} aria-describedby=${help ? `${id}-help sj-card-error-box` : "sj-card-error-box"}><legend>${label(key)}</legend>${helpLine}<div class="sj-checks">
       ${list.map((v) => html`<label><input type="checkbox" name=${key} value=${v} .checked=${form[key].includes(v)} @change=${(e) => {
         form[key] = e.target.checked ? [...form[key], v] : form[key].filter((x) => x !== v);
         if (key === "types") form.categories = form.categories.filter((c) => form.types.some((ty) => (r.eq_categories[ty] ?? []).includes(c)));

@@ -6,7 +6,9 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { onNavigate } from "../../views/ui.js";
-import { backLink, clockText, errorLine, isDay, monthName, ready, stateOp, tableState, timeText } from "./common.js";
+import {
+  DEFAULT_MONTHS, backLink, clockText, dayText, errorLine, isDay, monthName, monthNames, ready, stateOp, tableState, timeText,
+} from "./common.js";
 
 const ui = { amount: "1", unit: "days", note: "", amountBad: false, error: null, busy: false, months: null, monthsBad: null, setError: null };
 
@@ -46,6 +48,13 @@ function parseMonths(text) {
 async function saveMonths(app, event) {
   event.preventDefault();
   const parsed = parseMonths(ui.months ?? "");
+  // The default calendar as shown (in the interface's language) is still the default one: it
+  // is saved as the engine's, so it keeps following the interface's language.
+  const shownDefault = monthNames(DEFAULT_MONTHS.map(([name, days]) => ({ name, days })));
+  if (parsed.months && parsed.months.length === shownDefault.length
+    && parsed.months.every((m, i) => m.name === shownDefault[i] && m.days === DEFAULT_MONTHS[i][1])) {
+    parsed.months = DEFAULT_MONTHS.map(([name, days]) => ({ name, days }));
+  }
   ui.monthsBad = parsed.bad ?? null;
   if (parsed.bad) {
     app.rerender();
@@ -66,7 +75,7 @@ function setDate(app, state) {
         <input id="sj-c-day" type="number" min="1" max="100" .value=${String(ch.day)} @change=${(e) => num("day", e.target.value)}></div>
       <div class="field"><label for="sj-c-month">${t("systmj.ui.month")}</label>
         <select id="sj-c-month" @change=${(e) => setField(app, { month: Number(e.target.value) })}>
-          ${ch.months.map((m, i) => html`<option value=${String(i + 1)} ?selected=${i + 1 === ch.month}>${m.name}</option>`)}
+          ${monthNames(ch.months).map((name, i) => html`<option value=${String(i + 1)} ?selected=${i + 1 === ch.month}>${name}</option>`)}
         </select></div>
       <div class="field"><label for="sj-c-year">${t("systmj.ui.year")}</label>
         <input id="sj-c-year" type="number" .value=${String(ch.year)} @change=${(e) => num("year", e.target.value)}></div>
@@ -80,7 +89,7 @@ function setDate(app, state) {
     <form @submit=${(e) => saveMonths(app, e)}>
       <div class="field"><label for="sj-c-months">${t("systmj.ui.months")}</label>
         <textarea id="sj-c-months" rows="6" aria-describedby="sj-c-months-help sj-c-months-err" aria-invalid=${ui.monthsBad ? "true" : "false"}
-          .value=${ui.months ?? ch.months.map((m) => `${m.name} (${m.days})`).join("\n")} @input=${(e) => { ui.months = e.target.value; }}></textarea>
+          .value=${ui.months ?? monthNames(ch.months).map((name, i) => `${name} (${ch.months[i].days})`).join("\n")} @input=${(e) => { ui.months = e.target.value; }}></textarea>
         <p class="muted small" id="sj-c-months-help">${t("systmj.ui.months_help")}</p>
         <p class="field-error" id="sj-c-months-err">${ui.monthsBad ? t("systmj.ui.months_bad", { line: ui.monthsBad }) : ""}</p></div>
       <button type="submit" ?disabled=${!ready(app) || ui.busy}>${t("systmj.ui.save_months")}</button>
@@ -126,7 +135,7 @@ export function render(app) {
     <section class="card" aria-labelledby="sj-hist-title">
       <h2 id="sj-hist-title">${t("systmj.ui.history")}</h2>
       ${history.length ? html`<ol class="sj-history" data-testid="sj-history">
-        ${history.map((h) => html`<li><strong>${t("systmj.ui.date_time", { day: h.day, month: monthName(state, h.month), year: h.year, time: clockText(h.minute) })}</strong>
+        ${history.map((h) => html`<li><strong>${t("systmj.ui.date_time", { day: dayText(h.day), month: monthName(state, h.month), year: h.year, time: clockText(h.minute) })}</strong>
           <span class="muted small">(+${durationText(h.advanced)})</span>${h.note ? html` — ${h.note}` : nothing}</li>`)}
       </ol>` : html`<p class="muted">${t("systmj.ui.no_history")}</p>`}
     </section>

@@ -13,7 +13,7 @@ import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { callBusy, disabledWhy, engineChange, onNavigate, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
-import { backLink, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
+import { backLink, changeLabel, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
 
 const viewCache = requestCache({ keepStale: true });
 const oddsCache = requestCache();
@@ -132,10 +132,13 @@ async function attackNow(app) {
       doc.systems.systmj = answer.state;
     },
     writes: (answer) => Boolean(answer.state),
+    label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
   if (!r) return;
-  ui.result = r;
-  ui.counter = false;
+  // The result belongs to this exchange (its round, fighters, counter-attack or not): it is shown
+  // while the form still shows that exchange, never under the next one (resultShown). A
+  // counter-attack's form stays on screen with it, its button saying it was played.
+  ui.result = { answer: r, key: exchangeKey(tableState(app), sel) };
   const a = findCharacter(app.doc, sel.attacker);
   const d = findCharacter(app.doc, sel.defender);
   if (!r.state && r.outcome === "hit" && tableState(app)?.rounds?.entities.some((e) => e.id === d.id)) {
@@ -143,7 +146,7 @@ async function attackNow(app) {
   }
   // The log keeps what the entry needs, never the table state (the round's hidden choices).
   app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }), request: logged,
-    result: { summary: verdict(app, r), terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
+    result: { summary: verdict(app, r, sel), terms: r.steps.filter((s) => s.dice).map((s) => d100Term(s.dice, t(`systmj.combat.step.${s.step}`))) } });
   app.rerender();
 }
 
@@ -210,10 +213,22 @@ function counterAttack(app) {
   app.rerender();
 }
 
+/** Which exchange the form shows: the round it is in (none outside a round), who attacks whom,
+ * and whether it is a counter-attack. A result is shown only under the exchange it belongs to. */
+function exchangeKey(state, sel = ui) {
+  return JSON.stringify([state?.rounds ? state.rounds.round : null, sel.attacker, sel.defender, Boolean(sel.counter)]);
+}
+
+/** The answer of the exchange the form shows, or null (none yet, or the result of another
+ * exchange: the round moved on, other fighters were chosen). */
+function resultShown(state) {
+  return ui.result && ui.result.key === exchangeKey(state) ? ui.result.answer : null;
+}
+
 /** Who won the exchange, by name, with no gendered agreement. */
-function verdict(app, r) {
-  const a = nameOf(findCharacter(app.doc, ui.attacker));
-  const d = nameOf(findCharacter(app.doc, ui.defender));
+function verdict(app, r, sel = ui) {
+  const a = nameOf(findCharacter(app.doc, sel.attacker));
+  const d = nameOf(findCharacter(app.doc, sel.defender));
   return t(`systmj.combat.verdict.${r.outcome}`, { a, d });
 }
 
@@ -226,6 +241,8 @@ function attackWhy(app, state, req, odds) {
     return t("systmj.combat.why_down", { name: nameOf(findCharacter(app.doc, ui.attacker)) });
   }
   // The round binds the attack (3.2, 3.3): the engine refuses it too (the odds say why).
+  // A counter-attack is one strike (3.3.2): once rolled, the next exchange is another one.
+  if (ui.counter && resultShown(state)) return t("systmj.combat.why_counter_done");
   const inRound = state.rounds?.entities.find((e) => e.id === ui.attacker);
   if (inRound && !ui.counter) {
     const name = nameOf(findCharacter(app.doc, ui.attacker));
@@ -238,8 +255,7 @@ function attackWhy(app, state, req, odds) {
   return null;
 }
 
-function attackButton(app, state, req, odds) {
-  const reason = attackWhy(app, state, req, odds);
+function attackButton(app, state, reason) {
   const why = disabledWhy("sj-attack", reason);
   return html`<button type="button" class="primary" id="sj-attack" ?disabled=${Boolean(reason) || ui.busy} aria-describedby=${why.id}
     @click=${() => attack(app)}>${t("systmj.combat.roll")}</button>${why.note}`;
@@ -250,17 +266,25 @@ function attackCard(app, state) {
   const who = [["", t("systmj.ui.choose")], ...all.map((c) => [c.id, nameOf(c)])];
   const cardOpts = (id) => [["", t("systmj.combat.no_card")], ...heldCards(state, id).map((c) => [c.number, `${c.number} ${c.name}`])];
   const rerender = (fn) => (v) => { fn(v); ui.result = null; app.rerender(); };
+  // Other fighters chosen: another exchange, no longer the counter-attack that was offered.
+  const fighters = (fn) => rerender((v) => { fn(v); ui.counter = false; });
   // The weapon (and the defence card) the fighter holds, until the person picks another.
   if (!ui.weaponPicked) ui.weapon = ui.kind === "thrown" ? "" : heldFor(state, ui.attacker, ui.kind === "ranged" ? "ranged" : "melee", ui.category);
   if (!ui.defenceCardPicked) ui.defenceCard = ["parade", "encaissement"].includes(ui.defence) ? heldFor(state, ui.defender, ui.defence) : "";
   const req = exchangeRequest(app, state);
   const odds = req && ready(app) ? oddsCache(app, { op: "systmj.combat.odds", ...req }) : null;
   const rules = cardRules(app);
-  return html`<section class="card" aria-labelledby="sj-attack-title">
+  const result = resultShown(state);
+  // Why the attack cannot be rolled, said once: by the button when it knows (the round not
+  // revealed yet, a Mouvement, an Action spent), the engine's refusal of the odds otherwise.
+  const reason = attackWhy(app, state, req, odds);
+  const oddsError = odds?.error && reason === t("systmj.combat.why_odds_error") ? odds.error : null;
+  const oddsState = !req ? "none" : !odds ? "waiting" : odds.error ? "error" : "ok";
+  return html`<section class="card" aria-labelledby="sj-attack-title" data-testid="sj-attack-card" data-odds=${oddsState}>
     <h2 id="sj-attack-title">${t("systmj.combat.attack_title")}</h2>
     <div class="sj-grid">
-      ${select("sj-att-who", "systmj.combat.attacker", ui.attacker, who, rerender((v) => { ui.attacker = v; ui.weaponPicked = false; }))}
-      ${select("sj-def-who", "systmj.combat.defender", ui.defender, who, rerender((v) => { ui.defender = v; ui.defenceCardPicked = false; }))}
+      ${select("sj-att-who", "systmj.combat.attacker", ui.attacker, who, fighters((v) => { ui.attacker = v; ui.weaponPicked = false; }))}
+      ${select("sj-def-who", "systmj.combat.defender", ui.defender, who, fighters((v) => { ui.defender = v; ui.defenceCardPicked = false; }))}
       ${ui.counter ? nothing : select("sj-att-kind", "systmj.combat.kind", ui.kind, ["force", "stealth", "ranged", "thrown"].map((k) => [k, t(`systmj.combat.kinds.${k}`)]), rerender((v) => { ui.kind = v; ui.weaponPicked = false; }))}
       ${ui.kind === "ranged" ? select("sj-att-cat", "systmj.combat.category", ui.category, (rules?.ranged ?? []).map((k) => [k, t(`systmj.cv.${k}`)]), rerender((v) => { ui.category = v; ui.weaponPicked = false; })) : nothing}
       ${ui.kind !== "thrown" ? select("sj-att-weapon", "systmj.combat.weapon", ui.weapon, cardOpts(ui.attacker), rerender((v) => { ui.weapon = v; ui.weaponPicked = true; })) : nothing}
@@ -272,14 +296,15 @@ function attackCard(app, state) {
       <ul class="sj-formulas">${Object.entries(odds.scores).filter(([, s]) => s.text).map(([k, s]) => html`<li data-formula=${k}><strong>${t(`systmj.combat.score.${k}`)}</strong> ${s.text}${s.modifiers.length ? html` <span class="muted">(${t("systmj.cards.wear")} ${s.modifiers[0]})</span>` : nothing}</li>`)}</ul>
       <ul>${Object.entries(odds.outcomes).map(([k, p]) => html`<li>${t(`systmj.combat.outcome.${k}`)}${colon()}${prob(p, `sj-odds-${k}`)}</li>`)}</ul>
       <p class="muted small">${t("systmj.combat.damage_table", { a: odds.damage_table[0], b: odds.damage_table[1], c: odds.damage_table[2] })}</p>
-    </div>` : odds?.error ? errorLine(odds.error, state, "sj-odds-error") : nothing}
-    ${attackButton(app, state, req, odds)}
-    <div aria-live="polite" data-testid="sj-combat-result">${ui.result ? html`
-      <ol>${ui.result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)}${colon()}${s.step === "damage"
+    </div>` : oddsError ? errorLine(oddsError, state, "sj-odds-error") : nothing}
+    ${attackButton(app, state, reason)}
+    <div aria-live="polite" data-testid="sj-combat-result">${result ? html`
+      <ol>${result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)}${colon()}${s.step === "damage"
         ? html`<span data-testid="sj-damage-line">${damageLine(app, s, ui.defender)}</span>`
         : html`${s.roll ?? "—"} / ${s.effective} → ${t(`systmj.outcome.${s.outcome}`)}`}</li>`)}</ol>
-      <p class="sj-verdict outcome-neutral" data-testid="sj-combat-outcome" data-winner=${ui.result.outcome === "hit" ? "attacker" : "defender"}>${verdict(app, ui.result)}</p>
-      ${ui.result.outcome === "counter_attack" ? html`<button type="button" id="sj-counter" @click=${() => counterAttack(app)}>${t("systmj.combat.counter")}</button>` : nothing}` : nothing}</div>
+      <p class="sj-verdict outcome-neutral" data-testid="sj-combat-outcome" data-winner=${result.outcome === "hit" ? "attacker" : "defender"}>${verdict(app, result)}</p>
+      ${result.outcome === "counter_attack" ? html`<button type="button" id="sj-counter" @click=${() => counterAttack(app)}>${t("systmj.combat.counter")}</button>`
+        : ui.counter ? html`<button type="button" id="sj-next-exchange" @click=${() => { Object.assign(ui, { counter: false, result: null }); app.rerender(); }}>${t("systmj.combat.next_exchange")}</button>` : nothing}` : nothing}</div>
   </section>`;
 }
 
@@ -318,7 +343,7 @@ async function phoneAttack(app, state, entity) {
   const r = await callBusy(app, ui, request);
   if (!r) return;
   const summary = t(`systmj.combat.verdict.${r.outcome}`, { a: nameOf(a), d: nameOf(d) });
-  phone.result = { entity, outcome: r.outcome, summary };
+  phone.result = { entity, outcome: r.outcome, summary, round: state.rounds?.round ?? null };
   const subject = { session: state.session, attacker: entity, defender: target, items: weapon ? [weapon.number] : [] };
   app.addLog({ kind: "systmj.combat.exchange", system: "systmj", who: nameOf(a), label: t("systmj.combat.log", { target: nameOf(d) }),
     request: { op: "systmj.combat.exchange", kind, attacker: { id: entity }, defender: { id: target }, subject },
@@ -397,7 +422,7 @@ export function renderPlayer(app, mine) {
               </span>` : nothing}
           ${own ? defenceForm(app, state, e, view.round) : nothing}
           ${own && view.revealed && e.choice === "action" && !e.acted ? attackForm(app, state, view, e) : nothing}
-          ${own && phone.result?.entity === e.id ? html`<p class="sj-verdict outcome-neutral" data-testid="sj-phone-outcome" data-outcome=${phone.result.outcome}>${phone.result.summary}</p>` : nothing}
+          ${own && phone.result?.entity === e.id && phone.result.round === view.round ? html`<p class="sj-verdict outcome-neutral" data-testid="sj-phone-outcome" data-outcome=${phone.result.outcome}>${phone.result.summary}</p>` : nothing}
         </li>`;
       })}</ol>
     </section>`}`;

@@ -121,6 +121,7 @@ async function learn(app, c) {
       if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
       replaceCharacter(doc, next);
     },
+    label: (answer, req, doc) => ({ key: "systmj.change.learning", params: { name: nameOf(findCharacter(doc, c.id)) } }),
   });
   if (!r) return;
   ui.result = r;

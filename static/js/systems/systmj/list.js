@@ -34,13 +34,14 @@ async function addSkill(app, event) {
 
 function removeSkill(app, id) {
   ui.confirmRemove = null;
+  const name = specialSkills(tableState(app)).find((s) => s.id === id)?.name ?? "";
   app.update((doc) => {
     const st = doc.systems.systmj;
     st.universe.special_skills = st.universe.special_skills.filter((s) => s.id !== id);
     for (const c of doc.characters) {
       if (c.system === SYSTEM && Object.hasOwn(c.special, id)) delete c.special[id];
     }
-  });
+  }, { label: { key: "systmj.change.skill_removed", params: { name } } });
 }
 
 async function setUniverse(app, value) {

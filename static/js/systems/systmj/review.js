@@ -93,6 +93,7 @@ async function grantNow(app, c, skills, session, f) {
       if (next.progress.length > 300) next.progress.splice(0, next.progress.length - 300);
       replaceCharacter(doc, next);
     },
+    label: () => ({ key: "systmj.change.xp_granted", params: { name: nameOf(c) } }),
   });
   if (!r) return;
   const state = tableState(app);

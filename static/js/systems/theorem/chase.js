@@ -10,7 +10,7 @@
 // Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { colon, formatPercent, t } from "../../i18n.js";
+import { colon, formatPercent, language, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { disabledWhy, requestCache } from "../../views/ui.js";
@@ -83,25 +83,58 @@ function opposition(app) {
   const live = liveCharacters() !== null;
   const a = live ? chaseSideOf(app, ui.a, "a") : sideOf(app, ui.a, "a");
   const b = live ? chaseSideOf(app, ui.b, "b") : sideOf(app, ui.b, "b");
+  // The sides as the form named them: an unnamed side is named in the language shown ("Premier
+  // camp", "First side"), also after the language changes.
+  const named = { a: { ...ui.a }, b: { ...ui.b } };
   run(app, { op: "theorem.opposition.draw", state, a, b, seed }, (r) => {
-    ui.opposition = { ...r.result, names: [a.name, b.name] };
+    const names = [() => sideName(app, named.a, "a"), () => sideName(app, named.b, "b")];
+    ui.opposition = { ...r.result, names };
     const res = r.result;
-    const winner = res.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: res.winner === "a" ? a.name : b.name });
-    ui.announce = `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
+    ui.announce = () => {
+      const winner = res.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: said(names[res.winner === "a" ? 0 : 1]) });
+      return `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
+    };
     logDraw(app, { kind: "theorem.opposition", who: `${a.name} / ${b.name}`, label: t("theorem.ui.opposition_log", { a: a.name, b: b.name }),
-      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: ui.announce,
+      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: said(ui.announce),
       drawn: [res.chain_a.map((x) => x.id), res.chain_b.map((x) => x.id)] });
   });
+}
+
+/** A side's score, the level its score reaches on the success table and, when the opposition
+ * changed it, what it became: "22 → Grande réussite, réduite à Réussite normale". */
+function sideLine(name, score, raw, out, won) {
+  const params = { name, score, raw: levelLabel(raw.level), level: levelLabel(out.level) };
+  if (raw.level === out.level) return t("theorem.ui.opp_side", params);
+  return t(won ? "theorem.ui.opp_side_reduced" : "theorem.ui.opp_side_lost", params);
+}
+
+/** Why the winner's degree is what it is (003, "3) Les actions d'opposition": « On déduit les
+ * cases de réussite du perdant du nombre de cases de réussite du vainqueur », and « Le
+ * vainqueur d'un tirage d'opposition ne pourra jamais obtenir moins qu'une réussite normale »):
+ * a total of 22 against a 17 is a grande réussite (3 cases) less a moyenne (2): 1 case, a
+ * réussite normale. Said only when the loser's success took something off. */
+function oppositionWhy(o) {
+  if (o.winner === null) return nothing;
+  const [won, lost] = o.winner === "a" ? [o.raw_a, o.raw_b] : [o.raw_b, o.raw_a];
+  if (lost.cases <= 0) return nothing;
+  const final = o.winner === "a" ? o.a : o.b;
+  const n = won.cases - lost.cases;
+  const key = n < final.cases ? "theorem.ui.opp_why_floor" : "theorem.ui.opp_why";
+  // In a French sentence the level is a common noun ("soit une réussite normale"); English keeps
+  // Théorem's French term as the interface names it.
+  const level = language() === "fr" ? levelLabel(final.level).toLocaleLowerCase("fr") : levelLabel(final.level);
+  return html`<p class="small" data-testid="th-opp-why">${t(key, { won: won.cases, lost: lost.cases, n, level })}</p>`;
 }
 
 function oppositionResult() {
   const o = ui.opposition;
   if (!o) return nothing;
-  const [na, nb] = o.names;
+  const [na, nb] = o.names.map(said);
   return html`<div class="th-opp-result" data-testid="th-opp-result" data-winner=${o.winner ?? "tie"}>
     <p><strong>${o.winner === null ? t("theorem.ui.tie") : t("theorem.ui.winner", { name: o.winner === "a" ? na : nb })}</strong></p>
-    <p>${na} : ${o.score_a} → ${levelLabel(o.a.level)}</p>${chainCards(o.chain_a)}
-    <p>${nb} : ${o.score_b} → ${levelLabel(o.b.level)}</p>${chainCards(o.chain_b)}
+    ${oppositionWhy(o)}
+    <p data-testid="th-opp-side">${sideLine(na, o.score_a, o.raw_a, o.a, o.winner !== "b")}</p>${chainCards(o.chain_a)}
+    <p data-testid="th-opp-side">${sideLine(nb, o.score_b, o.raw_b, o.b, o.winner !== "a")}</p>${chainCards(o.chain_b)}
   </div>`;
 }
 
@@ -109,7 +142,7 @@ function startChase(app) {
   const a = chaseSideOf(app, ui.a, "a");
   const b = chaseSideOf(app, ui.b, "b");
   run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
-    ui.announce = t("theorem.ui.chase_started");
+    ui.announce = () => t("theorem.ui.chase_started");
   });
 }
 
@@ -120,14 +153,14 @@ function chaseRound(app) {
     const rd = r.round;
     const ch = r.state.chase;
     const name = (k) => (k === "a" ? ch.a.name : ch.b.name);
-    ui.announce = [
+    ui.announce = () => [
       t("theorem.ui.round_announce", { n: ch.rounds.length, a: rd.score_a, b: rd.score_b }),
       rd.winner ? t("theorem.ui.round_winner", { name: name(rd.winner), gain: rd.gain }) : t("theorem.ui.tie"),
       rd.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
       eventsText(rd.events),
     ].filter(Boolean).join(" ");
     logDraw(app, { kind: "theorem.chase", who: `${ch.a.name} / ${ch.b.name}`, label: t("theorem.ui.chase_log", { n: ch.rounds.length }),
-      request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: ui.announce, drawn: [rd.cards_a, rd.cards_b] });
+      request: { op: "theorem.chase.round", seed }, deck: r.deck_used, summary: said(ui.announce), drawn: [rd.cards_a, rd.cards_b] });
   });
 }
 
@@ -148,14 +181,14 @@ function beginSide(app, ch, key) {
     const res = r.result;
     const rd = res.round;
     const name = (k) => (k === "a" ? ch.a.name : ch.b.name);
-    ui.announce = [
+    ui.announce = () => [
       t("theorem.ui.side_drew", { name: ch[key].name, score: res.score }),
       rd ? (rd.winner ? t("theorem.ui.round_winner", { name: name(rd.winner), gain: rd.gain }) : t("theorem.ui.tie")) : "",
       rd?.done ? t("theorem.ui.chase_won", { name: name(rd.done) }) : "",
       eventsText(res.events),
     ].filter(Boolean).join(" ");
     logDraw(app, { kind: "theorem.chase", who: ch[key].name, label: t("theorem.ui.chase_log", { n: ch.rounds.length + 1 }),
-      request: { op: "theorem.chase.begin", side: key, seed }, deck: r.deck_used, summary: ui.announce });
+      request: { op: "theorem.chase.begin", side: key, seed }, deck: r.deck_used, summary: said(ui.announce) });
   }, c?.id ?? null);
 }
 
@@ -202,7 +235,7 @@ function roundPanel(app, ch, state) {
 
 function endChase(app) {
   run(app, { op: "theorem.chase.end", state: tableState(app.doc) }, (r) => {
-    ui.announce = t("theorem.ui.chase_closed");
+    ui.announce = () => t("theorem.ui.chase_closed");
   });
 }
 
@@ -244,7 +277,7 @@ export function render(app) {
   return html`
     ${backLink("#/theorem", t("theorem.ui.back"))}
     <h1>${t("theorem.ui.chase_page")}</h1>
-    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${ui.announce}</div>
+    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${said(ui.announce)}</div>
     ${ui.error ? html`<p class="field-error" role="alert">${thError(ui.error)}</p>` : nothing}
     ${state && ch ? chaseTracker(app, ch, state) : nothing}
     <section class="card" aria-labelledby="th-sides-title">

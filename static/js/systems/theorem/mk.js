@@ -6,7 +6,7 @@
 // the turns sit beside the success table and the effects (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { ARCANA, MK, arcaneFace, arcaneName, backLink, characters, ensureState, eventsText, levelLabel, logDraw, nameOf,
@@ -48,14 +48,14 @@ function handSection(app, state) {
   const draw = () => {
     const seed = newSeed();
     run(app, { op: "theorem.mk.hand", state, size: ui.size, seed }, (r) => {
-      ui.message = `${tn("theorem.ui.hand_drawn", r.count)} ${eventsText(r.events)}`;
+      ui.message = () => `${tn("theorem.ui.hand_drawn", r.count)} ${eventsText(r.events)}`;
       ui.hand = null;
       logDraw(app, { kind: "theorem.hand", who: t("theorem.ui.mk"), label: t("theorem.ui.mk_hand_log", { n: r.count }),
-        request: { op: "theorem.mk.hand", size: ui.size, seed }, deck: null, summary: ui.message });
+        request: { op: "theorem.mk.hand", size: ui.size, seed }, deck: null, summary: said(ui.message) });
     });
   };
   const play = (card) => run(app, { op: "theorem.mk.discard", state, card: card.id }, (r) => {
-    ui.message = t("theorem.ui.mk_played", { name: arcaneName(card.number) });
+    ui.message = () => t("theorem.ui.mk_played", { name: arcaneName(card.number) });
     ui.hand = null;
   });
   return html`<section class="card" aria-labelledby="th-mk-hand-title" data-testid="th-mk-hand">
@@ -79,7 +79,7 @@ function handSection(app, state) {
 
 function turnSection(app, state) {
   const next = () => run(app, { op: "theorem.turn.next", state }, (r) => {
-    ui.message = t("theorem.ui.turn_now", { n: r.state.turn + 1 });
+    ui.message = () => t("theorem.ui.turn_now", { n: r.state.turn + 1 });
   });
   const list = characters(app.doc).filter((c) => state.fails[c.id]);
   const clear = (c) => run(app, { op: "theorem.retest.clear", state, character_id: c.id }, () => {});
@@ -105,7 +105,7 @@ function tableSection(app, state) {
       return;
     }
     run(app, { op: "theorem.table.set", state, success_table: rows }, (r) => {
-      ui.message = t("theorem.ui.table_saved");
+      ui.message = () => t("theorem.ui.table_saved");
       ui.table = null;
     });
   };
@@ -126,7 +126,7 @@ function effectsSection(app, state) {
   const effects = ui.effects ?? [...state.effects];
   ui.effects = effects;
   const save = () => run(app, { op: "theorem.table.set", state, effects: effects.map((e) => e.slice(0, 300)) }, (r) => {
-    ui.message = t("theorem.ui.effects_saved");
+    ui.message = () => t("theorem.ui.effects_saved");
     ui.effects = null;
   });
   // Open while the table has written no effect yet (the text gives none: the table writes all 22).
@@ -147,7 +147,7 @@ export function render(app) {
   return html`
     ${backLink("#/theorem", t("theorem.ui.back"))}
     <h1>${t("theorem.ui.mk_title")}</h1>
-    <div role="status" aria-live="polite" class="th-message">${ui.message}</div>
+    <div role="status" aria-live="polite" class="th-message">${said(ui.message)}</div>
     ${ui.error ? html`<p class="field-error" role="alert">${thError(ui.error)}</p>` : nothing}
     ${state ? html`<div class="split" data-testid="th-mk-split"><div>${handSection(app, state)}${turnSection(app, state)}</div>
       <div>${tableSection(app, state)}${effectsSection(app, state)}</div></div>`

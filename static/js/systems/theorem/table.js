@@ -7,7 +7,7 @@
 // while they look and forgotten when they hide it; other hands are never read here.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { colon, formatPercent, t } from "../../i18n.js";
+import { colon, formatPercent, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -99,7 +99,7 @@ function describe(c, p) {
 
 function finish(app, c, result, label, seed = null) {
   ui.result = { ...result, seed };
-  ui.announce = result.chase_side ? chaseAnnounce(result) : t("theorem.ui.result_announce", { score: result.score, level: levelLabel(result.level) });
+  ui.announce = () => (result.chase_side ? chaseAnnounce(result) : t("theorem.ui.result_announce", { score: result.score, level: levelLabel(result.level) }));
   odds.clear();
   requestAnimationFrame(() => {
     document.getElementById("th-result-title")?.focus({ preventScroll: true });
@@ -131,14 +131,15 @@ async function drawCard(app, c) {
     finish(app, c, res, undefined, seed);
     summary = resultSummary(res);
   } else if (res.awaiting) {
-    ui.announce = t("theorem.ui.figure_drawn", { card });
+    ui.announce = () => t("theorem.ui.figure_drawn", { card: cardName(res.card) });
     requestAnimationFrame(() => document.getElementById("th-figure-play")?.focus());
   } else {
-    ui.announce = t("theorem.ui.figure_chain", { card });
+    ui.announce = () => t("theorem.ui.figure_chain", { card: cardName(res.card) });
     requestAnimationFrame(() => document.getElementById("th-draw")?.focus());
   }
   const reshuffle = eventsText(res.events);
-  if (reshuffle) ui.announce = `${reshuffle} ${ui.announce}`;
+  const drawn = ui.announce;
+  if (reshuffle) ui.announce = () => `${eventsText(res.events)} ${said(drawn)}`;
   logDraw(app, { kind: "theorem.draw", who: nameOf(c), label,
     request: { op: "theorem.action.draw", character_id: c.id, seed }, deck, drawn: [[res.card.id]],
     summary: [summary, reshuffle].filter(Boolean).join(" · ") });
@@ -148,7 +149,7 @@ async function figure(app, c, decision) {
   const r = await tableAction(app, ui, c.id, (state, character) =>
     app.call({ op: "theorem.action.figure", state, character, decision }).then(stateOnly));
   if (!r) return;
-  ui.announce = t(decision === "aside" ? "theorem.ui.figure_set_aside" : "theorem.ui.figure_played", { card: cardName(r.result.card) });
+  ui.announce = () => t(decision === "aside" ? "theorem.ui.figure_set_aside" : "theorem.ui.figure_played", { card: cardName(r.result.card) });
   app.rerender();
   requestAnimationFrame(() => document.getElementById("th-draw")?.focus());
 }
@@ -162,7 +163,7 @@ async function playAside(app, c, cardId) {
     return played.error ? keepBegun(begun, played.error) : { ...played, character: begun.character };
   });
   if (!r || showRefused(app, r)) return;
-  ui.announce = t("theorem.ui.aside_played", { card: cardName(r.result.card) });
+  ui.announce = () => t("theorem.ui.aside_played", { card: cardName(r.result.card) });
   app.rerender();
 }
 
@@ -195,9 +196,11 @@ async function playArcane(app, c, cardId, mode) {
     finish(app, c, res, undefined, seed);
     summary = resultSummary(res);
   } else {
-    ui.announce = [t("theorem.ui.arcane_effect_played", { name, cost: res.cost }), ui.effect?.text ?? ""].filter(Boolean).join(" ");
+    const text = ui.effect?.text ?? "";
+    ui.announce = () => [t("theorem.ui.arcane_effect_played", { name: arcaneName(res.arcane), cost: res.cost }), text].filter(Boolean).join(" ");
   }
-  if (res.refilled) ui.announce = `${ui.announce} ${tn("theorem.ui.hand_refilled", res.refilled)}`;
+  const played = ui.announce;
+  if (res.refilled) ui.announce = () => `${said(played)} ${tn("theorem.ui.hand_refilled", res.refilled)}`;
   logDraw(app, { kind: "theorem.arcane", who: nameOf(c), label,
     request: { op: "theorem.arcane.play", character_id: c.id, card: cardId, mode, mortal, seed }, deck: null, summary });
 }
@@ -212,12 +215,12 @@ async function drawHand(app, c) {
   if (!r) return;
   ui.hand = null;
   const ka = r.events.some((e) => e.type === "ka");
-  ui.announce = [tn("theorem.ui.hand_drawn", r.count), ka ? t("theorem.ui.ka_set_aside") : "", eventsText(r.events)].filter(Boolean).join(" ");
+  ui.announce = () => [tn("theorem.ui.hand_drawn", r.count), ka ? t("theorem.ui.ka_set_aside") : "", eventsText(r.events)].filter(Boolean).join(" ");
   const arc = st.arcana[c.id];
   logDraw(app, { kind: "theorem.hand", who: nameOf(c), label: tn("theorem.ui.hand_drawn", r.count),
     request: { op: "theorem.hand.draw", character_id: c.id, seed },
     deck: arc ? { draw_count: arc.piles.draw.cards.length, discard_count: arc.piles.discard.cards.length } : { new: true },
-    summary: ui.announce });
+    summary: said(ui.announce) });
 }
 
 /** A player's hand at a live table: the ids in their private doc (the public table holds no
@@ -508,7 +511,7 @@ export function render(app, id) {
       ${backLink(`#/theorem/character/${encodeURIComponent(id)}`, t("theorem.ui.back_sheet", { name: nameOf(c) }))}
       <h1>${t("theorem.ui.table_title", { name: nameOf(c) })}</h1>
     </div>
-    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${ui.announce}</div>
+    <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${said(ui.announce)}</div>
     <p class="th-stats small" data-testid="th-stats" data-realite=${c.realite}>${t("theorem.ui.stats", { realite: c.realite, ka: c.des_ka, humanite: c.spheres.humanite })}</p>
     ${ui.error ? html`<p class="field-error" role="alert" data-testid="th-error">${thError(ui.error)}</p>` : nothing}
     ${state ? html`

@@ -8,14 +8,14 @@
 // fighter without agreeing with a gender ("Coup paré par Alice", "Alice : −4 PV → 2 PV restants").
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { language, t, tn } from "../../i18n.js";
+import { said, t, tn } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { disabledWhy, engineChange, own } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
-  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, tableState,
+  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, skillText, tableState,
 } from "./common.js";
 
 const ui = {
@@ -70,7 +70,8 @@ async function run(app, request, { announce } = {}) {
     characterIds: () => (id === null ? [] : [id]),
   });
   if (!r) return null;
-  if (announce) ui.announce = typeof announce === "function" ? announce(r) : announce;
+  // Kept as a function of the answer: made again at each render, in the language shown then.
+  if (announce) ui.announce = () => (typeof announce === "function" ? announce(r) : announce);
   app.rerender();
   return r;
 }
@@ -107,15 +108,15 @@ function addBody(app, st) {
   return html`
     ${pcs.length ? html`<h3>${t("unicreon.ui.table_characters")}</h3><div class="row">
       ${pcs.map((c) => html`<button type="button" data-testid="uc-add-pc" ?disabled=${dis}
-        @click=${() => run(app, { op: "unicreon.combat.add_character", character: c, side: c.important_npc ? "npc" : "pc" }, { announce: t("unicreon.ui.added", { name: nameOf(c) }) })}>
+        @click=${() => run(app, { op: "unicreon.combat.add_character", character: c, side: c.important_npc ? "npc" : "pc" }, { announce: () => t("unicreon.ui.added", { name: nameOf(c) }) })}>
         + ${nameOf(c)}${c.important_npc ? ` (${t("unicreon.ui.npc")})` : ""}</button>`)}</div>` : html`<p class="muted small">${t("unicreon.ui.all_pcs_in")}</p>`}
     <h3>${t("unicreon.ui.npcs")}</h3>
     <div class="field uc-count"><label for="uc-npc-count">${t("unicreon.ui.count")}</label>
       <input id="uc-npc-count" type="number" min="1" max="20" .value=${String(ui.count)} @change=${(e) => { ui.count = e.target.value; app.rerender(); }}></div>
     <div class="row">${TIERS.map((k) => html`<button type="button" data-testid=${`uc-add-tier-${k}`} ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.add_npc", tier: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.tier.${k}`)}` }) })}>+ ${t(`unicreon.tier.${k}`)}</button>`)}</div>
+      @click=${() => run(app, { op: "unicreon.combat.add_npc", tier: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: () => t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.tier.${k}`)}` }) })}>+ ${t(`unicreon.tier.${k}`)}</button>`)}</div>
     <div class="row">${BEASTS.map((k) => html`<button type="button" data-testid=${`uc-add-beast-${k}`} ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.add_npc", beast: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.ui.short.${k}`)}` }) })}>+ ${t(`unicreon.ui.short.${k}`)}</button>`)}</div>`;
+      @click=${() => run(app, { op: "unicreon.combat.add_npc", beast: k, count, name: t(`unicreon.ui.short.${k}`) }, { announce: () => t("unicreon.ui.added", { name: `${count} × ${t(`unicreon.ui.short.${k}`)}` }) })}>+ ${t(`unicreon.ui.short.${k}`)}</button>`)}</div>`;
 }
 
 function initiativeSection(app, st) {
@@ -136,7 +137,7 @@ function initiativeSection(app, st) {
       <p class="muted small">${t("unicreon.ui.surprise_help")}</p>
       ${st.combatants.map((c) => html`<label class="check"><input type="checkbox" .checked=${ui.surpriseSet.includes(c.cid)}
         @change=${(e) => { ui.surpriseSet = e.target.checked ? [...ui.surpriseSet, c.cid] : ui.surpriseSet.filter((x) => x !== c.cid); }}> ${cname(c)}</label>`)}
-      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => { const a = ui.surpriseSet.filter((x) => byCid(st, x)); if (a.length) run(app, { op: "unicreon.combat.surprise", attackers: a }, { announce: t("unicreon.ui.surprise_started") }); }}>${t("unicreon.ui.start_surprise")}</button>
+      <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => { const a = ui.surpriseSet.filter((x) => byCid(st, x)); if (a.length) run(app, { op: "unicreon.combat.surprise", attackers: a }, { announce: () => t("unicreon.ui.surprise_started") }); }}>${t("unicreon.ui.start_surprise")}</button>
     </details>` : nothing}
   </section>`;
 }
@@ -160,12 +161,12 @@ async function rollInitiative(app) {
   const st = r.state;
   const lines = st.combatants.filter((c) => c.initiative).map((c) => `${cname(c)} ${c.initiative.raw}${c.initiative.success ? "✓" : "✗"}`);
   if (st.npc_initiative) lines.push(`${t("unicreon.ui.mj")} ${st.npc_initiative.raw}${st.npc_initiative.success ? "✓" : "✗"}`);
-  const order = st.order.map((e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)))).join(" → ");
-  ui.announce = t("unicreon.ui.order_is", { order });
+  const order = () => st.order.map((e) => (e === "mj" ? t("unicreon.ui.mj") : cname(byCid(st, e)))).join(" → ");
+  ui.announce = () => t("unicreon.ui.order_is", { order: order() });
   const terms = st.combatants.filter((c) => c.initiative).map((c) => d66Term(c.initiative.dice, cname(c)));
   if (st.npc_initiative) terms.push(d66Term(st.npc_initiative.dice, t("unicreon.ui.mj")));
   app.addLog({ kind: "unicreon.initiative", system: "unicreon", who: t("unicreon.ui.combat"), label: t("unicreon.ui.initiative"),
-    request: { op: "unicreon.combat.initiative", seed }, result: { summary: `${lines.join(" · ")} — ${order}`, terms } });
+    request: { op: "unicreon.combat.initiative", seed }, result: { summary: `${lines.join(" · ")} — ${order()}`, terms } });
 }
 
 // ----------------------------------------------------------------------------- seating
@@ -301,7 +302,7 @@ function skillLevel(value) {
 function skillOptions(app, fighter, current) {
   const ch = fighter?.character_id ? findCharacter(app.doc, fighter.character_id) : null;
   if (ch?.skills?.length) {
-    return ch.skills.map((sk, i) => html`<option value=${`${i}:${sk.level}`} ?selected=${`${i}:${sk.level}` === current}>${sk.name} — ${t(`unicreon.skill.${sk.level}`)}</option>`);
+    return ch.skills.map((sk, i) => html`<option value=${`${i}:${sk.level}`} ?selected=${`${i}:${sk.level}` === current}>${skillText(sk)}</option>`);
   }
   return SKILL_LEVELS.map((l) => html`<option value=${l} ?selected=${l === current}>${t(`unicreon.skill.${l}`)}</option>`);
 }
@@ -332,6 +333,17 @@ function wornProtection(app, c) {
   const on = carriedUids(app, c, ["hand", "worn"]);
   if (!on) return c.protections[0]?.uid ?? "";
   return c.protections.find((p) => on.has(p.uid))?.uid ?? "";
+}
+
+/** A choice among a fighter's weapons (or protections) as radio buttons whose words wrap: a
+ * weapon with its stats and range ("Arbalète (avec malus) [Perception max 9 PV] · portée 15 m
+ * (max 30 m)") did not fit a select on a phone, which cut it. `options`: [value, words]; the
+ * buttons' ids are `<id>-<value>` (`<id>-none` for ""). */
+function choices(id, legend, value, options, onChange) {
+  return html`<fieldset class="uc-wide uc-choices" id=${id}><legend>${legend}</legend>
+    ${options.map(([v, words]) => html`<label class="check"><input type="radio" name=${id} id=${`${id}-${v || "none"}`} value=${v}
+      .checked=${v === value} @change=${() => onChange(v)}> <span>${words}</span></label>`)}
+  </fieldset>`;
 }
 
 function actionSection(app, st) {
@@ -365,21 +377,15 @@ function actionSection(app, st) {
   if (!escapable.some((x) => x.cid === ui.escapeFrom)) ui.escapeFrom = escapable[0]?.cid ?? "";
   return html`<section class="card uc-action-card" aria-labelledby="uc-attack-title">
     <h2 id="uc-attack-title">${t("unicreon.ui.passe")}</h2>
-    <div class="uc-grid">
+    <div class="uc-grid uc-flow">
       <div class="field"><label for="uc-a-attacker">${t("unicreon.ui.attacker")}</label>
         <select id="uc-a-attacker" @change=${set("attacker")}>${members.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.attacker}>${cname(c)}</option>`)}</select></div>
       <div class="field"><label for="uc-a-defender">${t("unicreon.ui.defender")}</label>
         <select id="uc-a-defender" @change=${set("defender")}>${foes.map((c) => html`<option value=${c.cid} ?selected=${c.cid === ui.defender}>${cname(c)} (${c.pv} PV)</option>`)}</select></div>
-      <div class="field uc-wide"><label for="uc-a-weapon">${t("unicreon.ui.weapon")}</label>
-        <select id="uc-a-weapon" @change=${set("weapon")}>
-          <option value="" ?selected=${!ui.weapon}>${natural}</option>
-          ${weapons.map((x) => html`<option value=${x.uid} ?selected=${x.uid === ui.weapon}>${weaponLabel(x)}</option>`)}
-        </select></div>
-      <div class="field uc-wide"><label for="uc-a-protection">${t("unicreon.ui.protection")}</label>
-        <select id="uc-a-protection" @change=${set("protection")}>
-          <option value="" ?selected=${!ui.protection}>${t("unicreon.ui.no_protection")}</option>
-          ${(d?.protections ?? []).map((p) => html`<option value=${p.uid} ?selected=${p.uid === ui.protection}>${p.ref ? t(`unicreon.item.${p.ref}`) : p.name} [${charLabel(p.characteristic)} ${amountLabel(p.absorb)}]</option>`)}
-        </select></div>
+      ${choices("uc-a-weapon", t("unicreon.ui.weapon"), ui.weapon, [["", natural], ...weapons.map((x) => [x.uid, weaponLabel(x)])], (v) => { ui.weapon = v; app.rerender(); })}
+      ${choices("uc-a-protection", t("unicreon.ui.protection"), ui.protection, [["", t("unicreon.ui.no_protection")],
+        ...(d?.protections ?? []).map((p) => [p.uid, `${p.ref ? t(`unicreon.item.${p.ref}`) : p.name} [${charLabel(p.characteristic)} ${amountLabel(p.absorb)}]`])],
+      (v) => { ui.protection = v; app.rerender(); })}
     </div>
     <div class="row">
       ${w?.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-ranged" .checked=${ui.ranged} @change=${set("ranged", "bool")}> ${t("unicreon.ui.ranged")}</label>` : nothing}
@@ -388,7 +394,7 @@ function actionSection(app, st) {
         <label class="check"><input type="checkbox" id="uc-a-aim" .checked=${ui.aim} @change=${set("aim", "bool")}> ${t("unicreon.ui.aim")}</label>` : nothing}
       ${!ui.ranged ? html`<label class="check"><input type="checkbox" id="uc-a-surprise" .checked=${ui.surprise} @change=${set("surprise", "bool")}> ${t("unicreon.ui.surprise")}</label>` : nothing}
     </div>
-    <div class="uc-grid">
+    <div class="uc-grid uc-flow">
       <div class="field"><label for="uc-a-askill">${t("unicreon.ui.attacker_skill")}</label>
         <select id="uc-a-askill" @change=${set("attackerSkill")}><option value="">${t("unicreon.ui.no_skill")}</option>
           ${skillOptions(app, a, ui.attackerSkill)}</select></div>
@@ -397,17 +403,17 @@ function actionSection(app, st) {
           ${skillOptions(app, d, ui.defenderSkill)}</select></div>` : nothing}
     </div>
     ${livePlayer() ? nothing : html`<details class="uc-more" ?open=${Boolean(Number(ui.defenderMalus))}><summary>${t("unicreon.ui.skills_in_combat")}</summary>
-      <div class="uc-grid">
+      <div class="uc-grid uc-flow">
       <div class="field uc-wide"><label for="uc-a-dmalus">${t("unicreon.ui.defender_malus")}</label>
         <select id="uc-a-dmalus" @change=${set("defenderMalus")}>
           ${[0, 1, 2, 3, 4].map((n) => html`<option value=${String(n)} ?selected=${n === Number(ui.defenderMalus)}>${n ? tn("unicreon.ui.steps_harder", n) : t("unicreon.ui.no_malus")}</option>`)}</select></div>
       </div>
     </details>`}
     ${needsEngage ? html`<p class="uc-guide" data-testid="uc-must-engage">${t("unicreon.ui.must_engage")}</p>
-      <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
+      <button type="button" id="uc-engage" ?disabled=${dis} @click=${() => run(app, { op: "unicreon.combat.engage", cid: a.cid, target: d.cid }, { announce: () => t("unicreon.ui.engaged_now", { a: cname(a), d: cname(d) }) })}>${t("unicreon.ui.engage")} (${cname(d)})</button>`
       : d ? html`${oddsView(odds)}${attackButton(app, st, a, d, odds)}` : html`<p class="muted">${t("unicreon.ui.no_foe")}</p>`}
     ${a.lost.length ? html`<div class="row">${a.weapons.filter((x) => a.lost.includes(x.uid)).map((x) => html`<button type="button" ?disabled=${dis}
-      @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.label_colon", { label: t("unicreon.ui.pickup") })} ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
+      @click=${() => run(app, { op: "unicreon.combat.pickup", cid: a.cid, uid: x.uid }, { announce: () => t("unicreon.ui.picked", { name: weaponLabel(x) }) })}>${t("unicreon.ui.label_colon", { label: t("unicreon.ui.pickup") })} ${x.ref ? t(`unicreon.item.${x.ref}`) : x.name}</button>`)}</div>` : nothing}
     ${escapable.length ? escapeView(app, st, a, escapable) : nothing}
   </section>`;
 }
@@ -453,7 +459,7 @@ async function attack(app, st) {
   if (!r) return;
   const x = r.exchange;
   const verdict = resultLine(x, cname(d), r.defender_pv, d.pv_max);
-  ui.announce = verdict;
+  ui.announce = () => resultLine(x, cname(d), r.defender_pv, d.pv_max);
   app.addLog({ kind: "unicreon.attack", system: "unicreon", who: cname(a), label: t("unicreon.ui.passe_vs", { d: cname(d) }), request: req,
     result: { total: x.pv_lost, summary: `${verdict} (${x.attacker.raw} / ${x.defender.raw})`, terms: [d66Term(x.attacker.dice, cname(a)), d66Term(x.defender.dice, cname(d))] } });
   requestAnimationFrame(() => document.getElementById("uc-last")?.scrollIntoView({ block: "nearest", behavior: "smooth" }));
@@ -496,7 +502,7 @@ function lastView(st) {
 function escapeView(app, st, a, foes) {
   const odds = ui.escapeFrom ? escapeOdds(app, { op: "unicreon.combat.escape.odds", state: st, cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode }) : null;
   return html`<details class="uc-escape"><summary>${t("unicreon.ui.escape")}</summary>
-    <div class="uc-grid">
+    <div class="uc-grid uc-flow">
       <div class="field"><label for="uc-e-from">${t("unicreon.ui.escape_from")}</label>
         <select id="uc-e-from" @change=${(e) => { ui.escapeFrom = e.target.value; app.rerender(); }}>${foes.map((f) => html`<option value=${f.cid} ?selected=${f.cid === ui.escapeFrom}>${cname(f)}</option>`)}</select></div>
       <div class="field"><label for="uc-e-mode">${t("unicreon.ui.escape_mode")}</label>
@@ -509,7 +515,7 @@ function escapeView(app, st, a, foes) {
       const r = await run(app, { op: "unicreon.combat.escape", cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode, seed },
         { announce: (res) => (res.escape?.success === false ? t("unicreon.ui.escape_failed", { name: cname(a) }) : t("unicreon.ui.escaped", { name: cname(a) })) });
       if (r) app.addLog({ kind: "unicreon.escape", system: "unicreon", who: cname(a), label: t("unicreon.ui.escape"), request: { op: "unicreon.combat.escape", cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode, seed },
-        result: { summary: ui.announce } });
+        result: { summary: said(ui.announce) } });
     }}>${t("unicreon.ui.escape_btn")}</button>
   </details>`;
 }
@@ -537,22 +543,16 @@ async function endCombat(app) {
     also: (doc, answer) => answer.updated.forEach((c) => replaceCharacter(doc, c)),
   });
   if (!r) return;
-  ui.announce = t("unicreon.ui.ended", { names: r.updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
+  ui.announce = () => t("unicreon.ui.ended", { names: r.updated.map((c) => `${nameOf(c)} ${c.pv}/${c.pv_max} PV`).join(", ") || "—" });
   app.rerender();
 }
 
 export function render(app) {
-  // The last action's line was written in the language of its moment: after a switch of
-  // language it goes (it showed "Ordre du tour : …" on the English page).
-  if (ui.announceLang !== language()) {
-    if (ui.announceLang) ui.announce = "";
-    ui.announceLang = language();
-  }
   const st = combatOf(app.doc);
   const dis = !ready(app) || ui.busy;
   const head = html`${backLink("#/unicreon", t("unicreon.ui.back"))}<h1>${t("unicreon.ui.combat")}</h1>
-    <div class="visually-hidden" role="status" aria-live="polite">${ui.announce}</div>
-    ${ui.announce ? html`<p class="uc-announce" aria-hidden="true" data-testid="uc-announce">${ui.announce}</p>` : nothing}
+    <div class="visually-hidden" role="status" aria-live="polite">${said(ui.announce)}</div>
+    ${ui.announce ? html`<p class="uc-announce" aria-hidden="true" data-testid="uc-announce">${said(ui.announce)}</p>` : nothing}
     ${errorLine(ui.error, "uc-combat-error")}`;
   const whyEngine = disabledWhy("uc-new-combat", engineWhy(app));
   if (!st) {

@@ -47,6 +47,11 @@ export const charLabel = (k) => t(`unicreon.char.${k}`);
 export const valueLabel = (v) => (VALUE_LABEL[v] ? t(`unicreon.value.${VALUE_LABEL[v]}`) : String(v));
 
 /** A catalogue item's label, or a custom item's own name. */
+/** A named skill with its level, "Tir à l'arc — Bon (+20)" (never "Tir à l'arc (Bon (+20))"). */
+export function skillText(skill) {
+  return `${skill.name} — ${t(`unicreon.skill.${skill.level}`)}`;
+}
+
 export function itemLabel(item) {
   return item.ref ? t(`unicreon.item.${item.ref}`) : item.name || "?";
 }

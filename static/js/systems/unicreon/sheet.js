@@ -4,7 +4,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { errorMessage, t, tn } from "../../i18n.js";
+import { errorMessage, said, t, tn } from "../../i18n.js";
 import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -13,7 +13,7 @@ import { callBusy, disabledWhy, engineChange, fieldLimit, refusalAt } from "../.
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
-  renderD66, replaceCharacter, rulesData, statsLabel, syncedCombat, tableState, valueLabel,
+  renderD66, replaceCharacter, rulesData, skillText, statsLabel, syncedCombat, tableState, valueLabel,
 } from "./common.js";
 
 const SYSTEM_ID = "unicreon";
@@ -53,12 +53,19 @@ function edit(app, id, mutate, at = null) {
 }
 
 const describedBy = (...fields) => fields.map(fieldId).join(" ");
+
+/** Whether the sheet shows a problem at `field` beside its field (fieldErrors below). */
+function shownAtAField(field) {
+  return TEXT_FIELDS.some(([f]) => f === field) || ["secret", "characteristics", "inventory", "po"].includes(field)
+    || /^(characteristics|inventory|skills\.\d+)\./.test(field) || /^skills\.\d+$/.test(field);
+}
 const clampInt = (value, lo, hi) => {
   const n = Number.parseInt(value, 10);
   return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : lo;
 };
 
-/** Run an op that answers {character, ...}: store the character, say `message`, or show the
+/** Run an op that answers {character, ...}: store the character, say `message` (a function of
+ * the answer, made again at each render so it follows a switch of language), or show the
  * error (beside the control `at` names — an item uid or "buy-<ref>" — when given). While a fight
  * is open, the PV the op returns are copied onto the combatants too (see common.effective). */
 async function charOp(app, request, message, { after, at = null } = {}) {
@@ -94,7 +101,7 @@ async function charOp(app, request, message, { after, at = null } = {}) {
   });
   if (!r) return null;
   ui.errorAt = null;
-  ui.message = typeof message === "function" ? message(r) : message;
+  ui.message = typeof message === "function" ? () => message(r) : message;
   app.rerender();
   return r;
 }
@@ -193,7 +200,7 @@ function skillsSection(app, c, check) {
     <h2 id="uc-skills-title">${t("unicreon.field.skills")}</h2>
     <p class="muted small">${t("unicreon.ui.skills_help")}</p>
     ${c.skills.length ? html`<ul class="uc-list" data-testid="uc-skills">${c.skills.map((s, i) => html`<li>
-      <span>${s.name} — ${t(`unicreon.skill.${s.level}`)}</span>
+      <span>${skillText(s)}</span>
       <button type="button" class="danger small-btn" aria-label=${t("unicreon.ui.remove_named", { name: s.name })}
         @click=${() => edit(app, c.id, (d) => { d.skills.splice(i, 1); })}>✕</button>
       ${fieldErrors(check, `skills.${i}`, { under: true })}</li>`)}</ul>` : html`<p class="muted">${t("unicreon.ui.no_skills")}</p>`}
@@ -256,7 +263,7 @@ function inventorySection(app, c, enc) {
           ${ui.selling?.uid === item.uid ? nothing : html`<button type="button" data-testid="uc-sell" ?disabled=${!ready(app) || ui.busy}
             @click=${() => { ui.selling = { uid: item.uid, price: item.cost }; app.rerender(); }}>${t("unicreon.ui.sell")}</button>`}
           <button type="button" class="danger" ?disabled=${!ready(app) || ui.busy}
-            @click=${() => charOp(app, { op: "unicreon.inventory.remove", character: c, uid: item.uid }, t("unicreon.ui.removed", { name: itemLabel(item) }))}>${t("unicreon.ui.remove")}</button>
+            @click=${() => charOp(app, { op: "unicreon.inventory.remove", character: c, uid: item.uid }, () => t("unicreon.ui.removed", { name: itemLabel(item) }))}>${t("unicreon.ui.remove")}</button>
         </div>
         ${item.afflicts ? (others.length ? html`<div class="field"><label for="uc-poison-target">${t("unicreon.ui.poison_target")}</label>
           <select id="uc-poison-target" @change=${(e) => { ui.poisonTarget = e.target.value; app.rerender(); }}>
@@ -282,7 +289,7 @@ function inventorySection(app, c, enc) {
         <option value="" ?selected=${!ui.useTarget}>${nameOf(c)}</option>
         ${others.map((o) => html`<option value=${o.id} ?selected=${o.id === ui.useTarget}>${nameOf(o)}</option>`)}
       </select></div>` : nothing}
-    <div class="uc-status" role="status" aria-live="polite" data-testid="uc-sheet-status">${ui.message ?? ""}</div>
+    <div class="uc-status" role="status" aria-live="polite" data-testid="uc-sheet-status">${said(ui.message)}</div>
     ${ui.errorAt ? nothing : errorLine(ui.error, "uc-sheet-error")}
     ${shop(app, c)}
     ${customForm(app, c)}
@@ -355,7 +362,7 @@ function strip(item) {
 async function giveCustom(app, c, item, pay, remember, at = null) {
   // The library copy's uid is made once, outside the change (applied again when written).
   const libraryUid = `lib${Date.now().toString(36)}`;
-  const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay, creation_pay: creationPay(app.doc) }, t("unicreon.ui.custom_given", { name: item.name }), {
+  const r = await charOp(app, { op: "unicreon.inventory.custom", character: c, item, pay, creation_pay: creationPay(app.doc) }, () => t("unicreon.ui.custom_given", { name: item.name }), {
     at,
     after: (doc, res) => {
       if (!remember) return;
@@ -418,10 +425,10 @@ function customForm(app, c) {
         <div class="field"><label for="uc-cu-heal">${t("unicreon.ui.heal_pv")}</label><input id="uc-cu-heal" type="number" min="0" .value=${typedValue(String(f.heal))} @input=${set("heal", true)}></div>
         <div class="field"><label for="uc-cu-bonus">${t("unicreon.ui.bonus_steps_label")}</label><input id="uc-cu-bonus" type="number" min="0" max="5" .value=${typedValue(String(f.bonus_steps))} @input=${set("bonus_steps", true)}></div>
         ${armed ? html`
+          <div class="field uc-wide"><label for="uc-cu-kind">${f.category === "weapon" ? t("unicreon.ui.damage") : t("unicreon.ui.absorb")}</label>
+            <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
           <div class="field"><label for="uc-cu-char">${t("unicreon.ui.characteristic")}</label>
             <select id="uc-cu-char" @change=${set("characteristic")}>${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === f.characteristic}>${charLabel(k)}</option>`)}</select></div>
-          <div class="field"><label for="uc-cu-kind">${f.category === "weapon" ? t("unicreon.ui.damage") : t("unicreon.ui.absorb")}</label>
-            <select id="uc-cu-kind" @change=${set("kind")}>${["fixed", "max", "infinite"].map((k) => html`<option value=${k} ?selected=${k === f.kind}>${t(`unicreon.ui.amount_${k}`)}</option>`)}</select></div>
           <div class="field"><label for="uc-cu-value">${t("unicreon.field.pv")}</label><input id="uc-cu-value" type="number" min="0" .value=${typedValue(String(f.value))} @input=${set("value", true)}></div>` : nothing}
       </div>
       ${f.category === "weapon" ? html`<label class="check"><input type="checkbox" id="uc-cu-ranged" .checked=${live(f.ranged)} @change=${(e) => { f.ranged = e.target.checked; app.rerender(); }}> ${t("unicreon.ui.custom_ranged")}</label>` : nothing}
@@ -489,14 +496,14 @@ function healthSection(app, c) {
             <span class="small ${cond.diagnosed ? "" : "muted"}">· ${cond.diagnosed ? t("unicreon.ui.diagnosed") : t("unicreon.ui.not_diagnosed")}</span></div>
           <div class="row">
             ${cond.kind === "infection" ? dressings.map((item) => html`<button type="button" data-testid="uc-dress" ?disabled=${!ready(app) || ui.busy}
-                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.dressed", { name: itemLabel(item) }))}>${t("unicreon.ui.dress_with", { name: itemLabel(item) })}</button>`) : nothing}
+                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, () => t("unicreon.ui.dressed", { name: itemLabel(item) }))}>${t("unicreon.ui.dress_with", { name: itemLabel(item) })}</button>`) : nothing}
             ${cond.diagnosed ? cures.map((item) => html`<button type="button" ?disabled=${!ready(app) || ui.busy}
-                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, t("unicreon.ui.cured", { name: itemLabel(item) }))}>${t("unicreon.ui.use_on", { name: itemLabel(item) })}</button>`)
+                @click=${() => charOp(app, { op: "unicreon.item.use", character: c, uid: item.uid, condition: i }, () => t("unicreon.ui.cured", { name: itemLabel(item) }))}>${t("unicreon.ui.use_on", { name: itemLabel(item) })}</button>`)
               : html`<button type="button" ?disabled=${!ready(app) || ui.busy} @click=${() => diagnose(app, c, i, healer)}>
                 ${t("unicreon.ui.diagnose_btn", { who: nameOf(healer) })}</button>
                 <span class="small">${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</span>`}
             <button type="button" data-testid="uc-cure" ?disabled=${!ready(app) || ui.busy} aria-label=${t("unicreon.ui.cure_named", { name: label })}
-              @click=${() => charOp(app, { op: "unicreon.health.cure", character: c, condition: i }, t("unicreon.ui.cure_done", { name: label }))}>${t("unicreon.ui.cure_btn")}</button>
+              @click=${() => charOp(app, { op: "unicreon.health.cure", character: c, condition: i }, () => t("unicreon.ui.cure_done", { name: `${t(`unicreon.condition.${cond.kind}`)}${cond.name ? ` — ${cond.name}` : ""}` }))}>${t("unicreon.ui.cure_btn")}</button>
           </div>
         </li>`;
       })}</ul>
@@ -568,7 +575,11 @@ export function render(app, id) {
   const created = c.created === true;
   const raw = checkOf(app, c);
   const check = form.visible(raw);
+  // The count of what is left to correct is said once the player tried to finish, when every
+  // problem is shown at its field (before, a count with no message anywhere could not be
+  // followed); a problem at a field this page has no place for is listed under the count.
   const count = raw?.problems?.length ?? null;
+  const elsewhere = (check?.problems ?? []).filter((p) => !shownAtAField(p.field ?? ""));
   // Busy (an op under way, a blink) disables without a note; the engine starting says so.
   const finishReason = engineWhy(app);
   const finishWhy = disabledWhy("uc-finish-creation", finishReason);
@@ -581,7 +592,8 @@ export function render(app, id) {
         @click=${() => { const el = document.getElementById(target); el?.scrollIntoView({ block: "start", behavior: "smooth" }); el?.querySelector("select, input, button")?.focus({ preventScroll: true }); }}>${t(key)}</button>`)}
     </nav>
     <p class="small ${count && form.attempted ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
-      ${count === null ? "" : count ? tn("unicreon.ui.problems", count) : t("unicreon.ui.all_good")}</p>
+      ${count === null ? "" : !count ? t("unicreon.ui.all_good") : form.attempted ? tn("unicreon.ui.problems", count) : t("unicreon.ui.problems_later")}</p>
+    ${elsewhere.length ? html`<ul class="field-error small" data-testid="uc-other-problems">${elsewhere.map((p) => html`<li>${errorMessage(p)}</li>`)}</ul>` : nothing}
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
     <div class="row">${created
       ? html`<span class="muted small" data-testid="uc-created">${t("unicreon.ui.in_play")}</span>

@@ -13,7 +13,7 @@ import { audienceField, audienceOf } from "../../views/audience.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   BANDS, CHARACTERISTICS, DIFFICULTIES, DIFF_VALUE, backLink, charLabel, characters, d66Term, errorLine,
-  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, valueLabel,
+  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, skillText, valueLabel,
 } from "./common.js";
 
 const ui = {
@@ -75,7 +75,7 @@ function describe(c, s) {
   return [charLabel(s.characteristic), t(`unicreon.difficulty.${s.difficulty}`),
     s.bonus ? t("unicreon.ui.bonus_n", { n: s.bonus }) : "", s.malus ? t("unicreon.ui.malus_n", { n: s.malus }) : "",
     ...(s.items ?? []).map((uid) => itemLabel(c.inventory.find((i) => i.uid === uid))),
-    ui.skill !== "" && skill ? `${skill.name} (${t(`unicreon.skill.${skill.level}`)})` : ""].filter(Boolean).join(" · ");
+    ui.skill !== "" && skill ? skillText(skill) : ""].filter(Boolean).join(" · ");
 }
 
 /** The outcome fields a replay must reproduce (verify.js). */
@@ -149,7 +149,7 @@ function setup(app, c) {
       ${c.skills.length ? html`<div class="field uc-wide"><label for="uc-t-skill">${t("unicreon.ui.skill_applies")}</label>
         <select id="uc-t-skill" @change=${set("skill")}>
           <option value="" ?selected=${ui.skill === ""}>${t("unicreon.ui.no_skill")}</option>
-          ${c.skills.map((s, i) => html`<option value=${String(i)} ?selected=${String(i) === ui.skill}>${s.name} — ${t(`unicreon.skill.${s.level}`)}</option>`)}
+          ${c.skills.map((s, i) => html`<option value=${String(i)} ?selected=${String(i) === ui.skill}>${skillText(s)}</option>`)}
         </select></div>` : nothing}
     </div>
     <details class="more-options" data-testid="more-options" .open=${(ui.more ??= active > 0)}
@@ -176,7 +176,7 @@ function sheetSummary(c) {
     <dl class="facts">
       ${CHARACTERISTICS.map((k) => html`<dt>${charLabel(k)}</dt><dd>${c.characteristics[k]} (${valueLabel(c.characteristics[k])})</dd>`)}
       <dt>${t("testpage.state")}</dt><dd>${t("unicreon.ui.pv_po", { pv: c.pv, pv_max: c.pv_max, po: c.po })}</dd>
-      ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map((s) => `${s.name} (${t(`unicreon.skill.${s.level}`)})`).join(", ")}</dd>` : nothing}
+      ${c.skills.length ? html`<dt>${t("testpage.skills")}</dt><dd>${c.skills.map(skillText).join(", ")}</dd>` : nothing}
     </dl>
   </section>`;
 }
@@ -255,8 +255,8 @@ function oppositionSection(app, c) {
   return html`<section class="card" aria-labelledby="uc-opp-title">
     <h2 id="uc-opp-title">${t("unicreon.ui.opposition")}</h2>
     <p class="muted small">${t("unicreon.ui.opposition_help")}</p>
-    <div class="uc-grid">
-      <div class="field"><label for="uc-o-who">${t("unicreon.ui.opponent")}</label>
+    <div class="uc-grid uc-flow">
+      <div class="field uc-wide"><label for="uc-o-who">${t("unicreon.ui.opponent")}</label>
         <select id="uc-o-who" @change=${set("who")}>
           <option value="" ?selected=${!o.who}>${t("unicreon.ui.opponent_value")}</option>
           ${others.map((x) => html`<option value=${x.id} ?selected=${x.id === o.who}>${nameOf(x)}</option>`)}
@@ -267,13 +267,13 @@ function oppositionSection(app, c) {
           <input id="uc-o-value" type="number" min="0" max="99" .value=${String(o.value)} @change=${set("value")}></div>`}
       <div class="field"><label for="uc-o-diff">${t("unicreon.ui.opp_difficulty")}</label>
         <select id="uc-o-diff" @change=${set("difficulty")}>${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === o.difficulty}>${t(`unicreon.difficulty.${k}`)}</option>`)}</select></div>
-      <div class="field"><label for="uc-o-init">${t("unicreon.ui.initiator")}</label>
+      <div class="field uc-wide"><label for="uc-o-init">${t("unicreon.ui.initiator")}</label>
         <select id="uc-o-init" @change=${set("initiator")}>
           <option value="a" ?selected=${o.initiator === "a"}>${nameOf(c)}</option>
           <option value="b" ?selected=${o.initiator === "b"}>${bName}</option>
           <option value="" ?selected=${!o.initiator}>${t("unicreon.ui.nobody")}</option>
         </select></div>
-      <div class="field"><label for="uc-o-mode">${t("unicreon.ui.opp_mode")}</label>
+      <div class="field uc-wide"><label for="uc-o-mode">${t("unicreon.ui.opp_mode")}</label>
         <select id="uc-o-mode" @change=${set("mode")}>${["auto", "plain", "modified"].map((k) => html`<option value=${k} ?selected=${k === o.mode}>${t(`unicreon.ui.mode_${k}`)}</option>`)}</select></div>
     </div>
     ${odds && !odds.error ? html`<div data-testid="uc-opp-odds">

@@ -9,7 +9,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { t } from "../../i18n.js";
+import { said, t } from "../../i18n.js";
 import { engineChange } from "../../views/ui.js";
 import { backLink, characters, nameOf, ready, replaceCharacter, rules, tn, onNavigate, vsError } from "./common.js";
 import { fullState as tableState } from "./table.js";
@@ -49,7 +49,7 @@ async function run(app, build, after) {
 
 function adjust(app, field, delta) {
   run(app, (state) => ({ op: "versality.mj.adjust", state, [field]: delta }), () => {
-    ui.message = t(`versality.ui.mj_adjusted_${field}`, { delta: delta > 0 ? `+${delta}` : delta });
+    ui.message = () => t(`versality.ui.mj_adjusted_${field}`, { delta: delta > 0 ? `+${delta}` : delta });
   });
 }
 
@@ -59,14 +59,14 @@ function powerUse(app, list) {
   const { points } = ui.power;
   const note = ui.power.note.slice(0, 200);
   run(app, (state, latest) => ({ op: "versality.power.use", state, character_id: id, characters: latest.map((c) => c.id), points, note }), () => {
-    ui.message = t("versality.ui.mj_power_added", { points });
+    ui.message = () => t("versality.ui.mj_power_added", { points });
     ui.power.note = "";
   });
 }
 
 function startSession(app) {
   run(app, (state, latest) => ({ op: "versality.session.start", state, characters: latest }), (r) => {
-    ui.message = tn("versality.ui.mj_session_started", r.tokens_gained, { session: r.state.session });
+    ui.message = () => tn("versality.ui.mj_session_started", r.tokens_gained, { session: r.state.session });
   });
 }
 
@@ -86,7 +86,7 @@ function endScenario(app, list, { again = false } = {}) {
   run(app, (latestState, latest) => ({ op: "versality.scenario.award", state: latestState, characters: latest, objective,
     unhurt: unhurt.filter((id) => latest.some((c) => c.id === id)), again }), (r) => {
     const names = new Map(characters(app.doc).map((c) => [c.id, nameOf(c)]));
-    ui.message = r.awards.map((a) => t("versality.ui.mj_points_earned", { name: names.get(a.character_id), n: a.points.total })).join(" · ");
+    ui.message = () => r.awards.map((a) => t("versality.ui.mj_points_earned", { name: names.get(a.character_id), n: a.points.total })).join(" · ");
     ui.scenario = { objective: false, unhurt: new Map() };
     ui.confirmAward = false;
   });
@@ -128,7 +128,7 @@ export function render(app) {
     <p class="notice warning vs-mj-warning">${t("versality.ui.mj_warning")}</p>
     <div role="status" aria-live="polite" data-testid="vs-mj-status">
       ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
-      ${ui.message ? html`<p>${ui.message}</p>` : nothing}
+      ${ui.message ? html`<p>${said(ui.message)}</p>` : nothing}
     </div>
     <div class="split" data-testid="vs-mj-split"><div>
     <section class="card" aria-labelledby="vs-cat-title" id="vs-catastrophe">

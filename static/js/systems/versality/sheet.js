@@ -4,7 +4,7 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
-import { t } from "../../i18n.js";
+import { said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
 import { engineWhy, focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
@@ -276,17 +276,17 @@ function validate(app, c, check) {
 function woundsSection(app, c, check) {
   const wound = (characteristic) => runCharacterOp(app, { op: "versality.wound", character: c, characteristic }, {
     onOk: (r) => {
-      ui.message = t("versality.ui.wounded", { name: nameOf(c), characteristic: t(`versality.characteristic.${characteristic}`), status: t(`versality.status.${r.status}`) });
+      ui.message = () => t("versality.ui.wounded", { name: nameOf(c), characteristic: t(`versality.characteristic.${characteristic}`), status: t(`versality.status.${r.status}`) });
     },
   });
   // La MJ's correction of a wound added by mistake (versality.wound.remove), logged as such.
   const takeBack = (characteristic) => runCharacterOp(app, { op: "versality.wound.remove", character: c, characteristic }, {
     onOk: (r) => {
       const what = t(`versality.characteristic.${characteristic}`);
-      ui.message = t("versality.ui.wound_removed", { name: nameOf(c), characteristic: what, status: t(`versality.status.${r.status}`) });
+      ui.message = () => t("versality.ui.wound_removed", { name: nameOf(c), characteristic: t(`versality.characteristic.${characteristic}`), status: t(`versality.status.${r.status}`) });
       app.addLog({ kind: "versality.wound.remove", system: "versality", who: t("versality.ui.mj_correction_who"),
         label: t("versality.ui.wound_removed_log", { name: nameOf(c), characteristic: what }),
-        request: { op: "versality.wound.remove", characteristic }, result: { summary: ui.message } });
+        request: { op: "versality.wound.remove", characteristic }, result: { summary: said(ui.message) } });
     },
   });
   // One reason for the three "+ blessure" buttons, said once under the list.
@@ -321,11 +321,12 @@ function healSection(app, c) {
     op: "versality.heal", healer: c, target: ally, characteristic: ui.heal.characteristic, outcome: ui.heal.outcome,
   }, {
     onOk: (r) => {
-      ui.message = r.healed
-        ? t("versality.ui.healed", { name: nameOf(ally), characteristic: t(`versality.characteristic.${ui.heal.characteristic}`) })
-        : t("versality.ui.heal_failed", { name: nameOf(ally) });
+      const healed = ui.heal.characteristic;
+      ui.message = () => (r.healed
+        ? t("versality.ui.healed", { name: nameOf(ally), characteristic: t(`versality.characteristic.${healed}`) })
+        : t("versality.ui.heal_failed", { name: nameOf(ally) }));
       app.addLog({ kind: "versality.heal", system: "versality", who: nameOf(c), label: t("versality.ui.heal_log", { name: nameOf(ally) }),
-        request: { op: "versality.heal", characteristic: ui.heal.characteristic, outcome: ui.heal.outcome }, result: { summary: ui.message } });
+        request: { op: "versality.heal", characteristic: ui.heal.characteristic, outcome: ui.heal.outcome }, result: { summary: said(ui.message) } });
     },
   });
   return html`<section class="card" aria-labelledby="vs-heal-title" id="vs-heal">
@@ -377,14 +378,16 @@ function progressionSection(app, c, r) {
   const chars = c.characteristics;
   const charCost = 1 + CHARACTERISTICS.reduce((s, k) => s + chars[k], 0);
   const skillCost = Math.max(1, c.skills[ui.improve.skill]);
+  // `label()` names what was bought, in the language shown when the message is.
   const buy = (purchase, label) => runCharacterOp(app, { op: "versality.improve", character: c, purchase }, {
     onOk: async (res) => {
-      ui.message = purchase.compensation?.length
-        ? t("versality.ui.bought_with", { what: label, with: purchase.compensation.map(outcomeLabel).join(", "), cost: res.cost })
-        : t("versality.ui.bought", { what: label, cost: res.cost });
+      const bought = () => (purchase.compensation?.length
+        ? t("versality.ui.bought_with", { what: label(), with: purchase.compensation.map(outcomeLabel).join(", "), cost: res.cost })
+        : t("versality.ui.bought", { what: label(), cost: res.cost }));
+      ui.message = bought;
       if (purchase.compensation) ui.improve.compensation = "";
       if (purchase.type === "card" && await syncDeck(app, res.character)) {
-        ui.message += ` ${t("versality.ui.deck_synced")}`;
+        ui.message = () => `${bought()} ${t("versality.ui.deck_synced")}`;
       }
       if (purchase.type === "card") app.rerender();
       if (purchase.type === "power") ui.improve.power = "";
@@ -413,7 +416,7 @@ function progressionSection(app, c, r) {
       <p class="muted small" id="vs-improve-compensation-help">${t("versality.ui.compensation_help")}</p></div>
     <div class="row">
       ${KINDS.map((kind) => buyButton(`vs-improve-${kind}`, `vs-improve-${kind}`, engineWhy(app) || (kind in prices ? short(prices[kind]) : null),
-        () => buy({ type: "card", kind, ...(kind in prices && ui.improve.compensation ? { compensation: [ui.improve.compensation] } : {}) }, outcomeLabel(kind)),
+        () => buy({ type: "card", kind, ...(kind in prices && ui.improve.compensation ? { compensation: [ui.improve.compensation] } : {}) }, () => outcomeLabel(kind)),
         html`+ ${outcomeLabel(kind)}
         <span class="small">(${kind in prices ? tn("versality.ui.price", prices[kind]) : t("versality.ui.free_compensation")})</span>`))}
     </div>
@@ -423,7 +426,7 @@ function progressionSection(app, c, r) {
         @input=${(e) => { const was = ui.improve.power.trim(); ui.improve.power = e.target.value; if (!was !== !ui.improve.power.trim()) app.rerender(); }}>
       <p class="muted small" id="vs-new-power-help">${t("versality.ui.new_power_help")}</p></div>
     ${buyButton("vs-buy-power", null, engineWhy(app) || short(powerPrice) || (ui.improve.power.trim() ? null : t("versality.ui.why_power_text")),
-      () => buy({ type: "power", text: ui.improve.power.slice(0, 500) }, t("versality.purchase.power")),
+      () => buy({ type: "power", text: ui.improve.power.slice(0, 500) }, () => t("versality.purchase.power")),
       t("versality.ui.buy_power", { n: powerPrice }))}
     <h3>${t("versality.purchase.characteristic")}</h3>
     <div class="row">
@@ -432,7 +435,7 @@ function progressionSection(app, c, r) {
           ${CHARACTERISTICS.map((k) => html`<option value=${k} ?selected=${k === ui.improve.characteristic}>${t(`versality.characteristic.${k}`)} (${chars[k]})</option>`)}
         </select></div>
       ${buyButton("vs-improve-characteristic", "vs-improve-characteristic", engineWhy(app) || short(charCost),
-        () => buy({ type: "characteristic", name: ui.improve.characteristic }, t(`versality.characteristic.${ui.improve.characteristic}`)),
+        () => { const k = ui.improve.characteristic; buy({ type: "characteristic", name: k }, () => t(`versality.characteristic.${k}`)); },
         t("versality.ui.raise", { n: charCost }))}
     </div>
     <h3>${t("versality.purchase.skill")}</h3>
@@ -442,7 +445,7 @@ function progressionSection(app, c, r) {
           ${SKILLS.map((k) => html`<option value=${k} ?selected=${k === ui.improve.skill}>${t(`versality.skill.${k}`)} (${c.skills[k]})</option>`)}
         </select></div>
       ${buyButton("vs-improve-skill", "vs-improve-skill", engineWhy(app) || short(skillCost),
-        () => buy({ type: "skill", name: ui.improve.skill }, t(`versality.skill.${ui.improve.skill}`)),
+        () => { const k = ui.improve.skill; buy({ type: "skill", name: k }, () => t(`versality.skill.${k}`)); },
         t("versality.ui.raise", { n: skillCost }))}
     </div>
   </section>`;
@@ -485,7 +488,7 @@ export function render(app, id) {
   const created = isCreated(c);
   const status = html`<div role="status" aria-live="polite" class="vs-status-line" data-testid="vs-sheet-status">
     ${ui.error ? html`<p class="field-error">${vsError(ui.error)}</p>` : nothing}
-    ${ui.message ? html`<p>${ui.message}</p>` : nothing}</div>`;
+    ${ui.message ? html`<p>${said(ui.message)}</p>` : nothing}</div>`;
   const nameMax = fieldLimit(app, "versality", "name", 80);
   const header = html`
     ${backLink("#/versality", t("versality.ui.back"))}

@@ -7,7 +7,7 @@
 // and power uses never reach it (they are the MJ screen's).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { colon, formatSigned, language, t } from "../../i18n.js";
+import { colon, formatSigned, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -93,9 +93,10 @@ async function draw(app, c) {
   ui.lastDraw = { ...request, deck: r.test.deck_used, count: r.test.count };
   ui.lastDrawn = [r.test.drawn.map((d) => d.id)];
   ui.lastEvents = r.test.events;
-  ui.runout = announceEvents(r.test.events);
-  ui.announce = [tn("versality.ui.drawn_announce", r.test.drawn.length, { cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
-    ui.runout].filter(Boolean).join(" ");
+  // Kept as functions: made at each render in the language shown then.
+  ui.runout = () => announceEvents(r.test.events);
+  ui.announce = () => [tn("versality.ui.drawn_announce", r.test.drawn.length, { cards: r.test.drawn.map((d) => outcomeLabel(d.kind)).join(", ") }),
+    announceEvents(r.test.events)].filter(Boolean).join(" ");
   if (r.test.rule === "choose" && r.test.drawn.length === 1) ui.choice = r.test.drawn[0].id;
   app.rerender();
   // The draw button is gone: keep keyboard and screen-reader users at the drawn cards.
@@ -127,11 +128,11 @@ async function resolve(app, c, pending) {
   ui.result = { ...r.result, pending, seed: ui.lastDraw?.seed ?? request.seed };
   ui.choice = null;
   const reshuffle = announceEvents(r.result.events);
-  ui.runout = reshuffle;
+  ui.runout = () => announceEvents(r.result.events);
   // Reshuffles of the draw and of the resolve: each one raised the scale and gave a token (MJ screen).
   const reshuffles = [...(ui.lastEvents ?? []), ...r.result.events].filter((e) => RUN_OUT.has(e.type)).length;
   ui.lastEvents = [];
-  ui.announce = [t("versality.ui.result_announce", { outcome: outcomeLabel(r.result.final) }), reshuffle].filter(Boolean).join(" ");
+  ui.announce = () => [t("versality.ui.result_announce", { outcome: outcomeLabel(r.result.final) }), announceEvents(r.result.events)].filter(Boolean).join(" ");
   app.rerender();
   focusHeading("vs-result-title");
   const label = `${t(`versality.characteristic.${pending.characteristic}`)} + ${t(`versality.skill.${pending.skill}`)} · ${t(`versality.difficulty.${pending.difficulty}`)}`;
@@ -152,7 +153,7 @@ async function updateDeck(app, c, op) {
     return;
   }
   ui.error = null;
-  ui.announce = t(op === "versality.deck.sync" ? "versality.ui.deck_synced_many" : "versality.ui.deck_rebuilt");
+  ui.announce = () => t(op === "versality.deck.sync" ? "versality.ui.deck_synced_many" : "versality.ui.deck_rebuilt");
   app.rerender();
 }
 
@@ -259,7 +260,7 @@ function tableSection(deck, c) {
       ${renderPile({ id: "draw", label: t("cards.pile.draw"), count: drawCount, faceDown: true })}
       ${renderPile({ id: "discard", label: t("cards.pile.discard"), count: discard.length, top: discard[0] ?? null, faceDown: false, face: cardFace })}
     </div>
-    ${ui.runout ? html`<p class="notice warning vs-runout" data-testid="vs-runout">${ui.runout}</p>` : nothing}
+    ${said(ui.runout) ? html`<p class="notice warning vs-runout" data-testid="vs-runout">${said(ui.runout)}</p>` : nothing}
     ${discard.length ? html`<details class="vs-discard"><summary>${t("versality.ui.discard_list", { count: discard.length })}</summary>
       ${renderStrip(discard, { face: cardFace, label: t("cards.pile.discard"), testid: "vs-discard" })}</details>` : nothing}
   </section>`;
@@ -310,12 +311,11 @@ async function applyHeal(app, c, heal) {
     app.rerender();
     return;
   }
-  const where = t(`versality.characteristic.${heal.characteristic}`);
-  ui.healMessage = r.healed ? t("versality.ui.healed", { name: nameOf(heal.ally), characteristic: where })
-    : t("versality.ui.heal_failed", { name: nameOf(heal.ally) });
+  ui.healMessage = () => (r.healed ? t("versality.ui.healed", { name: nameOf(heal.ally), characteristic: t(`versality.characteristic.${heal.characteristic}`) })
+    : t("versality.ui.heal_failed", { name: nameOf(heal.ally) }));
   ui.announce = ui.healMessage;
   app.addLog({ kind: "versality.heal", system: "versality", who: nameOf(c), label: t("versality.ui.heal_log", { name: nameOf(heal.ally) }),
-    request: { op: "versality.heal", characteristic: heal.characteristic, outcome }, result: { summary: ui.healMessage } });
+    request: { op: "versality.heal", characteristic: heal.characteristic, outcome }, result: { summary: said(ui.healMessage) } });
   focusHeading("vs-heal-box-title");
 }
 
@@ -325,7 +325,7 @@ function healBox(app, c, heal) {
   const played = ui.result?.pending?.skill === "soulager";
   return html`<section class="card vs-heal-box" aria-labelledby="vs-heal-box-title" data-testid="vs-heal-box">
     <h2 id="vs-heal-box-title" tabindex="-1">${t("versality.ui.heal_for", { name: nameOf(heal.ally), characteristic: where })}</h2>
-    ${ui.healMessage ? html`<p data-testid="vs-heal-result">${ui.healMessage}</p>`
+    ${ui.healMessage ? html`<p data-testid="vs-heal-result">${said(ui.healMessage)}</p>`
       : c.heal_used ? html`<p>${t("versality.ui.heal_used")}</p>`
       : html`<p class="muted small">${t(played ? "versality.ui.heal_apply_below" : "versality.ui.heal_play_first")}</p>`}
   </section>`;
@@ -341,11 +341,6 @@ function healApply(app, c, heal) {
 export function render(app, id) {
   const c = findCharacter(app.doc, id);
   reset(`${id}/${app.params.slice(2).join("/")}`, app, c);
-  // The last draw's line was written in the language of its moment: after a switch it goes.
-  if (ui.announceLang !== language()) {
-    if (ui.announceLang) ui.announce = "";
-    ui.announceLang = language();
-  }
   const heal = healContext(app);
   if (!c) return html`${backLink("#/versality", t("versality.ui.back"))}<p role="alert">${t("versality.ui.not_found")}</p>`;
   const view = playerView(app);
@@ -359,8 +354,8 @@ export function render(app, id) {
       ${backLink(`#/versality/character/${encodeURIComponent(id)}`, t("versality.ui.back_sheet", { name: nameOf(c) }))}
       <h1>${t("versality.ui.test_title", { name: nameOf(c) })}</h1>
     </div>
-    <div class="visually-hidden" role="status" aria-live="polite" data-testid="vs-announce">${ui.announce}</div>
-    ${ui.announce ? html`<p class="vs-announce-visible" aria-hidden="true" data-testid="vs-announce-visible">${ui.announce}</p>` : nothing}
+    <div class="visually-hidden" role="status" aria-live="polite" data-testid="vs-announce">${said(ui.announce)}</div>
+    ${ui.announce ? html`<p class="vs-announce-visible" aria-hidden="true" data-testid="vs-announce-visible">${said(ui.announce)}</p>` : nothing}
     ${c.incapacitated ? html`<p class="field-error">${t("error.versality.test.incapacitated")}</p>` : nothing}
     ${stale ? html`<p class="notice warning">${t("versality.ui.deck_stale", { table: tableSize, sheet: c.deck.length })}
       ${tableSize < c.deck.length
