@@ -96,10 +96,15 @@ export const app = {
    * `at` when the view renders ui.refusalAt, and in the save-state line). Returns true when the
    * change was accepted (`app.saved()` resolves once it is in the saved document).
    * `record: false`: not kept to undo (a live peer's change, which is not this person's).
+   * `shallow: true`: `mutate` only replaces the document's top-level values (a new array or
+   * object holding the records it keeps), never changes a value in place: the document is then
+   * copied one level deep instead of whole, the records it keeps stay shared, and the check
+   * skips them (a record of app.doc is never changed in place: every change replaces it). The
+   * live table applies the referee's changes and a phone's published table this way.
    */
-  update(mutate, { at = null, history = null, record = true } = {}) {
+  update(mutate, { at = null, history = null, record = true, shallow = false } = {}) {
     const base = this.doc;
-    const next = structuredClone(base);
+    const next = copyFor(base, shallow);
     mutate(next);
     const problem = checkCandidate(next, base, this.limits);
     if (problem) {
@@ -110,7 +115,7 @@ export const app = {
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
     if (!pending.length) unsavedBase = base;
     this.doc = next;
-    pending.push({ mutate, at, history, record });
+    pending.push({ mutate, at, history, record, shallow });
     scheduleWrite();
     renderAll();
     return true;
@@ -369,7 +374,11 @@ function toastBar() {
   </div>`;
 }
 
-/** The changes accepted by app.update and not yet written: {mutate, at, history}, oldest
+/** The copy of `doc` a change's `mutate` is given: whole, or one level deep for a `shallow`
+ * change (one that replaces top-level values and changes nothing in place). */
+const copyFor = (doc, shallow) => (shallow ? { ...doc } : structuredClone(doc));
+
+/** The changes accepted by app.update and not yet written: {mutate, at, history, shallow}, oldest
  * first (`history`: null for a change, {kind: "undo" | "redo", entry} for an undo or redo). */
 const pending = [];
 /** The write under way (a promise), or null. */
@@ -543,8 +552,8 @@ function writePending({ final = false } = {}) {
   const history = app.history();
   let historyChanged = false;
   let shown = null;
-  for (const { mutate, at, history: kind = null, record = true } of batch) {
-    const next = structuredClone(doc);
+  for (const { mutate, at, history: kind = null, record = true, shallow = false } of batch) {
+    const next = copyFor(doc, shallow);
     try {
       mutate(next);
     } catch (error) {
@@ -575,7 +584,7 @@ function writePending({ final = false } = {}) {
   }
   const language = app.doc.language;
   app.doc = doc;
-  const mutations = batch.map(({ mutate }) => ({ mutate, at: null, record: false }));
+  const mutations = batch.map(({ mutate, shallow = false }) => ({ mutate, at: null, record: false, shallow }));
   if (!persist()) unsaved.push(...mutations);
   else {
     if (lastRev) unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations });
@@ -615,8 +624,8 @@ document.addEventListener("visibilitychange", () => {
 
 /** app.doc = the document as saved, with the changes still waiting applied on top. */
 function showPending() {
-  for (const { mutate } of pending) {
-    const next = structuredClone(app.doc);
+  for (const { mutate, shallow = false } of pending) {
+    const next = copyFor(app.doc, shallow);
     try {
       mutate(next);
     } catch {
