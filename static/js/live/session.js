@@ -222,7 +222,12 @@ export class Session extends EventTarget {
     this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
     this.projecting = false;
     this.projected = null; // the MJ's table whose view is published or being made
+    this.publishedFrom = null; // the MJ's table whose view the public doc holds
     this.view = null; // the worker's last view of it ({id, json}: its changes come next)
+    // The MJ's table the worker holds ({doc, rev}: the object sent or made from the worker's
+    // answer, and the revision the worker keeps it under; py/tablee/held.py), or null.
+    this.held = null;
+    this.refereeing = false;
     this.saveTimer = null;
     this.links = new Map();
 
@@ -536,10 +541,20 @@ export class Session extends EventTarget {
     for (let tries = 0; tries < 3; tries += 1) {
       const source = this.app.doc;
       const drawn = seed();
-      const r = await this.app.call({
-        op: "live.move", document: source, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
-        move, seed: drawn, now: new Date().toISOString(), changes: true,
-      });
+      // The worker's last view: the public view of the table the move makes comes as its changes.
+      const base = this.view;
+      const request = {
+        op: "live.move", member: { id: memberId, name: member.name, characters: member.characters ?? [] },
+        move, seed: drawn, now: new Date().toISOString(), changes: true, view: base?.id ?? null,
+      };
+      let r = await this.app.call({ ...request, ...this.tableFor(source) });
+      // The worker holds another table than this one (a reload of the worker, a call between):
+      // it acted on nothing; the table goes whole.
+      if (r?.stale === true) r = await this.app.call({ ...request, document: source });
+      const view = this.learnView(r.projection, base);
+      // The worker now holds, under r.rev, the table the move left: `source` when nothing was
+      // applied, else `source` with the changes (tied to this device's table below, once it is that).
+      if (typeof r.rev === "string") this.held = r.applied ? null : { doc: source, rev: r.rev };
       // The MJ changed the table meanwhile: run it again on the new one. (The app's save
       // replaces the document by an equal one after every change: not a change of the table.)
       if (!this.unchangedSince(source)) continue;
@@ -548,22 +563,75 @@ export class Session extends EventTarget {
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
       if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
       const next = r.document;
+      // The session publishes this move itself (below): the app's change is not projected again.
+      this.refereeing = true;
+      let accepted = false;
+      try {
+        // (shallow: the changes replace the containers they change, every other record is kept)
+        accepted = this.app.update((doc) => {
+          if (isObject(r.changes)) {
+            applyChanges(doc, r.changes); // (the referee sends what changed, not the whole table)
+            return;
+          }
+          for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
+          for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
+        }, { shallow: true });
+      } finally {
+        this.refereeing = false;
+      }
+      if (!accepted) {
+        // The MJ's device refused what its referee made (its own checks: the table's size...):
+        // nothing is published and the phone is told, never shown a move the table does not hold.
+        this.held = null;
+        return this.note(memberId, member.name, move.op, "live.refused.invalid", refusal("live.refused.invalid"), drawn);
+      }
+      if (typeof r.rev === "string") this.held = { doc: this.app.doc, rev: r.rev };
       const made = r.answer?.created;
       if (typeof made === "string") {
         // a character the player made on their phone is theirs
         this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
       }
-      this.app.update((doc) => {
-        if (isObject(r.changes)) {
-          applyChanges(doc, r.changes); // (the referee sends what changed, not the whole table)
-          return;
-        }
-        for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
-        for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
-      });
+      this.publishMove(view);
       return this.note(memberId, member.name, move.op, null, r.answer, drawn);
     }
     return this.note(memberId, member.name, move.op, "live.refused.busy", refusal("live.refused.busy"));
+  }
+
+  /** What a request needs to name the table: the revision the worker holds when it is `source`
+   * (the table sent or made from the worker's answer, or one equal to it), else the table whole.
+   * The worker answers any other revision `stale` (py/tablee/held.py). */
+  tableFor(source) {
+    const held = this.held;
+    if (held !== null && (held.doc === source || same(held.doc, source))) {
+      held.doc = source;
+      return { held: held.rev };
+    }
+    return { document: source };
+  }
+
+  /** The public view the worker answered (`projection`, or store.share's answer) against the
+   * view `base` it had: {id, json} kept as the worker's last view, and the view (JSON) or
+   * undefined when none came. */
+  learnView(answer, base) {
+    if (!isObject(answer) || answer.error) {
+      if (isObject(answer)) this.view = null; // (an error: the worker's last view is unknown)
+      return undefined;
+    }
+    const made = isObject(answer.changes) && base ? applyViewChanges(base.json, answer.changes) : answer.data;
+    this.view = typeof answer.view === "string" && made !== undefined ? { id: answer.view, json: made } : null;
+    return made;
+  }
+
+  /** After an applied move: the view answered with it published (or asked for when none came),
+   * each member's private doc written. */
+  publishMove(view) {
+    this.projected = this.app.doc;
+    if (view !== undefined) this.writePublic(shared(view), this.app.doc);
+    else {
+      this.projected = null;
+      this.project();
+    }
+    for (const id of this.members.keys()) this.writePrivate(id);
   }
 
   /** The MJ's feed: one line per move that arrived (who, what, refused or not, and the seed
@@ -588,7 +656,7 @@ export class Session extends EventTarget {
   // ---------------------------------------------------------------- local -> Y
 
   onLocalChange() {
-    if (!this.joined) return;
+    if (!this.joined || this.refereeing) return; // (a move the referee made publishes itself)
     if (this.role === "player") {
       this.movesFromEdits();
     } else {
@@ -646,19 +714,22 @@ export class Session extends EventTarget {
       do {
         this.again = false;
         const source = this.app.doc;
+        // (a move published this table meanwhile: nothing left to do)
+        if (this.publishedFrom !== null && (this.publishedFrom === source || same(this.publishedFrom, source))) break;
         this.projected = source; // (a change equal to it needs no other view)
-        // (`since`: the worker answers the changes since the view it made last, when it did)
-        const since = this.view?.id ?? null;
-        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player", since });
+        // (`since`: the worker answers the changes since the view it made last, when it did;
+        // `hold`: it keeps the table, which the referee's next move then names)
+        const base = this.view;
+        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player", since: base?.id ?? null, hold: true });
+        if (typeof answer.rev === "string") this.held = { doc: source, rev: answer.rev };
         if (answer.error) {
           this.projected = null;
           this.view = null;
           this.dispatchEvent(new CustomEvent("error", { detail: answer.error }));
           break;
         }
-        const made = isObject(answer.changes) && since !== null ? applyViewChanges(this.view.json, answer.changes) : answer.data;
-        this.view = typeof answer.view === "string" ? { id: answer.view, json: made } : null;
-        if (this.unchangedSince(source)) this.writePublic(shared(made));
+        const made = this.learnView(answer, base);
+        if (this.unchangedSince(source)) this.writePublic(shared(made), source);
         else this.again = true;
       } while (this.again);
     } finally {
@@ -666,11 +737,13 @@ export class Session extends EventTarget {
     }
   }
 
-  writePublic(view) {
+  /** The public doc becomes `view`, the player view of the MJ's table `from`. */
+  writePublic(view, from = null) {
     // The MJ's device is the public doc's only writer: it knows what the doc holds (`published`),
     // so writeJson skips every record equal to the last view.
     writeJson(this.publicDoc, view, LOCAL, this.published);
     this.published = view; // what writeJson made the doc hold (no read back; a view is never changed in place)
+    this.publishedFrom = from;
     this.saveSoon(Y_SAVE_DELAY_MS);
   }
 
@@ -714,10 +787,13 @@ export class Session extends EventTarget {
   showTable() {
     if (!isObject(this.published) || !Array.isArray(this.published.characters)) return;
     const next = adopt(this.published, this.app.doc, this.privateLog());
+    // The records are the mirror's, shared (never changed in place, here or in the app: a change
+    // replaces them), so only what an update touched is a new object: the app copies the table
+    // one level deep (`shallow`) and checks only the records that are not the ones it had.
     if (!same(next, this.app.doc)) this.app.update((doc) => {
       for (const key of Object.keys(doc)) delete doc[key];
-      Object.assign(doc, structuredClone(next));
-    }, { record: false }); // the MJ's table as published: not this person's change to undo
+      Object.assign(doc, next);
+    }, { record: false, shallow: true }); // the MJ's table as published: not this person's change to undo
   }
 
   onPrivateUpdate() {
