@@ -332,6 +332,21 @@ MOVES = st.lists(
 )
 
 
+def test_the_phone_that_moved_gets_its_answer_before_the_table_it_made(node, world):
+    """The MJ's device publishes a move's table right after it sent the answer (the hub's
+    `onanswered`): the phone that moved is answered first, then every phone gets the table."""
+    before = len(state(node, world)["p1"]["received"])
+    node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+    node("settle", world=world)
+    s = state(node, world)
+    new = s["p1"]["received"][before:]
+    answer = next(i for i, m in enumerate(new) if m.startswith("\x03"))
+    table = next(i for i, m in enumerate(new) if m.startswith("\x00\x06public"))
+    assert answer < table
+    assert s["p1"]["doc"]["systems"]["theorem"]["piles"]["draw"]["cards"] == ["c1"]
+    assert {k: v for k, v in s["p2"]["doc"].items() if k != "language"} == s["mj"]["projection"]
+
+
 def test_the_worker_is_named_the_mjs_table_only_while_it_holds_it(node, world):
     """The MJ's device sends its table to the worker only when the worker does not hold it
     (py/tablee/held.py): after its projection (held) and after each move (the table the move

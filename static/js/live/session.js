@@ -228,6 +228,7 @@ export class Session extends EventTarget {
     // answer, and the revision the worker keeps it under; py/tablee/held.py), or null.
     this.held = null;
     this.refereeing = false;
+    this.toPublish = []; // the moves applied, published once their answer is sent
     this.saveTimer = null;
     this.links = new Map();
 
@@ -238,6 +239,7 @@ export class Session extends EventTarget {
         awareness: this.awareness,
         onmove: (id, move) => this.referee(id, move),
         checkPresence: (id, state) => this.checkPresence(id, state),
+        onanswered: () => this.publishNow(),
       });
     } else {
       this.member = new Member({ publicDoc: this.publicDoc, privateDoc: this.privateDocs.get(me), awareness: this.awareness });
@@ -591,7 +593,12 @@ export class Session extends EventTarget {
         // a character the player made on their phone is theirs
         this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
       }
-      this.publishMove(view);
+      // Published right after the answer is sent (the hub's `onanswered`), so the phone that
+      // moved has its answer first; in the next task at the latest.
+      this.projected = this.app.doc;
+      const from = this.app.doc;
+      this.toPublish.push(() => this.publishMove(view, from));
+      setTimeout(() => this.publishNow(), 0);
       return this.note(memberId, member.name, move.op, null, r.answer, drawn);
     }
     return this.note(memberId, member.name, move.op, "live.refused.busy", refusal("live.refused.busy"));
@@ -622,11 +629,17 @@ export class Session extends EventTarget {
     return made;
   }
 
-  /** After an applied move: the view answered with it published (or asked for when none came),
-   * each member's private doc written. */
-  publishMove(view) {
-    this.projected = this.app.doc;
-    if (view !== undefined) this.writePublic(shared(view), this.app.doc);
+  /** The moves applied and not yet published, published (in the order they were applied). */
+  publishNow() {
+    for (const publish of this.toPublish.splice(0)) publish();
+  }
+
+  /** After a move made the MJ's table `from`: the view answered with it published (or asked for
+   * when none came), each member's private doc written. A table changed since is the
+   * projection's to publish (the change asked for it). */
+  publishMove(view, from) {
+    if (!this.unchangedSince(from)) return;
+    if (view !== undefined) this.writePublic(shared(view), from);
     else {
       this.projected = null;
       this.project();
