@@ -347,6 +347,25 @@ def test_the_phone_that_moved_gets_its_answer_before_the_table_it_made(node, wor
     assert {k: v for k, v in s["p2"]["doc"].items() if k != "language"} == s["mj"]["projection"]
 
 
+def test_no_phone_gets_a_table_the_mjs_device_has_not_saved(node, world):
+    """The public doc is written once the MJ's device saved the move's table (phones write
+    nothing back: a table they got and the MJ's device then lost in a crash would stay on them).
+    The phone that moved has its answer at once."""
+    node("writes", world=world, hold=True)
+    slot = node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+    node("settle", world=world)
+    s = state(node, world)
+    assert node("answers", world=world, name="p1")[slot]["drawn"] == 1
+    assert s["mj"]["doc"]["systems"]["theorem"]["piles"]["draw"]["cards"] == ["c1"]  # applied, not yet saved
+    for who in ("p1", "p2"):
+        assert s[who]["doc"]["systems"]["theorem"]["piles"]["draw"]["cards"] == ["c1", "c3"], who
+    node("writes", world=world, hold=False)
+    node("settle", world=world)
+    s = state(node, world)
+    for who in ("p1", "p2"):
+        assert {k: v for k, v in s[who]["doc"].items() if k != "language"} == s["mj"]["projection"], who
+
+
 def test_the_worker_is_named_the_mjs_table_only_while_it_holds_it(node, world):
     """The MJ's device sends its table to the worker only when the worker does not hold it
     (py/tablee/held.py): after its projection (held) and after each move (the table the move

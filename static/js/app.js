@@ -115,7 +115,8 @@ export const app = {
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
     if (!pending.length) unsavedBase = base;
     this.doc = next;
-    pending.push({ mutate, at, history, record, shallow });
+    changes += 1;
+    pending.push({ mutate, at, history, record, shallow, n: changes });
     scheduleWrite();
     renderAll();
     return true;
@@ -154,8 +155,16 @@ export const app = {
 
   /** Resolves once every change accepted so far is in the saved document (or could not be
    * saved: the save-state line says so). */
-  async saved() {
-    while (writing || pending.length) await (writing ?? new Promise((r) => setTimeout(r, 20)));
+  async saved(upTo = Infinity) {
+    // (a write resolves once the revision is recorded too; the table is saved before that)
+    while ((writing || pending.length) && written < upTo) await Promise.race([writing ?? new Promise((r) => setTimeout(r, 20)), nextWritten()]);
+  },
+
+  /** How many changes app.update accepted so far: `app.saved(app.changeCount())` resolves once
+   * this tab's changes up to now are in the saved document (or could not be saved), whatever
+   * changes come after them. */
+  changeCount() {
+    return changes;
   },
 
   /**
@@ -203,6 +212,7 @@ export const app = {
     if (!key) return null;
     writeBlock = null;
     pending.length = 0; // the whole table is replaced: changes made before it are gone with it
+    setWritten(changes);
     unconfirmed.length = 0;
     unsaved.length = 0;
     // What was undoable belonged to the table replaced.
@@ -383,6 +393,26 @@ const copyFor = (doc, shallow) => (shallow ? { ...doc } : structuredClone(doc));
 const pending = [];
 /** The write under way (a promise), or null. */
 let writing = null;
+/** Changes app.update accepted in this tab, and how many of the first ones a write dealt with. */
+let changes = 0;
+let written = 0;
+let writtenSignal = null;
+/** A promise resolved the next time a write deals with changes (see setWritten). */
+function nextWritten() {
+  if (!writtenSignal) {
+    let resolve;
+    const promise = new Promise((r) => {
+      resolve = r;
+    });
+    writtenSignal = { promise, resolve };
+  }
+  return writtenSignal.promise;
+}
+function setWritten(count) {
+  written = count;
+  writtenSignal?.resolve();
+  writtenSignal = null;
+}
 /** The document as this tab last read or wrote it under DOC_KEY (what lastRaw holds). */
 let savedDoc = null;
 /** What app.doc was before the first pending change (when nothing could be read or saved). */
@@ -526,6 +556,7 @@ function writePending({ final = false } = {}) {
     // Nothing may be written (a table waiting for the engine, a backup that failed): the
     // changes stay in this tab's memory only, and the save-state line says so.
     pending.length = 0;
+    setWritten(changes);
     setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
     return;
   }
@@ -544,6 +575,7 @@ function writePending({ final = false } = {}) {
   }
   staleSince = null;
   const batch = [...(lost ?? []), ...unsaved.splice(0), ...pending.splice(0)];
+  const through = Math.max(written, ...batch.map((c) => c.n ?? 0));
   if (!batch.length) return;
   let doc = raw !== null && raw === lastRaw && savedDoc ? savedDoc : parseCurrent(raw);
   if (!doc) doc = savedDoc ?? unsavedBase ?? app.doc;
@@ -597,6 +629,7 @@ function writePending({ final = false } = {}) {
     }
     if (shown) showToast(shown.entry, shown.kind === "redo" ? "change" : shown.kind);
   }
+  setWritten(through); // (saved, or kept to write again: the save-state line says so)
   if (doc.language !== language) showLanguage(doc.language);
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();

@@ -102,8 +102,19 @@ function fakeApp(doc) {
       const next = structuredClone(this.doc);
       mutate(next);
       this.doc = next;
+      this.changes += 1;
+      if (!this.holdWrites) this.written = this.changes; // (saved at once, unless the test holds the writes)
       this.changed();
       return true;
+    },
+    changes: 0,
+    written: 0,
+    holdWrites: false,
+    changeCount() {
+      return this.changes;
+    },
+    async saved(upTo = Infinity) {
+      while (this.written < Math.min(upTo, this.changes)) await tick();
     },
     addLog(entry) {
       const record = { id: `log-${Math.random().toString(36).slice(2)}`, at: new Date().toISOString(), system: null, ...entry };
@@ -402,6 +413,13 @@ const handlers = {
     if (sharesOnly !== null) mj.app.worker.sharesOnly = sharesOnly;
     return { stale, whole, rev: held?.rev ?? null, same: held !== null && JSON.stringify(held.doc) === JSON.stringify(mj.app.doc),
       session: mj.session.held?.rev ?? null };
+  },
+  async writes({ world, name = "mj", hold }) {
+    // Hold this device's saves (a slow storage), or let them all happen.
+    const app = device(worlds.get(world), name).app;
+    app.holdWrites = hold;
+    if (!hold) app.written = app.changes;
+    return true;
   },
   async drop({ world }) {
     const w = worlds.get(world);

@@ -593,11 +593,13 @@ export class Session extends EventTarget {
         // a character the player made on their phone is theirs
         this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
       }
-      // Published right after the answer is sent (the hub's `onanswered`), so the phone that
-      // moved has its answer first; in the next task at the latest.
+      // Published once the MJ's device saved it (savedThen), and after the answer is sent (the
+      // hub's `onanswered`, or the next task at the latest): the phone that moved is answered
+      // first, and no phone ever holds a table a crash of the MJ's device could take back.
       this.projected = this.app.doc;
       const from = this.app.doc;
-      this.toPublish.push(() => this.publishMove(view, from));
+      const saved = this.savedThen();
+      this.toPublish.push(() => saved.then(() => this.publishMove(view, from)));
       setTimeout(() => this.publishNow(), 0);
       return this.note(memberId, member.name, move.op, null, r.answer, drawn);
     }
@@ -627,6 +629,14 @@ export class Session extends EventTarget {
     const made = isObject(answer.changes) && base ? applyViewChanges(base.json, answer.changes) : answer.data;
     this.view = typeof answer.view === "string" && made !== undefined ? { id: answer.view, json: made } : null;
     return made;
+  }
+
+  /** Resolves once the MJ's table as it is now is saved on this device (or could not be: the
+   * app says so), whatever changes come after it. The public doc is written only then: phones
+   * write nothing back, so a table they received and the MJ's device then lost in a crash (not
+   * saved yet) would stay on the phones, the MJ's device never knowing it had to take it back. */
+  savedThen(upTo = this.app.changeCount?.() ?? Infinity) {
+    return Promise.resolve(this.app.saved?.(upTo));
   }
 
   /** The moves applied and not yet published, published (in the order they were applied). */
@@ -727,6 +737,7 @@ export class Session extends EventTarget {
       do {
         this.again = false;
         const source = this.app.doc;
+        const upTo = this.app.changeCount?.(); // (the changes that made it)
         // (a move published this table meanwhile: nothing left to do)
         if (this.publishedFrom !== null && (this.publishedFrom === source || same(this.publishedFrom, source))) break;
         this.projected = source; // (a change equal to it needs no other view)
@@ -742,6 +753,7 @@ export class Session extends EventTarget {
           break;
         }
         const made = this.learnView(answer, base);
+        await this.savedThen(upTo); // (never a published table that is not saved: see savedThen)
         if (this.unchangedSince(source)) this.writePublic(shared(made), source);
         else this.again = true;
       } while (this.again);
