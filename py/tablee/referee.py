@@ -1005,8 +1005,8 @@ _MEMBER = {
 )
 def _live_move(request: dict[str, Any]) -> dict[str, Any]:
     """The MJ's table is ``document``, or ``held``: the revision of the table the worker holds
-    (:mod:`tablee.held`); another revision than the one held is answered ``{"stale": true}``,
-    and the page sends its table. Read from JSON text, the worker then holds the table the move
+    (:mod:`tablee.held`); another revision than the one held (or none) is answered
+    ``{"stale": true}``, and the page sends its table. Read from JSON text, the worker then holds the table the move
     left and answers its revision (``rev``).
 
     With ``changes``: the answer holds :func:`changes` instead of the whole ``document``
@@ -1015,14 +1015,9 @@ def _live_move(request: dict[str, Any]) -> dict[str, Any]:
     the worker's last view) an applied move also answers ``projection``, the public view of the
     new table as ``store.share`` with ``since`` answers it (:func:`tablee.share.project`), or
     its error: the page publishes the move without asking again."""
-    if "held" in request:
-        source = held.table(request["held"])
-        if source is None:
-            return {"stale": True}
-    elif "document" in request:
-        source = request["document"]
-    else:
-        raise RulesError("request.invalid", op="live.move", path="document", rule="required")
+    source = request["document"] if "document" in request else held.table(request.get("held"))
+    if source is None:
+        return {"stale": True}  # (no table named, or not the one held: the page sends it)
     keep = from_json()
     try:
         document, answer = apply_move(source, request["member"], request["move"],
