@@ -168,8 +168,9 @@ def live_sync(browser, site: str) -> dict:
 def report_lines(r: dict) -> list[str]:
     if "error" in r:
         return ["", f"Live table: {r['error']}"]
-    lines = ["", "Live table (two contexts of one browser on this machine, joined through the pages; the MJ's "
-             "table holds 50 characters and 1000 log entries; goal: a move p95 ≤ 150 ms):", "",
+    lines = ["", "Live table (three contexts of one browser on this machine, the MJ and two phones, joined through "
+             "the pages; the MJ's table holds 50 characters and 1000 log entries; goal: a move p95 ≤ 150 ms until "
+             "it shows on both phones):", "",
              "| figure | p50 | p95 |", "| --- | --- | --- |"]
     for key, label in (("move_answer", "a roll sent from the phone (a move), until the phone has the referee's answer"),
                        ("move_logged", "the same move, until the MJ's table holds its log entry"),
