@@ -366,3 +366,64 @@ def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_ta
         assert '"catastrophe":4' not in storage.replace(" ", "") and "catastrophe\\\":4" not in storage
     mj_doc = wait_saved(mj, "d => true")
     assert hand(mj_doc, "@mk") == hand(mj_table, "@mk") and hand(mj_doc, "t-b") == hand(mj_table, "t-b")
+
+
+CANONICAL = """(value) => { const walk = (v) => Array.isArray(v) ? v.map(walk)
+  : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, walk(v[k])])) : v;
+  return JSON.stringify(walk(value)); }"""
+#: A phone's table as the public doc made it: what the MJ's projection holds (its language and
+#: records set apart are the phone's own).
+PHONE_TABLE = f"""async () => {{ const m = await import('./static/js/live/connect.js'); const d = {{ ...m.current().app.doc }};
+  delete d.language; delete d.quarantine; return ({CANONICAL})(d); }}"""
+#: The MJ's saved table (what a reload opens), projected for a player by the engine, uncached.
+MJ_PROJECTION = f"""async () => {{ const m = await import('./static/js/live/connect.js'); const app = m.current().app;
+  await app.saved(); const saved = JSON.parse(localStorage.getItem('tablee.document'));
+  const r = await app.call({{ op: 'store.share', kind: 'table', data: saved, audience: 'player' }});
+  const d = {{ ...r.data }}; delete d.language; return ({CANONICAL})(d); }}"""
+#: (synchronous: a wait's predicate is polled, a promise would count as true at once)
+SAME_TABLE = f"""(expected) => {{ const d = {{ ...window.__liveApp.doc }};
+  delete d.language; delete d.quarantine; return ({CANONICAL})(d) === expected; }}"""
+
+
+def test_each_phone_holds_the_mjs_projection_after_moves_from_both_phones(devices, site, mj_table):
+    """Moves from both phones at once (rolls, a hand drawn, sheet edits) and an MJ's edit between
+    them: the MJ's device runs each on the table its worker holds (or is sent), publishes with
+    the referee's answer and saves; each phone's table ends equal to the player projection of
+    the MJ's saved table, and the worker's answers named the MJ's table without it being sent
+    again at each move."""
+    mj, lea, mo = devices(mj=True).page, devices(mj=False).page, devices(mj=False).page
+    seed_table(mj, site, mj_table)
+    mj.goto(site + "#/live")
+    expect(mj.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
+    join(mj, lea, "Léa")
+    join(mj, mo, "Mo")
+    ask_and_confirm(mj, lea, "Léa", ["t-a"])
+    ask_and_confirm(mj, mo, "Mo", ["t-b", "v-mo"])
+    # Count what the MJ's device sends its worker from now on.
+    mj.evaluate("""async () => { const s = (await import('./static/js/live/connect.js')).current();
+      const call = s.app.call; window.__sent = { whole: 0, held: 0, stale: 0 };
+      s.app.call = async (r) => { if (r.op === 'live.move') window.__sent[r.held ? 'held' : 'whole'] += 1;
+        const a = await call(r); if (a && a.stale) window.__sent.stale += 1; return a; }; }""")
+    moves = """async ([n, ops]) => { const app = (await import('./static/js/live/connect.js')).current().app;
+      const out = []; for (let i = 0; i < n; i += 1) out.push(...await Promise.all(ops.map((op) => app.call(op))));
+      return out.map((a) => a.error ? a.error.code : 'ok'); }"""
+    rolls = [{"op": "roll", "expr": "1d6"}, {"op": "roll", "expr": "2d6"}]
+    first = [lea.evaluate_handle(moves, [4, [*rolls, {"op": "theorem.hand.draw", "character": {"id": "t-a"}}]]),
+             mo.evaluate_handle(moves, [4, rolls])]
+    app_update(mj, ["name"], "Campagne d'hiver")
+    answers = [handle.json_value() for handle in first]
+    assert answers[1] == ["ok"] * 8
+    assert answers[0].count("ok") >= 9  # (the hand drawn once: drawn again it is refused by the rules)
+    app_update(lea, ["characters", "t-a", "name"], "Aube d'argent")
+    app_update(mo, ["characters", "t-b", "name"], "Brume grise")
+    mo.evaluate(moves, [3, rolls])
+    has_name(mj, "t-b", "Brume grise")
+    has_name(mj, "t-a", "Aube d'argent")
+    expected = mj.evaluate(MJ_PROJECTION)
+    assert "Campagne d'hiver" in expected and "Brume grise" in expected
+    for phone in (lea, mo):
+        phone.evaluate("async () => { window.__liveApp = (await import('./static/js/live/connect.js')).current().app; }")
+        phone.wait_for_function(SAME_TABLE, arg=expected, polling=100, timeout=40_000)
+        assert phone.evaluate(PHONE_TABLE) == expected
+    sent = mj.evaluate("() => window.__sent")
+    assert sent["held"] > sent["whole"], sent  # most moves named the table the worker held

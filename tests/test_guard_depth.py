@@ -98,3 +98,53 @@ def test_the_page_sets_apart_what_store_open_sets_apart(levels):
         return [(q["path"], q["data"]) for q in doc["quarantine"]]
 
     assert kept(opened) == kept(direct)
+
+
+def test_a_change_sharing_the_records_it_kept_is_checked_as_a_copy_would_be():
+    """A shallow change (the live table's: the referee's changes, a phone's published table) keeps
+    the records it does not replace as the same objects; the guard skips those, and keeps each
+    record's size and depth: every answer is the one a whole copy gets, size and depth included,
+    whatever the change (a new entry, an edited character, a state nesting too deep, a table
+    over the size limit, a record JSON leaves out)."""
+    import random
+
+    rng = random.Random(22)
+    base = new_document("T", "fr")
+    base["characters"] = [unicreon_character(cid=f"u{n}", name=f"P{n}") for n in range(6)]
+    base["log"] = [{"id": f"l{n}", "at": "2026-11-27T08:00:00Z", "kind": "roll", "system": None, "label": "",
+                    "request": {"op": "roll", "expr": "1d6"}, "result": {"total": n}} for n in range(30)]
+    base["systems"]["pointzero"] = handle({"op": "pointzero.state.new"})["state"]
+    limits = {**LIMITS, "document_size": len(json.dumps(base, separators=(",", ":"), ensure_ascii=False)) + 600}
+    cases = []
+    for _ in range(60):
+        case = {"op": "shared", "base": base, "top": {}}
+        pick = rng.randrange(6)
+        if pick == 0:
+            entry = {"id": f"new{rng.randrange(10**6)}", "at": "2026-11-27T09:00:00Z", "kind": "roll", "system": None,
+                     "label": "é" * rng.randrange(0, 300), "request": {"op": "roll"}, "result": {"total": 1}}
+            case["log"] = {"drop": rng.randrange(0, 3), "add": [entry]}
+        elif pick == 1:
+            i = rng.randrange(6)
+            case["characters"] = {i: {**base["characters"][i], "name": rng.choice(["Ana", "", "x" * 90])}}
+        elif pick == 2:
+            case["systems"] = {"pointzero": {**base["systems"]["pointzero"], "x": _nest(rng.choice([3, 40]))}}
+        elif pick == 3:
+            case["top"] = {"name": rng.choice(["Autre", ""]), "settings": {"deep": _nest(rng.choice([2, 35]))}}
+        elif pick == 4:
+            case["log"] = {"drop": 0, "add": [{**base["log"][0], "id": "big", "label": "", "result": {"t": "y" * 700}}]}
+        else:
+            case["characters"] = {0: base["characters"][1]}  # an id twice
+        cases.append(case)
+    out = subprocess.run(
+        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "tests/js/guard_checks.mjs"],
+        cwd=ROOT, input=json.dumps({"limits": limits, "cases": cases}), capture_output=True, text=True,
+        timeout=60, check=True,
+    )
+    answers = json.loads(out.stdout)
+    reasons = set()
+    for answer in answers:
+        assert answer["shared"] == answer["again"] == answer["copied"]
+        assert answer["size"][0] == answer["size"][1]
+        assert answer["deep"][0] == answer["deep"][1]
+        reasons.add(answer["copied"]["reason"] if answer["copied"] else None)
+    assert {None, "too_deep", "too_large", "duplicate", "empty"} <= reasons

@@ -332,6 +332,96 @@ MOVES = st.lists(
 )
 
 
+def test_the_phone_that_moved_gets_its_answer_before_the_table_it_made(node, world):
+    """The MJ's device publishes a move's table right after it sent the answer (the hub's
+    `onanswered`): the phone that moved is answered first, then every phone gets the table."""
+    before = len(state(node, world)["p1"]["received"])
+    node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+    node("settle", world=world)
+    s = state(node, world)
+    new = s["p1"]["received"][before:]
+    answer = next(i for i, m in enumerate(new) if m.startswith("\x03"))
+    table = next(i for i, m in enumerate(new) if m.startswith("\x00\x06public"))
+    assert answer < table
+    assert s["p1"]["doc"]["systems"]["theorem"]["piles"]["draw"]["cards"] == ["c1"]
+    assert {k: v for k, v in s["p2"]["doc"].items() if k != "language"} == s["mj"]["projection"]
+
+
+def test_no_phone_gets_a_table_the_mjs_device_has_not_saved(node, world):
+    """The public doc is written once the MJ's device saved the move's table (phones write
+    nothing back: a table they got and the MJ's device then lost in a crash would stay on them).
+    The phone that moved has its answer at once."""
+    node("writes", world=world, hold=True)
+    slot = node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+    node("settle", world=world)
+    s = state(node, world)
+    assert node("answers", world=world, name="p1")[slot]["drawn"] == 1
+    assert s["mj"]["doc"]["systems"]["theorem"]["piles"]["draw"]["cards"] == ["c1"]  # applied, not yet saved
+    for who in ("p1", "p2"):
+        assert s[who]["doc"]["systems"]["theorem"]["piles"]["draw"]["cards"] == ["c1", "c3"], who
+    node("writes", world=world, hold=False)
+    node("settle", world=world)
+    s = state(node, world)
+    for who in ("p1", "p2"):
+        assert {k: v for k, v in s[who]["doc"].items() if k != "language"} == s["mj"]["projection"], who
+
+
+def test_the_worker_is_named_the_mjs_table_only_while_it_holds_it(node, world):
+    """The MJ's device sends its table to the worker only when the worker does not hold it
+    (py/tablee/held.py): after its projection (held) and after each move (the table the move
+    made) a move names the revision; after the MJ's own edit the projection sends it again; a
+    worker that holds nothing (started again) answers stale and gets the table. Each time the
+    MJ's table is the fold of the accepted moves and every phone's table is its projection."""
+
+    def check():
+        node("settle", world=world)
+        s = state(node, world)
+        w = node("worker", world=world)
+        assert w["rev"] == w["session"] and w["same"], w  # the revision named is the MJ's own table
+        for who in ("p1", "p2"):
+            assert {k: v for k, v in s[who]["doc"].items() if k != "language"} == s["mj"]["projection"], who
+        return s, w
+
+    _, first = check()
+    for n in range(3):
+        node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+        node("edit", world=world, name="p2", path=["characters", "b", "pv"], value=n)
+        check()
+    s, w = check()
+    assert w["whole"] == first["whole"]  # six moves, none sent the table
+    # The MJ renames the table: its projection sends (and the worker holds) the new one.
+    node("edit", world=world, name="mj", path=["name"], value="Campagne d'hiver")
+    check()
+    node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+    s, w = check()
+    assert w["whole"] == first["whole"] and s["mj"]["doc"]["name"] == "Campagne d'hiver"
+    # The MJ's edit and a move at once: the move made on the table before the edit is run again
+    # on the new one, sent whole.
+    node("edit", world=world, name="mj", path=["characters", "a", "pv"], value=17)
+    node("call", world=world, name="p2", request={"op": "test.draw", "character": {"id": "b"}})
+    check()
+    # The worker still holds the table before the MJ's edit (its projection did not keep the new
+    # one): the next move sends the table, never names the revision of the one before.
+    node("worker", world=world, sharesOnly=True)
+    node("edit", world=world, name="mj", path=["characters", "b", "pv"], value=4)
+    node("settle", world=world)
+    whole = node("worker", world=world)["whole"]
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=5)
+    s, w = check()
+    assert w["whole"] == whole + 1 and char(s["mj"]["doc"], "b")["pv"] == 4 and char(s["mj"]["doc"], "a")["pv"] == 5
+    node("worker", world=world, sharesOnly=False)
+    # A worker started again holds nothing: the revision named is stale, the table goes whole.
+    node("worker", world=world, forget=True)
+    node("edit", world=world, name="p2", path=["characters", "b", "pv"], value=9)
+    s, w = check()
+    assert w["stale"] == first["stale"] + 1
+    mj = s["mj"]
+    assert char(mj["doc"], "a")["pv"] == 5 and char(mj["doc"], "b")["pv"] == 9
+    assert mj["doc"]["systems"]["theorem"]["piles"]["draw"]["cards"] == []  # c3, c1 drawn
+    assert_nothing_hidden_reached(s, "p1", HAND_B)
+    assert_nothing_hidden_reached(s, "p2", HAND_A)
+
+
 # One world for all the examples (a function-scoped fixture): each example's moves land on the
 # table the previous ones left, which the property covers as well.
 @settings(max_examples=15, deadline=None,

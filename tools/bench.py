@@ -637,7 +637,7 @@ def main() -> None:
         step("live table sync…")
         try:
             live = bench_live.live_sync(browser, site)
-            for key in ("move_answer", "move_logged", "move_shown", "mj_to_player"):
+            for key in ("move_answer", "move_logged", "move_shown", "move_other", "move_both", "mj_to_player"):
                 times = live[key]
                 live[key] = {"count": len(times), "p50_ms": percentile(times, 0.5), "p95_ms": percentile(times, 0.95)}
             results["live"] = live

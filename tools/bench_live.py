@@ -1,15 +1,16 @@
 """make bench, the live table: the latency of a player's move refereed by the MJ's device, the
 sync of the MJ's changes to a phone, and the bytes the page loads for the live table.
 
-Two contexts with separate storage (the MJ's laptop and a player's phone) join through the
+Three contexts with separate storage (the MJ's laptop and two players' phones) join through the
 pages as a table would (the invitation link, the name, the answer pasted on the MJ's page); the
 MJ's table is the benchmark's big table (tools/bench_table.py: 50 characters, 1000 log entries).
 Then:
 - 100 moves from the phone: a dice roll sent through the phone's app (the session sends it to
   the MJ's device, which rolls it with its own seed, applies it to its whole table, logs it and
   publishes the player view). Timed from the call until the phone has the referee's answer,
-  until the MJ's table holds the logged entry, and until the phone's table (the public doc, as
-  any other phone receives it) holds it.
+  until the MJ's table holds the logged entry, until the phone's table (the public doc) holds
+  it, until the other phone's table holds it, and until both (the answer on the phone that
+  moved, the table on the other: the goal's figure).
 - 100 changes of the table's name on the MJ's device, timed until the phone's table has them
   (the MJ's table, store.share's player view in the worker, the Y update, the data channel,
   the phone's saved table).
@@ -70,14 +71,18 @@ CHANGE = f"""async (i) => {{
 }}"""
 
 
-def _join(mj, player, site: str) -> None:
-    mj.goto(site + "#/live")
-    mj.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
-    mj.click("#live-open")
-    mj.wait_for_function("() => /#\\/join\\/T\\./.test(document.getElementById('live-offer')?.value ?? '')",
-                         timeout=120_000)
-    player.goto(mj.locator("#live-offer").input_value())
-    player.fill("#live-name", "Banc")
+def _join(mj, player, site: str, name: str = "Banc", used: str | None = None) -> str:
+    """Join ``player`` to the MJ's table through the pages; returns the invitation it used (a
+    second player waits for the next one, the page makes it after each answer)."""
+    if used is None:
+        mj.goto(site + "#/live")
+        mj.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
+        mj.click("#live-open")
+    mj.wait_for_function("(used) => /#\\/join\\/T\\./.test(document.getElementById('live-offer')?.value ?? '')"
+                         " && document.getElementById('live-offer').value !== used", arg=used, timeout=120_000)
+    offer = mj.locator("#live-offer").input_value()
+    player.goto(offer)
+    player.fill("#live-name", name)
     player.click("#live-join")
     player.wait_for_function("() => /^T\\./.test(document.getElementById('live-answer-text')?.value ?? '')",
                              timeout=120_000)
@@ -85,6 +90,7 @@ def _join(mj, player, site: str) -> None:
     mj.click("#live-accept")
     player.wait_for_function(
         "() => document.querySelector('[data-testid=live-session]')?.dataset.joined === 'yes'", timeout=120_000)
+    return offer
 
 
 def _direction(source, target, start: int) -> list[float]:
@@ -97,22 +103,26 @@ def _direction(source, target, start: int) -> list[float]:
     return times
 
 
-def _moves(phone, mj) -> tuple[list[float], list[float], list[float]]:
+def _moves(phone, mj, other) -> tuple[list[float], list[float], list[float], list[float], list[float]]:
     """100 rolls sent from the phone: (until the phone's answer, until the MJ's table has it,
-    until the phone's table has it from the public doc)."""
+    until the phone's table has it from the public doc, until the other phone's table has it,
+    until both phones have the answer or the table with it, whichever comes last)."""
     mj.evaluate(FOLLOW_LOG)
     phone.evaluate(FOLLOW_LOG)
-    answered, logged, shown = [], [], []
+    other.evaluate(FOLLOW_LOG)
+    answered, logged, shown, elsewhere, both = [], [], [], [], []
     for _ in range(CHANGES):
         sent, back, entry, error = phone.evaluate(MOVE)
         if error or not entry:
             raise RuntimeError(f"a move was refused: {error}")
-        mj.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
-        phone.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
+        for page in (mj, phone, other):
+            page.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
         answered.append(back - sent)
         logged.append(mj.evaluate("(id) => window.__logged.get(id)", entry) - sent)
         shown.append(phone.evaluate("(id) => window.__logged.get(id)", entry) - sent)
-    return answered, logged, shown
+        elsewhere.append(other.evaluate("(id) => window.__logged.get(id)", entry) - sent)
+        both.append(max(answered[-1], elsewhere[-1]))
+    return answered, logged, shown, elsewhere, both
 
 
 def live_sync(browser, site: str) -> dict:
@@ -124,16 +134,18 @@ def live_sync(browser, site: str) -> dict:
     mj_context = browser.new_context(service_workers="block")
     mj_context.add_init_script(MJ_MODE_ON)
     player_context = browser.new_context(service_workers="block")
+    other_context = browser.new_context(service_workers="block")
     fetched: list[str] = []
     mj = mj_context.new_page()
     player = player_context.new_page()
+    other = other_context.new_page()
     try:
         mj.goto(site + "manifest.webmanifest")
         mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(saved_table()))
         mj.goto(site + "#/tray")
         mj.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
         mj.on("request", lambda r: fetched.append(r.url))
-        _join(mj, player, site)
+        used = _join(mj, player, site)
         files = sorted({urlparse(u).path for u in fetched if LIVE_FILES.search(u)})
         raw = packed = 0
         for path in files:
@@ -141,25 +153,32 @@ def live_sync(browser, site: str) -> dict:
             data = local.read_bytes()
             raw += len(data)
             packed += len(gzip.compress(data, 9))
-        move_answer, move_logged, move_shown = _moves(player, mj)
+        _join(mj, other, site, "Autre", used)
+        move_answer, move_logged, move_shown, move_other, move_both = _moves(player, mj, other)
         mj_to_player = _direction(mj, player, 0)
     finally:
         mj_context.close()
         player_context.close()
+        other_context.close()
     return {"move_answer": move_answer, "move_logged": move_logged, "move_shown": move_shown,
+            "move_other": move_other, "move_both": move_both,
             "mj_to_player": mj_to_player, "bytes": raw, "gzip_bytes": packed, "files": len(files)}
 
 
 def report_lines(r: dict) -> list[str]:
     if "error" in r:
         return ["", f"Live table: {r['error']}"]
-    lines = ["", "Live table (two contexts of one browser on this machine, joined through the pages; the MJ's "
-             "table holds 50 characters and 1000 log entries; goal: a move p95 ≤ 150 ms):", "",
+    lines = ["", "Live table (three contexts of one browser on this machine, the MJ and two phones, joined through "
+             "the pages; the MJ's table holds 50 characters and 1000 log entries; goal: a move p95 ≤ 150 ms until "
+             "it shows on both phones):", "",
              "| figure | p50 | p95 |", "| --- | --- | --- |"]
     for key, label in (("move_answer", "a roll sent from the phone (a move), until the phone has the referee's answer"),
                        ("move_logged", "the same move, until the MJ's table holds its log entry"),
                        ("move_shown", "the same move, until the phone's table (the public doc, as any phone gets it) "
                                       "holds it"),
+                       ("move_other", "the same move, until the other phone's table holds it"),
+                       ("move_both", "the same move, until it shows on both phones (the answer on the one, the "
+                                     "table on the other; the goal)"),
                        ("mj_to_player", "a change on the MJ's device, until the player's table has it")):
         s = r.get(key)
         if s is None:
@@ -198,7 +217,7 @@ def main() -> None:
             browser.close()
     finally:
         httpd.shutdown()
-    for key in ("move_answer", "move_logged", "move_shown", "mj_to_player"):
+    for key in ("move_answer", "move_logged", "move_shown", "move_other", "move_both", "mj_to_player"):
         times = live[key]
         live[key] = {"count": len(times), "p50_ms": bench.percentile(times, 0.5),
                      "p95_ms": bench.percentile(times, 0.95), "runs": times}

@@ -46,9 +46,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import share, store
+from . import held, share, store
 from .errors import RulesError, declare
-from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, op
+from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, from_json, op
 
 __all__ = ["MOVES", "Move", "apply_changes", "apply_move", "changes", "is_move", "phone_error"]
 
@@ -1045,33 +1045,62 @@ _MEMBER = {
     "live.move",
     properties={
         "document": {"type": "object"},
+        "held": {"type": "string", "minLength": 1, "maxLength": 64},
         "member": _MEMBER,
         "move": {},
         "seed": SEED_SCHEMA,
         "now": {"type": "string", "minLength": 1, "maxLength": 40},
         "changes": {"type": "boolean"},
+        "view": {"type": ["string", "null"], "maxLength": 64},
     },
-    required=("document", "member", "move", "seed", "now"),
+    required=("member", "move", "seed", "now"),
     summary="The live table's referee: a player's move checked against the member's identity and "
-    "characters, applied on the MJ's whole table; the new document (or, asked for, its changes) "
-    "and the player's answer.",
+    "characters, applied on the MJ's whole table (sent, or the one the worker holds); the new document "
+    "(or, asked for, its changes), the player's answer and, asked for, the public view's changes.",
 )
 def _live_move(request: dict[str, Any]) -> dict[str, Any]:
-    """With ``changes``: the answer holds :func:`changes` instead of the whole ``document``
+    """The MJ's table is ``document``, or ``held``: the revision of the table the worker holds
+    (:mod:`tablee.held`); another revision than the one held (or none) is answered
+    ``{"stale": true}``, and the page sends its table. Read from JSON text, the worker then holds the table the move
+    left and answers its revision (``rev``).
+
+    With ``changes``: the answer holds :func:`changes` instead of the whole ``document``
     when the move's changes have that shape (a new entry in a 1,000-entry log is one record to
-    send back, not the table)."""
+    send back, not the table). With ``view`` (the live table's projection: null, or the id of
+    the worker's last view) an applied move also answers ``projection``, the public view of the
+    new table as ``store.share`` with ``since`` answers it (:func:`tablee.share.project`), or
+    its error: the page publishes the move without asking again."""
+    source = request["document"] if "document" in request else held.table(request.get("held"))
+    if source is None:
+        return {"stale": True}  # (no table named, or not the one held: the page sends it)
+    keep = from_json()
     try:
-        document, answer = apply_move(request["document"], request["member"], request["move"],
+        document, answer = apply_move(source, request["member"], request["move"],
                                       seed=request["seed"], now=request["now"])
     except RulesError as exc:
         # A refusal: the phone gets it filtered like any error (:func:`phone_error`).
-        return {"applied": False, "refused": exc.code, "answer": phone_error(exc.to_json())}
+        out = {"applied": False, "refused": exc.code, "answer": phone_error(exc.to_json())}
+        return {**out, "rev": _held_rev(request, source)} if keep else out
     if "error" in answer:
-        return {"applied": False, "answer": answer}
-    found = changes(request["document"], document) if request.get("changes") else None
-    if found is not None:
-        return {"applied": True, "changes": found, "answer": answer}
-    return {"applied": True, "document": document, "answer": answer}
+        out = {"applied": False, "answer": answer}
+        return {**out, "rev": _held_rev(request, source)} if keep else out
+    found = changes(source, document) if request.get("changes") else None
+    out = {"applied": True, "changes": found} if found is not None else {"applied": True, "document": document}
+    out["answer"] = answer
+    if keep:
+        out["rev"] = held.hold(document)
+        if "view" in request:
+            try:
+                out["projection"] = share.project(document, request["view"])
+            except RulesError as exc:
+                out["projection"] = exc.to_json()
+    return out
+
+
+def _held_rev(request: dict[str, Any], source: dict[str, Any]) -> str:
+    """The revision of ``source`` (a move that changed nothing): the one named, or ``source``
+    held now."""
+    return request["held"] if "held" in request else held.hold(source)
 
 
 @op("live.moves", summary="The ops a player may send to the MJ's device as moves.")

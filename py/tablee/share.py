@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import store
+from . import held, store
 from .errors import RulesError, declare
 from .registry import SYSTEM_IDS, from_json, op
 
@@ -37,6 +37,7 @@ __all__ = [
     "conceal_cards",
     "container_changes",
     "list_changes",
+    "project",
     "register_share_filter",
     "scrub",
     "share",
@@ -198,6 +199,10 @@ def _table(document: Any, audience: str) -> dict[str, Any]:
 #: length, or :data:`_BAD` when the record or its view fails its check (the whole projection
 #: then takes the uncached path, which says why). Holds the records of the last table only.
 _VIEWS: dict[tuple[str, str | None, str], Any] = {}
+#: id(record) -> (the record, its compact JSON text), for the records of the last table: a table
+#: the worker holds (tablee.held) shares every record a move did not replace with the table
+#: before it, and a record is never changed in place, so its text is not made again.
+_TEXTS: dict[int, tuple[Any, str]] = {}
 _BAD = object()
 _HIDDEN = object()  # a log entry no player sees (``to``): valid, left out of the view
 
@@ -247,9 +252,12 @@ def _fast_view(document: Any) -> dict[str, Any] | None:
             and len(document["log"]) <= store.MAX_LOG and store.top_fields_ok(document)):
         return None
     used: dict[tuple[str, str | None, str], Any] = {}
+    texts: dict[int, tuple[Any, str]] = {}
 
     def view_of(kind: str, system: str | None, record: Any) -> tuple[Any, int]:
-        text = _text(record)
+        kept = _TEXTS.get(id(record))
+        text = kept[1] if kept is not None and kept[0] is record else _text(record)
+        texts[id(record)] = (record, text)
         key = (kind, system, text)
         found = _VIEWS.get(key)
         if found is None:
@@ -302,6 +310,8 @@ def _fast_view(document: Any) -> dict[str, Any] | None:
         return None
     _VIEWS.clear()
     _VIEWS.update(used)
+    _TEXTS.clear()
+    _TEXTS.update(texts)
     return {"schema": store.CURRENT_SCHEMA, "app": store.APP, "name": document["name"],
             "language": document["language"], "characters": characters, "log": log, "systems": systems,
             "settings": copy.deepcopy(document["settings"])}
@@ -381,6 +391,22 @@ def table_view(document: Any) -> dict[str, Any]:
     return fast if fast is not None else _table(document, "player")
 
 
+def project(document: Any, since: Any) -> dict[str, Any]:
+    """The live table's projection of ``document`` (the MJ's table, read from JSON text) for the
+    public doc: ``{"view": id, "changes": ...}`` when ``since`` names this worker's last view and
+    both views came from the kept records (:func:`view_changes`), else ``{"view": id, "data":
+    view}`` (no ``view`` when the table is off the kept path). Raises what :func:`share` raises."""
+    before = _LAST["view"] if since is not None and since == _LAST["id"] else None
+    fast = _fast_view(document)
+    if fast is None:
+        _LAST.update(id=None, view=None)
+        return {"data": _table(document, "player")}
+    _LAST.update(id=secrets.token_hex(8), view=fast)
+    found = view_changes(before, fast) if before is not None else None
+    body = {"changes": found} if found is not None else {"data": fast}
+    return {"view": _LAST["id"], **body}
+
+
 def share(kind: str, data: Any, audience: str) -> dict[str, Any]:
     """The data a link of ``kind`` may carry for ``audience``, validated (see the module doc)."""
     if kind == "character":
@@ -393,7 +419,7 @@ def share(kind: str, data: Any, audience: str) -> dict[str, Any]:
 @op(
     "store.share",
     properties={"kind": {"enum": list(KINDS)}, "data": {}, "audience": {"enum": list(AUDIENCES)},
-                "since": {"type": ["string", "null"], "maxLength": 64}},
+                "since": {"type": ["string", "null"], "maxLength": 64}, "hold": {"type": "boolean"}},
     required=("kind", "data", "audience"),
     summary="What a share link may carry: a character, a roll or a table, validated, "
     "every system's secrets removed for a player.",
@@ -403,19 +429,15 @@ def _share(request: dict[str, Any]) -> dict[str, Any]:
     table's projection, at every change: null, or the ``view`` id of its last answer) the answer
     names its view (``view``) and holds, when ``since`` is this worker's last view and both came
     from the kept records, that view's changes (:func:`view_changes`) instead of ``data``: one
-    new log entry is one record to send back, not the table."""
+    new log entry is one record to send back, not the table (:func:`project`). With ``hold``
+    the worker keeps the table (:mod:`tablee.held`) and answers its revision (``rev``): the
+    referee's next move names it instead of sending the table again."""
     kind, audience = request["kind"], request["audience"]
     if not (kind == "table" and audience == "player" and from_json()):
         return {"kind": kind, "audience": audience, "data": share(kind, request["data"], audience)}
     if "since" not in request:
         return {"kind": kind, "audience": audience, "data": table_view(request["data"])}
-    since = request["since"]
-    before = _LAST["view"] if since is not None and since == _LAST["id"] else None
-    fast = _fast_view(request["data"])
-    if fast is None:
-        _LAST.update(id=None, view=None)
-        return {"kind": kind, "audience": audience, "data": _table(request["data"], "player")}
-    _LAST.update(id=secrets.token_hex(8), view=fast)
-    found = view_changes(before, fast) if before is not None else None
-    body = {"changes": found} if found is not None else {"data": fast}
-    return {"kind": kind, "audience": audience, "view": _LAST["id"], **body}
+    out = {"kind": kind, "audience": audience, **project(request["data"], request["since"])}
+    if request.get("hold") and isinstance(request["data"], dict):
+        out["rev"] = held.hold(request["data"])
+    return out

@@ -99,10 +99,15 @@ export const app = {
    * `label`: what the change was, for the undo bar, the Table page and the log's "Annulé : …"
    * ({key, params}: a whole i18n key and its parameters, names and numbers only, so it reads in
    * the language of the moment it is shown); without it the change's paths name it (undo.describe).
+   * `shallow: true`: `mutate` only replaces the document's top-level values (a new array or
+   * object holding the records it keeps), never changes a value in place: the document is then
+   * copied one level deep instead of whole, the records it keeps stay shared, and the check
+   * skips them (a record of app.doc is never changed in place: every change replaces it). The
+   * live table applies the referee's changes and a phone's published table this way.
    */
-  update(mutate, { at = null, history = null, record = true, label = null } = {}) {
+  update(mutate, { at = null, history = null, record = true, label = null, shallow = false } = {}) {
     const base = this.doc;
-    const next = structuredClone(base);
+    const next = copyFor(base, shallow);
     mutate(next);
     const problem = checkCandidate(next, base, this.limits);
     if (problem) {
@@ -113,7 +118,8 @@ export const app = {
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
     if (!pending.length) unsavedBase = base;
     this.doc = next;
-    pending.push({ mutate, at, history, record, label });
+    changes += 1;
+    pending.push({ mutate, at, history, record, label, shallow, n: changes });
     scheduleWrite();
     renderAll();
     return true;
@@ -152,8 +158,16 @@ export const app = {
 
   /** Resolves once every change accepted so far is in the saved document (or could not be
    * saved: the save-state line says so). */
-  async saved() {
-    while (writing || pending.length) await (writing ?? new Promise((r) => setTimeout(r, 20)));
+  async saved(upTo = Infinity) {
+    // (a write resolves once the revision is recorded too; the table is saved before that)
+    while ((writing || pending.length) && written < upTo) await Promise.race([writing ?? new Promise((r) => setTimeout(r, 20)), nextWritten()]);
+  },
+
+  /** How many changes app.update accepted so far: `app.saved(app.changeCount())` resolves once
+   * this tab's changes up to now are in the saved document (or could not be saved), whatever
+   * changes come after them. */
+  changeCount() {
+    return changes;
   },
 
   /**
@@ -201,6 +215,7 @@ export const app = {
     if (!key) return null;
     writeBlock = null;
     pending.length = 0; // the whole table is replaced: changes made before it are gone with it
+    setWritten(changes);
     unconfirmed.length = 0;
     unsaved.length = 0;
     // What was undoable belonged to the table replaced.
@@ -378,11 +393,35 @@ function toastBar() {
   </div>`;
 }
 
-/** The changes accepted by app.update and not yet written: {mutate, at, history}, oldest
+/** The copy of `doc` a change's `mutate` is given: whole, or one level deep for a `shallow`
+ * change (one that replaces top-level values and changes nothing in place). */
+const copyFor = (doc, shallow) => (shallow ? { ...doc } : structuredClone(doc));
+
+/** The changes accepted by app.update and not yet written: {mutate, at, history, shallow}, oldest
  * first (`history`: null for a change, {kind: "undo" | "redo", entry} for an undo or redo). */
 const pending = [];
 /** The write under way (a promise), or null. */
 let writing = null;
+/** Changes app.update accepted in this tab, and how many of the first ones a write dealt with. */
+let changes = 0;
+let written = 0;
+let writtenSignal = null;
+/** A promise resolved the next time a write deals with changes (see setWritten). */
+function nextWritten() {
+  if (!writtenSignal) {
+    let resolve;
+    const promise = new Promise((r) => {
+      resolve = r;
+    });
+    writtenSignal = { promise, resolve };
+  }
+  return writtenSignal.promise;
+}
+function setWritten(count) {
+  written = count;
+  writtenSignal?.resolve();
+  writtenSignal = null;
+}
 /** The document as this tab last read or wrote it under DOC_KEY (what lastRaw holds). */
 let savedDoc = null;
 /** What app.doc was before the first pending change (when nothing could be read or saved). */
@@ -526,6 +565,7 @@ function writePending({ final = false } = {}) {
     // Nothing may be written (a table waiting for the engine, a backup that failed): the
     // changes stay in this tab's memory only, and the save-state line says so.
     pending.length = 0;
+    setWritten(changes);
     setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
     return;
   }
@@ -544,6 +584,7 @@ function writePending({ final = false } = {}) {
   }
   staleSince = null;
   const batch = [...(lost ?? []), ...unsaved.splice(0), ...pending.splice(0)];
+  const through = Math.max(written, ...batch.map((c) => c.n ?? 0));
   if (!batch.length) return;
   let doc = raw !== null && raw === lastRaw && savedDoc ? savedDoc : parseCurrent(raw);
   if (!doc) doc = savedDoc ?? unsavedBase ?? app.doc;
@@ -552,8 +593,8 @@ function writePending({ final = false } = {}) {
   const history = app.history();
   let historyChanged = false;
   let shown = null;
-  for (const { mutate, at, history: kind = null, record = true, label = null } of batch) {
-    const next = structuredClone(doc);
+  for (const { mutate, at, history: kind = null, record = true, label = null, shallow = false } of batch) {
+    const next = copyFor(doc, shallow);
     try {
       mutate(next);
     } catch (error) {
@@ -584,7 +625,7 @@ function writePending({ final = false } = {}) {
   }
   const language = app.doc.language;
   app.doc = doc;
-  const mutations = batch.map(({ mutate }) => ({ mutate, at: null, record: false }));
+  const mutations = batch.map(({ mutate, shallow = false }) => ({ mutate, at: null, record: false, shallow }));
   if (!persist()) unsaved.push(...mutations);
   else {
     if (lastRev) unconfirmed.push({ id: lastRev, parent: rev?.id ?? null, mutations });
@@ -597,6 +638,7 @@ function writePending({ final = false } = {}) {
     }
     if (shown) showToast(shown.entry, shown.kind === "redo" ? "change" : shown.kind);
   }
+  setWritten(through); // (saved, or kept to write again: the save-state line says so)
   if (doc.language !== language) showLanguage(doc.language);
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();
@@ -624,8 +666,8 @@ document.addEventListener("visibilitychange", () => {
 
 /** app.doc = the document as saved, with the changes still waiting applied on top. */
 function showPending() {
-  for (const { mutate } of pending) {
-    const next = structuredClone(app.doc);
+  for (const { mutate, shallow = false } of pending) {
+    const next = copyFor(app.doc, shallow);
     try {
       mutate(next);
     } catch {

@@ -212,11 +212,98 @@ function logEntryProblem(e, path, limits) {
 /** The size `doc` takes saved (what localStorage holds and store.open measures, at least). */
 export const documentSize = (doc) => JSON.stringify(doc).length;
 
+// What checkCandidate learnt of a record (a character, a log entry, a system state) it saw in a
+// document, kept by identity: its JSON text's length and whether it nests past the depth limit.
+// A record in a document is never changed in place (every change replaces app.doc: a change
+// works on a copy, and a shallow one replaces what it changes), so a record kept by a change
+// is not measured nor walked again: a new log entry in a 1,000-entry table is one record to
+// measure, not 400 kB to write out and walk.
+const facts = new WeakMap();
+
+function factsOf(record) {
+  let found = facts.get(record);
+  if (!found) {
+    found = { size: undefined, depth: undefined, deep: false };
+    facts.set(record, found);
+  }
+  return found;
+}
+
+const isRecordList = (key, value) => ((key === "characters" || key === "log") && Array.isArray(value)) || (key === "systems" && isObject(value));
+
+/** JSON.stringify(value).length (undefined when JSON leaves the value out), a record's kept. */
+function sizeOf(value, record = false) {
+  if (!record || value === null || typeof value !== "object") {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : text.length;
+  }
+  const found = factsOf(value);
+  found.size ??= JSON.stringify(value).length;
+  return found.size;
+}
+
+/** documentSize(doc), each record's length kept (the same number: a JSON object's text is its
+ * members' texts, a comma between two, in braces; a value JSON leaves out of an object takes no
+ * room, in an array it is `null`). */
+export function keptSize(doc) {
+  if (!isObject(doc)) return documentSize(doc);
+  let n = 2;
+  let members = 0;
+  for (const key of Object.keys(doc)) {
+    const value = doc[key];
+    let size;
+    if (isRecordList(key, value)) {
+      size = 2;
+      let items = 0;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i += 1) size += sizeOf(value[i], true) ?? 4;
+        items = value.length;
+      } else {
+        for (const k of Object.keys(value)) {
+          const one = sizeOf(value[k], true);
+          if (one === undefined) continue;
+          size += JSON.stringify(k).length + 1 + one;
+          items += 1;
+        }
+      }
+      size += Math.max(0, items - 1);
+    } else {
+      size = sizeOf(value);
+    }
+    if (size === undefined) continue;
+    n += JSON.stringify(key).length + 1 + size;
+    members += 1;
+  }
+  return n + Math.max(0, members - 1);
+}
+
+/** tooDeep(doc, max), each record's answer kept. */
+export function keptTooDeep(doc, max) {
+  if (!isObject(doc) || max <= 1) return tooDeep(doc, max);
+  for (const key of Object.keys(doc)) {
+    const value = doc[key];
+    if (!isRecordList(key, value)) {
+      if (tooDeep(value, max, 1)) return true;
+      continue;
+    }
+    for (const record of Object.values(value)) {
+      if (record === null || typeof record !== "object") continue;
+      const found = factsOf(record);
+      if (found.depth !== max) {
+        found.deep = tooDeep(record, max, 2);
+        found.depth = max;
+      }
+      if (found.deep) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Null when `next` may be saved, else its first problem. `base` is the saved document the
  * change was applied to: only the characters that differ from it are checked in depth.
  */
-export function checkCandidate(next, base, limits, size = documentSize(next)) {
+export function checkCandidate(next, base, limits, size = keptSize(next)) {
   if (!isObject(next)) return { path: "", reason: "type", params: {} };
   const name = textProblem(next.name, "name", limits.name);
   if (name) return name;
@@ -224,14 +311,17 @@ export function checkCandidate(next, base, limits, size = documentSize(next)) {
   if (next.characters.length > limits.characters) return { path: "characters", reason: "too_many", params: { max: limits.characters } };
   if (!Array.isArray(next.log)) return { path: "log", reason: "type", params: {} };
   if (next.log.length > limits.log) return { path: "log", reason: "too_many", params: { max: limits.log } };
+  // A record of `base` kept in `next` (the same object: a shallow change shares what it did not
+  // replace, and no record is ever changed in place) or equal to it was checked already.
   const before = new Map();
-  for (const c of base?.characters ?? []) if (isObject(c)) before.set(c.id, JSON.stringify(c));
+  for (const c of base?.characters ?? []) if (isObject(c)) before.set(c.id, c);
   const ids = new Set();
   for (let i = 0; i < next.characters.length; i += 1) {
     const c = next.characters[i];
     if (isObject(c) && ids.has(c.id)) return { path: `characters.${i}.id`, reason: "duplicate", params: {} };
     if (isObject(c)) ids.add(c.id);
-    if (isObject(c) && before.get(c.id) === JSON.stringify(c)) continue;
+    const was = isObject(c) ? before.get(c.id) : undefined;
+    if (was !== undefined && (was === c || JSON.stringify(was) === JSON.stringify(c))) continue;
     const p = characterProblem(c, i, limits);
     if (p) return p;
   }
@@ -246,14 +336,14 @@ export function checkCandidate(next, base, limits, size = documentSize(next)) {
   const schemas = isObject(limits.state_schemas) ? limits.state_schemas : {};
   for (const [sid, st] of Object.entries(states)) {
     if (!SYSTEM_IDS.includes(sid)) return { path: `systems.${sid}`, reason: "unknown_system", params: {} };
-    const was = isObject(base?.systems) && Object.hasOwn(base.systems, sid) ? JSON.stringify(base.systems[sid]) : null;
-    if (was !== null && was === JSON.stringify(st)) continue;
+    const had = isObject(base?.systems) && Object.hasOwn(base.systems, sid);
+    if (had && (base.systems[sid] === st || JSON.stringify(base.systems[sid]) === JSON.stringify(st))) continue;
     if (tooDeep(st, limits.depth, 2)) return { path: `systems.${sid}`, reason: "too_deep", params: { max: limits.depth } };
     const p = Object.hasOwn(schemas, sid) ? schemaProblem(st, schemas[sid], `systems.${sid}`) : null;
     if (p) return p;
   }
   if (size > limits.document_size) return { path: "", reason: "too_large", params: { size, max: limits.document_size } };
-  if (tooDeep(next, limits.depth)) return { path: "", reason: "too_deep", params: { max: limits.depth } };
+  if (keptTooDeep(next, limits.depth)) return { path: "", reason: "too_deep", params: { max: limits.depth } };
   return null;
 }
 

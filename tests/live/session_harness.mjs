@@ -102,8 +102,19 @@ function fakeApp(doc) {
       const next = structuredClone(this.doc);
       mutate(next);
       this.doc = next;
+      this.changes += 1;
+      if (!this.holdWrites) this.written = this.changes; // (saved at once, unless the test holds the writes)
       this.changed();
       return true;
+    },
+    changes: 0,
+    written: 0,
+    holdWrites: false,
+    changeCount() {
+      return this.changes;
+    },
+    async saved(upTo = Infinity) {
+      while (this.written < Math.min(upTo, this.changes)) await tick();
     },
     addLog(entry) {
       const record = { id: `log-${Math.random().toString(36).slice(2)}`, at: new Date().toISOString(), system: null, ...entry };
@@ -118,18 +129,40 @@ function fakeApp(doc) {
       return `backup-${this.backups.length}`;
     },
     accepted: [],
+    // The worker's held table, as py/tablee/held.py keeps it: {rev, doc} (a copy: what crossed
+    // as JSON), the requests that named another revision, and the ones that sent the table.
+    worker: { held: null, revs: 0, stale: 0, whole: 0 },
+    hold(doc) {
+      this.worker.revs += 1;
+      this.worker.held = { rev: `rev-${this.worker.revs}-${Math.random().toString(36).slice(2)}`, doc: structuredClone(doc) };
+      return this.worker.held.rev;
+    },
     async call(request) {
       await tick();
       if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "test.draw"] };
       if (request.op === "live.move") {
-        const r = standInMove(request.document, request.member, request.move, request.now);
-        if (!Array.isArray(r)) return r.applied === false ? r : r;
+        let source = request.document;
+        if (Object.hasOwn(request, "held")) {
+          if (request.held !== this.worker.held?.rev) {
+            this.worker.stale += 1;
+            return { stale: true };
+          }
+          source = this.worker.held.doc;
+        } else {
+          this.worker.whole += 1;
+        }
+        const r = standInMove(source, request.member, request.move, request.now);
+        if (!Array.isArray(r)) return { ...r, rev: Object.hasOwn(request, "held") ? request.held : this.hold(source) };
         this.accepted.push({ member: request.member, move: request.move, now: request.now });
-        return { applied: true, document: r[0], answer: r[1] };
+        const rev = this.hold(r[0]);
+        // the public view of the table the move made, answered with it when asked for (`view`)
+        const projection = Object.hasOwn(request, "view") ? { data: playerView(r[0]) } : undefined;
+        return { applied: true, document: structuredClone(r[0]), answer: r[1], rev, projection };
       }
       if (request.op === "local.echo") return { echo: true };
       if (request.op !== "store.share") return { error: { code: "unknown" } };
-      return { kind: "table", audience: "player", data: playerView(request.data) };
+      const keep = request.hold && !this.worker.sharesOnly;
+      return { kind: "table", audience: "player", data: playerView(request.data), ...(keep ? { rev: this.hold(request.data) } : {}) };
     },
     notify(kind, text) {
       this.notices.push([kind, text]);
@@ -369,6 +402,24 @@ const handlers = {
       doc = r[0];
     }
     return doc;
+  },
+  async worker({ world, forget = false, sharesOnly = null }) {
+    // The MJ's stand-in worker: what it holds against the MJ's table (`forget`: the worker
+    // started again, holding nothing; `sharesOnly`: its projection does not hold the table, so
+    // an MJ's edit leaves it holding the table before).
+    const mj = device(worlds.get(world), "mj");
+    const { held, stale, whole } = mj.app.worker;
+    if (forget) mj.app.worker.held = null;
+    if (sharesOnly !== null) mj.app.worker.sharesOnly = sharesOnly;
+    return { stale, whole, rev: held?.rev ?? null, same: held !== null && JSON.stringify(held.doc) === JSON.stringify(mj.app.doc),
+      session: mj.session.held?.rev ?? null };
+  },
+  async writes({ world, name = "mj", hold }) {
+    // Hold this device's saves (a slow storage), or let them all happen.
+    const app = device(worlds.get(world), name).app;
+    app.holdWrites = hold;
+    if (!hold) app.written = app.changes;
+    return true;
   },
   async drop({ world }) {
     const w = worlds.get(world);

@@ -222,7 +222,13 @@ export class Session extends EventTarget {
     this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
     this.projecting = false;
     this.projected = null; // the MJ's table whose view is published or being made
+    this.publishedFrom = null; // the MJ's table whose view the public doc holds
     this.view = null; // the worker's last view of it ({id, json}: its changes come next)
+    // The MJ's table the worker holds ({doc, rev}: the object sent or made from the worker's
+    // answer, and the revision the worker keeps it under; py/tablee/held.py), or null.
+    this.held = null;
+    this.refereeing = false;
+    this.toPublish = []; // the moves applied, published once their answer is sent
     this.saveTimer = null;
     this.links = new Map();
 
@@ -233,6 +239,7 @@ export class Session extends EventTarget {
         awareness: this.awareness,
         onmove: (id, move) => this.referee(id, move),
         checkPresence: (id, state) => this.checkPresence(id, state),
+        onanswered: () => this.publishNow(),
       });
     } else {
       this.member = new Member({ publicDoc: this.publicDoc, privateDoc: this.privateDocs.get(me), awareness: this.awareness });
@@ -248,7 +255,7 @@ export class Session extends EventTarget {
       // The characters the referee answered for this phone's moves (id -> the answered player
       // view), until the published table shows them: the page writes an answer into its table
       // to show it, and that write is the referee's work, never a sheet edit to send back.
-      this.answered = new Map();
+      this.answeredCharacters = new Map();
       // A replay ("Vérifier / rejouer") runs on this phone: sent as a move it would roll again.
       app.callHere = this.localCall;
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
@@ -426,7 +433,7 @@ export class Session extends EventTarget {
     if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
       const answer = await this.move(asMove(request));
       for (const key of ["character", "target"]) {
-        if (isObject(answer?.[key]) && typeof answer[key].id === "string") this.answered.set(answer[key].id, answer[key]);
+        if (isObject(answer?.[key]) && typeof answer[key].id === "string") this.answeredCharacters.set(answer[key].id, answer[key]);
       }
       // The entry the referee logged for this move: the page's addLog that follows names it.
       // (a page logs after its last move: Versality's test after its resolve, not its draw)
@@ -543,10 +550,20 @@ export class Session extends EventTarget {
     for (let tries = 0; tries < 3; tries += 1) {
       const source = this.app.doc;
       const drawn = seed();
-      const r = await this.app.call({
-        op: "live.move", document: source, member: { id: memberId, name: member.name, characters: member.characters ?? [] },
-        move, seed: drawn, now: new Date().toISOString(), changes: true,
-      });
+      // The worker's last view: the public view of the table the move makes comes as its changes.
+      const base = this.view;
+      const request = {
+        op: "live.move", member: { id: memberId, name: member.name, characters: member.characters ?? [] },
+        move, seed: drawn, now: new Date().toISOString(), changes: true, view: base?.id ?? null,
+      };
+      let r = await this.app.call({ ...request, ...this.tableFor(source) });
+      // The worker holds another table than this one (a reload of the worker, a call between):
+      // it acted on nothing; the table goes whole.
+      if (r?.stale === true) r = await this.app.call({ ...request, document: source });
+      const view = this.learnView(r.projection, base);
+      // The worker now holds, under r.rev, the table the move left: `source` when nothing was
+      // applied, else `source` with the changes (tied to this device's table below, once it is that).
+      if (typeof r.rev === "string") this.held = r.applied ? null : { doc: source, rev: r.rev };
       // The MJ changed the table meanwhile: run it again on the new one. (The app's save
       // replaces the document by an equal one after every change: not a change of the table.)
       if (!this.unchangedSince(source)) continue;
@@ -555,22 +572,96 @@ export class Session extends EventTarget {
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
       if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
       const next = r.document;
+      // The session publishes this move itself (below): the app's change is not projected again.
+      this.refereeing = true;
+      let accepted = false;
+      try {
+        // (shallow: the changes replace the containers they change, every other record is kept)
+        accepted = this.app.update((doc) => {
+          if (isObject(r.changes)) {
+            applyChanges(doc, r.changes); // (the referee sends what changed, not the whole table)
+            return;
+          }
+          for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
+          for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
+        }, { shallow: true });
+      } finally {
+        this.refereeing = false;
+      }
+      if (!accepted) {
+        // The MJ's device refused what its referee made (its own checks: the table's size...):
+        // nothing is published and the phone is told, never shown a move the table does not hold.
+        this.held = null;
+        return this.note(memberId, member.name, move.op, "live.refused.invalid", refusal("live.refused.invalid"), drawn);
+      }
+      if (typeof r.rev === "string") this.held = { doc: this.app.doc, rev: r.rev };
       const made = r.answer?.created;
       if (typeof made === "string") {
         // a character the player made on their phone is theirs
         this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
       }
-      this.app.update((doc) => {
-        if (isObject(r.changes)) {
-          applyChanges(doc, r.changes); // (the referee sends what changed, not the whole table)
-          return;
-        }
-        for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
-        for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
-      });
+      // Published once the MJ's device saved it (savedThen), and after the answer is sent (the
+      // hub's `onanswered`, or the next task at the latest): the phone that moved is answered
+      // first, and no phone ever holds a table a crash of the MJ's device could take back.
+      this.projected = this.app.doc;
+      const from = this.app.doc;
+      const saved = this.savedThen();
+      this.toPublish.push(() => saved.then(() => this.publishMove(view, from)));
+      setTimeout(() => this.publishNow(), 0);
       return this.note(memberId, member.name, move.op, null, r.answer, drawn);
     }
     return this.note(memberId, member.name, move.op, "live.refused.busy", refusal("live.refused.busy"));
+  }
+
+  /** What a request needs to name the table: the revision the worker holds when it is `source`
+   * (the table sent or made from the worker's answer, or one equal to it), else the table whole.
+   * The worker answers any other revision `stale` (py/tablee/held.py). */
+  tableFor(source) {
+    const held = this.held;
+    if (held !== null && (held.doc === source || same(held.doc, source))) {
+      held.doc = source;
+      return { held: held.rev };
+    }
+    return { document: source };
+  }
+
+  /** The public view the worker answered (`projection`, or store.share's answer) against the
+   * view `base` it had: {id, json} kept as the worker's last view, and the view (JSON) or
+   * undefined when none came. */
+  learnView(answer, base) {
+    if (!isObject(answer) || answer.error) {
+      if (isObject(answer)) this.view = null; // (an error: the worker's last view is unknown)
+      return undefined;
+    }
+    const made = isObject(answer.changes) && base ? applyViewChanges(base.json, answer.changes) : answer.data;
+    this.view = typeof answer.view === "string" && made !== undefined ? { id: answer.view, json: made } : null;
+    return made;
+  }
+
+  /** Resolves once the MJ's table as it is now is saved on this device (or could not be: the
+   * app says so), whatever changes come after it. The public doc is written only then: phones
+   * write nothing back, so a table they received and the MJ's device then lost in a crash (not
+   * saved yet) would stay on the phones, the MJ's device never knowing it had to take it back. */
+  savedThen(upTo = this.app.changeCount?.() ?? Infinity) {
+    return Promise.resolve(this.app.saved?.(upTo));
+  }
+
+  /** The moves applied and not yet published, published (in the order they were applied). */
+  publishNow() {
+    for (const publish of this.toPublish.splice(0)) publish();
+  }
+
+  /** After a move made the MJ's table `from`: the view answered with it published (or asked for
+   * when none came), each member's private doc written. A table changed since is the
+   * projection's to publish (the change asked for it). */
+  publishMove(view, from) {
+    if (!this.unchangedSince(from)) return;
+    if (view !== undefined) this.writePublic(shared(view), from);
+    else {
+      this.projected = null;
+      this.project();
+    }
+    for (const id of this.members.keys()) this.writePrivate(id);
   }
 
   /** The MJ's feed: one line per move that arrived (who, what, refused or not, and the seed
@@ -595,7 +686,7 @@ export class Session extends EventTarget {
   // ---------------------------------------------------------------- local -> Y
 
   onLocalChange() {
-    if (!this.joined) return;
+    if (!this.joined || this.refereeing) return; // (a move the referee made publishes itself)
     if (this.role === "player") {
       this.movesFromEdits();
     } else {
@@ -626,7 +717,7 @@ export class Session extends EventTarget {
       if (queued("live.character.save", (m) => same(m.character, c))) continue;
       // A move's answer the page wrote to show it (a save of it could put back, over a change
       // the MJ made since, what the move left; another player's patient would be refused).
-      if (this.answered.has(c.id) && same(this.answered.get(c.id), c)) continue;
+      if (this.answeredCharacters.has(c.id) && same(this.answeredCharacters.get(c.id), c)) continue;
       this.move({ op: "live.character.save", character: structuredClone(c) }).then((answer) => this.report(answer));
     }
     const logged = new Set([...(pub.log ?? []), ...this.privateLog()].map((e) => (isObject(e) ? e.id : null)));
@@ -656,19 +747,24 @@ export class Session extends EventTarget {
       do {
         this.again = false;
         const source = this.app.doc;
+        const upTo = this.app.changeCount?.(); // (the changes that made it)
+        // (a move published this table meanwhile: nothing left to do)
+        if (this.publishedFrom !== null && (this.publishedFrom === source || same(this.publishedFrom, source))) break;
         this.projected = source; // (a change equal to it needs no other view)
-        // (`since`: the worker answers the changes since the view it made last, when it did)
-        const since = this.view?.id ?? null;
-        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player", since });
+        // (`since`: the worker answers the changes since the view it made last, when it did;
+        // `hold`: it keeps the table, which the referee's next move then names)
+        const base = this.view;
+        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player", since: base?.id ?? null, hold: true });
+        if (typeof answer.rev === "string") this.held = { doc: source, rev: answer.rev };
         if (answer.error) {
           this.projected = null;
           this.view = null;
           this.dispatchEvent(new CustomEvent("error", { detail: answer.error }));
           break;
         }
-        const made = isObject(answer.changes) && since !== null ? applyViewChanges(this.view.json, answer.changes) : answer.data;
-        this.view = typeof answer.view === "string" ? { id: answer.view, json: made } : null;
-        if (this.unchangedSince(source)) this.writePublic(shared(made));
+        const made = this.learnView(answer, base);
+        await this.savedThen(upTo); // (never a published table that is not saved: see savedThen)
+        if (this.unchangedSince(source)) this.writePublic(shared(made), source);
         else this.again = true;
       } while (this.again);
     } finally {
@@ -676,11 +772,13 @@ export class Session extends EventTarget {
     }
   }
 
-  writePublic(view) {
+  /** The public doc becomes `view`, the player view of the MJ's table `from`. */
+  writePublic(view, from = null) {
     // The MJ's device is the public doc's only writer: it knows what the doc holds (`published`),
     // so writeJson skips every record equal to the last view.
     writeJson(this.publicDoc, view, LOCAL, this.published);
     this.published = view; // what writeJson made the doc hold (no read back; a view is never changed in place)
+    this.publishedFrom = from;
     this.saveSoon(Y_SAVE_DELAY_MS);
   }
 
@@ -700,7 +798,7 @@ export class Session extends EventTarget {
     if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
     this.published = after;
     for (const c of after.characters) {
-      if (isObject(c) && this.answered.has(c.id) && same(this.answered.get(c.id), c)) this.answered.delete(c.id);
+      if (isObject(c) && this.answeredCharacters.has(c.id) && same(this.answeredCharacters.get(c.id), c)) this.answeredCharacters.delete(c.id);
     }
     if (!this.joined) {
       // The first sync: this device's own table is backed up, then the shared one is its table.
@@ -727,10 +825,13 @@ export class Session extends EventTarget {
   showTable() {
     if (!isObject(this.published) || !Array.isArray(this.published.characters)) return;
     const next = adopt(this.published, this.app.doc, this.privateLog());
+    // The records are the mirror's, shared (never changed in place, here or in the app: a change
+    // replaces them), so only what an update touched is a new object: the app copies the table
+    // one level deep (`shallow`) and checks only the records that are not the ones it had.
     if (!same(next, this.app.doc)) this.app.update((doc) => {
       for (const key of Object.keys(doc)) delete doc[key];
-      Object.assign(doc, structuredClone(next));
-    }, { record: false }); // the MJ's table as published: not this person's change to undo
+      Object.assign(doc, next);
+    }, { record: false, shallow: true }); // the MJ's table as published: not this person's change to undo
   }
 
   onPrivateUpdate() {

@@ -80,13 +80,14 @@ class Connection {
    * @param {object} options `hub`: this end is the MJ's (a member's writes are refused, not
    * applied; its bad messages refused, not closing the link); `mayAnnounce(clientId, state,
    * connection)`: whether the peer may speak for that presence; `onmove(move)` (hub) and
-   * `onanswer(id, answer)` (member).
+   * `onanswer(id, answer)` (member); `onanswered()` (hub): a move's answer was just sent.
    */
-  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null } = {}) {
+  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null, onanswered = () => {} } = {}) {
     this.link = link;
     this.hub = hub;
     this.mayAnnounce = mayAnnounce;
     this.onmove = onmove;
+    this.onanswered = onanswered;
     this.onanswer = onanswer;
     this.docs = docs; // Map name -> Y.Doc
     this.awareness = awareness;
@@ -195,7 +196,10 @@ class Connection {
     Promise.resolve()
       .then(() => this.onmove(move, id))
       .catch(() => refusal("live.refused.malformed"))
-      .then((answer) => this.answer(id, answer));
+      .then((answer) => {
+        this.answer(id, answer);
+        this.onanswered();
+      });
   }
 
   receiveAnswer(decoder) {
@@ -261,10 +265,13 @@ export class Hub {
    *   answer it gets
    * @param {(memberId: string, state: object) => boolean} [options.checkPresence] whether a
    *   member may announce this presence (its own id, as a player)
+   * @param {() => void} [options.onanswered] called right after a move's answer is sent (the
+   *   referee publishes the move's table then: the phone that moved is answered first)
    */
   constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MOVE_BYTES,
-    onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true }) {
+    onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true, onanswered = () => {} }) {
     this.onmove = onmove;
+    this.onanswered = onanswered;
     this.checkPresence = checkPresence;
     this.publicDoc = publicDoc;
     this.privateDocFor = privateDocFor;
@@ -303,6 +310,7 @@ export class Hub {
         && (state === null || this.checkPresence(memberId, state)),
       // bound to the link's member: what the move says of its sender is not read
       onmove: (move, id) => this.onmove(memberId, move, id),
+      onanswered: () => this.onanswered(),
     });
     this.members.set(memberId, conn);
     conn.start();
