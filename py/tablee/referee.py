@@ -449,6 +449,15 @@ def _uc_fighter(state: dict[str, Any] | None, cid: Any) -> dict[str, Any] | None
     return next((f for f in combat.get("combatants", []) if isinstance(f, dict) and f.get("character_id") == cid), None)
 
 
+def _uc_fight_pv(record: dict[str, Any], state: dict[str, Any] | None) -> dict[str, Any]:
+    """``record`` with the PV and down state of its combatant while a fight is open (the
+    combatant holds the character's current PV: unicreon/combat.py ``sync_character``)."""
+    fighter = _uc_fighter(state, record.get("id"))
+    if fighter is None or not isinstance(fighter.get("pv"), int):
+        return record
+    return {**record, "pv": min(fighter["pv"], record["pv_max"]), "down": fighter.get("down")}
+
+
 def _uc_health(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     """Unicreon, a health op on one of the player's characters (004_12a5de9999b9d0ad.txt,
     "Gestion de la santé": damage, care, rest, conditions, the adventure day, a diagnosis).
@@ -464,11 +473,7 @@ def _uc_health(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     ``diagnosed`` flag is the MJ's, dropped by :attr:`Move.mj_fields`). The state at 0 PV is
     the MJ's to choose ("Gestion de la santé": « il tombe inconscient ou meurt, au choix de la
     MJ »); a phone could always set it through a sheet save, and this move takes it like one."""
-    character = ctx["character"]
-    fighter = _uc_fighter(ctx["state"], character["id"])
-    if fighter is not None and isinstance(fighter.get("pv"), int):
-        request["character"] = {**request["character"], "pv": min(fighter["pv"], character["pv_max"]),
-                                "down": fighter.get("down")}
+    request["character"] = _uc_fight_pv(request["character"], ctx["state"])
     if request["op"] == "unicreon.health.diagnose":
         healer = request.get("healer")
         record = request["character"] if healer is None else next(
@@ -513,9 +518,8 @@ def _uc_item_use(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]
         # record would leave the item's use unspent.
         request.pop("target")
         target = None
-    fighter = _uc_fighter(ctx["state"], target.get("id")) if isinstance(target, dict) else None
-    if fighter is not None and isinstance(fighter.get("pv"), int):
-        request["target"] = {**target, "pv": min(fighter["pv"], target["pv_max"]), "down": fighter.get("down")}
+    if isinstance(target, dict):
+        request["target"] = _uc_fight_pv(target, ctx["state"])
     return request
 
 
