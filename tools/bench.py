@@ -637,9 +637,7 @@ def main() -> None:
         step("live table sync…")
         try:
             live = bench_live.live_sync(browser, site)
-            for key in ("move_answer", "move_logged", "move_shown", "move_other", "move_both", "mj_to_player"):
-                times = live[key]
-                live[key] = {"count": len(times), "p50_ms": percentile(times, 0.5), "p95_ms": percentile(times, 0.95)}
+            bench_live.summarize(live, percentile)
             results["live"] = live
         except Exception as error:  # a figure that could not be measured is reported, not hidden
             results["live"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}

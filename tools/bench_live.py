@@ -11,6 +11,12 @@ Then:
   until the MJ's table holds the logged entry, until the phone's table (the public doc) holds
   it, until the other phone's table holds it, and until both (the answer on the phone that
   moved, the table on the other: the goal's figure).
+- The card systems' moves, made on the phone's system pages as a player makes them (a click
+  on the page's button): 100 Théorem oppositions drawn for the phone's character on the chase
+  page (the MJ's shared deck), and 50 Versality tests on the phone's character's test page
+  (the draw, the card chosen, the resolution: 100 moves). Timed from the click until the
+  phone's page has the referee's answer, and until the other phone's table holds the move's
+  log entry; "both" is the later of the two (the goal's figure).
 - 100 changes of the table's name on the MJ's device, timed until the phone's table has them
   (the MJ's table, store.share's player view in the worker, the Y update, the data channel,
   the phone's saved table).
@@ -35,6 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MJ_MODE_ON = "try { localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 CHANGES = 100
 LIVE_FILES = re.compile(r"/static/(vendor/(yjs|lib0|y-protocols)|js/live|js/views/live|css/live|i18n/\w+/live)")
+
+#: The phone's characters on the card systems (the MJ assigns them to it through the live page).
+BENCH_THEOREM, BENCH_VERSALITY = "t-banc", "v-banc"
 
 CLOCK = "performance.timeOrigin + performance.now()"
 FOLLOW = f"""async () => {{
@@ -63,12 +72,44 @@ MOVE = f"""async () => {{
   const r = await m.current().app.call({{ op: 'roll', expr: '1d6' }});
   return [at, {CLOCK}, r?.logged ?? null, r?.error?.code ?? null];
 }}"""
+#: On a phone: stamp each click, and each answer the page gets to a move of ``op`` (the app's
+#: call, which the live session wraps, as the page calls it): [[clicked, answered, logged id,
+#: error code]] in ``window.__answers``.
+WATCH_PAGE = f"""async (ops) => {{
+  const m = await import('./static/js/live/connect.js');
+  const app = m.current().app;
+  window.__answers = [];
+  window.__clicked = null;
+  document.addEventListener('click', () => {{ window.__clicked = {CLOCK}; }}, true);
+  const call = app.call;
+  app.call = async (request) => {{
+    const answer = await call.call(app, request);
+    if (ops.includes(request?.op)) {{
+      window.__answers.push([window.__clicked, {CLOCK}, answer?.logged ?? null, answer?.error?.code ?? null]);
+    }}
+    return answer;
+  }};
+}}"""
 CHANGE = f"""async (i) => {{
   const m = await import('./static/js/live/connect.js');
   const at = {CLOCK};
   m.current().app.update((d) => {{ d.name = `bench-${{i}}`; }});
   return at;
 }}"""
+
+
+def _with_card_systems(doc: dict) -> dict:
+    """The big table with a Théorem and a Versality character for the phone, and both systems'
+    states as the engine makes them (a Théorem table with its shared deck)."""
+    sys.path.insert(0, str(ROOT / "e2e"))
+    from browser_support import versality_character
+    from tablee import api
+
+    theorem = api.handle({"op": "theorem.character.new", "id": BENCH_THEOREM, "name": "Tamis"})["character"]
+    doc["characters"] += [theorem, versality_character(BENCH_VERSALITY, "Vic")]
+    doc["systems"]["theorem"] = api.handle({"op": "theorem.state.new", "seed": 5})["state"]
+    doc["systems"]["versality"] = api.handle({"op": "versality.state.new"})["state"]
+    return doc
 
 
 def _join(mj, player, site: str, name: str = "Banc", used: str | None = None) -> str:
@@ -125,6 +166,64 @@ def _moves(phone, mj, other) -> tuple[list[float], list[float], list[float], lis
     return answered, logged, shown, elsewhere, both
 
 
+def _page_move(phone, other, click: str, answers: int) -> tuple[float, float]:
+    """Click ``click`` on the phone's page and wait for its ``answers``-th move answer and for the
+    other phone's table to hold that move's log entry: (until the phone's answer, until the
+    other phone's table), in ms from the click."""
+    phone.click(click)
+    phone.wait_for_function("(n) => window.__answers.length >= n", arg=answers, timeout=60_000, polling=10)
+    clicked, back, entry, error = phone.evaluate("(n) => window.__answers[n - 1]", answers)
+    if error or not entry:
+        raise RuntimeError(f"a move was refused: {error}")
+    other.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
+    return back - clicked, other.evaluate("(id) => window.__logged.get(id)", entry) - clicked
+
+
+def _card_moves(phone, other, site: str) -> dict[str, tuple[list[float], list[float]]]:
+    """The Théorem oppositions and the Versality tests, played on the phone's pages."""
+    out: dict[str, tuple[list[float], list[float]]] = {}
+    phone.goto(site + "#/theorem/chase")
+    phone.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
+    phone.select_option("#th-a-who", BENCH_THEOREM)
+    phone.evaluate(WATCH_PAGE, ["theorem.opposition.draw"])
+    mine, elsewhere = [], []
+    for n in range(1, CHANGES + 1):
+        back, seen = _page_move(phone, other, "#th-opp-draw:enabled", n)
+        mine.append(back)
+        elsewhere.append(seen)
+    out["theorem"] = (mine, elsewhere)
+
+    phone.goto(site + f"#/versality/test/{BENCH_VERSALITY}")
+    phone.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
+    phone.evaluate(WATCH_PAGE, ["versality.test.draw", "versality.test.resolve"])
+    mine, elsewhere = [], []
+    for n in range(1, CHANGES // 2 + 1):
+        back, seen = _page_move(phone, other, "#vs-draw:enabled", 2 * n - 1)
+        mine.append(back)
+        elsewhere.append(seen)
+        choose = phone.locator("[data-testid=hand-card]")
+        if phone.locator("#vs-resolve:disabled").count():
+            choose.first.click()  # a choice to make first (the rule "choose")
+        back, seen = _page_move(phone, other, "#vs-resolve:enabled", 2 * n)
+        mine.append(back)
+        elsewhere.append(seen)
+        phone.wait_for_selector("#vs-draw:enabled", timeout=60_000)
+    out["versality"] = (mine, elsewhere)
+    return out
+
+
+def _assign(mj, phone, name: str, ids: list[str]) -> None:
+    """The player ticks their characters under "Mes personnages"; the MJ confirms."""
+    for cid in ids:
+        phone.check(f"[data-testid=live-session] input[data-character={cid}]")
+    mj.wait_for_function("(n) => document.querySelector('[data-testid=live-assign]')?.textContent.includes(n)",
+                         arg=name, timeout=60_000)
+    mj.locator(f"[data-testid=live-assign] li:has-text('{name}') button").click()
+    for cid in ids:
+        phone.wait_for_selector(f"[data-testid=live-session] input[data-character={cid}][data-assigned=yes]",
+                                timeout=60_000)
+
+
 def live_sync(browser, site: str) -> dict:
     """Join two contexts on the big table and time 100 moves from the phone ("move_answer",
     "move_logged", "move_shown") and 100 changes from the MJ ("mj_to_player"), in ms; the bytes
@@ -141,7 +240,8 @@ def live_sync(browser, site: str) -> dict:
     other = other_context.new_page()
     try:
         mj.goto(site + "manifest.webmanifest")
-        mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(saved_table()))
+        table = json.dumps(_with_card_systems(saved_table()))
+        mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", table)
         mj.goto(site + "#/tray")
         mj.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
         mj.on("request", lambda r: fetched.append(r.url))
@@ -155,6 +255,9 @@ def live_sync(browser, site: str) -> dict:
             packed += len(gzip.compress(data, 9))
         _join(mj, other, site, "Autre", used)
         move_answer, move_logged, move_shown, move_other, move_both = _moves(player, mj, other)
+        mj.goto(site + "#/live")
+        _assign(mj, player, "Banc", [BENCH_THEOREM, BENCH_VERSALITY])
+        cards = _card_moves(player, other, site)
         mj_to_player = _direction(mj, player, 0)
     finally:
         mj_context.close()
@@ -162,24 +265,48 @@ def live_sync(browser, site: str) -> dict:
         other_context.close()
     return {"move_answer": move_answer, "move_logged": move_logged, "move_shown": move_shown,
             "move_other": move_other, "move_both": move_both,
+            **{f"{system}_{key}": times for system, (mine, seen) in cards.items() for key, times in (
+                ("answer", mine), ("other", seen), ("both", [max(a, b) for a, b in zip(mine, seen, strict=True)]))},
             "mj_to_player": mj_to_player, "bytes": raw, "gzip_bytes": packed, "files": len(files)}
+
+
+#: Each timed figure (a list of ms per move or change) and its row in the report.
+LABELS = {
+    "move_answer": "a roll sent from the phone (a move), until the phone has the referee's answer",
+    "move_logged": "the same move, until the MJ's table holds its log entry",
+    "move_shown": "the same move, until the phone's table (the public doc, as any phone gets it) holds it",
+    "move_other": "the same move, until the other phone's table holds it",
+    "move_both": "the same move, until it shows on both phones (the answer on the one, the table on the other; "
+                 "the goal)",
+    "theorem_answer": "Théorem: an opposition drawn on the phone's chase page, from the click until the page has "
+                      "the referee's answer",
+    "theorem_other": "the same move, until the other phone's table holds it",
+    "theorem_both": "the same move, on both phones (the goal)",
+    "versality_answer": "Versality: a draw or a resolution on the phone's test page, from the click until the page "
+                        "has the referee's answer",
+    "versality_other": "the same move, until the other phone's table holds it",
+    "versality_both": "the same move, on both phones (the goal)",
+    "mj_to_player": "a change on the MJ's device, until the player's table has it",
+}
+
+
+def summarize(live: dict, percentile) -> None:
+    """Replace each timed list by its count, p50 and p95 (``runs`` keeps the list)."""
+    for key in LABELS:
+        times = live.get(key)
+        if isinstance(times, list):
+            live[key] = {"count": len(times), "p50_ms": percentile(times, 0.5),
+                         "p95_ms": percentile(times, 0.95), "runs": times}
 
 
 def report_lines(r: dict) -> list[str]:
     if "error" in r:
         return ["", f"Live table: {r['error']}"]
     lines = ["", "Live table (three contexts of one browser on this machine, the MJ and two phones, joined through "
-             "the pages; the MJ's table holds 50 characters and 1000 log entries; goal: a move p95 ≤ 150 ms until "
+             "the pages; the MJ's table holds 52 characters and 1000 log entries; goal: a move p95 ≤ 150 ms until "
              "it shows on both phones):", "",
              "| figure | p50 | p95 |", "| --- | --- | --- |"]
-    for key, label in (("move_answer", "a roll sent from the phone (a move), until the phone has the referee's answer"),
-                       ("move_logged", "the same move, until the MJ's table holds its log entry"),
-                       ("move_shown", "the same move, until the phone's table (the public doc, as any phone gets it) "
-                                      "holds it"),
-                       ("move_other", "the same move, until the other phone's table holds it"),
-                       ("move_both", "the same move, until it shows on both phones (the answer on the one, the "
-                                     "table on the other; the goal)"),
-                       ("mj_to_player", "a change on the MJ's device, until the player's table has it")):
+    for key, label in LABELS.items():
         s = r.get(key)
         if s is None:
             continue  # (a results file from before this figure)
@@ -217,10 +344,7 @@ def main() -> None:
             browser.close()
     finally:
         httpd.shutdown()
-    for key in ("move_answer", "move_logged", "move_shown", "move_other", "move_both", "mj_to_player"):
-        times = live[key]
-        live[key] = {"count": len(times), "p50_ms": bench.percentile(times, 0.5),
-                     "p95_ms": bench.percentile(times, 0.95), "runs": times}
+    summarize(live, bench.percentile)
     print("\n".join(report_lines(live)))
     bench.RESULTS.mkdir(exist_ok=True)
     out = bench.RESULTS / f"live-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}.json"
