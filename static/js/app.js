@@ -453,14 +453,20 @@ function readRev() {
   }
 }
 
-/** Which table text a revision describes: a 32-bit FNV-1a of the text, and its length. */
+/** Which table text a revision describes: a 32-bit FNV-1a of the text, and its length. The
+ * last text hashed is remembered: a write reads the saved text back and compares it with the
+ * revision two or three times, each a pass over the whole table, where one comparison of equal
+ * strings is enough. */
+let hashed = { text: null, hash: null };
 function textHash(text) {
+  if (text === hashed.text) return hashed.hash;
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return `${(h >>> 0).toString(36)}:${text.length}`;
+  hashed = { text, hash: `${(h >>> 0).toString(36)}:${text.length}` };
+  return hashed.hash;
 }
 
 /** The saved table's text as this tab sees it, unparsed (null: none, or storage unreadable). */
@@ -757,24 +763,43 @@ function renderNotices() {
   );
 }
 
+/** Set a node's text only when it differs: a render that changes nothing leaves the layout
+ * clean (the chrome is rendered again after every change of the table). */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 function renderChrome() {
   document.title = `Tablée — ${app.doc.name}`;
-  document.getElementById("table-name").textContent = app.doc.name;
+  setText(document.getElementById("table-name"), app.doc.name);
   const toggle = document.getElementById("lang-toggle");
   const other = language() === "fr" ? "en" : "fr";
   // The button names the other language in that language ("English", "Français").
-  toggle.textContent = t(`lang.name_${other}`);
+  setText(toggle, t(`lang.name_${other}`));
   toggle.lang = other;
   toggle.title = t(`lang.switch_to_${other}`);
   const nav = document.getElementById("app-nav");
   nav.setAttribute("aria-label", t("nav.label"));
   for (const link of nav.querySelectorAll("a[data-route]")) {
-    link.textContent = t(`nav.${link.dataset.route}`);
+    const label = t(`nav.${link.dataset.route}`);
+    const unseen = link.dataset.route === "live" ? app.liveUnseen() : 0;
+    // (drawn again only when its words or its badge change)
+    const drawn = `${label}|${unseen}`;
+    if (link.dataset.drawn !== drawn) {
+      link.dataset.drawn = drawn;
+      link.textContent = label;
+      if (link.dataset.route === "live") liveBadge(link, unseen);
+    }
     if (link.dataset.route === app.route) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
-    if (link.dataset.route === "live") liveBadge(link, app.liveUnseen());
   }
-  showCurrentLink(nav);
+  // Measuring the nav lays the page out there and then: only when the current link or the
+  // words changed (a new page, the other language), or the window's width (a listener below).
+  const shown = `${app.route}|${language()}`;
+  if (shown !== navShown) {
+    navShown = shown;
+    showCurrentLink(nav);
+  }
   document.querySelector(".skip-link").textContent = t("nav.skip");
   const status = document.getElementById("engine-status");
   // "idle" lasts one paint: the engine starts by itself right after, so it reads "loading".
@@ -797,6 +822,13 @@ function liveBadge(link, unseen) {
   link.dataset.unseen = String(unseen);
   link.setAttribute("aria-label", t("nav.live_unseen", { count: unseen }));
 }
+
+/** The page and language the nav was last scrolled for (renderChrome). */
+let navShown = null;
+addEventListener("resize", () => {
+  const nav = document.getElementById("app-nav");
+  if (nav) showCurrentLink(nav);
+});
 
 /** On a phone the navigation scrolls inside itself: keep the current page's link in view. */
 function showCurrentLink(nav) {
