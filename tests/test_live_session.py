@@ -294,6 +294,70 @@ def test_a_reloaded_phone_keeps_its_characters_and_its_waiting_moves(node, world
     assert [h["cards"] for h in s["p2"]["private"]["hands"]] == [HAND_B]
 
 
+def test_a_save_writes_the_updates_since_the_last_one_not_the_whole_table(node, world):
+    """The Y docs are saved as a base (each doc whole) and the updates made since, appended: a
+    move's save writes that move's updates, and a reload rebuilds the same docs from both."""
+    for who in ("mj", "p1"):
+        first = node("saved", world=world, name=who)
+        assert "public" not in first["record"] and "private" not in first["record"]
+        assert first["base"]["role"] == ("mj" if who == "mj" else "player")
+    node("edit", world=world, name="mj", path=["characters", "a", "pv"], value=3)
+    node("settle", world=world)
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=4)
+    node("settle", world=world)
+    for pv, who in ((11, "mj"), (12, "p1")):
+        before = node("saved", world=world, name=who)
+        node("edit", world=world, name="mj", path=["characters", "b", "pv"], value=pv)
+        node("settle", world=world)
+        after = node("saved", world=world, name=who)
+        assert after["base"] == before["base"], who  # the whole table is not written again
+        updates = before["delta"]["updates"] if before["delta"] else []
+        assert after["delta"]["base"] == after["base"]["id"]
+        assert after["delta"]["updates"][:len(updates)] == updates and len(after["delta"]["updates"]) == len(updates) + 1
+    s = state(node, world)
+    assert char(s["p1"]["doc"], "a")["pv"] == 4 and char(s["p1"]["doc"], "b")["pv"] == 12
+    for who in ("p1", "mj"):  # a reload (its planned save lost) rebuilds the same docs
+        docs = node("ydocs", world=world, name=who)
+        node("restartAsIs", world=world, name=who)
+        assert node("ydocs", world=world, name=who) == docs, who
+
+
+def test_the_saved_updates_are_folded_into_a_new_base_once_they_outgrow_it(node, world):
+    """Appending for ever would make each save longer: past 32 kB (or a quarter of the base) the
+    updates are folded into a new base; a delta left from an older base is never read."""
+    first = node("saved", world=world, name="mj")
+    for n in range(12):
+        node("edit", world=world, name="mj", path=["characters", "a", "name"], value=f"{n}-" + "x" * 4000)
+        node("settle", world=world)
+        node("saved", world=world, name="mj")
+    node("settle", world=world)  # (the fold waits for an idle moment)
+    after = node("saved", world=world, name="mj")
+    assert after["base"]["id"] != first["base"]["id"]
+    assert after["delta"] is None or len(json.dumps(after["delta"])) < 32 * 1024
+    docs = node("ydocs", world=world, name="mj")
+    assert docs["public"]["characters"][0]["name"].startswith("11-")
+    node("restartAsIs", world=world, name="mj")
+    assert node("ydocs", world=world, name="mj") == docs
+
+
+def test_a_session_saved_in_the_record_itself_is_read_and_its_next_save_writes_the_y_keys(node, world):
+    """A session saved by a version that kept the Y docs in the record reloads from it."""
+    for who in ("mj", "p2"):
+        docs = node("ydocs", world=world, name=who)
+        node("legacy", world=world, name=who)
+        node("restartAsIs", world=world, name=who)
+        assert node("ydocs", world=world, name=who) == docs, who
+        saved = node("saved", world=world, name=who)
+        assert saved["base"] is not None and "public" not in saved["record"], who
+        node("restartAsIs", world=world, name=who)
+        assert node("ydocs", world=world, name=who) == docs, who
+    node("connect", world=world, name="p2")  # (the reloaded pages link again)
+    node("settle", world=world)
+    node("edit", world=world, name="p2", path=["characters", "b", "pv"], value=2)
+    node("settle", world=world)
+    assert char(state(node, world)["mj"]["doc"], "b")["pv"] == 2
+
+
 def test_a_character_made_on_a_phone_joins_the_table_as_that_players(node, world):
     node("append", world=world, name="p2", key="characters", value=character("n", "Nouvelle"))
     node("settle", world=world)

@@ -17,7 +17,9 @@ import * as encoding from "lib0/encoding";
 import { serveLines } from "./lines.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
 import { Session, adopt, applyChanges, applyViewChanges, privateView, shared } from "../../static/js/live/session.js";
-import { writeJson } from "../../static/js/live/ydoc.js";
+import { readJson, writeJson } from "../../static/js/live/ydoc.js";
+import { toBase64Url } from "../../static/js/share/codec.js";
+import * as Y from "yjs";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -374,9 +376,40 @@ const handlers = {
     return out;
   },
   async saved({ world, name }) {
+    // What the device keeps after a save: its record, the Y docs' base and the updates since.
     const d = device(worlds.get(world), name);
     d.session.save();
-    return JSON.parse(d.storage.getItem("tablee.live"));
+    const read = (key) => JSON.parse(d.storage.getItem(key));
+    return { record: read("tablee.live"), base: read("tablee.live.y"), delta: read("tablee.live.y.delta") };
+  },
+  async ydocs({ world, name }) {
+    // The device's Y docs as JSON (the public one, and each private one by member).
+    const d = device(worlds.get(world), name);
+    return { public: readJson(d.session.publicDoc), private: Object.fromEntries([...d.session.privateDocs].map(([id, doc]) => [id, readJson(doc)])) };
+  },
+  async legacy({ world, name }) {
+    // The device's session as a version before the Y keys saved it: the Y state in the record.
+    const d = device(worlds.get(world), name);
+    d.session.save();
+    const record = JSON.parse(d.storage.getItem("tablee.live"));
+    const whole = (doc) => toBase64Url(Y.encodeStateAsUpdate(doc));
+    record.public = whole(d.session.publicDoc);
+    record.private = d.role === "mj" ? Object.fromEntries([...d.session.privateDocs].map(([id, doc]) => [id, whole(doc)])) : whole(d.session.privateDocs.get(d.session.me));
+    d.storage.setItem("tablee.live", JSON.stringify(record));
+    d.storage.removeItem("tablee.live.y");
+    d.storage.removeItem("tablee.live.y.delta");
+    return true;
+  },
+  async restartAsIs({ world, name }) {
+    // The page reloads from what its storage holds now (no save first: a crash).
+    const w = worlds.get(world);
+    const d = device(w, name);
+    d.session.stop();
+    clearTimeout(d.session.saveTimer); // (its planned save never happens)
+    d.session.saveTimer = null;
+    d.session.close();
+    d.session = watched(new Session(d.app, { role: d.role, me: d.session.me, key: d.session.key, name, storage: d.storage }), d.app);
+    return true;
   },
   async restart({ world, name }) {
     // The page reloads: the session is made again from the saved Y state.

@@ -5,7 +5,7 @@
 // the MJ's (hub) or a player's (member) after the role of the first link, or of the saved one.
 
 import { memberId, memberKey, onLink, savedName } from "./rtc.js";
-import { LIVE_KEY, readLive, Session } from "./session.js";
+import { LIVE_KEY, readLive, Session, Y_BASE_KEY, Y_DELTA_KEY } from "./session.js";
 
 let app = null;
 let session = null;
@@ -68,7 +68,7 @@ export function leave(storage = window.localStorage) {
   session?.close();
   session = null;
   try {
-    storage.removeItem(LIVE_KEY);
+    for (const key of [LIVE_KEY, Y_BASE_KEY, Y_DELTA_KEY]) storage.removeItem(key);
   } catch {
     // nothing saved to remove
   }

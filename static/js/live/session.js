@@ -22,8 +22,10 @@
 // - Identity: a member is the id of the link the move came on; the id is public (presence),
 //   so a link answering for a known member must carry that member's key (kept on the phone,
 //   never broadcast), else it is refused.
-// Every device keeps the Y docs' state in localStorage (`tablee.live`); rejoining catches up
-// with Yjs's state vectors.
+// Every device keeps the session in localStorage (`tablee.live`: members, feed, waiting moves)
+// and the Y docs' state beside it (`tablee.live.y`, each doc encoded whole, and
+// `tablee.live.y.delta`, the updates made since, appended: a save writes what changed, not the
+// whole table); rejoining catches up with Yjs's state vectors.
 
 import * as Y from "yjs";
 import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
@@ -45,26 +47,63 @@ const MAX_ANSWERED = 100;
 const LOCAL_KEYS = ["language", "quarantine"];
 const LOCAL = Symbol("local");
 const SAVE_DELAY_MS = 400;
-/** What changes at every move (the Y docs' state, the feed, an answered move) is saved at most
- * this often: the save encodes every Y doc whole (a 1,000-entry table's is 420 kB, ~100 ms of
- * the main thread), and it is rebuilt by the next sync anyway; the page going away saves at once. */
+/** What changes at every move (the Y docs' updates, the feed, an answered move) is saved at most
+ * this often; the page going away saves at once. */
 const Y_SAVE_DELAY_MS = 3000;
+/** The Y docs' state: the base (every doc encoded whole: a 1,000-entry table's public doc is
+ * 420 kB, ~100 ms of the main thread to encode and write) and the updates since, appended at
+ * each save. The updates are folded into a new base, when the page is idle, once they pass a
+ * quarter of the base (at least DELTA_MIN_BYTES). Yjs updates are idempotent: a base and
+ * updates that overlap (a crash between two writes) give the same docs. */
+export const Y_BASE_KEY = "tablee.live.y";
+export const Y_DELTA_KEY = "tablee.live.y.delta";
+const DELTA_MIN_BYTES = 32 * 1024;
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 /** Deep equality of JSON values whatever their keys' order (a Y.Map does not keep it). */
 const same = (a, b) => a === b || jsonEqual(a, b);
 
-/** A Y.Doc holding the saved state `b64` (a fresh one when absent or unreadable). */
-function restoreDoc(b64) {
+/** A Y.Doc holding the saved state `b64` and then the updates `more` (a fresh one when absent
+ * or unreadable). */
+function restoreDoc(b64, more = []) {
   const doc = new Y.Doc();
-  if (typeof b64 === "string" && b64) {
+  for (const update of [b64, ...more]) {
+    if (typeof update !== "string" || !update) continue;
     try {
-      Y.applyUpdate(doc, fromBase64Url(b64));
+      Y.applyUpdate(doc, fromBase64Url(update));
     } catch {
-      // An unreadable saved state: start empty, the hub's copy comes back with the next sync.
+      // An unreadable saved state: what was read stands, the hub's copy comes back with the next sync.
     }
   }
   return doc;
+}
+
+/** The saved Y state of a session of `role` (and member `me`): {base, delta} as stored, each
+ * null when absent, unreadable or another session's; `delta` only when it follows `base`. */
+function readY(storage, role, me) {
+  const read = (key) => {
+    try {
+      const parsed = JSON.parse(storage.getItem(key));
+      return isObject(parsed) ? parsed : null;
+    } catch {
+      return null;
+    }
+  };
+  const base = read(Y_BASE_KEY);
+  if (!base || typeof base.id !== "string" || base.role !== role || (role === "player" && base.me !== me)) return { base: null, delta: null };
+  const delta = read(Y_DELTA_KEY);
+  return { base, delta: delta && delta.base === base.id && Array.isArray(delta.updates) ? delta : null };
+}
+
+/** The updates of a doc (`who`: "public", or a member id) saved in `delta`, in order. */
+function deltaOf(delta, who) {
+  const out = [];
+  for (const u of delta?.updates ?? []) {
+    if (!isObject(u)) continue;
+    if (who === "public") out.push(u.public);
+    else if (isObject(u.private)) out.push(u.private[who]);
+  }
+  return out;
 }
 
 /** What of a table document goes into the public doc (the device-local keys taken out). */
@@ -192,16 +231,29 @@ export class Session extends EventTarget {
     this.storage = storage;
     const saved = readLive(storage);
     const mine = saved && saved.role === role ? saved : null;
-    this.publicDoc = restoreDoc(mine?.public);
+    // The Y state: its own keys (a record saved before them holds it inline).
+    const { base, delta } = mine ? readY(storage, role, me) : { base: null, delta: null };
+    const y = base ?? { public: mine?.public, private: mine?.private };
+    this.publicDoc = restoreDoc(y.public, deltaOf(delta, "public"));
     // A player takes the public table once it holds the hub's copy: joined, with the saved Y
     // state restored. A saved state that could not be read means joining anew (this device's
     // table is backed up again when the hub's copy arrives).
     this.joined = role === "mj" || (Boolean(mine?.joined) && Array.isArray(readJson(this.publicDoc).characters));
     this.privateDocs = new Map();
+    /** The Y updates made since the last save ({public: [update], private: Map(id -> [update])}),
+     * the updates saved since the base (`delta`, as stored), the base's id and size. A session
+     * read from a record of before the Y keys writes a base first (`yBase` null). */
+    this.unsavedY = { public: [], private: new Map() };
+    this.yDelta = base && delta ? delta : { base: base?.id ?? null, updates: [] };
+    this.yDeltaBytes = JSON.stringify(this.yDelta.updates).length;
+    this.yBase = base ? { id: base.id, bytes: JSON.stringify(base).length } : null;
+    this.compactAsked = false;
+    this.publicDoc.on("update", (update) => this.unsavedY.public.push(update));
     if (role === "mj") {
-      for (const [id, b64] of Object.entries(isObject(mine?.private) ? mine.private : {})) this.privateDocs.set(id, restoreDoc(b64));
+      const ids = new Set([...Object.keys(isObject(y.private) ? y.private : {}), ...(delta?.updates ?? []).flatMap((u) => (isObject(u?.private) ? Object.keys(u.private) : []))]);
+      for (const id of ids) this.privateDocs.set(id, this.watchPrivate(id, restoreDoc(isObject(y.private) ? y.private[id] : null, deltaOf(delta, id))));
     } else {
-      this.privateDocs.set(me, restoreDoc(typeof mine?.private === "string" ? mine.private : null));
+      this.privateDocs.set(me, this.watchPrivate(me, restoreDoc(typeof y.private === "string" ? y.private : null, deltaOf(delta, me))));
     }
     /** memberId -> {name, key, characters (assigned by the MJ), asked, seen}: the MJ's list. */
     this.members = new Map(Object.entries(isObject(mine?.members) ? mine.members : {}));
@@ -282,11 +334,20 @@ export class Session extends EventTarget {
   /** The private doc of member `id` (created on first use: the MJ's side). */
   privateDoc(id) {
     if (!this.privateDocs.has(id)) {
-      const doc = new Y.Doc();
+      const doc = this.watchPrivate(id, new Y.Doc());
       this.privateDocs.set(id, doc);
       doc.on("update", () => this.saveSoon(Y_SAVE_DELAY_MS));
     }
     return this.privateDocs.get(id);
+  }
+
+  /** `doc`, member `id`'s private doc, with its updates kept for the next save. */
+  watchPrivate(id, doc) {
+    doc.on("update", (update) => {
+      if (!this.unsavedY.private.has(id)) this.unsavedY.private.set(id, []);
+      this.unsavedY.private.get(id).push(update);
+    });
+    return doc;
   }
 
   /** The MJ's side: whether a link answering for member `id` with `key` may take its place
@@ -867,17 +928,89 @@ export class Session extends EventTarget {
     this.save();
   }
 
-  /** Keep the Y state on this device (rejoining merges from it). Returns false when it did not fit. */
+  /** Keep the session and the Y state on this device (rejoining merges from it): the Y updates
+   * made since the last save are appended to the saved ones (a base is written first when there
+   * is none). Returns false when it did not fit (what was not written stays to write). */
   save() {
+    const pending = this.unsavedY;
+    const changed = pending.public.length > 0 || [...pending.private.values()].some((u) => u.length);
+    let ok = true;
+    try {
+      if (this.yBase === null) this.writeBase();
+      else if (changed) {
+        const update = { public: pending.public.length ? toBase64Url(Y.mergeUpdates(pending.public)) : null };
+        if (pending.private.size) {
+          update.private = {};
+          for (const [id, list] of pending.private) if (list.length) update.private[id] = toBase64Url(Y.mergeUpdates(list));
+        }
+        const updates = [...this.yDelta.updates, update];
+        const text = JSON.stringify({ base: this.yBase.id, updates });
+        try {
+          this.storage.setItem(Y_DELTA_KEY, text);
+        } catch {
+          this.writeBase(); // no room for the updates: the docs whole, the updates gone, may fit
+          return this.saveRecord();
+        }
+        this.yDelta = { base: this.yBase.id, updates };
+        this.yDeltaBytes = text.length;
+        this.unsavedY = { public: [], private: new Map() };
+        if (this.yDeltaBytes > Math.max(DELTA_MIN_BYTES, this.yBase.bytes / 4)) this.compactSoon();
+      }
+    } catch {
+      ok = false;
+    }
+    return this.saveRecord() && ok ? true : this.full();
+  }
+
+  /** The Y docs encoded whole as the new base; the updates saved before it are dropped (the base
+   * holds them). Throws when it does not fit (the previous base and updates stand). */
+  writeBase() {
+    const id = moveId();
+    const base = {
+      id, role: this.role, me: this.me,
+      public: toBase64Url(Y.encodeStateAsUpdate(this.publicDoc)),
+      private: this.role === "mj"
+        ? Object.fromEntries([...this.privateDocs].map(([who, doc]) => [who, toBase64Url(Y.encodeStateAsUpdate(doc))]))
+        : toBase64Url(Y.encodeStateAsUpdate(this.privateDocs.get(this.me))),
+    };
+    const text = JSON.stringify(base);
+    this.storage.setItem(Y_BASE_KEY, text);
+    this.yBase = { id, bytes: text.length };
+    this.unsavedY = { public: [], private: new Map() };
+    this.yDelta = { base: id, updates: [] };
+    this.yDeltaBytes = 2;
+    try {
+      this.storage.removeItem(Y_DELTA_KEY); // (updates of an older base are never read again)
+    } catch {
+      // left behind: it names the previous base, so it is not read
+    }
+  }
+
+  /** Fold the saved updates into a new base once the page is idle (a long task: never in the
+   * middle of the moves arriving). */
+  compactSoon() {
+    if (this.compactAsked) return;
+    this.compactAsked = true;
+    const run = () => {
+      this.compactAsked = false;
+      if (this.yBase === null || this.yDeltaBytes <= Math.max(DELTA_MIN_BYTES, this.yBase.bytes / 4)) return;
+      try {
+        this.writeBase();
+      } catch {
+        // no room for a new base: the updates go on being appended (the next save tries again)
+      }
+    };
+    if (typeof globalThis.requestIdleCallback === "function") globalThis.requestIdleCallback(run, { timeout: 30_000 });
+    else setTimeout(run, 0);
+  }
+
+  /** The session's own record (members, feed, waiting moves). */
+  saveRecord() {
     const record = {
       v: 1,
       role: this.role,
       me: this.me,
       joined: this.joined,
-      public: toBase64Url(Y.encodeStateAsUpdate(this.publicDoc)),
-      private: this.role === "mj"
-        ? Object.fromEntries([...this.privateDocs].map(([id, doc]) => [id, toBase64Url(Y.encodeStateAsUpdate(doc))]))
-        : toBase64Url(Y.encodeStateAsUpdate(this.privateDocs.get(this.me))),
       members: Object.fromEntries(this.members),
       feed: this.feed,
       unseen: this.unseen,
@@ -887,9 +1020,13 @@ export class Session extends EventTarget {
       this.storage.setItem(LIVE_KEY, JSON.stringify(record));
       return true;
     } catch {
-      this.dispatchEvent(new CustomEvent("error", { detail: { code: "live.storage_full" } }));
       return false;
     }
+  }
+
+  full() {
+    this.dispatchEvent(new CustomEvent("error", { detail: { code: "live.storage_full" } }));
+    return false;
   }
 
   emit() {
