@@ -313,7 +313,8 @@ def test_a_save_writes_the_updates_since_the_last_one_not_the_whole_table(node, 
         assert after["base"] == before["base"], who  # the whole table is not written again
         updates = before["delta"]["updates"] if before["delta"] else []
         assert after["delta"]["base"] == after["base"]["id"]
-        assert after["delta"]["updates"][:len(updates)] == updates and len(after["delta"]["updates"]) == len(updates) + 1
+        assert after["delta"]["updates"][:len(updates)] == updates
+        assert len(after["delta"]["updates"]) == len(updates) + 1
     s = state(node, world)
     assert char(s["p1"]["doc"], "a")["pv"] == 4 and char(s["p1"]["doc"], "b")["pv"] == 12
     for who in ("p1", "mj"):  # a reload (its planned save lost) rebuilds the same docs

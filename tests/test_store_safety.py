@@ -4,11 +4,12 @@ property over sequences of API ops, and the loader fuzz over 10 000 generated do
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
 import re
-import time
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -299,16 +300,42 @@ def test_every_refusal_names_a_field_path(seed):
 FUZZ_COUNT = 10_000
 
 
+class Hung(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def hang_guard(seconds: float):
+    """Fail what runs inside if it has not returned after ``seconds`` of wall time (SIGALRM): a
+    guard against a document that never finishes opening, set far above any normal time so a
+    loaded machine never trips it (it is no benchmark: `make bench` measures)."""
+    def hung(_signum, _frame):
+        raise Hung(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_hang_guard_stops_what_never_returns():
+    with pytest.raises(Hung), hang_guard(0.05):
+        while True:
+            pass
+
+
 def test_loader_fuzz_ten_thousand_documents():
     """store.open over 10 000 generated and mutated documents: no crash (only store.* codes),
-    none slower than 2 s (a hang guard, not a benchmark), and every accepted document is valid,
-    a fixed point of open, with each set-apart record's problems naming their path."""
+    none that never finishes (each has 60 s: a hang guard, not a benchmark), and every accepted
+    document is valid, a fixed point of open, with each set-apart record's problems naming
+    their path."""
     accepted = refused = parked = 0
-    slowest = 0.0
     for value in documents(7, FUZZ_COUNT):
-        start = time.perf_counter()
-        r = handle({"op": "store.open", "document": value})
-        slowest = max(slowest, time.perf_counter() - start)
+        with hang_guard(60):
+            r = handle({"op": "store.open", "document": value})
         if "error" in r:
             assert r["error"]["code"] in REFUSALS, r
             refused += 1
@@ -320,6 +347,5 @@ def test_loader_fuzz_ten_thousand_documents():
         assert open_document(doc)[2] == 0
         for item in doc.get("quarantine", []):
             assert item["problems"] and all(isinstance(p["field"], str) for p in item["problems"])
-    assert slowest < 2.0
     # the generator reaches both sides and the quarantine often
     assert accepted > FUZZ_COUNT // 2 and refused > 50 and parked > FUZZ_COUNT // 4, (accepted, refused, parked)
