@@ -119,7 +119,9 @@ export const app = {
     if (!pending.length) unsavedBase = base;
     this.doc = next;
     changes += 1;
-    pending.push({ mutate, at, history, record, label, shallow, n: changes });
+    // (`made`: the table this change made from `base`, checked: the write takes it as it is
+    // when it writes on that same table, instead of copying and checking it a second time)
+    pending.push({ mutate, at, history, record, label, shallow, n: changes, made: { base, next } });
     scheduleWrite();
     renderAll();
     return true;
@@ -599,10 +601,11 @@ function writePending({ final = false } = {}) {
   const history = app.history();
   let historyChanged = false;
   let shown = null;
-  for (const { mutate, at, history: kind = null, record = true, label = null, shallow = false } of batch) {
-    const next = copyFor(doc, shallow);
+  for (const { mutate, at, history: kind = null, record = true, label = null, shallow = false, made = null } of batch) {
+    const reused = made !== null && made.base === doc; // (the table it was made on: nothing came between)
+    const next = reused ? made.next : copyFor(doc, shallow);
     try {
-      mutate(next);
+      if (!reused) mutate(next);
     } catch (error) {
       if (error instanceof UndoConflict) {
         const list = history[kind?.kind ?? "undo"];
@@ -615,7 +618,7 @@ function writePending({ final = false } = {}) {
       }
       continue;
     }
-    const problem = checkCandidate(next, doc, app.limits);
+    const problem = reused ? null : checkCandidate(next, doc, app.limits);
     if (problem) {
       app.refusal = { at, text: refusalText(problem) };
       continue;
