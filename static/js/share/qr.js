@@ -27,15 +27,27 @@ export function qrMatrix(text) {
   return { size, version, dark: (r, c) => code.isDark(r, c) };
 }
 
+/** Each matrix's path, made once: a page that shows a code renders again at every change of
+ * the table (the live page's invitation, while the moves arrive), and the code does not change. */
+const paths = new WeakMap();
+
+function pathOf(matrix) {
+  let d = paths.get(matrix);
+  if (d === undefined) {
+    d = "";
+    for (let r = 0; r < matrix.size; r += 1) {
+      for (let c = 0; c < matrix.size; c += 1) {
+        if (matrix.dark(r, c)) d += `M${c + QUIET} ${r + QUIET}h1v1h-1z`;
+      }
+    }
+    paths.set(matrix, d);
+  }
+  return d;
+}
+
 /** The SVG of a matrix: one path of dark squares on a white square with the quiet zone. */
 export function qrSvg(matrix, label) {
   const n = matrix.size + 2 * QUIET;
-  let d = "";
-  for (let r = 0; r < matrix.size; r += 1) {
-    for (let c = 0; c < matrix.size; c += 1) {
-      if (matrix.dark(r, c)) d += `M${c + QUIET} ${r + QUIET}h1v1h-1z`;
-    }
-  }
   return html`<svg class="qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" role="img" aria-label=${label}
-    data-version=${matrix.version} shape-rendering="crispEdges"><rect width=${n} height=${n} fill="#fff"></rect><path d=${d} fill="#000"></path></svg>`;
+    data-version=${matrix.version} shape-rendering="crispEdges"><rect width=${n} height=${n} fill="#fff"></rect><path d=${pathOf(matrix)} fill="#000"></path></svg>`;
 }
