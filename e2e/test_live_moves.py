@@ -39,6 +39,7 @@ should (after the reveal; the null threshold), so a scan that cannot see is a fa
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from playwright.sync_api import expect
@@ -397,6 +398,17 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
         assert json.dumps(order) not in storage(phone)
     lea_private = lea.evaluate(private)
     assert lea_private["hands"] == [] and lea_private["characters"] == ["u-lea"]
+
+    # The MJ's feed says what came in words, at the interface's time of day: never an op id, a
+    # refusal code or the browser's own "2:26:28 PM".
+    open_page(mj, site, "live")
+    feed = mj.locator("[data-testid=live-feed]")
+    expect(feed.locator("li[data-code='live.refused.character']")).to_contain_text(
+        "Léa · Unicreon : passe d'armes · refusée : ce personnage n'est pas l'un des siens")
+    expect(feed.locator("[data-op='theorem.opposition.draw']").first).to_have_text("Théorem : tirage d'opposition")
+    text = feed.inner_text()
+    assert "theorem.opposition.draw" not in text and "live.refused" not in text and "live.ask" not in text
+    assert re.search(r"\(\d\d:\d\d:\d\d\)", text) and not re.search(r"\b[AP]M\b", text)
 
 
 # ------------------------------------------------------------------ learning and health rolls

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from tablee import referee
 from tablee.errors import declared_codes
 from tablee.registry import SYSTEM_IDS
 from tablee.systems.pointzero import data as PZ
@@ -154,6 +155,9 @@ def keys(values: Iterable) -> set[str]:
 #: Templates whose values the engine gives: pattern -> the values (read from the engine).
 ENGINE_VALUES: dict[str, Callable[[], set[str]]] = {
     "error.*": lambda: set(declared_codes()),
+    # the MJ's feed: every move a phone may send (and the session's own notes), every refusal
+    "live.op.*": lambda: set(referee.MOVES) | set(referee._KERNEL_MOVES) | {"live.ask", "live.identity"},
+    "live.why.*": lambda: {c for c in declared_codes() if c.startswith("live.refused.")},
     "home.playable.*": lambda: set(SYSTEM_IDS),
     "system.*.mechanic": lambda: set(SYSTEM_IDS),
     "system.*.summary": lambda: set(SYSTEM_IDS),

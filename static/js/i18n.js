@@ -234,6 +234,14 @@ export function formatPercent(value) {
   return `${formatter(Intl.NumberFormat, { maximumFractionDigits: digits }).format(value)} %`;
 }
 
+/** A time of day as the interface language writes it ("14:26" / "14:26:28"; the browser's own
+ * locale may be another). */
+export function formatClock(when, { seconds = false } = {}) {
+  const date = new Date(when);
+  if (Number.isNaN(date.getTime())) return "";
+  return formatter(Intl.DateTimeFormat, { timeStyle: seconds ? "medium" : "short" }).format(date);
+}
+
 export function formatTime(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;

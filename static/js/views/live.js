@@ -16,7 +16,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { live } from "../../vendor/lit-html/directives/live.js";
-import { t } from "../i18n.js";
+import { errorMessage, formatClock, has, t } from "../i18n.js";
 import { mjOnly } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import {
@@ -288,7 +288,7 @@ function invitationSection(app) {
         <button type="button" id="live-offer-copy" @click=${async () => { await copy(current.url, "live-offer"); host.copied = true; app.rerender(); }}>${t("live.copy")}</button>
         <button type="button" id="live-new" ?disabled=${host.making} @click=${() => makeInvitation(app)}>${t("live.new_offer")}</button>
       </div>
-      <p class="muted small" data-testid="live-offer-until">${t("live.invite_until", { time: new Date(current.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) })}</p>`;
+      <p class="muted small" data-testid="live-offer-until">${t("live.invite_until", { time: formatClock(current.until) })}</p>`;
   }
   const why = host.making ? t("live.making") : host.copied ? t("live.copied") : "";
   return html`<section class="card" aria-labelledby="live-invite-title">
@@ -568,6 +568,18 @@ function pendingSection(session) {
   </div>`;
 }
 
+/** What a move does, in words ("Théorem : pioche sa main d'arcanes"); an op no page sends (a
+ * hostile phone's) is quoted as it came, as text. */
+function opLabel(op) {
+  return has(`live.op.${op}`) ? t(`live.op.${op}`) : t("live.op.unknown", { op });
+}
+
+/** Why the referee refused a move, said to the MJ ("ce personnage n'est pas l'un des siens");
+ * a rule's refusal by the engine is its own message. */
+function refusalReason(code) {
+  return has(`live.why.${code}`) ? t(`live.why.${code}`) : errorMessage({ code });
+}
+
 /** The MJ's feed of the moves that arrived (newest first), with how many are unseen. */
 function feedSection(session) {
   if (session.unseen > 0) {
@@ -578,9 +590,9 @@ function feedSection(session) {
   }
   const items = session.feed.slice(-30).reverse();
   return html`<div data-testid="live-feed" data-unseen=${session.unseen}><h3>${t("live.feed_title", { n: session.unseen })}</h3>
-    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · <code>${f.op}</code> ·
-      ${f.code ? t("live.feed_refused", { code: f.code }) : t("live.feed_done")}
-      <span class="muted small">(${new Date(f.at).toLocaleTimeString()})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
+    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · <span data-op=${f.op}>${opLabel(f.op)}</span> ·
+      ${f.code ? t("live.feed_refused", { reason: refusalReason(f.code) }) : t("live.feed_done")}
+      <span class="muted small">(${formatClock(f.at, { seconds: true })})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
     ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}
   </div>`;
 }

@@ -405,7 +405,8 @@ export function renderPlayer(app, mine) {
     ${backLink("#/systmj", t("systmj.ui.back"))}
     <h1>${t("systmj.combat.title")}</h1>
     <div aria-live="polite">${errorLine(ui.error, state ?? {}, "sj-round-error")}</div>
-    ${!view ? html`<p class="muted" data-testid="sj-no-round">${t("systmj.combat.no_round")}</p>` : html`
+    ${!state?.rounds ? html`<p class="muted" data-testid="sj-no-round">${t("systmj.combat.no_round")}</p>`
+      : !view ? html`<p class="muted" aria-busy="true" data-testid="sj-round-loading">${t("systmj.combat.round_loading")}</p>` : html`
     <section class="card" aria-labelledby="sj-round-title" data-testid="sj-tracker" data-revealed=${view.revealed ? "yes" : "no"}>
       <h2 id="sj-round-title">${t("systmj.combat.round_n", { n: view.round })}</h2>
       <p>${view.revealed ? t("systmj.combat.revealed") : t("systmj.combat.hidden_help")}</p>
