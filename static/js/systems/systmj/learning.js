@@ -7,7 +7,7 @@
 // the roll and its result (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { formatNumber, t } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
@@ -137,7 +137,7 @@ function oddsBlock(odds) {
   const rows = odds.points.map((p) => ({ label: `+${p.points}`, p: p.fraction, percent: p.percent }));
   return html`<div data-testid="sj-l-odds" data-limit=${odds.limit}>
     <p>${t(odds.mode === "mentor" ? "systmj.ui.limit_mentor" : "systmj.ui.limit_self", { limit: odds.limit })}</p>
-    <p class="muted small">${t("systmj.ui.expected", { value: odds.expected.value.toLocaleString() })}</p>
+    <p class="muted small">${t("systmj.ui.expected", { value: formatNumber(odds.expected.value) })}</p>
     ${renderDistribution(rows, t("systmj.ui.points"))}
   </div>`;
 }
