@@ -172,3 +172,55 @@ def test_the_held_path_is_the_whole_table_path_whatever_the_page_names(steps, se
         mine = (doc, answer["rev"])
         revs.append(answer["rev"])
         assert held.table(answer["rev"]) == doc
+
+
+# ---------------------------------------------------------------- the MJ's own edits
+
+def projected(answer: dict, view: dict | None) -> dict:
+    """The public view a projection answered: its changes on ``view``, or its data."""
+    return view_applied(view, answer["changes"]) if "changes" in answer else answer["data"]
+
+
+def test_an_mjs_edit_sent_as_changes_to_the_held_table_projects_as_the_table_sent_whole():
+    """The MJ's page names the table the worker holds and sends what its edit changed (a sheet,
+    a new log entry, the table's name, a system state): the view is the one of the table sent
+    whole, and the worker then holds the edited table."""
+    doc = table()
+    share = {"op": "store.share", "kind": "table", "audience": "player", "hold": True}
+    first = worker({**share, "data": doc, "since": None})
+    view, rev = first["data"], first["rev"]
+    edits = [
+        {"characters": {"set": {"0": {**doc["characters"][0], "name": "Renommée"}}}},
+        {"log": {"add": [{"id": "e-new", "at": NOW, "system": None, "kind": "roll", "label": "1d6",
+                          "request": {"op": "roll", "expr": "1d6", "seed": 1}, "result": {"total": 4}}]}},
+        {"top": {"name": "Nouvelle table"}},
+        {"systems": {"theorem": {**doc["systems"]["theorem"], "turn": 1}}},
+    ]
+    for changes in edits:
+        edited = view_applied(doc, changes)
+        answer = worker({**share, "held": rev, "changes": changes, "since": first["view"]})
+        assert "error" not in answer and "view" in answer, answer
+        assert projected(answer, view) == public(edited)
+        # the table the worker now holds is the edited one: the next edit names its revision
+        assert held.table(answer["rev"]) == edited
+        doc, view, rev, first = edited, projected(answer, view), answer["rev"], answer
+
+
+def test_an_edit_named_against_another_revision_is_answered_stale_and_a_bad_one_refused():
+    doc = table()
+    share = {"op": "store.share", "kind": "table", "audience": "player", "since": None, "hold": True}
+    rev = worker({**share, "data": doc})["rev"]
+    assert worker({**share, "held": "not-" + rev, "changes": {"top": {"name": "X"}}}) == {"stale": True}
+    assert held.table(rev) == doc  # nothing changed
+    past_end = {"characters": {"set": {str(len(doc["characters"])): doc["characters"][0]}}}
+    assert worker({**share, "held": rev, "changes": past_end})["error"]["code"] == "request.invalid"
+    no_since = {k: v for k, v in share.items() if k != "since"}
+    assert worker({**no_since, "held": rev, "changes": {}})["error"]["code"] == "request.invalid"
+    assert worker({k: v for k, v in share.items()})["error"]["code"] == "request.invalid"  # no data, no table
+    # a change that makes the table invalid is answered as the table sent whole would be
+    for bad in ({"top": {"name": 7}}, {"characters": {"add": [{"id": 3}]}}, {"systems": {"theorem": []}}):
+        rev = worker({**share, "data": doc})["rev"]
+        by_changes = worker({**share, "held": rev, "changes": bad})
+        sent_whole = worker({**share, "data": view_applied(doc, bad)})
+        assert {k: v for k, v in by_changes.items() if k not in ("view", "rev")} == \
+            {k: v for k, v in sent_whole.items() if k not in ("view", "rev")}, bad

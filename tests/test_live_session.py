@@ -635,3 +635,56 @@ def test_the_mjs_device_makes_the_next_view_from_the_changes_the_worker_answers(
         since = answer["view"]
         expected = handle({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
         assert view == expected
+
+
+# ---------------------------------------------------------------- the MJ's edits as changes
+
+def _record(n: int, extra: str = "") -> dict:
+    return {"id": f"r{n}", "v": n, "text": extra}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_changes_the_mjs_page_sends_make_its_table_from_the_held_one(node, data):
+    """The MJ's page sends the worker what an edit changed (session.js `tableChanges`), which the
+    worker applies to the table it holds (py/tablee/share.py `apply_changes`): over random
+    edits (records replaced, added, dropped from the front, deleted or reordered; a system state
+    changed or added; the name changed), the worker's table is the page's, and a change it
+    cannot say (a key gone) sends the table whole."""
+    from tablee.share import apply_changes
+
+    n_chars, n_log = data.draw(st.integers(0, 6)), data.draw(st.integers(0, 30))
+    before = {"schema": 1, "app": "tablee", "name": "T", "settings": {},
+              "characters": [_record(i) for i in range(n_chars)], "log": [_record(100 + i) for i in range(n_log)],
+              "systems": {"theorem": {"turn": 0}}}
+    after = json.loads(json.dumps(before))  # a deep copy, as the app's change makes (no record shared)
+    for _ in range(data.draw(st.integers(0, 4))):
+        kind = data.draw(st.sampled_from(["set", "add", "drop", "delete", "swap", "system", "new_system", "name",
+                                          "gone"]))
+        key = data.draw(st.sampled_from(["characters", "log"]))
+        items = after[key]
+        if kind == "set" and items:
+            i = data.draw(st.integers(0, len(items) - 1))
+            items[i] = {**items[i], "text": data.draw(st.text(max_size=5))}
+        elif kind == "add":
+            items.append(_record(1000 + len(items), "new"))
+        elif kind == "drop" and items:
+            del items[:data.draw(st.integers(1, len(items)))]
+        elif kind == "delete" and items:
+            del items[data.draw(st.integers(0, len(items) - 1))]
+        elif kind == "swap" and len(items) > 1:
+            items[0], items[-1] = items[-1], items[0]
+        elif kind == "system":
+            after["systems"]["theorem"] = {"turn": data.draw(st.integers(0, 3))}
+        elif kind == "new_system":
+            after["systems"]["versality"] = {"tokens": 1}
+        elif kind == "name":
+            after["name"] = data.draw(st.text(max_size=5))
+        elif kind == "gone":
+            after.pop("settings", None)
+    changes = node("pure", fn="tableChanges", args=[before, after])
+    if "settings" not in after:
+        assert changes is None
+        return
+    assert changes is not None
+    assert apply_changes(before, changes) == after

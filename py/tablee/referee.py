@@ -1016,21 +1016,9 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | N
     return share.container_changes(before, after)
 
 
-def apply_changes(document: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
-    """``document`` (a copy) with the :func:`changes` of a move made on it."""
-    out = {**document, "systems": {**document["systems"], **found.get("systems", {})}}
-    for key in ("characters", "log"):
-        change = found.get(key)
-        if change is None:
-            continue
-        if "all" in change:
-            out[key] = list(change["all"])
-            continue
-        items = list(document[key][change.get("drop", 0):])
-        for i, record in change.get("set", {}).items():
-            items[int(i)] = record
-        out[key] = items + list(change.get("add", []))
-    return out
+#: ``document`` (a copy) with the :func:`changes` of a move made on it (one function for the
+#: referee's changes and the projection's, :func:`tablee.share.apply_changes`).
+apply_changes = share.apply_changes
 
 
 _MEMBER = {

@@ -362,6 +362,29 @@ def container_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str
     return out
 
 
+def apply_changes(document: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (a copy, every record it keeps shared) with the changes :func:`view_changes`
+    or :func:`container_changes` found (``top`` values set, ``systems`` replaced, ``characters``
+    and ``log`` records dropped, replaced, appended). Raises ``request.invalid`` when they do
+    not fit ``document`` (a position past its end)."""
+    out = {**document, **found.get("top", {}), "systems": {**document["systems"], **found.get("systems", {})}}
+    for key in ("characters", "log"):
+        change = found.get(key)
+        if change is None:
+            continue
+        if "all" in change:
+            out[key] = list(change["all"])
+            continue
+        items = list(document[key][change.get("drop", 0):])
+        for i, record in change.get("set", {}).items():
+            if int(i) >= len(items):
+                raise RulesError("request.invalid", op="store.share", path=f"changes.{key}.set.{i}",
+                                 reason="out_of_range")
+            items[int(i)] = record
+        out[key] = items + list(change.get("add", []))
+    return out
+
+
 def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
     """``after`` from ``before``, two views of :func:`table_view`'s kept path (a record whose view
     did not change is the same object in both): :func:`container_changes`, and the other
@@ -416,11 +439,31 @@ def share(kind: str, data: Any, audience: str) -> dict[str, Any]:
     return _table(data, audience)
 
 
+#: A list's changes (:func:`list_changes`): its JSON form, as the page sends it.
+_LIST_CHANGES = {
+    "type": "object",
+    "properties": {"all": {"type": "array"}, "drop": {"type": "integer", "minimum": 0},
+                   "set": {"type": "object", "patternProperties": {"^(0|[1-9][0-9]{0,5})$": {}},
+                           "additionalProperties": False},
+                   "add": {"type": "array"}},
+    "additionalProperties": False,
+}
+#: A table's changes (:func:`view_changes`), as the MJ's page sends them against the table the
+#: worker holds.
+TABLE_CHANGES = {
+    "type": "object",
+    "properties": {"top": {"type": "object"}, "systems": {"type": "object"},
+                   "characters": _LIST_CHANGES, "log": _LIST_CHANGES},
+    "additionalProperties": False,
+}
+
+
 @op(
     "store.share",
     properties={"kind": {"enum": list(KINDS)}, "data": {}, "audience": {"enum": list(AUDIENCES)},
-                "since": {"type": ["string", "null"], "maxLength": 64}, "hold": {"type": "boolean"}},
-    required=("kind", "data", "audience"),
+                "since": {"type": ["string", "null"], "maxLength": 64}, "hold": {"type": "boolean"},
+                "held": {"type": "string", "minLength": 1, "maxLength": 64}, "changes": TABLE_CHANGES},
+    required=("kind", "audience"),
     summary="What a share link may carry: a character, a roll or a table, validated, "
     "every system's secrets removed for a player.",
 )
@@ -431,13 +474,28 @@ def _share(request: dict[str, Any]) -> dict[str, Any]:
     from the kept records, that view's changes (:func:`view_changes`) instead of ``data``: one
     new log entry is one record to send back, not the table (:func:`project`). With ``hold``
     the worker keeps the table (:mod:`tablee.held`) and answers its revision (``rev``): the
-    referee's next move names it instead of sending the table again."""
+    referee's next move names it instead of sending the table again. The projection may name
+    that revision (``held``) and send the table's ``changes`` since it instead of ``data``: an
+    MJ's one-field edit is then one record to send, and every record it kept is the held one
+    (its view found by identity); another revision than the one held is answered ``{"stale":
+    true}``, and the page sends its table whole."""
     kind, audience = request["kind"], request["audience"]
+    if "held" in request:
+        if not (kind == "table" and audience == "player" and "since" in request and from_json()):
+            raise RulesError("request.invalid", op="store.share", path="held", reason="projection_only")
+        table = held.table(request["held"])
+        if table is None:
+            return {"stale": True}
+        data = apply_changes(table, request.get("changes", {}))
+    elif "data" in request:
+        data = request["data"]
+    else:
+        raise RulesError("request.invalid", op="store.share", path="data", reason="required")
     if not (kind == "table" and audience == "player" and from_json()):
-        return {"kind": kind, "audience": audience, "data": share(kind, request["data"], audience)}
+        return {"kind": kind, "audience": audience, "data": share(kind, data, audience)}
     if "since" not in request:
-        return {"kind": kind, "audience": audience, "data": table_view(request["data"])}
-    out = {"kind": kind, "audience": audience, **project(request["data"], request["since"])}
-    if request.get("hold") and isinstance(request["data"], dict):
-        out["rev"] = held.hold(request["data"])
+        return {"kind": kind, "audience": audience, "data": table_view(data)}
+    out = {"kind": kind, "audience": audience, **project(data, request["since"])}
+    if request.get("hold") and isinstance(data, dict):
+        out["rev"] = held.hold(data)
     return out

@@ -16,7 +16,7 @@
 import * as encoding from "lib0/encoding";
 import { serveLines } from "./lines.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
-import { Session, adopt, applyChanges, applyViewChanges, privateView, shared } from "../../static/js/live/session.js";
+import { Session, adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges } from "../../static/js/live/session.js";
 import { readJson, writeJson } from "../../static/js/live/ydoc.js";
 import { toBase64Url } from "../../static/js/share/codec.js";
 import * as Y from "yjs";
@@ -163,8 +163,18 @@ function fakeApp(doc) {
       }
       if (request.op === "local.echo") return { echo: true };
       if (request.op !== "store.share") return { error: { code: "unknown" } };
+      let data = request.data;
+      if (Object.hasOwn(request, "held")) {
+        // the changes of an MJ's edit against the table held (py/tablee/share.py apply_changes)
+        if (request.held !== this.worker.held?.rev) {
+          this.worker.stale += 1;
+          return { stale: true };
+        }
+        data = Object.assign(applyChanges({ ...this.worker.held.doc }, request.changes), request.changes.top ?? {});
+        this.worker.edits = (this.worker.edits ?? 0) + 1;
+      }
       const keep = request.hold && !this.worker.sharesOnly;
-      return { kind: "table", audience: "player", data: playerView(request.data), ...(keep ? { rev: this.hold(request.data) } : {}) };
+      return { kind: "table", audience: "player", data: playerView(data), ...(keep ? { rev: this.hold(structuredClone(data)) } : {}) };
     },
     notify(kind, text) {
       this.notices.push([kind, text]);
@@ -423,7 +433,7 @@ const handlers = {
     return true;
   },
   pure({ fn, args }) {
-    const fns = { adopt, applyChanges, applyViewChanges, privateView, shared };
+    const fns = { adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges };
     return fns[fn](...args);
   },
   replay({ mj, accepted }) {

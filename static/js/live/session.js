@@ -148,6 +148,63 @@ export function applyChanges(doc, changes) {
   return doc;
 }
 
+/** Past this many records replaced in a list, the list goes whole (the worker's bound). */
+const MAX_SET = 20;
+
+/** How list `after` is made from `before` (py/tablee/share.py `list_changes`, records compared
+ * by identity, then by value): the first `drop` records go, those at the positions `set` are
+ * replaced, `add` is appended; or `{all: after}`. Empty when nothing changed. */
+function listChanges(before, after) {
+  if (after === before) return {};
+  const idOf = (r) => (isObject(r) ? r.id : undefined);
+  let drop = 0;
+  if (after.length && before.length && idOf(after[0]) !== undefined) drop = Math.max(0, before.findIndex((r) => idOf(r) === idOf(after[0])));
+  const kept = before.length - drop;
+  if (after.length < kept) return { all: after };
+  const set = {};
+  let count = 0;
+  for (let i = 0; i < kept; i += 1) {
+    const was = before[drop + i];
+    if (after[i] === was) continue;
+    if (idOf(after[i]) !== idOf(was)) return { all: after };
+    if (jsonEqual(after[i], was)) continue;
+    set[i] = after[i];
+    count += 1;
+    if (count > MAX_SET) return { all: after };
+  }
+  const out = {};
+  if (drop) out.drop = drop;
+  if (count) out.set = set;
+  if (after.length > kept) out.add = after.slice(kept);
+  return out;
+}
+
+/** What changed from table `before` (the one the worker holds) to `after`, in the projection's
+ * changes (py/tablee/share.py `apply_changes`: `top` values, `systems` replaced, the
+ * `characters` and `log` lists' changes), or null when it cannot say it so (a key or a system
+ * state gone, a container that is not one): the table then goes whole. */
+export function tableChanges(before, after) {
+  if (!isObject(before) || !isObject(after)) return null;
+  const lists = ["characters", "log"];
+  if (!lists.every((k) => Array.isArray(before[k]) && Array.isArray(after[k])) || !isObject(before.systems) || !isObject(after.systems)) return null;
+  if (Object.keys(before).some((k) => !Object.hasOwn(after, k)) || Object.keys(before.systems).some((k) => !Object.hasOwn(after.systems, k))) return null;
+  const out = {};
+  const top = {};
+  for (const [k, v] of Object.entries(after)) {
+    if (k === "systems" || lists.includes(k)) continue;
+    if (v !== before[k] && !jsonEqual(v, before[k])) top[k] = v;
+  }
+  if (Object.keys(top).length) out.top = top;
+  const systems = {};
+  for (const [k, v] of Object.entries(after.systems)) if (v !== before.systems[k] && !jsonEqual(v, before.systems[k])) systems[k] = v;
+  if (Object.keys(systems).length) out.systems = systems;
+  for (const k of lists) {
+    const found = listChanges(before[k], after[k]);
+    if (Object.keys(found).length) out[k] = found;
+  }
+  return out;
+}
+
 /** A view of the MJ's table (store.share for a player) with the changes since it the worker
  * answered (py/tablee/share.py `view_changes`): a new object, `view` is not changed. */
 export function applyViewChanges(view, changes) {
@@ -815,7 +872,14 @@ export class Session extends EventTarget {
         // (`since`: the worker answers the changes since the view it made last, when it did;
         // `hold`: it keeps the table, which the referee's next move then names)
         const base = this.view;
-        const answer = await this.app.call({ op: "store.share", kind: "table", data: source, audience: "player", since: base?.id ?? null, hold: true });
+        const ask = { op: "store.share", kind: "table", audience: "player", since: base?.id ?? null, hold: true };
+        // The worker holds the table the last move or projection left: what changed since goes,
+        // not the table (an edit of one sheet is one record); a worker that holds another
+        // table answers stale, and the table goes whole.
+        const held = this.held;
+        const changes = held !== null ? tableChanges(held.doc, source) : null;
+        let answer = changes !== null ? await this.app.call({ ...ask, held: held.rev, changes }) : { stale: true };
+        if (answer?.stale === true) answer = await this.app.call({ ...ask, data: source });
         if (typeof answer.rev === "string") this.held = { doc: source, rev: answer.rev };
         if (answer.error) {
           this.projected = null;
