@@ -158,6 +158,26 @@ def test_the_runtime_core_throws_no_error_while_it_starts(page, site, guarded):
     assert not [t for t in thrown if "/static/vendor/pyscript/" in t[0]], thrown
 
 
+def test_redraws_that_change_nothing_leave_the_navigation_alone(page, site, guarded):
+    """After the first render, the engine's start and its readiness redraw the page but change
+    no text of the navigation: nothing in it is rewritten (each rewrite made the browser restyle
+    and lay out the header again), and the start itself draws nothing."""
+    page.add_init_script(
+        """document.addEventListener("DOMContentLoaded", () => {
+          window.tableeNavChanges = [];
+          new MutationObserver((records) => {
+            if (!performance.getEntriesByName("tablee-first-render").length) return;
+            for (const r of records) window.tableeNavChanges.push(`${r.type} ${r.target.nodeName} ${r.attributeName ?? ""}`);
+          }).observe(document.getElementById("app-nav"), { subtree: true, childList: true, characterData: true, attributes: true });
+        });"""
+    )
+    page.goto(site)
+    wait_engine(page)
+    expect(page.locator("#app-nav a[aria-current=page]")).to_have_attribute("data-route", "home")
+    page.wait_for_timeout(300)  # the redraw once every text is loaded (an idle moment after ready)
+    assert page.evaluate("window.tableeNavChanges") == []
+
+
 def test_index_modulepreloads_the_shell_graph_and_nothing_else():
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
