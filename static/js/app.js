@@ -789,7 +789,6 @@ function renderChrome() {
     else if (link.hasAttribute("aria-current")) link.removeAttribute("aria-current");
     if (link.dataset.route === "live") liveBadge(link, app.liveUnseen());
   }
-  showCurrentLinkSoon(nav);
   setText(document.querySelector(".skip-link"), t("nav.skip"));
   const status = document.getElementById("engine-status");
   // "idle" lasts one paint: the engine starts by itself right after, so it reads "loading".
@@ -811,34 +810,6 @@ function liveBadge(link, unseen) {
   link.append(" ", badge);
   link.dataset.unseen = String(unseen);
   link.setAttribute("aria-label", t("nav.live_unseen", { count: unseen }));
-}
-
-/** On a phone the navigation scrolls inside itself: keep the current page's link in view.
- * Measured in the next animation frame's callback, once the render that asked has changed the
- * page: the layout it reads is the one that frame computes anyway. Read in the render itself,
- * it forced a layout of the whole page there, which the frame then did again after the main
- * view changed. Several renders before a frame share one measure. */
-let currentLinkFrame = 0;
-
-function showCurrentLinkSoon(nav) {
-  if (currentLinkFrame) return;
-  if (typeof requestAnimationFrame !== "function") {
-    showCurrentLink(nav);
-    return;
-  }
-  currentLinkFrame = requestAnimationFrame(() => {
-    currentLinkFrame = 0;
-    showCurrentLink(nav);
-  });
-}
-
-function showCurrentLink(nav) {
-  const current = nav.querySelector("a[aria-current]");
-  if (!current || nav.scrollWidth <= nav.clientWidth) return;
-  const left = current.getBoundingClientRect().left - nav.getBoundingClientRect().left + nav.scrollLeft;
-  if (left < nav.scrollLeft || left + current.offsetWidth > nav.scrollLeft + nav.clientWidth) {
-    nav.scrollLeft = Math.max(0, left - (nav.clientWidth - current.offsetWidth) / 2);
-  }
 }
 
 /** Characters of `system` set apart "à réparer" (shown on that system's pages too). */
