@@ -366,7 +366,7 @@ def test_pyscript_core_probes_shared_array_buffer_without_throwing():
     original = sorted((ROOT / "node_modules/@pyscript/core/dist").glob("core-*.js"))
     vendored = sorted((ROOT / "static/vendor/pyscript").glob("core-*.js"))
     assert original and [p.name for p in original] == [p.name for p in vendored]
-    for source, copy in zip(original, vendored):
+    for source, copy in zip(original, vendored, strict=True):
         text = source.read_text(encoding="utf-8")
         assert len(vendor.SAB_PROBE.findall(text)) == vendor.SAB_PROBES, source.name
         edited = copy.read_text(encoding="utf-8")
@@ -374,4 +374,5 @@ def test_pyscript_core_probes_shared_array_buffer_without_throwing():
         assert not vendor.SAB_PROBE.search(edited)
         assert edited.count("throw 0;new ") == vendor.SAB_PROBES
         # Nothing else differs: the edit only adds the guards.
-        assert len(edited) - len(text) == sum(len(f"if(!{m.group(1)})throw 0;") for m in vendor.SAB_PROBE.finditer(text))
+        guards = sum(len(f"if(!{m.group(1)})throw 0;") for m in vendor.SAB_PROBE.finditer(text))
+        assert len(edited) - len(text) == guards
