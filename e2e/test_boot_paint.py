@@ -127,6 +127,57 @@ def test_a_first_visit_paints_before_it_asks_for_the_app(page, site, guarded):
     assert {"static/js/app.js", "static/i18n/fr/core.json", "static/js/engine.js"} <= after, after
 
 
+def test_the_runtime_core_throws_no_error_while_it_starts(page, site, guarded):
+    """PyScript's core is evaluated on the main thread without throwing an Error: its probe for
+    growable SharedArrayBuffers threw "… is not a constructor" on every page that is not
+    cross-origin isolated, and to word that message V8 parsed the core's 136 kB top level a
+    second time inside the evaluation (tools/vendor.py guard_sab_probe)."""
+    cdp = page.context.new_cdp_session(page)
+    scripts: dict[str, str] = {}
+    thrown: list[tuple[str, str]] = []
+
+    def parsed(event):
+        scripts[event["scriptId"]] = event.get("url", "")
+
+    def paused(event):
+        data = event.get("data") or {}
+        frames = event.get("callFrames") or [{}]
+        if data.get("subtype") == "error":
+            url = scripts.get(frames[0].get("location", {}).get("scriptId"), "")
+            thrown.append((url, (data.get("description") or "").splitlines()[0]))
+        cdp.send("Debugger.resume")
+
+    cdp.on("Debugger.scriptParsed", parsed)
+    cdp.on("Debugger.paused", paused)
+    cdp.send("Debugger.enable")
+    cdp.send("Debugger.setPauseOnExceptions", {"state": "all"})
+    page.goto(site)
+    wait_engine(page)
+    cdp.send("Debugger.setPauseOnExceptions", {"state": "none"})
+    assert any("/static/vendor/pyscript/core-" in url for url in scripts.values()), scripts
+    assert not [t for t in thrown if "/static/vendor/pyscript/" in t[0]], thrown
+
+
+def test_redraws_that_change_nothing_leave_the_navigation_alone(page, site, guarded):
+    """After the first render, the engine's start and its readiness redraw the page but change
+    no text of the navigation: nothing in it is rewritten (each rewrite made the browser restyle
+    and lay out the header again), and the start itself draws nothing."""
+    page.add_init_script(
+        """document.addEventListener("DOMContentLoaded", () => {
+          window.tableeNavChanges = [];
+          new MutationObserver((records) => {
+            if (!performance.getEntriesByName("tablee-first-render").length) return;
+            for (const r of records) window.tableeNavChanges.push(`${r.type} ${r.target.nodeName} ${r.attributeName ?? ""}`);
+          }).observe(document.getElementById("app-nav"), { subtree: true, childList: true, characterData: true, attributes: true });
+        });"""
+    )
+    page.goto(site)
+    wait_engine(page)
+    expect(page.locator("#app-nav a[aria-current=page]")).to_have_attribute("data-route", "home")
+    page.wait_for_timeout(300)  # the redraw once every text is loaded (an idle moment after ready)
+    assert page.evaluate("window.tableeNavChanges") == []
+
+
 def test_index_modulepreloads_the_shell_graph_and_nothing_else():
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)

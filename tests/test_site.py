@@ -357,3 +357,22 @@ def test_the_engine_names_the_snapshot_module_and_the_service_worker_its_cache()
     sw = (ROOT / "sw.js").read_text()
     assert f'const SNAPSHOT_CACHE = `${{PREFIX}}{name.removeprefix("tablee-")}`;' in sw
     assert 'import { loadPyodide as loadPlain, version } from "../vendor/pyodide/pyodide.mjs";' in module
+
+
+def test_pyscript_core_probes_shared_array_buffer_without_throwing():
+    """The vendored core chunk is @pyscript/core's with its two SharedArrayBuffer probes (the
+    page's, the worker's) guarded: without cross-origin isolation they threw a TypeError V8 had
+    to word by parsing the chunk's top level again (tools/vendor.py SAB_PROBE)."""
+    original = sorted((ROOT / "node_modules/@pyscript/core/dist").glob("core-*.js"))
+    vendored = sorted((ROOT / "static/vendor/pyscript").glob("core-*.js"))
+    assert original and [p.name for p in original] == [p.name for p in vendored]
+    for source, copy in zip(original, vendored, strict=True):
+        text = source.read_text(encoding="utf-8")
+        assert len(vendor.SAB_PROBE.findall(text)) == vendor.SAB_PROBES, source.name
+        edited = copy.read_text(encoding="utf-8")
+        assert edited == vendor.guard_sab_probe(text, source.name), "stale: run python3 tools/vendor.py"
+        assert not vendor.SAB_PROBE.search(edited)
+        assert edited.count("throw 0;new ") == vendor.SAB_PROBES
+        # Nothing else differs: the edit only adds the guards.
+        guards = sum(len(f"if(!{m.group(1)})throw 0;") for m in vendor.SAB_PROBE.finditer(text))
+        assert len(edited) - len(text) == guards

@@ -127,6 +127,42 @@ def npm_ci() -> None:
     subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=ROOT, check=True)
 
 
+# PyScript's core chunk (the page's and, inside it as a string, the worker's copy of
+# coincident) probes for growable SharedArrayBuffers with `try{new SAB(4,{maxByteLength:8})}`.
+# A page that is not cross-origin isolated (GitHub Pages sends no COOP/COEP headers) has no
+# SharedArrayBuffer, so this throws "… is not a constructor" while the module is evaluated, and
+# to word that message V8 parses the whole enclosing function again: the chunk's top level,
+# 136 kB, on the main thread (about 7 ms on the bench machine, 30 ms at Lighthouse's 4x CPU
+# slowdown: half the chunk's evaluation), and the worker's bundle in the worker. The guard
+# throws a plain value when there is no constructor instead, which the same catch handles:
+# same fallback, nothing to word, nothing parsed again.
+SAB_PROBE = re.compile(r"try\{new (\w+)\(4,\{maxByteLength:8\}\)\}catch\((\w+)\)\{")
+SAB_PROBE_GUARDED = r"try{if(!\1)throw 0;new \1(4,{maxByteLength:8})}catch(\2){"
+#: Each probe: the page's coincident and the worker's (its source is a string in the chunk).
+SAB_PROBES = 2
+
+
+def guard_sab_probe(text: str, name: str) -> str:
+    """PyScript's core chunk with its SharedArrayBuffer probes guarded (see SAB_PROBE); stops the
+    set-up when the pinned @pyscript/core no longer has exactly the probes this expects."""
+    guarded, count = SAB_PROBE.subn(SAB_PROBE_GUARDED, text)
+    if count != SAB_PROBES:
+        sys.exit(f"[vendor] {name}: expected {SAB_PROBES} SharedArrayBuffer probes, found {count}:"
+                 " check tools/vendor.py SAB_PROBE against the pinned @pyscript/core")
+    return guarded
+
+
+#: Vendored files written through a function of their text: (dest dir, file name) -> edit.
+EDITS = {("pyscript", re.compile(r"core-[\w-]+\.js$")): guard_sab_probe}
+
+
+def edit_for(dest_name: str, file_name: str):
+    for (dest, pattern), edit in EDITS.items():
+        if dest == dest_name and pattern.match(file_name):
+            return edit
+    return None
+
+
 def copy_npm() -> None:
     for dest_name, (src_rel, globs) in NPM_FILES.items():
         src = NODE / src_rel
@@ -136,6 +172,13 @@ def copy_npm() -> None:
                 if path.name.endswith(".d.ts"):
                     continue
                 target = dest / path.relative_to(src)
+                edit = edit_for(dest_name, path.name)
+                if edit is not None:
+                    text = edit(path.read_text(encoding="utf-8"), path.name)
+                    if not target.exists() or target.read_text(encoding="utf-8") != text:
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_text(text, encoding="utf-8")
+                    continue
                 if target.exists() and target.stat().st_size == path.stat().st_size and (
                     target.stat().st_mtime >= path.stat().st_mtime
                 ):

@@ -766,47 +766,46 @@ function renderNotices() {
   );
 }
 
-/** Set a node's text only when it differs: a render that changes nothing leaves the layout
- * clean (the chrome is rendered again after every change of the table). */
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
+/** Set a text or an attribute only when it differs: the chrome is drawn again on every render,
+ * and rewriting the same texts would make the browser restyle and lay out the header and the
+ * navigation each time (on the first render, texts index.html already shows). */
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+function setAttr(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
 }
 
 function renderChrome() {
-  document.title = `Tablée — ${app.doc.name}`;
+  const title = `Tablée — ${app.doc.name}`;
+  if (document.title !== title) document.title = title;
   setText(document.getElementById("table-name"), app.doc.name);
   const toggle = document.getElementById("lang-toggle");
   const other = language() === "fr" ? "en" : "fr";
   // The button names the other language in that language ("English", "Français").
   setText(toggle, t(`lang.name_${other}`));
-  toggle.lang = other;
-  toggle.title = t(`lang.switch_to_${other}`);
+  setAttr(toggle, "lang", other);
+  setAttr(toggle, "title", t(`lang.switch_to_${other}`));
   const nav = document.getElementById("app-nav");
-  nav.setAttribute("aria-label", t("nav.label"));
+  setAttr(nav, "aria-label", t("nav.label"));
   for (const link of nav.querySelectorAll("a[data-route]")) {
     const label = t(`nav.${link.dataset.route}`);
     const unseen = link.dataset.route === "live" ? app.liveUnseen() : 0;
-    // (drawn again only when its words or its badge change)
+    // (drawn again only when its words or its badge change: the live link holds a badge)
     const drawn = `${label}|${unseen}`;
     if (link.dataset.drawn !== drawn) {
       link.dataset.drawn = drawn;
       link.textContent = label;
       if (link.dataset.route === "live") liveBadge(link, unseen);
     }
-    if (link.dataset.route === app.route) link.setAttribute("aria-current", "page");
-    else link.removeAttribute("aria-current");
+    if (link.dataset.route === app.route) setAttr(link, "aria-current", "page");
+    else if (link.hasAttribute("aria-current")) link.removeAttribute("aria-current");
   }
-  // Measuring the nav lays the page out there and then: only when the current link or the
-  // words changed (a new page, the other language), or the window's width (a listener below).
-  const shown = `${app.route}|${language()}`;
-  if (shown !== navShown) {
-    navShown = shown;
-    showCurrentLink(nav);
-  }
-  document.querySelector(".skip-link").textContent = t("nav.skip");
+  setText(document.querySelector(".skip-link"), t("nav.skip"));
   const status = document.getElementById("engine-status");
   // "idle" lasts one paint: the engine starts by itself right after, so it reads "loading".
-  status.textContent = t(`engine.${app.engine.state === "idle" ? "loading" : app.engine.state}`);
+  setText(status, t(`engine.${app.engine.state === "idle" ? "loading" : app.engine.state}`));
 }
 
 /** The live table's link with the count of the players' moves the MJ has not seen, on every
@@ -824,23 +823,6 @@ function liveBadge(link, unseen) {
   link.append(" ", badge);
   link.dataset.unseen = String(unseen);
   link.setAttribute("aria-label", t("nav.live_unseen", { count: unseen }));
-}
-
-/** The page and language the nav was last scrolled for (renderChrome). */
-let navShown = null;
-addEventListener("resize", () => {
-  const nav = document.getElementById("app-nav");
-  if (nav) showCurrentLink(nav);
-});
-
-/** On a phone the navigation scrolls inside itself: keep the current page's link in view. */
-function showCurrentLink(nav) {
-  const current = nav.querySelector("a[aria-current]");
-  if (!current || nav.scrollWidth <= nav.clientWidth) return;
-  const left = current.getBoundingClientRect().left - nav.getBoundingClientRect().left + nav.scrollLeft;
-  if (left < nav.scrollLeft || left + current.offsetWidth > nav.scrollLeft + nav.clientWidth) {
-    nav.scrollLeft = Math.max(0, left - (nav.clientWidth - current.offsetWidth) / 2);
-  }
 }
 
 /** Characters of `system` set apart "à réparer" (shown on that system's pages too). */
@@ -1092,6 +1074,13 @@ async function setupLimits() {
   }
 }
 
+/** End the current task and continue in a new one, ahead of other queued work where the
+ * browser can (scheduler.yield), so a paint or an input may come in between. */
+function yieldToMain() {
+  if (typeof globalThis.scheduler?.yield === "function") return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Run `task` in an idle moment of the main thread (at most a second later). */
 function whenIdle(task) {
   if (typeof requestIdleCallback === "function") requestIdleCallback(() => task(), { timeout: 1000 });
@@ -1142,7 +1131,12 @@ async function boot() {
 
   onEngineState((state, detail) => {
     const wasReady = app.engine.state === "ready";
+    const wasIdle = app.engine.state === "idle";
     app.engine.state = state;
+    // Starting changes nothing on screen (the status line reads "loading" from the first
+    // render and every page waits for "ready"): no redraw in the frame where the runtime's
+    // import begins.
+    if (state === "loading" && wasIdle) return;
     if (state === "ready" && !detail.limits.error) app.limits = detail.limits;
     if (state === "failed" && wasReady) {
       app.notify("error", t("engine.stopped"), [{ label: t("storage.reload"), run: () => location.reload() }]);
@@ -1153,6 +1147,12 @@ async function boot() {
   // A device that follows a live table resumes its session at once (not only on the live
   // pages): a phone's moves then go to the MJ's device from every page, never run on its copy.
   if (readLiveFlag()) import("./live/connect.js").then((m) => m.start(app), () => {});
+  // The first render in two tasks, so neither holds the main thread long: the header, the
+  // navigation and the notices (index.html already shows their French texts), then, once the
+  // browser could paint or answer input, the page itself.
+  renderChrome();
+  renderNotices();
+  await yieldToMain();
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
   performance.mark("tablee-first-render"); // the saved table is in the DOM (make bench)
