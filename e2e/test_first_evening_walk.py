@@ -516,3 +516,34 @@ def test_theorem_screen_reader_lines_follow_the_switch_to_english(app_with):
     expect(app.locator("html")).to_have_attribute("lang", "fr")
     expect(announce).to_contain_text(re.compile(r"(Premier|Second) camp l'emporte|Égalité"))
     expect(app.get_by_test_id("th-opp-side").first).to_contain_text("Premier camp :")
+
+
+def test_versality_creation_counts_its_rules_once_their_messages_show(app_with):
+    """A fresh Versality sheet said "7 règles encore à respecter (voir les messages sous les
+    champs)" while no field said anything: the count pointed at messages nowhere on the page. As
+    on Unicreon's sheet (views/forms.js `count`), the line now says how to see them, and the count
+    comes when the player tries to validate, every rule's message then under its field."""
+    mira = ok({"op": "versality.character.new", "id": "vs-mira", "name": "Mira"})["character"]
+    app = app_with(new_table([mira]), "versality/character/vs-mira")
+    count = app.get_by_test_id("vs-problem-count")
+    expect(count).to_have_text("Création en cours : « Valider la création » vérifie la fiche et montre sous chaque "
+                               "champ ce qui reste à corriger.")
+    shown = app.locator("main .field-error[data-field]").filter(has_text=re.compile(r"\S"))
+    expect(shown).to_have_count(0)
+    # One field left: its message shows, the others not yet; still no count.
+    app.focus("#vs-power-0")
+    app.focus("#vs-name")
+    expect(shown).to_have_count(1)
+    expect(app.locator("[data-field=powers]")).to_have_text("Le personnage doit avoir un pouvoir.")
+    expect(count).not_to_contain_text(re.compile(r"\d"))
+    app.click("#vs-validate")
+    expect(count).to_have_text(re.compile(r"^\d+ règles encore à respecter \(voir les messages sous les champs\)\.$"))
+    n = int(count.inner_text().split()[0])
+    # As many messages at their fields as the count says (several at one field are <br>-parted).
+    messages = app.evaluate("""() => [...document.querySelectorAll('main .field-error[data-field]')]
+      .filter((p) => p.textContent.trim()).reduce((n, p) => n + 1 + p.querySelectorAll('br').length, 0)""")
+    assert messages == n, (messages, n)
+    no_horizontal_scroll(app)
+    app.click("#lang-toggle")
+    expect(count).to_have_text(re.compile(r"^\d+ rules still broken \(see the messages under the fields\)\.$"))
+
