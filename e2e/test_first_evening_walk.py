@@ -547,3 +547,50 @@ def test_versality_creation_counts_its_rules_once_their_messages_show(app_with):
     app.click("#lang-toggle")
     expect(count).to_have_text(re.compile(r"^\d+ rules still broken \(see the messages under the fields\)\.$"))
 
+
+#: Where a box's words start, from its label: [box right, box top, box bottom, words left, words top].
+BOX_AND_WORDS = """(label) => {
+  const box = label.querySelector('input').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(label);
+  range.setStartAfter(label.querySelector('input'));
+  const words = [...range.getClientRects()].find((r) => r.width > 4);
+  return [box.right, box.top, box.bottom, words.left, words.top];
+}"""
+
+
+def test_the_share_pages_choice_of_audience_has_its_words_beside_its_radio(app_with):
+    """On a phone, the share page's "Pour qui" showed each radio alone on its line, a tall empty
+    box, with its words on the line below: the shared field style (padding, a field's height)
+    applied to checkboxes and radios, and only the systems' own `label.check` undid it. A box's
+    words now sit beside it wherever it is (app.css)."""
+    app = app_with(new_table(), "share")
+    labels = app.locator("fieldset.share-audience label")
+    expect(labels).to_have_count(2)
+    for i in range(2):
+        right, top, bottom, left, words_top = labels.nth(i).evaluate(BOX_AND_WORDS)
+        assert left > right and top - 4 <= words_top <= bottom, (i, right, top, bottom, left, words_top)
+        assert bottom - top < 30, (i, top, bottom)  # a box, not a text field's height
+    no_horizontal_scroll(app)
+
+
+def test_more_options_shows_that_it_opens_and_parts_its_count(app_with):
+    """Every test page's folded "Plus d'options" read as a bold heading in a box: as a flex box
+    the summary had lost its disclosure triangle, and the space before its count ("Plus
+    d'options(1 réglée)"). Both are back (app.css `.more-options`)."""
+    eve = ok({"op": "pointzero.character.new", "id": "pz-eve", "name": "Ève"})["character"]
+    eve["skills"] = []  # no skill: the attribute test is set, "(1 réglée)"
+    app = app_with(new_table([eve]), "pointzero/test/pz-eve")
+    summary = app.get_by_test_id("more-options").locator("summary")
+    expect(summary).to_contain_text("1 réglée")
+    marker = summary.evaluate("(s) => getComputedStyle(s, '::before').content")
+    assert "▾" in marker, marker  # open: a setting is in it
+    gap = summary.evaluate("""(s) => {
+      const range = document.createRange();
+      range.setStart(s, 0);
+      range.setEndBefore(s.querySelector('span'));
+      return s.querySelector('span').getBoundingClientRect().left - range.getBoundingClientRect().right;
+    }""")
+    assert gap >= 3, gap
+    summary.click()
+    assert "▸" in summary.evaluate("(s) => getComputedStyle(s, '::before').content")
