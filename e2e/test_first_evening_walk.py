@@ -594,3 +594,19 @@ def test_more_options_shows_that_it_opens_and_parts_its_count(app_with):
     assert gap >= 3, gap
     summary.click()
     assert "▸" in summary.evaluate("(s) => getComputedStyle(s, '::before').content")
+
+
+def test_versality_in_english_names_its_cards_as_its_help_does(app_with):
+    """In English, Versality's help said "Base: one oui-et, one oui, two oui-mais … oui-et 3"
+    beside chips and buttons reading "Yes, and…", "+ Yes, but… (1 pt)", "+ No, but… (covers 3)":
+    two names for one card, and only one of them explained. Game terms keep their French names
+    in both languages (DESIGN.md), so the cards are "Oui, et…", "Non, mais…" there too."""
+    mira = ok({"op": "versality.character.new", "id": "vs-mira", "name": "Mira"})["character"]
+    app = app_with(new_table([mira]), "versality/character/vs-mira")
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "en")
+    expect(app.locator("main")).to_contain_text("Base: one oui-et, one oui, two oui-mais")
+    chips = app.get_by_test_id("vs-deck-card")
+    expect(chips.first).to_contain_text("Oui, et…")
+    expect(app.locator("main")).not_to_contain_text(re.compile(r"\b(Yes|No), (and|but)"))
+    no_horizontal_scroll(app)
