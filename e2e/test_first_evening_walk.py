@@ -610,3 +610,20 @@ def test_versality_in_english_names_its_cards_as_its_help_does(app_with):
     expect(chips.first).to_contain_text("Oui, et…")
     expect(app.locator("main")).not_to_contain_text(re.compile(r"\b(Yes|No), (and|but)"))
     no_horizontal_scroll(app)
+
+
+def test_a_granted_gain_in_english_takes_an_english_colon(app_with):
+    """SYSTMJ's end-of-session review listed what was granted as "Personnalité : 50 → 55" on the
+    English page: a French colon written into the template. It, Versality's result steps, a
+    Théorem arcana's logged effect and the live table's lists now take the language's colon."""
+    aldo = ok({"op": "systmj.entity.new", "id": "sj-aldo", "name": "Aldo"})["character"]
+    aldo["attributes"]["personnalite"] = 55
+    aldo["progress"] = [{"session": 1, "kind": "attribute", "target": "attribute", "key": "personnalite",
+                         "before": 50, "after": 55, "note": "Fin de campagne"}]
+    state = ok({"op": "systmj.state.new"})["state"]
+    app = app_with(new_table([aldo], {"systmj": state}), "systmj/review")
+    granted = app.get_by_test_id("sj-granted")
+    expect(granted).to_contain_text("Personnalité : 50 → 55")
+    app.click("#lang-toggle")
+    expect(granted).to_contain_text("Personnalité: 50 → 55")
+    no_horizontal_scroll(app)

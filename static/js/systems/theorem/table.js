@@ -191,7 +191,7 @@ async function playArcane(app, c, cardId, mode) {
   // Played "pour son effet": the effect the table wrote for this arcane (MK screen) is shown
   // and logged; an arcane with none says where it is written.
   ui.effect = mode === "effect" ? { number: res.arcane, name, cost: res.cost, text: typeof res.effect === "string" ? res.effect : "" } : null;
-  if (ui.effect?.text) summary = `${label} : ${ui.effect.text}`;
+  if (ui.effect?.text) summary = `${label}${colon()}${ui.effect.text}`;
   if (res.done) {
     finish(app, c, res, undefined, seed);
     summary = resultSummary(res);

@@ -287,7 +287,7 @@ function resultSection(app) {
     <p class="vs-final tone-${tone(r.final)}" data-testid="vs-final">${outcomeLabel(r.final)}</p>
     <p>${t("versality.ui.played_card", { card: outcomeLabel(r.played.kind) })} · ${t(`versality.ui.rule_applied_${r.rule}`)}</p>
     ${r.steps.length ? html`<ol class="vs-steps" data-testid="vs-steps">
-      ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.spent})` : ""} : ${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
+      ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.spent})` : ""}${colon()}${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
     </ol>` : html`<p class="muted small">${t("versality.ui.no_steps")}</p>`}
     ${verifyControl(app, `vs-test-${r.seed ?? ""}`, checkOf(loggedEntry(app, r.seed)), r.seed ?? null)}${resultShare(app, r.seed)}
   </section>`;
