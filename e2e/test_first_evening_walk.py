@@ -627,3 +627,19 @@ def test_a_granted_gain_in_english_takes_an_english_colon(app_with):
     app.click("#lang-toggle")
     expect(granted).to_contain_text("Personnalité: 50 → 55")
     no_horizontal_scroll(app)
+
+
+def test_versality_draw_waits_for_a_validated_creation_and_says_where_to_validate(app_with):
+    """A character whose creation was not validated: the test page said its deck could not be
+    played yet, yet "Piocher" stayed enabled, and each press only printed the same refusal once
+    more under it. The button is now disabled, described by that reason, and a link leads to
+    the sheet where the creation is validated."""
+    mira = ok({"op": "versality.character.new", "id": "vs-mira", "name": "Mira"})["character"]
+    app = app_with(new_table([mira]), "versality/test/vs-mira")
+    draw = app.locator("#vs-draw")
+    expect(app.locator("#vs-odds-error")).to_contain_text("La création de ce personnage n'est pas validée")
+    expect(draw).to_be_disabled()
+    expect(draw).to_have_attribute("aria-describedby", "vs-odds-error")
+    app.get_by_test_id("vs-to-creation").click()
+    expect(app.locator("#vs-validate")).to_be_visible()
+    no_horizontal_scroll(app)
