@@ -643,3 +643,15 @@ def test_versality_draw_waits_for_a_validated_creation_and_says_where_to_validat
     app.get_by_test_id("vs-to-creation").click()
     expect(app.locator("#vs-validate")).to_be_visible()
     no_horizontal_scroll(app)
+
+
+def test_opening_theorem_is_not_a_change_to_undo(app_with):
+    """Théorem's pages make the table's deck (the 56 numbered cards shuffled) the first time one
+    opens. That was kept as the person's change: the Table page listed "Table Théorem modifiée"
+    and offered to undo it, though they had only looked. It is no longer theirs to undo."""
+    app = app_with(new_table([theorem_joshua()]), "theorem")
+    wait_saved(app, "d => !!d.systems.theorem")
+    goto_route(app, "table")
+    expect(app.get_by_test_id("undo-section")).to_be_visible()
+    expect(app.get_by_test_id("undo-entry")).to_have_count(0)
+    expect(app.get_by_test_id("undo-toast")).to_have_count(0)

@@ -76,11 +76,13 @@ export function ensureState(app) {
   app.call({ op: "theorem.state.new", seed }).then((r) => {
     making = false;
     // Only into a table that still has none (another tab may have made it meanwhile: its deck
-    // is kept, checked again on the latest saved table when this change is written).
+    // is kept, checked again on the latest saved table when this change is written). Not a
+    // change of the person's to undo: opening a Théorem page put "Table Théorem modifiée" first
+    // in the Table page's list and its Annuler, for something they never did.
     if (!r.error && !tableState(app.doc)) {
       app.update((doc) => {
         if (!tableState(doc)) doc.systems.theorem = r.state;
-      });
+      }, { record: false });
     }
   });
 }
