@@ -655,3 +655,15 @@ def test_opening_theorem_is_not_a_change_to_undo(app_with):
     expect(app.get_by_test_id("undo-section")).to_be_visible()
     expect(app.get_by_test_id("undo-entry")).to_have_count(0)
     expect(app.get_by_test_id("undo-toast")).to_have_count(0)
+
+
+def test_a_versality_draw_is_named_in_the_undo_bar(app_with):
+    """After drawing, the undo bar said "Table Versality modifiée. Annuler": which change would
+    be undone was anyone's guess. The draw, the card played and a deck's update are named."""
+    app = app_with(new_table([versality_character("vs-nadia", "Nadia")]), "versality/test/vs-nadia")
+    app.click("#vs-draw")
+    toast = app.get_by_test_id("undo-toast")
+    expect(toast).to_contain_text("Cartes piochées par Nadia")
+    app.click("#lang-toggle")
+    goto_route(app, "table")
+    expect(app.get_by_test_id("undo-list")).to_contain_text("Cards drawn by Nadia")
