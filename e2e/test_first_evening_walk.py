@@ -667,3 +667,14 @@ def test_a_versality_draw_is_named_in_the_undo_bar(app_with):
     app.click("#lang-toggle")
     goto_route(app, "table")
     expect(app.get_by_test_id("undo-list")).to_contain_text("Cards drawn by Nadia")
+
+
+def test_a_theorem_draw_is_named_in_the_undo_bar(app_with):
+    """After a draw on Théorem's table the undo bar said "Table Théorem modifiée": a player's
+    draw, figure, arcane, hand and cancel are now named, with whose they were."""
+    state = ok({"op": "theorem.state.new", "seed": 8})["state"]
+    app = app_with(new_table([theorem_joshua()], systems={"theorem": state}), "theorem/test/th-josh")
+    app.select_option("#th-skill", index=1)
+    expect(app.locator("#th-draw")).to_be_enabled()
+    app.click("#th-draw")
+    expect(app.get_by_test_id("undo-toast")).to_contain_text("Carte tirée par Joshua")

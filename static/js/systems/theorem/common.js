@@ -49,8 +49,10 @@ export function tableState(doc) {
  * null): `steps(state, character)` makes its engine calls and answers {state, character?, ...}
  * (or {error}); the state (and character) are written only if neither changed while the engine
  * answered, else the action is asked again on the new table (views/ui.js engineChange): two
- * quick actions are both applied, in order, the second on the table the first left. */
-export function tableAction(app, holder, id, steps) {
+ * quick actions are both applied, in order, the second on the table the first left. `label`
+ * (an i18n key under theorem.change, given the character's name as {name}) names the change in
+ * the undo bar and the Table page ("Table Théorem modifiée" said nothing of what was done). */
+export function tableAction(app, holder, id, steps, label = null) {
   const characterOf = (doc) => (id ? findCharacter(doc, id) ?? null : null);
   return engineChange(app, holder, {
     request: (doc) => {
@@ -64,6 +66,7 @@ export function tableAction(app, holder, id, steps) {
       doc.systems.theorem = r.state;
       if (r.character) replaceCharacter(doc, r.character);
     },
+    label: label ? (answer, req, doc) => ({ key: `theorem.change.${label}`, params: { name: nameOf(characterOf(doc)) } }) : null,
   });
 }
 
