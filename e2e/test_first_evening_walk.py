@@ -678,3 +678,15 @@ def test_a_theorem_draw_is_named_in_the_undo_bar(app_with):
     expect(app.locator("#th-draw")).to_be_enabled()
     app.click("#th-draw")
     expect(app.get_by_test_id("undo-toast")).to_contain_text("Carte tirée par Joshua")
+
+
+def test_point_zero_changes_are_named_in_the_undo_bar_without_the_secret(app_with):
+    """Setting the scenario's secret threshold left an undo bar saying "Table Point Zéro
+    modifiée": the MJ's and the Tension gauge's changes are named (the threshold's value never
+    is: the bar may be seen by the players at the table)."""
+    app = app_with(new_table(), "pointzero/mj")
+    app.select_option("#pz-mj-threshold-input", "7")
+    app.click("#pz-mj-threshold-save")
+    toast = app.get_by_test_id("undo-toast")
+    expect(toast).to_contain_text("Seuil secret du scénario fixé")
+    expect(toast).not_to_contain_text("7")
