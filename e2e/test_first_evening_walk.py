@@ -701,3 +701,12 @@ def test_versality_mj_changes_are_named_in_the_undo_bar(app_with):
     expect(toast).to_contain_text("Échelle de catastrophe changée")
     app.get_by_role("button", name="Pions plus un").click()
     expect(toast).to_contain_text("Pions de dégradation changés")
+
+
+def test_unicreon_fight_changes_are_named_in_the_undo_bar(app_with):
+    """Starting a fight left "Table Unicreon modifiée. Annuler": the combat tracker's changes
+    are named (a new fight, a fighter added, an attack, the next turn…)."""
+    lina = ok({"op": "unicreon.character.new", "id": "uc-lina", "name": "Lina"})["character"]
+    app = app_with(new_table([lina]), "unicreon/combat")
+    app.get_by_role("button", name="Nouveau combat").click()
+    expect(app.get_by_test_id("undo-toast")).to_contain_text("Nouveau combat")
