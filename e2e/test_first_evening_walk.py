@@ -516,3 +516,197 @@ def test_theorem_screen_reader_lines_follow_the_switch_to_english(app_with):
     expect(app.locator("html")).to_have_attribute("lang", "fr")
     expect(announce).to_contain_text(re.compile(r"(Premier|Second) camp l'emporte|Égalité"))
     expect(app.get_by_test_id("th-opp-side").first).to_contain_text("Premier camp :")
+
+
+def test_versality_creation_counts_its_rules_once_their_messages_show(app_with):
+    """A fresh Versality sheet said "7 règles encore à respecter (voir les messages sous les
+    champs)" while no field said anything: the count pointed at messages nowhere on the page. As
+    on Unicreon's sheet (views/forms.js `count`), the line now says how to see them, and the count
+    comes when the player tries to validate, every rule's message then under its field."""
+    mira = ok({"op": "versality.character.new", "id": "vs-mira", "name": "Mira"})["character"]
+    app = app_with(new_table([mira]), "versality/character/vs-mira")
+    count = app.get_by_test_id("vs-problem-count")
+    expect(count).to_have_text("Création en cours : « Valider la création » vérifie la fiche et montre sous chaque "
+                               "champ ce qui reste à corriger.")
+    shown = app.locator("main .field-error[data-field]").filter(has_text=re.compile(r"\S"))
+    expect(shown).to_have_count(0)
+    # One field left: its message shows, the others not yet; still no count.
+    app.focus("#vs-power-0")
+    app.focus("#vs-name")
+    expect(shown).to_have_count(1)
+    expect(app.locator("[data-field=powers]")).to_have_text("Le personnage doit avoir un pouvoir.")
+    expect(count).not_to_contain_text(re.compile(r"\d"))
+    app.click("#vs-validate")
+    expect(count).to_have_text(re.compile(r"^\d+ règles encore à respecter \(voir les messages sous les champs\)\.$"))
+    n = int(count.inner_text().split()[0])
+    # As many messages at their fields as the count says (several at one field are <br>-parted).
+    messages = app.evaluate("""() => [...document.querySelectorAll('main .field-error[data-field]')]
+      .filter((p) => p.textContent.trim()).reduce((n, p) => n + 1 + p.querySelectorAll('br').length, 0)""")
+    assert messages == n, (messages, n)
+    no_horizontal_scroll(app)
+    app.click("#lang-toggle")
+    expect(count).to_have_text(re.compile(r"^\d+ rules still broken \(see the messages under the fields\)\.$"))
+
+
+#: Where a box's words start, from its label: [box right, box top, box bottom, words left, words top].
+BOX_AND_WORDS = """(label) => {
+  const box = label.querySelector('input').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(label);
+  range.setStartAfter(label.querySelector('input'));
+  const words = [...range.getClientRects()].find((r) => r.width > 4);
+  return [box.right, box.top, box.bottom, words.left, words.top];
+}"""
+
+
+def test_the_share_pages_choice_of_audience_has_its_words_beside_its_radio(app_with):
+    """On a phone, the share page's "Pour qui" showed each radio alone on its line, a tall empty
+    box, with its words on the line below: the shared field style (padding, a field's height)
+    applied to checkboxes and radios, and only the systems' own `label.check` undid it. A box's
+    words now sit beside it wherever it is (app.css)."""
+    app = app_with(new_table(), "share")
+    labels = app.locator("fieldset.share-audience label")
+    expect(labels).to_have_count(2)
+    for i in range(2):
+        right, top, bottom, left, words_top = labels.nth(i).evaluate(BOX_AND_WORDS)
+        assert left > right and top - 4 <= words_top <= bottom, (i, right, top, bottom, left, words_top)
+        assert bottom - top < 30, (i, top, bottom)  # a box, not a text field's height
+    no_horizontal_scroll(app)
+
+
+def test_more_options_shows_that_it_opens_and_parts_its_count(app_with):
+    """Every test page's folded "Plus d'options" read as a bold heading in a box: as a flex box
+    the summary had lost its disclosure triangle, and the space before its count ("Plus
+    d'options(1 réglée)"). Both are back (app.css `.more-options`)."""
+    eve = ok({"op": "pointzero.character.new", "id": "pz-eve", "name": "Ève"})["character"]
+    eve["skills"] = []  # no skill: the attribute test is set, "(1 réglée)"
+    app = app_with(new_table([eve]), "pointzero/test/pz-eve")
+    summary = app.get_by_test_id("more-options").locator("summary")
+    expect(summary).to_contain_text("1 réglée")
+    marker = summary.evaluate("(s) => getComputedStyle(s, '::before').content")
+    assert "▾" in marker, marker  # open: a setting is in it
+    gap = summary.evaluate("""(s) => {
+      const range = document.createRange();
+      range.setStart(s, 0);
+      range.setEndBefore(s.querySelector('span'));
+      return s.querySelector('span').getBoundingClientRect().left - range.getBoundingClientRect().right;
+    }""")
+    assert gap >= 3, gap
+    summary.click()
+    assert "▸" in summary.evaluate("(s) => getComputedStyle(s, '::before').content")
+
+
+def test_versality_in_english_names_its_cards_as_its_help_does(app_with):
+    """In English, Versality's help said "Base: one oui-et, one oui, two oui-mais … oui-et 3"
+    beside chips and buttons reading "Yes, and…", "+ Yes, but… (1 pt)", "+ No, but… (covers 3)":
+    two names for one card, and only one of them explained. Game terms keep their French names
+    in both languages (DESIGN.md), so the cards are "Oui, et…", "Non, mais…" there too."""
+    mira = ok({"op": "versality.character.new", "id": "vs-mira", "name": "Mira"})["character"]
+    app = app_with(new_table([mira]), "versality/character/vs-mira")
+    app.click("#lang-toggle")
+    expect(app.locator("html")).to_have_attribute("lang", "en")
+    expect(app.locator("main")).to_contain_text("Base: one oui-et, one oui, two oui-mais")
+    chips = app.get_by_test_id("vs-deck-card")
+    expect(chips.first).to_contain_text("Oui, et…")
+    expect(app.locator("main")).not_to_contain_text(re.compile(r"\b(Yes|No), (and|but)"))
+    no_horizontal_scroll(app)
+
+
+def test_a_granted_gain_in_english_takes_an_english_colon(app_with):
+    """SYSTMJ's end-of-session review listed what was granted as "Personnalité : 50 → 55" on the
+    English page: a French colon written into the template. It, Versality's result steps, a
+    Théorem arcana's logged effect and the live table's lists now take the language's colon."""
+    aldo = ok({"op": "systmj.entity.new", "id": "sj-aldo", "name": "Aldo"})["character"]
+    aldo["attributes"]["personnalite"] = 55
+    aldo["progress"] = [{"session": 1, "kind": "attribute", "target": "attribute", "key": "personnalite",
+                         "before": 50, "after": 55, "note": "Fin de campagne"}]
+    state = ok({"op": "systmj.state.new"})["state"]
+    app = app_with(new_table([aldo], {"systmj": state}), "systmj/review")
+    granted = app.get_by_test_id("sj-granted")
+    expect(granted).to_contain_text("Personnalité : 50 → 55")
+    app.click("#lang-toggle")
+    expect(granted).to_contain_text("Personnalité: 50 → 55")
+    no_horizontal_scroll(app)
+
+
+def test_versality_draw_waits_for_a_validated_creation_and_says_where_to_validate(app_with):
+    """A character whose creation was not validated: the test page said its deck could not be
+    played yet, yet "Piocher" stayed enabled, and each press only printed the same refusal once
+    more under it. The button is now disabled, described by that reason, and a link leads to
+    the sheet where the creation is validated."""
+    mira = ok({"op": "versality.character.new", "id": "vs-mira", "name": "Mira"})["character"]
+    app = app_with(new_table([mira]), "versality/test/vs-mira")
+    draw = app.locator("#vs-draw")
+    expect(app.locator("#vs-odds-error")).to_contain_text("La création de ce personnage n'est pas validée")
+    expect(draw).to_be_disabled()
+    expect(draw).to_have_attribute("aria-describedby", "vs-odds-error")
+    app.get_by_test_id("vs-to-creation").click()
+    expect(app.locator("#vs-validate")).to_be_visible()
+    no_horizontal_scroll(app)
+
+
+def test_opening_theorem_is_not_a_change_to_undo(app_with):
+    """Théorem's pages make the table's deck (the 56 numbered cards shuffled) the first time one
+    opens. That was kept as the person's change: the Table page listed "Table Théorem modifiée"
+    and offered to undo it, though they had only looked. It is no longer theirs to undo."""
+    app = app_with(new_table([theorem_joshua()]), "theorem")
+    wait_saved(app, "d => !!d.systems.theorem")
+    goto_route(app, "table")
+    expect(app.get_by_test_id("undo-section")).to_be_visible()
+    expect(app.get_by_test_id("undo-entry")).to_have_count(0)
+    expect(app.get_by_test_id("undo-toast")).to_have_count(0)
+
+
+def test_a_versality_draw_is_named_in_the_undo_bar(app_with):
+    """After drawing, the undo bar said "Table Versality modifiée. Annuler": which change would
+    be undone was anyone's guess. The draw, the card played and a deck's update are named."""
+    app = app_with(new_table([versality_character("vs-nadia", "Nadia")]), "versality/test/vs-nadia")
+    app.click("#vs-draw")
+    toast = app.get_by_test_id("undo-toast")
+    expect(toast).to_contain_text("Cartes piochées par Nadia")
+    app.click("#lang-toggle")
+    goto_route(app, "table")
+    expect(app.get_by_test_id("undo-list")).to_contain_text("Cards drawn by Nadia")
+
+
+def test_a_theorem_draw_is_named_in_the_undo_bar(app_with):
+    """After a draw on Théorem's table the undo bar said "Table Théorem modifiée": a player's
+    draw, figure, arcane, hand and cancel are now named, with whose they were."""
+    state = ok({"op": "theorem.state.new", "seed": 8})["state"]
+    app = app_with(new_table([theorem_joshua()], systems={"theorem": state}), "theorem/test/th-josh")
+    app.select_option("#th-skill", index=1)
+    expect(app.locator("#th-draw")).to_be_enabled()
+    app.click("#th-draw")
+    expect(app.get_by_test_id("undo-toast")).to_contain_text("Carte tirée par Joshua")
+
+
+def test_point_zero_changes_are_named_in_the_undo_bar_without_the_secret(app_with):
+    """Setting the scenario's secret threshold left an undo bar saying "Table Point Zéro
+    modifiée": the MJ's and the Tension gauge's changes are named (the threshold's value never
+    is: the bar may be seen by the players at the table)."""
+    app = app_with(new_table(), "pointzero/mj")
+    app.select_option("#pz-mj-threshold-input", "7")
+    app.click("#pz-mj-threshold-save")
+    toast = app.get_by_test_id("undo-toast")
+    expect(toast).to_contain_text("Seuil secret du scénario fixé")
+    expect(toast).not_to_contain_text("7")
+
+
+def test_versality_mj_changes_are_named_in_the_undo_bar(app_with):
+    """The MJ's +1 on the catastrophe scale left "Table Versality modifiée. Annuler"; the MJ
+    screen's changes are named (catastrophe, tokens, a power's use, a session, the awards)."""
+    app = app_with(new_table([versality_character("vs-nadia", "Nadia")]), "versality/mj")
+    app.get_by_role("button", name="Catastrophe plus un").click()
+    toast = app.get_by_test_id("undo-toast")
+    expect(toast).to_contain_text("Échelle de catastrophe changée")
+    app.get_by_role("button", name="Pions plus un").click()
+    expect(toast).to_contain_text("Pions de dégradation changés")
+
+
+def test_unicreon_fight_changes_are_named_in_the_undo_bar(app_with):
+    """Starting a fight left "Table Unicreon modifiée. Annuler": the combat tracker's changes
+    are named (a new fight, a fighter added, an attack, the next turn…)."""
+    lina = ok({"op": "unicreon.character.new", "id": "uc-lina", "name": "Lina"})["character"]
+    app = app_with(new_table([lina]), "unicreon/combat")
+    app.get_by_role("button", name="Nouveau combat").click()
+    expect(app.get_by_test_id("undo-toast")).to_contain_text("Nouveau combat")

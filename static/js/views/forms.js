@@ -9,6 +9,7 @@
 //   <input @blur=${form.leave(app, "job")}>            // left: its problems show from now on
 //   <fieldset @focusout=${form.leaveGroup(app, "characteristics")}>  // the group left
 //   finish: if (!check.ok) { form.touchAll(); focusFirstInvalid(); }  // tried to finish
+//   const count = form.count(check);       // the count of problems, said once they all show
 //
 // A problem at field F is shown once F, or a group above F ("skills" for "skills.2.name"),
 // has been left, or once the person tried to finish. A field already left shows its problem
@@ -85,6 +86,20 @@ export function touchedForm() {
         for (const field of fields) changed = form.touch(field) || changed;
         if (changed) later(app);
       };
+    },
+    /**
+     * What a sheet's count of problems may say, given the whole check (not `visible`'s):
+     * `null` while the check has not answered, `{ n: 0 }` when there is no problem, `{ n,
+     * later: true }` while some problem is not yet shown at its field, `{ n }` once every one
+     * is. A count said before the messages it counts ("7 règles encore à respecter (voir les
+     * messages sous les champs)" over a fresh sheet with no message anywhere) could not be
+     * followed: say the count only with its messages, and before that how to see them.
+     */
+    count(check) {
+      const problems = check?.problems;
+      if (!Array.isArray(problems)) return null;
+      const n = problems.length;
+      return n && !problems.every((p) => form.shows(p.field ?? "")) ? { n, later: true } : { n };
     },
     /** What is being typed in `field` before it commits (undefined when nothing). */
     preview(field) {

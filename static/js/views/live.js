@@ -16,7 +16,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { live } from "../../vendor/lit-html/directives/live.js";
-import { errorMessage, formatClock, has, t } from "../i18n.js";
+import { colon, errorMessage, formatClock, has, t } from "../i18n.js";
 import { mjOnly } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import {
@@ -550,7 +550,7 @@ function assignSection(app, session) {
   const holder = new Map();
   for (const p of session.presence()) for (const c of p.characters) holder.set(c, p);
   return html`<div data-testid="live-assign"><h3>${t("live.assign_title")}</h3><ul>
-    ${asking.map((p) => html`<li data-member=${p.id}><strong>${p.name}</strong> : ${p.asked.map((id) => {
+    ${asking.map((p) => html`<li data-member=${p.id}><strong>${p.name}</strong>${colon()}${p.asked.map((id) => {
       const other = holder.get(id);
       return html`${characterName(app, id)}${other && other.id !== p.id ? html` <span class="muted">(${t("live.assigned_elsewhere", { name: other.name })})</span>` : nothing}; `;
     })}
@@ -602,7 +602,7 @@ function handsSection(app, session) {
   return html`<div data-testid="live-hands"><h3>${t("live.hand_title")}</h3>
     ${hands.length === 0
       ? html`<p class="muted">${t("live.no_hand")}</p>`
-      : html`<ul>${hands.map((h) => html`<li data-owner=${h.owner}>${characterName(app, h.owner)} (${h.system}) : ${h.cards.length ? h.cards.join(", ") : t("live.hand_empty")}</li>`)}</ul>`}
+      : html`<ul>${hands.map((h) => html`<li data-owner=${h.owner}>${characterName(app, h.owner)} (${h.system})${colon()}${h.cards.length ? h.cards.join(", ") : t("live.hand_empty")}</li>`)}</ul>`}
   </div>`;
 }
 

@@ -52,8 +52,20 @@ export function stateOp(app, holder, build) {
     request: (doc) => build(storedState(doc)),
     basis: (doc) => doc.systems?.pointzero ?? null,
     apply: (doc, r) => saveState(doc, r.state),
+    label: (answer, req) => {
+      const key = CHANGE_LABELS[req.op];
+      if (!key) return null;
+      return req.who ? { key, params: { who: req.who } } : { key: key === "pointzero.change.tension" ? "pointzero.change.tension_anon" : key, params: {} };
+    },
   });
 }
+
+/** What each change of the table state is called in the undo bar and the Table page ("Table
+ * Point Zéro modifiée" said nothing of which); the secret threshold's value is never named. */
+const CHANGE_LABELS = {
+  "pointzero.tension.use": "pointzero.change.tension", "pointzero.mj.threshold": "pointzero.change.threshold",
+  "pointzero.settings.tension_rule": "pointzero.change.tension_rule", "pointzero.mj.new_scenario": "pointzero.change.new_scenario",
+};
 
 const playerView = requestCache({ keepStale: true });
 

@@ -7,7 +7,7 @@
 // the wear review and the closing of the session (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { t } from "../../i18n.js";
+import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { engineChange, onNavigate } from "../../views/ui.js";
 import {
@@ -155,7 +155,7 @@ function grantedList(c, state, session) {
   const label = (p) => (p.target === "attribute" ? attrLabel(p.key) : skillLabel(state, p.key));
   return html`<div class="sj-granted" data-testid="sj-granted">
     <p><strong>${t("systmj.ui.granted")}</strong></p>
-    <ul>${done.map((p) => html`<li>${label(p)} : ${p.before} → ${p.after} <span class="muted small">(${p.note})</span></li>`)}</ul>
+    <ul>${done.map((p) => html`<li>${label(p)}${colon()}${p.before} → ${p.after} <span class="muted small">(${p.note})</span></li>`)}</ul>
   </div>`;
 }
 

@@ -49,8 +49,10 @@ export function tableState(doc) {
  * null): `steps(state, character)` makes its engine calls and answers {state, character?, ...}
  * (or {error}); the state (and character) are written only if neither changed while the engine
  * answered, else the action is asked again on the new table (views/ui.js engineChange): two
- * quick actions are both applied, in order, the second on the table the first left. */
-export function tableAction(app, holder, id, steps) {
+ * quick actions are both applied, in order, the second on the table the first left. `label`
+ * (an i18n key under theorem.change, given the character's name as {name}) names the change in
+ * the undo bar and the Table page ("Table Théorem modifiée" said nothing of what was done). */
+export function tableAction(app, holder, id, steps, label = null) {
   const characterOf = (doc) => (id ? findCharacter(doc, id) ?? null : null);
   return engineChange(app, holder, {
     request: (doc) => {
@@ -64,6 +66,7 @@ export function tableAction(app, holder, id, steps) {
       doc.systems.theorem = r.state;
       if (r.character) replaceCharacter(doc, r.character);
     },
+    label: label ? (answer, req, doc) => ({ key: `theorem.change.${label}`, params: { name: nameOf(characterOf(doc)) } }) : null,
   });
 }
 
@@ -76,11 +79,13 @@ export function ensureState(app) {
   app.call({ op: "theorem.state.new", seed }).then((r) => {
     making = false;
     // Only into a table that still has none (another tab may have made it meanwhile: its deck
-    // is kept, checked again on the latest saved table when this change is written).
+    // is kept, checked again on the latest saved table when this change is written). Not a
+    // change of the person's to undo: opening a Théorem page put "Table Théorem modifiée" first
+    // in the Table page's list and its Annuler, for something they never did.
     if (!r.error && !tableState(app.doc)) {
       app.update((doc) => {
         if (!tableState(doc)) doc.systems.theorem = r.state;
-      });
+      }, { record: false });
     }
   });
 }

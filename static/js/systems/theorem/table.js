@@ -121,7 +121,7 @@ async function drawCard(app, c) {
     pending = begun.state.pending[c.id];
     const drawn = await app.call({ op: "theorem.action.draw", state: begun.state, character: begun.character, seed });
     return drawn.error ? keepBegun(begun, drawn.error) : { ...drawn, character: begun.character };
-  });
+  }, "draw");
   if (!r || showRefused(app, r)) return;
   const res = r.result;
   const card = cardName(res.card);
@@ -147,7 +147,7 @@ async function drawCard(app, c) {
 
 async function figure(app, c, decision) {
   const r = await tableAction(app, ui, c.id, (state, character) =>
-    app.call({ op: "theorem.action.figure", state, character, decision }).then(stateOnly));
+    app.call({ op: "theorem.action.figure", state, character, decision }).then(stateOnly), decision === "aside" ? "figure_aside" : "figure_played");
   if (!r) return;
   ui.announce = () => t(decision === "aside" ? "theorem.ui.figure_set_aside" : "theorem.ui.figure_played", { card: cardName(r.result.card) });
   app.rerender();
@@ -161,14 +161,14 @@ async function playAside(app, c, cardId) {
     if (begun.error) return begun;
     const played = await app.call({ op: "theorem.action.aside", state: begun.state, character_id: c.id, card: cardId });
     return played.error ? keepBegun(begun, played.error) : { ...played, character: begun.character };
-  });
+  }, "aside");
   if (!r || showRefused(app, r)) return;
   ui.announce = () => t("theorem.ui.aside_played", { card: cardName(r.result.card) });
   app.rerender();
 }
 
 async function cancel(app, c) {
-  await tableAction(app, ui, c.id, (state, character) => app.call({ op: "theorem.action.cancel", state, character }));
+  await tableAction(app, ui, c.id, (state, character) => app.call({ op: "theorem.action.cancel", state, character }), "cancel");
 }
 
 async function playArcane(app, c, cardId, mode) {
@@ -181,7 +181,7 @@ async function playArcane(app, c, cardId, mode) {
     const played = await app.call({ op: "theorem.arcane.play", state: begun.state, character: begun.character, card: cardId, mode, mortal, seed });
     if (!played.error) return played;
     return begun.state !== state ? keepBegun(begun, played.error) : played;
-  });
+  }, "arcane");
   if (!r || showRefused(app, r)) return;
   ui.hand = null; // the hand changed: ask again (only while looking)
   const res = r.result;
@@ -191,7 +191,7 @@ async function playArcane(app, c, cardId, mode) {
   // Played "pour son effet": the effect the table wrote for this arcane (MK screen) is shown
   // and logged; an arcane with none says where it is written.
   ui.effect = mode === "effect" ? { number: res.arcane, name, cost: res.cost, text: typeof res.effect === "string" ? res.effect : "" } : null;
-  if (ui.effect?.text) summary = `${label} : ${ui.effect.text}`;
+  if (ui.effect?.text) summary = `${label}${colon()}${ui.effect.text}`;
   if (res.done) {
     finish(app, c, res, undefined, seed);
     summary = resultSummary(res);
@@ -211,7 +211,7 @@ async function drawHand(app, c) {
   const r = await tableAction(app, ui, c.id, (state, character) => {
     st = state;
     return app.call({ op: "theorem.hand.draw", state, character, seed }).then(stateOnly);
-  });
+  }, "hand");
   if (!r) return;
   ui.hand = null;
   const ka = r.events.some((e) => e.type === "ka");

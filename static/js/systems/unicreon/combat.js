@@ -53,8 +53,13 @@ function combatChange(app, { request, call, also, characterIds = () => [] }) {
       putCombat(doc, r.state);
       also?.(doc, r);
     },
+    // Named in the undo bar and the Table page ("Table Unicreon modifiée" said nothing of which).
+    label: (answer, req) => (COMBAT_LABELS.has(req?.op) ? { key: `unicreon.change.${req.op.slice("unicreon.combat.".length)}`, params: {} } : null),
   });
 }
+
+const COMBAT_LABELS = new Set(["add_character", "add_npc", "adjust", "apply", "attack", "end", "engage", "escape", "initiative",
+  "new", "next", "pickup", "remove", "seat", "surprise"].map((op) => `unicreon.combat.${op}`));
 
 /** Run a combat op on the latest stored state; stores the new state; returns the response or null. */
 async function run(app, request, { announce } = {}) {

@@ -575,10 +575,10 @@ export function render(app, id) {
   const created = c.created === true;
   const raw = checkOf(app, c);
   const check = form.visible(raw);
-  // The count of what is left to correct is said once the player tried to finish, when every
-  // problem is shown at its field (before, a count with no message anywhere could not be
-  // followed); a problem at a field this page has no place for is listed under the count.
-  const count = raw?.problems?.length ?? null;
+  // The count of what is left to correct is said once every problem is shown at its field
+  // (forms.count: before, a count with no message anywhere could not be followed); a problem
+  // at a field this page has no place for is listed under the count.
+  const count = form.count(raw);
   const elsewhere = (check?.problems ?? []).filter((p) => !shownAtAField(p.field ?? ""));
   // Busy (an op under way, a blink) disables without a note; the engine starting says so.
   const finishReason = engineWhy(app);
@@ -591,8 +591,8 @@ export function render(app, id) {
       ${[["uc-chars", "unicreon.field.characteristics"], ["uc-skills-title", "unicreon.field.skills"], ["uc-inv-title", "unicreon.field.inventory"], ["uc-health-title", "unicreon.ui.health"]].map(([target, key]) => html`<button type="button" class="uc-jump-btn"
         @click=${() => { const el = document.getElementById(target); el?.scrollIntoView({ block: "start", behavior: "smooth" }); el?.querySelector("select, input, button")?.focus({ preventScroll: true }); }}>${t(key)}</button>`)}
     </nav>
-    <p class="small ${count && form.attempted ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
-      ${count === null ? "" : !count ? t("unicreon.ui.all_good") : form.attempted ? tn("unicreon.ui.problems", count) : t("unicreon.ui.problems_later")}</p>
+    <p class="small ${count?.n && !count.later ? "field-error" : "muted"}" data-testid="uc-problem-count" aria-live="polite">
+      ${count === null ? "" : !count.n ? t("unicreon.ui.all_good") : count.later ? t("unicreon.ui.problems_later") : tn("unicreon.ui.problems", count.n)}</p>
     ${elsewhere.length ? html`<ul class="field-error small" data-testid="uc-other-problems">${elsewhere.map((p) => html`<li>${errorMessage(p)}</li>`)}</ul>` : nothing}
     ${check?.error ? html`<p class="field-error">${errorMessage(check.error)}</p>` : nothing}
     <div class="row">${created

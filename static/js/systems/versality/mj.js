@@ -40,11 +40,21 @@ async function run(app, build, after) {
       doc.systems.versality = answer.state;
       for (const c of answer.characters ?? []) replaceCharacter(doc, c);
     },
+    label: (answer, req) => changeLabel(req),
   });
   if (r) {
     after(r);
     app.rerender();
   }
+}
+
+/** What an MJ change is called in the undo bar and the Table page ("Table Versality modifiée"
+ * said nothing of which); the secret values themselves are never named there. */
+function changeLabel(req) {
+  if (req.op === "versality.mj.adjust") return { key: req.catastrophe !== undefined ? "versality.change.catastrophe" : "versality.change.tokens", params: {} };
+  const key = { "versality.power.use": "versality.change.power_use", "versality.session.start": "versality.change.session",
+    "versality.scenario.award": "versality.change.award" }[req.op];
+  return key ? { key, params: {} } : null;
 }
 
 function adjust(app, field, delta) {

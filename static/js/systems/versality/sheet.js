@@ -500,7 +500,9 @@ export function render(app, id) {
       <div id="vs-name-refusal">${refusalAt(app, "vs-name")}</div>
     </div>`;
   if (!created) {
-    const problems = raw?.problems?.length ?? null;
+    // The count of rules left comes with their messages (forms.count): until every one shows
+    // at its field, the line says how to see them.
+    const count = form.count(raw);
     const validateReason = engineWhy(app);
     const validateWhy = disabledWhy("vs-validate", validateReason);
     return html`${header}
@@ -518,8 +520,8 @@ export function render(app, id) {
       ${deckSection(app, c, check, false, r)}
       <section class="card" aria-labelledby="vs-validate-title">
         <h2 id="vs-validate-title">${t("versality.ui.validate_title")}</h2>
-        <p data-testid="vs-problem-count" aria-live="polite" class=${problems && form.attempted ? "field-error" : ""}>${problems === null ? t("versality.ui.checking")
-          : problems === 0 ? t("versality.ui.all_good") : tn("versality.ui.problems_left", problems)}</p>
+        <p data-testid="vs-problem-count" aria-live="polite" class=${count?.n && !count.later ? "field-error" : ""}>${count === null ? t("versality.ui.checking")
+          : !count.n ? t("versality.ui.all_good") : count.later ? t("versality.ui.problems_later") : tn("versality.ui.problems_left", count.n)}</p>
         <p class="muted small">${t("versality.ui.validate_help")}</p>
         <button type="button" class="primary" id="vs-validate" ?disabled=${Boolean(validateReason)} aria-describedby=${validateWhy.id}
           @click=${() => validate(app, c, raw)}>${t("versality.ui.validate")}</button>${validateWhy.note}

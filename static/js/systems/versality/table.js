@@ -41,6 +41,12 @@ export function playerView(app) {
 /** The player ops that change the table state (their answer carries `public`); any other
  * (odds) only reads it. */
 const WRITING_OPS = new Set(["versality.deck.build", "versality.deck.sync", "versality.test.draw", "versality.test.resolve"]);
+/** What each of them is called in the undo bar and the Table page's list ("Table Versality
+ * modifiée" said nothing of which draw or whose deck). */
+const CHANGE_LABELS = {
+  "versality.deck.build": "versality.change.deck", "versality.deck.sync": "versality.change.deck",
+  "versality.test.draw": "versality.change.draw", "versality.test.resolve": "versality.change.resolve",
+};
 
 /**
  * A player op (deck build/sync, test odds/draw/resolve): the table state is added here.
@@ -81,6 +87,7 @@ export async function playerCall(app, request) {
       doc.systems.versality = r.state;
     },
     writes: (r) => "state" in r,
+    label: (r, req) => ({ key: CHANGE_LABELS[request.op], params: { name: req.character?.name ?? "" } }),
   });
   if (!answer) return { error: box.error ?? { code: "change.stale", message_key: "error.change.stale", params: {} } };
   const { state, ...rest } = answer;

@@ -195,10 +195,15 @@ function setupForm(app, c, pending) {
   </section>`;
 }
 
-/** The odds summary (the rule, then each possible outcome's exact chance) above the draw button. */
-function oddsSection(odds) {
+/** The odds summary (the rule, then each possible outcome's exact chance) above the draw button.
+ * A deck that cannot be drawn from says why (the draw button is then disabled: it would only
+ * repeat the refusal) and, for a creation not validated, where to validate it. */
+function oddsSection(odds, c) {
   if (!odds) return html`<p class="muted">${t("versality.ui.odds_loading")}</p>`;
-  if (odds.error) return html`<p class="field-error" role="alert">${vsError(odds.error)}</p>`;
+  if (odds.error) {
+    return html`<div id="vs-odds-error"><p class="field-error" role="alert">${vsError(odds.error)}</p>
+      ${odds.error.code === "versality.deck.not_created" ? html`<p><a href=${`#/versality/character/${encodeURIComponent(c.id)}`} data-testid="vs-to-creation">${t("versality.ui.go_validate")}</a></p>` : nothing}</div>`;
+  }
   return html`<div class="odds-summary" data-testid="vs-odds">
     <p><strong class="vs-rule" data-testid="vs-rule" data-rule=${odds.rule} data-count=${odds.count}>${tn(`versality.rule.${odds.rule}`, odds.count)}</strong>
       ${odds.rule === "choose" && odds.count > 1 ? html`<span class="muted small" data-testid="vs-odds-best">${t("versality.ui.odds_best")}</span>` : nothing}</p>
@@ -226,8 +231,9 @@ function playSection(app, c, deck, pending) {
     appliedId = hand.reduce((w, card) => (order.indexOf(card.kind) < order.indexOf(w.kind) ? card : w)).id;
   }
   if (!pending) {
-    return html`<button type="button" class="primary test-roll" id="vs-draw" ?disabled=${!ready(app) || c.incapacitated || !playerView(app)}
-      aria-busy=${ui.busy ? "true" : "false"} @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? tn("versality.ui.draw_n", ui.odds.count) : t("versality.ui.draw")}</button>`;
+    const refused = Boolean(ui.odds?.error);
+    return html`<button type="button" class="primary test-roll" id="vs-draw" ?disabled=${!ready(app) || c.incapacitated || !playerView(app) || refused}
+      aria-describedby=${refused ? "vs-odds-error" : nothing} aria-busy=${ui.busy ? "true" : "false"} @click=${() => draw(app, c)}>${ui.odds && !ui.odds.error ? tn("versality.ui.draw_n", ui.odds.count) : t("versality.ui.draw")}</button>`;
   }
   return html`
       <h3 id="vs-hand-title" tabindex="-1">${t("versality.ui.drawn_cards", { count: hand.length })}</h3>
@@ -287,7 +293,7 @@ function resultSection(app) {
     <p class="vs-final tone-${tone(r.final)}" data-testid="vs-final">${outcomeLabel(r.final)}</p>
     <p>${t("versality.ui.played_card", { card: outcomeLabel(r.played.kind) })} · ${t(`versality.ui.rule_applied_${r.rule}`)}</p>
     ${r.steps.length ? html`<ol class="vs-steps" data-testid="vs-steps">
-      ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.spent})` : ""} : ${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
+      ${r.steps.map((s) => html`<li>${t(`versality.step.${s.by}`)}${s.by === "tokens" ? ` (${s.spent})` : ""}${colon()}${outcomeLabel(s.from)} → ${outcomeLabel(s.to)}</li>`)}
     </ol>` : html`<p class="muted small">${t("versality.ui.no_steps")}</p>`}
     ${verifyControl(app, `vs-test-${r.seed ?? ""}`, checkOf(loggedEntry(app, r.seed)), r.seed ?? null)}${resultShare(app, r.seed)}
   </section>`;
@@ -370,7 +376,7 @@ export function render(app, id) {
       <div class="test-side">
         <section class="card test-odds" aria-labelledby="vs-odds-title" data-testid="test-odds">
           <h2 id="vs-odds-title">${t("versality.ui.odds_title")}</h2>
-          ${pending ? html`<p class="small muted">${tn(`versality.rule.${pending.rule}`, pending.count)}</p>` : oddsSection(ui.odds)}
+          ${pending ? html`<p class="small muted">${tn(`versality.rule.${pending.rule}`, pending.count)}</p>` : oddsSection(ui.odds, c)}
           ${playSection(app, c, deck, pending)}
           ${ui.error ? html`<p class="field-error" role="alert" data-testid="vs-test-error">${vsError(ui.error)}</p>` : nothing}
         </section>
