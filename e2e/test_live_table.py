@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, versality_character, wait_saved
+from tablee.systems.theorem.data import ARCANA
 
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "tests" / "versality"))
@@ -211,7 +212,10 @@ def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_ta
     # Characters: asked on the phones, confirmed by the MJ; Brume's hand reaches Mo only.
     ask_and_confirm(mj, lea, "Léa", ["t-a"])
     ask_and_confirm(mj, mo, "Mo", ["t-b", "v-mo"])
-    expect(mo.locator("[data-testid=live-hands] li[data-owner=t-b]")).to_contain_text(hand(mj_table, "t-b")[0])
+    # (the cards named as the player reads them, and the game by its name: no id)
+    mine = mo.locator("[data-testid=live-hands] li[data-owner=t-b]")
+    expect(mine).to_contain_text(f"(Théorem) : {ARCANA[int(hand(mj_table, 't-b')[0][-2:])]}")
+    expect(mine).not_to_contain_text("arcane-")
     expect(lea.locator("[data-testid=live-hands] li[data-owner=t-b]")).to_have_count(0)
     expect(mo.locator("[data-testid=live-people]")).to_contain_text("joue Aube")
 

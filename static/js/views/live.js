@@ -18,6 +18,7 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { live } from "../../vendor/lit-html/directives/live.js";
 import { colon, errorMessage, formatClock, has, t } from "../i18n.js";
 import { mjOnly } from "../share/mj-mode.js";
+import { arcaneName } from "../systems/theorem/common.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import {
   announce,
@@ -568,6 +569,11 @@ function pendingSection(session) {
   </div>`;
 }
 
+/** A hidden card as its player reads it: an arcane by its name ("Le Bateleur"), never its id. */
+function cardWords(id) {
+  return typeof id === "string" && /^arcane-\d\d$/.test(id) ? arcaneName(Number(id.slice(-2))) : id;
+}
+
 /** What a move does, in words ("Théorem : pioche sa main d'arcanes"); an op no page sends (a
  * hostile phone's) is quoted as it came, as text. */
 function opLabel(op) {
@@ -602,7 +608,7 @@ function handsSection(app, session) {
   return html`<div data-testid="live-hands"><h3>${t("live.hand_title")}</h3>
     ${hands.length === 0
       ? html`<p class="muted">${t("live.no_hand")}</p>`
-      : html`<ul>${hands.map((h) => html`<li data-owner=${h.owner}>${characterName(app, h.owner)} (${h.system})${colon()}${h.cards.length ? h.cards.join(", ") : t("live.hand_empty")}</li>`)}</ul>`}
+      : html`<ul>${hands.map((h) => html`<li data-owner=${h.owner}>${characterName(app, h.owner)} (${t(`nav.${h.system}`)})${colon()}${h.cards.length ? h.cards.map(cardWords).join(", ") : t("live.hand_empty")}</li>`)}</ul>`}
   </div>`;
 }
 
