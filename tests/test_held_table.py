@@ -213,10 +213,10 @@ def test_an_edit_named_against_another_revision_is_answered_stale_and_a_bad_one_
     assert worker({**share, "held": "not-" + rev, "changes": {"top": {"name": "X"}}}) == {"stale": True}
     assert held.table(rev) == doc  # nothing changed
     past_end = {"characters": {"set": {str(len(doc["characters"])): doc["characters"][0]}}}
-    assert worker({**share, "held": rev, "changes": past_end})["error"]["code"] == "request.invalid"
+    assert worker({**share, "held": rev, "changes": past_end})["error"]["code"] == "share.changes_mismatch"
     no_since = {k: v for k, v in share.items() if k != "since"}
-    assert worker({**no_since, "held": rev, "changes": {}})["error"]["code"] == "request.invalid"
-    assert worker({k: v for k, v in share.items()})["error"]["code"] == "request.invalid"  # no data, no table
+    assert worker({**no_since, "held": rev, "changes": {}})["error"]["code"] == "share.no_table"
+    assert worker({k: v for k, v in share.items()})["error"]["code"] == "share.no_table"  # no data, no table
     # a change that makes the table invalid is answered as the table sent whole would be
     for bad in ({"top": {"name": 7}}, {"characters": {"add": [{"id": 3}]}}, {"systems": {"theorem": []}}):
         rev = worker({**share, "data": doc})["rev"]

@@ -45,7 +45,7 @@ __all__ = [
     "view_changes",
 ]
 
-declare("share.no_filter", "share.invalid", "share.private_entry")
+declare("share.no_filter", "share.invalid", "share.private_entry", "share.no_table", "share.changes_mismatch")
 
 #: A log entry's ``to`` for a roll the MJ made in secret (logged for the MJ only).
 SECRET_ROLL = "mj"
@@ -378,8 +378,7 @@ def apply_changes(document: dict[str, Any], found: dict[str, Any]) -> dict[str, 
         items = list(document[key][change.get("drop", 0):])
         for i, record in change.get("set", {}).items():
             if int(i) >= len(items):
-                raise RulesError("request.invalid", op="store.share", path=f"changes.{key}.set.{i}",
-                                 reason="out_of_range")
+                raise RulesError("share.changes_mismatch", path=f"changes.{key}.set.{i}")
             items[int(i)] = record
         out[key] = items + list(change.get("add", []))
     return out
@@ -482,7 +481,7 @@ def _share(request: dict[str, Any]) -> dict[str, Any]:
     kind, audience = request["kind"], request["audience"]
     if "held" in request:
         if not (kind == "table" and audience == "player" and "since" in request and from_json()):
-            raise RulesError("request.invalid", op="store.share", path="held", reason="projection_only")
+            raise RulesError("share.no_table")  # (a held table is the live projection's only)
         table = held.table(request["held"])
         if table is None:
             return {"stale": True}
@@ -490,7 +489,7 @@ def _share(request: dict[str, Any]) -> dict[str, Any]:
     elif "data" in request:
         data = request["data"]
     else:
-        raise RulesError("request.invalid", op="store.share", path="data", reason="required")
+        raise RulesError("share.no_table")
     if not (kind == "table" and audience == "player" and from_json()):
         return {"kind": kind, "audience": audience, "data": share(kind, data, audience)}
     if "since" not in request:

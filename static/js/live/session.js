@@ -879,7 +879,7 @@ export class Session extends EventTarget {
         const held = this.held;
         const changes = held !== null ? tableChanges(held.doc, source) : null;
         let answer = changes !== null ? await this.app.call({ ...ask, held: held.rev, changes }) : { stale: true };
-        if (answer?.stale === true) answer = await this.app.call({ ...ask, data: source });
+        if (answer?.stale === true || answer?.error?.code === "share.changes_mismatch") answer = await this.app.call({ ...ask, data: source });
         if (typeof answer.rev === "string") this.held = { doc: source, rev: answer.rev };
         if (answer.error) {
           this.projected = null;
