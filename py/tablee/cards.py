@@ -32,7 +32,6 @@ adds the mid-draw reshuffle. All return :class:`fractions.Fraction`.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -42,6 +41,7 @@ from typing import Any
 
 from .errors import Problem, RulesError, declare
 from .registry import SEED_SCHEMA, guard_state, op, rng_from
+from .tree import clone
 
 __all__ = [
     "CARD_DEF_SCHEMA",
@@ -262,7 +262,7 @@ def ensure_pile(
         return state
     if visibility not in VISIBILITIES:
         raise RulesError("cards.state.invalid", field="visibility")
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["piles"][name] = {"cards": [], "owner": owner, "visibility": visibility}
     return new
 
@@ -277,7 +277,7 @@ def _pile(state: CardState, name: str) -> list[str]:
 # --------------------------------------------------------------------------- operations
 def shuffle(state: CardState, pile: str, rng: random.Random) -> tuple[CardState, list[Event]]:
     """Shuffle one pile with ``rng.shuffle``."""
-    new = copy.deepcopy(state)
+    new = clone(state)
     cards = _pile(new, pile)
     rng.shuffle(cards)
     return new, [{"type": "shuffle", "pile": pile, "count": len(cards)}]
@@ -301,7 +301,7 @@ def draw(
     """
     if n < 0:
         raise RulesError("cards.count.negative", count=n)
-    new = copy.deepcopy(state)
+    new = clone(state)
     src = _pile(new, source)
     dst = _pile(new, to)
     events: list[Event] = []
@@ -323,7 +323,7 @@ def draw(
 
 def move(state: CardState, ids: Sequence[str], src: str, dst: str, *, top: bool = False) -> CardState:
     """Move the given cards from ``src`` to ``dst`` (at its bottom, or its top)."""
-    new = copy.deepcopy(state)
+    new = clone(state)
     a = _pile(new, src)
     b = _pile(new, dst)
     if len(set(ids)) != len(ids):
@@ -369,7 +369,7 @@ def return_to_deck(
 
 def reveal(state: CardState, ids: Sequence[str], *, face_up: bool = True) -> CardState:
     """Turn cards face up to everyone (or back down)."""
-    new = copy.deepcopy(state)
+    new = clone(state)
     for cid in ids:
         if cid not in new["cards"]:
             raise RulesError("cards.card.unknown", card=cid)

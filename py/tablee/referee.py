@@ -40,7 +40,6 @@ only the params of :data:`_SAFE_PARAMS` (:func:`phone_error`).
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from typing import Any
 from . import held, share, store
 from .errors import RulesError, declare
 from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, from_json, op
+from .tree import clone
 
 __all__ = ["MOVES", "Move", "apply_changes", "apply_move", "changes", "is_move", "phone_error"]
 
@@ -209,7 +209,7 @@ def _pz_keep(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     rolled = result.get("dice") if isinstance(result, dict) else None
     if not isinstance(rolled, list) or not all(isinstance(d, dict) and isinstance(d.get("value"), int) for d in rolled):
         raise _refuse("live.refused.keep")
-    return {"op": "pointzero.test.resolve", "test": copy.deepcopy(logged["test"]),
+    return {"op": "pointzero.test.resolve", "test": clone(logged["test"]),
             "dice": [d["value"] for d in rolled], "keep": request["keep"], "entry": eid}
 
 
@@ -276,7 +276,7 @@ def _sj_fighter(document: dict[str, Any], rounds: dict[str, Any], cid: Any) -> d
     if sheet is None:
         raise _refuse("live.refused.invalid", field="defender")
     vitals = next((e for e in rounds["entities"] if e.get("id") == cid), None)
-    return {"id": cid, "attributes": copy.deepcopy(sheet["attributes"]),
+    return {"id": cid, "attributes": clone(sheet["attributes"]),
             "dissimulation": sheet["skills"]["dissimulation"], "detection": sheet["skills"]["detection"],
             "pv": vitals["pv"] if vitals else sheet["pv_max"], "pa": vitals["pa"] if vitals else sheet["pa_max"]}
 
@@ -312,7 +312,7 @@ def _sj_attack(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         card = next((c for c in state.get("library", {}).get("cards", []) if c.get("number") == number), None)
         if card is None or card.get("holder") != attacker:
             raise _refuse("live.refused.sheet", field="weapon")
-        out["weapon"] = copy.deepcopy(card)
+        out["weapon"] = clone(card)
     return out
 
 
@@ -411,7 +411,7 @@ def _sj_learned(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, 
     from .systems.systmj import data as D
     from .systems.systmj import entity as E
 
-    record = copy.deepcopy(ctx["character"])
+    record = clone(ctx["character"])
     key, after = request["subject"]["key"], answer["after"]
     if key in D.GENERIC_SKILLS:
         record["skills"][key] = after
@@ -669,7 +669,7 @@ def _own(member: dict[str, Any], cid: Any) -> str:
 
 def _player_state(system: str, state: dict[str, Any]) -> dict[str, Any]:
     fn = share._filters(system).state
-    return fn(copy.deepcopy(state)) if fn else copy.deepcopy(state)
+    return fn(clone(state)) if fn else clone(state)
 
 
 def _run(request: dict[str, Any]) -> dict[str, Any]:
@@ -697,7 +697,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
 
     _find(name)
     props = OPS[name].schema["properties"]
-    request = {k: copy.deepcopy(v) for k, v in move.items() if k not in spec.mj_fields}
+    request = {k: clone(v) for k, v in move.items() if k not in spec.mj_fields}
     if spec.state or isinstance(request.get("state"), dict):
         # A phone's copy of a system state is never taken (the MJ's is filled in below). A
         # ``state`` that is no object is an op's own field (Unicreon's state at 0 PV).
@@ -739,7 +739,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         if at < 0 or (spec.system and document["characters"][at].get("system") != spec.system):
             raise _refuse("live.refused.character", character=cid)
         if kind == "record":
-            request[field] = copy.deepcopy(document["characters"][at])
+            request[field] = clone(document["characters"][at])
         touched.add(cid)
         acting = acting or document["characters"][at]
     others: set[str] = set()
@@ -751,13 +751,13 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         at = _character_index(document, cid) if isinstance(cid, str) else -1
         if at < 0 or document["characters"][at].get("system") != spec.system:
             raise _refuse("live.refused.character", character=cid if isinstance(cid, str) else None)
-        request[field] = copy.deepcopy(document["characters"][at])
+        request[field] = clone(document["characters"][at])
         others.add(cid)
-    ctx = {"character": copy.deepcopy(acting) if acting else None, "state": copy.deepcopy(state), "document": document}
+    ctx = {"character": clone(acting) if acting else None, "state": clone(state), "document": document}
     if spec.prepare is not None:
         request = spec.prepare(request, ctx)
     if spec.system is not None and spec.state:
-        request["state"] = copy.deepcopy(state)
+        request["state"] = clone(state)
     answer = _run({k: v for k, v in request.items() if k not in spec.log_only})
     if spec.sheet is not None:
         sheet = spec.sheet(answer, request, ctx)
@@ -872,12 +872,12 @@ def _overlay(full: Any, view: Any, edited: Any) -> Any:
     to ``edited``: a value the player left as seen keeps the MJ's (a blanked secret stays),
     a key the view hid stays the MJ's, a new key is added, a key removed from the view goes."""
     if not (isinstance(full, dict) and isinstance(view, dict) and isinstance(edited, dict)):
-        return copy.deepcopy(edited)
-    out = copy.deepcopy(full)
+        return clone(edited)
+    out = clone(full)
     for key, value in edited.items():
         if key not in view:
             if key not in full:
-                out[key] = copy.deepcopy(value)  # a new field (the store's check judges it)
+                out[key] = clone(value)  # a new field (the store's check judges it)
             continue  # a key the player never saw (hidden): the MJ's stays
         if view[key] == value:
             continue  # unchanged from what the player saw: the MJ's value stays
@@ -915,7 +915,7 @@ def _new_character(document: dict[str, Any], record: dict[str, Any]) -> dict[str
         raise _refuse("live.refused.invalid", field="character", problems=[p.to_json() for p in problems[:5]])
     if len(document["characters"]) >= store.MAX_CHARACTERS:
         raise _refuse("live.refused.invalid", field="characters")
-    document["characters"].append(copy.deepcopy(record))
+    document["characters"].append(clone(record))
     return {"character": share.share("character", record, "player"), "created": record["id"]}
 
 

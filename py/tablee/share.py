@@ -16,7 +16,6 @@ Fail closed: a player's share of data from a system with no registered filter is
 
 from __future__ import annotations
 
-import copy
 import importlib
 import json
 import secrets
@@ -27,6 +26,7 @@ from typing import Any
 from . import held, store
 from .errors import RulesError, declare
 from .registry import SYSTEM_IDS, from_json, op
+from .tree import clone
 
 __all__ = [
     "AUDIENCES",
@@ -95,7 +95,7 @@ def _filters(system: str) -> ShareFilter:
 def scrub(value: Any, keys: frozenset[str]) -> Any:
     """``value`` with every object key in ``keys`` removed, at any depth (iterative: the data
     has passed the store's depth limit, but a stack is cheaper than recursion in Pyodide)."""
-    out = copy.deepcopy(value)
+    out = clone(value)
     stack = [out]
     while stack:
         node = stack.pop()
@@ -113,7 +113,7 @@ def conceal_cards(state: dict[str, Any], *, hands_into: str | None = None) -> di
     (sorted) order, so the share never tells the order of a draw pile; with ``hands_into``,
     every owner-only pile (a hand) emptied into that hidden pile, so no hand travels. Cards
     are conserved (the state stays valid); ``revealed`` keeps only cards still shown to all."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     piles = out["piles"]
     if hands_into is not None:
         for pile in piles.values():
@@ -136,9 +136,9 @@ def _character(character: dict[str, Any], audience: str) -> dict[str, Any]:
     if problems:
         raise RulesError("share.invalid", kind="character", problems=[p.to_json() for p in problems[:5]])
     if audience == "mj":
-        return copy.deepcopy(character)
+        return clone(character)
     fn = _filters(character["system"]).character
-    return fn(copy.deepcopy(character)) if fn else copy.deepcopy(character)
+    return fn(clone(character)) if fn else clone(character)
 
 
 def _entry(entry: Any, audience: str) -> dict[str, Any]:
@@ -226,7 +226,7 @@ def _record_view(kind: str, system: str | None, record: Any) -> Any:
     for a valid entry only the MJ or one player sees)."""
     if not store.record_ok(kind, record, system):
         return _BAD
-    data = copy.deepcopy(record)
+    data = clone(record)
     if kind == "character":
         fn = _filters(data["system"]).character
     elif kind == "entry":
@@ -314,7 +314,7 @@ def _fast_view(document: Any) -> dict[str, Any] | None:
     _TEXTS.update(texts)
     return {"schema": store.CURRENT_SCHEMA, "app": store.APP, "name": document["name"],
             "language": document["language"], "characters": characters, "log": log, "systems": systems,
-            "settings": copy.deepcopy(document["settings"])}
+            "settings": clone(document["settings"])}
 
 
 #: More records replaced in place than this, and a list's change is sent whole.

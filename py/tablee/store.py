@@ -48,7 +48,6 @@ itself is in ``problem``).
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from collections.abc import Callable
@@ -59,6 +58,7 @@ from .errors import Problem, RulesError, declare
 from .registry import SYSTEM_IDS, guard_state, op
 from .systems import load as load_system
 from .systems import load_all as load_all_systems
+from .tree import clone
 
 __all__ = [
     "CHARACTER_VALIDATORS",
@@ -284,7 +284,7 @@ def _enum(value: Any, path: str, allowed: tuple[Any, ...]) -> None:
 def _run_hook(fn: Callable[[dict[str, Any]], list[Problem]], data: dict[str, Any]) -> list[Problem]:
     """Run a system validator on a private copy; a validator that crashes rejects the data."""
     try:
-        problems = list(fn(copy.deepcopy(data)))
+        problems = list(fn(clone(data)))
     except Exception as exc:  # untrusted data must never escape as a traceback
         return [Problem("", "store.char.rejected", {"kind": type(exc).__name__})]
     return problems
@@ -621,7 +621,7 @@ def load_document(value: Any) -> tuple[dict[str, Any], int | None]:
         if not isinstance(value, dict):
             raise RulesError("store.not_object")
         version = _version(value)
-        doc = copy.deepcopy(value)
+        doc = clone(value)
         _VALIDATORS[version](doc)
         start = version
         while version < CURRENT_SCHEMA:
@@ -763,7 +763,7 @@ def open_document(value: Any) -> tuple[dict[str, Any], int | None, int]:
         if not isinstance(value, dict):
             raise RulesError("store.not_object")
         version = _version(value)
-        doc = copy.deepcopy(value)
+        doc = clone(value)
         parked = 0
         if version == CURRENT_SCHEMA:
             doc, parked = _salvage_v1(doc)
@@ -801,8 +801,8 @@ def limits_live() -> dict[str, Any]:
         "log": MAX_LOG,
         "log_entry_size": MAX_ENTRY_SIZE,
         "quarantine": MAX_QUARANTINE,
-        "character_schemas": copy.deepcopy(CHARACTER_SCHEMAS),
-        "state_schemas": copy.deepcopy(STATE_SCHEMAS),
+        "character_schemas": clone(CHARACTER_SCHEMAS),
+        "state_schemas": clone(STATE_SCHEMAS),
     }
 
 

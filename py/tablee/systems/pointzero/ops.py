@@ -12,13 +12,13 @@ page stores without reading it); only ``pointzero.mj.*`` answer the threshold.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, SystemOps, rng_from
 from ...store import register_character_validator, register_state_validator
+from ...tree import clone
 from . import character as C
 from . import resolution as R
 from . import tension as T
@@ -377,4 +377,4 @@ def _settings_tension_rule(request: dict[str, Any]) -> dict[str, Any]:
 
 @pointzero_op("schemas", summary="JSON Schemas of the character and the table state.")
 def _schemas(request: dict[str, Any]) -> dict[str, Any]:
-    return copy.deepcopy({"character": C.CHARACTER_SCHEMA, "state": T.STATE_SCHEMA})
+    return clone({"character": C.CHARACTER_SCHEMA, "state": T.STATE_SCHEMA})

@@ -30,11 +30,11 @@ decides and the marker means nothing; the MJ's table never needs it.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
 from ...schema import compiled, shape_problems
+from ...tree import clone
 from .data import THRESHOLD_MAX, THRESHOLD_MIN
 from .resolution import TENSION_RULES
 
@@ -117,7 +117,7 @@ def player_view(state: dict[str, Any]) -> dict[str, Any]:
         "gauge": len(state["entries"]),
         "critical": _critical(state),
         "scenario": state["scenario"],
-        "entries": copy.deepcopy(state["entries"]),
+        "entries": clone(state["entries"]),
         "tension_rule": state.get("tension_rule", TENSION_RULES[0]),
     }
 
@@ -135,14 +135,14 @@ def use_point(state: dict[str, Any], kind: str, who: str = "", note: str = "") -
     """One Tension point used: one more entry, so the gauge rises by one."""
     if len(state["entries"]) >= MAX_ENTRIES:
         raise RulesError("pointzero.tension.full", max=MAX_ENTRIES)
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["entries"].append({"kind": kind, "who": who, "note": note})
     return new
 
 
 def set_threshold(state: dict[str, Any], threshold: int | None) -> dict[str, Any]:
     """The MJ sets (or clears) the scenario's secret threshold; the gauge is kept."""
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["threshold"] = threshold
     return new
 
@@ -157,6 +157,6 @@ def new_scenario(state: dict[str, Any], threshold: int | None) -> dict[str, Any]
 
 def set_tension_rule(state: dict[str, Any], rule: str) -> dict[str, Any]:
     """The table's reading of Tension dice below the attribute (a setting, not a secret)."""
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["tension_rule"] = rule
     return new

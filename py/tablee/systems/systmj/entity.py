@@ -28,12 +28,12 @@ untrusted id can be ``__proto__`` or another object key of JavaScript.
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
 from ...schema import character_head, compiled, fixed_object, shape_problems
+from ...tree import clone
 from . import data as D
 
 __all__ = [
@@ -196,7 +196,7 @@ def edit_entity(
     Turning an entity into a créature clears its language (a créature has none); giving a
     créature a language is refused (``systmj.entity.creature_language``).
     """
-    new = copy.deepcopy(c)
+    new = clone(c)
     problems: list[Problem] = []
     if "kind" in changes:
         if changes["kind"] in D.KINDS:

@@ -40,11 +40,11 @@ A card: ``{"number": "EQ-00001", "family": "equipement", "name", "holder", "desc
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
 from ...schema import compiled, shape_problems
+from ...tree import clone
 from . import data as D
 
 __all__ = [
@@ -322,7 +322,7 @@ def save_card(library: dict[str, Any], fields: dict[str, Any]) -> tuple[dict[str
     form. A new card gets the next registry number of its family (4.1 to 4.4: unique,
     given by the app) and starts in the library; an edited card keeps its number, family
     and holder. Anything invalid raises and changes nothing. Returns (library, card)."""
-    new = copy.deepcopy(library)
+    new = clone(library)
     family = fields.get("family")
     if not isinstance(family, str) or family not in FAMILIES:
         raise RulesError("systmj.card.not_valid", field="family")
@@ -370,7 +370,7 @@ def import_card(library: dict[str, Any], data: Any) -> tuple[dict[str, Any], dic
 def give(library: dict[str, Any], character: dict[str, Any], number: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A card of the library goes to a character (its ``holder``; the number joins the
     sheet's ``cards``). A card held by someone must be taken back first."""
-    new, who = copy.deepcopy(library), copy.deepcopy(character)
+    new, who = clone(library), clone(character)
     card = find(new, number)
     if card["holder"]:
         raise RulesError("systmj.card.held", number=number, holder=card["holder"])
@@ -384,7 +384,7 @@ def give(library: dict[str, Any], character: dict[str, Any], number: str) -> tup
 
 def take_back(library: dict[str, Any], character: dict[str, Any], number: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The card goes back to the table's library."""
-    new, who = copy.deepcopy(library), copy.deepcopy(character)
+    new, who = clone(library), clone(character)
     card = find(new, number)
     if card["holder"] != who["id"]:
         raise RulesError("systmj.card.not_held", number=number)
@@ -399,7 +399,7 @@ def delete(library: dict[str, Any], number: str) -> dict[str, Any]:
     is refused (``systmj.card.held``: take it back first, so no sheet keeps a number that no
     longer exists); a deleted Pouvoir card leaves the skills of the Savoir cards (4.3 field 8,
     « La ou les Compétences que le support de Savoir permet de mobiliser »)."""
-    new = copy.deepcopy(library)
+    new = clone(library)
     card = find(new, number)
     if card["holder"]:
         raise RulesError("systmj.card.held", number=number, holder=card["holder"])

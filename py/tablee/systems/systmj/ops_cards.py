@@ -8,13 +8,13 @@ state) and return the new one; rolls take a seed so the logged request replays e
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from typing import Any
 
 from ... import cards
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, rng_from
+from ...tree import clone
 from . import combat as C
 from . import data as D
 from . import entity as E
@@ -181,11 +181,11 @@ def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
     tens, units = R.roll_d100(rng)
     gain_value = L.roll_die(request["gain"], D.LEARNING_GAINS, rng)
     result = L.resolve_learning(card["score"], plan["limit"], 10 * tens + units, gain_value)
-    library = copy.deepcopy(_library(state))
+    library = clone(_library(state))
     LIB.find(library, card["number"])["score"] = result["after"]
     # The roll is recorded on the learner's sheet (its progress), which is how a second roll
     # of the same card in the same session is refused (L.check_once_per_session, 2.4.1).
-    who = copy.deepcopy(E.require_entity(request["character"]))
+    who = clone(E.require_entity(request["character"]))
     who["progress"].append({"session": state["session"], "kind": "learning", "target": "pouvoir", "key": card["number"],
                             "before": result["before"], "after": result["after"], "note": card["name"][:200]})
     del who["progress"][: max(0, len(who["progress"]) - E.MAX_PROGRESS)]

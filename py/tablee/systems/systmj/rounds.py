@@ -29,11 +29,11 @@ A list rather than a map keyed by id, so no untrusted id is ever an object key.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...errors import RulesError, declare
 from ...schema import ID_SCHEMA, integer
+from ...tree import clone
 
 __all__ = ["DEFENCES", "ROUNDS_SCHEMA", "acted", "choose", "defend", "next_round", "reveal", "set_vitals", "start",
            "view"]
@@ -111,7 +111,7 @@ def choose(rounds: dict[str, Any], entity: str, choice: str) -> dict[str, Any]:
     """An entity's hidden choice for the coming round; locked once revealed (3.2)."""
     if rounds["revealed"]:
         raise RulesError("systmj.round.locked")
-    new = copy.deepcopy(rounds)
+    new = clone(rounds)
     _entry(new, entity)["choice"] = choice
     return new
 
@@ -120,7 +120,7 @@ def defend(rounds: dict[str, Any], entity: str, defence: str, card: str | None =
     """The defence ``entity`` will try this round when an attack on it succeeds (3.3.2, 3.3.3),
     with the card it uses (a weapon for a parade, a shield for an encaissement; the caller
     checks that the entity holds it). Declared again, it replaces the last one."""
-    new = copy.deepcopy(rounds)
+    new = clone(rounds)
     e = _entry(new, entity)
     e["defence"] = defence
     e.pop("defence_card", None)
@@ -136,7 +136,7 @@ def reveal(rounds: dict[str, Any]) -> dict[str, Any]:
     missing = [e["id"] for e in rounds["entities"] if not e["choice"]]
     if missing:
         raise RulesError("systmj.round.missing_choices", entities=missing, count=len(missing))
-    new = copy.deepcopy(rounds)
+    new = clone(rounds)
     new["revealed"] = True
     return new
 
@@ -145,7 +145,7 @@ def acted(rounds: dict[str, Any], entity: str) -> dict[str, Any]:
     """An entity has played its one Action or Mouvement of the round (3.2)."""
     if not rounds["revealed"]:
         raise RulesError("systmj.round.not_revealed")
-    new = copy.deepcopy(rounds)
+    new = clone(rounds)
     e = _entry(new, entity)
     if e["acted"]:
         raise RulesError("systmj.round.already_acted", entity=entity)
@@ -158,14 +158,14 @@ def reorder(rounds: dict[str, Any], order: list[str]) -> dict[str, Any]:
     ids = [e["id"] for e in rounds["entities"]]
     if sorted(order) != sorted(ids):
         raise RulesError("systmj.round.bad_order")
-    new = copy.deepcopy(rounds)
+    new = clone(rounds)
     by_id = {e["id"]: e for e in new["entities"]}
     new["entities"] = [by_id[i] for i in order]
     return new
 
 
 def set_vitals(rounds: dict[str, Any], entity: str, pv: int, pa: int) -> dict[str, Any]:
-    new = copy.deepcopy(rounds)
+    new = clone(rounds)
     e = _entry(new, entity)
     e["pv"], e["pa"] = pv, pa
     return new
@@ -173,7 +173,7 @@ def set_vitals(rounds: dict[str, Any], entity: str, pv: int, pa: int) -> dict[st
 
 def next_round(rounds: dict[str, Any]) -> dict[str, Any]:
     """The next round: new hidden choices, nobody has acted yet."""
-    new = copy.deepcopy(rounds)
+    new = clone(rounds)
     new["round"] = min(new["round"] + 1, 100000)
     new["revealed"] = False
     for e in new["entities"]:
@@ -187,7 +187,7 @@ def view(rounds: dict[str, Any]) -> dict[str, Any]:
     """What the table's shared screen may show: before the reveal, only whether each entity
     has chosen, never what (README reading: the MJ's NPC choices and every PJ's are hidden)."""
     if rounds["revealed"]:
-        return {**copy.deepcopy(rounds), "entities": [
+        return {**clone(rounds), "entities": [
             {k: v for k, v in e.items() if k not in ("defence", "defence_card")} for e in rounds["entities"]]}
     return {
         "round": rounds["round"],

@@ -23,11 +23,11 @@ Shape::
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
 from ...schema import array, compiled, integer, record, shape_problems, text
+from ...tree import clone
 from . import data as D
 from . import rounds as RD
 from .entity import SPECIAL_ID
@@ -201,7 +201,7 @@ def add_special_skill(state: dict[str, Any], skill_id: str, name: str, da: int) 
         raise RulesError("systmj.universe.id_taken")
     if len(skills) >= MAX_SPECIAL_SKILLS:
         raise RulesError("systmj.universe.full", max=MAX_SPECIAL_SKILLS)
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["universe"]["special_skills"].append({"id": skill_id, "name": text, "da": da})
     return new
 
@@ -248,7 +248,7 @@ def advance(state: dict[str, Any], amount: int, unit: str, note: str) -> dict[st
     day = days + 1
     if abs(year) > MAX_YEAR:
         raise RulesError("systmj.chronoste.too_far", max=MAX_YEAR)
-    new = copy.deepcopy(state)
+    new = clone(state)
     nch = new["chronoste"]
     nch.update(year=year, month=month, day=day, minute=minute)
     nch["history"].append(
@@ -265,7 +265,7 @@ def set_months(state: dict[str, Any], months: list[dict[str, Any]]) -> dict[str,
     for i, m in enumerate(clean):
         if not m["name"]:
             raise RulesError("systmj.chronoste.month_name", index=i + 1)
-    new = copy.deepcopy(state)
+    new = clone(state)
     ch = new["chronoste"]
     ch["months"] = clean
     ch["month"] = min(ch["month"], len(clean))
@@ -282,8 +282,8 @@ def set_phase(state: dict[str, Any], phase: str) -> dict[str, Any]:
     without one (``systmj.round.start`` opens it); setting the phase it already has changes
     nothing (the round in progress keeps its number and its choices)."""
     if phase == state["phase"] and phase == "action_mouvement":
-        return copy.deepcopy(state)
-    new = {k: copy.deepcopy(v) for k, v in state.items() if k != "rounds"}
+        return clone(state)
+    new = {k: clone(v) for k, v in state.items() if k != "rounds"}
     new["phase"] = phase
     new["round"] = 1 if phase == "action_mouvement" else 0
     return new
@@ -295,7 +295,7 @@ def next_round(state: dict[str, Any]) -> dict[str, Any]:
     and the tracker asks every entity for a new hidden choice (nobody has acted yet)."""
     if state["phase"] != "action_mouvement":
         raise RulesError("systmj.phase.not_action")
-    new = copy.deepcopy(state)
+    new = clone(state)
     if "rounds" in new:
         new["rounds"] = RD.next_round(new["rounds"])
         new["round"] = new["rounds"]["round"]

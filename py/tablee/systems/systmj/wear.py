@@ -13,11 +13,11 @@ die is one of 1D4, 1D6, 1D8, 1D10 per item, and PU never go below 0 or above 99.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 from ...errors import RulesError, declare
+from ...tree import clone
 from . import library as LIB
 
 __all__ = ["WEAR_DICE", "WEAR_SCALE", "repair", "review", "wear_of"]
@@ -62,7 +62,7 @@ def review(
     """The end-of-session wear review (3.4.1): each listed item loses the die the MJ chose
     for it (1D4..1D10), rolled in the listed order; the result is the log line of each item.
     Unknown items or items without PU raise and change nothing."""
-    new = copy.deepcopy(library)
+    new = clone(library)
     seen: set[str] = set()
     results = []
     for item in items:
@@ -90,7 +90,7 @@ def review(
 
 def repair(library: dict[str, Any], number: str, points: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Entretien & Réparation (3.4.1): the item regains ``points`` PU, never past 99."""
-    new = copy.deepcopy(library)
+    new = clone(library)
     card = _worn_card(new, number)
     before = card["pu"]
     card["pu"] = min(99, before + points)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from typing import Any
 
@@ -11,6 +10,7 @@ from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SystemOps, rng_from
 from ...store import register_character_validator, register_state_validator
+from ...tree import clone
 from . import character as C
 from . import data as D
 from . import rules as R
@@ -138,7 +138,7 @@ def _mk_hand(request: dict[str, Any]) -> dict[str, Any]:
 @theorem_op("mk.discard", state=True, takes={"card": _ID},
             summary="The MK plays (discards) one arcane of the MK's hand.")
 def _mk_discard(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     arc = state["arcana"].get(S.MK)
     if arc is None:
         raise RulesError("theorem.hand.no_deck")
@@ -204,9 +204,9 @@ def _cancel(request: dict[str, Any]) -> dict[str, Any]:
         raise RulesError("theorem.action.none", character=c["id"])
     if p["drawn"] or p["chain"] or p["awaiting"] or p["effect"] is not None:
         raise RulesError("theorem.action.cancel_drawn")
-    new = copy.deepcopy(state)
+    new = clone(state)
     del new["pending"][c["id"]]
-    ch = copy.deepcopy(c)
+    ch = clone(c)
     ch["realite"] = min(ch["realite"] + p["exploit"], 999)
     return {"state": new, "character": ch}
 
@@ -286,7 +286,7 @@ def _opposition(request: dict[str, Any]) -> dict[str, Any]:
 @theorem_op("opposition.draw", state=True, seed=True, takes={"a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA},
             summary="Both sides draw from the shared deck (every figure played) and face off.")
 def _opp_draw(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     rng = rng_from(request)
     used = {
         "draw": list(state["deck"]["piles"]["draw"]["cards"]),
@@ -379,7 +379,7 @@ def _chase_round(request: dict[str, Any]) -> dict[str, Any]:
 
 @theorem_op("chase.end", state=True, summary="Close the chase tracker.")
 def _chase_end(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     if state["chase"] is None:
         raise RulesError("theorem.chase.none")
     state["chase"] = None
@@ -389,7 +389,7 @@ def _chase_end(request: dict[str, Any]) -> dict[str, Any]:
 @theorem_op("table.set", state=True, may={"success_table": S.SUCCESS_TABLE_SCHEMA, "effects": S.EFFECTS_SCHEMA},
             summary="MK: edit the success table (levels in order, minima increasing) and the arcana's effects.")
 def _table_set(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     if "success_table" in request:
         reason = R.validate_success_table(request["success_table"])
         if reason:
@@ -402,7 +402,7 @@ def _table_set(request: dict[str, Any]) -> dict[str, Any]:
 
 @theorem_op("turn.next", state=True, summary="Next turn: every player may play one arcane again.")
 def _turn(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     state["turn"] = min(state["turn"] + 1, 999999)
     return {"state": state}
 
@@ -410,7 +410,7 @@ def _turn(request: dict[str, Any]) -> dict[str, Any]:
 @theorem_op("retest.clear", state=True, takes={"character_id": _ID},
             summary="Forget a character's failed attempts (a new situation, or the wait is over).")
 def _retest_clear(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     state["fails"].pop(_owner(request["character_id"]), None)
     return {"state": state}
 
@@ -425,7 +425,7 @@ def _retest_status(request: dict[str, Any]) -> dict[str, Any]:
             summary="A character leaves the table: its arcana deck goes, its set-aside figures and pending chain go to "
             "the discard.")
 def _remove(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     cid = _owner(request["character_id"])
     aside = state["aside"].pop(cid, [])
     if aside:

@@ -23,7 +23,6 @@ pile of ``deck``; the ``play`` pile holds exactly the chains of the pending acti
 
 from __future__ import annotations
 
-import copy
 import random
 from fractions import Fraction
 from typing import Any
@@ -31,6 +30,7 @@ from typing import Any
 from ... import cards
 from ...errors import Problem, RulesError, declare
 from ...schema import compiled, shape_problems
+from ...tree import clone
 from . import data as D
 from . import rules as R
 
@@ -382,7 +382,7 @@ def player_view(state: dict[str, Any], viewer: str | None = None) -> dict[str, A
     MK's hand (viewer ``@mk`` sees it). Source: "A) Au commencement" (the hand lies face
     down "afin d'éviter que les joueurs ne regardent leurs cartes respectives").
     """
-    out = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("deck", "arcana")}
+    out = {k: clone(v) for k, v in state.items() if k not in ("deck", "arcana")}
     out["deck"] = cards.view(state["deck"], viewer)
     out["arcana"] = {owner: cards.view(arc, viewer) for owner, arc in state["arcana"].items()}
     return out
@@ -415,7 +415,7 @@ def draw_hand(
     size is fixed at the first draw (``hand_size``). The Ka card drawn goes to ``ka`` and
     is replaced. Refused while cards are still in the hand (``theorem.hand.not_empty``).
     """
-    new = copy.deepcopy(state)
+    new = clone(state)
     if owner not in new["arcana"]:
         if len(new["arcana"]) > MAX_PLAYERS:
             raise RulesError("theorem.state.invalid", field="arcana", detail="too many decks")
@@ -510,7 +510,7 @@ def _announce(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The state with the character's announced ``action`` pending (no card drawn yet), and the
     character with the exploit's réalité paid (checked first by :func:`_may_announce`)."""
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["pending"][character["id"]] = {
         **action,
         "chain": [],
@@ -520,7 +520,7 @@ def _announce(
         "effect": None,
         **extra,
     }
-    paid = copy.deepcopy(character)
+    paid = clone(character)
     paid["realite"] -= action["exploit"]
     return new, paid
 
@@ -599,7 +599,7 @@ def play_aside(state: dict[str, Any], cid: str, card: str) -> tuple[dict[str, An
         raise RulesError("theorem.action.already_drawn")
     if card not in state["aside"].get(cid, []):
         raise RulesError("theorem.action.not_aside", card=card, card_name=card_name(card))
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["deck"] = cards.move(new["deck"], [card], "aside", "play")
     new["aside"][cid].remove(card)
     if not new["aside"][cid]:
@@ -624,7 +624,7 @@ def draw_action(
     p = _pending(state, cid)
     if p["awaiting"]:
         raise RulesError("theorem.action.awaiting", card=p["awaiting"])
-    new = copy.deepcopy(state)
+    new = clone(state)
     deck, drawn, events = cards.draw(new["deck"], 1, rng, source="draw", to="play", refill="discard")
     if not drawn:
         raise RulesError("theorem.deck.exhausted")
@@ -656,7 +656,7 @@ def figure_choice(
     card = p["awaiting"]
     if not card:
         raise RulesError("theorem.action.not_awaiting")
-    new = copy.deepcopy(state)
+    new = clone(state)
     pn = new["pending"][cid]
     pn["awaiting"] = None
     if decision == "aside":
@@ -715,11 +715,11 @@ def arcane_play(
             raise RulesError("theorem.action.none", character=cid)
         if pending["drawn"] or pending["chain"] or pending["awaiting"]:
             raise RulesError("theorem.arcane.value_after_draw")
-    new = copy.deepcopy(state)
+    new = clone(state)
     arc = cards.move(new["arcana"][cid], [card], src, "discard")
     new["arcana"][cid] = arc
     new["arcane_turn"][cid] = new["turn"]
-    ch = copy.deepcopy(character)
+    ch = clone(character)
     ch["realite"] -= cost
     events: list[dict[str, Any]] = []
     info: dict[str, Any] = {"arcane": number, "cost": cost, "mode": mode, "effect": new["effects"][number]}
@@ -764,7 +764,7 @@ def chase_start(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any], tar
     ids = [x["character_id"] for x in (a, b) if "character_id" in x]
     if len(set(ids)) != len(ids):
         raise RulesError("theorem.chase.side_character", side="b", character=ids[0])
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["chase"] = {
         "a": dict(a),
         "b": dict(b),
@@ -787,7 +787,7 @@ def chase_round(
     if ch.get("current") or any("character_id" in ch[k] for k in ("a", "b")):
         # A character's side is an action like any other (chase_begin): never drawn for it.
         raise RulesError("theorem.chase.side_action")
-    new = copy.deepcopy(state)
+    new = clone(state)
     events: list[dict[str, Any]] = []
     deck, ca, ev = auto_chain(new["deck"], rng)
     events += ev
@@ -871,7 +871,7 @@ def chase_begin(
     sd = ch[side]
     base = _side_base(ch, side)
     if "character_id" not in sd:
-        new = copy.deepcopy(state)
+        new = clone(state)
         deck, chain, events = auto_chain(new["deck"], rng)
         new["deck"] = deck
         value = R.chain_value([_card(c) for c in chain])

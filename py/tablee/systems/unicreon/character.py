@@ -10,12 +10,12 @@ of what was bought = 40"); items the MJ gives for free are custom items with cos
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from tablee.errors import Problem, RulesError, declare
 from tablee.schema import character_head, compiled, fixed_object, integer, record, shape_problems, text
 
+from ...tree import clone
 from .data import (
     CARRIED,
     CATALOGUE,
@@ -228,7 +228,7 @@ def ensure_character(character: dict[str, Any]) -> dict[str, Any]:
     problems = _semantic_problems(character)
     if problems:
         raise RulesError("unicreon.char.invalid", problems=[p.to_json() for p in problems])
-    return copy.deepcopy(character)
+    return clone(character)
 
 
 def encumbrance(character: dict[str, Any]) -> dict[str, Any]:
@@ -344,7 +344,7 @@ def finish_creation(character: dict[str, Any], *, creation_pay: bool = False) ->
     problems = check_creation(character, creation_pay=creation_pay)
     if problems:
         raise RulesError("unicreon.char.not_finished", count=len(problems), field=problems[0].field)
-    out = copy.deepcopy(character)
+    out = clone(character)
     out["created"] = True
     return out
 
@@ -418,10 +418,10 @@ def _check_fits(character: dict[str, Any]) -> None:
 def add_item(character: dict[str, Any], item: dict[str, Any], *, pay: bool) -> dict[str, Any]:
     """Add an item (a copy of ``item`` with a fresh uid), paying its cost when ``pay``; refused
     when PO are short or when it does not fit the bags. Returns the new character."""
-    out = copy.deepcopy(character)
+    out = clone(character)
     if pay and item["cost"] > out["po"]:
         raise RulesError("unicreon.shop.po", cost=item["cost"], po=out["po"])
-    new = copy.deepcopy(item)
+    new = clone(item)
     new["uid"] = new_uid(out)
     new.pop("free", None)
     if not pay:
@@ -443,7 +443,7 @@ def buy(
     équipements"); reading rules/README.md, Unicreon (equipment at creation is chosen)."""
     if ref not in CATALOGUE:
         raise RulesError("unicreon.shop.unknown", ref=ref)
-    item = {"uid": "", "ref": ref, "name": "", **copy.deepcopy(CATALOGUE[ref])}
+    item = {"uid": "", "ref": ref, "name": "", **clone(CATALOGUE[ref])}
     if carried is not None:
         item["carried"] = carried
     elif _slot_taken(character, item):
@@ -481,7 +481,7 @@ def custom_item(spec: dict[str, Any]) -> dict[str, Any]:
         "protection": None,
         "afflicts": None,
     }
-    item.update(copy.deepcopy(spec))
+    item.update(clone(spec))
     if (
         item["weapon"]
         and item["weapon"]["range"]
@@ -502,14 +502,14 @@ def sale_price(item: dict[str, Any]) -> int:
 
 
 def set_carried(character: dict[str, Any], uid: str, carried: str) -> dict[str, Any]:
-    out = copy.deepcopy(character)
+    out = clone(character)
     find_item(out, uid)["carried"] = carried
     _check_fits(out)
     return out
 
 
 def remove_item(character: dict[str, Any], uid: str, *, refund: int = 0) -> dict[str, Any]:
-    out = copy.deepcopy(character)
+    out = clone(character)
     item = find_item(out, uid)
     out["inventory"].remove(item)
     out["po"] += refund

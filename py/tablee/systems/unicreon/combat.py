@@ -26,7 +26,6 @@ Readings (beyond rules/README.md, Unicreon):
 
 from __future__ import annotations
 
-import copy
 import random
 from fractions import Fraction
 from typing import Any
@@ -34,6 +33,7 @@ from typing import Any
 from tablee.errors import RulesError, declare
 from tablee.schema import array, record
 
+from ...tree import clone
 from .character import CHAR_ENUM, ITEM_SCHEMA, PROTECTION_SCHEMA, WEAPON_SCHEMA, nullable
 from .data import BESTIARY, CHARACTERISTICS, NPC_TIERS
 from .resolution import D66, frac, resolve_opposition, resolve_test, roll_d66, target
@@ -300,7 +300,7 @@ def move_seat(state: dict[str, Any], entry: str, delta: int) -> dict[str, Any]:
     """Move a seat one place up (``delta`` −1) or down (+1) the seating order; a running fight is
     reordered at once (clockwise from the same starter). Source: "Initiative" (tournez autour de
     la table); reading rules/README.md, Unicreon: the MJ can change the seating order."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     seats = seating(out)
     if entry not in seats:
         raise RulesError("unicreon.combat.unknown", cid=entry)
@@ -376,7 +376,7 @@ def add_character(state: dict[str, Any], character: dict[str, Any], *, side: str
     """Add a PC (or an important NPC, ``side`` "npc") with its weapons, shields and armours.
 
     Source: "Personnages non-joueurs" (important NPCs are full characters)."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     _room(out, 1)
     inv = character["inventory"]
     combatant = _combatant(
@@ -398,7 +398,7 @@ def add_character(state: dict[str, Any], character: dict[str, Any], *, side: str
 
 
 def _record(item: dict[str, Any], key: str) -> dict[str, Any]:
-    return {"uid": item["uid"], "name": item["name"], "ref": item["ref"], **copy.deepcopy(item[key])}
+    return {"uid": item["uid"], "name": item["name"], "ref": item["ref"], **clone(item[key])}
 
 
 def add_npcs(
@@ -412,7 +412,7 @@ def add_npcs(
     """Add ``count`` generic NPCs of a tier or beasts of the bestiary in one go.
 
     Source: "PNJ génériques" (characteristics, PV, damage) and "Bestiaire : Animaux"."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     _room(out, count)
     for n in range(1, count + 1):
         if tier is not None:
@@ -452,7 +452,7 @@ def _join_order(state: dict[str, Any], combatant: dict[str, Any]) -> None:
 
 
 def remove(state: dict[str, Any], cid: str) -> dict[str, Any]:
-    out = copy.deepcopy(state)
+    out = clone(state)
     c = get(out, cid)
     out["combatants"].remove(c)
     for other in out["combatants"]:
@@ -495,7 +495,7 @@ def _start_entry(state: dict[str, Any]) -> None:
 def surprise(state: dict[str, Any], attackers: list[str]) -> dict[str, Any]:
     """A free first round for the surprise attackers, before initiative. Source: "Attaque par
     surprise" (attaque-surprise à distance: un premier tour de jeu gratuit)."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     for cid in attackers:
         get(out, cid)
     for c in out["combatants"]:
@@ -521,7 +521,7 @@ def initiative_from_dice(
     order is then kept for every round ("On ne relance pas l'initiative"). Reading
     (rules/README.md, Unicreon): clockwise is the tracker's seating order; a tie between successes
     goes to the earlier seat; if nobody succeeds, the highest raw result starts."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     pcs = [c for c in out["combatants"] if c["side"] == "pc" and c["down"] is None]
     npcs = [c for c in out["combatants"] if c["side"] == "npc" and c["down"] is None]
     entries: list[tuple[str, dict[str, Any]]] = []
@@ -568,7 +568,7 @@ def initiative(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 def next_turn(state: dict[str, Any]) -> dict[str, Any]:
     """End the current turn. After the last entry a new round starts in the same order (after a
     surprise round, the fight goes back to setup for the initiative roll)."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     if out["phase"] not in ("surprise", "fight"):
         raise RulesError("unicreon.combat.not_started")
     for c in out["combatants"]:
@@ -610,7 +610,7 @@ def _actor(state: dict[str, Any], cid: str, actions: int = 1) -> dict[str, Any]:
 def engage(state: dict[str, Any], cid: str, target_cid: str) -> dict[str, Any]:
     """Move into contact (one action). Source: "Combat au contact"; "Fuite" (a foe escaped from
     cannot come back into contact during the next round)."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     c = _actor(out, cid)
     t = get(out, target_cid)
     if cid == target_cid:
@@ -628,7 +628,7 @@ def engage(state: dict[str, Any], cid: str, target_cid: str) -> dict[str, Any]:
 
 def pickup(state: dict[str, Any], cid: str, uid: str) -> dict[str, Any]:
     """Pick a thrown weapon back up (one action). Source: "Combat à distance"."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     c = _actor(out, cid)
     if uid not in c["lost"]:
         raise RulesError("unicreon.combat.not_lost", uid=uid)
@@ -797,7 +797,7 @@ def attack(
 ) -> dict[str, Any]:
     """Play an attack with given dice: spend the actions (two when aiming), resolve the passe
     d'armes, apply the PV lost (0 PV: down), record melee attackers, drop thrown weapons."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     setup = attack_setup(out, req)
     attacker = _actor(out, req["attacker"], 2 if setup["aim"] else 1)
     defender = get(out, req["defender"])
@@ -817,7 +817,7 @@ def attack(
     out["last"] = {
         "attacker": attacker["cid"],
         "defender": defender["cid"],
-        "exchange": copy.deepcopy(exchange),
+        "exchange": clone(exchange),
         "defender_pv": defender["pv"],
     }
     return {"state": out, "setup": setup, "exchange": exchange, "defender_pv": defender["pv"]}
@@ -853,7 +853,7 @@ def attack_odds(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
     penalty = None
     steps = setup["defence"]["steps"]
     if steps != 0:
-        at_moyen = copy.deepcopy(setup)
+        at_moyen = clone(setup)
         at_moyen["defence"]["target"] = at_moyen["defence"]["moyen_target"]
         base_hits = _exchange_counts(at_moyen)[0]
         penalty = {"steps": steps, "hit_at_moyen": _p1296(base_hits), "hit_difference": _p1296(hits - base_hits)}
@@ -874,7 +874,7 @@ def escape(
     or "opposition" (one action and an Agilité opposition against ``from_cid``). The foes left
     cannot come back into contact during the next round. Source: "Combat avancé", "Fuite";
     reading: "compétence Agilité" is the characteristic (rules/README.md, Unicreon)."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     c = _actor(out, cid, 2 if mode == "two_actions" else 1)
     foe = get(out, from_cid)
     if from_cid not in c["engaged"]:
@@ -907,7 +907,7 @@ def adjust(
     state: dict[str, Any], cid: str, *, pv_delta: int = 0, down: str | None = "keep"
 ) -> dict[str, Any]:
     """MJ adjustment of a combatant's PV (never above max nor below 0) and down state."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     c = get(out, cid)
     c["pv"] = max(0, min(c["pv_max"], c["pv"] + pv_delta))
     if c["pv"] == 0 and c["down"] is None:
@@ -929,7 +929,7 @@ def sync_character(state: dict[str, Any], character: dict[str, Any]) -> dict[str
     sheet (care item, damage, rest...) is applied to that same value and copied onto the
     combatant with this function, and the end of the fight copies the combatant back. So the
     two never diverge, and ending the fight cannot overwrite a change made on the sheet."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     for c in out["combatants"]:
         if c["character_id"] == character["id"]:
             c["pv"] = max(0, min(character["pv"], c["pv_max"]))
@@ -941,7 +941,7 @@ def sync_character(state: dict[str, Any], character: dict[str, Any]) -> dict[str
 
 def end_combat(state: dict[str, Any]) -> dict[str, Any]:
     """Close the fight; lists the PV and down state to copy back to each character."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     out["phase"] = "over"
     for c in out["combatants"]:
         c["actions"] = 0

@@ -7,13 +7,13 @@ below zero; at 0 PV the character is down, unconscious or dead at the MJ's choic
 
 from __future__ import annotations
 
-import copy
 import random
 from fractions import Fraction
 from typing import Any
 
 from tablee.errors import RulesError, declare
 
+from ...tree import clone
 from .character import find_item
 from .resolution import frac
 
@@ -46,7 +46,7 @@ def apply_damage(character: dict[str, Any], amount: int) -> dict[str, Any]:
     """Lose PV (floor 0); at 0 PV the character is "down" until the MJ rules unconscious or dead.
 
     Source: "Gestion de la santé" (zéro point de vie: inconscient ou mort, au choix de la MJ)."""
-    out = copy.deepcopy(character)
+    out = clone(character)
     out["pv"] = max(0, out["pv"] - max(0, amount))
     if out["pv"] == 0 and out["down"] is None:
         out["down"] = "down"
@@ -60,7 +60,7 @@ def apply_heal(character: dict[str, Any], amount: int) -> dict[str, Any]:
     wake an unconscious or down character."""
     if character["down"] == "dead":
         raise RulesError("unicreon.health.dead")
-    out = copy.deepcopy(character)
+    out = clone(character)
     out["pv"] = min(out["pv_max"], out["pv"] + max(0, amount))
     if out["pv"] > 0:
         out["down"] = None
@@ -69,7 +69,7 @@ def apply_heal(character: dict[str, Any], amount: int) -> dict[str, Any]:
 
 def set_down(character: dict[str, Any], state: str | None) -> dict[str, Any]:
     """The MJ's choice for a character at 0 PV: "unconscious" or "dead" (or clears it)."""
-    out = copy.deepcopy(character)
+    out = clone(character)
     out["down"] = state
     return out
 
@@ -99,7 +99,7 @@ def use_item(
     Source: "Soins" (bandage 1 PV, trousses 2/4 PV), "Liste d'équipement" (uses), "Poisons et
     maladies" / "Soins" (antidote after a diagnosis). Returns {"character", "target"}: the target
     is the patient or victim (the user when ``target`` is None)."""
-    user = copy.deepcopy(character)
+    user = clone(character)
     item = find_item(user, uid)
     afflicts = item.get("afflicts")
     if item["uses"] is None and not item["heal"] and not item["cures"] and not afflicts:
@@ -108,7 +108,7 @@ def use_item(
         raise RulesError("unicreon.item.not_usable", uid=uid)
     if afflicts and target is None:
         raise RulesError("unicreon.item.needs_target", uid=uid)
-    patient = user if target is None else copy.deepcopy(target)
+    patient = user if target is None else clone(target)
     if patient["down"] == "dead" and (item["heal"] or item["cures"]):
         raise RulesError("unicreon.health.dead")
     dressing = bool(item["heal"]) and not item["cures"] and not afflicts and condition is not None
@@ -145,7 +145,7 @@ def afflict(
     character: dict[str, Any], kind: str, name: str = "", *, diagnosed: bool = False
 ) -> dict[str, Any]:
     """Add a poison, disease or infected wound. Source: "Blessures", "Poisons et maladies"."""
-    out = copy.deepcopy(character)
+    out = clone(character)
     if len(out["conditions"]) >= 20:
         raise RulesError("unicreon.health.unknown_condition", index=len(out["conditions"]))
     out["conditions"].append({"kind": kind, "name": name, "diagnosed": diagnosed})
@@ -159,7 +159,7 @@ def cure(character: dict[str, Any], index: int) -> dict[str, Any]:
     "Poisons et maladies"; the MJ's ruling ("Principes de simplicité")."""
     if not 0 <= index < len(character["conditions"]):
         raise RulesError("unicreon.health.unknown_condition", index=index)
-    out = copy.deepcopy(character)
+    out = clone(character)
     del out["conditions"][index]
     return out
 
@@ -168,7 +168,7 @@ def diagnosed(character: dict[str, Any], index: int) -> dict[str, Any]:
     """Mark a condition as diagnosed (after a successful Perception test, difficulty Moyen)."""
     if not 0 <= index < len(character["conditions"]):
         raise RulesError("unicreon.health.unknown_condition", index=index)
-    out = copy.deepcopy(character)
+    out = clone(character)
     out["conditions"][index]["diagnosed"] = True
     return out
 
@@ -178,7 +178,7 @@ def condition_day(character: dict[str, Any], dice: list[int]) -> dict[str, Any]:
 
     Source: "Poisons et maladies" (1d6 PV par journée d'aventure by default) and "Blessures"
     (an infection is handled like a disease)."""
-    return apply_damage(character, sum(dice)) if dice else copy.deepcopy(character)
+    return apply_damage(character, sum(dice)) if dice else clone(character)
 
 
 def condition_day_odds(n: int) -> dict[str, Any]:
@@ -215,7 +215,7 @@ def new_adventure(character: dict[str, Any]) -> dict[str, Any]:
     stay dead."""
     if character["down"] == "dead":
         raise RulesError("unicreon.health.dead")
-    out = copy.deepcopy(character)
+    out = clone(character)
     out["pv"] = out["pv_max"]
     out["down"] = None
     out["conditions"] = []

@@ -5,7 +5,6 @@ Source: 004_12a5de9999b9d0ad.txt (see each rules module); readings: rules/README
 
 from __future__ import annotations
 
-import copy
 from functools import cache
 from typing import Any
 
@@ -17,6 +16,7 @@ from tablee.registry import SystemOps, guard_state, rng_from
 from tablee.schema import shape_problems
 from tablee.store import register_character_validator, register_state_validator
 
+from ...tree import clone
 from . import character as ch
 from . import combat as cb
 from . import health as hl
@@ -200,7 +200,7 @@ def _opt_char(request: dict[str, Any], key: str) -> dict[str, Any] | None:
 
 @unicreon_op("schemas", summary="JSON Schemas of the character, the combat state and the table state.")
 def _schemas(request: dict[str, Any]) -> dict[str, Any]:
-    return copy.deepcopy(
+    return clone(
         {
             "character": ch.CHARACTER_SCHEMA,
             "combat_state": cb.STATE_SCHEMA,
@@ -679,7 +679,7 @@ def _combat_apply(request: dict[str, Any]) -> dict[str, Any]:
     state, c = _state(request), _char(request)
     for x in state["combatants"]:
         if x["character_id"] == c["id"]:
-            out = copy.deepcopy(c)
+            out = clone(c)
             out["pv"] = min(x["pv"], out["pv_max"])
             out["down"] = x["down"]
             return _char_out(out)

@@ -6,11 +6,11 @@ caractéristiques & compétence."); readings: rules/README.md (Versality).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
 from ...schema import array, character_head, compiled, fixed_object, record, shape_problems
+from ...tree import clone
 from . import rules as R
 
 __all__ = [
@@ -232,7 +232,7 @@ def finish_creation(c: dict[str, Any]) -> dict[str, Any]:
             count=len(problems),
             field=problems[0].field,
         )
-    new = copy.deepcopy(c)
+    new = clone(c)
     new["created"] = True
     return new
 
@@ -307,7 +307,7 @@ def wound_status(c: dict[str, Any]) -> str:
 
 def add_wound(c: dict[str, Any], characteristic: str) -> dict[str, Any]:
     """One more (untreated) wound on a characteristic. Source: "Blessure, incapacité et mort"."""
-    new = copy.deepcopy(c)
+    new = clone(c)
     was_out = wound_status(c) in ("hors_de_combat", "incapacite")
     new["wounds"][characteristic] = min(new["wounds"][characteristic] + 1, 6)
     if was_out:
@@ -329,7 +329,7 @@ def remove_wound(c: dict[str, Any], characteristic: str) -> dict[str, Any]:
     """
     if c["wounds"][characteristic] <= 0:
         raise RulesError("versality.wound.none", characteristic=characteristic)
-    new = copy.deepcopy(c)
+    new = clone(c)
     new["wounds"][characteristic] -= 1
     new["incapacitated"] = False
     return new
@@ -355,7 +355,7 @@ def heal(
         raise RulesError("versality.heal.used", healer=healer["id"])
     if target["wounds"][characteristic] <= 0:
         raise RulesError("versality.heal.no_wound", characteristic=characteristic)
-    h, t = copy.deepcopy(healer), copy.deepcopy(target)
+    h, t = clone(healer), clone(target)
     h["heal_used"] = True
     if success:
         t["wounds"][characteristic] -= 1
@@ -436,7 +436,7 @@ def improve(c: dict[str, Any], purchase: dict[str, Any]) -> dict[str, Any]:
     }
     if full.get(purchase["type"], False):
         raise RulesError("versality.improve.maximum", type=purchase["type"])
-    new = copy.deepcopy(c)
+    new = clone(c)
     new["improvement_points"] -= cost
     gap = R.ledger(card["kind"] for card in c["deck"])["gap"]
     kind = purchase["type"]

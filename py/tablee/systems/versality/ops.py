@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from typing import Any
 
@@ -11,6 +10,7 @@ from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SystemOps, rng_from
 from ...store import register_character_validator, register_state_validator
+from ...tree import clone
 from . import character as C
 from . import rules as R
 from . import state as S
@@ -268,7 +268,7 @@ def _power(request: dict[str, Any]) -> dict[str, Any]:
     refused (``versality.power.unknown_character``)."""
     if request["character_id"] not in request["characters"]:
         raise RulesError("versality.power.unknown_character", character=request["character_id"])
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     if len(state["power_uses"]) >= 500:
         raise RulesError("versality.state.invalid", field="power_uses", detail="full")
     state["power_uses"].append(
@@ -291,7 +291,7 @@ def _power(request: dict[str, Any]) -> dict[str, Any]:
     summary="MJ: add to (or take from) the catastrophe scale and the tokens (floor 0).",
 )
 def _adjust(request: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     state["catastrophe"] = min(max(0, state["catastrophe"] + request.get("catastrophe", 0)), 9999)
     state["tokens"] = min(max(0, state["tokens"] + request.get("tokens", 0)), 9999)
     return {"state": state, "band": R.catastrophe_band(state["catastrophe"])}
@@ -316,7 +316,7 @@ def _session(request: dict[str, Any]) -> dict[str, Any]:
     aside) gives the MJ a token at each session start": a debt is every point of the gap,
     whether or not a card's worth (an older sheet may owe 3 or more). A character listed
     twice is refused (``versality.characters.duplicate``): it would count twice."""
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     _no_duplicates(request["characters"])
     debts = []
     chars = []
@@ -324,7 +324,7 @@ def _session(request: dict[str, Any]) -> dict[str, Any]:
         _char(c)
         debt = max(R.ledger(card["kind"] for card in c["deck"])["gap"], 0)
         debts.append({"character_id": c["id"], "debt": debt})
-        chars.append({**copy.deepcopy(c), "heal_used": False})
+        chars.append({**clone(c), "heal_used": False})
     gained = sum(d["debt"] for d in debts)
     state["tokens"] = min(state["tokens"] + gained, 9999)
     state["session"] = min(state["session"] + 1, 9999)
@@ -379,7 +379,7 @@ def _heal(request: dict[str, Any]) -> dict[str, Any]:
     summary="Improvement points earned at the end of a scenario, added to the character.",
 )
 def _end(request: dict[str, Any]) -> dict[str, Any]:
-    c = copy.deepcopy(_char(request["character"]))
+    c = clone(_char(request["character"]))
     pts = C.improvement_points(
         survived_unhurt=request["survived_unhurt"],
         objective=request["objective"],
@@ -405,7 +405,7 @@ def _award(request: dict[str, Any]) -> dict[str, Any]:
     not one of ``characters`` is refused (``versality.scenario.unknown_character``), and so
     is a character listed twice (``versality.characters.duplicate``).
     """
-    state = copy.deepcopy(S.require_state(request["state"]))
+    state = clone(S.require_state(request["state"]))
     _no_duplicates(request["characters"])
     ids = {c["id"] for c in request["characters"]}
     for cid in request.get("unhurt", []):
@@ -416,7 +416,7 @@ def _award(request: dict[str, Any]) -> dict[str, Any]:
     unhurt = set(request.get("unhurt", []))
     chars, awards = [], []
     for c in request["characters"]:
-        new = copy.deepcopy(_char(c))
+        new = clone(_char(c))
         pts = C.improvement_points(
             survived_unhurt=new["id"] in unhurt, objective=request["objective"], catastrophe=state["catastrophe"]
         )

@@ -17,13 +17,13 @@ of the test being played), ``discard`` (public).
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 from ... import cards
 from ...errors import Problem, RulesError, declare
 from ...schema import array, compiled, integer, record, shape_problems, text
+from ...tree import clone
 from . import character as C
 from . import rules as R
 
@@ -166,7 +166,7 @@ def player_view(state: dict[str, Any]) -> dict[str, Any]:
     return {
         "session": state["session"],
         "decks": {cid: cards.view(deck) for cid, deck in state["decks"].items()},
-        "pending": copy.deepcopy(state["pending"]),
+        "pending": clone(state["pending"]),
     }
 
 
@@ -176,7 +176,7 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
     A player op answers this (``public``) instead of the whole state; the app's store
     merges it back (:func:`merge_public`). Pages never receive it (table.js strips it).
     """
-    return {k: copy.deepcopy(v) for k, v in state.items() if k not in MJ_FIELDS}
+    return {k: clone(v) for k, v in state.items() if k not in MJ_FIELDS}
 
 
 def penalties(events: list[dict[str, Any]], spent: int = 0) -> dict[str, int]:
@@ -197,9 +197,9 @@ def merge_public(previous: dict[str, Any], public: dict[str, Any], pen: dict[str
     prev = require_state(previous)
     if pen["mj_tokens_spent"] > prev["tokens"]:
         raise RulesError("versality.tokens.not_enough", asked=pen["mj_tokens_spent"])
-    new = {k: copy.deepcopy(v) for k, v in public.items() if k not in MJ_FIELDS}
+    new = {k: clone(v) for k, v in public.items() if k not in MJ_FIELDS}
     for k in MJ_FIELDS:
-        new[k] = copy.deepcopy(prev[k])
+        new[k] = clone(prev[k])
     new["catastrophe"] = min(prev["catastrophe"] + pen["catastrophe_added"], 9999)
     new["tokens"] = min(prev["tokens"] - pen["mj_tokens_spent"] + pen["mj_tokens_added"], 9999)
     return require_state(new)
@@ -221,7 +221,7 @@ def build_deck(state: dict[str, Any], character: dict[str, Any], rng: random.Ran
         defs.append({"id": f"{k}-{seen[k]}", "kind": k})
     deck = cards.new_state(defs, rng=rng)
     deck = cards.ensure_pile(deck, "hand", visibility="public")
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["decks"][character["id"]] = deck
     new["pending"].pop(character["id"], None)
     if len(new["decks"]) > 12:
@@ -250,7 +250,7 @@ def sync_deck(
         new = build_deck(state, character, rng)
         deck = new["decks"][cid]
         return new, [{"id": c, "kind": deck["cards"][c]["kind"]} for c in deck["piles"]["draw"]["cards"]]
-    deck = copy.deepcopy(state["decks"][cid])
+    deck = clone(state["decks"][cid])
     table: dict[str, int] = {}
     for card in deck["cards"].values():
         table[card["kind"]] = table.get(card["kind"], 0) + 1
@@ -275,7 +275,7 @@ def sync_deck(
             added.append({"id": card_id, "kind": kind})
     if added:
         deck, _ = cards.shuffle(deck, "draw", rng)
-    new = copy.deepcopy(state)
+    new = clone(state)
     new["decks"][cid] = deck
     return new, added
 
@@ -324,7 +324,7 @@ def draw_test(
         raise RulesError("versality.test.pending", character=cid)
     if cid not in state["decks"]:
         state = build_deck(state, character, rng)
-    new = copy.deepcopy(state)
+    new = clone(state)
     wounds = sum(character["wounds"].values())
     plan = R.test_plan(
         character["characteristics"][characteristic],
@@ -397,7 +397,7 @@ def resolve_test(
                 raise RulesError("versality.test.choice_forbidden", card=choice)
             played = choice
     result = R.apply_modifiers(kind_of[played], force=force, faiblesse=faiblesse, tokens=tokens)
-    new = copy.deepcopy(state)
+    new = clone(state)
     deck = cards.discard(deck, [played], src="hand", dst="discard")
     rest = [c for c in hand if c != played]
     deck, events = cards.return_to_deck(deck, rest, src="hand", dst="draw", rng=rng)
