@@ -53,6 +53,7 @@ from browser_support import (
     empty_site_storage,
     open_table,
     wait_engine,
+    without_unseen_features,
 )
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -131,12 +132,12 @@ def site(server) -> str:
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
+def browser_type_launch_args(browser_type_launch_args, browser_type):
     args = {**browser_type_launch_args, "args": CHROMIUM_FLAGS}
     path = chromium_path()
     if path:
         args["executable_path"] = path
-    return args
+    return without_unseen_features(browser_type, args)
 
 
 @pytest.fixture

@@ -339,6 +339,7 @@ def main() -> None:
             launch = {"args": bench.CHROMIUM_FLAGS}
             if bench.chromium_path():
                 launch["executable_path"] = bench.chromium_path()
+            launch = bench.without_unseen_features(p.chromium, launch)
             browser = p.chromium.launch(**launch)
             live = live_sync(browser, site)
             browser.close()
