@@ -50,6 +50,7 @@ from browser_support import (
     ROOT,
     Device,
     chromium_path,
+    close_pages,
     empty_site_storage,
     open_table,
     wait_engine,
@@ -258,11 +259,7 @@ def context(request, new_context, browser_context_args, server, site):
     for found in shared.tablee_guard.values():
         found.clear()
     yield shared
-    for page in list(shared.pages):
-        try:
-            page.close()
-        except Exception:  # already closed by the test
-            pass
+    close_pages(shared)
 
 
 @pytest.hookimpl(hookwrapper=True)
