@@ -237,29 +237,16 @@ CLEAR_SITE_STORAGE = """async () => {
 }"""
 
 
-def empty_site_storage(context, site: str) -> None:
-    """Empty ``context``'s site storage (CLEAR_SITE_STORAGE) from the context's keeper: a page of
-    the site that runs no script (its web manifest), opened once and kept open for this, since
-    opening and closing a page before every test cost about 0.5 s of CPU. Tests never see it:
-    close the pages of a context with :func:`close_pages`."""
-    keeper = getattr(context, "tablee_keeper", None)
-    if keeper is None or keeper.is_closed():
-        keeper = context.new_page()
-        keeper.goto(site + "manifest.webmanifest")
-        context.tablee_keeper = keeper
-    keeper.evaluate(CLEAR_SITE_STORAGE)
+def emptied_page(context, site: str):
+    """A new page of ``context``, on which the context's site storage was just emptied
+    (CLEAR_SITE_STORAGE, from a page of the site that runs no script: its web manifest). It is
+    the test's first page (the ``page`` fixture, a device's page): opening and closing a page of
+    its own only to empty the storage cost about 0.5 s of CPU before every test."""
+    page = context.new_page()
+    page.goto(site + "manifest.webmanifest")
+    page.evaluate(CLEAR_SITE_STORAGE)
+    return page
 
-
-def close_pages(context) -> None:
-    """Close every page of ``context`` but its storage keeper (:func:`empty_site_storage`)."""
-    keeper = getattr(context, "tablee_keeper", None)
-    for page in list(context.pages):
-        if page is keeper:
-            continue
-        try:
-            page.close()
-        except Exception:  # already closed by the test
-            pass
 
 MJ_MODE_ON = "try { localStorage.setItem('tablee.mj-mode', 'on'); } catch {}"
 
@@ -305,12 +292,12 @@ class Device:
         """Ready for another test: its pages closed, its site storage emptied (the service
         worker and the engine's snapshot kept: the next test starts as a return visit), its
         records cleared, one new page."""
-        close_pages(self.context)
-        empty_site_storage(self.context, site)
+        for page in list(self.context.pages):
+            page.close()
+        self.page = emptied_page(self.context, site)
         self.foreign.clear()
         self.errors.clear()
         self.csp.clear()
-        self.page = self.context.new_page()
 
     def check(self) -> None:
         assert not self.foreign, f"requests left the site's origin: {self.foreign}"

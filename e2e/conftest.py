@@ -50,8 +50,7 @@ from browser_support import (
     ROOT,
     Device,
     chromium_path,
-    close_pages,
-    empty_site_storage,
+    emptied_page,
     open_table,
     wait_engine,
     without_unseen_features,
@@ -255,11 +254,27 @@ def context(request, new_context, browser_context_args, server, site):
         return
     args = {k: v for k, v in browser_context_args.items() if k != "base_url"}
     shared = request.getfixturevalue("shared_contexts")(args)
-    empty_site_storage(shared, site)
+    shared.tablee_first_page = emptied_page(shared, site)
     for found in shared.tablee_guard.values():
         found.clear()
     yield shared
-    close_pages(shared)
+    shared.tablee_first_page = None
+    for page in list(shared.pages):
+        try:
+            page.close()
+        except Exception:  # already closed by the test
+            pass
+
+
+@pytest.fixture
+def page(context):
+    """pytest-playwright's ``page``: in a shared context, the page that emptied its storage for
+    this test (``browser_support.emptied_page``, on the site's web manifest); else a new one."""
+    first = getattr(context, "tablee_first_page", None)
+    if first is not None and not first.is_closed():
+        context.tablee_first_page = None
+        return first
+    return context.new_page()
 
 
 @pytest.hookimpl(hookwrapper=True)
