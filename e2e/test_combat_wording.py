@@ -72,9 +72,12 @@ def seed(app_with, characters: list[dict], systems: dict | None = None):
 def force_next_seed(page, value: int) -> None:
     """The next roll's seed is ``value``: storage.newSeed reads two words of
     crypto.getRandomValues (high 21 bits, low 32); the next such call gets them, then the
-    browser's own generator is back."""
+    browser's own generator is back. The app's ids (storage.newId) read the same two words, and
+    the write of a change makes some (its revision, its undo entry): the hook is set once every
+    change is saved, or a late write of the change before (under load) took the seed."""
     page.evaluate(
-        """v => { const own = crypto.getRandomValues.bind(crypto);
+        """async v => { const { app } = await import('./static/js/app.js'); await app.saved();
+          const own = crypto.getRandomValues.bind(crypto);
           crypto.getRandomValues = (a) => {
             if (a instanceof Uint32Array && a.length === 2) {
               a[0] = Math.floor(v / 2 ** 32); a[1] = v % 2 ** 32; crypto.getRandomValues = own; return a; }
