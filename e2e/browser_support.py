@@ -39,28 +39,44 @@ CHROMIUM_FLAGS = [
 HEADLESS_UNSEEN_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 
 
+def disabled_feature_lists(page) -> list[list[str]]:
+    """The ``--disable-features`` lists of the command line of ``page``'s browser, in order (read
+    from chrome://version; Chromium applies only the last)."""
+    page.goto("chrome://version")
+    command_line = page.locator("#command_line").inner_text(timeout=30_000).split()
+    return [arg.split("=", 1)[1].split(",") for arg in command_line if arg.startswith("--disable-features=")]
+
+
 def without_unseen_features(browser_type, launch: dict) -> dict:
     """``launch`` (the keyword arguments of ``browser_type.launch``) with
     :data:`HEADLESS_UNSEEN_FEATURES` turned off. Chromium reads only the last
     ``--disable-features`` of its command line and Playwright passes its own list, so the list a
-    probe browser was given is read back (chrome://version) and passed again with ours added. A
-    probe that fails leaves ``launch`` as it was: the browser is then only slower."""
+    probe browser was given is read back and passed again with ours added. A probe that fails
+    leaves ``launch`` as it was: the browser is then only slower."""
     try:
         probe = browser_type.launch(**launch)
     except Exception:
         return launch
     try:
-        page = probe.new_page()
-        page.goto("chrome://version")
-        command_line = page.locator("#command_line").inner_text(timeout=30_000).split()
+        given = disabled_feature_lists(probe.new_page())
     except Exception:
         return launch
     finally:
         probe.close()
-    given = [arg.split("=", 1)[1] for arg in command_line if arg.startswith("--disable-features=")]
-    features = [f for f in (given[-1].split(",") if given else []) if f]
+    features = [f for f in (given[-1] if given else []) if f]
     features += [f for f in HEADLESS_UNSEEN_FEATURES if f not in features]
     return {**launch, "args": [*launch.get("args", []), "--disable-features=" + ",".join(features)]}
+
+
+def chromium_launch(browser_type, base: dict | None = None) -> dict:
+    """The keyword arguments of ``browser_type.launch`` for the suite and ``make bench``:
+    ``base`` with :data:`CHROMIUM_FLAGS`, Debian's Chromium when there is one, and the unseen
+    popups off (:func:`without_unseen_features`)."""
+    launch = {**(base or {}), "args": CHROMIUM_FLAGS}
+    path = chromium_path()
+    if path:
+        launch["executable_path"] = path
+    return without_unseen_features(browser_type, launch)
 
 
 def chromium_path() -> str | None:

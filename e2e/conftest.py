@@ -44,16 +44,14 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import (
-    CHROMIUM_FLAGS,
     CONSOLE,
     CSP_RECORDER,
     ROOT,
     Device,
-    chromium_path,
+    chromium_launch,
     emptied_page,
     open_table,
     wait_engine,
-    without_unseen_features,
 )
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -133,11 +131,7 @@ def site(server) -> str:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args, browser_type):
-    args = {**browser_type_launch_args, "args": CHROMIUM_FLAGS}
-    path = chromium_path()
-    if path:
-        args["executable_path"] = path
-    return without_unseen_features(browser_type, args)
+    return chromium_launch(browser_type, browser_type_launch_args)
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ import bench_live  # noqa: E402  (the live table's sync latency and bytes, issue
 import serve  # noqa: E402
 from bench_requests import REQUESTS  # noqa: E402  (the heavy odds request of each system, one op each)
 from bench_table import saved_table  # noqa: E402
-from browser_support import CHROMIUM_FLAGS, chromium_path, without_unseen_features  # noqa: E402
+from browser_support import CHROMIUM_FLAGS, chromium_launch, chromium_path  # noqa: E402
 
 BASE = "/tablee/"
 BARE_PATH = "__bench__/"
@@ -606,10 +606,7 @@ def main() -> None:
         print(text, file=sys.stderr, flush=True)
 
     with sync_playwright() as p:
-        launch = {"args": CHROMIUM_FLAGS}
-        if chromium_path():
-            launch["executable_path"] = chromium_path()
-        launch = without_unseen_features(p.chromium, launch)
+        launch = chromium_launch(p.chromium)
         browser = p.chromium.launch(**launch)
         step("bytes of a first and a warm visit…")
         results["bytes"] = bytes_sent(p, launch, site, httpd)

@@ -336,10 +336,7 @@ def main() -> None:
     site = f"http://127.0.0.1:{httpd.server_address[1]}{bench.BASE}"
     try:
         with sync_playwright() as p:
-            launch = {"args": bench.CHROMIUM_FLAGS}
-            if bench.chromium_path():
-                launch["executable_path"] = bench.chromium_path()
-            launch = bench.without_unseen_features(p.chromium, launch)
+            launch = bench.chromium_launch(p.chromium)
             browser = p.chromium.launch(**launch)
             live = live_sync(browser, site)
             browser.close()
