@@ -76,8 +76,20 @@ def made_then_restored(page, site: str) -> str:
     return digest
 
 
+#: What the snapshot holds of the package (pyodide-snapshot.js, PACKAGE_PRELOAD): every module that
+#: registers ops, and the libraries the ops use.
+PRELOADED = [
+    "tablee.api", "tablee.dice_ops", "tablee.store", "tablee.referee", "icepool", "fastjsonschema",
+    *(f"tablee.systems.{sid}" for sid in ("systmj", "versality", "pointzero", "theorem", "unicreon")),
+]
+
+
 def test_a_second_load_restores_and_answers_every_system_s_first_op_as_the_rules_do(page, site, guarded):
     made_then_restored(page, site)
+    # Restored with the package already imported: no system's first op imports anything (the
+    # dice tray has asked for nothing of Unicreon or Théorem yet).
+    loaded = in_engine(page, site, f"import sys; [m for m in {PRELOADED!r} if m not in sys.modules]")
+    assert loaded == [], f"not in the restored interpreter: {loaded}"
     for request in FIRST_OPS:
         assert call(page, request) == json.loads(handle_json(json.dumps(request))), request["op"]
     size = page.evaluate(
@@ -125,24 +137,30 @@ def test_a_bad_snapshot_falls_back_to_a_plain_start_and_the_next_load_restores(p
     assert good
 
 
-def python_random(page, site: str) -> list[float]:
-    """Three draws of Python's global `random` in the engine's worker, without touching its
-    state for the app (the module's `started` interpreter)."""
+def in_engine(page, site: str, code: str):
+    """The value of Python ``code`` (its last expression, converted to JS) in the engine's
+    worker, run beside the app (the module's `started` interpreter)."""
     workers = page.workers
     assert workers, "no worker"
     url = site + "static/js/pyodide-snapshot.js"
     for worker in workers:
         try:
             values = worker.evaluate(
-                "async (url) => { const m = await import(url); if (!m.started) return null;"
-                " return m.started.runPython('import random as _r; [_r.random() for _ in range(3)]').toJs(); }",
-                url,
+                "async ([url, code]) => { const m = await import(url); if (!m.started) return null;"
+                " const v = m.started.runPython(code); return { value: v?.toJs ? v.toJs() : v }; }",
+                [url, code],
             )
         except Exception:  # not the engine's worker
             continue
         if values:
-            return values
+            return values["value"]
     raise AssertionError("the engine's worker was not found")
+
+
+def python_random(page, site: str) -> list[float]:
+    """Three draws of Python's global `random` in the engine's worker, without touching its
+    state for the app."""
+    return in_engine(page, site, "import random as _r; [_r.random() for _ in range(3)]")
 
 
 def test_two_restored_loads_give_different_seeds_and_python_randomness(page, site, guarded):
