@@ -264,6 +264,40 @@ def test_a_move_made_offline_waits_and_is_applied_after_the_rejoin(node, world):
     assert node("answers", world=world, name="p1")[slot]["drawn"] == 1
 
 
+def test_a_move_answered_busy_waits_and_is_sent_again_until_it_is_applied(node, world):
+    """The referee answers "busy" when the MJ's table changed under a move three times running:
+    a state that passes. The phone keeps the move waiting and sends it again (the answer is not
+    kept as the move's: the next run plays it), and it is applied once; its page gets that answer."""
+    node("churn", world=world, count=3)  # the first run of the move: three tries, three changes
+    slot = node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+    node("settle", world=world)
+    assert state(node, world)["p1"]["queue"] == ["test.draw"]  # answered busy: still waiting
+    assert node("answers", world=world, name="p1")[slot] is None
+    for _ in range(40):  # the retry comes after 250 ms: wait for its state, not for a time
+        node("sleep", ms=50)
+        node("settle", world=world)
+        if state(node, world)["p1"]["queue"] == []:
+            break
+    s = state(node, world)
+    assert s["p1"]["queue"] == []
+    assert s["mj"]["doc"]["systems"]["theorem"]["piles"]["hand-a"]["cards"] == [*HAND_A, "c3"]  # once
+    assert node("answers", world=world, name="p1")[slot]["drawn"] == 1
+
+
+def test_a_move_still_busy_after_every_retry_is_refused_with_its_reason(node, world):
+    node("churn", world=world, count=1000)
+    slot = node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})
+    for _ in range(400):  # five retries: 250 ms, then twice as long each time (7.75 s in all)
+        node("sleep", ms=50)
+        node("settle", world=world)
+        if node("answers", world=world, name="p1")[slot] is not None:
+            break
+    assert node("answers", world=world, name="p1")[slot]["error"]["code"] == "live.refused.busy"
+    s = state(node, world)
+    assert s["p1"]["queue"] == []
+    assert s["mj"]["doc"]["systems"]["theorem"]["piles"]["hand-a"]["cards"] == HAND_A
+
+
 def test_a_waiting_move_can_be_cancelled(node, world):
     node("disconnect", world=world, name="p1")
     slot = node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}})

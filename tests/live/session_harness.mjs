@@ -143,6 +143,13 @@ function fakeApp(doc) {
       await tick();
       if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "test.draw"] };
       if (request.op === "live.move") {
+        // (`churn`: the MJ changes the table while the referee runs this many moves)
+        if (this.churn > 0) {
+          this.churn -= 1;
+          this.update((doc) => {
+            doc.name = `${doc.name}·`;
+          });
+        }
         let source = request.document;
         if (Object.hasOwn(request, "held")) {
           if (request.held !== this.worker.held?.rev) {
@@ -456,6 +463,16 @@ const handlers = {
     if (sharesOnly !== null) mj.app.worker.sharesOnly = sharesOnly;
     return { stale, whole, rev: held?.rev ?? null, same: held !== null && JSON.stringify(held.doc) === JSON.stringify(mj.app.doc),
       session: mj.session.held?.rev ?? null };
+  },
+  async churn({ world, count }) {
+    // The MJ changes the table during the next `count` runs of the referee (each run of a move
+    // is tried three times on a table that changed, then answered "busy").
+    device(worlds.get(world), "mj").app.churn = count;
+    return true;
+  },
+  async sleep({ ms }) {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return true;
   },
   async writes({ world, name = "mj", hold }) {
     // Hold this device's saves (a slow storage), or let them all happen.

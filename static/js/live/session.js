@@ -43,6 +43,13 @@ export const MAX_QUEUE = 50;
 export const MAX_IN_FLIGHT = 20;
 /** Answers kept per member, so a move resent after a broken link is not applied twice. */
 const MAX_ANSWERED = 100;
+/** A move the referee answered "busy" (the MJ's table changed under it three times running,
+ * or the member's moves in flight reached MAX_IN_FLIGHT: a state that passes) stays waiting and
+ * is sent again after BUSY_RETRY_MS, then twice as long each time, BUSY_RETRIES times at most
+ * before the player is told: a queued move is never dropped for a moment of traffic. */
+export const BUSY_RETRY_MS = 250;
+export const BUSY_RETRIES = 5;
+const BUSY = "live.refused.busy";
 /** Keys of a table document that stay on each device: its language, its records set apart. */
 const LOCAL_KEYS = ["language", "quarantine"];
 const LOCAL = Symbol("local");
@@ -601,6 +608,24 @@ export class Session extends EventTarget {
     this.emit();
   }
 
+  /** A waiting move the referee answered "busy": sent again later (it stays in the queue, shown
+   * waiting), unless it was retried BUSY_RETRIES times already (false: the answer stands). A
+   * link that is down meanwhile sends it with the others when it is back (flush). */
+  retryBusy(entry) {
+    const tries = entry.busy ?? 0;
+    if (tries >= BUSY_RETRIES) return false;
+    entry.busy = tries + 1;
+    entry.sent = false;
+    setTimeout(() => {
+      if (this.queue.includes(entry) && !entry.sent && this.member?.synced) {
+        this.sendMove(entry);
+        this.emit();
+      }
+    }, BUSY_RETRY_MS * 2 ** tries);
+    this.emit();
+    return true;
+  }
+
   /** The player cancels a waiting move (one the MJ's device has not answered). */
   cancel(id) {
     const at = this.queue.findIndex((q) => q.id === id);
@@ -619,6 +644,7 @@ export class Session extends EventTarget {
       return;
     }
     const at = this.queue.findIndex((q) => q.id === id);
+    if (at >= 0 && answer?.error?.code === BUSY && this.retryBusy(this.queue[at])) return;
     if (at >= 0) this.queue.splice(at, 1);
     const resolve = this.waiting.get(id);
     this.waiting.delete(id);
@@ -636,13 +662,14 @@ export class Session extends EventTarget {
     const done = this.answered.get(memberId);
     if (id !== null && done?.has(id)) return done.get(id);
     const count = this.inFlight.get(memberId) ?? 0;
-    if (count >= MAX_IN_FLIGHT) return refusal("live.refused.busy");
+    if (count >= MAX_IN_FLIGHT) return refusal(BUSY);
     this.inFlight.set(memberId, count + 1);
     const run = this.chain.then(() => this.applyMove(memberId, move)).catch(() => refusal("live.refused.malformed"));
     this.chain = run.then(() => {}, () => {});
     return run.then((answer) => {
       this.inFlight.set(memberId, (this.inFlight.get(memberId) ?? 1) - 1);
-      if (id !== null) {
+      // (a "busy" answer is not kept: the phone sends the move again, to be run then)
+      if (id !== null && answer?.error?.code !== BUSY) {
         const kept = this.answered.get(memberId) ?? new Map();
         kept.set(id, answer);
         if (kept.size > MAX_ANSWERED) kept.delete(kept.keys().next().value);
@@ -728,7 +755,7 @@ export class Session extends EventTarget {
       setTimeout(() => this.publishNow(), 0);
       return this.note(memberId, member.name, move.op, null, r.answer, drawn);
     }
-    return this.note(memberId, member.name, move.op, "live.refused.busy", refusal("live.refused.busy"));
+    return this.note(memberId, member.name, move.op, BUSY, refusal(BUSY));
   }
 
   /** What a request needs to name the table: the revision the worker holds when it is `source`
