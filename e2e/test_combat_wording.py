@@ -189,7 +189,7 @@ def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(page, ap
     expect(app.locator("[data-testid=uc-damage-line]")).to_have_text(
         "PNJ moyen : dégâts 2, absorbés 0 → −2 PV → 10 PV restants sur 12.")
     expect(app.locator("[data-testid=uc-announce]")).to_have_text("Touché : PNJ moyen −2 PV → 10 PV restants sur 12.")
-    assert saved_document(app)["log"][-1]["result"]["summary"].startswith("Touché : PNJ moyen −2 PV → 10 PV restants sur 12.")
+    assert saved_document(app)["log"][-1]["result"]["summary"].startswith("Touché\u00a0: PNJ moyen −2 PV → 10 PV restants sur 12.")
 
     # The tracker (turn and fighters) beside the exchange at 1280 px, below it on a phone.
     expect(app.locator("[data-testid=uc-fighters]")).to_be_visible()

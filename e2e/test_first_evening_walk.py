@@ -230,7 +230,7 @@ def test_systmj_changes_are_named_by_what_they_did_in_the_undo_bar_the_table_pag
     expect(toast).to_contain_text("Tour 1 révélé")
     app.get_by_test_id("undo-toast-action").click()
     doc = wait_saved(app, "d => d.log.some((e) => e.kind === 'undo') && !d.systems.systmj.rounds.revealed")
-    assert doc["log"][-1]["label"] == "Annulé : Tour 1 révélé"
+    assert doc["log"][-1]["label"] == "Annulé\u00a0: Tour 1 révélé"
 
     goto_route(app, "systmj/cards")
     app.select_option("#sj-give-EQ-00001", "sj-lea")

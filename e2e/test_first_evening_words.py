@@ -36,3 +36,31 @@ def test_a_set_aside_table_is_named_by_its_date_not_its_storage_key(page, site, 
     text = notice.inner_text()
     assert "tablee.backup" not in text and not re.search(r"\d{4}-\d\d-\d\dT", text), text
     assert re.search(r"\b20\d\d\b", text), text  # the date, in words
+
+
+#: Narrows a message to the width of its words before the colon (plus a few pixels), so that a
+#: line breaks right there, and tells where the colon and the letter before it landed.
+COLON_AT_A_BREAK = """el => {
+  const node = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.data.includes(':'));
+  const colon = node.data.indexOf(':');
+  const word = node.data.slice(0, colon).trimEnd().length;  // just after the word before it
+  const range = document.createRange();
+  const box = (from, to) => { range.setStart(node, from); range.setEnd(node, to); return range.getBoundingClientRect(); };
+  el.style.display = 'inline-block';
+  el.style.width = `${Math.ceil(box(0, word).width) + 4}px`;
+  const before = box(word - 1, word), sign = box(colon, colon + 1);
+  return { text: node.data, width: el.style.width, before: before.top, colon: sign.top, left: sign.left - el.getBoundingClientRect().left };
+}"""
+
+
+def test_a_phone_never_starts_a_line_with_a_colon(app):
+    """French sets a space before ":" that a line must not break at (the i18n layer writes a
+    no-break space). On the 360 px phone, a refused dice expression's message is narrowed to
+    its words before the colon: the colon goes down with the word before it instead of
+    starting the next line alone (as it did with a plain space)."""
+    app.fill("#dice-expr", "500d6")
+    error = app.locator("#dice-error")
+    expect(error).to_contain_text("Nombre de dés impossible")
+    where = error.evaluate(COLON_AT_A_BREAK)
+    assert where["colon"] == where["before"] and where["left"] > 0, where
+    assert where["text"].startswith("Nombre de dés impossible\u00a0: 500"), where

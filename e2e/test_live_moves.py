@@ -296,7 +296,7 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     expect(mo.locator("[data-testid=pz-result]")).to_have_attribute("data-total", str(sum(sorted(values)[:4])))
     expect(mo.locator("#pz-choose-keep")).to_have_count(0)  # final
     # The phone's page words the referee's entry of the choice (live.log.label).
-    wait_saved(mj, "(d, id) => d.log.some(e => e.id === id && e.label.endsWith('Méticuleux : dés choisis'))", kept["id"])
+    wait_saved(mj, "(d, id) => d.log.some(e => e.id === id && e.label.endsWith('Méticuleux\\u00a0: dés choisis'))", kept["id"])
     again = call(mo, {"op": "pointzero.test.roll", "test": {**test, "sacrifice": 0, "tension": False},
                       "character_id": "p-zed", "keep": worst, "entry": rolled["id"]})
     assert again["error"]["code"] == "live.refused.keep"
@@ -446,7 +446,7 @@ def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
     assert {k: record["progress"][0][k] for k in ("session", "key", "before", "after")} == {
         "session": 2, "key": "lire_ecrire", "before": 30, "after": same["after"]}
     [entry] = learned["log"]
-    assert entry["kind"] == "systmj.learning" and entry["who"] == "Ana" and entry["label"] == "Apprentissage : Lire / écrire"
+    assert entry["kind"] == "systmj.learning" and entry["who"] == "Ana" and entry["label"] == "Apprentissage\u00a0: Lire / écrire"
     assert entry["result"]["roll"] == same["roll"]
     # The rule of one roll per skill per session: the page says so once the table is back, and
     # the referee refuses a second roll whatever the phone claims it has learned.

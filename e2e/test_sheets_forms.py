@@ -238,6 +238,6 @@ def test_versality_wound_taken_back_is_logged_as_a_correction(page, app_with, wi
     assert ana["incapacitated"] is False
     entry = next(e for e in saved["log"] if e["kind"] == "versality.wound.remove")
     assert entry["who"] == "MJ"
-    assert entry["label"] == "Correction MJ : blessure retirée à Ana (Mental)"
+    assert entry["label"] == "Correction MJ\u00a0: blessure retirée à Ana (Mental)"
     assert entry["request"] == {"op": "versality.wound.remove", "characteristic": "mental"}
     no_horizontal_scroll(app, width)

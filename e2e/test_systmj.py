@@ -129,7 +129,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     expect(page.locator("[data-testid=sj-l-odds]")).to_have_attribute("data-limit", "65")
     expect(page.locator("[data-testid=sj-l-odds]")).to_contain_text("+8")  # 4 × 2 from 60 up
     # The mean gain is written as French writes it, whatever the browser's own language.
-    expect(page.locator("[data-testid=sj-l-odds]")).to_contain_text(re.compile(r"Gain moyen : \d+,\d+ point"))
+    expect(page.locator("[data-testid=sj-l-odds]")).to_contain_text(re.compile(r"Gain moyen\u00a0: \d+,\d+ point"))
     no_horizontal_scroll(page)
     page.click("#sj-l-roll")
     learned = page.locator("[data-testid=sj-l-result]")

@@ -55,12 +55,12 @@ def test_a_deleted_character_comes_back_in_its_place_even_after_a_reload(app_wit
     doc = wait_saved(page, "d => d.characters.length === 3")
     assert [c["id"] for c in doc["characters"]] == ["vs-ana", "vs-bo", "vs-cy"]
     assert doc["characters"][1] == bo
-    assert doc["log"][-1]["kind"] == "undo" and doc["log"][-1]["label"] == "Annulé : Personnage supprimé : Bo"
+    assert doc["log"][-1]["kind"] == "undo" and doc["log"][-1]["label"] == "Annulé\u00a0: Personnage supprimé\u00a0: Bo"
     # Rétablir deletes him again; the bar then offers to undo that.
     expect(page.locator("[data-testid=redo-list]")).to_contain_text("Bo")
     page.click("#redo-last")
     doc = wait_saved(page, "d => d.characters.length === 2")
-    assert doc["log"][-1]["label"] == "Rétabli : Personnage supprimé : Bo"
+    assert doc["log"][-1]["label"] == "Rétabli\u00a0: Personnage supprimé\u00a0: Bo"
     expect(page.locator(TOAST)).to_have_attribute("data-kind", "change")
 
 
@@ -76,7 +76,7 @@ def test_a_damage_is_undone_and_an_undo_whose_value_changed_since_is_refused(app
     expect(page.locator("[data-testid=uc-pv]")).to_have_text("12")
     doc = wait_saved(page, "d => d.characters[0].pv === 12")
     assert without_log(doc) == without_log(new_table([marie]))
-    assert doc["log"][-1]["label"] == "Annulé : Fiche modifiée : Marie"
+    assert doc["log"][-1]["label"] == "Annulé\u00a0: Fiche modifiée\u00a0: Marie"
     # The bar now offers Rétablir: 12 → 9 again.
     expect(page.locator(TOAST)).to_have_attribute("data-kind", "undo")
     page.click(TOAST_ACTION)

@@ -351,7 +351,7 @@ def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(a
     result = app.locator("[data-testid=uc-attack-result]")
     expect(result.locator(".die")).to_have_count(4)
     verdict = result.locator(".uc-verdict").inner_text()
-    assert re.fullmatch(r"(Touché|Coup paré|Attaque ratée) : .+ l'emporte\.", verdict), verdict
+    assert re.fullmatch(r"(Touché|Coup paré|Attaque ratée)\u00a0: .+ l'emporte\.", verdict), verdict
     no_horizontal_scroll(app)
     # The last passe d'armes is in the stored fight: once saved, a reload shows it again.
     wait_saved(app, "d => Boolean(d.systems.unicreon.combat.last)")

@@ -1,6 +1,6 @@
 // Renders every message key of static/i18n with sample parameters, in both languages, through
 // the page's own i18n layer (static/js/i18n.js: plurals, elision), for tests/test_i18n_sentences.py.
-// Prints one JSON object: {lang: {key: [rendering, ...]}}. With the argument "errors", reads a
+// Prints one JSON object: {lang: {key: [rendering, ...]}} (and "colon()": the colon helper's). With the argument "errors", reads a
 // JSON list of engine errors ({code, message_key, params, field?}) on stdin and prints
 // {lang: [message, ...]} as the page words them (errorMessage).
 import { readFileSync, readdirSync } from "node:fs";
@@ -75,5 +75,7 @@ for (const lang of i18n.LANGUAGES) {
       out[lang][key] = counts.map((n) => i18n.fill(template, Object.fromEntries(names.map((p) => [p, sample(p, n)])), lang));
     }
   }
+  // The layer's colon helper, which templates put between a label and its value.
+  out[lang]["colon()"] = [`Escrime${i18n.colon()}12`];
 }
 process.stdout.write(JSON.stringify(out));

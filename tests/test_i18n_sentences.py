@@ -66,6 +66,15 @@ def rendered() -> dict[str, dict[str, list[str]]]:
     return json.loads(out.stdout)
 
 
+#: French typography (static/js/i18n.js, frenchSpaced): a space a line may break at, before a
+#: high sign or inside « », lets a phone start a line with ":" or "?".
+BREAKABLE_BEFORE_SIGN = re.compile(r"[ \t\n][:;?!»]|«[ \t\n]")
+
+
+def breakable_signs(text: str) -> list[str]:
+    return [m.group(0) for m in BREAKABLE_BEFORE_SIGN.finditer(text)]
+
+
 def one_plural(text: str, lang: str) -> list[str]:
     return [m.group(0) for m in ONE_THEN_PLURAL.finditer(text) if m.group(1).lower() not in SINGULAR_S[lang]]
 
@@ -86,6 +95,8 @@ def english(text: str) -> list[str]:
         (raw_ids, "État de theorem : arcane-03 (error.theorem.char.invalid) {n}", "État de la table Théorem : La Lune"),
         (english, "Fiche invalide : data.test.skill must be integer",
          "Fiche invalide : la compétence doit être un nombre entier"),
+        (breakable_signs, "Échec : 21 % ; « Alice » ?",
+         "Échec\u00a0: 21 %\u202f; «\u00a0Alice\u00a0»\u202f? À 20:47, stun:stun.example.org:3478"),
     ],
 )
 def test_the_checks_catch_what_they_look_for(check, bad, good):
@@ -113,6 +124,24 @@ def test_every_message_is_a_sentence_of_its_language(lang):
         if found:
             problems[key] = sorted(set(found))
     assert not problems, f"{len(problems)} messages: " + json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+def test_french_never_breaks_a_line_before_a_high_sign_and_english_is_untouched():
+    """French puts a space before ":" ";" "?" "!" and inside « »; a plain one let a 360 px phone
+    start a line with the sign. Every French message, rendered through the page's layer with
+    sample parameters, and the colon helper the templates use, has a no-break one there (the
+    layer's convention: U+00A0 before ":" and inside « », U+202F before ";" "?" "!"); English,
+    which has no such space, gets none."""
+    r = rendered()
+    problems = {key: sorted(set(found)) for key, texts in r["fr"].items()
+                if (found := [s for text in texts for s in breakable_signs(text)])}
+    assert not problems, f"{len(problems)} messages: " + json.dumps(problems, ensure_ascii=False, indent=1)
+    assert r["fr"]["colon()"] == ["Escrime\u00a0: 12"]
+    assert r["fr"]["engine.ready"][0] == "Moteur de règles\u00a0: prêt"
+    assert r["fr"]["quarantine.delete_confirm"][0] == "Supprimer définitivement cet élément\u202f?"
+    assert r["en"]["colon()"] == ["Escrime: 12"]
+    english_ = json.dumps(r["en"], ensure_ascii=False)
+    assert "\u00a0" not in english_ and "\u202f" not in english_
 
 
 def worded(errors: list[dict]) -> dict[str, list[str]]:

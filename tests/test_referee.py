@@ -1059,7 +1059,7 @@ def test_a_systmj_learning_roll_reads_the_mentor_from_the_mjs_record_and_is_the_
                "learned": [], "mentor": {"intelligence": 80, "personnalite": 70, "score": 70, "character": "s2"},
                "seed": 8})
     assert answer["limit"] == same["limit"] == (60 + 40 + 80 + 70) // 4 and answer["after"] == same["after"]
-    assert after["characters"][0]["progress"][-1]["note"].endswith("mentor : Bo")
+    assert after["characters"][0]["progress"][-1]["note"].endswith("mentor\u00a0: Bo")
     for member, request, code in (
         (BO, sent, "live.refused.character"),  # Ana is Léa's
         (ANA, {**sent, "subject": {**sent["subject"], "character": "npc"}}, "live.refused.character"),

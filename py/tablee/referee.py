@@ -424,7 +424,7 @@ def _sj_learned(answer: dict[str, Any], request: dict[str, Any], ctx: dict[str, 
     if isinstance(mentor, dict):
         name = next((c.get("name") for c in ctx["document"]["characters"]
                      if isinstance(c, dict) and c.get("id") == mentor.get("character")), "")
-        note += f" · mentor : {name}" if isinstance(name, str) and name.strip() else ""
+        note += f" · mentor\u00a0: {name}" if isinstance(name, str) and name.strip() else ""
     record["progress"].append({"session": request["subject"]["session"], "kind": "learning", "target": "skill",
                                "key": key, "before": answer["before"], "after": after, "note": note[:200]})
     del record["progress"][: max(0, len(record["progress"]) - E.MAX_PROGRESS)]

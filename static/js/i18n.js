@@ -96,11 +96,32 @@ export function t(key, params = {}) {
   return fill(template, params, current);
 }
 
+/**
+ * French typography, written once here for every French message (the catalogues keep plain
+ * spaces, easy to read and edit): the space before a high sign never breaks a line, so a phone
+ * never starts a line with ":" or "?". The convention is the Imprimerie nationale's, which the
+ * catalogue's `{label}\u00a0:` already followed: a no-break space (U+00A0) before ":" and
+ * inside « », a narrow no-break space (U+202F) before ";", "?" and "!". `colon()` writes the
+ * same, and the engine's one French text (tablee.referee's learning note) too.
+ */
+export const NBSP = "\u00a0";
+export const NNBSP = "\u202f";
+const spaced = new Map();
+export function frenchSpaced(text) {
+  let out = spaced.get(text);
+  if (out === undefined) {
+    out = text.replace(/ +(?=:)/g, NBSP).replace(/ +(?=[;?!])/g, NNBSP).replace(/« +/g, `«${NBSP}`).replace(/ +»/g, `${NBSP}»`);
+    spaced.set(text, out);
+  }
+  return out;
+}
+
 const ELIDED = /(^|[\s(«"'’])(de|De|le|Le|la|La|que|Que|ne|Ne|je|Je|se|Se|me|Me|te|Te|lorsque|puisque|jusque) $/;
 const VOWEL = /^[aeiouyàâäéèêëîïôöûüùœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜÙŒÆ]/;
 
 /** Fill a template's placeholders (see t): exported for the i18n test, which renders every key. */
 export function fill(template, params, lang = current) {
+  if (lang === "fr") template = frenchSpaced(template);
   let out = "";
   let last = 0;
   for (const m of template.matchAll(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g)) {
@@ -205,8 +226,6 @@ export function formatNumber(value, maximumFractionDigits = 3) {
   return formatter(Intl.NumberFormat, { maximumFractionDigits }).format(value);
 }
 
-/** The colon between a label and its value as the current language writes it: French puts a
- * space before it ("Échec : 21 %"), English does not ("Failure: 21 %"). */
 /**
  * Words a page keeps to say again (a live region's last announcement, a status line): kept as a
  * function that makes them (`ui.announce = () => t("…", params)`), they are made at each render
@@ -219,8 +238,10 @@ export function said(words) {
   return words ?? "";
 }
 
+/** The colon between a label and its value as the current language writes it: French puts a
+ * no-break space before it ("Échec\u00a0: 21 %", see frenchSpaced), English none ("Failure: 21 %"). */
 export function colon() {
-  return current === "fr" ? " : " : ": ";
+  return current === "fr" ? `${NBSP}: ` : ": ";
 }
 
 /** A whole number in a formula, negative with a true minus sign ("= −2", never "= -2"). */

@@ -15,7 +15,7 @@
 // with its thing chosen and the link made at once.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
-import { errorMessage, formatTime, said, t, tn } from "../i18n.js";
+import { colon, errorMessage, formatTime, said, t, tn } from "../i18n.js";
 import { downloadJson, LOG_LIMIT, todayStamp } from "../storage.js";
 import { decodeShare, encodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
 import { mjSwitch, reflect } from "../share/mj-mode.js";
@@ -296,7 +296,7 @@ function consent(app) {
     if (diffs.length === 0) return html`<p role="status" data-testid="share-same">${t("share.same_character")}</p><div class="row">${cancel}</div>`;
     return html`<p>${t("share.character_exists", { name: current.name })}</p>
       <ul class="share-diff" data-testid="share-diff" aria-label=${t("share.diff_label")}>
-        ${diffs.slice(0, MAX_DIFFS).map((d) => html`<li><code>${d.path}</code> : <del>${short(d.before)}</del> → <ins>${short(d.after)}</ins></li>`)}
+        ${diffs.slice(0, MAX_DIFFS).map((d) => html`<li><code>${d.path}</code>${colon()}<del>${short(d.before)}</del> → <ins>${short(d.after)}</ins></li>`)}
         ${diffs.length > MAX_DIFFS ? html`<li>${tn("share.diff_more", diffs.length - MAX_DIFFS)}</li>` : nothing}
       </ul>
       <div class="row"><button type="button" class="primary" id="share-update" ?disabled=${checking} aria-describedby="share-checking" @click=${() => importCharacter(app)}>${t("share.update_character")}</button>${cancel}</div>`;

@@ -217,7 +217,7 @@ function quarantineSection(app) {
     <ul class="stack" data-testid="quarantine-list">
       ${items.map((item, i) => html`<li class="stack" data-testid="quarantine-item" data-kind=${item.kind}>
         <p><strong>${t(`quarantine.kind.${item.kind}`)}</strong>
-          ${item.data && typeof item.data === "object" && typeof item.data.name === "string" ? html` « ${item.data.name} »` : nothing}
+          ${item.data && typeof item.data === "object" && typeof item.data.name === "string" ? html` ${t("quarantine.named", { name: item.data.name })}` : nothing}
           <span class="muted small">(${item.path})</span></p>
         <ul class="small">${item.problems.map((p) => html`<li>${errorMessage(p)}</li>`)}</ul>
         <div class="row">
