@@ -99,6 +99,48 @@ def test_a_damage_is_undone_and_an_undo_whose_value_changed_since_is_refused(app
     other.close()
 
 
+def test_the_undo_bar_belongs_to_the_page_of_its_change(app_with):
+    """The bar offering to undo a change stayed on screen for 15 s whatever the person did:
+    on the journal, it named a sheet's damage. It belongs to the page the change was made on:
+    gone once another page is shown, not back when the person returns, while the Table page
+    still offers to undo the change. A change that opens a page itself (a character created
+    opens its sheet) keeps its bar there."""
+    marie = uc_character("uc-marie", "Marie")
+    page = app_with(new_table([marie]), "unicreon/character/uc-marie")
+    page.fill("#uc-amount", "3")
+    page.click("#uc-damage")
+    wait_saved(page, "d => d.characters[0].pv === 9")
+    toast = page.locator(TOAST)
+    expect(toast).to_contain_text("Fiche modifiée : Marie")
+    # To the journal through the navigation, as a person goes: once the journal is shown, the
+    # bar is gone (read at that moment: the old bar went away by itself 15 s later).
+    page.locator("nav a[data-route=log]").click()
+    page.wait_for_function(
+        "() => document.querySelector('nav a[data-route=\"log\"][aria-current=\"page\"]') !== null"
+        " && document.querySelector('main h1') !== null")
+    assert toast.count() == 0, toast.inner_text()
+    # The page took the focus (the main region), none left on a bar that went away.
+    expect(page.locator("#main")).to_be_focused()
+    page.go_back()
+    expect(page.locator("[data-testid=uc-pv]")).to_have_text("9")
+    assert toast.count() == 0
+    goto_route(page, "table")
+    expect(page.locator("[data-testid=undo-list] [data-testid=undo-entry]").first).to_contain_text("Fiche modifiée : Marie")
+    assert toast.count() == 0
+    # An undo made on the Table page has its bar there (Rétablir), until the person leaves.
+    page.click("#undo-last")
+    wait_saved(page, "d => d.characters[0].pv === 12")
+    expect(toast).to_have_attribute("data-kind", "undo")
+    goto_route(page, "unicreon")
+    assert toast.count() == 0
+
+    # A character created from the list opens its sheet: the bar of that creation is there.
+    page.fill("#uc-new-name", "Nina")
+    page.click("#uc-create")
+    expect(page.locator("main h1")).to_contain_text("Nina")
+    expect(toast).to_contain_text("Personnage ajouté : Nina")
+
+
 def test_a_card_play_is_undone(app_with):
     ana = versality_character("vs-ana", "Ana")
     start = new_table([ana])

@@ -121,7 +121,11 @@ export const app = {
     changes += 1;
     // (`made`: the table this change made from `base`, checked: the write takes it as it is
     // when it writes on that same table, instead of copying and checking it a second time)
-    pending.push({ mutate, at, history, record, label, shallow, n: changes, made: { base, next } });
+    const change = { mutate, at, history, record, label, shallow, n: changes, made: { base, next }, page: null };
+    // The page of the change is the one shown once the code that made it has run to its end:
+    // a change that opens a page itself (a character created opens its sheet) belongs to it.
+    queueMicrotask(() => { change.page = pageOf(parseRoute()); });
+    pending.push(change);
     scheduleWrite();
     renderAll();
     return true;
@@ -359,14 +363,25 @@ function dropEntry(entry, direction) {
   }
 }
 
-/** The bar shown after a change of this tab: {entry, kind} ("change": offers to undo it,
- * "undo": offers to redo it), or null. */
+/** The bar shown after a change of this tab: {entry, kind, page} ("change": offers to undo it,
+ * "undo": offers to redo it), or null. It belongs to the page the change was made on (`page`,
+ * pageOf): it is not shown on another one and goes away when the person leaves that page (the
+ * Table page keeps offering to undo and redo the last changes). */
 let toast = null;
 let toastTimer = null;
 const TOAST_MS = 15000;
 
-function showToast(entry, kind) {
-  toast = { entry, kind };
+/** A page as the bar knows it: its route and parameters ("unicreon/character/uc-marie"). */
+function pageOf({ route, params }) {
+  return [route, ...params].join("/");
+}
+
+function showToast(entry, kind, page) {
+  const here = pageOf(app);
+  // A change written after the person left its page (the write waits for the lock): no bar
+  // naming it on the page they went to.
+  if ((page ?? here) !== here) return;
+  toast = { entry, kind, page: here };
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     toast = null;
@@ -374,8 +389,16 @@ function showToast(entry, kind) {
   }, TOAST_MS);
 }
 
+/** Leaving the page of the bar's change takes the bar away (onRoute). */
+function dropToastOfAnotherPage() {
+  if (toast && toast.page !== pageOf(app)) {
+    toast = null;
+    clearTimeout(toastTimer);
+  }
+}
+
 function toastBar() {
-  if (!toast) return nothing;
+  if (!toast || toast.page !== pageOf(app)) return nothing;
   const label = changeLabel(toast.entry);
   const undone = toast.kind === "undo";
   // The bar undoes (redoes) its own change, wherever it now stands in the history.
@@ -601,7 +624,7 @@ function writePending({ final = false } = {}) {
   const history = app.history();
   let historyChanged = false;
   let shown = null;
-  for (const { mutate, at, history: kind = null, record = true, label = null, shallow = false, made = null } of batch) {
+  for (const { mutate, at, history: kind = null, record = true, label = null, shallow = false, made = null, page = null } of batch) {
     const reused = made !== null && made.base === doc; // (the table it was made on: nothing came between)
     const next = reused ? made.next : copyFor(doc, shallow);
     try {
@@ -627,7 +650,7 @@ function writePending({ final = false } = {}) {
       const made = undo.record(history, kind?.kind ?? "change", { entry: kind?.entry, before: doc, after: next, id: newId("change"), at: new Date().toISOString(), label });
       if (made) {
         historyChanged = true;
-        shown = { entry: made, kind: kind?.kind ?? "change" };
+        shown = { entry: made, kind: kind?.kind ?? "change", page };
       }
     }
     doc = next;
@@ -645,7 +668,7 @@ function writePending({ final = false } = {}) {
         // no room for the history: the table itself is what matters
       }
     }
-    if (shown) showToast(shown.entry, shown.kind === "redo" ? "change" : shown.kind);
+    if (shown) showToast(shown.entry, shown.kind === "redo" ? "change" : shown.kind, shown.page);
   }
   setWritten(through); // (saved, or kept to write again: the save-state line says so)
   if (doc.language !== language) showLanguage(doc.language);
@@ -945,6 +968,7 @@ async function onRoute(focus = true) {
   const { route, params, unreadable } = parseRoute();
   app.route = route;
   app.params = params;
+  dropToastOfAnotherPage();
   if (unreadable) app.notify("warning", t("route.unreadable"));
   describeWhenNeeded();
   await loadSystemView(route);
