@@ -69,9 +69,9 @@ def _find(name: str) -> bool:
 
 @cache
 def _validator(name: str):
-    import fastjsonschema  # on the first validated request, not at the worker's start
+    from .schema import compile_schema  # fastjsonschema on the first validated request
 
-    return fastjsonschema.compile(OPS[name].schema)
+    return compile_schema(OPS[name].schema)
 
 
 def _validate(name: str, request: dict[str, Any]) -> None:

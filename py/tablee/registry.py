@@ -68,7 +68,9 @@ STATE_GUARDS: list[tuple[dict[str, Any], Callable[[Any], Any]]] = []
 def guard_state(schema: dict[str, Any], require: Callable[[Any], Any]) -> None:
     """Check every request property whose schema is ``schema`` with ``require`` (see
     :data:`STATE_GUARDS`). Call it where the state's schema is defined, before any op uses it."""
-    STATE_GUARDS.append((schema, require))
+    from .schema import share
+
+    STATE_GUARDS.append((share(schema), require))
 
 
 def request_schema(
@@ -136,9 +138,12 @@ class SystemOps:
     ) -> None:
         if system not in SYSTEM_IDS:
             raise ValueError(f"unknown system {system!r}")
+        from .schema import share
+
         self.system = system
-        self.state = state
-        self.character = character
+        # Every op of the system holds these very objects: compiled once (schema.share).
+        self.state = share(state) if state is not None else None
+        self.character = share(character) if character is not None else None
 
     def __call__(
         self,

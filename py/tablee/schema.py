@@ -23,6 +23,7 @@ __all__ = [
     "ID_SCHEMA",
     "array",
     "character_head",
+    "compile_schema",
     "compiled",
     "fixed_object",
     "integer",
@@ -30,6 +31,7 @@ __all__ = [
     "record",
     "schema_params",
     "shape_problems",
+    "share",
     "text",
 ]
 
@@ -37,8 +39,88 @@ __all__ = [
 ID_SCHEMA: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 64}
 
 
+def _exc_out_of_line(self: Any, msg: str, *args: Any, append_to_msg: str | None = None,
+                     rule: str | None = None) -> None:
+    """fastjsonschema 2.22's ``CodeGenerator.exc`` (the ``raise`` of one check), except that the
+    definition the exception carries is a global of the generated module instead of a literal
+    written out at every ``raise``: the same dict, not its ``repr`` parsed again. A Théorem
+    request's schema holds its whole table state (about 370 checks): written out, each check's
+    definition made a 376 kB module whose generation and byte-compilation were most of the first
+    odds request of a page (issue 24: 180 ms in CPython, 660 ms in the worker)."""
+    if not self._detailed_exceptions or not self._fast_fail:
+        return type(self).exc(self, msg, *args, append_to_msg=append_to_msg, rule=rule)
+    arg = '"' + msg + '"'
+    if append_to_msg:
+        arg += " + (" + append_to_msg + ")"
+    definition = self._expand_refs(self._definition)
+    definition_rule = self.e(definition.get(rule) if isinstance(definition, dict) else None)
+    name = f"DEFINITION_{id(self._definition)}"  # one per definition object of the schema
+    self._extra_imports_objects.setdefault(name, definition)
+    self.l(
+        "raise JsonSchemaValueException(" + arg
+        + ', value={variable}, name="{name}", definition={definition}, rule={rule})',
+        *args, definition=name, rule=repr(rule), definition_rule=definition_rule,
+    )
+
+
+#: Schemas checked by one validator wherever they are held (:func:`share`): id -> [schema, validator].
+_SHARED: dict[int, list[Any]] = {}
+
+
+def share(schema: dict[str, Any]) -> dict[str, Any]:
+    """Mark ``schema`` (a system's table state, a character) to be compiled once: a schema that
+    holds this very object below its root calls that one validator there (as fastjsonschema
+    calls the function of a ``$ref``) instead of writing all its checks again. Every op of a
+    system holds its state's schema: each op's first request compiled the whole state again."""
+    _SHARED.setdefault(id(schema), [schema, None])
+    return schema
+
+
+def _block_or_shared_call(self: Any, definition: Any) -> int:
+    """fastjsonschema's code for one definition, or a call to a shared definition's validator
+    with the path the inline checks would name (``data.state.deck…``)."""
+    entry = _SHARED.get(id(definition))
+    if entry is None or entry[0] is not definition or self._variable_name == "data":
+        return type(self)._generate_func_code_block(self, definition)
+    function = f"SHARED_{id(definition)}"
+    self._extra_imports_objects.setdefault(function, compile_schema(definition))
+    name_arg = f'(name_prefix or "data") + "{self._variable_name[4:]}"'
+    if "{" in name_arg or "}" in name_arg:
+        name_arg += ".format(**locals())"
+    self.l("{}({variable}, custom_formats, {name_arg})", function, name_arg=name_arg)
+    return 1
+
+
+def compile_schema(schema: dict[str, Any]) -> Callable[[Any], Any]:
+    """``fastjsonschema.compile(schema)``: the same checks, raising the same exceptions (message,
+    path, value, rule, definition), from a smaller generated module: each definition an exception
+    carries is a global instead of a literal (:func:`_exc_out_of_line`) and a shared schema is
+    one call (:func:`share`; a shared schema is compiled once, wherever it is asked for).
+    tests/test_schema_compile.py compares the two on refusals of every system's requests.
+    (fastjsonschema 2.22, pinned in requirements-runtime.txt.)"""
+    entry = _SHARED.get(id(schema))
+    if entry is not None and entry[0] is schema:
+        if entry[1] is None:
+            entry[1] = _compile(schema)
+        return entry[1]
+    return _compile(schema)
+
+
+def _compile(schema: dict[str, Any]) -> Callable[[Any], Any]:
+    import types
+
+    from fastjsonschema import _factory
+
+    resolver, generator = _factory(schema, {})
+    generator.exc = types.MethodType(_exc_out_of_line, generator)
+    generator._generate_func_code_block = types.MethodType(_block_or_shared_call, generator)
+    namespace = generator.global_state  # generates the code (and the definitions' globals)
+    exec(generator.func_code, namespace)  # (as fastjsonschema.compile does)
+    return namespace[resolver.get_scope_name()]
+
+
 class _Compiled:
-    """``fastjsonschema.compile(schema)``, done on the first call."""
+    """``compile_schema(schema)``, done on the first call."""
 
     __slots__ = ("_schema", "_validate")
 
@@ -48,7 +130,7 @@ class _Compiled:
 
     def __call__(self, data: Any) -> Any:
         if self._validate is None:
-            self._validate = fastjsonschema.compile(self._schema)
+            self._validate = compile_schema(self._schema)
         return self._validate(data)
 
 

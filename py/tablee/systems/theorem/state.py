@@ -290,7 +290,9 @@ STATE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
+#: The very schema every Théorem op's request holds (schema.share): one validator for both (the
+#: "$schema" the copy named chose the same fastjsonschema draft as none does).
+_shape = compiled(STATE_SCHEMA)
 _NUMBERED = {d["id"]: d for d in D.numbered_definitions()}
 _ARCANA = {d["id"]: d for d in D.arcana_definitions()}
 

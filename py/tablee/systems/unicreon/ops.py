@@ -13,7 +13,7 @@ import fastjsonschema
 from tablee.character_ops import CharacterOp, character_ops
 from tablee.errors import Problem, RulesError, declare
 from tablee.registry import SystemOps, guard_state, rng_from
-from tablee.schema import shape_problems
+from tablee.schema import compile_schema, shape_problems
 from tablee.store import register_character_validator, register_state_validator
 
 from ...tree import clone
@@ -102,7 +102,7 @@ SYSTEM_STATE_SCHEMA: dict[str, Any] = {
 
 @cache
 def _validator(which: str) -> Any:
-    return fastjsonschema.compile(SYSTEM_STATE_SCHEMA if which == "system" else cb.STATE_SCHEMA)
+    return compile_schema(SYSTEM_STATE_SCHEMA if which == "system" else cb.STATE_SCHEMA)
 
 
 def validate_state(state: Any) -> list[Problem]:
