@@ -36,10 +36,13 @@ const TEXT = {
   from: "Alice", to: "Bruno", peer: "Alice", device: "le téléphone d'Alice", role: "MJ", side: "Alice", option: "Escrime",
   team: "Alice, Bruno", chain: "Valet, Dame", strain: "Physique", effect: "Télékinésie", hand: "Valet d'épée",
   used: "12 ko", quota: "5 Mo", left: "4 Mo", d: "Bruno", pile: "pioche", kept: "Force",
-  percent: "12,5 %", fraction: "1/8", p: "12,5 %", odds: "12,5 %", chance: "12,5 %",
+  fraction: "1/8",
 };
+/** Parameters the pages fill with a percentage they formatted (formatPercent, in the language shown). */
+const PERCENT = new Set(["percent", "p", "odds", "chance"]);
 
 function sample(name, n) {
+  if (PERCENT.has(name)) return i18n.formatPercent(12.5);
   if (name in TEXT) return TEXT[name];
   return n;
 }

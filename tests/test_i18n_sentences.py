@@ -68,7 +68,7 @@ def rendered() -> dict[str, dict[str, list[str]]]:
 
 #: French typography (static/js/i18n.js, frenchSpaced): a space a line may break at, before a
 #: high sign or inside « », lets a phone start a line with ":" or "?".
-BREAKABLE_BEFORE_SIGN = re.compile(r"[ \t\n][:;?!»]|«[ \t\n]")
+BREAKABLE_BEFORE_SIGN = re.compile(r"[ \t\n][:;?!»%]|«[ \t\n]")
 
 
 def breakable_signs(text: str) -> list[str]:
@@ -96,7 +96,7 @@ def english(text: str) -> list[str]:
         (english, "Fiche invalide : data.test.skill must be integer",
          "Fiche invalide : la compétence doit être un nombre entier"),
         (breakable_signs, "Échec : 21 % ; « Alice » ?",
-         "Échec\u00a0: 21 %\u202f; «\u00a0Alice\u00a0»\u202f? À 20:47, stun:stun.example.org:3478"),
+         "Échec\u00a0: 21\u202f%\u202f; «\u00a0Alice\u00a0»\u202f? À 20:47, stun:stun.example.org:3478"),
     ],
 )
 def test_the_checks_catch_what_they_look_for(check, bad, good):
@@ -127,10 +127,10 @@ def test_every_message_is_a_sentence_of_its_language(lang):
 
 
 def test_french_never_breaks_a_line_before_a_high_sign_and_english_is_untouched():
-    """French puts a space before ":" ";" "?" "!" and inside « »; a plain one let a 360 px phone
+    """French puts a space before ":" ";" "?" "!" "%" and inside « »; a plain one let a 360 px phone
     start a line with the sign. Every French message, rendered through the page's layer with
     sample parameters, and the colon helper the templates use, has a no-break one there (the
-    layer's convention: U+00A0 before ":" and inside « », U+202F before ";" "?" "!"); English,
+    layer's convention: U+00A0 before ":" and inside « », U+202F before ";" "?" "!" "%"); English,
     which has no such space, gets none."""
     r = rendered()
     problems = {key: sorted(set(found)) for key, texts in r["fr"].items()

@@ -101,7 +101,8 @@ export function t(key, params = {}) {
  * spaces, easy to read and edit): the space before a high sign never breaks a line, so a phone
  * never starts a line with ":" or "?". The convention is the Imprimerie nationale's, which the
  * catalogue's `{label}\u00a0:` already followed: a no-break space (U+00A0) before ":" and
- * inside « », a narrow no-break space (U+202F) before ";", "?" and "!". `colon()` writes the
+ * inside « », a narrow no-break space (U+202F) before ";", "?", "!" and "%" (as Intl's French
+ * numbers do; formatPercent writes the same). `colon()` writes the
  * same, and the engine's one French text (tablee.referee's learning note) too.
  */
 export const NBSP = "\u00a0";
@@ -110,7 +111,7 @@ const spaced = new Map();
 export function frenchSpaced(text) {
   let out = spaced.get(text);
   if (out === undefined) {
-    out = text.replace(/ +(?=:)/g, NBSP).replace(/ +(?=[;?!])/g, NNBSP).replace(/« +/g, `«${NBSP}`).replace(/ +»/g, `${NBSP}»`);
+    out = text.replace(/ +(?=:)/g, NBSP).replace(/ +(?=[;?!%])/g, NNBSP).replace(/« +/g, `«${NBSP}`).replace(/ +»/g, `${NBSP}»`);
     spaced.set(text, out);
   }
   return out;
@@ -239,7 +240,7 @@ export function said(words) {
 }
 
 /** The colon between a label and its value as the current language writes it: French puts a
- * no-break space before it ("Échec\u00a0: 21 %", see frenchSpaced), English none ("Failure: 21 %"). */
+ * no-break space before it ("Échec\u00a0: 21\u202f%", see frenchSpaced), English none ("Failure: 21%"). */
 export function colon() {
   return current === "fr" ? `${NBSP}: ` : ": ";
 }
@@ -249,10 +250,13 @@ export function formatSigned(n) {
   return n < 0 ? `−${-n}` : String(n);
 }
 
+/** A percentage as the interface language writes it: French "21,5\u202f%" (a narrow no-break
+ * space: a line never starts with "%"), English "21.5%". */
 export function formatPercent(value) {
-  if (value > 0 && value < 0.001) return `< ${formatNumber(0.001)} %`; // never "0 %" for a possible outcome
+  const sign = current === "fr" ? `${NNBSP}%` : "%";
+  if (value > 0 && value < 0.001) return `<${NBSP}${formatNumber(0.001)}${sign}`; // never "0 %" for a possible outcome
   const digits = value > 0 && value < 0.1 ? 3 : value < 10 ? 2 : 1;
-  return `${formatter(Intl.NumberFormat, { maximumFractionDigits: digits }).format(value)} %`;
+  return `${formatter(Intl.NumberFormat, { maximumFractionDigits: digits }).format(value)}${sign}`;
 }
 
 /** A time of day as the interface language writes it ("14:26" / "14:26:28"; the browser's own
