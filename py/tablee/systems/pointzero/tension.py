@@ -81,7 +81,8 @@ STATE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **STATE_SCHEMA})
+#: The very schema every op of the system holds (schema.share): one validator for both.
+_shape = compiled(STATE_SCHEMA)
 
 
 def new_state() -> dict[str, Any]:

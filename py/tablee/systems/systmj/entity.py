@@ -129,7 +129,8 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "then": {"properties": {"language": {"maxLength": 0}}},
 }
 
-_shape = compiled({"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA})
+#: The very schema every op of the system holds (schema.share): one validator for both.
+_shape = compiled(CHARACTER_SCHEMA)
 
 
 def new_entity(entity_id: str, name: str, kind: str = "pj") -> dict[str, Any]:

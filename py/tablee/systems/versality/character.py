@@ -125,9 +125,8 @@ CHARACTER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_shape = compiled(
-    {"$schema": "https://json-schema.org/draft/2020-12/schema", **CHARACTER_SCHEMA}
-)
+#: The very schema every op of the system holds (schema.share): one validator for both.
+_shape = compiled(CHARACTER_SCHEMA)
 
 
 def new_character(character_id: str, name: str) -> dict[str, Any]:
