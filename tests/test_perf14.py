@@ -165,3 +165,23 @@ def test_the_share_page_and_the_qr_generator_load_with_their_route():
     assert 'share: () => import("./views/share.js")' in app
     html = (ROOT / "index.html").read_text()
     assert "qrcode" not in html and "views/share.js" not in html
+
+
+def test_a_browser_that_stops_reading_is_not_reported_as_a_server_error(capsys):
+    """A page closed mid-download breaks the pipe: the test server printed a traceback for each
+    (dozens in a loaded run of the suite, hiding real output). Another failure is still printed."""
+    httpd = serve.make_server(0, BASE, quiet=True)
+    try:
+        for quiet_error in (BrokenPipeError(32, "Broken pipe"), ConnectionResetError(104, "reset")):
+            try:
+                raise quiet_error
+            except OSError:
+                httpd.handle_error(None, ("127.0.0.1", 1))
+        assert capsys.readouterr().err == ""
+        try:
+            raise ValueError("a real fault")
+        except ValueError:
+            httpd.handle_error(None, ("127.0.0.1", 1))
+        assert "a real fault" in capsys.readouterr().err
+    finally:
+        httpd.server_close()

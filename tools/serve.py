@@ -23,6 +23,7 @@ import http.server
 import io
 import os
 import socketserver
+import sys
 import threading
 from pathlib import Path
 
@@ -163,6 +164,13 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     quiet = False
+
+    def handle_error(self, request, client_address) -> None:
+        """A browser that stops reading a response (a page closed or reloaded while a file was
+        sent) is no fault of the server: its traceback is not printed. Any other is."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def make_server(
