@@ -102,8 +102,8 @@ export function t(key, params = {}) {
  * never starts a line with ":" or "?". The convention is the Imprimerie nationale's, which the
  * catalogue's `{label}\u00a0:` already followed: a no-break space (U+00A0) before ":" and
  * inside « », a narrow no-break space (U+202F) before ";", "?", "!" and "%" (as Intl's French
- * numbers do; formatPercent writes the same). `colon()` writes the
- * same, and the engine's one French text (tablee.referee's learning note) too.
+ * numbers do). `colon()` and formatPercent write the same, and the engine's one French text
+ * (tablee.referee's learning note) too.
  */
 export const NBSP = "\u00a0";
 export const NNBSP = "\u202f";

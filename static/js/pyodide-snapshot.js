@@ -55,7 +55,7 @@ export const PRE_IMPORTS = [
  * (icepool), without importing anything (90 to 320 ms each in the worker before), for about
  * half a second more on the start that makes it. */
 const PACKAGE_ARCHIVES = [here("../vendor/tablee.zip"), here("../vendor/tablee-lib.zip")];
-export const PACKAGE_PRELOAD = "import tablee.api as _a\n_a.load_all()\nimport icepool, fastjsonschema\ndel _a, icepool, fastjsonschema";
+const PACKAGE_PRELOAD = "import tablee.api as _a\n_a.load_all()\nimport icepool, fastjsonschema\ndel _a, icepool, fastjsonschema";
 
 /** How long a made snapshot waits for the page's `boot` call (see storeWhenReady). */
 const STORE_FALLBACK_MS = 30_000;

@@ -589,7 +589,7 @@ export class Session extends EventTarget {
   /** Send a move (or keep it waiting while no link is open); resolves with the referee's answer. */
   move(move) {
     const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
-    if (this.queue.length >= MAX_QUEUE) return Promise.resolve(refusal("live.refused.busy"));
+    if (this.queue.length >= MAX_QUEUE) return Promise.resolve(refusal(BUSY));
     this.queue.push(entry);
     const answer = new Promise((resolve) => this.waiting.set(entry.id, resolve));
     if (this.member?.synced) this.sendMove(entry);
