@@ -200,47 +200,81 @@ def _json_size(value: Any, path: str, *, limit: int, depth_limit: int = MAX_DEPT
 
     Iterative, so no untrusted nesting can blow the stack; raises :class:`_Invalid` for
     nesting deeper than ``depth_limit`` and for values JSON cannot hold. It walks every value
-    of every table the app opens, saves or shares, so a value's path is only written out when
-    it is needed (a container's, for its children; a fault's): the leaves, nearly all of a
-    table, cost a type test and an addition.
+    of every table the app opens, saves or shares (on the MJ's device, at every move of the
+    live table), so only containers go on the walk's stack: a container's leaves, nearly all
+    of a table, cost a type test and an addition where the container is read, and a path is
+    only written out for a container or a fault.
     """
+    if not isinstance(value, (dict, list)):
+        return _leaf_size(value, path)
     size = 0
-    # (value, its parent's path, its key in the parent or None for ``value`` itself, depth)
-    stack: list[tuple[Any, str, str | int | None, int]] = [(value, path, None, 0)]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    # Containers still to read: (container, where, depth). ``where`` is the path itself for
+    # ``value`` and ``(parent's where, key)`` below it, written out by _path only for a fault.
+    stack: list[tuple[Any, Any, int]] = [(value, path, 0)]
+    push = stack.append
     while stack and size <= limit:
-        item, parent, key, depth = pop()
-        if isinstance(item, str):
-            size += len(item) + 2
-        elif isinstance(item, dict):
-            where = parent if key is None else _join(parent, key)
-            if depth >= depth_limit:
-                raise _Invalid(where, "too_deep", max=depth_limit)
-            size += 2
-            below = depth + 1
+        item, where, depth = stack.pop()
+        if depth >= depth_limit:
+            raise _Invalid(_path(where), "too_deep", max=depth_limit)
+        below = depth + 1
+        if isinstance(item, dict):
+            size += 2 + 4 * len(item)
             for k, v in item.items():
-                if not isinstance(k, str):
-                    raise _Invalid(where, "not_json")
-                size += len(k) + 4
-                push((v, where, k, below))
-        elif item is None or isinstance(item, bool):
-            size += 5
-        elif isinstance(item, int):
-            size += item.bit_length() // 3 + 2
-        elif isinstance(item, list):
-            where = parent if key is None else _join(parent, key)
-            if depth >= depth_limit:
-                raise _Invalid(where, "too_deep", max=depth_limit)
-            size += 2 + len(item)
-            below = depth + 1
-            extend((v, where, i, below) for i, v in enumerate(item))
-        elif isinstance(item, float):
-            if not math.isfinite(item):
-                raise _Invalid(parent if key is None else _join(parent, key), "not_json")
-            size += 24
+                if type(k) is not str and not isinstance(k, str):
+                    raise _Invalid(_path(where), "not_json")
+                size += len(k)
+                t = type(v)
+                if t is str:
+                    size += len(v) + 2
+                elif t is int:
+                    size += v.bit_length() // 3 + 2
+                elif t is bool or v is None:
+                    size += 5
+                elif t is dict or t is list or isinstance(v, (dict, list)):
+                    push((v, (where, k), below))
+                else:
+                    size += _leaf_size(v, (where, k))
         else:
-            raise _Invalid(parent if key is None else _join(parent, key), "not_json")
+            size += 2 + len(item)
+            for i, v in enumerate(item):
+                t = type(v)
+                if t is str:
+                    size += len(v) + 2
+                elif t is int:
+                    size += v.bit_length() // 3 + 2
+                elif t is bool or v is None:
+                    size += 5
+                elif t is dict or t is list or isinstance(v, (dict, list)):
+                    push((v, (where, i), below))
+                else:
+                    size += _leaf_size(v, (where, i))
     return size
+
+
+def _path(where: Any) -> str:
+    """The path a :func:`_json_size` ``where`` stands for: ``(parent's where, key)`` pairs
+    down from the path it was given."""
+    keys: list[str | int] = []
+    while isinstance(where, tuple):
+        where, key = where
+        keys.append(key)
+    for key in reversed(keys):
+        where = _join(where, key)
+    return where
+
+
+def _leaf_size(value: Any, where: Any) -> int:
+    """:func:`_json_size` of a value that is not a container; ``not_json`` for anything JSON
+    cannot hold (NaN, infinities, any other type)."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if value is None or isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return value.bit_length() // 3 + 2
+    if isinstance(value, float) and math.isfinite(value):
+        return 24
+    raise _Invalid(_path(where), "not_json")
 
 
 _TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "integer"}
