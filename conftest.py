@@ -6,7 +6,8 @@ worker takes half of the longest queue that is left). A long test that starts la
 worker busy while the others have nothing left to do, so the list is ordered longest first:
 
 - by the duration each test took in the last run that ran it (setup, call and teardown),
-  kept in pytest's cache (`.pytest_cache`, key `tablee/durations`);
+  kept in pytest's cache (`.pytest_cache`, key `tablee/durations`; a test file that no longer
+  exists loses its entries at the end of the next run);
 - on a fresh clone, which has no cache, by a fixed estimate: a browser test that plays a whole
   journey (`BROWSER_HEAVY`) before the other browser tests (`e2e/`), before a unit test marked
   `slow` or named in `HEAVY`, before every other unit test.
@@ -105,6 +106,9 @@ class Durations:
         if not isinstance(known, dict):
             known = {}
         known.update({nodeid: round(seconds, 3) for nodeid, seconds in self.measured.items()})
+        # A test file deleted or renamed takes its durations with it (else the cache only grows).
+        root = self.config.rootpath
+        known = {nodeid: seconds for nodeid, seconds in known.items() if (root / nodeid.split("::")[0]).is_file()}
         cache.set(CACHE_KEY, known)
 
 

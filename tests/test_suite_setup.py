@@ -81,3 +81,9 @@ def test_the_suite_runs_its_longest_tests_first_and_remembers_durations(tmp_path
                               "e2e/test_b.py::test_browser"}
     assert durations["a/test_a.py::test_slow"] >= 0.3
     assert order()[0] == "test_slow"
+    # a test file that is gone loses its durations at the end of the next run
+    (tmp_path / "e2e" / "test_b.py").unlink()
+    run = run_pytest(tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    durations = json.loads((tmp_path / ".pytest_cache" / "v" / "tablee" / "durations").read_text())
+    assert set(durations) == {"a/test_a.py::test_quick", "a/test_a.py::test_slow", "a/test_a.py::test_also_quick"}
