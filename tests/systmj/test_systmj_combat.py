@@ -258,6 +258,8 @@ def test_odds_sum_to_one_and_seeded_exchange_is_possible(kind, values, defence, 
         "weapon": BOW if kind == "ranged" else SWORD,
         "defence": defence,
     }
+    if kind == "thrown":  # a thrown object is no weapon card: its damage table comes with the request
+        request["damage"] = request.pop("weapon")["damage"]
     if kind == "ranged":
         request["category"] = "trait"
     if defence in ("parade", "encaissement"):

@@ -174,6 +174,25 @@ def test_esquive_uses_no_card_and_no_wear():
     assert call(req)["modifiers"] == []
 
 
+@pytest.mark.parametrize("op", ["systmj.combat.odds", "systmj.combat.exchange"])
+@pytest.mark.parametrize("weapon", [
+    card(types=["arme"], categories=["jet"], att=20, damage=[1, 2, 3]),
+    LIB.save_card(LIB.new_library(), {"family": "savoir", "name": "Plan"})[1],
+])
+def test_a_thrown_object_takes_no_card(op, weapon):
+    """3.3.2: a thrown object's formula ((FOR×2)+(AGI×2))/5 adds no ATT: it is no weapon card
+    (a thrown weapon is the ranged category « jet »). A card given is refused like the
+    esquive's, not half used; a card with no damage table (a Savoir) crashed the engine
+    (KeyError 'damage', found by the schema fuzz)."""
+    a, d = fighter(character("a", force=40, agilite=50)), fighter(character("d"))
+    req = {"op": op, "kind": "thrown", "attacker": a, "defender": d, "weapon": weapon, "seed": 1}
+    if op == "systmj.combat.odds":
+        del req["seed"]
+    assert err(req) == "systmj.combat.no_card"
+    del req["weapon"]
+    assert "error" not in call(req)
+
+
 # ---------------------------------------------------------------- 10: grants name real scores
 
 

@@ -206,7 +206,9 @@ def plan(request: dict[str, Any]) -> dict[str, Any]:
             raise RulesError("systmj.combat.weapon_needed", formula=str(category))
         scores["ranged"] = combat_score(category, a["attributes"], weapon)
     if kind == "thrown":
-        scores["thrown"] = combat_score("thrown", a["attributes"], None)
+        # A thrown object is no weapon card (NO_CARD): a card given is refused, as for the
+        # esquive, not half used (its damage table read, its ATT ignored).
+        scores["thrown"] = combat_score("thrown", a["attributes"], weapon)
     if defence != "none":
         scores["defence"] = combat_score(defence, d["attributes"], request.get("defence_card"))
     table = weapon["damage"] if weapon is not None else request.get("damage", [0, 0, 0])
