@@ -174,8 +174,13 @@ export function errorMessage(error) {
   return t(form && has(form) ? form : key, params);
 }
 
+// One plural-rules object per language (building one costs more than the text it helps write:
+// the MJ's feed and a 1000-entry log ask for thousands of plural forms in one render).
+const pluralRules = new Map();
 function pluralForm(n, lang = current) {
-  return new Intl.PluralRules(lang === "fr" ? "fr-FR" : "en-GB").select(n);
+  const locale = lang === "fr" ? "fr-FR" : "en-GB";
+  if (!pluralRules.has(locale)) pluralRules.set(locale, new Intl.PluralRules(locale));
+  return pluralRules.get(locale).select(n);
 }
 
 /**
