@@ -279,6 +279,44 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.failed and CONSOLE:
         report.sections.append(("page console (last 40 lines)", "\n".join(CONSOLE[-40:])))
+    if report.failed and report.when == "call":
+        shown = screens_of(item)
+        if shown:
+            report.sections.append(("what the pages showed when the test failed", shown))
+
+
+# What a failed test's pages show, each read with this timeout (a hung page must not hang the report).
+SCREEN_READ_MS = 3_000
+SCREEN_CHARS = 1_500
+
+
+def screens_of(item) -> str:
+    """The text each open page of a failed browser test shows (its address, the engine's state,
+    the notices, the page's main text, cut short): a test that failed on a loaded machine, where
+    no one saw the screen, says which message or page it stopped on. Read through locators, whose
+    timeout Playwright enforces even when a page does not answer."""
+    pages: list = []
+    sources = [*item.funcargs.values(), *(d.context for d in getattr(item, "tablee_devices", ()))]
+    for value in sources:
+        for page in [value, *getattr(value, "pages", ())]:
+            if hasattr(page, "locator") and hasattr(page, "is_closed") and page not in pages:
+                pages.append(page)
+    lines = []
+    for page in pages:
+        if page.is_closed():
+            continue
+        try:
+            engine = page.locator("html").get_attribute("data-engine", timeout=SCREEN_READ_MS)
+            notices = page.locator("#notices").inner_text(timeout=SCREEN_READ_MS).strip()
+            main = page.locator("main").inner_text(timeout=SCREEN_READ_MS).strip()
+        except Exception as error:  # a page that cannot answer (not the app, hung): say so, read the others
+            lines.append(f"{page.url}: unreadable ({str(error).splitlines()[0][:200]})")
+            continue
+        lines.append(f"{page.url} (engine {engine or '?'})")
+        if notices:
+            lines.append(f"  notices: {notices[:SCREEN_CHARS]}")
+        lines.append(f"  main: {main[:SCREEN_CHARS]}")
+    return "\n".join(lines)
 
 
 @pytest.fixture
@@ -338,6 +376,7 @@ def devices(request, browser, server, site, device_pool):
     ``TABLEE_E2E_FRESH=1`` or ``fresh_context``, every device is new and closed after."""
     fresh = os.environ.get("TABLEE_E2E_FRESH") == "1" or request.node.get_closest_marker("fresh_context") is not None
     made: list[Device] = []
+    request.node.tablee_devices = made  # what a failed test's report reads (screens_of)
 
     def make(mj: bool, scripts: tuple[str, ...] = ()) -> Device:
         key = (mj, tuple(scripts))
