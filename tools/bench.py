@@ -380,10 +380,11 @@ def bytes_sent(playwright, launch: dict, site: str, httpd) -> dict:
 
 
 # ------------------------------------------------------------------ 6. Lighthouse
-def lighthouse(site: str, runs: int = 3) -> dict:
-    """Lighthouse mobile, ``runs`` times (each a fresh profile, a first visit): one run's TBT and
-    LCP vary by a factor of two to five on this machine (TBT 33-194 ms on one quiet minute), so
-    each figure is the median of the runs, as Lighthouse's own docs advise; the scores, the LCP
+def lighthouse(site: str, runs: int = 5) -> dict:
+    """Lighthouse mobile, ``runs`` times (each a fresh profile, a first visit): one run's TBT
+    varies tenfold on this machine (0-410 ms within one quiet half hour), so each figure is the
+    median of five runs, as Lighthouse's variability guide advises (five runs' median halves the
+    spread of one run's figure); the scores, the LCP
     element and the long tasks are the run whose performance score is the median's."""
     done = []
     for n in range(runs):
@@ -578,7 +579,7 @@ def main() -> None:
     parser.add_argument("--rolls", type=int, default=50)
     parser.add_argument("--odds-runs", type=int, default=20, help="calls of each heavy odds request after the first")
     parser.add_argument("--no-lighthouse", action="store_true")
-    parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs (median figures)")
+    parser.add_argument("--lighthouse-runs", type=int, default=5, help="Lighthouse runs (median figures)")
     parser.add_argument("--readme", action="store_true", help="write the figures into README.md's Performance section")
     parser.add_argument("--note", default="", help="a line above the figures in the README (e.g. a loaded machine)")
     parser.add_argument("--from-json", type=Path, help="measure nothing: print (and --readme) a results file")
