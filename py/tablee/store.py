@@ -200,10 +200,9 @@ def _json_size(value: Any, path: str, *, limit: int, depth_limit: int = MAX_DEPT
 
     Iterative, so no untrusted nesting can blow the stack; raises :class:`_Invalid` for
     nesting deeper than ``depth_limit`` and for values JSON cannot hold. It walks every value
-    of every table the app opens, saves or shares (on the MJ's device, at every move of the
-    live table), so only containers go on the walk's stack: a container's leaves, nearly all
-    of a table, cost a type test and an addition where the container is read, and a path is
-    only written out for a container or a fault.
+    of every table the app opens, saves or shares, so only containers go on the walk's stack:
+    a container's leaves, nearly all of a table, cost a type test and an addition where the
+    container is read, and a path is only written out for a fault.
     """
     if not isinstance(value, (dict, list)):
         return _leaf_size(value, path)
@@ -219,35 +218,26 @@ def _json_size(value: Any, path: str, *, limit: int, depth_limit: int = MAX_DEPT
         below = depth + 1
         if isinstance(item, dict):
             size += 2 + 4 * len(item)
-            for k, v in item.items():
+            for k in item:
                 if type(k) is not str and not isinstance(k, str):
                     raise _Invalid(_path(where), "not_json")
                 size += len(k)
-                t = type(v)
-                if t is str:
-                    size += len(v) + 2
-                elif t is int:
-                    size += v.bit_length() // 3 + 2
-                elif t is bool or v is None:
-                    size += 5
-                elif t is dict or t is list or isinstance(v, (dict, list)):
-                    push((v, (where, k), below))
-                else:
-                    size += _leaf_size(v, (where, k))
+            children = item.items()
         else:
             size += 2 + len(item)
-            for i, v in enumerate(item):
-                t = type(v)
-                if t is str:
-                    size += len(v) + 2
-                elif t is int:
-                    size += v.bit_length() // 3 + 2
-                elif t is bool or v is None:
-                    size += 5
-                elif t is dict or t is list or isinstance(v, (dict, list)):
-                    push((v, (where, i), below))
-                else:
-                    size += _leaf_size(v, (where, i))
+            children = enumerate(item)
+        for k, v in children:
+            t = type(v)
+            if t is str:
+                size += len(v) + 2
+            elif t is int:
+                size += v.bit_length() // 3 + 2
+            elif t is bool or v is None:
+                size += 5
+            elif t is dict or t is list or isinstance(v, (dict, list)):
+                push((v, (where, k), below))
+            else:
+                size += _leaf_size(v, (where, k))
     return size
 
 
