@@ -174,13 +174,9 @@ export function errorMessage(error) {
   return t(form && has(form) ? form : key, params);
 }
 
-// One plural-rules object per language (building one costs more than the text it helps write:
-// the MJ's feed and a 1000-entry log ask for thousands of plural forms in one render).
-const pluralRules = new Map();
+// (the MJ's feed and a 1000-entry log ask for thousands of plural forms in one render)
 function pluralForm(n, lang = current) {
-  const locale = lang === "fr" ? "fr-FR" : "en-GB";
-  if (!pluralRules.has(locale)) pluralRules.set(locale, new Intl.PluralRules(locale));
-  return pluralRules.get(locale).select(n);
+  return formatter(Intl.PluralRules, {}, lang).select(n);
 }
 
 /**
@@ -221,9 +217,9 @@ function readableParams(params, field) {
 // Intl formatters are costly to build (toLocaleString builds one per call): one per
 // language and options, reused (a 1000-entry log formats 1000 times on first paint).
 const formatters = new Map();
-function formatter(Kind, options) {
-  const key = `${Kind.name}|${current}|${JSON.stringify(options)}`;
-  if (!formatters.has(key)) formatters.set(key, new Kind(current === "fr" ? "fr-FR" : "en-GB", options));
+function formatter(Kind, options, lang = current) {
+  const key = `${Kind.name}|${lang}|${JSON.stringify(options)}`;
+  if (!formatters.has(key)) formatters.set(key, new Kind(lang === "fr" ? "fr-FR" : "en-GB", options));
   return formatters.get(key);
 }
 
