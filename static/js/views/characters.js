@@ -19,10 +19,15 @@ export function findSystemCharacter(doc, system, id) {
   return doc.characters.find((c) => c.system === system && c.id === id) ?? null;
 }
 
-/** Put an op's answer in place of the character with the same id (inside app.update). */
+/** Put an op's answer in place of the character with the same id (inside app.update). The list
+ * is replaced, never changed in place, so a `shallow` change (app.update) may use it: the table
+ * it was copied from keeps its own list. */
 export function replaceCharacter(doc, character) {
   const i = doc.characters.findIndex((c) => c.id === character.id);
-  if (i >= 0) doc.characters[i] = character;
+  if (i < 0) return;
+  const list = [...doc.characters];
+  list[i] = character;
+  doc.characters = list;
 }
 
 /**

@@ -163,8 +163,11 @@ let changeQueue = Promise.resolve();
  * (refused: the error is shown). `writes(answer)` false: the answer changes nothing (odds, a
  * view), it is returned as it is and nothing is written. `label(answer, req, doc)` names the
  * change for the undo history ({key, params}: app.update's `label`; null: its paths name it).
+ * `shallow: true` when `apply` only replaces values of the table (putSystem, replaceCharacter,
+ * `doc.key = value`) and changes nothing in place: the change then copies the table one level
+ * deep instead of whole (app.update's `shallow`), which on a big table is most of its cost.
  */
-export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3, writes = () => true, label = null }) {
+export function engineChange(app, holder, { request, basis, apply, call = (req) => app.call(req), errorKey = "error", tries = 3, writes = () => true, label = null, shallow = false }) {
   const run = async () => {
     for (let attempt = 0; attempt < tries; attempt++) {
       const req = request(app.doc);
@@ -190,7 +193,7 @@ export function engineChange(app, holder, { request, basis, apply, call = (req) 
       const accepted = app.update((doc) => {
         current = refereed || JSON.stringify(basis(doc) ?? null) === before;
         if (current) apply(doc, answer);
-      }, { label: label?.(answer, req, app.doc) ?? null });
+      }, { label: label?.(answer, req, app.doc) ?? null, shallow });
       if (!accepted) return null;
       if (!current) continue;
       await app.saved();
@@ -201,6 +204,12 @@ export function engineChange(app, holder, { request, basis, apply, call = (req) 
   const done = changeQueue.then(run);
   changeQueue = done.catch(() => null);
   return done;
+}
+
+/** Put a system's table state in the table (inside app.update): the `systems` object is replaced,
+ * never changed in place, so a `shallow` change may use it. */
+export function putSystem(doc, system, state) {
+  doc.systems = { ...doc.systems, [system]: state };
 }
 
 /** An engine answer that never changes (a system's data tables), asked once the engine is

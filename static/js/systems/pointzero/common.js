@@ -6,7 +6,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, t, tn } from "../../i18n.js";
 import { findSystemCharacter, systemCharacters } from "../../views/characters.js";
-import { engineChange, engineData, fieldProblems, loadStylesheet, probability, requestCache } from "../../views/ui.js";
+import { engineChange, engineData, fieldProblems, loadStylesheet, probability, putSystem, requestCache } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 
@@ -41,7 +41,7 @@ export function storedState(doc) {
 }
 
 export function saveState(doc, state) {
-  doc.systems.pointzero = state;
+  putSystem(doc, "pointzero", state);
 }
 
 /** An op on the latest Point Zéro table state: `build(state)` gives the request; its answer's
@@ -52,6 +52,7 @@ export function stateOp(app, holder, build) {
     request: (doc) => build(storedState(doc)),
     basis: (doc) => doc.systems?.pointzero ?? null,
     apply: (doc, r) => saveState(doc, r.state),
+    shallow: true,
     label: (answer, req) => {
       const key = CHANGE_LABELS[req.op];
       if (!key) return null;

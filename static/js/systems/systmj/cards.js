@@ -8,7 +8,7 @@ import { has, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
-import { engineChange, engineData, onNavigate, requestCache } from "../../views/ui.js";
+import { engineChange, engineData, onNavigate, putSystem, requestCache } from "../../views/ui.js";
 import {
   backLink, changeLabel, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, sessionGain, stateOp,
   tableState,
@@ -90,10 +90,11 @@ async function learn(app, card) {
     },
     basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, holderOf(doc))],
     apply: (doc, answer) => {
-      doc.systems.systmj = answer.state;
+      putSystem(doc, "systmj", answer.state);
       // The roll in the learner's progress: a second one this session is refused (2.4.1).
       replaceCharacter(doc, answer.character);
     },
+    shallow: true,
     label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
   if (!r) return;
@@ -171,9 +172,10 @@ function cardHolderOp(app, id, build) {
     },
     basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, id) ?? null],
     apply: (doc, r) => {
-      doc.systems.systmj = r.state;
+      putSystem(doc, "systmj", r.state);
       replaceCharacter(doc, r.character);
     },
+    shallow: true,
     label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
 }

@@ -11,7 +11,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, disabledWhy, engineChange, onNavigate, requestCache } from "../../views/ui.js";
+import { callBusy, disabledWhy, engineChange, onNavigate, putSystem, requestCache } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
 import { backLink, changeLabel, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
 
@@ -129,8 +129,9 @@ async function attackNow(app) {
     },
     basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, sel.attacker), findCharacter(doc, sel.defender)],
     apply: (doc, answer) => {
-      doc.systems.systmj = answer.state;
+      putSystem(doc, "systmj", answer.state);
     },
+    shallow: true,
     writes: (answer) => Boolean(answer.state),
     label: (answer, req, doc) => changeLabel(req, answer, doc),
   });

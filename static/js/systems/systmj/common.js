@@ -6,7 +6,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { errorMessage, has, t } from "../../i18n.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
 import { renderPair } from "../../views/faces.js";
-import { engineChange, engineData, fieldProblems, loadStylesheet, probability } from "../../views/ui.js";
+import { engineChange, engineData, fieldProblems, loadStylesheet, probability, putSystem } from "../../views/ui.js";
 
 export { replaceCharacter } from "../../views/characters.js";
 export { requestCache } from "../../views/ui.js";
@@ -57,9 +57,10 @@ export function stateOp(app, holder, build, { errorKey, also } = {}) {
     },
     basis: (doc) => doc.systems?.systmj ?? null,
     apply: (doc, r) => {
-      doc.systems.systmj = r.state;
-      also?.(doc, r);
+      putSystem(doc, "systmj", r.state);
+      also?.(doc, r); // (must only replace values, as putSystem and replaceCharacter do)
     },
+    shallow: true,
     errorKey,
     label: (answer, req, doc) => changeLabel(req, answer, doc),
   });

@@ -55,6 +55,7 @@ async function edit(app, c, changes) {
     apply: (doc, answer) => {
       if (answer.changed) replaceCharacter(doc, answer.character);
     },
+    shallow: true,
   });
   if (!r) return;
   const touched = new Set(fieldsOf(changes));

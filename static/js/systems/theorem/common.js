@@ -8,7 +8,7 @@ import { errorMessage, has, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { checkCache, findSystemCharacter, systemCharacters } from "../../views/characters.js";
-import { engineChange, engineData, fieldProblems, loadStylesheet } from "../../views/ui.js";
+import { engineChange, engineData, fieldProblems, loadStylesheet, putSystem } from "../../views/ui.js";
 import { verifyRecord } from "../../views/verify.js";
 
 import { replaceCharacter } from "../../views/characters.js";
@@ -63,9 +63,10 @@ export function tableAction(app, holder, id, steps, label = null) {
     call: ({ state, character }) => steps(state, character),
     basis: (doc) => [tableState(doc), characterOf(doc)],
     apply: (doc, r) => {
-      doc.systems.theorem = r.state;
+      putSystem(doc, SYSTEM, r.state);
       if (r.character) replaceCharacter(doc, r.character);
     },
+    shallow: true,
     label: label ? (answer, req, doc) => ({ key: `theorem.change.${label}`, params: { name: nameOf(characterOf(doc)) } }) : null,
   });
 }

@@ -12,7 +12,7 @@ import { said, t, tn } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { disabledWhy, engineChange, own } from "../../views/ui.js";
+import { disabledWhy, engineChange, own, putSystem } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, skillText, tableState,
@@ -32,8 +32,8 @@ const combatOf = (doc) => tableState(doc).combat;
 
 /** Put a combat state (null: none) in the table, inside app.update. */
 function putCombat(doc, combat) {
-  doc.systems.unicreon = { ...(doc.systems.unicreon ?? { custom_items: [] }), combat };
-  if (!doc.systems.unicreon.custom_items) doc.systems.unicreon.custom_items = [];
+  const state = doc.systems.unicreon ?? {};
+  putSystem(doc, "unicreon", { ...state, custom_items: state.custom_items ?? [], combat });
 }
 
 /**
@@ -51,8 +51,9 @@ function combatChange(app, { request, call, also, characterIds = () => [] }) {
     basis: (doc) => [combatOf(doc), characterIds(doc).map((id) => findCharacter(doc, id))],
     apply: (doc, r) => {
       putCombat(doc, r.state);
-      also?.(doc, r);
+      also?.(doc, r); // (replaceCharacter only: the change stays shallow)
     },
+    shallow: true,
     // Named in the undo bar and the Table page ("Table Unicreon modifiée" said nothing of which).
     label: (answer, req) => (COMBAT_LABELS.has(req?.op) ? { key: `unicreon.change.${req.op.slice("unicreon.combat.".length)}`, params: {} } : null),
   });

@@ -139,5 +139,6 @@ export function characterOp(app, holder, request) {
     apply: (doc, r) => {
       for (const k of ROLES) if (r[k]?.id && findCharacter(doc, r[k].id)) replaceCharacter(doc, r[k]);
     },
+    shallow: true,
   });
 }

@@ -10,7 +10,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
 import { said, t } from "../../i18n.js";
-import { engineChange } from "../../views/ui.js";
+import { engineChange, putSystem } from "../../views/ui.js";
 import { backLink, characters, nameOf, ready, replaceCharacter, rules, tn, onNavigate, vsError } from "./common.js";
 import { fullState as tableState } from "./table.js";
 
@@ -37,9 +37,10 @@ async function run(app, build, after) {
     request: (doc) => build(tableState(doc), characters(doc)),
     basis: (doc) => [doc.systems?.versality ?? null, characters(doc)],
     apply: (doc, answer) => {
-      doc.systems.versality = answer.state;
+      putSystem(doc, "versality", answer.state);
       for (const c of answer.characters ?? []) replaceCharacter(doc, c);
     },
+    shallow: true,
     label: (answer, req) => changeLabel(req),
   });
   if (r) {

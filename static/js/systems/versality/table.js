@@ -6,7 +6,7 @@
 // into it (versality.state.merge), saves it and hands the page the rest of the answer (its
 // `view`, never a state).
 
-import { engineChange, requestCache } from "../../views/ui.js";
+import { engineChange, putSystem, requestCache } from "../../views/ui.js";
 import { findSystemCharacter } from "../../views/characters.js";
 
 const EMPTY_STATE = Object.freeze({ catastrophe: 0, tokens: 0, session: 0, awarded_session: null, power_uses: [], decks: {}, pending: {} });
@@ -84,8 +84,9 @@ export async function playerCall(app, request) {
     },
     basis: (doc) => [doc.systems?.versality ?? null, characterOf(doc, characterId)],
     apply: (doc, r) => {
-      doc.systems.versality = r.state;
+      putSystem(doc, "versality", r.state);
     },
+    shallow: true,
     writes: (r) => "state" in r,
     label: (r, req) => ({ key: CHANGE_LABELS[request.op], params: { name: req.character?.name ?? "" } }),
   });
