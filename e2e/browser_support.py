@@ -85,6 +85,10 @@ def chromium_path() -> str | None:
             return candidate
     return None
 
+# The app freezes every table it holds (static/js/app.js, STRICT_TABLES): a change written in
+# place into a table shared with an earlier one throws, and the test fails on the page error.
+STRICT_TABLES = "globalThis.__tableeStrictTables = true;"
+
 # Reports every CSP violation of a page to the test (through an exposed binding, so a
 # report made just before a navigation is not lost with the page).
 CSP_RECORDER = """
@@ -288,6 +292,7 @@ class Device:
         self.context.on("console", lambda m: self.csp.append(m.text) if "Content Security Policy" in m.text else None)
         self.context.expose_binding("__tableeCspReport", lambda source, text: self.csp.append(str(text)))
         self.context.add_init_script(CSP_RECORDER)
+        self.context.add_init_script(STRICT_TABLES)
         for script in scripts:
             self.context.add_init_script(script)
         if mj:

@@ -47,6 +47,7 @@ from browser_support import (
     CONSOLE,
     CSP_RECORDER,
     ROOT,
+    STRICT_TABLES,
     Device,
     chromium_launch,
     emptied_page,
@@ -168,6 +169,7 @@ def install_guard(context, server: str) -> dict:
     context.expose_binding("__tableeCspReport", lambda source, text: record["csp"].append(str(text)))
     context.add_init_script(CSP_RECORDER)
     context.add_init_script(MJ_MODE_ON)
+    context.add_init_script(STRICT_TABLES)
     return record
 
 

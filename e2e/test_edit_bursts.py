@@ -226,3 +226,50 @@ def test_what_is_typed_survives_a_redraw_before_the_field_is_left(page, site, gu
     page.press(field, "Tab")
     doc = wait_saved(page, saved)
     assert doc["name"] == "Renommée ailleurs"
+
+
+def test_the_suite_catches_a_table_changed_in_place(app):
+    """Every browser test runs with the app's tables frozen (browser_support.STRICT_TABLES): a
+    write into a record the table shares with the one before it throws at once, and a shallow
+    change that only replaces values (putSystem, replaceCharacter) keeps the table it came from
+    as it was."""
+    outcome = app.evaluate("""async () => {
+      "use strict"; // (as the app's modules are: a write into a frozen object throws)
+      const { app } = await import("./static/js/app.js");
+      const { putSystem } = await import("./static/js/views/ui.js");
+      const { replaceCharacter } = await import("./static/js/views/characters.js");
+      const out = {};
+      const { character } = await app.call({ op: "theorem.character.new", id: "strict-1", name: "Avant" });
+      app.update((doc) => { doc.characters = [character]; }, { record: false });
+      const before = app.doc;
+      out.frozen = Object.isFrozen(before) && Object.isFrozen(before.characters) && Object.isFrozen(before.characters[0]);
+      try {
+        before.characters[0].name = "Changé en place";
+        out.inPlace = "accepted";
+      } catch (error) {
+        out.inPlace = error.name;
+      }
+      app.update((doc) => {
+        replaceCharacter(doc, { ...doc.characters[0], name: "Après" });
+      }, { shallow: true, record: false });
+      const copy = { ...app.doc };
+      putSystem(copy, "theorem", { marker: 1 });
+      out.before = [before.characters[0].name, "theorem" in before.systems];
+      out.after = [app.doc.characters[0].name, "theorem" in app.doc.systems, copy.systems.theorem.marker];
+      try {
+        app.update((doc) => { doc.characters[0].name = "Écrit dans l'ancienne table"; }, { shallow: true, record: false });
+        out.shallowInPlace = "accepted";
+      } catch (error) {
+        out.shallowInPlace = error.name;
+      }
+      out.kept = app.doc.characters[0].name;
+      return out;
+    }""")
+    assert outcome == {
+        "frozen": True,
+        "inPlace": "TypeError",
+        "before": ["Avant", False],
+        "after": ["Après", False, 1],
+        "shallowInPlace": "TypeError",
+        "kept": "Après",
+    }

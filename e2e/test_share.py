@@ -18,7 +18,16 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CSP_RECORDER, goto_route, no_horizontal_scroll, ok, saved_document, wait_engine, wait_saved
+from browser_support import (
+    CSP_RECORDER,
+    STRICT_TABLES,
+    goto_route,
+    no_horizontal_scroll,
+    ok,
+    saved_document,
+    wait_engine,
+    wait_saved,
+)
 
 ROUTES = [
     "tray", "log", "table", "about", "share",
@@ -75,6 +84,7 @@ class Device:
         )
         self.context.expose_binding("__tableeCspReport", lambda source, text: self.csp.append(str(text)))
         self.context.add_init_script(CSP_RECORDER)
+        self.context.add_init_script(STRICT_TABLES)
         self.page = self.context.new_page()
 
     def _block(self, route):

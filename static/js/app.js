@@ -69,9 +69,35 @@ let writeBlock = null;
 /** The one save-state line: null when the last save worked, else {kind, detail}. */
 let saveState = null;
 
+/**
+ * The suite's detector of a table changed in place (set by e2e/conftest.py before the page's
+ * scripts, never by the app): every table the page holds is then frozen, deeply. A table is
+ * changed only by replacing it (app.update gives `mutate` a copy: whole, or one level deep for
+ * a `shallow` change, whose records stay shared with the table before it); a change that
+ * writes into a shared record, or a page that writes into app.doc, would change the table the
+ * save, the undo history and the live table compare with, silently. Frozen, it throws where
+ * it happens, and the browser test fails on the page error.
+ */
+const STRICT_TABLES = globalThis.__tableeStrictTables === true;
+/** Freeze `value` and everything under it; a frozen object's children already are (frozen here
+ * first), so a new table costs only its new objects. */
+function freezeDeep(value) {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
+  for (const child of Object.values(value)) freezeDeep(child);
+  Object.freeze(value);
+}
+let table = null;
+
 /** The one app object views receive: the document, the engine and the shell's services. */
 export const app = {
-  doc: null,
+  /** The table as this page shows it (replaced by every change, never changed in place). */
+  get doc() {
+    return table;
+  },
+  set doc(next) {
+    if (STRICT_TABLES) freezeDeep(next);
+    table = next;
+  },
   engine: { state: "idle", describe: null },
   call,
   t,
@@ -1132,8 +1158,7 @@ async function boot() {
   const [, limits] = await Promise.all([initI18n(app.doc.language, systemsShown(app.doc, parseRoute().route)), setupLimits()]);
   if (limits) app.limits = limits;
   if (saved.status === "empty") {
-    app.doc.language = language();
-    app.doc.name = t("table.default_name");
+    app.doc = { ...app.doc, language: language(), name: t("table.default_name") };
     persist();
   }
   if (saved.status === "unusable") setAside(saved.raw, `storage.unusable.${saved.reason}`);
