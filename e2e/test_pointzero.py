@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine
+from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved_where
 from tablee.api import handle
 from tablee.systems.pointzero import resolution as R
 from test_accessibility import axe_violations
@@ -29,8 +29,10 @@ def open_more(page) -> None:
 
 
 def wait_doc(page, predicate: str) -> None:
-    """Wait until the saved document satisfies a JS predicate on `d`."""
-    page.wait_for_function(f"() => {{ const d = JSON.parse(localStorage.getItem('tablee.document')); return {predicate}; }}")
+    """Wait until the saved document satisfies a JS predicate on `d` (one that throws on a
+    document not saved yet, a character created and not yet written, keeps waiting: a bare
+    wait_for_function stops at the first exception)."""
+    wait_saved_where(page, predicate, timeout=40_000)
 
 
 def set_level(page, selector: str, value: str) -> None:
