@@ -70,9 +70,9 @@ let writeBlock = null;
 let saveState = null;
 
 /**
- * The suite's detector of a table changed in place (set by e2e/conftest.py before the page's
- * scripts, never by the app): every table the page holds is then frozen, deeply. A table is
- * changed only by replacing it (app.update gives `mutate` a copy: whole, or one level deep for
+ * The suite's detector of a table changed in place (set by the browser tests before the page's
+ * scripts, e2e/browser_support.py's STRICT_TABLES, never by the app): every table the page
+ * holds is then frozen, deeply. A table is changed only by replacing it (app.update gives `mutate` a copy: whole, or one level deep for
  * a `shallow` change, whose records stay shared with the table before it); a change that
  * writes into a shared record, or a page that writes into app.doc, would change the table the
  * save, the undo history and the live table compare with, silently. Frozen, it throws where
