@@ -10,6 +10,15 @@
 // bounded, every field checked against what SDP allows before the SDP is written back, so no
 // field can carry a line break or anything else into the description.
 //
+// Once a page may use the camera (or the microphone), Chromium writes the device's real IPv4 and
+// IPv6 addresses in its candidates instead of mDNS `.local` names, and names its default
+// candidate in the media line's port and the connection line (`m=application 40703 ...`,
+// `c=IN IP4 192.0.2.2`; with only `.local` names these are `9` and `0.0.0.0`). Those two lines
+// repeat a candidate already packed, and ICE reads the candidates, not them: the short form
+// takes them when they name one of its candidates (or are the placeholders) and writes the
+// placeholders back, so such an invitation stays short (IPv4 and IPv6 addresses are packed as
+// 4 and 16 bytes).
+//
 // Layout (big-endian): magic 0x54 ("T"), format (1 for an offer, 2 for an answer), kind
 // (1 offer, 2 answer), id (9 bytes); offer: time (u32, seconds); answer: member id (9 bytes),
 // member key (12 bytes: proves a rejoin is the same phone, see session.js), name (u8 length,
@@ -35,10 +44,10 @@ const UUID_LOCAL = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const CANDIDATE = /^a=candidate:\S+ 1 udp (\d+) (\S+) (\d+) typ (host|srflx|prflx|relay)(?: raddr (\S+) rport (\d+))?$/;
 /** The SDP lines the template writes itself (the rest must be candidates or the fields packed). */
-const FIXED = new Set([
-  "v=0", "s=-", "t=0 0", "a=group:BUNDLE 0", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel",
-  "c=IN IP4 0.0.0.0", "a=mid:0", "a=sctp-port:5000",
-]);
+const FIXED = new Set(["v=0", "s=-", "t=0 0", "a=group:BUNDLE 0", "a=mid:0", "a=sctp-port:5000"]);
+/** The media line and the connection line: written back as port 9 and 0.0.0.0 (see above). */
+const MEDIA = /^m=application (\d{1,5}) UDP\/DTLS\/SCTP webrtc-datachannel$/;
+const CONNECTION = /^c=IN (IP4|IP6) (\S+)$/;
 
 // ------------------------------------------------------------------ addresses
 
@@ -103,6 +112,19 @@ function hexText(bytes, sep = "") {
 
 // ------------------------------------------------------------------ packing
 
+/**
+ * Whether the media line's port and the connection line (both required) are the placeholders
+ * (9, IN IP4 0.0.0.0) or name one of the candidates: the only shapes whose dropping loses
+ * nothing ICE uses.
+ */
+function defaultCandidate(port, connection, candidates) {
+  if (port === null || connection === null) return false;
+  if (port === 9 && connection.family === "IP4" && connection.address === "0.0.0.0") return true;
+  const v6 = connection.family === "IP6";
+  if (v6 !== connection.address.includes(":")) return false;
+  return candidates.some(([, , address, candidatePort]) => Number(candidatePort) === port && address === connection.address);
+}
+
 function u16(out, n) {
   out.push((n >>> 8) & 255, n & 255);
 }
@@ -137,6 +159,8 @@ export function packSignal(body) {
   }
   const fields = {};
   const candidates = [];
+  let media = null;
+  let connection = null;
   for (const line of body.sdp.split("\n")) {
     if (FIXED.has(line) || /^o=- \d+ \d+ IN IP4 127\.0\.0\.1$/.test(line)) continue;
     const candidate = line.match(CANDIDATE);
@@ -144,6 +168,12 @@ export function packSignal(body) {
       candidates.push(candidate);
       continue;
     }
+    const m = line.match(MEDIA);
+    const c = line.match(CONNECTION);
+    if ((m && media !== null) || (c && connection !== null)) return null;
+    if (m) media = Number(m[1]);
+    if (c) connection = { family: c[1], address: c[2] };
+    if (m || c) continue;
     const field = line.match(/^a=(ice-ufrag|ice-pwd|fingerprint|setup|max-message-size):(.*)$/);
     if (!field || Object.hasOwn(fields, field[1])) return null;
     fields[field[1]] = field[2];
@@ -155,6 +185,7 @@ export function packSignal(body) {
   const mms = Number(fields["max-message-size"]);
   if (setup < 0 || !ICE_CHARS.test(ufrag) || ufrag.length > 255 || !ICE_CHARS.test(pwd) || pwd.length > 255) return null;
   if (!fingerprint || !Number.isInteger(mms) || mms < 0 || mms > 0xffffffff || candidates.length > 255) return null;
+  if (!defaultCandidate(media, connection, candidates)) return null;
   out.push(setup, ufrag.length, ...new TextEncoder().encode(ufrag), pwd.length, ...new TextEncoder().encode(pwd));
   out.push(...hexBytes(fingerprint[1].replace(/:/g, "").toLowerCase()));
   u32(out, mms);
