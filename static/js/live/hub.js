@@ -1,0 +1,415 @@
+// The live table's hub: the MJ's device as the referee (DESIGN.md principle 8). It runs each
+// member's move through the `live.move` op on its whole table (py/tablee/referee.py), one move
+// at a time, saves the result and publishes it; it writes into the public Y doc only what any
+// player may see (`store.share`, audience "player") and into each player's private doc what
+// only that player may see. Methods of Session (session.js), and the pure table helpers they use.
+import { refusal } from "./sync.js";
+import { jsonEqual, writeJson } from "./ydoc.js";
+import { LOCAL, isObject, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
+
+/** Bound of the MJ's feed of incoming moves, and of the moves a phone keeps waiting. */
+export const MAX_FEED = 200;
+/** Moves of one member waiting for the referee at once (more are refused: a flood). */
+export const MAX_IN_FLIGHT = 20;
+/** Answers kept per member, so a move resent after a broken link is not applied twice. */
+const MAX_ANSWERED = 100;
+const BUSY = "live.refused.busy";
+/** Keys of a table document that stay on each device: its language, its records set apart. */
+export const LOCAL_KEYS = ["language", "quarantine"];
+
+
+/** What of a table document goes into the public doc (the device-local keys taken out). */
+export function shared(doc) {
+  const out = { ...doc };
+  for (const key of LOCAL_KEYS) delete out[key];
+  return out;
+}
+
+
+/** The MJ's table `doc` (changed in place: the app's copy of it) with the changes of a move the
+ * referee made on an equal table (py/tablee/referee.py `changes`, `apply_changes`): the system
+ * states replaced, and for the characters and the log the records dropped from the front,
+ * replaced at their positions, appended; or a whole list. */
+export function applyChanges(doc, changes) {
+  if (isObject(changes.systems)) doc.systems = { ...doc.systems, ...changes.systems };
+  for (const key of ["characters", "log"]) {
+    const change = changes[key];
+    if (!isObject(change)) continue;
+    if (Array.isArray(change.all)) {
+      doc[key] = change.all;
+      continue;
+    }
+    const items = doc[key].slice(Number.isInteger(change.drop) ? change.drop : 0);
+    for (const [i, record] of Object.entries(isObject(change.set) ? change.set : {})) items[Number(i)] = record;
+    doc[key] = Array.isArray(change.add) ? items.concat(change.add) : items;
+  }
+  return doc;
+}
+
+/** Past this many records replaced in a list, the list goes whole (the worker's bound). */
+const MAX_SET = 20;
+
+/** How list `after` is made from `before` (py/tablee/share.py `list_changes`, records compared
+ * by identity, then by value): the first `drop` records go, those at the positions `set` are
+ * replaced, `add` is appended; or `{all: after}`. Empty when nothing changed. */
+function listChanges(before, after) {
+  if (after === before) return {};
+  const idOf = (r) => (isObject(r) ? r.id : undefined);
+  let drop = 0;
+  if (after.length && before.length && idOf(after[0]) !== undefined) drop = Math.max(0, before.findIndex((r) => idOf(r) === idOf(after[0])));
+  const kept = before.length - drop;
+  if (after.length < kept) return { all: after };
+  const set = {};
+  let count = 0;
+  for (let i = 0; i < kept; i += 1) {
+    const was = before[drop + i];
+    if (after[i] === was) continue;
+    if (idOf(after[i]) !== idOf(was)) return { all: after };
+    if (jsonEqual(after[i], was)) continue;
+    set[i] = after[i];
+    count += 1;
+    if (count > MAX_SET) return { all: after };
+  }
+  const out = {};
+  if (drop) out.drop = drop;
+  if (count) out.set = set;
+  if (after.length > kept) out.add = after.slice(kept);
+  return out;
+}
+
+/** What changed from table `before` (the one the worker holds) to `after`, in the projection's
+ * changes (py/tablee/share.py `apply_changes`: `top` values, `systems` replaced, the
+ * `characters` and `log` lists' changes), or null when it cannot say it so (a key or a system
+ * state gone, a container that is not one): the table then goes whole. */
+export function tableChanges(before, after) {
+  if (!isObject(before) || !isObject(after)) return null;
+  const lists = ["characters", "log"];
+  if (!lists.every((k) => Array.isArray(before[k]) && Array.isArray(after[k])) || !isObject(before.systems) || !isObject(after.systems)) return null;
+  if (Object.keys(before).some((k) => !Object.hasOwn(after, k)) || Object.keys(before.systems).some((k) => !Object.hasOwn(after.systems, k))) return null;
+  const out = {};
+  const top = {};
+  for (const [k, v] of Object.entries(after)) {
+    if (k === "systems" || lists.includes(k)) continue;
+    if (v !== before[k] && !jsonEqual(v, before[k])) top[k] = v;
+  }
+  if (Object.keys(top).length) out.top = top;
+  const systems = {};
+  for (const [k, v] of Object.entries(after.systems)) if (v !== before.systems[k] && !jsonEqual(v, before.systems[k])) systems[k] = v;
+  if (Object.keys(systems).length) out.systems = systems;
+  for (const k of lists) {
+    const found = listChanges(before[k], after[k]);
+    if (Object.keys(found).length) out[k] = found;
+  }
+  return out;
+}
+
+/** A view of the MJ's table (store.share for a player) with the changes since it the worker
+ * answered (py/tablee/share.py `view_changes`): a new object, `view` is not changed. */
+export function applyViewChanges(view, changes) {
+  const out = applyChanges({ ...view }, changes);
+  if (isObject(changes.top)) Object.assign(out, changes.top);
+  return out;
+}
+
+/** The entries of the MJ's log sent to member `id` only ("Envoyer à…": `to` is its id). */
+export function sentTo(log, id) {
+  return Array.isArray(log) ? log.filter((e) => isObject(e) && e.to === id) : [];
+}
+
+/** The private view of member `characters` in the MJ's table: the cards of every pile shown to
+ * its owner only whose owner is one of them ({hands: [{system, path, owner, cards}]}). */
+export function privateView(full, characters) {
+  const owners = new Set(characters);
+  const hands = [];
+  const walk = (node, path, system) => {
+    if (Array.isArray(node)) return;
+    if (!isObject(node)) return;
+    if (isObject(node.piles)) {
+      for (const [name, pile] of Object.entries(node.piles)) {
+        if (isObject(pile) && pile.visibility === "owner" && owners.has(pile.owner) && Array.isArray(pile.cards)) {
+          hands.push({ system, path: `${path}.piles.${name}`, owner: pile.owner, cards: [...pile.cards] });
+        }
+      }
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== "piles") walk(value, `${path}.${key}`, system);
+  };
+  for (const [system, state] of Object.entries(isObject(full.systems) ? full.systems : {})) walk(state, `systems.${system}`, system);
+  hands.sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { hands };
+}
+
+
+/** A seed the MJ's device draws for a move (a phone never chooses its own). */
+function seed() {
+  const [hi, lo] = crypto.getRandomValues(new Uint32Array(2));
+  return (hi & 0x1fffff) * 2 ** 32 + lo;
+}
+
+/** Session's methods: the MJ's side. */
+export const hubMethods = {
+  /** The MJ's side: whether a link answering for member `id` with `key` may take its place
+   * (a new member, or a known one with its own key). */
+  admits(id, key) {
+    const known = this.members.get(id);
+    return typeof key === "string" && key !== "" && (!known?.key || known.key === key);
+  },
+
+  /** The MJ assigns characters to member `id` (a character has one player at a time: taken
+   * from whoever played it). */
+  assign(id, characters) {
+    if (this.role !== "mj" || !this.members.has(id)) return;
+    const ids = [...new Set(characters.filter((c) => typeof c === "string"))];
+    for (const [other, m] of this.members) {
+      if (other === id) continue;
+      const kept = (m.characters ?? []).filter((c) => !ids.includes(c));
+      if (kept.length !== (m.characters ?? []).length) {
+        this.members.set(other, { ...m, characters: kept });
+        this.writePrivate(other);
+      }
+    }
+    const m = this.members.get(id);
+    this.members.set(id, { ...m, characters: ids, asked: [] });
+    this.writePrivate(id);
+    this.saveSoon();
+    this.emit();
+  },
+
+  /** The hub: a member announces only itself, as a player, under the name it joined with. */
+  checkPresence(id, state) {
+    const known = this.members.get(id);
+    return isObject(state) && state.member === id && state.role === "player" && known !== undefined && state.name === known.name;
+  },
+
+  /** A member's move, bound to the link it came on: queued behind the others, run on the
+   * whole table, answered. A resent move (same id) gets its first answer again. */
+  referee(memberId, move, id = null) {
+    const done = this.answered.get(memberId);
+    if (id !== null && done?.has(id)) return done.get(id);
+    const count = this.inFlight.get(memberId) ?? 0;
+    if (count >= MAX_IN_FLIGHT) return refusal(BUSY);
+    this.inFlight.set(memberId, count + 1);
+    const run = this.chain.then(() => this.applyMove(memberId, move)).catch(() => refusal("live.refused.malformed"));
+    this.chain = run.then(() => {}, () => {});
+    return run.then((answer) => {
+      this.inFlight.set(memberId, (this.inFlight.get(memberId) ?? 1) - 1);
+      // (a "busy" answer is not kept: the phone sends the move again, to be run then)
+      if (id !== null && answer?.error?.code !== BUSY) {
+        const kept = this.answered.get(memberId) ?? new Map();
+        kept.set(id, answer);
+        if (kept.size > MAX_ANSWERED) kept.delete(kept.keys().next().value);
+        this.answered.set(memberId, kept);
+      }
+      return answer;
+    });
+  },
+
+  async applyMove(memberId, move) {
+    const member = this.members.get(memberId);
+    if (!member) return refusal("live.refused.identity");
+    if (move.op === "live.ask") {
+      const ids = new Set((this.app.doc.characters ?? []).map((c) => c?.id));
+      const asked = Array.isArray(move.characters) ? move.characters.filter((c) => typeof c === "string" && ids.has(c)).slice(0, 50) : null;
+      if (asked === null) return this.note(memberId, member.name, "live.ask", "live.refused.invalid", refusal("live.refused.invalid", { field: "characters" }));
+      this.members.set(memberId, { ...member, asked });
+      this.writePrivate(memberId);
+      this.saveSoon();
+      this.note(memberId, member.name, "live.ask", null);
+      return { asked };
+    }
+    for (let tries = 0; tries < 3; tries += 1) {
+      const source = this.app.doc;
+      const drawn = seed();
+      // The worker's last view: the public view of the table the move makes comes as its changes.
+      const base = this.view;
+      const request = {
+        op: "live.move", member: { id: memberId, name: member.name, characters: member.characters ?? [] },
+        move, seed: drawn, now: new Date().toISOString(), changes: true, view: base?.id ?? null,
+      };
+      let r = await this.app.call({ ...request, ...this.tableFor(source) });
+      // The worker holds another table than this one (a reload of the worker, a call between):
+      // it acted on nothing; the table goes whole.
+      if (r?.stale === true) r = await this.app.call({ ...request, document: source });
+      const view = this.learnView(r.projection, base);
+      // The worker now holds, under r.rev, the table the move left: `source` when nothing was
+      // applied, else `source` with the changes (tied to this device's table below, once it is that).
+      if (typeof r.rev === "string") this.held = r.applied ? null : { doc: source, rev: r.rev };
+      // The MJ changed the table meanwhile: run it again on the new one. (The app's save
+      // replaces the document by an equal one after every change: not a change of the table.)
+      if (!this.unchangedSince(source)) continue;
+      // The referee's own failure (not a refusal: those come filtered as answers): its code only,
+      // as an error's params may quote the table (py/tablee/referee.py, phone_error).
+      if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
+      if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
+      const next = r.document;
+      // The session publishes this move itself (below): the app's change is not projected again.
+      this.refereeing = true;
+      let accepted = false;
+      try {
+        // (shallow: the changes replace the containers they change, every other record is kept)
+        accepted = this.app.update((doc) => {
+          if (isObject(r.changes)) {
+            applyChanges(doc, r.changes); // (the referee sends what changed, not the whole table)
+            return;
+          }
+          for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
+          for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
+        }, { shallow: true });
+      } finally {
+        this.refereeing = false;
+      }
+      if (!accepted) {
+        // The MJ's device refused what its referee made (its own checks: the table's size...):
+        // nothing is published and the phone is told, never shown a move the table does not hold.
+        this.held = null;
+        return this.note(memberId, member.name, move.op, "live.refused.invalid", refusal("live.refused.invalid"), drawn);
+      }
+      if (typeof r.rev === "string") this.held = { doc: this.app.doc, rev: r.rev };
+      const made = r.answer?.created;
+      if (typeof made === "string") {
+        // a character the player made on their phone is theirs
+        this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
+      }
+      // Published once the MJ's device saved it (savedThen), and after the answer is sent (the
+      // hub's `onanswered`, or the next task at the latest): the phone that moved is answered
+      // first, and no phone ever holds a table a crash of the MJ's device could take back.
+      this.projected = this.app.doc;
+      const from = this.app.doc;
+      const saved = this.savedThen();
+      this.toPublish.push(() => saved.then(() => this.publishMove(view, from)));
+      setTimeout(() => this.publishNow(), 0);
+      return this.note(memberId, member.name, move.op, null, r.answer, drawn);
+    }
+    return this.note(memberId, member.name, move.op, BUSY, refusal(BUSY));
+  },
+
+  /** What a request needs to name the table: the revision the worker holds when it is `source`
+   * (the table sent or made from the worker's answer, or one equal to it), else the table whole.
+   * The worker answers any other revision `stale` (py/tablee/held.py). */
+  tableFor(source) {
+    const held = this.held;
+    if (held !== null && (held.doc === source || same(held.doc, source))) {
+      held.doc = source;
+      return { held: held.rev };
+    }
+    return { document: source };
+  },
+
+  /** The public view the worker answered (`projection`, or store.share's answer) against the
+   * view `base` it had: {id, json} kept as the worker's last view, and the view (JSON) or
+   * undefined when none came. */
+  learnView(answer, base) {
+    if (!isObject(answer) || answer.error) {
+      if (isObject(answer)) this.view = null; // (an error: the worker's last view is unknown)
+      return undefined;
+    }
+    const made = isObject(answer.changes) && base ? applyViewChanges(base.json, answer.changes) : answer.data;
+    this.view = typeof answer.view === "string" && made !== undefined ? { id: answer.view, json: made } : null;
+    return made;
+  },
+
+  /** Resolves once the MJ's table as it is now is saved on this device (or could not be: the
+   * app says so), whatever changes come after it. The public doc is written only then: phones
+   * write nothing back, so a table they received and the MJ's device then lost in a crash (not
+   * saved yet) would stay on the phones, the MJ's device never knowing it had to take it back. */
+  savedThen(upTo = this.app.changeCount?.() ?? Infinity) {
+    return Promise.resolve(this.app.saved?.(upTo));
+  },
+
+  /** The moves applied and not yet published, published (in the order they were applied). */
+  publishNow() {
+    for (const publish of this.toPublish.splice(0)) publish();
+  },
+
+  /** After a move made the MJ's table `from`: the view answered with it published (or asked for
+   * when none came), each member's private doc written. A table changed since is the
+   * projection's to publish (the change asked for it). */
+  publishMove(view, from) {
+    if (!this.unchangedSince(from)) return;
+    if (view !== undefined) this.writePublic(shared(view), from);
+    else {
+      this.projected = null;
+      this.project();
+    }
+    for (const id of this.members.keys()) this.writePrivate(id);
+  },
+
+  /** The MJ's feed: one line per move that arrived (who, what, refused or not, and the seed
+   * the MJ's device drew for it: the MJ's to replay a draw, never sent to a phone). */
+  note(memberId, name, op, code, answer = null, drawn = null) {
+    this.feed.push({ at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
+      op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn });
+    if (this.feed.length > MAX_FEED) this.feed.splice(0, this.feed.length - MAX_FEED);
+    this.unseen += 1;
+    this.saveSoon(Y_SAVE_DELAY_MS);
+    this.emit();
+    return answer;
+  },
+
+  /** The MJ has looked at the feed. */
+  seen() {
+    this.unseen = 0;
+    this.saveSoon();
+    this.emit();
+  },
+
+  /** The MJ's device: publish the player view of the table (store.share), dropping a view
+   * made from a table that changed since it was asked for. */
+  async project() {
+    if (this.projecting) {
+      this.again = true;
+      return;
+    }
+    this.projecting = true;
+    try {
+      do {
+        this.again = false;
+        const source = this.app.doc;
+        const upTo = this.app.changeCount?.(); // (the changes that made it)
+        // (a move published this table meanwhile: nothing left to do)
+        if (this.publishedFrom !== null && (this.publishedFrom === source || same(this.publishedFrom, source))) break;
+        this.projected = source; // (a change equal to it needs no other view)
+        // (`since`: the worker answers the changes since the view it made last, when it did;
+        // `hold`: it keeps the table, which the referee's next move then names)
+        const base = this.view;
+        const ask = { op: "store.share", kind: "table", audience: "player", since: base?.id ?? null, hold: true };
+        // The worker holds the table the last move or projection left: what changed since goes,
+        // not the table (an edit of one sheet is one record); a worker that holds another
+        // table answers stale, and the table goes whole.
+        const held = this.held;
+        const changes = held !== null ? tableChanges(held.doc, source) : null;
+        let answer = changes !== null ? await this.app.call({ ...ask, held: held.rev, changes }) : { stale: true };
+        if (answer?.stale === true || answer?.error?.code === "share.changes_mismatch") answer = await this.app.call({ ...ask, data: source });
+        if (typeof answer.rev === "string") this.held = { doc: source, rev: answer.rev };
+        if (answer.error) {
+          this.projected = null;
+          this.view = null;
+          this.dispatchEvent(new CustomEvent("error", { detail: answer.error }));
+          break;
+        }
+        const made = this.learnView(answer, base);
+        await this.savedThen(upTo); // (never a published table that is not saved: see savedThen)
+        if (this.unchangedSince(source)) this.writePublic(shared(made), source);
+        else this.again = true;
+      } while (this.again);
+    } finally {
+      this.projecting = false;
+    }
+  },
+
+  /** The public doc becomes `view`, the player view of the MJ's table `from`. */
+  writePublic(view, from = null) {
+    // The MJ's device is the public doc's only writer: it knows what the doc holds (`published`),
+    // so writeJson skips every record equal to the last view.
+    writeJson(this.publicDoc, view, LOCAL, this.published);
+    this.published = view; // what writeJson made the doc hold (no read back; a view is never changed in place)
+    this.publishedFrom = from;
+    this.saveSoon(Y_SAVE_DELAY_MS);
+  },
+
+  writePrivate(id) {
+    const m = this.members.get(id);
+    const characters = m?.characters ?? [];
+    writeJson(this.privateDoc(id), { ...privateView(this.app.doc, characters), characters, asked: m?.asked ?? [],
+      log: sentTo(this.app.doc.log, id) }, LOCAL);
+  },
+};

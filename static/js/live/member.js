@@ -1,0 +1,275 @@
+// The live table's member: a player's device holds the public table as its table and writes
+// no Y doc. What its pages do becomes moves: an op request of the referee's list (`live.moves`)
+// goes to the MJ's device instead of the local engine (the session wraps `app.call`), and a
+// sheet edit or a new roll-log entry made on the phone becomes a `live.character.save` or
+// `live.log.add` move. While no link is open a move waits in `queue` (kept in storage, shown as
+// "en attente de la table"), is sent when the link is back, or cancelled by the player.
+// Methods of Session (session.js).
+import { refusal } from "./sync.js";
+import { readJson } from "./ydoc.js";
+import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
+import { LOCAL_KEYS } from "./hub.js";
+
+export const MAX_QUEUE = 50;
+/** A move the referee answered "busy" (the MJ's table changed under it three times running,
+ * or the member's moves in flight reached MAX_IN_FLIGHT: a state that passes) stays waiting and
+ * is sent again after BUSY_RETRY_MS, then twice as long each time, BUSY_RETRIES times at most
+ * before the player is told: a queued move is never dropped for a moment of traffic. */
+export const BUSY_RETRY_MS = 250;
+export const BUSY_RETRIES = 5;
+const BUSY = "live.refused.busy";
+
+
+/** A player's table: the public one with this device's own language and records set apart,
+ * and the log entries the MJ sent to this player only (`mine`, from its private doc) in the
+ * log at their date. */
+export function adopt(pub, local, mine = []) {
+  const out = { ...pub };
+  for (const key of LOCAL_KEYS) {
+    if (local && Object.hasOwn(local, key)) out[key] = local[key];
+    else delete out[key];
+  }
+  if (!Object.hasOwn(out, "language")) out.language = "fr";
+  const extra = Array.isArray(mine) && Array.isArray(pub.log) ? mine.filter((e) => isObject(e) && !pub.log.some((p) => p?.id === e.id)) : [];
+  if (extra.length) out.log = [...pub.log, ...extra].sort((a, b) => (String(a?.at) < String(b?.at) ? -1 : String(a?.at) > String(b?.at) ? 1 : 0));
+  return out;
+}
+
+/** A move as a phone sends it: the request without the state it holds (a concealed copy). */
+function asMove(request) {
+  const out = { ...request };
+  // The phone's copy of a system state (an object) stays here; a `state` that is no object is
+  // an op's own field (Unicreon's state at 0 PV, unicreon.health.down).
+  if (out.state === undefined || (typeof out.state === "object" && out.state !== null)) delete out.state;
+  return out;
+}
+
+/** Session's methods: a player's side. */
+export const memberMethods = {
+  /** The characters this device's player plays (from the private doc the MJ writes). */
+  assigned() {
+    if (this.role !== "player") return [];
+    const json = readJson(this.privateDocs.get(this.me));
+    return Array.isArray(json.characters) ? json.characters.filter((c) => typeof c === "string") : [];
+  },
+
+  /** What this player asked the MJ for (from the private doc). */
+  asked() {
+    if (this.role !== "player") return [];
+    const json = readJson(this.privateDocs.get(this.me));
+    return Array.isArray(json.asked) ? json.asked.filter((c) => typeof c === "string") : [];
+  },
+
+  /** A player asks the MJ for these characters ("Mes personnages"): a move the MJ confirms. */
+  ask(characters) {
+    return this.move({ op: "live.ask", characters: [...new Set(characters.filter((c) => typeof c === "string"))] });
+  },
+
+  /** Kept for the pages: a player's "claim" is a request to the MJ. */
+  claim(characters) {
+    return this.ask(characters);
+  },
+
+  /** What only this player sees ({hands, characters}), from its private doc. */
+  privateContent() {
+    const doc = this.role === "player" ? this.privateDocs.get(this.me) : null;
+    const json = doc ? readJson(doc) : {};
+    return { hands: Array.isArray(json.hands) ? json.hands : [], characters: this.assigned() };
+  },
+
+  /** The referee's list of moves (`live.moves`), asked once. */
+  knowMoves() {
+    this.movesAsked ??= Promise.resolve(this.localCall({ op: "live.moves" })).then((r) => {
+      this.moveOps = new Set(Array.isArray(r?.moves) ? r.moves : []);
+    }, () => {
+      this.movesAsked = null;
+    });
+    return this.movesAsked;
+  },
+
+  /** The page's engine calls on a phone: a move goes to the MJ's device, the rest runs here. */
+  async call(request) {
+    if (this.moveOps === null) await this.knowMoves();
+    if (this.moveOps === null) return this.localCall(request);
+    if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
+      const answer = await this.move(asMove(request));
+      for (const key of ["character", "target"]) {
+        if (isObject(answer?.[key]) && typeof answer[key].id === "string") this.answeredCharacters.set(answer[key].id, answer[key]);
+      }
+      // The entry the referee logged for this move: the page's addLog that follows names it.
+      // (a page logs after its last move: Versality's test after its resolve, not its draw)
+      if (typeof answer?.logged === "string") this.logged = answer.logged;
+      return answer;
+    }
+    return this.localCall(request);
+  },
+
+  /** A page logs a result on a phone. The result of a move was logged by the referee itself,
+   * from its own run (py/tablee/referee.py): the phone adds nothing, the entry arrives with the
+   * table. Anything else is added here and sent as a `live.log.add` move (which the referee
+   * refuses when it carries a result the MJ's device did not make). */
+  addLog(entry) {
+    const op = isObject(entry?.request) ? entry.request.op : null;
+    if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") {
+      // The page's words for it (its label) go to the referee's entry, nothing else.
+      const id = this.logged;
+      this.logged = null;
+      if (typeof id === "string" && typeof entry.label === "string" && entry.label) {
+        this.move({ op: "live.log.label", id, label: entry.label.slice(0, 200) }).then((answer) => this.report(answer));
+      }
+      return true;
+    }
+    return this.localAddLog.call(this.app, entry);
+  },
+
+  /** Send a move (or keep it waiting while no link is open); resolves with the referee's answer. */
+  move(move) {
+    const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
+    if (this.queue.length >= MAX_QUEUE) return Promise.resolve(refusal(BUSY));
+    this.queue.push(entry);
+    const answer = new Promise((resolve) => this.waiting.set(entry.id, resolve));
+    if (this.member?.synced) this.sendMove(entry);
+    this.saveSoon(entry.sent ? Y_SAVE_DELAY_MS : SAVE_DELAY_MS);
+    this.emit();
+    return answer;
+  },
+
+  sendMove(entry) {
+    if (this.member.send(entry.id, entry.move)) entry.sent = true;
+  },
+
+  /** The link is back (both docs synced): the waiting moves go, oldest first. */
+  flush() {
+    for (const entry of this.queue) this.sendMove(entry);
+    this.emit();
+  },
+
+  /** A waiting move the referee answered "busy": sent again later (it stays in the queue, shown
+   * waiting), unless it was retried BUSY_RETRIES times already (false: the answer stands). A
+   * link that is down meanwhile sends it with the others when it is back (flush). */
+  retryBusy(entry) {
+    const tries = entry.busy ?? 0;
+    if (tries >= BUSY_RETRIES) return false;
+    entry.busy = tries + 1;
+    entry.sent = false;
+    setTimeout(() => {
+      if (this.queue.includes(entry) && !entry.sent && this.member?.synced) {
+        this.sendMove(entry);
+        this.emit();
+      }
+    }, BUSY_RETRY_MS * 2 ** tries);
+    this.emit();
+    return true;
+  },
+
+  /** The player cancels a waiting move (one the MJ's device has not answered). */
+  cancel(id) {
+    const at = this.queue.findIndex((q) => q.id === id);
+    if (at < 0) return false;
+    this.queue.splice(at, 1);
+    this.waiting.get(id)?.(refusal("live.cancelled"));
+    this.waiting.delete(id);
+    this.saveSoon();
+    this.emit();
+    return true;
+  },
+
+  onAnswer(id, answer) {
+    if (id === null) {
+      this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer?.error?.code ?? "live.refused.malformed" } }));
+      return;
+    }
+    const at = this.queue.findIndex((q) => q.id === id);
+    if (at >= 0 && answer?.error?.code === BUSY && this.retryBusy(this.queue[at])) return;
+    if (at >= 0) this.queue.splice(at, 1);
+    const resolve = this.waiting.get(id);
+    this.waiting.delete(id);
+    if (resolve) resolve(answer);
+    else if (answer?.error) this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
+    this.saveSoon(Y_SAVE_DELAY_MS);
+    this.emit();
+  },
+
+  /** A phone's own edits become moves: a changed sheet of one of its characters, a new
+   * roll-log entry. What else changed here is the table's to say (the next public update). */
+  movesFromEdits() {
+    const pub = isObject(this.published) ? this.published : {};
+    const doc = this.app.doc;
+    const before = new Map((pub.characters ?? []).filter(isObject).map((c) => [c.id, c]));
+    const queued = (op, test) => this.queue.some((q) => q.move.op === op && test(q.move));
+    for (const c of doc.characters ?? []) {
+      // another player's character too: the referee refuses it, and the phone says so; a new
+      // one (made on this phone) joins the table and becomes this player's
+      if (!isObject(c) || (before.has(c.id) && same(before.get(c.id), c))) continue;
+      if (queued("live.character.save", (m) => same(m.character, c))) continue;
+      // A move's answer the page wrote to show it (a save of it could put back, over a change
+      // the MJ made since, what the move left; another player's patient would be refused).
+      if (this.answeredCharacters.has(c.id) && same(this.answeredCharacters.get(c.id), c)) continue;
+      this.move({ op: "live.character.save", character: structuredClone(c) }).then((answer) => this.report(answer));
+    }
+    const logged = new Set([...(pub.log ?? []), ...this.privateLog()].map((e) => (isObject(e) ? e.id : null)));
+    for (const entry of doc.log ?? []) {
+      if (!isObject(entry) || logged.has(entry.id) || Object.hasOwn(entry, "to")) continue;
+      if (queued("live.log.add", (m) => m.entry?.id === entry.id)) continue;
+      this.move({ op: "live.log.add", entry: structuredClone(entry) }).then((answer) => this.report(answer));
+    }
+  },
+
+  /** A refused edit is said on the phone, and the phone shows the table again (not its guess). */
+  report(answer) {
+    if (!answer?.error) return;
+    this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
+    this.showTable();
+  },
+
+  onPublicUpdate(origin) {
+    this.saveSoon(Y_SAVE_DELAY_MS);
+    if (origin === LOCAL || this.role !== "player") return; // the hub is the only writer
+    const after = this.mirror.json; // readJson's answer, from this update's changes alone
+    if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
+    this.published = after;
+    for (const c of after.characters) {
+      if (isObject(c) && this.answeredCharacters.has(c.id) && same(this.answeredCharacters.get(c.id), c)) this.answeredCharacters.delete(c.id);
+    }
+    if (!this.joined) {
+      // The first sync: this device's own table is backed up, then the shared one is its table.
+      // (a copy: the mirror's objects are never changed in place)
+      const done = this.app.replaceDocument(structuredClone(adopt(after, this.app.doc, this.privateLog())));
+      if (!done) return;
+      this.joined = true;
+      this.saveSoon();
+      this.emit();
+      return;
+    }
+    this.showTable();
+    this.emit();
+  },
+
+  /** The entries the MJ sent to this player only (its private doc). */
+  privateLog() {
+    const doc = this.role === "player" ? this.privateDocs.get(this.me) : null;
+    const json = doc ? readJson(doc) : {};
+    return Array.isArray(json.log) ? json.log.filter(isObject) : [];
+  },
+
+  /** A player's table becomes the published one (with what was sent to it alone). */
+  showTable() {
+    if (!isObject(this.published) || !Array.isArray(this.published.characters)) return;
+    const next = adopt(this.published, this.app.doc, this.privateLog());
+    // The records are the mirror's, shared (never changed in place, here or in the app: a change
+    // replaces them), so only what an update touched is a new object: the app copies the table
+    // one level deep (`shallow`) and checks only the records that are not the ones it had.
+    if (!same(next, this.app.doc)) this.app.update((doc) => {
+      for (const key of Object.keys(doc)) delete doc[key];
+      Object.assign(doc, next);
+    }, { record: false, shallow: true }); // the MJ's table as published: not this person's change to undo
+  },
+
+  onPrivateUpdate() {
+    this.saveSoon(Y_SAVE_DELAY_MS);
+    if (this.joined) this.showTable();
+    const characters = this.assigned();
+    if (!same(this.awareness.getLocalState()?.characters, characters)) this.awareness.setLocalStateField("characters", characters);
+    this.emit();
+  },
+};
