@@ -16,6 +16,7 @@ import {
   LOG_LIMIT,
   newDocument,
   newId,
+  noteExport,
   parseCurrent,
   readSaved,
   save,
@@ -280,6 +281,7 @@ export const app = {
   /** Download the table as it is in this tab (the way out when it cannot be saved). */
   exportNow() {
     downloadJson(`tablee-${exportName(this.doc.name)}-${todayStamp()}.json`, this.doc);
+    noteExport();
   },
 
   notify(kind, text, actions = []) {
@@ -1205,6 +1207,8 @@ async function boot() {
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
   performance.mark("tablee-first-render"); // the saved table is in the DOM (make bench)
+  // The reminder to export a table not exported for a week (views/keep.js), in an idle moment.
+  whenIdle(() => import("./views/keep.js").then((m) => m.start(app), () => {}));
   if (writeBlock) setSaveState({ kind: writeBlock === "engine" ? "waiting" : "blocked" });
 
   // The saved table is rendered: the runtime starts once it is painted (a view that needs the

@@ -184,12 +184,74 @@ export function storageUsage(storage = window.localStorage) {
   return { used, quota: STORAGE_QUOTA_CHARS, left: Math.max(0, STORAGE_QUOTA_CHARS - used), warn: used >= STORAGE_WARN * STORAGE_QUOTA_CHARS };
 }
 
-/** Save the document and read it back; returns the saved text. Throws when it was not saved. */
+/** Save the document and read it back; returns the saved text. Throws when it was not saved.
+ * The time of the change is noted beside it (noteChange), never inside the table. */
 export function save(doc, storage = window.localStorage) {
   const raw = JSON.stringify(doc);
   storage.setItem(DOC_KEY, raw);
   if (storage.getItem(DOC_KEY) !== raw) throw new Error("read-back");
+  noteChange(storage);
   return raw;
+}
+
+// ----------------------------------------------------------------------------- keeping
+
+/**
+ * When this device's table last changed and was last exported (views/keep.js reminds a table
+ * with changes not exported for a week), under its own key: never in the table document (an
+ * export would change what it records, and the time of an export is this device's, not the
+ * table's). {v, changed, since, exported, reminded}, each an ISO instant or null: `changed` the
+ * last save (noted at most once a minute), `since` the first save after the last export (null
+ * when everything saved was exported), `exported` the last export, `reminded` when the
+ * reminder was last shown. The stored text is untrusted (a hand edit, another version): a
+ * field that is not a readable date reads as null.
+ */
+export const KEEP_KEY = "tablee.keep";
+const KEEP_FIELDS = ["changed", "since", "exported", "reminded"];
+/** A change is noted again only this long after the last one noted (one small write a minute). */
+const CHANGE_NOTE_MS = 60_000;
+
+export function readKeep(storage = window.localStorage) {
+  const out = { changed: null, since: null, exported: null, reminded: null };
+  let data = null;
+  try {
+    const raw = storage.getItem(KEEP_KEY);
+    data = typeof raw === "string" && raw.length < 1000 ? JSON.parse(raw) : null;
+  } catch {
+    data = null;
+  }
+  if (!isObject(data)) return out;
+  for (const field of KEEP_FIELDS) {
+    const value = data[field];
+    if (typeof value === "string" && !Number.isNaN(new Date(value).getTime())) out[field] = value;
+  }
+  return out;
+}
+
+function writeKeep(record, storage) {
+  try {
+    storage.setItem(KEEP_KEY, JSON.stringify({ v: 1, ...record }));
+  } catch {
+    // storage full: the table matters more than the reminder's bookkeeping
+  }
+}
+
+/** The table was saved now: the last change, and the first one since the last export. */
+export function noteChange(storage = window.localStorage, now = new Date()) {
+  const record = readKeep(storage);
+  const last = record.changed ? new Date(record.changed).getTime() : null;
+  if (record.since && last !== null && now.getTime() - last < CHANGE_NOTE_MS && now.getTime() >= last) return;
+  writeKeep({ ...record, changed: now.toISOString(), since: record.since ?? now.toISOString() }, storage);
+}
+
+/** The table as saved now is in a file (an export, or the file just imported). */
+export function noteExport(storage = window.localStorage, now = new Date()) {
+  writeKeep({ ...readKeep(storage), exported: now.toISOString(), since: null }, storage);
+}
+
+/** The reminder to export was shown now. */
+export function noteReminded(storage = window.localStorage, now = new Date()) {
+  writeKeep({ ...readKeep(storage), reminded: now.toISOString() }, storage);
 }
 
 export function downloadJson(filename, data) {

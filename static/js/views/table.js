@@ -5,9 +5,10 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { engineBoot } from "../engine.js";
 import { errorMessage, formatNumber, has, language, said, t, tn } from "../i18n.js";
 import {
-  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, storageUsage, SYSTEM_IDS, todayStamp,
+  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, noteExport, storageUsage, SYSTEM_IDS, todayStamp,
 } from "../storage.js";
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
+import { exportTable, keepSection, safeFileName } from "./keep.js";
 import { backupLabel } from "./when.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
@@ -28,10 +29,6 @@ function replace(app, doc, box = state) {
   const key = app.replaceDocument(doc);
   box.replaceFailed = key === null;
   return key;
-}
-
-function safeFileName(name) {
-  return name.normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "table";
 }
 
 /** The message for a file that is not a table (filekind.js said what it is). */
@@ -79,6 +76,7 @@ export async function importTableFile(app, file, box = state) {
   }
   const key = replace(app, response.document, box);
   if (key) {
+    noteExport(); // (the table saved now is the file just imported: as safe as an export)
     box.importOk = () => t("import.done", { name: response.document.name, key: backupLabel(key) });
     if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
   }
@@ -293,9 +291,7 @@ export function render(app) {
       <h2 id="transfer-title">${t("table.transfer")}</h2>
       <p class="muted small">${t("table.transfer_help")}</p>
       <div class="row">
-        <button type="button" id="export-table"
-          @click=${() => downloadJson(`tablee-${safeFileName(app.doc.name)}-${todayStamp()}.json`, app.doc)}>
-          ${t("table.export")}</button>
+        <button type="button" id="export-table" @click=${() => exportTable(app)}>${t("table.export")}</button>
         <label class="button" for="import-table">${t("table.import")}</label>
         <input id="import-table" class="visually-hidden" type="file" accept="application/json,.json"
           ?disabled=${!ready} @change=${(e) => importFile(app, e.target)}>
@@ -306,6 +302,8 @@ export function render(app) {
         <button type="button" @click=${() => downloadCurrent(app)}>${t("replace.download")}</button></div>` : nothing}
       ${state.importOk ? html`<p role="status" class="outcome-ok">${said(state.importOk)}</p>` : nothing}
     </section>
+
+    ${keepSection(app)}
     </div>
 
     <section class="card stack" aria-labelledby="backups-title">
