@@ -13,6 +13,7 @@ from ...store import register_character_validator, register_state_validator
 from ...tree import clone
 from . import character as C
 from . import data as D
+from . import oppositions as P
 from . import rules as R
 from . import state as S
 
@@ -292,8 +293,8 @@ def _opp_draw(request: dict[str, Any]) -> dict[str, Any]:
         "draw": list(state["deck"]["piles"]["draw"]["cards"]),
         "discard": list(state["deck"]["piles"]["discard"]["cards"]),
     }
-    deck, ca, ev_a = S.auto_chain(state["deck"], rng)
-    deck, cb, ev_b = S.auto_chain(deck, rng)
+    deck, ca, ev_a = P.auto_chain(state["deck"], rng)
+    deck, cb, ev_b = P.auto_chain(deck, rng)
     state["deck"] = deck
     va = R.chain_value([S._card(x) for x in ca])
     vb = R.chain_value([S._card(x) for x in cb])
@@ -325,7 +326,7 @@ def _chase_start(request: dict[str, Any]) -> dict[str, Any]:
     for side in (request["a"], request["b"]):
         if "character_id" in side:
             _owner(side["character_id"])
-    return {"state": S.chase_start(state, request["a"], request["b"], request["target"])}
+    return {"state": P.chase_start(state, request["a"], request["b"], request["target"])}
 
 
 @theorem_op("chase.begin", state=True, seed=True, takes={"side": {"enum": ["a", "b"]}},
@@ -340,7 +341,7 @@ def _chase_begin(request: dict[str, Any]) -> dict[str, Any]:
         "draw": list(state["deck"]["piles"]["draw"]["cards"]),
         "discard": list(state["deck"]["piles"]["discard"]["cards"]),
     }
-    new, ch, info = S.chase_begin(state, request["side"], c, rng_from(request), exploit=request.get("exploit", 0))
+    new, ch, info = P.chase_begin(state, request["side"], c, rng_from(request), exploit=request.get("exploit", 0))
     out = {"seed": request["seed"], "state": new, "result": info, "deck_used": used}
     if ch is not None:
         out["character"] = ch
@@ -351,7 +352,7 @@ def _chase_begin(request: dict[str, Any]) -> dict[str, Any]:
             summary="Before each side draws: each side's exact score and success-level odds this round; once one side "
             "has drawn, the exact odds of each side winning the round (a, b, tie).")
 def _chase_odds(request: dict[str, Any]) -> dict[str, Any]:
-    odds = S.chase_odds(S.require_state(request["state"]))
+    odds = P.chase_odds(S.require_state(request["state"]))
     sides = {
         k: {
             "drawn": v["drawn"],
@@ -373,7 +374,7 @@ def _chase_round(request: dict[str, Any]) -> dict[str, Any]:
         "draw": list(state["deck"]["piles"]["draw"]["cards"]),
         "discard": list(state["deck"]["piles"]["discard"]["cards"]),
     }
-    new, rec = S.chase_round(state, rng_from(request), request["seed"])
+    new, rec = P.chase_round(state, rng_from(request), request["seed"])
     return {"seed": request["seed"], "state": new, "round": rec, "deck_used": used}
 
 

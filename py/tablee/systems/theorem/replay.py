@@ -12,7 +12,7 @@ the page compares them with the ones it logged (``result.verify``, views/verify.
 Kinds of draw: ``action`` (``theorem.action.draw``: the deck's top card for a simple action,
 "Piocher"), ``opposition`` (``theorem.opposition.draw``) and ``chase`` (``theorem.chase.round``):
 both sides draw a whole chain, side a first, every figure played ("3) Les actions
-d'opposition"; :func:`state.auto_chain`, the function those ops use).
+d'opposition"; :func:`oppositions.auto_chain`, the function those ops use).
 
 A player's share of a log entry carries no deck (``share.player_entry`` removes ``deck``), so
 that entry cannot be replayed on the player's side: the control says so.
@@ -25,7 +25,7 @@ from typing import Any
 from ... import cards
 from ...registry import rng_from
 from . import data as D
-from . import state as S
+from . import oppositions as P
 from .ops import theorem_op
 
 __all__ = ["KINDS", "replay"]
@@ -41,8 +41,8 @@ def replay(kind: str, deck_used: dict[str, Any], rng: Any) -> dict[str, Any]:
     if kind == "action":
         _, drawn, events = cards.draw(deck, 1, rng, source="draw", to="play", refill="discard")
         return {"drawn": [drawn], "events": events}
-    deck, chain_a, ev_a = S.auto_chain(deck, rng)
-    _, chain_b, ev_b = S.auto_chain(deck, rng)
+    deck, chain_a, ev_a = P.auto_chain(deck, rng)
+    _, chain_b, ev_b = P.auto_chain(deck, rng)
     return {"drawn": [chain_a, chain_b], "events": ev_a + ev_b}
 
 
