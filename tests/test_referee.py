@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent / "versality"))
 from th_helpers import character as th_character
 from versality_store import play
 
-from tablee import referee
+from tablee import referee, referee_kernel
 from tablee.api import handle
 from tablee.errors import RulesError
 
@@ -153,7 +153,7 @@ def test_a_blanked_secret_stays_the_mjs():
     full = {"a": 1, "secret": "zz", "nested": {"x": 1, "hidden": 5}}
     view = {"a": 1, "secret": "", "nested": {"x": 1}}
     edited = {"a": 2, "secret": "", "nested": {"x": 3, "hidden": 0}}
-    assert referee._overlay(full, view, edited) == {"a": 2, "secret": "zz", "nested": {"x": 3, "hidden": 5}}
+    assert referee_kernel.overlay(full, view, edited) == {"a": 2, "secret": "zz", "nested": {"x": 3, "hidden": 5}}
 
 
 def test_a_log_entry_is_dated_by_the_mjs_device_and_checked():
@@ -163,8 +163,9 @@ def test_a_log_entry_is_dated_by_the_mjs_device_and_checked():
     after, _ = move(doc, LEA, {"op": "live.log.add", "entry": entry})
     assert after["log"][-1]["at"] == NOW
     assert after["log"][-1]["who"] == "Léa"  # not "MJ": signed by the member
+    assert after["log"][-1]["member"] == {"id": "m-lea", "name": "Léa"}
     signed, _ = move(doc, LEA, {"op": "live.log.add", "entry": {**entry, "id": "e9", "who": "Josh"}})
-    assert signed["log"][-1]["who"] == "Josh"  # one of her characters
+    assert signed["log"][-1]["who"] == "Josh (Léa)"  # one of her characters, and who plays it
     with pytest.raises(RulesError) as info:
         move(after, LEA, {"op": "live.log.add", "entry": entry})
     assert info.value.code == "live.refused.duplicate"
@@ -206,7 +207,7 @@ def test_an_honest_roll_from_a_phone_is_logged_once_by_the_referee_with_its_seed
     same = ok({"op": "roll", "expr": "3d6", "seed": 1234})
     assert answer["total"] == same["total"] and answer["seed"] == 1234  # the phone's seed is ignored
     [entry] = after["log"]
-    assert entry["id"] == answer["logged"] == referee._entry_id(1234, NOW)
+    assert entry["id"] == answer["logged"] == referee_kernel._entry_id(1234, NOW)
     assert entry["request"] == {"op": "roll", "expr": "3d6", "seed": 1234}
     assert entry["result"] == {"total": same["total"], "terms": same["terms"]}
     assert entry["who"] == "Léa" and entry["at"] == NOW and entry["kind"] == "roll" and entry["label"] == "3d6"
@@ -228,7 +229,7 @@ def test_no_log_entry_id_gives_the_seed_of_a_draw_away():
     for text in (json.dumps(public), json.dumps(entry)):
         assert "5eed5eed5" not in text.lower() and str(0x5EED5EED5) not in text
     # Two moves never share an entry: another seed, or the same seed at another moment.
-    assert len({referee._entry_id(s, t) for s in (1, 2) for t in (NOW, "2026-11-25T12:00:01Z")}) == 4
+    assert len({referee_kernel._entry_id(s, t) for s in (1, 2) for t in (NOW, "2026-11-25T12:00:01Z")}) == 4
 
 
 def test_a_system_test_from_a_phone_is_rolled_and_logged_by_the_referee():
@@ -716,7 +717,7 @@ def test_a_point_zero_test_with_surpassement_is_the_op_on_one_device():
     assert answer["result"] == same["result"] and answer["plan"] == same["plan"]
     assert answer["result"]["surpassement_bonus"] == 2
     assert after["systems"]["pointzero"] == ok({"op": "pointzero.tension.use", "state": doc["systems"]["pointzero"],
-                                                "kind": "dice", "who": "Mira"})["state"]
+                                                "kind": "dice", "who": "Mira (Léa)"})["state"]
     assert after["characters"] == doc["characters"]
     assert answer["state"]["threshold"] is None and "critical" not in answer["state"]
     plain, answer = move(doc, MIRA, _pz_test(), seed=8)
@@ -1006,7 +1007,7 @@ def test_a_systmj_learning_roll_from_a_phone_is_the_op_on_the_mjs_record():
     assert {k: answer[k] for k in ("roll", "limit", "quality", "before", "after", "gain")} == {
         k: same[k] for k in ("roll", "limit", "quality", "before", "after", "gain")}
     assert same["limit"] == 50 and same["before"] == 30
-    from tablee.referee import _SJ_QUALITY
+    from tablee.systems.systmj.moves import _SJ_QUALITY
     assert after["characters"][0] == _learned_on_one_device(doc, same, "lire_ecrire", _SJ_QUALITY[same["quality"]])
     assert after["characters"][1:] == doc["characters"][1:] and after["systems"] == doc["systems"]
     assert answer["character"]["skills"]["lire_ecrire"] == same["after"]

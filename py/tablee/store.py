@@ -8,11 +8,13 @@ Current layout (schema 1)::
                "kind": str (1..64, e.g. "roll", "unicreon.test"), "system": <system id> | null,
                "who": str (<= 80, optional), "label": str (<= 200),
                "request": object, "result": object,
-               "to": str (1..64, optional: "mj" a secret roll, else the live member it was sent to)} ],
+               "to": str (1..64, optional: "mj" a secret roll, else the live member it was sent to),
+               "member": {"id": str (1..64), "name": str (1..80)} (optional: the live member the
+                         referee wrote it for, py/tablee/referee_kernel.py)} ],
      "systems": { <system id>: {...that system's table state...} },
      "settings": {...free JSON object...}}
 
-Every key above is required (``who`` and ``to`` excepted) and no other key is allowed, at the top
+Every key above is required (``who``, ``to`` and ``member`` excepted) and no other key is allowed, at the top
 level and in log entries. Characters only need ``id``/``system``/``name`` here; the
 system checks the rest through :func:`register_character_validator`. Same for
 ``systems[<id>]`` with :func:`register_state_validator`. Systems plug their own checks in
@@ -446,7 +448,7 @@ def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
 
 def _check_log_entry(entry: Any, path: str) -> None:
     _need(entry, dict, path)
-    _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who", "to"))
+    _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who", "to", "member"))
     _text(entry["id"], _join(path, "id"), MAX_ID)
     _text(entry["at"], _join(path, "at"), 40)
     _text(entry["kind"], _join(path, "kind"), 64)
@@ -456,6 +458,12 @@ def _check_log_entry(entry: Any, path: str) -> None:
         _text(entry["who"], _join(path, "who"), MAX_NAME, min_len=0)
     if "to" in entry:
         _text(entry["to"], _join(path, "to"), MAX_ID)
+    if "member" in entry:  # the live member a referee's entry was written for (tablee.referee_kernel)
+        where = _join(path, "member")
+        _need(entry["member"], dict, where)
+        _keys(entry["member"], where, ("id", "name"))
+        _text(entry["member"]["id"], _join(where, "id"), MAX_ID)
+        _text(entry["member"]["name"], _join(where, "name"), MAX_NAME)
     _text(entry["label"], _join(path, "label"), 200, min_len=0)
     # Every other key is a string (checked above): the entry's depth is its request's and its
     # result's, measured in the same walk as their size (log.<i>.request sits 3 levels down).

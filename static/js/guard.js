@@ -199,8 +199,17 @@ function logEntryProblem(e, path, limits) {
     const to = textProblem(e.to, `${path}.to`, limits.id);
     if (to) return to;
   }
+  if (e.member !== undefined) {
+    // the live member the referee wrote the entry for (py/tablee/referee_kernel.py): {id, name}
+    if (!isObject(e.member)) return { path: `${path}.member`, reason: "type", params: { expected: "object" } };
+    for (const key of Object.keys(e.member)) {
+      if (key !== "id" && key !== "name") return { path: `${path}.member.${key}`, reason: "unknown_key", params: {} };
+    }
+    const m = textProblem(e.member.id, `${path}.member.id`, limits.id) ?? textProblem(e.member.name, `${path}.member.name`, limits.name);
+    if (m) return m;
+  }
   for (const key of Object.keys(e)) {
-    if (!["id", "at", "kind", "system", "label", "request", "result", "who", "to"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
+    if (!["id", "at", "kind", "system", "label", "request", "result", "who", "to", "member"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
   }
   for (const key of ["request", "result"]) {
     if (!isObject(e[key])) return { path: `${path}.${key}`, reason: "type", params: { expected: "object" } };

@@ -1,0 +1,256 @@
+"""The live table's referee, its kernel part: who signs a move, the log it writes, and the three
+moves every system shares (a sheet saved, a note, a label). :mod:`tablee.referee` is the door
+(which op is a move, whose character it names, the system's move run on the MJ's table); this
+module writes what a move leaves in the table's log and sheets.
+
+Who did it comes from the link, never from the message. The MJ's device binds each link to a
+member (its id and the name it joined with, unique at the table: static/js/live/session.js)
+and passes that member to ``live.move``. Every log entry the referee writes for a member
+carries it (``member``: ``{"id", "name"}``, store schema) besides its ``who`` (the acting
+character's name, as the same action made on the MJ's device signs it): a phone that renames
+its character "MJ" or to another player's character's name changes what ``who`` reads, never
+``member``, and ``live.log.label`` is allowed only on an entry whose ``member.id`` is the
+member's. A Tension point (Point Zéro) has only a ``who``: it is the :func:`signature`, the
+character's name with the member's ("Aube (Léa)").
+
+The log keeps at most ``store.MAX_LOG`` entries. A member's entry never pushes one of the MJ's
+own out (an entry without ``member``: written on the MJ's device, or imported): at the cap it
+pushes out the oldest member entry (:func:`append`); only a log holding no member entry at all
+loses its oldest entry, so a flood from phones costs the MJ's history one entry at most.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from . import share, store
+from .errors import RulesError
+from .registry import SYSTEM_IDS
+from .tree import clone
+
+__all__ = ["KERNEL_MOVES", "add_entry", "append", "label_entry", "log_run", "overlay", "own", "refuse",
+           "save_character", "signature", "stamp"]
+
+#: The moves every system shares (run here, not by an op).
+KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
+#: Answer keys read as the total a log entry shows, in this order.
+_TOTALS = ("total", "roll", "raw", "score")
+
+
+def refuse(code: str, **params: Any) -> RulesError:
+    """A refusal of a move (a stable ``live.refused.*`` code; the table stays unchanged)."""
+    return RulesError(code, **params)
+
+
+def own(member: dict[str, Any], cid: Any) -> str:
+    """``cid`` when it is one of the member's characters, else refused (the id is not echoed
+    unless it is a string: the refusal names what the phone sent, nothing of the table)."""
+    if not isinstance(cid, str) or cid not in member["characters"]:
+        raise refuse("live.refused.character", character=cid if isinstance(cid, str) else None)
+    return cid
+
+
+def _member_name(member: dict[str, Any]) -> str:
+    name = member.get("name")
+    return (name if isinstance(name, str) and name.strip() else member["id"])[: store.MAX_NAME]
+
+
+def signature(member: dict[str, Any], character: Any = None) -> str:
+    """Who did it, as one text of at most ``store.MAX_NAME`` characters: the name the member
+    joined with, after the name of its character when the move was that character's ("Aube
+    (Léa)"; the character's name is cut first). The character's name alone would let a phone
+    sign "MJ" or as another player's character by renaming its own."""
+    name = _member_name(member)
+    if not isinstance(character, str) or not character.strip() or character == name:
+        return name
+    room = store.MAX_NAME - len(name) - 3
+    return f"{character[:room]} ({name})" if room > 0 else name
+
+
+def stamp(member: dict[str, Any]) -> dict[str, str]:
+    """The ``member`` of a log entry written for ``member``: its id and the name it joined with."""
+    return {"id": member["id"][: store.MAX_ID], "name": _member_name(member)}
+
+
+def _is_members(entry: Any) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("member"), dict)
+
+
+def append(log: list[Any], entry: dict[str, Any]) -> None:
+    """Add a member's ``entry`` to ``log`` (a list the move owns), trimmed to ``store.MAX_LOG``:
+    what goes is the oldest member entry, never one of the MJ's (an entry without ``member``);
+    only a log holding no other member entry loses its oldest entry."""
+    log.append(entry)
+    while len(log) > store.MAX_LOG:
+        at = next((i for i, e in enumerate(log[:-1]) if _is_members(e)), 0)
+        del log[at]
+
+
+def _entry_id(seed: int, now: str) -> str:
+    """The id of the log entry of a move seeded with ``seed`` at ``now``: ``live-`` and 16 hex
+    digits of a SHA-256 of both. Every device sees the log, and an id that showed the seed
+    (it once was ``live-<seed in hex>``) gave away what the reply withholds: with the public
+    discard, the seed of a draw from a hidden deck lets a phone shuffle again and know the new
+    draw order. Finding a 53-bit seed back from this digest is out of a phone's reach; the id
+    stays the same for the same move, so a move applied twice still writes one entry."""
+    return "live-" + hashlib.sha256(f"tablee.live.entry:{seed}:{now}".encode()).hexdigest()[:16]
+
+
+def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, request: dict[str, Any],
+            reply: dict[str, Any], seed: int, now: str, touched: set[str], who: str | None) -> str:
+    """Write the log entry of a random move (an op that takes a seed) into the MJ's table, from
+    the referee's own run: its request (the MJ's device's seed) and its answer. A phone never
+    writes a result into the log (:func:`add_entry` refuses one): it could log a roll that
+    never happened, or roll until the result suits and log only that one. ``who`` is the acting
+    character's (or fighter's) name, as the page signs the same action on one device; without
+    one, the member's name; ``member`` is the link's (:func:`stamp`).
+
+    The entry keeps the seed (for "Vérifier / rejouer") only when its request is whole: a
+    move that read a hidden state or a character's full record is logged with the character
+    ids and without its seed, the way a share filter would take its deck out."""
+    # A character record in the request (an actor's, or one a phone sent along: Unicreon's
+    # opposition) is logged as its id: a full record may hold what only the MJ sees.
+    records = {k for k, v in request.items() if isinstance(v, dict) and "id" in v and "system" in v}
+    whole = spec.system is None and not touched and not records
+    logged = {k: v for k, v in request.items() if k != "state" and (whole or k != "seed")}
+    for field in records | {f for f, kind in spec.actors if kind == "record" and isinstance(logged.get(f), dict)}:
+        logged[field] = {"id": logged[field].get("id")}
+    for field, kind in spec.actors:
+        if kind == "id" and len(touched) == 1:
+            logged[field] = next(iter(touched))  # whose move it was (a Méticuleux choice checks it)
+    result = {k: v for k, v in reply.items() if k not in ("seed", "character", "state", "logged")}
+    total = next((result[k] for k in _TOTALS
+                  if isinstance(result.get(k), int) and not isinstance(result[k], bool)), None)
+    if name == "roll":
+        result = {"total": reply.get("total"), "terms": reply.get("terms", [])}
+    elif total is not None:
+        result = {"total": total, **result}
+    if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
+        result = {k: v for k, v in result.items() if isinstance(v, (int, str, bool)) or v is None}
+    signed = who if isinstance(who, str) and who else _member_name(member)
+    entry = {"id": _entry_id(seed, now), "at": now, "kind": spec.kind or name, "system": spec.system,
+             "who": signed[: store.MAX_NAME], "member": stamp(member),
+             "label": str(request.get("expr", ""))[:200] if name == "roll" else "",
+             "request": logged, "result": result}
+    if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
+        entry["system"] = name.split(".")[0]
+    checked = share.share("entry", entry, "mj")
+    out["log"] = [e for e in out["log"] if not (isinstance(e, dict) and e.get("id") == checked["id"])]
+    append(out["log"], checked)
+    return checked["id"]
+
+
+def overlay(full: Any, view: Any, edited: Any) -> Any:
+    """``full`` (the MJ's record) with what the player changed from ``view`` (what they saw)
+    to ``edited``: a value the player left as seen keeps the MJ's (a blanked secret stays),
+    a key the view hid stays the MJ's, a new key is added, a key removed from the view goes."""
+    if not (isinstance(full, dict) and isinstance(view, dict) and isinstance(edited, dict)):
+        return clone(edited)
+    out = clone(full)
+    for key, value in edited.items():
+        if key not in view:
+            if key not in full:
+                out[key] = clone(value)  # a new field (the store's check judges it)
+            continue  # a key the player never saw (hidden): the MJ's stays
+        if view[key] == value:
+            continue  # unchanged from what the player saw: the MJ's value stays
+        out[key] = overlay(full.get(key), view[key], value)
+    for key in view:
+        if key not in edited:
+            out.pop(key, None)
+    return out
+
+
+def _character_index(document: dict[str, Any], cid: str) -> int:
+    for i, character in enumerate(document["characters"]):
+        if isinstance(character, dict) and character.get("id") == cid:
+            return i
+    return -1
+
+
+def save_character(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    """``live.character.save``: a whole-sheet edit of one of the member's characters; a field the
+    player view hides or blanks keeps the MJ's value (:func:`overlay`). A new id is a character
+    the player made on their phone (:func:`_new_character`)."""
+    edited = move.get("character")
+    if not isinstance(edited, dict):
+        raise refuse("live.refused.invalid", field="character")
+    at = _character_index(document, edited.get("id")) if isinstance(edited.get("id"), str) else -1
+    if at < 0:
+        return _new_character(document, edited)
+    own(member, edited.get("id"))
+    full = document["characters"][at]
+    view = share.share("character", full, "player")
+    record = overlay(full, view, edited)
+    record["id"], record["system"] = full["id"], full["system"]
+    problems = store.check_character(record)
+    if problems:
+        raise refuse("live.refused.invalid", field="character", problems=[p.to_json() for p in problems[:5]])
+    document["characters"][at] = record
+    return {"character": share.share("character", record, "player")}
+
+
+def _new_character(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """A character a player made on their phone joins the table (and becomes theirs: the MJ's
+    device assigns it, ``created``), once the store accepts it like an imported one."""
+    problems = store.check_character(record)
+    if problems:
+        raise refuse("live.refused.invalid", field="character", problems=[p.to_json() for p in problems[:5]])
+    if len(document["characters"]) >= store.MAX_CHARACTERS:
+        raise refuse("live.refused.invalid", field="characters")
+    document["characters"].append(clone(record))
+    return {"character": share.share("character", record, "player"), "created": record["id"]}
+
+
+def add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], now: str) -> dict[str, Any]:
+    """``live.log.add``: a roll-log line without a result (a note), checked like an imported one,
+    dated by the MJ's device and stamped with the member (``member``, :func:`stamp`, whatever
+    the phone sent). Its ``who`` is the :func:`signature`: the member's name, after the name of
+    one of their characters when the phone named one of theirs ("Aube (Léa)"); a phone signing
+    "MJ" or another's name gets its member's name, and one that renamed its own character "MJ"
+    signs "MJ (Léa)"."""
+    entry = move.get("entry")
+    if not isinstance(entry, dict):
+        raise refuse("live.refused.invalid", field="entry")
+    if entry.get("request") != {} or entry.get("result") != {}:
+        # A roll or an op's result: written by the referee from its own run (:func:`log_run`),
+        # never taken from a phone. What a player may write is a line without one.
+        raise refuse("live.refused.result")
+    entry = {k: v for k, v in entry.items() if k != "to"}  # only the MJ sends a line to someone
+    entry["at"] = now
+    entry["member"] = stamp(member)
+    names = {c.get("name") for c in document["characters"]
+             if isinstance(c, dict) and c.get("id") in member["characters"]}
+    who = entry.get("who")
+    entry["who"] = signature(member, who if isinstance(who, str) and who in names else None)
+    try:
+        checked = share.share("entry", entry, "mj")
+    except RulesError as exc:
+        raise refuse("live.refused.invalid", field="entry", problems=exc.params.get("problems", [])) from None
+    if any(isinstance(e, dict) and e.get("id") == checked["id"] for e in document["log"]):
+        raise refuse("live.refused.duplicate", id=checked["id"])
+    append(document["log"], checked)
+    return {"entry": share.share("entry", checked, "player")}
+
+
+def label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    """``live.log.label``: the label a phone's page gives the entry the referee logged for that
+    phone's move (the page words it: "Force (45)"): text only, on an entry the referee wrote
+    (id ``live-…``) for this member, matched by member id (``member.id``), never by the name
+    it shows; its request and result stay the referee's."""
+    eid, label = move.get("id"), move.get("label")
+    if not isinstance(eid, str) or not eid.startswith("live-") or not isinstance(label, str):
+        raise refuse("live.refused.invalid", field="label")
+    at = next((i for i, e in enumerate(document["log"]) if isinstance(e, dict) and e.get("id") == eid), -1)
+    signer = document["log"][at].get("member") if at >= 0 else None
+    if not (isinstance(signer, dict) and signer.get("id") == member["id"]):
+        raise refuse("live.refused.character", character=None)
+    entry = {**document["log"][at], "label": label[:200]}
+    try:
+        checked = share.share("entry", entry, "mj")
+    except RulesError:
+        raise refuse("live.refused.invalid", field="label") from None
+    document["log"][at] = checked
+    return {"entry": share.share("entry", checked, "player") if "to" not in checked else {"id": eid}}
