@@ -75,6 +75,14 @@ function standInMove(doc, member, move, now) {
     if (out.log.length > 1000) out.log.splice(0, out.log.length - 1000);
     return [out, { entry: e.id }];
   }
+  if (move.op === "test.damage") {
+    // (a move answering a character, like Unicreon's health ops: the page writes it to show it)
+    const id = move.character?.id;
+    if (!own(id)) return refusal("live.refused.character");
+    const at = out.characters.findIndex((x) => x.id === id);
+    out.characters[at] = { ...out.characters[at], pv: out.characters[at].pv - (Number.isInteger(move.amount) ? move.amount : 1) };
+    return [out, { character: playerView({ characters: [out.characters[at]] }).characters[0] }];
+  }
   if (move.op === "test.draw") {
     const id = move.character?.id;
     if (!own(id)) return refusal("live.refused.character");
@@ -141,7 +149,7 @@ function fakeApp(doc) {
     },
     async call(request) {
       await tick();
-      if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "test.draw"] };
+      if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "test.draw", "test.damage"] };
       if (request.op === "live.move") {
         // (`churn`: the MJ changes the table while the referee runs this many moves)
         if (this.churn > 0) {
@@ -199,9 +207,19 @@ function device(world, name) {
   return d;
 }
 
-/** What connect.js does with a session's "refused" event: a notice on the device. */
+/** What connect.js does with a session's "refused" event: a notice on the device. A player's
+ * moves as sent are recorded (`app.sentMoves`: {id, move}), to send one again. */
 function watched(session, app) {
   session.addEventListener("refused", (e) => app.notify("warning", e.detail.code ?? "live.refused.identity"));
+  if (session.member) {
+    app.sentMoves = app.sentMoves ?? [];
+    const send = session.member.send.bind(session.member);
+    session.member.send = (id, move) => {
+      const sent = send(id, move);
+      if (sent) app.sentMoves.push({ id, move });
+      return sent;
+    };
+  }
   return session;
 }
 
@@ -299,16 +317,74 @@ const handlers = {
     device(w, "mj").session.assign(device(w, name).session.me, characters);
     return true;
   },
-  async call({ world, name, request }) {
-    // a page's engine call on this device (a move goes to the referee); the answer is kept
+  async call({ world, name, request, write = null }) {
+    // a page's engine call on this device (a move goes to the referee); the answer is kept, and
+    // counted (`shown`: how many results the page got). With `write`, the page writes the
+    // character the answer carries into its table to show it ("now", or "late": when the test
+    // says, `pageWrite`, as a page busy elsewhere would).
     const d = device(worlds.get(world), name);
     d.answers = d.answers ?? [];
+    d.shown = d.shown ?? [];
+    d.late = d.late ?? [];
     const slot = d.answers.length;
     d.answers.push(null);
+    d.shown.push(0);
     d.app.call(request).then((answer) => {
       d.answers[slot] = answer;
+      d.shown[slot] += 1;
+      const c = answer?.character;
+      if (!write || !isObject(c)) return;
+      const show = () => d.app.update((doc) => {
+        doc.characters = doc.characters.map((x) => (x.id === c.id ? structuredClone(c) : x));
+      });
+      if (write === "late") d.late.push(show);
+      else show();
     });
     return slot;
+  },
+  async pageWrite({ world, name }) {
+    const d = device(worlds.get(world), name);
+    const late = (d.late ?? []).splice(0);
+    for (const show of late) show();
+    return late.length;
+  },
+  async shown({ world, name }) {
+    return device(worlds.get(world), name).shown ?? [];
+  },
+  async deliver({ world, name, side, skipAnswers = false }) {
+    // Hand over what one side of a player's link holds ("up": the phone's to the MJ's device,
+    // "down": the MJ's to the phone), then let the devices run; `skipAnswers`: the answers of
+    // moves stay held (delivered later: an answer that comes late).
+    const w = worlds.get(world);
+    const [mjEnd, playerEnd] = w.links.get(name);
+    const from = side === "up" ? playerEnd : mjEnd;
+    let n = 0;
+    if (skipAnswers) {
+      const held = from.pending.filter((bytes) => bytes[0] === 3);
+      from.pending.splice(0, from.pending.length, ...from.pending.filter((bytes) => bytes[0] !== 3));
+      n = from.deliver(from.pending.length);
+      from.pending.push(...held);
+    } else n = from.deliver(from.pending.length);
+    for (let i = 0; i < 5; i += 1) await tick();
+    return n;
+  },
+  async untilAnswered({ world, name }) {
+    // Run the MJ's device until the answer of a move of `name` waits on its link (applied,
+    // not yet received by the phone).
+    const [mjEnd] = worlds.get(world).links.get(name);
+    for (let i = 0; i < 500; i += 1) {
+      if (mjEnd.pending.some((bytes) => bytes[0] === 3)) return true;
+      await tick();
+    }
+    throw new Error("no answer came");
+  },
+  async resend({ world, name, times = 1 }) {
+    // The phone sends its last move again, under the same id (what a phone does with a move
+    // whose answer it never received).
+    const d = device(worlds.get(world), name);
+    const last = d.app.sentMoves.at(-1);
+    for (let i = 0; i < times; i += 1) d.session.member.send(last.id, last.move);
+    return last.id;
   },
   async answers({ world, name }) {
     return device(worlds.get(world), name).answers ?? [];

@@ -13,7 +13,14 @@ export const MAX_FEED = 200;
 export const MAX_IN_FLIGHT = 20;
 /** Answers kept per member, so a move resent after a broken link is not applied twice. */
 const MAX_ANSWERED = 100;
+/** Of them, kept in the saved session (a reload of the MJ's page): the last 30 per member, an
+ * answer of more than 2,000 characters (a whole hand's view) kept as "already applied". */
+const MAX_KEPT_ANSWERS = 30;
+const MAX_KEPT_ANSWER_CHARS = 2000;
 const BUSY = "live.refused.busy";
+const CONFLICT = "live.refused.conflict";
+/** The public doc's root map beside the table (ydoc.js ROOT): the count of publications. */
+export const META = "live";
 /** Keys of a table document that stay on each device: its language, its records set apart. */
 export const LOCAL_KEYS = ["language", "quarantine"];
 
@@ -183,24 +190,54 @@ export const hubMethods = {
   /** A member's move, bound to the link it came on: queued behind the others, run on the
    * whole table, answered. A resent move (same id) gets its first answer again. */
   referee(memberId, move, id = null) {
+    // Exactly once: a move id already answered gets that answer again; one still running (sent
+    // twice at once) gets the same run's answer. Nothing runs twice.
     const done = this.answered.get(memberId);
     if (id !== null && done?.has(id)) return done.get(id);
+    const running = this.running.get(memberId);
+    if (id !== null && running?.has(id)) return running.get(id);
     const count = this.inFlight.get(memberId) ?? 0;
-    if (count >= MAX_IN_FLIGHT) return refusal(BUSY);
+    if (count >= MAX_IN_FLIGHT) return this.note(memberId, this.members.get(memberId)?.name, move?.op, BUSY, refusal(BUSY));
     this.inFlight.set(memberId, count + 1);
     const run = this.chain.then(() => this.applyMove(memberId, move)).catch(() => refusal("live.refused.malformed"));
     this.chain = run.then(() => {}, () => {});
-    return run.then((answer) => {
+    const answered = run.then((answer) => {
       this.inFlight.set(memberId, (this.inFlight.get(memberId) ?? 1) - 1);
+      this.running.get(memberId)?.delete(id);
       // (a "busy" answer is not kept: the phone sends the move again, to be run then)
-      if (id !== null && answer?.error?.code !== BUSY) {
-        const kept = this.answered.get(memberId) ?? new Map();
-        kept.set(id, answer);
-        if (kept.size > MAX_ANSWERED) kept.delete(kept.keys().next().value);
-        this.answered.set(memberId, kept);
-      }
+      if (id !== null && answer?.error?.code !== BUSY) this.keepAnswer(memberId, id, answer);
       return answer;
     });
+    if (id !== null) {
+      if (!this.running.has(memberId)) this.running.set(memberId, new Map());
+      this.running.get(memberId).set(id, answered);
+    }
+    return answered;
+  },
+
+  /** Keep the answer of member `memberId`'s move `id` (bounded: the oldest go), also in the
+   * saved session, so a move sent again after the MJ's page reloaded is not run again either
+   * (an answer too long to keep is kept as "already applied"). */
+  keepAnswer(memberId, id, answer) {
+    const kept = this.answered.get(memberId) ?? new Map();
+    kept.set(id, answer);
+    if (kept.size > MAX_ANSWERED) kept.delete(kept.keys().next().value);
+    this.answered.set(memberId, kept);
+    this.saveSoon(Y_SAVE_DELAY_MS);
+  },
+
+  /** The answered moves as the saved session keeps them: {memberId: [[id, answer]]}, the last
+   * MAX_KEPT_ANSWERS of each, an answer longer than MAX_KEPT_ANSWER_CHARS replaced by "already
+   * applied" (live.refused.duplicate: the move is not run again, its result is on the table). */
+  answersToKeep() {
+    const out = {};
+    for (const [member, kept] of this.answered) {
+      out[member] = [...kept].slice(-MAX_KEPT_ANSWERS).map(([id, answer]) => {
+        const text = JSON.stringify(answer ?? null);
+        return [id, text.length <= MAX_KEPT_ANSWER_CHARS ? answer : refusal("live.refused.duplicate", { id })];
+      });
+    }
+    return out;
   },
 
   async applyMove(memberId, move) {
@@ -215,6 +252,16 @@ export const hubMethods = {
       this.saveSoon();
       this.note(memberId, member.name, "live.ask", null);
       return { asked };
+    }
+    if (move.op === "live.character.save" && Object.hasOwn(move, "base")) {
+      // A sheet edit names what the player saw (`base`): a field the table changed since then
+      // (the MJ's edit or undo, another move) is a conflict, never overwritten by the phone.
+      const { stale, character } = isObject(move.base) && isObject(move.character) ? this.rebase(move.character, move.base) : { stale: [], character: move.character };
+      if (stale.length) {
+        return this.note(memberId, member.name, move.op, CONFLICT, refusal(CONFLICT, { field: stale.slice(0, 5).join(", ") }));
+      }
+      move = { ...move, character };
+      delete move.base;
     }
     for (let tries = 0; tries < 3; tries += 1) {
       const source = this.app.doc;
@@ -277,9 +324,50 @@ export const hubMethods = {
       const saved = this.savedThen();
       this.toPublish.push(() => saved.then(() => this.publishMove(view, from)));
       setTimeout(() => this.publishNow(), 0);
-      return this.note(memberId, member.name, move.op, null, r.answer, drawn);
+      // (`publication`: every table published from now on holds this move; see member.js)
+      const answer = isObject(r.answer) ? { ...r.answer, publication: this.publications } : r.answer;
+      return this.note(memberId, member.name, move.op, null, answer, drawn);
     }
     return this.note(memberId, member.name, move.op, BUSY, refusal(BUSY));
+  },
+
+  /** A player's sheet save `edited` against `base` (the sheet as the player saw it):
+   * `stale`, the paths ("pv", "skills") of the fields the player changed and the table changed
+   * too since then, to another value; `character`, the save with every field the player did not
+   * change set to the table's value now (so the referee, which applies what differs from the
+   * table's view, never puts back what the player saw over a newer change). Objects are
+   * compared field by field, anything else whole. The table's value is the MJ's record now; a
+   * field the MJ did not change since the last publication is read from the published view
+   * instead (a value the share blanks, like a secret, stays as the player saw it). */
+  rebase(edited, base) {
+    const find = (doc) => (Array.isArray(doc?.characters) ? doc.characters.find((c) => isObject(c) && c.id === edited.id) : undefined);
+    const full = find(this.app.doc);
+    if (!isObject(full)) return { stale: [], character: edited }; // a new character: nothing to conflict with
+    const stale = [];
+    const walk = (e, b, now, pubFull, pubView, path) => {
+      const out = {};
+      for (const key of new Set([...Object.keys(e), ...Object.keys(b), ...Object.keys(isObject(now) ? now : {})])) {
+        const mine = e[key];
+        const seen = b[key];
+        const fromFull = isObject(now) ? now[key] : undefined;
+        const published = isObject(pubFull) && isObject(pubView) && same(fromFull, pubFull[key]);
+        const current = published ? pubView[key] : fromFull;
+        const at = path ? `${path}.${key}` : key;
+        if (same(mine, seen) || !Object.hasOwn(e, key) && !Object.hasOwn(b, key)) {
+          // not changed by the player: the table's value (none: the key stays out)
+          if (current !== undefined) out[key] = current;
+          else if (Object.hasOwn(e, key) && !Object.hasOwn(b, key)) out[key] = mine;
+        } else if (isObject(mine) && isObject(seen) && isObject(current)) {
+          out[key] = walk(mine, seen, fromFull, isObject(pubFull) ? pubFull[key] : undefined, isObject(pubView) ? pubView[key] : undefined, at);
+        } else {
+          if (!same(current, seen) && !same(current, mine)) stale.push(at);
+          if (mine !== undefined) out[key] = mine;
+        }
+      }
+      return out;
+    };
+    const character = walk(edited, base, full, find(this.publishedFrom), find(this.published), "");
+    return { stale, character };
   },
 
   /** What a request needs to name the table: the revision the worker holds when it is `source`
@@ -400,7 +488,13 @@ export const hubMethods = {
   writePublic(view, from = null) {
     // The MJ's device is the public doc's only writer: it knows what the doc holds (`published`),
     // so writeJson skips every record equal to the last view.
-    writeJson(this.publicDoc, view, LOCAL, this.published);
+    // (with the count of publications: a phone knows from it whether the table it holds is
+    // newer than a move's answer, see member.js)
+    this.publications += 1;
+    this.publicDoc.transact(() => {
+      writeJson(this.publicDoc, view, LOCAL, this.published);
+      this.publicDoc.getMap(META).set("published", this.publications);
+    }, LOCAL);
     this.published = view; // what writeJson made the doc hold (no read back; a view is never changed in place)
     this.publishedFrom = from;
     this.saveSoon(Y_SAVE_DELAY_MS);

@@ -8,9 +8,11 @@
 import { refusal } from "./sync.js";
 import { readJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
-import { LOCAL_KEYS } from "./hub.js";
+import { LOCAL_KEYS, META } from "./hub.js";
 
 export const MAX_QUEUE = 50;
+/** Characters answered for this phone's moves, remembered (member.js keepAnswered). */
+const MAX_ANSWERED_CHARACTERS = 50;
 /** A move the referee answered "busy" (the MJ's table changed under it three times running,
  * or the member's moves in flight reached MAX_IN_FLIGHT: a state that passes) stays waiting and
  * is sent again after BUSY_RETRY_MS, then twice as long each time, BUSY_RETRIES times at most
@@ -92,9 +94,16 @@ export const memberMethods = {
     if (this.moveOps === null) await this.knowMoves();
     if (this.moveOps === null) return this.localCall(request);
     if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
-      const answer = await this.move(asMove(request));
+      let answer = await this.move(asMove(request));
+      // (`publication`: the count of publications before the move's table; the page gets the
+      // op's answer alone)
+      const publication = Number.isInteger(answer?.publication) ? answer.publication : this.publicationSeen();
+      if (isObject(answer) && Object.hasOwn(answer, "publication")) {
+        answer = { ...answer };
+        delete answer.publication;
+      }
       for (const key of ["character", "target"]) {
-        if (isObject(answer?.[key]) && typeof answer[key].id === "string") this.answeredCharacters.set(answer[key].id, answer[key]);
+        if (isObject(answer?.[key]) && typeof answer[key].id === "string") this.keepAnswered(answer[key], publication);
       }
       // The entry the referee logged for this move: the page's addLog that follows names it.
       // (a page logs after its last move: Versality's test after its resolve, not its draw)
@@ -102,6 +111,21 @@ export const memberMethods = {
       return answer;
     }
     return this.localCall(request);
+  },
+
+  /** The player view of a character the referee answered for one of this phone's moves, kept
+   * (bounded) with the count of publications before the move's table: the page writes it into
+   * its table to show it at once, and that write is the referee's work, never a sheet edit. */
+  keepAnswered(character, publication) {
+    this.answeredCharacters.delete(character.id);
+    this.answeredCharacters.set(character.id, { character, publication });
+    if (this.answeredCharacters.size > MAX_ANSWERED_CHARACTERS) this.answeredCharacters.delete(this.answeredCharacters.keys().next().value);
+  },
+
+  /** How many times the MJ's device published the table, as far as this phone has received. */
+  publicationSeen() {
+    const count = this.publicDoc.getMap(META).get("published");
+    return Number.isInteger(count) ? count : 0;
   },
 
   /** A page logs a result on a phone. The result of a move was logged by the referee itself,
@@ -180,6 +204,9 @@ export const memberMethods = {
       return;
     }
     const at = this.queue.findIndex((q) => q.id === id);
+    // A move answered already (sent again after a broken link, or twice at once): the hub
+    // answers it again with its first answer, which this phone has shown. Nothing more.
+    if (at < 0 && !this.waiting.has(id)) return;
     if (at >= 0 && answer?.error?.code === BUSY && this.retryBusy(this.queue[at])) return;
     if (at >= 0) this.queue.splice(at, 1);
     const resolve = this.waiting.get(id);
@@ -197,16 +224,40 @@ export const memberMethods = {
     const doc = this.app.doc;
     const before = new Map((pub.characters ?? []).filter(isObject).map((c) => [c.id, c]));
     const queued = (op, test) => this.queue.some((q) => q.move.op === op && test(q.move));
+    let stale = false;
     for (const c of doc.characters ?? []) {
       // another player's character too: the referee refuses it, and the phone says so; a new
       // one (made on this phone) joins the table and becomes this player's
       if (!isObject(c) || (before.has(c.id) && same(before.get(c.id), c))) continue;
       if (queued("live.character.save", (m) => same(m.character, c))) continue;
-      // A move's answer the page wrote to show it (a save of it could put back, over a change
-      // the MJ made since, what the move left; another player's patient would be refused).
-      if (this.answeredCharacters.has(c.id) && same(this.answeredCharacters.get(c.id), c)) continue;
-      this.move({ op: "live.character.save", character: structuredClone(c) }).then((answer) => this.report(answer));
+      // A move's answer the page wrote to show it is never sent back: a save of it could put
+      // back, over a change made since (the MJ's undo), what the move left. Once a table newer
+      // than the move's has arrived, the write is out of date: the phone shows the table.
+      const answered = this.answeredCharacters.get(c.id);
+      const settled = answered !== undefined && this.publicationSeen() > answered.publication;
+      if (answered && same(answered.character, c)) {
+        if (settled) {
+          this.answeredCharacters.delete(c.id);
+          stale = true;
+        }
+        continue;
+      }
+      if (settled) this.answeredCharacters.delete(c.id); // the player's own edit, after the move's table
+      // The sheet as the player saw it (`base`: the published one, or this phone's own save still
+      // waiting): the hub refuses a field the table changed since (a conflict, never overwritten).
+      // (an answered save of this phone whose table has not arrived yet is what it saw last)
+      const mine = this.queue.findLast((q) => q.move.op === "live.character.save" && q.move.character?.id === c.id);
+      const base = mine ? mine.move.character : answered && !settled ? answered.character : before.get(c.id);
+      const move = { op: "live.character.save", character: structuredClone(c) };
+      if (isObject(base)) move.base = base;
+      this.move(move).then((answer) => {
+        if (isObject(answer?.character) && typeof answer.character.id === "string") {
+          this.keepAnswered(answer.character, Number.isInteger(answer.publication) ? answer.publication : this.publicationSeen());
+        }
+        this.report(answer);
+      });
     }
+    if (stale) queueMicrotask(() => this.showTable());
     const logged = new Set([...(pub.log ?? []), ...this.privateLog()].map((e) => (isObject(e) ? e.id : null)));
     for (const entry of doc.log ?? []) {
       if (!isObject(entry) || logged.has(entry.id) || Object.hasOwn(entry, "to")) continue;
@@ -228,9 +279,6 @@ export const memberMethods = {
     const after = this.mirror.json; // readJson's answer, from this update's changes alone
     if (!isObject(after) || !Array.isArray(after.characters)) return; // nothing synced yet
     this.published = after;
-    for (const c of after.characters) {
-      if (isObject(c) && this.answeredCharacters.has(c.id) && same(this.answeredCharacters.get(c.id), c)) this.answeredCharacters.delete(c.id);
-    }
     if (!this.joined) {
       // The first sync: this device's own table is backed up, then the shared one is its table.
       // (a copy: the mirror's objects are never changed in place)

@@ -33,7 +33,7 @@ import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 import { mirror, readJson } from "./ydoc.js";
 import { Hub, Member, refusal } from "./sync.js";
 import { setPrivateReader } from "./private.js";
-import { hubMethods, MAX_FEED } from "./hub.js";
+import { hubMethods, MAX_FEED, META } from "./hub.js";
 import { MAX_QUEUE, memberMethods } from "./member.js";
 import { deltaOf, isObject, LOCAL, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
 
@@ -91,13 +91,21 @@ export class Session extends EventTarget {
     this.queue = Array.isArray(mine?.queue) ? mine.queue.filter((q) => isObject(q) && typeof q.id === "string").slice(-MAX_QUEUE) : [];
     this.waiting = new Map(); // move id -> the page's resolve (this page's moves only)
     this.inFlight = new Map(); // memberId -> moves waiting for the referee (the hub)
-    this.answered = new Map(); // memberId -> Map(move id -> answer) (the hub: a resent move)
+    // memberId -> Map(move id -> answer) (the hub: a resent move is answered, never run again;
+    // kept in the saved session too), and the moves running (a move sent twice at once)
+    this.answered = new Map(Object.entries(isObject(mine?.answered) ? mine.answered : {})
+      .filter(([, list]) => Array.isArray(list))
+      .map(([member, list]) => [member, new Map(list.filter((e) => Array.isArray(e) && typeof e[0] === "string"))]));
+    this.running = new Map();
     this.chain = Promise.resolve(); // the hub: one move at a time, in arrival order
     this.awareness = new Awareness(this.publicDoc);
     // A player's device follows the public doc update by update (only what changed is read
     // again); the MJ's device knows what it wrote.
     this.mirror = role === "player" ? mirror(this.publicDoc) : null;
     this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
+    // How many times the MJ's device published the table (kept in the public doc beside it)
+    const count = this.publicDoc.getMap(META).get("published");
+    this.publications = Number.isInteger(count) ? count : 0;
     this.projecting = false;
     this.projected = null; // the MJ's table whose view is published or being made
     this.publishedFrom = null; // the MJ's table whose view the public doc holds
@@ -115,7 +123,7 @@ export class Session extends EventTarget {
         publicDoc: this.publicDoc,
         privateDocFor: (id) => this.privateDoc(id),
         awareness: this.awareness,
-        onmove: (id, move) => this.referee(id, move),
+        onmove: (id, move, moveId) => this.referee(id, move, moveId),
         checkPresence: (id, state) => this.checkPresence(id, state),
         onanswered: () => this.publishNow(),
       });

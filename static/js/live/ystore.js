@@ -200,6 +200,7 @@ export const storeMethods = {
       feed: this.feed,
       unseen: this.unseen,
       queue: this.queue,
+      ...(this.role === "mj" ? { answered: this.answersToKeep() } : {}),
     };
     try {
       this.storage.setItem(LIVE_KEY, JSON.stringify(record));

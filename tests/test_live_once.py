@@ -1,0 +1,169 @@
+"""A live table's moves applied exactly once, and no MJ change overwritten by a phone
+(static/js/live/hub.js, member.js, sync.js), run in Node by tests/live/session_harness.mjs over
+held in-memory links (sync.js's memoryLinkPair({manual})) with its stand-in referee.
+
+- A move sent twice (in a row, at once, or again after the link broke between the MJ's apply
+  and the phone's receipt) is applied once, and the phone's page gets one result.
+- A phone never sends back, as its own edit, what the referee answered for its move; the MJ's
+  undo right after a phone's move stands, however late the phone's page writes the answer.
+- A phone's sheet edit made on an older table than the MJ's newer change of the same field is a
+  conflict, said on that phone, never applied over the MJ's value; another field still goes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from node_harness import NODE, NodeHarness
+from test_live_session import HAND_A, HARNESS, char, mj_table, phone_table, state
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
+
+DRAW = {"op": "test.draw", "character": {"id": "a"}}
+
+
+@pytest.fixture(scope="module")
+def node():
+    harness = NodeHarness(HARNESS)
+    yield harness
+    harness.close()
+
+
+counter = iter(range(10**6))
+
+
+@pytest.fixture
+def world(node):
+    name = f"once{next(counter)}"
+    node("world", world=name, mj=mj_table())
+    for player, claim in (("p1", ["a"]), ("p2", ["b"])):
+        node("player", world=name, name=player, doc=phone_table(player))
+        node("connect", world=name, name=player)
+        node("claim", world=name, name=player, characters=claim)
+    node("settle", world=name)
+    yield name
+    node("drop", world=name)
+
+
+def hand(s, who="mj"):
+    if who == "mj":
+        return s["mj"]["doc"]["systems"]["theorem"]["piles"]["hand-a"]["cards"]
+    return next(h["cards"] for h in s[who]["private"]["hands"] if h["owner"] == "a")
+
+
+def assert_drawn_once(node, world, slot):
+    s = state(node, world)
+    assert hand(s) == [*HAND_A, "c3"]  # one card, not two
+    assert hand(s, "p1") == [*HAND_A, "c3"]
+    assert [f["op"] for f in s["mj"]["feed"]].count("test.draw") == 1
+    assert node("answers", world=world, name="p1")[slot]["drawn"] == 1
+    assert node("shown", world=world, name="p1")[slot] == 1  # the page got one result
+    assert s["p1"]["queue"] == [] and s["p1"]["notices"] == []
+
+
+def test_a_move_sent_twice_in_a_row_is_applied_once(node, world):
+    slot = node("call", world=world, name="p1", request=DRAW)
+    node("settle", world=world)
+    node("resend", world=world, name="p1")  # the same id, after its answer came
+    node("settle", world=world)
+    assert_drawn_once(node, world, slot)
+
+
+def test_a_move_sent_twice_at_once_is_applied_once(node, world):
+    slot = node("call", world=world, name="p1", request=DRAW)
+    node("resend", world=world, name="p1", times=2)  # before the first reached the MJ's device
+    node("settle", world=world)
+    assert_drawn_once(node, world, slot)
+
+
+def test_a_move_sent_again_after_the_link_broke_before_its_answer_is_applied_once(node, world):
+    slot = node("call", world=world, name="p1", request=DRAW)
+    node("deliver", world=world, name="p1", side="up")
+    node("untilAnswered", world=world, name="p1")  # applied on the MJ's device, not yet answered
+    assert hand(state(node, world)) == [*HAND_A, "c3"]
+    node("disconnect", world=world, name="p1")  # the answer is lost with the link
+    assert node("answers", world=world, name="p1")[slot] is None
+    assert state(node, world)["p1"]["queue"] == ["test.draw"]  # still waiting on the phone
+    node("connect", world=world, name="p1")  # the rejoin sends the waiting move again
+    node("settle", world=world)
+    assert_drawn_once(node, world, slot)
+
+
+def test_a_move_sent_again_after_the_mjs_page_reloaded_is_not_run_again(node, world):
+    slot = node("call", world=world, name="p1", request=DRAW)
+    node("deliver", world=world, name="p1", side="up")
+    node("untilAnswered", world=world, name="p1")
+    node("disconnect", world=world, name="p1")
+    node("restart", world=world, name="mj")  # the answers it kept are in its saved session
+    node("connect", world=world, name="p1")
+    node("settle", world=world)
+    assert_drawn_once(node, world, slot)
+
+
+@pytest.mark.parametrize("late", ["page", "answer"])
+def test_the_mjs_undo_right_after_a_phones_move_stands_twenty_times(node, world, late):
+    """The phone's move takes 3 PV; the MJ undoes it at once, before the phone has its answer.
+    `page`: the phone's page writes the answer into its table after the newer tables arrived
+    (a page busy elsewhere); `answer`: the answer reaches the phone after the tables. Each
+    time the MJ's value stands on every device, and the phone shows it."""
+    for n in range(20):
+        pv = char(state(node, world)["mj"]["doc"], "a")["pv"]
+        node("call", world=world, name="p1", request={"op": "test.damage", "character": {"id": "a"}, "amount": 3},
+             write="late" if late == "page" else "now")
+        node("deliver", world=world, name="p1", side="up")
+        node("untilAnswered", world=world, name="p1")
+        assert char(state(node, world)["mj"]["doc"], "a")["pv"] == pv - 3
+        node("edit", world=world, name="mj", path=["characters", "a", "pv"], value=pv)  # the MJ's undo
+        if late == "answer":
+            for _ in range(5):  # the tables (the MJ's undo) reach the phone, its answer held back
+                node("deliver", world=world, name="p1", side="down", skipAnswers=True)
+                node("deliver", world=world, name="p1", side="up")
+        node("settle", world=world)
+        node("pageWrite", world=world, name="p1")
+        node("settle", world=world)
+        s = state(node, world)
+        for who in ("mj", "p1", "p2"):
+            assert char(s[who]["doc"], "a")["pv"] == pv, (n, who)
+        assert s["p1"]["queue"] == [] and s["p1"]["notices"] == [], n
+        assert [f["op"] for f in s["mj"]["feed"]].count("live.character.save") == 0, n
+
+
+def test_an_edit_made_on_an_older_table_is_a_conflict_never_applied_over_the_mjs_change(node, world):
+    node("disconnect", world=world, name="p1")
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=1)  # made offline, on pv 10
+    node("edit", world=world, name="mj", path=["characters", "a", "pv"], value=5)  # the MJ's change meanwhile
+    node("connect", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    for who in ("mj", "p1", "p2"):
+        assert char(s[who]["doc"], "a")["pv"] == 5, who
+    assert ["warning", "live.refused.conflict"] in s["p1"]["notices"]
+    assert s["mj"]["feed"][-1]["code"] == "live.refused.conflict"
+    # Another field edited offline while the MJ changed the PV is no conflict: it goes.
+    node("disconnect", world=world, name="p1")
+    node("edit", world=world, name="p1", path=["characters", "a", "name"], value="Aube la Brave")
+    node("edit", world=world, name="mj", path=["characters", "a", "pv"], value=6)
+    node("connect", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    for who in ("mj", "p1", "p2"):
+        assert (char(s[who]["doc"], "a")["name"], char(s[who]["doc"], "a")["pv"]) == ("Aube la Brave", 6), who
+
+
+def test_a_players_own_quick_edits_are_no_conflict(node, world):
+    """Two edits of one field in a row, the second made before the table of the first came back:
+    the second was made on the player's own first, not on an older table."""
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=9)
+    node("deliver", world=world, name="p1", side="up")
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=8)
+    node("settle", world=world)
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=7)
+    node("deliver", world=world, name="p1", side="up")
+    node("untilAnswered", world=world, name="p1")
+    node("deliver", world=world, name="p1", side="down")  # its answer, not yet its table
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=6)
+    node("settle", world=world)
+    s = state(node, world)
+    for who in ("mj", "p1", "p2"):
+        assert char(s[who]["doc"], "a")["pv"] == 6, who
+    assert s["p1"]["notices"] == []
