@@ -155,7 +155,7 @@ def test_npm_runtime_is_pinned_exactly():
     lock = json.loads((ROOT / "package-lock.json").read_text())
     assert package["dependencies"] == {"@pyscript/core": "0.7.31", "lit-html": "3.3.1", "pyodide": "314.0.7",
                                      "qrcode-generator": "2.0.4", "yjs": "13.6.33", "y-protocols": "1.0.7",
-                                     "lib0": "0.2.120"}
+                                     "lib0": "0.2.120", "barcode-detector": "3.2.2"}
     for name, version in package["dependencies"].items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
 

@@ -7,7 +7,9 @@ pinned in requirements-runtime.txt. Nothing under static/vendor/ is committed.
 
 Steps, each skipped when its output is already up to date:
 1. ``npm ci`` when node_modules/ is missing or older than package-lock.json;
-2. copy the runtime files the app loads into static/vendor/{pyscript,pyodide,lit-html};
+2. copy the runtime files the app loads into static/vendor/{pyscript,pyodide,lit-html,...}, with
+   the camera scan's QR decoder (barcode-detector and zxing-wasm's reader .wasm, checked to be
+   the pair the package was built for: check_decoder_wasm);
 3. download the pinned wheels into static/vendor/wheels/;
 4. always: build static/vendor/tablee.zip, the one archive the worker fetches (issue 14):
    every .py file under py/tablee, the set-up's answers (tablee/answer.<op>.json for
@@ -60,7 +62,17 @@ NPM_FILES: dict[str, tuple[str, list[str]]] = {
     # QR codes for share links (static/js/views/share.js); the ES module only, its MIT
     # licence is in the file's header.
     "qrcode-generator": ("qrcode-generator/dist", ["qrcode.mjs"]),
+    # The QR decoder the camera scan loads where the browser has no BarcodeDetector
+    # (static/js/views/scan.js): barcode-detector's ponyfill (one self-contained ES module and its
+    # entry) and zxing-wasm's reader build, whose .wasm scan.js points zxing at (never its CDN
+    # default). Loaded only when a scan starts; precached like the rest, for an offline scan.
+    "barcode-detector": ("barcode-detector", ["dist/es/ponyfill.js", "dist/es/zxing-exported.js", "LICENSE"]),
+    "zxing-wasm": ("zxing-wasm", ["dist/reader/zxing_reader.wasm", "LICENSE"]),
 }
+#: The decoder's wasm (see NPM_FILES): its bytes must be the ones the pinned barcode-detector was
+#: built against (it exports their sha256), checked by check_decoder_wasm.
+DECODER_ENTRY = NODE / "barcode-detector" / "dist" / "es" / "ponyfill.js"
+DECODER_WASM = NODE / "zxing-wasm" / "dist" / "reader" / "zxing_reader.wasm"
 # Files vendored but not precached: source maps, the wheels (inside tablee.zip), and the chunks
 # of PyScript's page-side plugins (editor, terminal, game, donkey): index.html's
 # <py-config>/<mpy-config> switch them off, so they are never fetched (~850 kB).
@@ -185,6 +197,21 @@ def copy_npm() -> None:
                     continue
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, target)
+
+
+def check_decoder_wasm() -> None:
+    """Stop the set-up when zxing-wasm's reader .wasm is not the one the pinned barcode-detector
+    expects (ZXING_WASM_SHA256, read by importing its entry under Node): a mismatched pair fails
+    only when a scan starts, on a device without BarcodeDetector."""
+    code = "import(process.argv[1]).then((m) => process.stdout.write(`${m.ZXING_WASM_SHA256} ${m.ZXING_WASM_VERSION}`))"
+    done = subprocess.run(["node", "-e", code, DECODER_ENTRY.as_uri()], capture_output=True, text=True, check=False)
+    if done.returncode:
+        sys.exit(f"[vendor] reading the QR decoder's expected wasm failed:\n{done.stderr[-2000:]}")
+    expected, version = done.stdout.split()
+    actual = hashlib.sha256(DECODER_WASM.read_bytes()).hexdigest()
+    if actual != expected:
+        sys.exit(f"[vendor] {DECODER_WASM.relative_to(ROOT)} is not the zxing-wasm {version} build barcode-detector"
+                 f" expects (sha256 {actual[:12]}, not {expected[:12]}): pin the zxing-wasm it depends on")
 
 
 def pinned_wheels() -> list[str]:
@@ -530,6 +557,7 @@ def main() -> None:
     VENDOR.mkdir(parents=True, exist_ok=True)
     if not args.manifest_only:
         npm_ci()
+        check_decoder_wasm()
         copy_npm()
         if live_vendor.copy_files():
             log("live table modules (yjs, y-protocols, lib0) copied")

@@ -3,8 +3,8 @@
 // answers the MJ's invitation.
 //
 // MJ: one invitation (an offer, live/rtc.js) per player, shown as a QR code of a join link and
-// as the link to copy; the player's answer is pasted (or scanned with the camera where the
-// browser has BarcodeDetector); the page lists the players and their connection (star
+// as the link to copy; the player's answer is pasted or scanned with the camera (views/scan.js,
+// on every browser; a phone scans the invitation the same way to rejoin); the page lists the players and their connection (star
 // topology: one RTCPeerConnection per player). Player: the offer is read at once and removed
 // from the address bar, the player gives a name, the page shows the answer as a QR code and as
 // a text to copy, then "connecté". When the devices cannot reach each other, the page says so
@@ -41,6 +41,7 @@ import {
   webrtcAvailable,
 } from "../live/rtc.js";
 import { current, ensure, leave, start, watch } from "../live/connect.js";
+import { Scan } from "./scan.js";
 import { loadStylesheet } from "./ui.js";
 
 loadStylesheet(new URL("../../css/live.css", import.meta.url).href);
@@ -111,6 +112,7 @@ const host = {
   stun: null,
   stunError: null,
   stunSaved: false,
+  /** The camera scan of the answers' QR codes (views/scan.js), made with the page. */
   scan: null,
   /** The renewal of the invitation on screen (a timer). */
   renew: null,
@@ -216,49 +218,18 @@ async function acceptAnswer(app) {
   }
 }
 
-// Scanning the answer's QR code with the camera, where the browser reads QR codes itself.
-function canScan() {
-  return typeof globalThis.BarcodeDetector === "function" && Boolean(navigator.mediaDevices?.getUserMedia);
-}
-
-function stopScan() {
-  if (!host.scan) return;
-  clearTimeout(host.scan.timer);
-  for (const track of host.scan.stream.getTracks()) track.stop();
-  host.scan = null;
-}
-
-async function startScan(app) {
-  host.answerError = null;
-  let stream;
-  try {
-    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
-  } catch {
-    host.answerError = t("live.scan_refused");
-    app.rerender();
-    return;
-  }
-  const detector = new globalThis.BarcodeDetector({ formats: ["qr_code"] });
-  host.scan = { stream, timer: null };
-  app.rerender();
-  const look = async () => {
-    if (!host.scan || host.scan.stream !== stream) return;
-    const video = document.getElementById("live-scan-video");
-    let codes = [];
-    try {
-      if (video && video.readyState >= 2) codes = await detector.detect(video);
-    } catch {
-      codes = [];
-    }
-    if (codes.length && host.scan?.stream === stream) {
-      stopScan();
-      host.answer = codes[0].rawValue;
+// Scanning the answer's QR code with the camera, on every browser (views/scan.js).
+function answerScan(app) {
+  host.scan ??= new Scan({
+    ids: { start: "live-scan", video: "live-scan-video", stop: "live-scan-stop" },
+    labels: { start: "live.scan", video: "live.scan_video" },
+    onText: (text) => {
+      host.answer = text;
       acceptAnswer(app);
-      return;
-    }
-    if (host.scan?.stream === stream) host.scan.timer = setTimeout(look, 250);
-  };
-  look();
+    },
+    rerender: () => app.rerender(),
+  });
+  return host.scan;
 }
 
 /** Once the table is open (a live session of the MJ's, also after a reload), an invitation is
@@ -312,13 +283,8 @@ function answerSection(app) {
     ${error ? html`<p class="field-error" id="live-answer-error" role="alert" data-testid="live-answer-error">${error}</p>` : nothing}
     <div class="row">
       <button type="button" class="primary" id="live-accept" ?disabled=${host.accepting} @click=${() => acceptAnswer(app)}>${t("live.accept")}</button>
-      ${canScan() && !host.scan ? html`<button type="button" id="live-scan" @click=${() => startScan(app)}>${t("live.scan")}</button>` : nothing}
     </div>
-    ${host.scan
-      ? html`<div class="live-scan"><video id="live-scan-video" autoplay muted playsinline .srcObject=${host.scan.stream}
-          aria-label=${t("live.scan_video")}></video>
-          <div class="row"><button type="button" id="live-scan-stop" @click=${() => { stopScan(); app.rerender(); }}>${t("live.scan_stop")}</button></div></div>`
-      : nothing}
+    ${answerScan(app).view()}
   </section>`;
 }
 
@@ -368,7 +334,12 @@ const renderHost = mjOnly((app) => html`<h1 tabindex="-1">${t("live.title")}</h1
   <p class="muted">${t("live.intro")}</p>
   ${webrtcAvailable()
     ? html`<div class="split">${invitationSection(app)}${answerSection(app)}</div>${playersSection(app)}${stunSection(app)}`
-    : html`<div class="notice error" role="alert"><p>${t("live.bad.no_webrtc")} <a href="#/share">${t("live.fallback")}</a></p></div>`}`);
+    : unsupportedNotice()}`);
+
+/** A browser with no WebRTC (Debian's WebKitGTK) says so in plain words instead of failing. */
+function unsupportedNotice() {
+  return html`<div class="notice error" role="alert" data-live-unsupported><p>${t("live.unsupported")} <a href="#/share">${t("live.fallback")}</a></p></div>`;
+}
 
 // ------------------------------------------------------------------ the player's page
 
@@ -441,8 +412,22 @@ async function makeAnswer(app) {
   app.rerender();
 }
 
+/** The camera scan of the MJ's invitation on this phone (views/scan.js): a rejoin without
+ * leaving the page. */
+let inviteScan = null;
+
+function invitationScan(app) {
+  inviteScan ??= new Scan({
+    ids: { start: "live-join-scan", video: "live-join-scan-video", stop: "live-join-scan-stop" },
+    labels: { start: "live.scan_invitation", video: "live.scan_video_invitation" },
+    onText: (text) => readInvitation(app, text),
+    rerender: () => app.rerender(),
+  });
+  return inviteScan;
+}
+
 function pasteForm(app) {
-  return html`<form class="live-paste" @submit=${(e) => { e.preventDefault(); readInvitation(app, joinPaste); }}>
+  return html`${invitationScan(app).view()}<form class="live-paste" @submit=${(e) => { e.preventDefault(); readInvitation(app, joinPaste); }}>
     <label for="live-invitation">${t("live.paste_invitation")}</label>
     <textarea id="live-invitation" rows="2" spellcheck="false" autocomplete="off" maxlength=${MAX_SIGNAL_TEXT}
       .value=${live(joinPaste)} @input=${(e) => { joinPaste = e.target.value; }}></textarea>
@@ -501,6 +486,7 @@ function renderJoin(app) {
     join = { status: "reading" };
     queueMicrotask(() => readInvitation(app, payload));
   }
+  if (!webrtcAvailable()) return html`<h1 tabindex="-1">${t("live.join_title")}</h1>${unsupportedNotice()}`;
   return html`<h1 tabindex="-1">${t("live.join_title")}</h1>
     <section class="card" aria-labelledby="live-join-title">
       <h2 id="live-join-title" tabindex="-1">${t("live.join_subtitle")}</h2>

@@ -1,0 +1,156 @@
+"""The live table's join through the camera scan on a browser with no BarcodeDetector
+(static/js/views/scan.js, static/js/views/live.js): the MJ's laptop and a player's phone, two
+contexts of a Chromium of this module's own, launched with a fake camera
+(``--use-fake-device-for-media-stream --use-file-for-fake-video-capture=<file.y4m>``) and with
+``BarcodeDetector`` deleted before the pages' scripts run, so the vendored decoder (zxing-wasm,
+from static/vendor, never a CDN: every request off the site's origin fails the test) reads the
+codes.
+
+The camera's video is made here from the page's own QR code: its modules read from the SVG the
+page shows, drawn into a Y4M file before the scan that needs it starts (Chromium opens the file
+when a camera stream starts; the previous scan's stream is stopped by then, so the next one
+reads the new file).
+
+The MJ's page is allowed the camera and opens it before making the invitation: Chromium then
+gathers the device's real addresses instead of mDNS names, and the invitation must stay in the
+short form.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import Device, chromium_launch
+
+NO_BARCODE_DETECTOR = "delete globalThis.BarcodeDetector;"
+#: The fake camera's picture: 4:3, as most cameras.
+WIDTH, HEIGHT = 640, 480
+
+
+def write_y4m(path: Path, modules: int, dark: set[tuple[int, int]], frames: int = 2) -> None:
+    """A still video of a QR code for Chromium's fake camera: ``modules`` squares a side (quiet
+    zone included), the ``dark`` ones (column, row) black on white, as large as fits in the
+    middle of the picture. Y4M with 4:2:0 chroma (all grey); written beside and renamed, so
+    Chromium never reads half a file."""
+    scale = min(WIDTH, HEIGHT) * 9 // 10 // modules
+    left, top = (WIDTH - modules * scale) // 2, (HEIGHT - modules * scale) // 2
+    luma = bytearray(b"\xff") * (WIDTH * HEIGHT)
+    for column, row in dark:
+        for y in range(top + row * scale, top + (row + 1) * scale):
+            start = y * WIDTH + left + column * scale
+            luma[start:start + scale] = b"\x00" * scale
+    chroma = b"\x80" * (WIDTH * HEIGHT // 2)
+    frame = b"FRAME\n" + bytes(luma) + chroma
+    temporary = path.with_suffix(".tmp")
+    temporary.write_bytes(f"YUV4MPEG2 W{WIDTH} H{HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode() + frame * frames)
+    os.replace(temporary, path)
+
+
+def film_qr(page, testid: str, path: Path) -> None:
+    """Write the QR code shown in ``[data-testid=<testid>]`` as the fake camera's video."""
+    shown = page.locator(f"[data-testid={testid}] svg.qr")
+    expect(shown).to_be_visible()
+    size, d = page.evaluate(
+        "(svg) => [svg.viewBox.baseVal.width, svg.querySelector('path').getAttribute('d')]", shown.element_handle())
+    dark = {(int(c), int(r)) for c, r in re.findall(r"M(\d+) (\d+)h1v1h-1z", d)}
+    assert len(dark) > 200
+    write_y4m(path, int(size), dark)
+
+
+@pytest.fixture(scope="module")
+def camera(tmp_path_factory):
+    """The fake camera's video file (a white picture until a test films a code)."""
+    path = tmp_path_factory.mktemp("camera") / "camera.y4m"
+    write_y4m(path, 10, set())
+    return path
+
+
+@pytest.fixture(scope="module")
+def camera_browser(browser_type, camera):
+    launch = chromium_launch(browser_type)
+    launch["args"] = [*launch["args"], "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={camera}"]
+    browser = browser_type.launch(**launch)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def camera_devices(camera_browser, server):
+    made: list[Device] = []
+
+    def make(mj: bool) -> Device:
+        device = Device(camera_browser, server, mj, scripts=(NO_BARCODE_DETECTOR,))
+        device.context.grant_permissions(["camera"], origin=server)
+        made.append(device)
+        return device
+
+    yield make
+    try:
+        for device in made:
+            device.check()
+    finally:
+        for device in made:
+            device.context.close()
+
+
+def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, site, camera):
+    mj = camera_devices(mj=True).page
+    player = camera_devices(mj=False).page
+    mj.goto(site + "#/live")
+    expect(mj.get_by_role("heading", name="Table en direct", level=1)).to_be_visible()
+    assert mj.evaluate("() => typeof BarcodeDetector") == "undefined"
+    # The MJ's page may use the camera before the invitation is made: Chromium's candidates now
+    # carry this machine's real addresses, not mDNS names.
+    stopped = mj.evaluate("""async () => {
+      const stream = await navigator.mediaDevices.getUserMedia({video: true});
+      stream.getTracks().forEach((t) => t.stop());
+      return stream.getTracks().every((t) => t.readyState === 'ended');
+    }""")
+    assert stopped
+    mj.click("#live-open")
+    offer = mj.locator("#live-offer")
+    expect(offer).to_have_value(re.compile(r"#/join/T\.[A-Za-z0-9_-]+$"))
+    url = offer.input_value()
+    payload = url.split("#/join/")[1]
+    assert len(payload) < 260, f"the invitation left the short form: {len(payload)} characters"
+    sdp = mj.evaluate("async (p) => (await (await import('./static/js/live/rtc.js')).readOffer(p)).sdp", payload)
+    assert re.search(r"^a=candidate:\S+ 1 udp \d+ \d+\.\d+\.\d+\.\d+ \d+ typ host$", sdp, re.M), sdp
+    assert ".local" not in sdp
+
+    # The phone reads the invitation with its camera, inside the app (no link opened). A first
+    # scan with nothing in sight shows the preview, where to aim, and keeps looking.
+    player.goto(site + "#/join")
+    player.click("#live-join-scan")
+    scan = player.locator("[data-testid=scan]")
+    expect(scan).to_have_attribute("data-scan", "scanning")
+    expect(scan).to_have_attribute("data-decoder", "zxing")
+    expect(player.locator("#live-join-scan-video")).to_have_js_property("readyState", 4)
+    expect(player.locator(".scan-aim")).to_be_visible()
+    expect(scan.get_by_role("status")).to_have_text("Placez le QR code dans le cadre, à 20 ou 30 cm de la caméra.")
+    player.click("#live-join-scan-stop")
+    expect(scan).to_have_attribute("data-scan", "idle")
+    film_qr(mj, "live-offer-qr", camera)
+    player.click("#live-join-scan")
+    expect(player.locator("#live-name")).to_be_visible()
+    expect(player.locator("#live-join-scan-video")).to_have_count(0)  # the camera stopped
+    player.fill("#live-name", "Inès")
+    player.click("#live-join")
+    expect(player.locator("#live-answer-text")).to_have_value(re.compile(r"^T\.[A-Za-z0-9_-]{100,}$"))
+
+    # The MJ's laptop reads the phone's answer with its camera.
+    film_qr(player, "live-answer-qr", camera)
+    mj.click("#live-scan")
+    expect(mj.locator("[data-testid=scan]")).to_have_attribute("data-decoder", "zxing")
+    row = mj.locator("[data-testid=live-players] li")
+    expect(row).to_have_attribute("data-state", "connected")
+    expect(row).to_contain_text("Inès")
+    expect(player.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
+    expect(mj.locator("#live-scan-video")).to_have_count(0)
+    # The decoder came from static/vendor: the page asked for nothing else (Device.check).
+    loaded = mj.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /zxing|barcode/.test(n))")
+    assert any(n.endswith("/static/vendor/zxing-wasm/dist/reader/zxing_reader.wasm") for n in loaded), loaded
