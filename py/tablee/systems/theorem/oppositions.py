@@ -20,7 +20,7 @@ from ...errors import RulesError
 from ...tree import clone
 from . import data as D
 from . import rules as R
-from .state import _announce, _card, _chain_json, _may_announce
+from .state import _announce, _card, _chain_json, _may_announce, _skill_level
 
 __all__ = [
     "auto_chain",
@@ -29,6 +29,12 @@ __all__ = [
     "chase_round",
     "chase_side_done",
     "chase_start",
+    "opposition_cancel",
+    "opposition_draw",
+    "opposition_odds",
+    "opposition_side",
+    "opposition_start",
+    "sheet_side",
 ]
 
 
@@ -49,15 +55,18 @@ def auto_chain(deck: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any]
     return deck, chain, events
 
 
-def chase_start(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any], target: int) -> dict[str, Any]:
-    """Start a chase: each side's base (sphère + compétence) and starting bonus/malus; a side
-    played by a character names it (``character_id``): its rounds are its own actions."""
+def chase_start(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any], target: int,
+                sheets: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Start a chase: each side's base (sphère + compétence: from the sheet for a side naming its
+    sphere, :func:`sheet_side`) and starting bonus/malus; a side played by a character names it
+    (``character_id``): its rounds are its own actions, from that base."""
     if state["chase"] is not None and state["chase"]["done"] is None:
         raise RulesError("theorem.chase.running")
     if any(p.get("chase") for p in state["pending"].values()):
         # a side's turn of the last chase is still announced: it must end (or be cancelled)
         # before a new chase, or its draw would count in the new chase's first round
         raise RulesError("theorem.chase.running")
+    a, b = sheet_side(a, sheets or {}, "a"), sheet_side(b, sheets or {}, "b")
     ids = [x["character_id"] for x in (a, b) if "character_id" in x]
     if len(set(ids)) != len(ids):
         raise RulesError("theorem.chase.side_character", side="b", character=ids[0])
@@ -246,3 +255,135 @@ def chase_odds(state: dict[str, Any]) -> dict[str, Any]:
                     tie += qa * qb
         rnd = {"a": a_wins, "b": b_wins, "tie": tie}
     return {"sides": sides, "round": rnd}
+
+
+# --------------------------------------------------------------------------- oppositions
+def sheet_side(side: dict[str, Any], sheets: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
+    """A side as it faces off: a side naming a ``sphere`` is played by its character and takes
+    its base from the sheet, the sphere's level plus the skill's (none: 0), as a simple action
+    does ("1) Les actions simples": « sphère + compétence »; "3) Les actions d'opposition": each
+    side draws « comme pour une action simple »). ``sheets`` maps a character id to its record
+    (the MJ's, at a live table). A side with no sphere keeps the base the table typed (an NPC, a
+    beast, or a figure the MK sets by hand)."""
+    out = dict(side)
+    if "sphere" not in side:
+        out.pop("skill", None)
+        return out
+    sheet = sheets.get(side.get("character_id", ""))
+    if sheet is None:
+        raise RulesError("theorem.opposition.sheet", side=key)
+    skill = side.get("skill")
+    out["skill"] = skill
+    out["base"] = sheet["spheres"][side["sphere"]] + _skill_level(sheet, skill)
+    return out
+
+
+def _sides(a: dict[str, Any], b: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> tuple[dict, dict]:
+    sa, sb = sheet_side(a, sheets, "a"), sheet_side(b, sheets, "b")
+    if "character_id" in sa and sa.get("character_id") == sb.get("character_id"):
+        raise RulesError("theorem.opposition.same", side="b")
+    return sa, sb
+
+
+def _result(ch_a: list[str], ch_b: list[str], a: dict[str, Any], b: dict[str, Any],
+            table: list[dict[str, Any]]) -> dict[str, Any]:
+    va = R.chain_value([_card(x) for x in ch_a])
+    vb = R.chain_value([_card(x) for x in ch_b])
+    sa, sb = a["base"] + a["start"] + va, b["base"] + b["start"] + vb
+    return {**R.opposition(sa, sb, table), "score_a": sa, "score_b": sb, "value_a": va, "value_b": vb,
+            "base_a": a["base"], "base_b": b["base"], "chain_a": _chain_json(ch_a), "chain_b": _chain_json(ch_b)}
+
+
+def opposition_draw(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any], rng: random.Random,
+                    sheets: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Both sides draw at once from the shared deck, a then b, every figure played, and face
+    off (score = base + starting bonus/malus + the chain's value). Source: "3) Les actions
+    d'opposition"; a character's base from its sheet (:func:`sheet_side`)."""
+    a, b = _sides(a, b, sheets)
+    new = clone(state)
+    deck, ca, ev_a = auto_chain(new["deck"], rng)
+    deck, cb, ev_b = auto_chain(deck, rng)
+    new["deck"] = deck
+    return new, {**_result(ca, cb, a, b, new["success_table"]), "events": ev_a + ev_b}
+
+
+def opposition_odds(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any],
+                    sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Before the draw: each side's base and its exact chance of each success level.
+
+    Side a draws first from the deck as it stands (:func:`rules.chain_distribution`). Side b
+    draws the chain that follows; in a shuffled pile the run of cards after the first numbered
+    card is distributed as the run before it (the gaps a random order leaves between numbered
+    cards are exchangeable, and so are the figures in them), so its chain has the same exact
+    law while the draw pile holds both chains; once the pile may run out within them, the
+    discard turned over changes b's law a little and b's figures are those of the deck as it
+    stands. Who wins is not shown before the draw: the two chains come from one deck, so the
+    product of the two laws would not be exact (as for a chase round, :func:`chase_odds`)."""
+    a, b = _sides(a, b, sheets)
+    deck = state["deck"]
+    remaining = R.deck_counts([deck["cards"][x] for x in deck["piles"]["draw"]["cards"]])
+    refill = R.deck_counts([deck["cards"][x] for x in deck["piles"]["discard"]["cards"]])
+    dist = R.chain_distribution(remaining, refill)
+    out = {}
+    for key, side in (("a", a), ("b", b)):
+        levels = R.score_distribution(dist, side["base"] + side["start"], state["success_table"])
+        out[key] = {"base": side["base"], "start": side["start"], "levels": levels}
+    return out
+
+
+def _open_opposition(state: dict[str, Any]) -> dict[str, Any]:
+    op = state.get("opposition")
+    if op is None or op["result"] is not None:
+        raise RulesError("theorem.opposition.none")
+    return op
+
+
+def opposition_start(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any],
+                     sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """An opposition drawn side by side: its two sides are set now (a character's base from its
+    sheet), and each side draws when its player does (:func:`opposition_side`), or the MK for
+    it. This is the opposition between two players' characters at a live table: each hand
+    draws its own card ("3) Les actions d'opposition": each side « tire une carte »). One at a
+    time: another waiting for a draw is refused (``theorem.opposition.pending``)."""
+    held = state.get("opposition")
+    if held is not None and held["result"] is None:
+        raise RulesError("theorem.opposition.pending", a=held["a"]["name"], b=held["b"]["name"])
+    a, b = _sides(a, b, sheets)
+    new = clone(state)
+    new["opposition"] = {"a": a, "b": b, "current": {}, "result": None}
+    return new
+
+
+def opposition_side(state: dict[str, Any], side: str, rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One side of the waiting opposition draws its chain (every figure played); once both have,
+    the opposition is settled (:func:`rules.opposition`) and its result kept in the state for
+    every device to show until the next one starts."""
+    op = _open_opposition(state)
+    if side in op["current"]:
+        raise RulesError("theorem.opposition.side_drawn", side=side, name=op[side]["name"])
+    new = clone(state)
+    deck, chain, events = auto_chain(new["deck"], rng)
+    new["deck"] = deck
+    sd = op[side]
+    value = R.chain_value([_card(c) for c in chain])
+    score = sd["base"] + sd["start"] + value
+    held = new["opposition"]
+    held["current"][side] = {"cards": chain, "value": value, "score": score}
+    info: dict[str, Any] = {"side": side, "chain": _chain_json(chain), "value": value, "score": score,
+                            "events": events, "result": None}
+    if "a" in held["current"] and "b" in held["current"]:
+        res = _result(held["current"]["a"]["cards"], held["current"]["b"]["cards"], held["a"], held["b"],
+                      new["success_table"])
+        held["result"] = {"winner": res["winner"], "score_a": res["score_a"], "score_b": res["score_b"],
+                          "level_a": res["a"]["level"], "level_b": res["b"]["level"]}
+        info["result"] = res
+    return new, info
+
+
+def opposition_cancel(state: dict[str, Any]) -> dict[str, Any]:
+    """The waiting opposition is called off (a side already drawn keeps its cards in the
+    discard: a card drawn is never put back)."""
+    _open_opposition(state)
+    new = clone(state)
+    new["opposition"] = None
+    return new

@@ -284,49 +284,74 @@ def _opposition(request: dict[str, Any]) -> dict[str, Any]:
     return R.opposition(request["score_a"], request["score_b"], table)
 
 
-@theorem_op("opposition.draw", state=True, seed=True, takes={"a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA},
-            summary="Both sides draw from the shared deck (every figure played) and face off.")
+#: The sheets of the characters who play a side (their sphere and skill give its base): on one
+#: device the page's; at a live table the referee puts the MJ's records here
+#: (systems/theorem/moves.py).
+_SHEETS = {"sheets": {"type": "array", "items": _CHAR, "maxItems": 2}}
+_SIDES = {"a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA}
+
+
+def _sheets(request: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c["id"]: _char(c) for c in request.get("sheets", [])}
+
+
+@theorem_op("opposition.draw", state=True, seed=True, takes=_SIDES, may=_SHEETS,
+            summary="Both sides draw from the shared deck (every figure played) and face off; a side naming its "
+            "sphere (and skill) is played by its character, its base read from the sheet.")
 def _opp_draw(request: dict[str, Any]) -> dict[str, Any]:
-    state = clone(S.require_state(request["state"]))
-    rng = rng_from(request)
+    state = S.require_state(request["state"])
     used = {
         "draw": list(state["deck"]["piles"]["draw"]["cards"]),
         "discard": list(state["deck"]["piles"]["discard"]["cards"]),
     }
-    deck, ca, ev_a = P.auto_chain(state["deck"], rng)
-    deck, cb, ev_b = P.auto_chain(deck, rng)
-    state["deck"] = deck
-    va = R.chain_value([S._card(x) for x in ca])
-    vb = R.chain_value([S._card(x) for x in cb])
-    a, b = request["a"], request["b"]
-    sa, sb = a["base"] + a["start"] + va, b["base"] + b["start"] + vb
-    out = R.opposition(sa, sb, state["success_table"])
-    return {
-        "seed": request["seed"],
-        "state": state,
-        "deck_used": used,
-        "result": {
-            **out,
-            "score_a": sa,
-            "score_b": sb,
-            "value_a": va,
-            "value_b": vb,
-            "chain_a": S._chain_json(ca),
-            "chain_b": S._chain_json(cb),
-            "events": ev_a + ev_b,
-        },
+    new, result = P.opposition_draw(state, request["a"], request["b"], rng_from(request), _sheets(request))
+    return {"seed": request["seed"], "state": new, "deck_used": used, "result": result}
+
+
+@theorem_op("opposition.odds", state=True, takes=_SIDES, may=_SHEETS,
+            summary="Before an opposition's draw: each side's base (from the sheet for a character's side) and its "
+            "exact chance of each success level from the deck as it stands.")
+def _opp_odds(request: dict[str, Any]) -> dict[str, Any]:
+    odds = P.opposition_odds(S.require_state(request["state"]), request["a"], request["b"], _sheets(request))
+    return {k: {"base": v["base"], "start": v["start"], "levels": _frac_rows(v["levels"], "level")}
+            for k, v in odds.items()}
+
+
+@theorem_op("opposition.start", state=True, takes=_SIDES, may=_SHEETS,
+            summary="An opposition drawn side by side (two players' characters): its sides are set, each draws "
+            "when its player (or the MK) does with theorem.opposition.side.")
+def _opp_start(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    return {"state": P.opposition_start(state, request["a"], request["b"], _sheets(request))}
+
+
+@theorem_op("opposition.side", state=True, seed=True, takes={"side": {"enum": ["a", "b"]}},
+            summary="One side of the waiting opposition draws (every figure played); the second settles it.")
+def _opp_side(request: dict[str, Any]) -> dict[str, Any]:
+    state = S.require_state(request["state"])
+    used = {
+        "draw": list(state["deck"]["piles"]["draw"]["cards"]),
+        "discard": list(state["deck"]["piles"]["discard"]["cards"]),
     }
+    new, info = P.opposition_side(state, request["side"], rng_from(request))
+    return {"seed": request["seed"], "state": new, "deck_used": used, **info}
 
 
-@theorem_op("chase.start", state=True, takes={"a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA, "target": {"enum": [3, 5]}},
+@theorem_op("opposition.cancel", state=True, summary="Call off the opposition waiting for a side's draw.")
+def _opp_cancel(request: dict[str, Any]) -> dict[str, Any]:
+    return {"state": P.opposition_cancel(S.require_state(request["state"]))}
+
+
+@theorem_op("chase.start", state=True, takes={**_SIDES, "target": {"enum": [3, 5]}}, may=_SHEETS,
             summary="Start a chase: each side's base and starting bonus/malus, the lead needed to win (+3 or +5); a "
-            "side played by a character names it (character_id): its rounds are its own actions.")
+            "side played by a character names it (character_id) and its sphere (its base from the sheet): its "
+            "rounds are its own actions.")
 def _chase_start(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     for side in (request["a"], request["b"]):
         if "character_id" in side:
             _owner(side["character_id"])
-    return {"state": P.chase_start(state, request["a"], request["b"], request["target"])}
+    return {"state": P.chase_start(state, request["a"], request["b"], request["target"], _sheets(request))}
 
 
 @theorem_op("chase.begin", state=True, seed=True, takes={"side": {"enum": ["a", "b"]}},

@@ -13,7 +13,8 @@ readings: shared/rules/README.md (Théorem). Shape::
      "turn": int, "arcane_turn": {"<character id>": int},
      "fails": {"<character id>": {"skill": str, "count": int}},
      "pending": {"<character id>": <action in progress>},
-     "chase": null | <chase tracker>}
+     "chase": null | <chase tracker>,
+     "opposition": null | <an opposition drawn side by side>}   # optional (oppositions.py)
 
 The MK's arcana deck is the owner :data:`MK` (``"@mk"``; character ids come from the app
 and never start with ``@``). Cards are conserved: every numbered card is in exactly one
@@ -75,6 +76,11 @@ declare(
     "theorem.chase.side_drawn",
     "theorem.chase.side_character",
     "theorem.chase.side_action",
+    "theorem.opposition.sheet",
+    "theorem.opposition.pending",
+    "theorem.opposition.none",
+    "theorem.opposition.side_drawn",
+    "theorem.opposition.same",
     "theorem.table.bad",
     "theorem.deck.exhausted",
 )
@@ -147,6 +153,10 @@ SIDE_SCHEMA: dict[str, Any] = {
         "base": {"type": "integer", "minimum": -20, "maximum": 40},
         "start": {"type": "integer", "minimum": -10, "maximum": 10},
         "character_id": _ID,  # a chase side played by a character: each round is its action
+        # A side played by a character takes its base from the sheet, as a test does: the sphere
+        # and skill named here (oppositions.sheet_side); the base is then that sum.
+        "sphere": {"enum": list(D.SPHERES)},
+        "skill": {"type": ["string", "null"], "maxLength": 60},
     },
     "required": ["name", "base", "start"],
     "additionalProperties": False,
@@ -216,6 +226,34 @@ CHASE_SCHEMA: dict[str, Any] = {
     "required": ["a", "b", "target", "total_a", "total_b", "rounds", "done"],
     "additionalProperties": False,
 }
+#: An opposition drawn side by side (oppositions.opposition_start): each side draws when its
+#: player (or the MK) does; ``result`` once both have.
+OPPOSITION_SCHEMA: dict[str, Any] = {
+    "type": ["object", "null"],
+    "properties": {
+        "a": SIDE_SCHEMA,
+        "b": SIDE_SCHEMA,
+        "current": {
+            "type": "object",
+            "properties": {"a": SIDE_DRAW_SCHEMA, "b": SIDE_DRAW_SCHEMA},
+            "additionalProperties": False,
+        },
+        "result": {
+            "type": ["object", "null"],
+            "properties": {
+                "winner": {"enum": ["a", "b", None]},
+                "score_a": {"type": "integer", "minimum": -9999, "maximum": 99999},
+                "score_b": {"type": "integer", "minimum": -9999, "maximum": 99999},
+                "level_a": {"enum": list(D.LEVELS)},
+                "level_b": {"enum": list(D.LEVELS)},
+            },
+            "required": ["winner", "score_a", "score_b", "level_a", "level_b"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["a", "b", "current", "result"],
+    "additionalProperties": False,
+}
 STATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -268,6 +306,7 @@ STATE_SCHEMA: dict[str, Any] = {
             "additionalProperties": PENDING_SCHEMA,
         },
         "chase": CHASE_SCHEMA,
+        "opposition": OPPOSITION_SCHEMA,
     },
     "required": [
         "deck",
