@@ -83,9 +83,10 @@ def camera_browser(browser_type, camera):
 def camera_devices(camera_browser, server):
     made: list[Device] = []
 
-    def make(mj: bool) -> Device:
+    def make(mj: bool, allowed: bool = True) -> Device:
         device = Device(camera_browser, server, mj, scripts=(NO_BARCODE_DETECTOR,))
-        device.context.grant_permissions(["camera"], origin=server)
+        if allowed:
+            device.context.grant_permissions(["camera"], origin=server)
         made.append(device)
         return device
 
@@ -154,3 +155,29 @@ def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, s
     # The decoder came from static/vendor: the page asked for nothing else (Device.check).
     loaded = mj.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /zxing|barcode/.test(n))")
     assert any(n.endswith("/static/vendor/zxing-wasm/dist/reader/zxing_reader.wasm") for n in loaded), loaded
+
+
+def test_a_refused_or_absent_camera_says_so_in_one_sentence_and_the_paste_field_stays(camera_devices, devices, site):
+    """The MJ's laptop refuses the camera (this module's browser, no permission given); the
+    phone has no camera at all (the suite's browser has no fake device)."""
+    mj = camera_devices(mj=True, allowed=False).page
+    mj.goto(site + "#/live")
+    mj.click("#live-scan")
+    refused = mj.locator("[data-scan-error]")
+    expect(refused).to_have_attribute("data-scan-error", "refused")
+    expect(refused).to_have_text("La caméra est refusée à Tablée : collez le texte à la place, "
+                                 "ou autorisez la caméra dans les réglages du navigateur.")
+    expect(refused).to_have_attribute("role", "alert")
+    expect(mj.locator("#live-scan-video")).to_have_count(0)
+    expect(mj.locator("#live-answer")).to_be_editable()
+    expect(mj.locator("#live-scan")).to_be_visible()  # the MJ may allow it and try again
+    assert mj.locator("[data-testid=live-players] li").count() == 0
+
+    phone = devices(mj=False).page
+    phone.goto(site + "#/join")
+    phone.click("#live-join-scan")
+    absent = phone.locator("[data-scan-error]")
+    expect(absent).to_have_attribute("data-scan-error", "absent")
+    expect(absent).to_have_text("Aucune caméra utilisable sur cet appareil (absente ou déjà prise par une autre "
+                                "application) : collez le texte à la place.")
+    expect(phone.locator("#live-invitation")).to_be_editable()
