@@ -167,3 +167,46 @@ def test_a_players_own_quick_edits_are_no_conflict(node, world):
     for who in ("mj", "p1", "p2"):
         assert char(s[who]["doc"], "a")["pv"] == 6, who
     assert s["p1"]["notices"] == []
+
+
+def test_a_phones_move_is_not_the_mjs_change_to_undo(node, world):
+    before = state(node, world)["mj"]["recorded"]
+    node("call", world=world, name="p1", request=DRAW)
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=4)
+    node("settle", world=world)
+    s = state(node, world)
+    assert hand(s) == [*HAND_A, "c3"] and char(s["mj"]["doc"], "a")["pv"] == 4
+    assert s["mj"]["recorded"] == before  # nothing in the MJ's undo history
+
+
+def test_a_players_annuler_undoes_their_own_last_sheet_change_and_never_a_draw(node, world):
+    log = len(state(node, world)["mj"]["doc"]["log"])
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=4)
+    node("settle", world=world)
+    node("undo", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    assert node("undone", world=world, name="p1") is True
+    for who in ("mj", "p1", "p2"):
+        assert char(s[who]["doc"], "a")["pv"] == 10, who
+    added = s["mj"]["doc"]["log"][log:]
+    assert [(e["kind"], e["who"]) for e in added] == [("undo", "p1")]  # « Annulé », signed by the player
+    # A draw is never undone (no re-roll): refused, said on the phone, no « Annulé » line.
+    node("call", world=world, name="p1", request=DRAW)
+    node("settle", world=world)
+    node("undo", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    assert node("undone", world=world, name="p1") is False
+    assert ["warning", "live.refused.undo"] in s["p1"]["notices"]
+    assert hand(s) == [*HAND_A, "c3"]
+    assert [e["kind"] for e in s["mj"]["doc"]["log"][log:]] == ["undo"]
+    # A sheet change the MJ changed again since is not undone over the MJ's value.
+    node("edit", world=world, name="p1", path=["characters", "a", "pv"], value=3)
+    node("settle", world=world)
+    node("edit", world=world, name="mj", path=["characters", "a", "pv"], value=8)
+    node("settle", world=world)
+    node("undo", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    assert char(s["mj"]["doc"], "a")["pv"] == 8 and ["warning", "live.refused.conflict"] in s["p1"]["notices"]

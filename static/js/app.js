@@ -4,7 +4,7 @@
 
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
 import { call, engineState, onEngineState, startEngineSoon } from "./engine.js";
-import { ensureLanguage, ensureNamespaces, errorMessage, has, initI18n, language, setLanguage, t, tn } from "./i18n.js";
+import { chooseLanguage, deviceLanguage, ensureLanguage, ensureNamespaces, errorMessage, has, initI18n, LANGUAGE_KEY, language, setLanguage, t, tn } from "./i18n.js";
 import { checkCandidate, setApartTooDeep, trimLogToFit } from "./guard.js";
 import {
   backup,
@@ -259,7 +259,7 @@ export const app = {
     }
     toast = null;
     this.doc = doc;
-    showLanguage(doc.language);
+    // (the interface keeps the device's language: a replaced table's own field changes nothing)
     persist();
     renderAll();
     return key;
@@ -352,6 +352,12 @@ function changeLabel(entry) {
 
 /** The change that undoes (or redoes) `entry`, with the log entry that says so. */
 function undoEntry(entry, direction) {
+  // A player's phone at a live table: « Annuler » is a move the MJ's device referees
+  // (live/member.js undo), never a local write of the table.
+  if (direction === "undo" && typeof app.liveUndo === "function") {
+    app.liveUndo();
+    return true;
+  }
   const label = changeLabel(entry);
   const refuse = () => {
     app.refusal = { at: null, text: t("undo.conflict", { label }) };
@@ -440,7 +446,7 @@ function toastBar() {
   return html`<div class="notice status undo-toast" role="status" data-testid="undo-toast" data-kind=${toast.kind}>
     <p>${t(undone ? "undo.toast.undone" : "undo.toast.changed", { label })}</p>
     <div class="row">
-      <button type="button" data-testid="undo-toast-action" @click=${act}>${t(undone ? "undo.redo" : "undo.undo")}</button>
+      <button type="button" data-testid="undo-toast-action" aria-keyshortcuts=${undone ? nothing : "Control+Z Meta+Z"} @click=${act}>${t(undone ? "undo.redo" : "undo.undo")}</button>
       <button type="button" @click=${() => { toast = null; renderNotices(); }} aria-label=${t("notice.dismiss")}>✕</button>
     </div>
   </div>`;
@@ -683,7 +689,6 @@ function writePending({ final = false } = {}) {
     }
     doc = next;
   }
-  const language = app.doc.language;
   app.doc = doc;
   const mutations = batch.map(({ mutate, shallow = false }) => ({ mutate, at: null, record: false, shallow }));
   if (!persist()) unsaved.push(...mutations);
@@ -699,7 +704,6 @@ function writePending({ final = false } = {}) {
     if (shown) showToast(shown.entry, shown.kind === "redo" ? "change" : shown.kind, shown.page);
   }
   setWritten(through); // (saved, or kept to write again: the save-state line says so)
-  if (doc.language !== language) showLanguage(doc.language);
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();
   renderAll();
@@ -815,6 +819,7 @@ function renderNotices() {
     )}`,
     document.getElementById("notices"),
   );
+  undo.keepFocusClear(document.querySelector("#notices .undo-toast"));
 }
 
 /** Set a text or an attribute only when it differs: the chrome is drawn again on every render,
@@ -1075,14 +1080,14 @@ function systemsShown(doc, route) {
 }
 
 /**
- * Show the page in `lang` once its texts are here: only the first paint's language is loaded
- * at boot, so a table that arrives in the other one (an import, another tab) waits for its
- * texts instead of showing them in French under lang="en" (a CSV export would have French
- * headers).
+ * Show the page in `lang` (the device's language, chosen in another tab) once its texts are
+ * here: only the first paint's language is loaded at boot, so the switch waits for its texts
+ * instead of showing them in French under lang="en". A table's own language field never
+ * switches the interface (i18n.deviceLanguage).
  */
 function showLanguage(lang) {
   ensureLanguage(lang).then(() => {
-    if (app.doc.language === lang) {
+    if (deviceLanguage() === lang) {
       setLanguage(lang);
       renderAll();
     }
@@ -1099,9 +1104,10 @@ function onStorage(event) {
       app.doc = doc;
       showPending(); // this tab's changes not written yet stay on screen (they will be saved)
       if (unconfirmed.length) scheduleWrite(); // was one of this tab's writes overwritten?
-      if (doc.language !== language()) showLanguage(doc.language);
       renderAll();
     }
+  } else if (event.key === LANGUAGE_KEY) {
+    showLanguage(deviceLanguage()); // the language chosen in another tab of this device
   } else if (event.key === null || (event.key ?? "").startsWith(BACKUP_PREFIX)) {
     renderAll();
   }
@@ -1157,7 +1163,7 @@ async function boot() {
   // waits only for the shell's texts and those of the systems this table or route shows, and
   // the guard's limits are read at the same time (a small precached file), so the first
   // render is guarded.
-  const [, limits] = await Promise.all([initI18n(app.doc.language, systemsShown(app.doc, parseRoute().route)), setupLimits()]);
+  const [, limits] = await Promise.all([initI18n(deviceLanguage(saved.doc?.language ?? null), systemsShown(app.doc, parseRoute().route)), setupLimits()]);
   if (limits) app.limits = limits;
   if (saved.status === "empty") {
     app.doc = { ...app.doc, language: language(), name: t("table.default_name") };
@@ -1172,6 +1178,7 @@ async function boot() {
   document.getElementById("lang-toggle").addEventListener("click", async () => {
     const next = language() === "fr" ? "en" : "fr";
     await ensureLanguage(next);
+    chooseLanguage(next); // the device's language, kept apart from any table
     setLanguage(next);
     app.update((doc) => {
       doc.language = next;
@@ -1179,6 +1186,15 @@ async function boot() {
   });
   window.addEventListener("hashchange", () => onRoute());
   window.addEventListener("storage", onStorage);
+  // Ctrl+Z (⌘Z) outside a text field presses the undo notice's « Annuler »: in reach from the
+  // keyboard wherever the focus is (the notice sits first in the page's order).
+  document.addEventListener("keydown", (event) => {
+    const button = toast?.kind !== "undo" && undo.isUndoKey(event) ? document.querySelector("[data-testid=undo-toast-action]") : null;
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  });
 
   onEngineState((state, detail) => {
     const wasReady = app.engine.state === "ready";

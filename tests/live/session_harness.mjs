@@ -108,9 +108,10 @@ function fakeApp(doc) {
     changed() {
       for (const fn of listeners) fn(this.doc);
     },
-    update(mutate) {
+    update(mutate, options = {}) {
       const next = structuredClone(this.doc);
       mutate(next);
+      if (options.record !== false) this.recorded += 1; // (kept to undo: this person's change)
       this.doc = next;
       this.changes += 1;
       if (!this.holdWrites) this.written = this.changes; // (saved at once, unless the test holds the writes)
@@ -118,6 +119,7 @@ function fakeApp(doc) {
       return true;
     },
     changes: 0,
+    recorded: 0,
     written: 0,
     holdWrites: false,
     changeCount() {
@@ -342,6 +344,18 @@ const handlers = {
     });
     return slot;
   },
+  async undo({ world, name }) {
+    // The player's « Annuler » (app.js undoEntry asks the live session first)
+    const d = device(worlds.get(world), name);
+    d.undone = null;
+    d.app.liveUndo().then((done) => {
+      d.undone = done;
+    });
+    return true;
+  },
+  async undone({ world, name }) {
+    return device(worlds.get(world), name).undone;
+  },
   async pageWrite({ world, name }) {
     const d = device(worlds.get(world), name);
     const late = (d.late ?? []).splice(0);
@@ -460,6 +474,7 @@ const handlers = {
         feed: d.session.feed,
         unseen: d.session.unseen,
         accepted: d.role === "mj" ? d.app.accepted : [],
+        recorded: d.app.recorded,
         open: d.role === "player" ? Boolean(d.session.member.connected) : null,
         joined: d.session.joined,
         received: d.role === "player" ? [...(w.received.get(name) ?? []), ...received(w, name)] : [],

@@ -5,7 +5,7 @@
 // only that player may see. Methods of Session (session.js), and the pure table helpers they use.
 import { refusal } from "./sync.js";
 import { jsonEqual, writeJson } from "./ydoc.js";
-import { LOCAL, isObject, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
+import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
 
 /** Bound of the MJ's feed of incoming moves, and of the moves a phone keeps waiting. */
 export const MAX_FEED = 200;
@@ -19,6 +19,12 @@ const MAX_KEPT_ANSWERS = 30;
 const MAX_KEPT_ANSWER_CHARS = 2000;
 const BUSY = "live.refused.busy";
 const CONFLICT = "live.refused.conflict";
+/** A player's « Annuler » at a live table (hub.js undoMove), and how many of each member's
+ * changes the hub remembers for it. */
+export const UNDO = "live.undo";
+const MAX_CHANGES = 20;
+/** The log's cap (py/tablee/store.py MAX_LOG). */
+const MAX_LOG = 1000;
 /** The public doc's root map beside the table (ydoc.js ROOT): the count of publications. */
 export const META = "live";
 /** Keys of a table document that stay on each device: its language, its records set apart. */
@@ -243,6 +249,7 @@ export const hubMethods = {
   async applyMove(memberId, move) {
     const member = this.members.get(memberId);
     if (!member) return refusal("live.refused.identity");
+    if (move.op === UNDO) return this.undoMove(memberId, member);
     if (move.op === "live.ask") {
       const ids = new Set((this.app.doc.characters ?? []).map((c) => c?.id));
       const asked = Array.isArray(move.characters) ? move.characters.filter((c) => typeof c === "string" && ids.has(c)).slice(0, 50) : null;
@@ -300,7 +307,7 @@ export const hubMethods = {
           }
           for (const key of Object.keys(doc)) if (!Object.hasOwn(next, key) && key !== "language" && key !== "quarantine") delete doc[key];
           for (const [key, value] of Object.entries(next)) if (key !== "language" && key !== "quarantine") doc[key] = value;
-        }, { shallow: true });
+        }, { shallow: true, record: false }); // (a player's move: not the MJ's change to undo)
       } finally {
         this.refereeing = false;
       }
@@ -311,6 +318,7 @@ export const hubMethods = {
         return this.note(memberId, member.name, move.op, "live.refused.invalid", refusal("live.refused.invalid"), drawn);
       }
       if (typeof r.rev === "string") this.held = { doc: this.app.doc, rev: r.rev };
+      this.keepChange(memberId, move, source, this.app.doc);
       const made = r.answer?.created;
       if (typeof made === "string") {
         // a character the player made on their phone is theirs
@@ -329,6 +337,59 @@ export const hubMethods = {
       return this.note(memberId, member.name, move.op, null, answer, drawn);
     }
     return this.note(memberId, member.name, move.op, BUSY, refusal(BUSY));
+  },
+
+  /** Remember member `memberId`'s change (the table `before` and `after` its move), the last
+   * MAX_CHANGES: a sheet save can be undone by its player, anything else (a roll, a draw, a
+   * note) cannot, and stops the undo there (an undo takes back the member's last change only). */
+  keepChange(memberId, move, before, after) {
+    if (move.op === "live.log.label") return; // (the words of the previous move's entry, no change)
+    const list = this.changes.get(memberId) ?? [];
+    let change = { op: move.op };
+    if (move.op === "live.character.save" && isObject(move.character)) {
+      const find = (doc) => doc.characters.find((c) => isObject(c) && c.id === move.character.id);
+      const was = find(before);
+      const now = find(after);
+      if (isObject(was) && isObject(now)) change = { op: move.op, id: now.id, before: was, after: now };
+    }
+    list.push(change);
+    if (list.length > MAX_CHANGES) list.splice(0, list.length - MAX_CHANGES);
+    this.changes.set(memberId, list);
+  },
+
+  /** A player's « Annuler » (`live.undo`): the member's own last change undone, when it is a
+   * sheet save whose fields still hold what it wrote; refused otherwise (a roll or a draw is
+   * never undone into a re-roll: `live.refused.undo`; a field changed since: a conflict). The
+   * log says « Annulé » only then, signed by the member. */
+  undoMove(memberId, member) {
+    const list = this.changes.get(memberId) ?? [];
+    const last = list.at(-1);
+    if (!last?.before) return this.note(memberId, member.name, UNDO, "live.refused.undo", refusal("live.refused.undo"));
+    const record = (doc) => doc.characters.findIndex((c) => isObject(c) && c.id === last.id);
+    const at = record(this.app.doc);
+    const keys = new Set([...Object.keys(last.before), ...Object.keys(last.after)].filter((k) => !same(last.before[k], last.after[k])));
+    const now = at >= 0 ? this.app.doc.characters[at] : null;
+    if (!now || [...keys].some((k) => !same(now[k], last.after[k]))) {
+      list.pop(); // (what it wrote is gone: nothing of it to take back later either)
+      return this.note(memberId, member.name, UNDO, CONFLICT, refusal(CONFLICT, { field: "" }));
+    }
+    const label = this.app.t?.("undo.log.undone", { label: this.app.t?.("undo.label.character", { name: String(last.before.name ?? "") }) }) ?? "Annulé";
+    const entry = { id: `live-undo-${moveId()}`, at: new Date().toISOString(), system: null, kind: "undo",
+      label: Array.from(label).slice(0, 200).join(""), who: member.name, request: {}, result: {} };
+    const accepted = this.app.update((doc) => {
+      const i = record(doc);
+      if (i < 0) return;
+      const restored = { ...doc.characters[i] };
+      for (const k of keys) {
+        if (Object.hasOwn(last.before, k)) restored[k] = last.before[k];
+        else delete restored[k];
+      }
+      doc.characters = doc.characters.map((c, j) => (j === i ? restored : c));
+      doc.log = [...doc.log, entry].slice(-MAX_LOG);
+    }, { shallow: true, record: false });
+    if (!accepted) return this.note(memberId, member.name, UNDO, "live.refused.invalid", refusal("live.refused.invalid"));
+    list.pop();
+    return this.note(memberId, member.name, UNDO, null, { undone: last.id, logged: entry.id });
   },
 
   /** A player's sheet save `edited` against `base` (the sheet as the player saw it):

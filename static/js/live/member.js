@@ -8,7 +8,7 @@
 import { refusal } from "./sync.js";
 import { readJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
-import { LOCAL_KEYS, META } from "./hub.js";
+import { LOCAL_KEYS, META, UNDO } from "./hub.js";
 
 export const MAX_QUEUE = 50;
 /** Characters answered for this phone's moves, remembered (member.js keepAnswered). */
@@ -126,6 +126,16 @@ export const memberMethods = {
   publicationSeen() {
     const count = this.publicDoc.getMap(META).get("published");
     return Number.isInteger(count) ? count : 0;
+  },
+
+  /** The player's « Annuler » (the undo notice, Ctrl+Z): a move (hub.js undoMove). The phone's
+   * own undo history is not used: what it would put back is the table's to decide. Resolves
+   * with the referee's answer; a refusal is said on the phone. */
+  undo() {
+    return this.move({ op: UNDO }).then((answer) => {
+      this.report(answer);
+      return !answer?.error;
+    });
   },
 
   /** A page logs a result on a phone. The result of a move was logged by the referee itself,

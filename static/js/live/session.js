@@ -97,6 +97,7 @@ export class Session extends EventTarget {
       .filter(([, list]) => Array.isArray(list))
       .map(([member, list]) => [member, new Map(list.filter((e) => Array.isArray(e) && typeof e[0] === "string"))]));
     this.running = new Map();
+    this.changes = new Map(); // memberId -> its last changes (the hub: a player's « Annuler »)
     this.chain = Promise.resolve(); // the hub: one move at a time, in arrival order
     this.awareness = new Awareness(this.publicDoc);
     // A player's device follows the public doc update by update (only what changed is read
@@ -144,6 +145,9 @@ export class Session extends EventTarget {
       this.answeredCharacters = new Map();
       // A replay ("Vérifier / rejouer") runs on this phone: sent as a move it would roll again.
       app.callHere = this.localCall;
+      // « Annuler » on a phone is a move: the MJ's device undoes this player's last change, or
+      // says why not (app.js undoEntry asks here first).
+      app.liveUndo = () => this.undo();
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
       setPrivateReader(() => this.privateContent());
     }
@@ -333,6 +337,7 @@ export class Session extends EventTarget {
       this.app.call = this.localCall;
       this.app.addLog = this.localAddLog;
       delete this.app.callHere;
+      delete this.app.liveUndo;
       setPrivateReader(null);
     }
     for (const resolve of this.waiting.values()) resolve(refusal("live.cancelled"));
