@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import Device, chromium_launch
+from browser_support import Device, chromium_launch, no_horizontal_scroll
 
 NO_BARCODE_DETECTOR = "delete globalThis.BarcodeDetector;"
 #: The fake camera's picture: 4:3, as most cameras.
@@ -119,6 +119,14 @@ def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, s
     url = offer.input_value()
     payload = url.split("#/join/")[1]
     assert len(payload) < 260, f"the invitation left the short form: {len(payload)} characters"
+    # What another engine's test calls (no camera there): the decoder on the page's own code.
+    decoded = mj.evaluate("""async () => {
+      const [{decodeQr, qrDetector}, {qrCanvasOf}] = await Promise.all([
+        import('./static/js/views/scan.js'), import('./static/js/share/qr.js')]);
+      const svg = document.querySelector('[data-testid=live-offer-qr] svg.qr');
+      return [(await qrDetector()).kind, await decodeQr(qrCanvasOf(svg)), await decodeQr(qrCanvasOf(svg.outerHTML, 3))];
+    }""")
+    assert decoded == ["zxing", url, url]
     sdp = mj.evaluate("async (p) => (await (await import('./static/js/live/rtc.js')).readOffer(p)).sdp", payload)
     assert re.search(r"^a=candidate:\S+ 1 udp \d+ \d+\.\d+\.\d+\.\d+ \d+ typ host$", sdp, re.M), sdp
     assert ".local" not in sdp
@@ -133,6 +141,7 @@ def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, s
     expect(player.locator("#live-join-scan-video")).to_have_js_property("readyState", 4)
     expect(player.locator(".scan-aim")).to_be_visible()
     expect(scan.get_by_role("status")).to_have_text("Placez le QR code dans le cadre, à 20 ou 30 cm de la caméra.")
+    no_horizontal_scroll(player)
     player.click("#live-join-scan-stop")
     expect(scan).to_have_attribute("data-scan", "idle")
     film_qr(mj, "live-offer-qr", camera)
@@ -181,3 +190,41 @@ def test_a_refused_or_absent_camera_says_so_in_one_sentence_and_the_paste_field_
     expect(absent).to_have_text("Aucune caméra utilisable sur cet appareil (absente ou déjà prise par une autre "
                                 "application) : collez le texte à la place.")
     expect(phone.locator("#live-invitation")).to_be_editable()
+
+
+def test_the_camera_is_the_back_one_else_the_front_one_else_any(devices, site):
+    """scan.js's openCamera on a stand-in for navigator.mediaDevices: a laptop (no back camera)
+    gets its front one; a refusal stops at once; no camera at all is "absent"."""
+    page = devices(mj=False).page
+    page.goto(site + "#/join")
+    expect(page.locator("main h1")).to_be_visible()
+    tried = page.evaluate("""async () => {
+      const {openCamera} = await import('./static/js/views/scan.js');
+      const media = (fail) => {
+        const asked = [];
+        return {asked, getUserMedia: async (c) => {
+          asked.push(JSON.stringify(c.video));
+          const name = fail(c.video);
+          if (name) throw new DOMException('no', name);
+          return 'stream ' + JSON.stringify(c.video);
+        }};
+      };
+      const run = async (fail) => {
+        const m = media(fail);
+        const got = await openCamera(m).catch((e) => e.code);
+        return [got, m.asked];
+      };
+      return {
+        laptop: await run((v) => (v.facingMode?.exact ? 'OverconstrainedError' : null)),
+        phone: await run(() => null),
+        refused: await run(() => 'NotAllowedError'),
+        none: await run(() => 'NotFoundError'),
+        busy: await run((v) => (v === true ? 'NotReadableError' : 'OverconstrainedError')),
+      };
+    }""")
+    env, user = '{"facingMode":{"exact":"environment"}}', '{"facingMode":"user"}'
+    assert tried["laptop"] == ['stream {"facingMode":"user"}', [env, user]]
+    assert tried["phone"] == ['stream {"facingMode":{"exact":"environment"}}', [env]]
+    assert tried["refused"] == ["refused", [env]]
+    assert tried["none"] == ["absent", [env, user, "true"]]
+    assert tried["busy"] == ["absent", [env, user, "true"]]

@@ -51,3 +51,25 @@ export function qrSvg(matrix, label) {
   return html`<svg class="qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" role="img" aria-label=${label}
     data-version=${matrix.version} shape-rendering="crispEdges"><rect width=${n} height=${n} fill="#fff"></rect><path d=${pathOf(matrix)} fill="#000"></path></svg>`;
 }
+
+/**
+ * A shown code's pixels on a canvas: the modules of an `svg.qr` (as qrSvg draws it: an element,
+ * or its markup), `scale` pixels each, black on white with the quiet zone. It is what a camera
+ * would see of that screen, for the QR decoder (views/scan.js `decodeQr`, or a canvas's
+ * `captureStream()` standing for a camera where a test has none). The markup is parsed as an
+ * inert SVG document and only its viewBox and path are read.
+ */
+export function qrCanvasOf(svg, scale = 6) {
+  const element = typeof svg === "string" ? new DOMParser().parseFromString(svg, "image/svg+xml").documentElement : svg;
+  const size = element?.viewBox?.baseVal?.width || Number(element?.getAttribute?.("viewBox")?.split(/\s+/)[2]);
+  const d = element?.querySelector?.("path")?.getAttribute("d") ?? "";
+  if (!Number.isInteger(size) || size <= 0 || size > 200) throw new Error("not a QR code's SVG");
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = size * scale;
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#fff";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = "#000";
+  for (const [, c, r] of d.matchAll(/M(\d+) (\d+)h1v1h-1z/g)) g.fillRect(Number(c) * scale, Number(r) * scale, scale, scale);
+  return canvas;
+}
