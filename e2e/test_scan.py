@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import Device, chromium_launch, no_horizontal_scroll
+from browser_support import Device, chromium_launch, no_horizontal_scroll, wait_engine
 
 NO_BARCODE_DETECTOR = "delete globalThis.BarcodeDetector;"
 #: The fake camera's picture: 4:3, as most cameras.
@@ -100,7 +100,8 @@ def camera_devices(camera_browser, server):
 
 
 def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, site, camera):
-    mj = camera_devices(mj=True).page
+    mj_device = camera_devices(mj=True)
+    mj = mj_device.page
     player = camera_devices(mj=False).page
     mj.goto(site + "#/live")
     expect(mj.get_by_role("heading", name="Table en direct", level=1)).to_be_visible()
@@ -164,6 +165,22 @@ def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, s
     # The decoder came from static/vendor: the page asked for nothing else (Device.check).
     loaded = mj.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /zxing|barcode/.test(n))")
     assert any(n.endswith("/static/vendor/zxing-wasm/dist/reader/zxing_reader.wasm") for n in loaded), loaded
+
+    # Offline, a page of the app still decodes: the service worker precached the decoder.
+    wait_engine(mj)  # the service worker registers once the engine is ready
+    mj.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    mj_device.context.set_offline(True)
+    offline = mj_device.context.new_page()
+    offline.goto(site + "#/join")
+    expect(offline.locator("#live-join-scan")).to_be_visible()
+    assert offline.evaluate("() => navigator.serviceWorker.controller !== null")
+    assert offline.evaluate("""async () => {
+      const [{decodeQr}, {html, render}, qr] = await Promise.all([import('./static/js/views/scan.js'),
+        import('./static/vendor/lit-html/lit-html.js'), import('./static/js/share/qr.js')]);
+      const box = document.createElement('div');
+      render(qr.qrSvg(qr.qrMatrix('hors ligne'), 'code'), box);
+      return decodeQr(qr.qrCanvasOf(box.querySelector('svg')));
+    }""") == "hors ligne"
 
 
 def test_a_refused_or_absent_camera_says_so_in_one_sentence_and_the_paste_field_stays(camera_devices, devices, site):
