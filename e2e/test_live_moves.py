@@ -237,7 +237,7 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     expect(result).to_be_visible()
     after = wait_saved(mj, "d => d.systems.pointzero.entries.length === 2")
     assert after["systems"]["pointzero"] == h({"op": "pointzero.tension.use", "state": before["systems"]["pointzero"],
-                                               "kind": "dice", "who": "Mira", "note": ""})["state"]
+                                               "kind": "dice", "who": "Mira (Léa)", "note": ""})["state"]
     [seed] = feed_seeds(mj, "pointzero.test.roll")
     test = {"kind": "skill", "attribute": 4, "attribute_code": "ADR", "skill": 6, "skill_name": "Mécanique",
             "difficulty": "moyen", "critical": False, "meticuleux": False, "sacrifice": 1, "tension": True,
