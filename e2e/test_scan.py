@@ -245,3 +245,20 @@ def test_the_camera_is_the_back_one_else_the_front_one_else_any(devices, site):
     assert tried["refused"] == ["refused", [env]]
     assert tried["none"] == ["absent", [env, user, "true"]]
     assert tried["busy"] == ["absent", [env, user, "true"]]
+
+
+NO_WEBRTC = "delete globalThis.RTCPeerConnection; delete globalThis.webkitRTCPeerConnection;"
+
+
+def test_a_browser_without_webrtc_says_it_cannot_join_a_live_table(devices, site):
+    """Debian's WebKitGTK has no RTCPeerConnection: both live pages say so in plain words (a
+    stable [data-live-unsupported]) and nothing fails (Device.check: no page error)."""
+    page = devices(mj=True, scripts=(NO_WEBRTC,)).page
+    page.goto(site + "#/live")
+    notice = page.locator("[data-live-unsupported]")
+    expect(notice).to_contain_text("Ce navigateur ne peut pas rejoindre une table en direct")
+    expect(notice.get_by_role("link")).to_have_attribute("href", "#/share")
+    expect(page.locator("#live-open")).to_have_count(0)
+    page.goto(site + "#/join")
+    expect(page.locator("[data-live-unsupported]")).to_contain_text("il ne sait pas relier deux appareils (WebRTC absent)")
+    expect(page.locator("#live-join-scan")).to_have_count(0)
