@@ -59,10 +59,13 @@ if (process.argv[2] === "errors") {
     i18n.setLanguage(lang);
     words[lang] = errors.map((e) => i18n.errorMessage(e));
   }
-  process.stdout.write(JSON.stringify(words));
-  process.exit(0);
+  // (exit once the whole answer is written: a pipe takes 64 kB at a time)
+  process.stdout.write(JSON.stringify(words), () => process.exit(0));
+} else {
+  await renderAll();
 }
 
+async function renderAll() {
 const out = {};
 for (const lang of i18n.LANGUAGES) {
   await i18n.ensureLanguage(lang);
@@ -82,3 +85,4 @@ for (const lang of i18n.LANGUAGES) {
   out[lang]["colon()"] = [`Escrime${i18n.colon()}12`];
 }
 process.stdout.write(JSON.stringify(out));
+}

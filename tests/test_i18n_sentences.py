@@ -156,12 +156,12 @@ PZ_TEST = {"kind": "skill", "skill": 2, "attribute": 2, "difficulty": "moyen"}
 #: Requests the engine's schemas refuse, one per JSON Schema keyword a person can meet, and the
 #: French sentence each must read as (the field named by its label).
 SCHEMA_CASES = [
-    ({"op": "pointzero.test.odds", "test": {**PZ_TEST, "skill": "a"}}, "la compétence doit être un nombre entier"),
-    ({"op": "pointzero.test.odds", "test": {**PZ_TEST, "skill": 11}}, "la compétence doit valoir au plus 10"),
-    ({"op": "pointzero.test.odds", "test": {**PZ_TEST, "skill": -1}}, "la compétence doit valoir au moins 0"),
+    ({"op": "pointzero.test.odds", "test": {**PZ_TEST, "skill": "a"}}, "Compétence\u00a0: un nombre entier"),
+    ({"op": "pointzero.test.odds", "test": {**PZ_TEST, "skill": 11}}, "Compétence\u00a0: 10 au plus"),
+    ({"op": "pointzero.test.odds", "test": {**PZ_TEST, "skill": -1}}, "Compétence\u00a0: 0 au moins"),
     ({"op": "pointzero.test.odds", "test": {**PZ_TEST, "skill_name": "x" * 61}},
-     "la compétence doit faire au plus 60 caractères"),
-    ({"op": "unicreon.test.odds", "test": {"skill": "expert"}}, "la compétence n'est pas une des valeurs permises"),
+     "Compétence\u00a0: 60 caractères au plus"),
+    ({"op": "unicreon.test.odds", "test": {"skill": "expert"}}, "Compétence\u00a0: une des valeurs proposées"),
 ]
 
 
@@ -173,7 +173,7 @@ def test_schema_errors_are_french_sentences_naming_the_field(request_, sentence)
     words = worded([error])
     assert sentence in words["fr"][0], words["fr"][0]
     assert not english(words["fr"][0]) and not raw_ids(words["fr"][0]), words["fr"][0]
-    assert "the skill" in words["en"][0] and "data." not in words["en"][0]
+    assert "Skill: " in words["en"][0] and "data." not in words["en"][0]
 
 
 def test_french_says_tour_as_the_rule_texts_do_never_round():

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from functools import cache
 from typing import Any
 
@@ -199,9 +200,30 @@ def _answer(request: Any, *, whole: bool) -> dict[str, Any]:
         _check_states(name, request)
         return OPS[name].handler(request)
     except RulesError as exc:
-        return exc.to_json()
+        return _with_violation(exc).to_json()
     except Exception as exc:  # a bug in the engine: report it as JSON, never as a traceback
         return RulesError("request.internal", kind=type(exc).__name__, detail=str(exc)[:200]).to_json()
+
+
+def _with_violation(exc: RulesError) -> RulesError:
+    """``exc`` with the schema violation it was raised for, as data the page words (field, rule,
+    limit: :func:`tablee.schema.schema_params`), when a check raised it while handling one and
+    passed on only fastjsonschema's English sentence (a system's state checked by its own
+    validator, before its rules): every schema refusal reads in the page's language."""
+    schema_error = sys.modules.get("fastjsonschema")
+    if schema_error is None or "rule" in exc.params:
+        return exc
+    cause = exc.__cause__ or exc.__context__
+    for _ in range(3):
+        if cause is None or isinstance(cause, schema_error.JsonSchemaValueException):
+            break
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, schema_error.JsonSchemaValueException):
+        from .schema import schema_params
+
+        found = schema_params(cause)
+        exc.params = {**found, **{k: v for k, v in exc.params.items() if k != "detail"}}
+    return exc
 
 
 def _whole_float(text: str) -> float | int:

@@ -12,6 +12,7 @@ system's import time (issue 14: a system's first answer should be quick).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -146,22 +147,36 @@ def _scalar(value: Any) -> bool:
 def schema_params(exc: fastjsonschema.JsonSchemaException) -> dict[str, Any]:
     """What a schema violation says, as data the page words in its own language.
 
-    ``detail`` is fastjsonschema's English sentence (kept for logs and tests); ``field`` the
-    dotted path of the offending value without the validator's "data" root; ``rule`` the JSON
-    Schema keyword that failed ("type", "minimum", "maxLength", "enum", "additionalProperties"…)
-    and ``limit`` that keyword's value when it is plain data (a number, a type name, a short
-    list): the page turns ``rule`` into a French sentence (``schema.rule.<rule>``) naming the
-    field by its label, never showing "must be integer".
+    ``detail`` is fastjsonschema's English sentence (kept for logs and tests, never shown: the
+    page words ``rule`` instead); ``field`` the dotted path of the offending value without the
+    validator's "data" root, a list's items numbered as the forms number them (``skills.0.level``,
+    where fastjsonschema writes ``skills[0].level``), and for a missing key the path of that key
+    (``test.skill``, where fastjsonschema names the object holding it); ``rule`` the JSON Schema
+    keyword that failed ("type", "minimum", "maxLength", "enum", "additionalProperties"…) and
+    ``limit`` that keyword's value when it is plain data (a number, a type name, a short list):
+    the page turns ``rule`` into a sentence of its language (``schema.rule.<rule>``: "Score : 99
+    au plus") naming the field by its label (``schema.field.<name>``), never "must be integer".
     """
-    field = str(exc.name or "").removeprefix("data").lstrip(".")
+    field = _dotted(str(exc.name or "").removeprefix("data").lstrip("."))
     params: dict[str, Any] = {"detail": str(exc.message)[:200], "field": field}
     rule = getattr(exc, "rule", None)
     if isinstance(rule, str):
         params["rule"] = rule
         limit = getattr(exc, "rule_definition", None)
+        value = getattr(exc, "value", None)
+        if rule == "required" and isinstance(limit, list) and isinstance(value, dict):
+            missing = [name for name in limit if isinstance(name, str) and name not in value]
+            if missing:  # the key that is missing, as the field (the object holds the others)
+                params["field"] = f"{field}.{missing[0]}" if field else missing[0]
+                return params
         if _scalar(limit) or (isinstance(limit, list) and len(limit) <= 12 and all(_scalar(x) for x in limit)):
             params["limit"] = limit
     return params
+
+
+def _dotted(path: str) -> str:
+    """``skills[0].level`` -> ``skills.0.level`` (the forms' and the store's paths)."""
+    return re.sub(r"\[(\d+)\]", r".\1", path)
 
 
 def shape_problems(validate: Callable[[Any], Any], data: Any, code: str) -> list[Problem]:

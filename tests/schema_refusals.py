@@ -1,0 +1,163 @@
+"""Every kind of refusal every op's JSON Schema can give, as the engine sends it.
+
+:func:`refusals` walks each op's request schema: it builds the smallest request the schema
+accepts, then, for every value the schema describes (optional properties and list items
+included), breaks each keyword that bounds it (a wrong type, one below the minimum, one above
+the maximum, a text one character too long, a missing key, an unknown key, a value outside an
+enum…) and asks the op's validator. Each refusal is the ``request.invalid`` error
+:func:`tablee.api.handle` would send: the field's path, the keyword (``rule``) and its ``limit``
+(:func:`tablee.schema.schema_params`). tests/test_i18n_schema_refusals.py words them all.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import fastjsonschema
+
+from tablee.api import _validator, load_all
+from tablee.errors import RulesError
+from tablee.registry import OPS
+from tablee.schema import schema_params
+
+_WRONG_TYPE = {"integer": "x", "number": "x", "string": 7, "boolean": 7, "object": 7, "array": 7, "null": 7}
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    kind = schema.get("type")
+    return kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else []
+
+
+def minimal(schema: Any) -> Any:
+    """The smallest value ``schema`` describes (its required keys only; ``None`` when unsure)."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return copy.deepcopy(schema["const"])
+    if schema.get("enum"):
+        return copy.deepcopy(schema["enum"][0])
+    for key in ("anyOf", "oneOf"):
+        if schema.get(key):
+            return minimal(schema[key][0])
+    types = _types(schema)
+    kind = types[0] if types else ("object" if "properties" in schema else None)
+    if kind == "object":
+        props = schema.get("properties") or {}
+        out = {name: minimal(props.get(name, {})) for name in schema.get("required") or []}
+        for part in schema.get("allOf") or []:
+            extra = minimal(part)
+            if isinstance(extra, dict):
+                out.update({k: v for k, v in extra.items() if k not in out})
+        return out
+    if kind == "array":
+        return [minimal(schema.get("items", {})) for _ in range(schema.get("minItems", 0))]
+    if kind in ("integer", "number"):
+        low = schema.get("minimum", 0)
+        return max(low, 0) if schema.get("maximum", 0) >= 0 else low
+    if kind == "string":
+        return "a" * schema.get("minLength", 0)
+    if kind == "boolean":
+        return False
+    return None
+
+
+def _breaks(schema: dict[str, Any], value: Any) -> Iterator[Any]:
+    """Values that break one keyword of ``schema`` each (``value`` is a valid one)."""
+    for kind in _types(schema)[:1]:
+        if "null" not in _types(schema) or kind != "null":
+            yield _WRONG_TYPE.get(kind, 7)
+    if "minimum" in schema:
+        yield schema["minimum"] - 1
+    if "maximum" in schema:
+        yield schema["maximum"] + 1
+    if "minLength" in schema and schema["minLength"] > 0:
+        yield ""
+    if "maxLength" in schema:
+        yield "a" * (schema["maxLength"] + 1)
+    if "enum" in schema or "const" in schema:
+        yield "zz-unknown"
+    if "pattern" in schema:
+        yield "#?"
+    if "maxItems" in schema and isinstance(value, list):
+        yield [minimal(schema.get("items", {}))] * (schema["maxItems"] + 1)
+    if schema.get("minItems", 0) > 0:
+        yield []
+    if isinstance(value, dict):
+        if schema.get("additionalProperties") is False:
+            yield {**value, "zzunknown": 1}
+        for name in schema.get("required") or []:
+            yield {k: v for k, v in value.items() if k != name}
+        if "maxProperties" in schema:
+            item = minimal(schema.get("additionalProperties") or {})
+            yield {**value, **{f"k{i}": item for i in range(schema["maxProperties"] + 1)}}
+
+
+def _places(schema: Any, value: Any, path: tuple = ()) -> Iterator[tuple[tuple, dict[str, Any], Any]]:
+    """``(path, schema, valid value)`` for every value the schema describes below ``value``."""
+    if not isinstance(schema, dict):
+        return
+    yield path, schema, value
+    if isinstance(value, dict):
+        for name, sub in (schema.get("properties") or {}).items():
+            yield from _places(sub, value[name] if name in value else minimal(sub), (*path, name))
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict) and not schema.get("properties"):
+            yield from _places(extra, minimal(extra), (*path, "k"))
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict) and schema.get("maxItems", 1) > 0:
+        yield from _places(schema["items"], value[0] if value else minimal(schema["items"]), (*path, 0))
+
+
+def _put(root: Any, path: tuple, value: Any) -> Any:
+    root = copy.deepcopy(root)
+    if not path:
+        return value
+    parent = root
+    for step in path[:-1]:
+        if isinstance(parent, dict):
+            parent = parent.setdefault(step, {})
+        else:
+            while len(parent) <= step:
+                parent.append(None)
+            parent = parent[step]
+    if isinstance(parent, list):
+        while len(parent) <= path[-1]:
+            parent.append(None)
+    parent[path[-1]] = value
+    return root
+
+
+def broken(schema: dict[str, Any], base: Any = None) -> Iterator[Any]:
+    """``base`` (else the smallest value ``schema`` accepts) with one keyword broken, for every
+    value the schema describes and every keyword bounding it."""
+    base = minimal(schema) if base is None else base
+    for path, sub, value in _places(schema, base):
+        if path[:1] == ("op",):
+            continue
+        for wrong in _breaks(sub, value):
+            try:
+                yield _put(base, path, wrong)
+            except (TypeError, IndexError, KeyError):  # a value the walk could not build
+                continue
+
+
+def refusals_of(name: str) -> Iterator[dict[str, Any]]:
+    """The distinct refusals (field, rule, limit) of op ``name``'s schema, as engine errors."""
+    validate = _validator(name)
+    seen = set()
+    for request in broken(OPS[name].schema, {**minimal(OPS[name].schema), "op": name}):
+        try:
+            validate(request)
+        except fastjsonschema.JsonSchemaException as exc:
+            params = schema_params(exc)
+            key = (params["field"], params.get("rule"), repr(params.get("limit")))
+            if key not in seen:
+                seen.add(key)
+                yield RulesError("request.invalid", op=name, path=str(exc.name or ""), **params).to_json()["error"]
+
+
+def refusals() -> dict[str, list[dict[str, Any]]]:
+    """op -> its refusals, for every op of every system."""
+    load_all()
+    return {name: list(refusals_of(name)) for name in sorted(OPS)}
