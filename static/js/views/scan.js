@@ -152,6 +152,7 @@ export class Scan {
       if (this.state !== "starting") throw new ScanError("stopped");
       Object.assign(this, { stream, kind, facing: facingOf(stream), state: "scanning" });
       this.rerender();
+      this.focus(this.ids.stop); // the start button is gone: a keyboard stays on the scan
       this.look(detector, stream, 0);
     } catch (error) {
       for (const track of stream?.getTracks() ?? []) track.stop();
@@ -188,6 +189,10 @@ export class Scan {
     this.timer = setTimeout(() => this.look(detector, stream, 0), LOOK_EVERY_MS);
   }
 
+  focus(id) {
+    document.getElementById(id)?.focus({ preventScroll: true });
+  }
+
   /** Stop the camera (the state becomes `state`: "idle" by default). */
   stop(state = "idle") {
     clearTimeout(this.timer);
@@ -209,7 +214,7 @@ export class Scan {
               : nothing}
           </div>
           <p class="muted small" role="status">${this.stream ? t("live.scan_aim") : t("live.scan_starting")}</p>
-          <div class="row"><button type="button" id=${this.ids.stop} @click=${() => { this.stop(); this.rerender(); }}>${t("live.scan_stop")}</button></div>`
+          <div class="row"><button type="button" id=${this.ids.stop} @click=${() => { this.stop(); this.rerender(); this.focus(this.ids.start); }}>${t("live.scan_stop")}</button></div>`
         : html`<div class="row"><button type="button" id=${this.ids.start} @click=${() => this.start()}>${t(this.labels.start)}</button></div>`}
       ${failed ? html`<p class="field-error" role="alert" data-scan-error=${this.state}>${t(`live.scan_${this.state}`)}</p>` : nothing}
     </div>`;
