@@ -264,3 +264,19 @@ def test_a_browser_without_webrtc_says_it_cannot_join_a_live_table(devices, site
     page.goto(site + "#/join")
     expect(page.locator("[data-live-unsupported]")).to_contain_text("il ne sait pas relier deux appareils (WebRTC absent)")
     expect(page.locator("#live-join-scan")).to_have_count(0)
+
+
+def test_the_join_page_speaks_its_own_words_before_the_engine_is_up(camera_devices, site):
+    """A phone opening an invitation is often a first visit, its engine still starting: the join
+    page (and its scan) loads the live table's texts itself. Here the engine never comes up
+    (Pyodide's files are held), and the page is in French all the same."""
+    phone = camera_devices(mj=False)
+    held = []
+    phone.context.route(re.compile(r".*/static/vendor/pyodide/.*"), lambda route: held.append(route))
+    page = phone.page
+    page.goto(site + "#/join")
+    expect(page.locator("#live-join-scan")).to_have_text("Scanner l'invitation")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Rejoindre la table")
+    assert page.evaluate("() => document.documentElement.dataset.engine") != "ready"
+    for route in held:
+        route.abort()

@@ -658,7 +658,9 @@ function writePending({ final = false } = {}) {
   const history = app.history();
   let historyChanged = false;
   let shown = null;
-  for (const { mutate, at, history: kind = null, record = true, label = null, shallow = false, made = null, page = null } of batch) {
+  const refusedHere = []; // (accepted on this tab's copy, refused on the table as saved now)
+  for (const change of batch) {
+    const { mutate, at, history: kind = null, record = true, label = null, shallow = false, made = null, page = null } = change;
     const reused = made !== null && made.base === doc; // (the table it was made on: nothing came between)
     const next = reused ? made.next : copyFor(doc, shallow);
     try {
@@ -677,7 +679,7 @@ function writePending({ final = false } = {}) {
     }
     const problem = reused ? null : checkCandidate(next, doc, app.limits);
     if (problem) {
-      app.refusal = { at, text: refusalText(problem) };
+      refusedHere.push({ change, problem });
       continue;
     }
     if (record) {
@@ -703,10 +705,49 @@ function writePending({ final = false } = {}) {
     }
     if (shown) showToast(shown.entry, shown.kind === "redo" ? "change" : shown.kind, shown.page);
   }
+  if (refusedHere.length) offerBack(refusedHere);
   setWritten(through); // (saved, or kept to write again: the save-state line says so)
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();
   renderAll();
+}
+
+/** The notice offering back the changes refused at their write: {id, changes}, or null. */
+let offered = null;
+
+/**
+ * Changes this tab accepted on its own copy of the table that the table as saved refused when
+ * they were written (another tab or device changed it meanwhile: together the table would pass
+ * a limit, 200 characters…). They are not lost without a word: one notice on this page says how
+ * many, and why, and offers them back: "Réessayer" makes them again on the table as it is then
+ * (each checked again: one still refused stays offered).
+ */
+function offerBack(refused) {
+  // (one notice: changes still offered join the new ones; a notice dismissed was declined)
+  const shown = offered ? notices.findIndex((n) => n.id === offered.id) : -1;
+  if (shown >= 0) notices.splice(shown, 1);
+  const changes = [...(shown >= 0 ? offered.changes : []), ...refused.map((r) => r.change)];
+  const text = tn("save.refused_at_write", changes.length, { reason: refusalText(refused[refused.length - 1].problem) });
+  const id = app.notify("error", text, [{ label: t("save.retry"), run: () => retryRefused(changes) }]);
+  offered = { id, changes };
+}
+
+function retryRefused(changes) {
+  offered = null;
+  const still = [];
+  for (const c of changes) {
+    const next = copyFor(app.doc, c.shallow);
+    let problem = null;
+    try {
+      c.mutate(next);
+      problem = checkCandidate(next, app.doc, app.limits);
+    } catch {
+      continue; // (a change that cannot be made again at all, an undo whose paths changed)
+    }
+    if (problem) still.push({ change: c, problem });
+    else app.update(c.mutate, { at: null, history: c.history, record: c.record, label: c.label, shallow: c.shallow });
+  }
+  if (still.length) offerBack(still);
 }
 
 /**
@@ -937,8 +978,9 @@ async function loadSystemView(route) {
   const load = () =>
     Promise.all([
       (isSystem ? SYSTEM_VIEWS : LAZY_VIEWS)[route](),
-      // A system's page speaks with its own texts: they come with it.
-      isSystem ? ensureNamespaces([route]) : null,
+      // A system's page speaks with its own texts: they come with it (the join page with the
+      // live table's: a phone opening an invitation's link is often a first visit).
+      isSystem ? ensureNamespaces([route === "join" ? "live" : route]) : null,
     ]);
   try {
     let module;
