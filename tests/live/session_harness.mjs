@@ -229,19 +229,30 @@ function newDevice(world, name, role, doc) {
   const app = fakeApp(structuredClone(doc));
   const storage = memoryStorage();
   const session = watched(new Session(app, { role, me: role === "player" ? `m-${name}` : null, key: `key-${name}`, name, storage }), app);
+  // The table's pace (hub.js rateWait) is not what these tests check, but for the one that
+  // sets it (`rate`): the others send moves far faster than a person does.
+  if (role === "mj") session.rate = { perMinute: 600_000, burst: 10_000 };
   const d = { name, role, app, storage, session, links: [] };
   world.devices.set(name, d);
   return d;
 }
 
 /** Open a link between the MJ and player `name` (held: deliver with "deliver"). */
-function connect(world, name, { as = null, key = null } = {}) {
+function connect(world, name, { as = null, key = null, called = null } = {}) {
   const mj = device(world, "mj");
   const p = device(world, name);
   const [a, b] = memoryLinkPair({ manual: true });
-  // `as`: answer for another member's id (a hostile phone), with `key` (its own by default)
-  const admitted = mj.session.attach({ link: a, memberId: as ?? p.session.me, name, key: key ?? p.session.key });
-  if (!admitted) return false;
+  // `as`: answer for another member's id (a hostile phone), with `key` (its own by default);
+  // `called`: under another name than the device's
+  const admitted = mj.session.attach({ link: a, memberId: as ?? p.session.me, name: called ?? name, key: key ?? p.session.key });
+  if (!admitted) {
+    if (!a.open) return false;
+    // refused but told why (a name already at the table): the phone's side is up, as a real
+    // link's is, and hears it before the link closes
+    p.session.attach({ link: b, memberId: p.session.me, name: called ?? name });
+    world.links.set(name, [a, b]);
+    return false;
+  }
   p.session.attach({ link: b, memberId: p.session.me, name });
   p.links.push(b);
   mj.links.push(a);
@@ -286,8 +297,8 @@ const handlers = {
     newDevice(worlds.get(world), name, "player", doc);
     return true;
   },
-  async connect({ world, name, as = null, key = null }) {
-    return connect(worlds.get(world), name, { as, key });
+  async connect({ world, name, as = null, key = null, called = null }) {
+    return connect(worlds.get(world), name, { as, key, called });
   },
   async disconnect({ world, name }) {
     const w = worlds.get(world);
@@ -561,7 +572,11 @@ const handlers = {
     device(worlds.get(world), "mj").app.churn = count;
     return true;
   },
-  async sleep({ ms }) {
+  async rate({ world, perMinute, burst }) {
+    device(worlds.get(world), "mj").session.rate = { perMinute, burst };
+    return true;
+  },
+    async sleep({ ms }) {
     await new Promise((resolve) => setTimeout(resolve, ms));
     return true;
   },

@@ -22,6 +22,22 @@ const CONFLICT = "live.refused.conflict";
 /** A player's « Annuler » at a live table (hub.js undoMove), and how many of each member's
  * changes the hub remembers for it. */
 export const UNDO = "live.undo";
+/** A member's moves and log notes: at most RATE_PER_MINUTE a minute on average, with a burst
+ * of RATE_BURST at once (a token bucket per member); beyond, `live.refused.rate` with the wait
+ * in ms (`wait`): the phone keeps the move waiting and sends it again then. An honest phone's
+ * waiting moves after a broken link go at that pace; a flood cannot fill the log. */
+export const RATE_PER_MINUTE = 30;
+export const RATE_BURST = 10;
+export const RATE = "live.refused.rate";
+/** A member's refusals are grouped into its last refusal line among the feed's last lines. */
+const GROUP_WINDOW = 50;
+/** A name already at the table (hub.js refusalFor). */
+export const NAME_TAKEN = "live.refused.name_taken";
+/** What a player's presence may say. */
+const PRESENCE_KEYS = ["name", "role", "member"];
+
+/** A name as a person reads it: "Léa", " léa " and "LÉA" are one name at the table. */
+const nameKey = (name) => (typeof name === "string" ? name.normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("fr") : "");
 const MAX_CHANGES = 20;
 /** The log's cap (py/tablee/store.py MAX_LOG). */
 const MAX_LOG = 1000;
@@ -183,6 +199,7 @@ export const hubMethods = {
     const m = this.members.get(id);
     this.members.set(id, { ...m, characters: ids, asked: [] });
     this.writePrivate(id);
+    this.awareness.setLocalStateField("players", this.assignments());
     this.saveSoon();
     this.emit();
   },
@@ -190,7 +207,25 @@ export const hubMethods = {
   /** The hub: a member announces only itself, as a player, under the name it joined with. */
   checkPresence(id, state) {
     const known = this.members.get(id);
-    return isObject(state) && state.member === id && state.role === "player" && known !== undefined && state.name === known.name;
+    // Only its name, its role and its member id, as flat text: what it plays is the MJ's to say.
+    return isObject(state) && Object.keys(state).every((k) => PRESENCE_KEYS.includes(k))
+      && state.member === id && state.role === "player" && known !== undefined && state.name === known.name;
+  },
+
+  /** Why a link answering for member `id` with `key` under `name` is refused, or null: another
+   * member's id without its key (`live.refused.identity`), or a name the MJ or a member present
+   * at the table already has (`live.refused.name_taken`: the phone is asked for another). Names
+   * are compared as a person reads them (case, accents' forms, spaces). A known member who is
+   * away is not a name taken: a phone whose storage was wiped comes back as a new member under
+   * its player's name (e2e/test_keep_rejoin.py); what that player played goes to it only by
+   * the MJ's explicit choice (the live page's « Personnages demandés »). */
+  refusalFor(id, key, name) {
+    if (!this.admits(id, key)) return "live.refused.identity";
+    const wanted = nameKey(name);
+    if (wanted === "" || wanted === nameKey(this.name)) return NAME_TAKEN;
+    const present = new Set(this.hub?.attached() ?? []);
+    for (const [other, m] of this.members) if (other !== id && present.has(other) && nameKey(m.name) === wanted) return NAME_TAKEN;
+    return null;
   },
 
   /** A member's move, bound to the link it came on: queued behind the others, run on the
@@ -202,6 +237,8 @@ export const hubMethods = {
     if (id !== null && done?.has(id)) return done.get(id);
     const running = this.running.get(memberId);
     if (id !== null && running?.has(id)) return running.get(id);
+    const wait = this.rateWait(memberId);
+    if (wait > 0) return this.note(memberId, this.members.get(memberId)?.name, move?.op, RATE, refusal(RATE, { wait }));
     const count = this.inFlight.get(memberId) ?? 0;
     if (count >= MAX_IN_FLIGHT) return this.note(memberId, this.members.get(memberId)?.name, move?.op, BUSY, refusal(BUSY));
     this.inFlight.set(memberId, count + 1);
@@ -323,6 +360,7 @@ export const hubMethods = {
       if (typeof made === "string") {
         // a character the player made on their phone is theirs
         this.members.set(memberId, { ...member, characters: [...new Set([...(member.characters ?? []), made])] });
+        this.awareness.setLocalStateField("players", this.assignments());
       }
       // Published once the MJ's device saved it (savedThen), and after the answer is sent (the
       // hub's `onanswered`, or the next task at the latest): the phone that moved is answered
@@ -483,15 +521,52 @@ export const hubMethods = {
   },
 
   /** The MJ's feed: one line per move that arrived (who, what, refused or not, and the seed
-   * the MJ's device drew for it: the MJ's to replay a draw, never sent to a phone). */
+   * the MJ's device drew for it: the MJ's to replay a draw, never sent to a phone). A member's
+   * refusals are one line (`count`, and `kinds`: how many of each code), moved to the end at
+   * each new one: a flood cannot push the rest of the feed out nor hide that it happened. The
+   * last `unseen` lines are the unseen ones (the live page marks them "nouveau"). */
   note(memberId, name, op, code, answer = null, drawn = null) {
-    this.feed.push({ at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
-      op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn });
+    const line = { at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
+      op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn };
+    const from = Math.max(0, this.feed.length - GROUP_WINDOW);
+    const at = code ? this.feed.findLastIndex((f, i) => i >= from && f.code && f.member === memberId) : -1;
+    if (at >= 0) {
+      const [group] = this.feed.splice(at, 1);
+      const kinds = isObject(group.kinds) ? { ...group.kinds } : { [group.code]: 1 };
+      kinds[code] = (kinds[code] ?? 0) + 1;
+      this.feed.push({ ...line, count: (group.count ?? 1) + 1, kinds });
+      if (at < this.feed.length - this.unseen) this.unseen += 1; // (it was seen: new again)
+    } else {
+      this.feed.push(code ? { ...line, count: 1, kinds: { [code]: 1 } } : line);
+      this.unseen += 1;
+    }
     if (this.feed.length > MAX_FEED) this.feed.splice(0, this.feed.length - MAX_FEED);
-    this.unseen += 1;
+    this.unseen = Math.min(this.unseen, this.feed.length);
     this.saveSoon(Y_SAVE_DELAY_MS);
     this.emit();
     return answer;
+  },
+
+  /** A message from member `memberId` the hub refused before any move (a forged presence, a
+   * write, a malformed or oversized frame): into the feed like a refused move. */
+  refusedMessage(memberId, code) {
+    this.note(memberId, this.members.get(memberId)?.name, "live.message", code);
+  },
+
+  /** Whether member `memberId` may send a move now (a token bucket: RATE_PER_MINUTE, a burst of
+   * RATE_BURST): the wait in ms before it may, 0 when it may (a token is taken then). */
+  rateWait(memberId) {
+    const now = Date.now();
+    const { perMinute, burst } = this.rate;
+    const bucket = this.buckets.get(memberId) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) * perMinute) / 60_000);
+    bucket.at = now;
+    this.buckets.set(memberId, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - bucket.tokens) * 60_000) / perMinute);
   },
 
   /** The MJ has looked at the feed. */

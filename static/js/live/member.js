@@ -8,7 +8,7 @@
 import { refusal } from "./sync.js";
 import { readJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
-import { LOCAL_KEYS, META, UNDO } from "./hub.js";
+import { LOCAL_KEYS, META, RATE, UNDO } from "./hub.js";
 
 export const MAX_QUEUE = 50;
 /** Characters answered for this phone's moves, remembered (member.js keepAnswered). */
@@ -19,6 +19,10 @@ const MAX_ANSWERED_CHARACTERS = 50;
  * before the player is told: a queued move is never dropped for a moment of traffic. */
 export const BUSY_RETRY_MS = 250;
 export const BUSY_RETRIES = 5;
+/** A move refused for the table's pace is sent again this many times at most. */
+const RATE_RETRIES = 20;
+/** The player is told of the table's pace once in this long, not once per waiting move. */
+const RATE_TOLD_MS = 10_000;
 const BUSY = "live.refused.busy";
 
 
@@ -196,7 +200,30 @@ export const memberMethods = {
     return true;
   },
 
-  /** The player cancels a waiting move (one the MJ's device has not answered). */
+  /** A waiting move the table refused for its pace (`live.refused.rate`, hub.js rateWait):
+   * sent again once the table takes it (`wait` ms), RATE_RETRIES times at most; the player is
+   * told once that their actions wait (the move stays listed, and can be cancelled). */
+  retryRate(entry, wait) {
+    const tries = entry.rate ?? 0;
+    if (tries >= RATE_RETRIES) return false;
+    if (tries === 0 && !(Date.now() - (this.rateToldAt ?? -Infinity) < RATE_TOLD_MS)) {
+      this.rateToldAt = Date.now();
+      this.dispatchEvent(new CustomEvent("refused", { detail: { code: RATE } }));
+    }
+    entry.rate = tries + 1;
+    entry.sent = false;
+    const delay = Math.min(60_000, Math.max(100, Number.isFinite(wait) ? wait : 2000));
+    setTimeout(() => {
+      if (this.queue.includes(entry) && !entry.sent && this.member?.synced) {
+        this.sendMove(entry);
+        this.emit();
+      }
+    }, delay);
+    this.emit();
+    return true;
+  },
+
+    /** The player cancels a waiting move (one the MJ's device has not answered). */
   cancel(id) {
     const at = this.queue.findIndex((q) => q.id === id);
     if (at < 0) return false;
@@ -218,6 +245,7 @@ export const memberMethods = {
     // answers it again with its first answer, which this phone has shown. Nothing more.
     if (at < 0 && !this.waiting.has(id)) return;
     if (at >= 0 && answer?.error?.code === BUSY && this.retryBusy(this.queue[at])) return;
+    if (at >= 0 && answer?.error?.code === RATE && this.retryRate(this.queue[at], answer.error.params?.wait)) return;
     if (at >= 0) this.queue.splice(at, 1);
     const resolve = this.waiting.get(id);
     this.waiting.delete(id);
@@ -326,8 +354,6 @@ export const memberMethods = {
   onPrivateUpdate() {
     this.saveSoon(Y_SAVE_DELAY_MS);
     if (this.joined) this.showTable();
-    const characters = this.assigned();
-    if (!same(this.awareness.getLocalState()?.characters, characters)) this.awareness.setLocalStateField("characters", characters);
     this.emit();
   },
 };

@@ -33,7 +33,7 @@ import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 import { mirror, readJson } from "./ydoc.js";
 import { Hub, Member, refusal } from "./sync.js";
 import { setPrivateReader } from "./private.js";
-import { hubMethods, MAX_FEED, META } from "./hub.js";
+import { hubMethods, MAX_FEED, META, NAME_TAKEN, RATE_BURST, RATE_PER_MINUTE } from "./hub.js";
 import { MAX_QUEUE, memberMethods } from "./member.js";
 import { deltaOf, isObject, LOCAL, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
 
@@ -98,6 +98,8 @@ export class Session extends EventTarget {
       .map(([member, list]) => [member, new Map(list.filter((e) => Array.isArray(e) && typeof e[0] === "string"))]));
     this.running = new Map();
     this.changes = new Map(); // memberId -> its last changes (the hub: a player's « Annuler »)
+    this.rate = { perMinute: RATE_PER_MINUTE, burst: RATE_BURST }; // (hub.js rateWait)
+    this.buckets = new Map(); // memberId -> {tokens, at}
     this.chain = Promise.resolve(); // the hub: one move at a time, in arrival order
     this.awareness = new Awareness(this.publicDoc);
     // A player's device follows the public doc update by update (only what changed is read
@@ -127,6 +129,7 @@ export class Session extends EventTarget {
         onmove: (id, move, moveId) => this.referee(id, move, moveId),
         checkPresence: (id, state) => this.checkPresence(id, state),
         onanswered: () => this.publishNow(),
+        onrefused: (id, code) => this.refusedMessage(id, code),
       });
     } else {
       this.member = new Member({ publicDoc: this.publicDoc, privateDoc: this.privateDocs.get(me), awareness: this.awareness });
@@ -151,7 +154,9 @@ export class Session extends EventTarget {
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
       setPrivateReader(() => this.privateContent());
     }
-    this.awareness.setLocalState({ name, role, characters: this.assigned(), member: me });
+    // A presence is a name and a role (and, for a player, its member id); what a player plays
+    // is the MJ's to say: the MJ's own presence carries the assignments (`players`).
+    this.awareness.setLocalState(role === "mj" ? { name, role, players: this.assignments() } : { name, role, member: me });
     this.awareness.on("change", () => this.emit());
     this.publicDoc.on("update", (update, origin) => {
       try {
@@ -197,18 +202,25 @@ export class Session extends EventTarget {
   attach({ link, memberId, name, key = null }) {
     if (this.role === "mj") {
       const known = this.members.get(memberId);
-      if (!this.admits(memberId, key)) {
-        try {
-          link.close();
-        } catch {
-          // closed already
+      // (checked before anything of the member's, its place in the list included, is touched)
+      const refused = this.refusalFor(memberId, key, name);
+      if (refused !== null) {
+        this.note(memberId, name, "live.identity", refused);
+        if (refused === NAME_TAKEN) this.hub.refuse(link, refused); // (the phone is told: another name)
+        else {
+          try {
+            link.close();
+          } catch {
+            // closed already
+          }
         }
-        this.note(memberId, name, "live.identity", "live.refused.identity");
-        this.dispatchEvent(new CustomEvent("refused", { detail: { name, code: "live.refused.identity" } }));
+        // (the identity refusal names whose identity was claimed; a taken name is said plainly)
+        this.dispatchEvent(new CustomEvent("refused", { detail: refused === NAME_TAKEN ? { code: refused } : { name, code: refused } }));
         return false;
       }
       this.members.set(memberId, { characters: [], asked: [], ...known, name, key, seen: new Date().toISOString() });
       this.writePrivate(memberId);
+      this.awareness.setLocalStateField("players", this.assignments());
       this.hub.attach(link, memberId);
     } else {
       this.member.attach(link);
@@ -233,17 +245,32 @@ export class Session extends EventTarget {
 
 
   /** Everyone at the table: [{id, name, role, characters, asked, here}] (the MJ's device knows the absent too). */
+  /** The MJ's assignments as its presence carries them: {memberId: [character ids]}. */
+  assignments() {
+    if (this.role !== "mj") return {};
+    return Object.fromEntries([...this.members].map(([id, m]) => [id, m.characters ?? []]));
+  }
+
+  /** A phone: the assignments the MJ's presence announces (never what a phone says of itself). */
+  assignmentsSeen() {
+    for (const state of this.awareness.getStates().values()) {
+      if (isObject(state) && state.role === "mj" && isObject(state.players)) return state.players;
+    }
+    return {};
+  }
+
   presence() {
     const here = new Map();
     for (const [clientId, state] of this.awareness.getStates()) {
       if (!isObject(state) || typeof state.name !== "string") continue;
       const id = typeof state.member === "string" ? state.member : `mj:${clientId}`;
       const known = this.role === "mj" ? this.members.get(id) : null;
+      const played = this.role === "mj" ? null : this.assignmentsSeen()[id];
       here.set(id, {
         id,
         name: state.name,
         role: state.role === "mj" ? "mj" : "player",
-        characters: known ? known.characters ?? [] : Array.isArray(state.characters) ? state.characters.filter((c) => typeof c === "string") : [],
+        characters: known ? known.characters ?? [] : Array.isArray(played) ? played.filter((c) => typeof c === "string") : [],
         asked: known ? known.asked ?? [] : [],
         here: true,
         me: clientId === this.awareness.clientID,

@@ -39,6 +39,8 @@ const MAX_MOVE_ID = 64;
 /** Default bound on one message: a table document is kept under a few MB in localStorage. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 const DOC_NAMES = ["public", "private"];
+/** A refused link (Hub.refuse) stays open this long, for the refusal to reach the phone. */
+const REFUSE_CLOSE_MS = 2000;
 
 function envelope(kind, doc, write) {
   const encoder = encoding.createEncoder();
@@ -82,7 +84,8 @@ class Connection {
    * connection)`: whether the peer may speak for that presence; `onmove(move)` (hub) and
    * `onanswer(id, answer)` (member); `onanswered()` (hub): a move's answer was just sent.
    */
-  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null, onanswered = () => {} } = {}) {
+  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null, onanswered = () => {}, onrefused = () => {} } = {}) {
+    this.onrefused = onrefused;
     this.link = link;
     this.hub = hub;
     this.mayAnnounce = mayAnnounce;
@@ -138,7 +141,13 @@ class Connection {
         return;
       }
       this.refused += 1;
-      this.answer(null, refusal(error instanceof Refused ? error.code : "live.refused.malformed"));
+      const code = error instanceof Refused ? error.code : "live.refused.malformed";
+      this.answer(null, refusal(code));
+      try {
+        this.onrefused(code); // (the MJ's feed: every refusal reaches it)
+      } catch {
+        // the app's: never a reason to drop the link
+      }
     }
   }
 
@@ -267,10 +276,13 @@ export class Hub {
    *   member may announce this presence (its own id, as a player)
    * @param {() => void} [options.onanswered] called right after a move's answer is sent (the
    *   referee publishes the move's table then: the phone that moved is answered first)
+   * @param {(memberId: string, code: string) => void} [options.onrefused] a member's message
+   *   was refused (the code it was answered with): the MJ's feed shows it
    */
   constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MOVE_BYTES,
-    onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true, onanswered = () => {} }) {
+    onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true, onanswered = () => {}, onrefused = () => {} }) {
     this.onmove = onmove;
+    this.onrefused = onrefused;
     this.onanswered = onanswered;
     this.checkPresence = checkPresence;
     this.publicDoc = publicDoc;
@@ -311,6 +323,7 @@ export class Hub {
       // bound to the link's member: what the move says of its sender is not read
       onmove: (move, id) => this.onmove(memberId, move, id),
       onanswered: () => this.onanswered(),
+      onrefused: (code) => this.onrefused(memberId, code),
     });
     this.members.set(memberId, conn);
     conn.start();
@@ -343,6 +356,24 @@ export class Hub {
     if (this.members.get(memberId) === conn) this.members.delete(memberId);
     // the member is away: its presence goes, for the hub and (relayed) for every other member
     awarenessProtocol.removeAwarenessStates(this.awareness, Array.from(conn.clients), conn);
+  }
+
+  /** Refuse a link before syncing anything on it: the phone gets the refusal (`code`, as an
+   * answer with id null) and the link closes a moment later (a close at once could drop it). */
+  refuse(link, code, delay = REFUSE_CLOSE_MS) {
+    link.onmessage = () => {};
+    try {
+      link.send(jsonMessage(MESSAGE_ANSWER, { id: null, answer: refusal(code) }));
+    } catch {
+      // a closed link: nothing to tell
+    }
+    setTimeout(() => {
+      try {
+        link.close();
+      } catch {
+        // closed already
+      }
+    }, delay);
   }
 
   /** Close a member's link (its presence goes away). */

@@ -150,9 +150,16 @@ function hostLinkOpened(app, link) {
   const { memberId: member, name, key } = link.peer;
   // A phone answering with a known member's id must hold that member's key: checked before
   // anything of the member's (its link, its place) is touched.
-  if (!ensure("mj").admits(member, key)) {
+  const refused = ensure("mj").refusalFor(member, key, name);
+  if (refused === "live.refused.identity") {
     link.close();
     app.notify("warning", t("live.identity_refused", { name }));
+    app.rerender();
+    return;
+  }
+  if (refused !== null) {
+    // A name already at the table: the session tells the phone to choose another (its link
+    // closes a moment later); the list of players does not change.
     app.rerender();
     return;
   }
@@ -199,8 +206,11 @@ async function acceptAnswer(app) {
   host.pending.delete(answer.id);
   host.used.add(answer.id);
   host.answer = "";
+  // The list of players changes only for an answer that passes the key (and name) check: a
+  // phone answering with Léa's id and another key never marks Léa "connexion…".
+  const admitted = ensure("mj").refusalFor(answer.memberId, answer.key, answer.name) === null;
   const before = host.players.get(answer.memberId);
-  host.players.set(answer.memberId, { name: answer.name, state: "connecting", link: before?.link ?? null });
+  if (admitted) host.players.set(answer.memberId, { name: answer.name, state: "connecting", link: before?.link ?? null });
   host.unreachable = false;
   if (host.current?.id === answer.id) {
     host.current = null;
@@ -210,7 +220,7 @@ async function acceptAnswer(app) {
   try {
     hostLinkOpened(app, await offer.accept(text));
   } catch (error) {
-    const entry = host.players.get(answer.memberId);
+    const entry = admitted ? host.players.get(answer.memberId) : null;
     if (entry && entry.state === "connecting") entry.state = "unreachable";
     if (error instanceof LiveError && error.code === "unreachable") host.unreachable = true;
     else host.answerError = reason(error);
@@ -530,18 +540,24 @@ function claimForm(app, session) {
   </fieldset>`;
 }
 
-/** The MJ confirms what players asked for (a character is played by one player at a time). */
+/** The MJ confirms what players asked for (a character is played by one player at a time). A
+ * character another player plays already is said plainly and has its own button, which says
+ * that it takes the character from that player: never handed over by the « Confirmer » of the
+ * rest (a phone under a known name could otherwise take a player's character and hand). */
 function assignSection(app, session) {
   const asking = session.presence().filter((p) => p.role === "player" && p.asked.length);
   if (!asking.length) return nothing;
   const holder = new Map();
   for (const p of session.presence()) for (const c of p.characters) holder.set(c, p);
   return html`<div data-testid="live-assign"><h3>${t("live.assign_title")}</h3><ul>
-    ${asking.map((p) => html`<li data-member=${p.id}><strong>${p.name}</strong>${colon()}${p.asked.map((id) => {
-      const other = holder.get(id);
-      return html`${characterName(app, id)}${other && other.id !== p.id ? html` <span class="muted">(${t("live.assigned_elsewhere", { name: other.name })})</span>` : nothing}; `;
+    ${asking.map((p) => {
+      const free = p.asked.filter((id) => !holder.get(id) || holder.get(id).id === p.id);
+      const taken = p.asked.filter((id) => !free.includes(id));
+      return html`<li data-member=${p.id}><strong>${p.name}</strong>${colon()}${free.map((id) => html`${characterName(app, id)}; `)}
+      ${free.length ? html`<button type="button" data-confirm=${p.id} @click=${() => session.assign(p.id, free)}>${t("live.assign_confirm")}</button>` : nothing}
+      ${taken.map((id) => html`<p class="live-contested" data-contested=${id}>${t("live.assigned_elsewhere_plain", { character: characterName(app, id), other: holder.get(id).name })}
+        <button type="button" data-take=${id} @click=${() => session.assign(p.id, [...new Set([...p.characters, id])])}>${t("live.assign_take", { character: characterName(app, id), other: holder.get(id).name, name: p.name })}</button></p>`)}</li>`;
     })}
-      <button type="button" data-confirm=${p.id} @click=${() => session.assign(p.id, p.asked)}>${t("live.assign_confirm")}</button></li>`)}
   </ul></div>`;
 }
 
@@ -572,7 +588,19 @@ function refusalReason(code) {
   return has(`live.why.${code}`) ? t(`live.why.${code}`) : errorMessage({ code });
 }
 
-/** The MJ's feed of the moves that arrived (newest first), with how many are unseen. */
+/** What a feed line says happened: done, refused and why, or for a member's grouped refusals
+ * how many and the commonest reason ("57 refus, dont 31 : message illisible"). */
+function feedOutcome(f) {
+  if (!f.code) return t("live.feed_done");
+  const count = Number.isInteger(f.count) ? f.count : 1;
+  if (count < 2) return t("live.feed_refused", { reason: refusalReason(f.code) });
+  const [top, k] = Object.entries(f.kinds ?? { [f.code]: count }).sort((a, b) => b[1] - a[1])[0];
+  return k === count ? t("live.feed_refusals_one", { n: count, reason: refusalReason(top) })
+    : t("live.feed_refusals", { n: count, k, reason: refusalReason(top) });
+}
+
+/** The MJ's feed of the moves that arrived (newest first), with how many are unseen: the last
+ * `unseen` lines, each marked "nouveau" (every one of them is shown). */
 function feedSection(session) {
   if (session.unseen > 0) {
     // The MJ opened the feed: what arrived is seen (the count beside the link goes), and the
@@ -580,13 +608,13 @@ function feedSection(session) {
     host.fresh = session.unseen;
     queueMicrotask(() => session.seen());
   }
-  const items = session.feed.slice(-30).reverse();
-  return html`<div data-testid="live-feed" data-unseen=${session.unseen}><h3>${t("live.feed_title", { n: session.unseen })}</h3>
-    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · <span data-op=${f.op}>${opLabel(f.op)}</span> ·
-      ${f.code ? t("live.feed_refused", { reason: refusalReason(f.code) }) : t("live.feed_done")}
+  const items = session.feed.slice(-Math.max(30, host.fresh ?? 0)).reverse();
+  return html`<section class="card" aria-labelledby="live-feed-title" data-testid="live-feed" data-unseen=${session.unseen}><h2 id="live-feed-title">${t("live.feed_title", { n: session.unseen })}</h2>
+    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${i < host.fresh ? "yes" : "no"}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · <span data-op=${f.op}>${opLabel(f.op)}</span> ·
+      ${feedOutcome(f)}
       <span class="muted small">(${formatClock(f.at, { seconds: true })})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
     ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}
-  </div>`;
+  </section>`;
 }
 
 function handsSection(app, session) {
@@ -608,7 +636,7 @@ function sessionSection(app) {
     <h2 id="live-session-title">${t("live.session_title")}</h2>
     <div aria-live="polite">${peopleList(app, session)}</div>
     ${session.role === "player" ? html`${pendingSection(session)}${claimForm(app, session)}${handsSection(app, session)}`
-      : html`${assignSection(app, session)}${feedSection(session)}`}
+      : assignSection(app, session)}
     <div class="row"><button type="button" id="live-leave" @click=${() => { leave(); app.rerender(); }}>${t("live.leave")}</button></div>
     <p class="muted small">${t("live.leave_help")}</p>
   </section>`;
@@ -623,5 +651,8 @@ export function render(app) {
     watch(() => app.rerender());
   }
   if (app.route === JOIN_ROUTE) return html`${renderJoin(app)}${sessionSection(app)}`;
-  return html`${renderHost(app)}${sessionSection(app)}`;
+  // The MJ's feed first: what the phones did (and what was refused) is what the MJ looks for.
+  const session = current();
+  const feed = session?.role === "mj" ? feedSection(session) : nothing;
+  return html`${feed}${renderHost(app)}${sessionSection(app)}`;
 }
