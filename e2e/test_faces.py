@@ -242,7 +242,7 @@ def test_theorem_tarot_figures_numbers_and_arcana(app, width):
     expect(queen).to_have_attribute("data-rank", "reine")
     expect(queen).to_have_attribute("aria-label", "Reine de coupe")
     expect(queen.locator(".card-symbol")).to_have_text("♛")
-    expect(queen.locator(".card-corner.top")).to_have_text("R♥")
+    expect(queen.locator(".card-corner.top")).to_have_text("Re♥")  # Reine (Roi is "Ro")
     app.click("#th-figure-aside")
     expect(app.locator("[data-testid=th-aside-card]")).to_have_attribute("data-card-id", "coupe-reine")
     app.click("#th-draw")

@@ -1,7 +1,7 @@
 """The first evening, round two: arcana and cards that start empty.
 
-- Théorem: the text gives no arcana effects, the table writes them: the MK screen's editor of
-  all 22 is open while none is written and counts them; an arcane played "pour son effet"
+- Théorem: the text gives no arcana effects, the table writes them: the MK screen's editor
+  counts them and opens a text box for each arcane the MK chooses to write; an arcane played "pour son effet"
   shows the effect the table wrote (before: only "joué pour son effet", the text nowhere).
 - SYSTMJ: an empty card library says what each of the four families is for and opens a new
   card of the family chosen, each field explained under it (before: "Aucune carte pour
@@ -35,9 +35,13 @@ def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site
     open_table(page, site, table([joshua], {"theorem": state}), "theorem/mk")
 
     editor = page.get_by_test_id("th-effects")
-    expect(editor).to_have_attribute("open", "")  # nothing written yet: the editor is open
+    # Shown on demand: closed, then one line per arcane and a text box only for those written.
+    expect(editor).not_to_have_attribute("open", "")
     expect(page.get_by_test_id("th-effects-count")).to_have_text("(écrits : 0 sur 22)")
+    editor.locator("summary").click()
+    expect(editor.locator("textarea")).to_have_count(0)
     for i in range(22):
+        page.click(f"#th-effect-edit-{i}")
         page.fill(f"#th-effect-{i}", f"Effet écrit par la table pour l'arcane {i}.")
     page.click("#th-save-effects")
     wait_saved(page, "d => d.systems.theorem.effects.every((e, i) => e.endsWith(`arcane ${i}.`))")

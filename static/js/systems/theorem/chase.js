@@ -6,6 +6,13 @@
 // (theorem.chase.begin, with an exploit), then played on the character's table page (draw, set
 // aside, play a set-aside figure, arcane for 10 or its effect). An NPC side draws at once. The
 // round's odds (theorem.chase.odds) are shown before each side draws.
+// A side "Joué par" a character takes its sphere and skill, as a test does: its base is the
+// sheet's (the engine reads it, theorem.opposition.odds answers it), and a one-off opposition
+// shows each side's exact level odds before the draw. At a live table a phone draws an
+// opposition for its own characters; against another player's character it proposes one
+// (theorem.opposition.start) that each side draws on its own phone, or the MK on the MJ's
+// device (theorem.opposition.side). A phone is only offered what the referee accepts
+// (systems/theorem/moves.py).
 // Source: 003_0f8319d4d007e1fe.txt "3) Les actions d'opposition"; reading: rules/README.md.
 // Wording: "le MK" / "maître de Ka" as the text says (never "MJ"); a result names who won.
 
@@ -15,14 +22,16 @@ import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { disabledWhy, requestCache } from "../../views/ui.js";
 import {
-  backLink, characters, deckUsed, ensureState, eventsText, findCharacter, levelLabel, logDraw, nameOf, numberFace, ready,
-  signed, tableAction, tableState, thError,
+  SPHERES, backLink, characters, ensureState, eventsText, findCharacter, levelLabel, logDraw, nameOf, numberFace, ready,
+  signed, sphereLabel, tableAction, tableState, thError,
 } from "./common.js";
+import { oppositionOdds, waitingOpposition } from "./opposition.js";
 import { liveCharacters, livePlayer } from "../../live/private.js";
 
-const side = (name, base, start) => ({ name, base, start, who: "" });
+const side = (name, base, start) => ({ name, base, start, who: "", sphere: "animalite", skill: "" });
 const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "", exploit: { a: 0, b: 0 } };
 const roundOdds = requestCache({ keepStale: true });
+const oppOdds = requestCache({ keepStale: true });
 
 /** A chase op on the latest table state (and the latest sheet of the character `id`, when the
  * op plays one): tableAction replaces the request's `state` (and `character`) by the saved ones
@@ -42,31 +51,83 @@ function sideName(app, s, key) {
   const c = s.who ? findCharacter(app.doc, s.who) : null;
   return s.name.trim().slice(0, 80) || (c ? nameOf(c).slice(0, 80) : t(key === "a" ? "theorem.ui.side_a" : "theorem.ui.side_b"));
 }
-const sideOf = (app, s, key) => ({ name: sideName(app, s, key), base: s.base, start: s.start });
-/** A chase side: the opposition's side, and the character who plays it (if any). */
-function chaseSideOf(app, s, key) {
-  const out = sideOf(app, s, key);
+/** A side as the engine takes it: a side played by a character names it with its sphere and
+ * skill (its base is the sheet's: theorem.opposition.*, chase.start read it from `sheets`). */
+function sideOf(app, s, key) {
+  const out = { name: sideName(app, s, key), base: s.base, start: s.start };
   const c = s.who ? findCharacter(app.doc, s.who) : null;
-  if (c) out.character_id = c.id;
+  if (c) Object.assign(out, { character_id: c.id, sphere: s.sphere, skill: c.skills.some((k) => k.name === s.skill) ? s.skill : null });
   return out;
+}
+const chaseSideOf = sideOf;
+/** The sheets of the characters who play a side (the engine reads their sphere and skill). */
+function sheetsOf(app) {
+  return ["a", "b"].map((k) => (ui[k].who ? findCharacter(app.doc, ui[k].who) : null)).filter(Boolean)
+    .filter((c, i, all) => all.findIndex((x) => x.id === c.id) === i);
 }
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, Number.parseInt(v, 10) || 0));
 
-function sideForm(app, key, legend) {
+/** Who draws a side on this device: "npc" (no character), "mine" (a character this device may
+ * play: any on one device or the MJ's, the player's own on a phone) or "other" (another
+ * player's character, on a phone: its player draws it, or the MK). */
+function owner(app, s) {
+  if (!s.who) return "npc";
+  const mine = liveCharacters();
+  return mine === null || mine.includes(s.who) ? "mine" : "other";
+}
+
+/** What a move from a phone names as the acting character (the referee checks it is theirs). */
+function acting(app, request) {
+  const mine = liveCharacters();
+  if (mine === null) return request;
+  const own = ["a", "b"].map((k) => ui[k].who).find((id) => id && mine.includes(id));
+  if (own) request.character_id = own;
+  return request;
+}
+
+/** Choosing who plays a side: a character's side takes a sphere and a skill of its sheet, as a
+ * test does (its best skill first), and its base is their sum, shown, never typed. */
+function choose(app, s, id) {
+  s.who = id;
+  const c = id ? findCharacter(app.doc, id) : null;
+  if (c) {
+    s.sphere = SPHERES.reduce((best, k) => (c.spheres[k] > c.spheres[best] ? k : best), SPHERES[0]);
+    s.skill = c.skills[0]?.name ?? "";
+  }
+  app.rerender();
+}
+
+function sideForm(app, key, legend, odds) {
   const s = ui[key];
+  const c = s.who ? findCharacter(app.doc, s.who) : null;
+  const skill = c?.skills.find((k) => k.name === s.skill) ?? null;
+  const base = c ? (odds?.[key]?.base ?? c.spheres[s.sphere] + (skill?.level ?? 0)) : null;
   return html`<fieldset class="th-side"><legend>${legend}</legend>
     <div class="field"><label for=${`th-${key}-who`}>${t("theorem.ui.side_who")}</label>
-      <select id=${`th-${key}-who`} @change=${(e) => { s.who = e.target.value; app.rerender(); }}>
+      <select id=${`th-${key}-who`} @change=${(e) => choose(app, s, e.target.value)}>
         <option value="" ?selected=${!s.who}>${t("theorem.ui.side_npc")}</option>
-        ${characters(app.doc).map((c) => html`<option value=${c.id} ?selected=${c.id === s.who}>${nameOf(c)}</option>`)}
+        ${characters(app.doc).map((x) => html`<option value=${x.id} ?selected=${x.id === s.who}>${nameOf(x)}</option>`)}
       </select></div>
     <div class="field"><label for=${`th-${key}-name`}>${t("theorem.ui.side_name")}</label>
-      <input id=${`th-${key}-name`} maxlength="80" .value=${s.name} @input=${(e) => { s.name = e.target.value; }}></div>
+      <input id=${`th-${key}-name`} maxlength="80" .value=${s.name} placeholder=${c ? nameOf(c) : ""} @input=${(e) => { s.name = e.target.value; }}></div>
+    ${c ? html`<div class="th-grid">
+      <div class="field"><label for=${`th-${key}-sphere`}>${t("theorem.ui.sphere")}</label>
+        <select id=${`th-${key}-sphere`} @change=${(e) => { s.sphere = e.target.value; app.rerender(); }}>
+          ${SPHERES.map((k) => html`<option value=${k} ?selected=${k === s.sphere}>${sphereLabel(k)} (${c.spheres[k]})</option>`)}
+        </select></div>
+      <div class="field"><label for=${`th-${key}-skill`}>${t("theorem.ui.skill")}</label>
+        <select id=${`th-${key}-skill`} @change=${(e) => { s.skill = e.target.value; app.rerender(); }}>
+          <option value="" ?selected=${!skill}>${t("theorem.ui.no_skill")}</option>
+          ${c.skills.map((k) => html`<option value=${k.name} ?selected=${k.name === skill?.name}>${k.name} (${k.level})</option>`)}
+        </select></div>
+    </div>
+    <p data-testid=${`th-${key}-base-sheet`} data-base=${base}>${t("theorem.ui.side_base_sheet", {
+      base, sphere: sphereLabel(s.sphere), level: c.spheres[s.sphere], skill: skill ? ` + ${skill.name} ${skill.level}` : "" })}</p>` : nothing}
     <div class="th-grid">
-      <div class="field"><label for=${`th-${key}-base`}>${t("theorem.ui.side_base")}</label>
-        <input id=${`th-${key}-base`} type="number" min="-20" max="40" .value=${String(s.base)} @change=${(e) => { s.base = clamp(e.target.value, -20, 40); e.target.value = s.base; }}></div>
+      ${c ? nothing : html`<div class="field"><label for=${`th-${key}-base`}>${t("theorem.ui.side_base")}</label>
+        <input id=${`th-${key}-base`} type="number" min="-20" max="40" .value=${String(s.base)} @change=${(e) => { s.base = clamp(e.target.value, -20, 40); e.target.value = s.base; app.rerender(); }}></div>`}
       <div class="field"><label for=${`th-${key}-start`}>${t("theorem.ui.side_start")}</label>
-        <input id=${`th-${key}-start`} type="number" min="-10" max="10" .value=${String(s.start)} @change=${(e) => { s.start = clamp(e.target.value, -10, 10); e.target.value = s.start; }}></div>
+        <input id=${`th-${key}-start`} type="number" min="-10" max="10" .value=${String(s.start)} @change=${(e) => { s.start = clamp(e.target.value, -10, 10); e.target.value = s.start; app.rerender(); }}></div>
     </div>
   </fieldset>`;
 }
@@ -78,15 +139,15 @@ function chainCards(chain) {
 function opposition(app) {
   const state = tableState(app.doc);
   const seed = newSeed();
-  // At a live table the draw is a move: a side played by a character names it, so the MJ's
-  // device can check it is the player's (py/tablee/referee.py); on one device, as before.
-  const live = liveCharacters() !== null;
-  const a = live ? chaseSideOf(app, ui.a, "a") : sideOf(app, ui.a, "a");
-  const b = live ? chaseSideOf(app, ui.b, "b") : sideOf(app, ui.b, "b");
+  // At a live table the draw is a move: each side played by a character must be the player's
+  // (the page offers "Proposer l'opposition" otherwise); the MJ's device reads the sheets from
+  // its own records (systems/theorem/moves.py).
+  const a = sideOf(app, ui.a, "a");
+  const b = sideOf(app, ui.b, "b");
   // The sides as the form named them: an unnamed side is named in the language shown ("Premier
   // camp", "First side"), also after the language changes.
   const named = { a: { ...ui.a }, b: { ...ui.b } };
-  run(app, { op: "theorem.opposition.draw", state, a, b, seed }, (r) => {
+  run(app, { op: "theorem.opposition.draw", state, a, b, sheets: sheetsOf(app), seed }, (r) => {
     const names = [() => sideName(app, named.a, "a"), () => sideName(app, named.b, "b")];
     ui.opposition = { ...r.result, names };
     const res = r.result;
@@ -95,7 +156,7 @@ function opposition(app) {
       return `${winner} (${res.score_a} — ${res.score_b}) ${eventsText(res.events)}`;
     };
     logDraw(app, { kind: "theorem.opposition", who: `${a.name} / ${b.name}`, label: t("theorem.ui.opposition_log", { a: a.name, b: b.name }),
-      request: { op: "theorem.opposition.draw", a, b, seed }, deck: r.deck_used, summary: said(ui.announce),
+      request: { op: "theorem.opposition.draw", a: { ...a, base: res.base_a }, b: { ...b, base: res.base_b }, seed }, deck: r.deck_used, summary: said(ui.announce),
       drawn: [res.chain_a.map((x) => x.id), res.chain_b.map((x) => x.id)] });
   });
 }
@@ -141,7 +202,7 @@ function oppositionResult() {
 function startChase(app) {
   const a = chaseSideOf(app, ui.a, "a");
   const b = chaseSideOf(app, ui.b, "b");
-  run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target }, (r) => {
+  run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target, sheets: sheetsOf(app) }, (r) => {
     ui.announce = () => t("theorem.ui.chase_started");
   });
 }
@@ -265,6 +326,25 @@ function chaseTracker(app, ch, state) {
   </section>`;
 }
 
+/** Start an opposition drawn side by side: each side draws on its own (its player's phone, or
+ * the MK's device). A phone names its own character as the acting one. */
+function propose(app) {
+  const a = sideOf(app, ui.a, "a");
+  const b = sideOf(app, ui.b, "b");
+  run(app, acting(app, { op: "theorem.opposition.start", state: tableState(app.doc), a, b, sheets: sheetsOf(app) }), () => {
+    ui.opposition = null;
+    ui.announce = () => t("theorem.ui.opp_proposed", { a: a.name, b: b.name });
+  });
+}
+
+/** Why this device cannot draw or propose the opposition the form describes (null: it can). */
+function drawWhyNot(app, state, own) {
+  if (!ready(app) || !state) return t("theorem.ui.why_engine");
+  if (ui.a.who && ui.a.who === ui.b.who) return t("error.theorem.opposition.same");
+  if (liveCharacters() !== null && own.a !== "mine" && own.b !== "mine") return t("theorem.ui.why_opp_none_mine");
+  return null;
+}
+
 export function render(app) {
   ensureState(app);
   const state = tableState(app.doc);
@@ -272,23 +352,39 @@ export function render(app) {
   // A disabled button says why (issue 13): the engine first, then a chase still running.
   const engineWhy = !ready(app) || !state ? t("theorem.ui.why_engine") : null;
   const startWhy = engineWhy ?? (ch && !ch.done ? t("theorem.ui.why_chase_running") : null);
-  const whyDraw = disabledWhy("th-opp-draw", engineWhy);
+  const own = { a: owner(app, ui.a), b: owner(app, ui.b) };
+  const player = livePlayer();
+  // Against another player's character a phone proposes (each draws their own side); the MJ's
+  // device may draw both at once or propose when both sides are characters.
+  const mustPropose = own.a === "other" || own.b === "other";
+  const mayPropose = mustPropose || (!player && Boolean(ui.a.who) && Boolean(ui.b.who));
+  const waiting = state?.opposition && state.opposition.result === null;
+  const oppWhy = drawWhyNot(app, state, own);
+  const proposeWhy = oppWhy ?? (waiting ? t("theorem.ui.why_opp_waiting") : null);
+  const whyDraw = disabledWhy("th-opp-draw", oppWhy);
+  const whyPropose = disabledWhy("th-opp-start", proposeWhy);
   const whyStart = disabledWhy("th-chase-start", startWhy);
+  const oddsAnswer = !oppWhy ? oppOdds(app, { op: "theorem.opposition.odds", state, a: sideOf(app, ui.a, "a"), b: sideOf(app, ui.b, "b"), sheets: sheetsOf(app) }) : null;
+  const odds = oddsAnswer && !oddsAnswer.error ? oddsAnswer : null;
   return html`
     ${backLink("#/theorem", t("theorem.ui.back"))}
     <h1>${t("theorem.ui.chase_page")}</h1>
     <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${said(ui.announce)}</div>
     ${ui.error ? html`<p class="field-error" role="alert">${thError(ui.error)}</p>` : nothing}
     ${state && ch ? chaseTracker(app, ch, state) : nothing}
+    ${state ? waitingOpposition(app, state, { run: (request, after) => run(app, request, after), holder: ui }) : nothing}
     <section class="card" aria-labelledby="th-sides-title">
       <h2 id="th-sides-title">${t("theorem.ui.sides")}</h2>
       <p class="muted small">${t("theorem.ui.sides_help")}</p>
-      <div class="th-sides">${sideForm(app, "a", t("theorem.ui.side_a"))}${sideForm(app, "b", t("theorem.ui.side_b"))}</div>
+      <div class="th-sides">${sideForm(app, "a", t("theorem.ui.side_a"), odds)}${sideForm(app, "b", t("theorem.ui.side_b"), odds)}</div>
+      ${odds ? oppositionOdds(odds, { a: sideName(app, ui.a, "a"), b: sideName(app, ui.b, "b") }) : nothing}
       <div class="row">
-        <button type="button" id="th-opp-draw" ?disabled=${Boolean(engineWhy) || ui.busy} aria-describedby=${whyDraw.id} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>
-      </div>${whyDraw.note}
+        ${mustPropose ? nothing : html`<button type="button" id="th-opp-draw" class=${mayPropose ? "" : "primary"} ?disabled=${Boolean(oppWhy) || ui.busy} aria-describedby=${whyDraw.id} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>`}
+        ${mayPropose ? html`<button type="button" id="th-opp-start" class=${mustPropose ? "primary" : ""} ?disabled=${Boolean(proposeWhy) || ui.busy} aria-describedby=${whyPropose.id} @click=${() => propose(app)}>${t("theorem.ui.opp_propose")}</button>` : nothing}
+      </div>${mustPropose ? whyPropose.note : whyDraw.note}
+      ${mayPropose ? html`<p class="small muted" data-testid="th-opp-propose-help">${t(mustPropose ? "theorem.ui.opp_propose_help_player" : "theorem.ui.opp_propose_help")}</p>` : nothing}
       ${oppositionResult()}
-      ${livePlayer() ? (ch ? nothing : html`<p class="muted small" data-testid="th-chase-mk-only">${t("theorem.ui.chase_mk_only")}</p>`) : html`
+      ${player ? (ch ? nothing : html`<p class="muted small" data-testid="th-chase-mk-only">${t("theorem.ui.chase_mk_only")}</p>`) : html`
       <fieldset class="th-target"><legend>${t("theorem.ui.target")}</legend>
         ${[3, 5].map((n) => html`<label class="check"><input type="radio" name="th-target" value=${n} .checked=${ui.target === n}
           @change=${() => { ui.target = n; }}> +${n}</label>`)}

@@ -98,10 +98,14 @@ export const rankLabel = (rank) => (/^\d+$/.test(rank) ? rank : t(`theorem.rank.
 /** The suits as the French pack draws them (bâton ♣, coupe ♥, denier ♦, épée ♠), and the
  * figures' glyphs: a symbol beside the suit's word, never colour alone. */
 export const SUIT_SYMBOL = new Map([["baton", "♣"], ["coupe", "♥"], ["denier", "♦"], ["epee", "♠"]]);
+/** A figure's corner mark, each its own in both languages (documented in docs/ARCHITECTURE.md). */
+const RANK_MARK = { valet: () => t("theorem.rank_mark.valet"), cavalier: () => t("theorem.rank_mark.cavalier"),
+  reine: () => t("theorem.rank_mark.reine"), roi: () => t("theorem.rank_mark.roi") };
 const FIGURE_SYMBOL = new Map([["valet", "♟"], ["cavalier", "♞"], ["reine", "♛"], ["roi", "♚"]]);
 
 /** A numbered card: its rank big, its suit under it, the suit's symbol in the middle and the
- * corners (a figure shows its glyph); read "7 de coupe" / "Roi de denier". */
+ * corners (a number, or a figure's unambiguous mark, with the suit's symbol); read "7 de coupe" /
+ * "Roi de denier". */
 export function numberFace(card) {
   const number = /^\d+$/.test(card.rank);
   const figure = FIGURE_SYMBOL.get(card.rank);
@@ -115,7 +119,9 @@ export function numberFace(card) {
     suit: card.suit,
     rank: card.rank,
     symbol: figure ?? suit,
-    corner: number ? `${card.rank}${suit}` : `${rankLabel(card.rank).charAt(0)}${suit}`,
+    // A figure's corner mark is its own (theorem.rank_mark): V, C, Re, Ro in French, J, Kn, Q, K
+    // in English. A first letter read R for both Roi and Reine, and K for both King and Knight.
+    corner: number ? `${card.rank}${suit}` : `${RANK_MARK[card.rank]?.() ?? ""}${suit}`,
   };
 }
 

@@ -6,13 +6,13 @@
 // the turns sit beside the success table and the effects (shared .split).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { said, t } from "../../i18n.js";
+import { colon, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { ARCANA, MK, arcaneFace, arcaneName, backLink, characters, ensureState, eventsText, levelLabel, logDraw, nameOf,
   ready, tableAction, tableState, thError, tn } from "./common.js";
 
-const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null, effectsOpen: null };
+const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null, effectsOpen: false, editing: null };
 
 /** An MJ op on the latest table state (tableAction: the `state` of `request` is replaced by
  * the saved one when its turn comes, and the answer written only if that state is unchanged);
@@ -122,22 +122,34 @@ function tableSection(app, state) {
   </section>`;
 }
 
+/** The arcana's effects, written by the table (the text gives none). Closed until the MK opens
+ * it, and then one arcane at a time: a list of the 22 with what is written, and a text box only
+ * for the arcana the MK chose to write ("Écrire"): 22 empty boxes made a 3,774 px screen. */
 function effectsSection(app, state) {
   const effects = ui.effects ?? [...state.effects];
   ui.effects = effects;
+  ui.editing ??= new Set();
   const save = () => run(app, { op: "theorem.table.set", state, effects: effects.map((e) => e.slice(0, 300)) }, (r) => {
     ui.message = () => t("theorem.ui.effects_saved");
     ui.effects = null;
+    ui.editing = null;
   });
-  // Open while the table has written no effect yet (the text gives none: the table writes all 22).
+  const edit = (i) => {
+    ui.editing.add(i);
+    app.rerender();
+    requestAnimationFrame(() => document.getElementById(`th-effect-${i}`)?.focus());
+  };
   const written = state.effects.filter((e) => e.trim()).length;
-  ui.effectsOpen ??= written === 0;
-  return html`<details class="card th-effects" data-testid="th-effects" .open=${ui.effectsOpen} @toggle=${(e) => { ui.effectsOpen = e.target.open; }}>
+  return html`<details class="card th-effects" data-testid="th-effects" .open=${Boolean(ui.effectsOpen)} @toggle=${(e) => { ui.effectsOpen = e.target.open; }}>
     <summary><h2 class="th-inline">${t("theorem.ui.effects")}</h2> <span class="muted small" data-testid="th-effects-count">${t("theorem.ui.effects_written", { n: written })}</span></summary>
     <p class="muted small">${t("theorem.ui.effects_help")}</p>
-    ${ARCANA.map((name, i) => html`<div class="field"><label for=${`th-effect-${i}`}>${name}</label>
-      <textarea id=${`th-effect-${i}`} rows="2" maxlength="300" .value=${effects[i]} @input=${(e) => { effects[i] = e.target.value; }}></textarea></div>`)}
-    <button type="button" id="th-save-effects" ?disabled=${!ready(app) || ui.busy} @click=${save}>${t("theorem.ui.save")}</button>
+    <ol class="th-effect-list" start="0">${ARCANA.map((name, i) => html`<li data-testid="th-effect-row">
+      ${ui.editing.has(i) ? html`<div class="field"><label for=${`th-effect-${i}`}>${name}</label>
+        <textarea id=${`th-effect-${i}`} rows="2" maxlength="300" .value=${effects[i]} @input=${(e) => { effects[i] = e.target.value; }}></textarea></div>`
+        : html`<strong>${name}</strong>${colon()}<span class=${effects[i].trim() ? "" : "muted"}>${effects[i].trim() || t("theorem.ui.effect_unwritten")}</span>
+        <button type="button" class="th-effect-edit" id=${`th-effect-edit-${i}`} @click=${() => edit(i)}>${t(effects[i].trim() ? "theorem.ui.effect_change" : "theorem.ui.effect_write")}<span class="visually-hidden"> ${name}</span></button>`}
+    </li>`)}</ol>
+    ${ui.editing.size ? html`<button type="button" id="th-save-effects" ?disabled=${!ready(app) || ui.busy} @click=${save}>${t("theorem.ui.save")}</button>` : nothing}
   </details>`;
 }
 

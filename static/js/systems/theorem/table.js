@@ -14,7 +14,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { loggedEntry, requestCache, resultShare, reveal } from "../../views/ui.js";
 import { checkOf, verifyControl } from "../../views/verify.js";
-import { ownPile } from "../../live/private.js";
+import { liveCharacters, ownPile } from "../../live/private.js";
 import {
   SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
   findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, rules,
@@ -499,6 +499,25 @@ function resultSection(app) {
   </section>`;
 }
 
+/** At a live table, another player's character (the referee refuses every action on it from
+ * this phone: its hand, its actions, its arcana): the page shows its sheet and the public piles,
+ * and offers no action. */
+function othersCharacter(c) {
+  const mine = liveCharacters();
+  return mine !== null && !mine.includes(c.id);
+}
+
+/** An opposition waiting for this character's side: where to draw it (the chase page). */
+function waitingSide(c, state) {
+  const op = state.opposition;
+  if (!op || op.result !== null || othersCharacter(c)) return nothing;
+  const key = ["a", "b"].find((k) => op[k].character_id === c.id && !op.current?.[k]);
+  if (!key) return nothing;
+  const other = op[key === "a" ? "b" : "a"].name;
+  return html`<p class="notice" data-testid="th-opp-waiting-here">${t("theorem.ui.opp_your_turn", { name: nameOf(c), other })}
+    <a href="#/theorem/chase">${t("theorem.ui.opp_go_draw")}</a></p>`;
+}
+
 export function render(app, id) {
   const c = findCharacter(app.doc, id);
   reset(app, id, c);
@@ -514,7 +533,19 @@ export function render(app, id) {
     <div class="visually-hidden" role="status" aria-live="polite" data-testid="th-announce">${said(ui.announce)}</div>
     <p class="th-stats small" data-testid="th-stats" data-realite=${c.realite}>${t("theorem.ui.stats", { realite: c.realite, ka: c.des_ka, humanite: c.spheres.humanite })}</p>
     ${ui.error ? html`<p class="field-error" role="alert" data-testid="th-error">${thError(ui.error)}</p>` : nothing}
-    ${state ? html`
+    ${state ? waitingSide(c, state) : nothing}
+    ${state && othersCharacter(c) ? html`
+      <p class="notice" data-testid="th-not-yours">${t("theorem.ui.not_yours", { name: nameOf(c) })}</p>
+      ${sheetSummary(c)}
+      <section class="card" aria-labelledby="th-deck-title" data-testid="th-deck">
+        <h2 id="th-deck-title">${t("theorem.ui.deck_title")}</h2>
+        <div class="card-piles">
+          ${renderPile({ id: "draw", label: t("cards.pile.draw"), count: state.deck.piles.draw.cards.length, faceDown: true })}
+          ${renderPile({ id: "discard", label: t("cards.pile.discard"), count: state.deck.piles.discard.cards.length,
+            top: state.deck.piles.discard.cards.length ? deckCard(state, state.deck.piles.discard.cards.at(-1)) : null, faceDown: false, face: numberFace })}
+        </div>
+      </section>`
+    : state ? html`
       <div class="split test-split">
         <div class="test-setup">
           ${actionForm(app, c, state)}
