@@ -161,36 +161,15 @@ ID = (("character_id", "id"),)
 #: The kernel's moves that run an op: any system's roll of dice, seeded by the MJ's device.
 _KERNEL_OPS: dict[str, Move] = {"roll": Move(None)}
 
-#: Théorem's moves (003_0f8319d4d007e1fe.txt), used until ``tablee/systems/theorem/moves.py``
-#: declares them (:func:`moves_of` takes that module's ``MOVES`` when it exists).
-_THEOREM: dict[str, Move] = {
-    # A player's hand, draws, figures, arcana, re-tests.
-    "theorem.hand.draw": Move("theorem", REC),
-    "theorem.action.begin": Move("theorem", REC),
-    "theorem.action.draw": Move("theorem", REC),
-    "theorem.action.figure": Move("theorem", REC),
-    "theorem.action.cancel": Move("theorem", REC),
-    "theorem.action.aside": Move("theorem", ID),
-    "theorem.arcane.play": Move("theorem", REC),
-    "theorem.retest.clear": Move("theorem", ID),
-    # A character's side of a chase round, announced as its action (theorem.chase.begin checks
-    # that the side is the character's; an NPC side names no character: the MK draws it).
-    "theorem.chase.begin": Move("theorem", REC),
-    # An opposition drawn by a player for their character's side ``a`` (its ``character_id``
-    # one of theirs). The other side is the MK's (an NPC side, no character) or, when it names
-    # a character, must be the member's too: another player's side is that player's to draw.
-    # Both sides' scores and chains are public in the answer and the log, as on one device.
-    "theorem.opposition.draw": Move("theorem", (("a", "side"), ("b", "side?"))),
-}
-
 #: system id -> its moves, once loaded (:func:`moves_of`).
 _LOADED: dict[str, dict[str, Move]] = {}
 
 
 def moves_of(system: str) -> dict[str, Move]:
-    """The moves ``system`` declares (``tablee.systems.<system>.moves.MOVES``), its module
-    imported on the first call. Each op name must be ``<system>.…`` (a ``ValueError`` says which
-    is not: a registration mistake, found by the first test of that system)."""
+    """The moves ``system`` declares (``tablee.systems.<system>.moves.MOVES``; none without that
+    module), its module imported on the first call. Each op name must be ``<system>.…`` (a
+    ``ValueError`` says which is not: a registration mistake, found by the first test of that
+    system)."""
     if system not in _LOADED:
         if system not in SYSTEM_IDS:
             raise ValueError(f"unknown system {system!r}")
@@ -198,9 +177,9 @@ def moves_of(system: str) -> dict[str, Move]:
         try:
             declared = importlib.import_module(name).MOVES
         except ModuleNotFoundError as exc:
-            if exc.name != name or system != "theorem":
+            if exc.name != name:
                 raise
-            declared = _THEOREM
+            declared = {}  # a system without a moves module has no moves
         stray = [op_name for op_name in declared if op_name.split(".")[0] != system]
         if stray:
             raise ValueError(f"{system} declares moves of another system: {stray}")
