@@ -154,6 +154,7 @@ class Move:
     kind: str | None = None
     hidden: tuple[str, ...] = ()
 
+
 #: An actor named by a ``character`` record (replaced by the MJ's) / by a ``character_id``.
 REC = (("character", "record"),)
 ID = (("character_id", "id"),)
