@@ -98,3 +98,32 @@ def test_what_a_player_plays_is_what_the_mj_assigned(node, world):
     for who in ("mj", "p1", "p2"):
         assert roster(s, who)["p2"][2] == ["a", "b"], who
         assert roster(s, who)["p1"][2] == [], who
+
+
+def test_a_phone_away_from_the_table_never_shows_itself_present(node, world):
+    node("disconnect", world=world, name="p1")
+    s = state(node, world)
+    assert roster(s, "p1")["p1"][1] is False  # its own line says away, as its link does
+    assert s["p1"]["open"] is False
+    node("connect", world=world, name="p1")
+    node("settle", world=world)
+    assert roster(state(node, world), "p1")["p1"][1] is True
+
+
+def test_a_waiting_move_is_named_in_words_and_logged_under_them_once_answered(node, world):
+    """Listed under the words of its move, never its op id; once the MJ's device answers it
+    after the phone's page was reloaded (the page that would have named it is gone), its entry
+    in the log gets those words."""
+    node("disconnect", world=world, name="p1")
+    node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}, "log": True})
+    node("settle", world=world)
+    s = state(node, world)
+    assert s["p1"]["queue"] == ["test.draw"] and s["p1"]["queueLabels"] == ["words of test.draw"]
+    node("restart", world=world, name="p1")  # the page reloads: its waiting move is kept, not its page
+    assert state(node, world)["p1"]["queueLabels"] == ["words of test.draw"]
+    node("connect", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    entry = next(e for e in s["mj"]["doc"]["log"] if e["id"].startswith("live-"))
+    assert entry["label"] == "words of test.draw"
+    assert s["p1"]["queue"] == [] and s["p1"]["notices"] == []

@@ -75,6 +75,12 @@ function standInMove(doc, member, move, now) {
     if (out.log.length > 1000) out.log.splice(0, out.log.length - 1000);
     return [out, { entry: e.id }];
   }
+  if (move.op === "live.log.label") {
+    const at = out.log.findIndex((e) => e.id === move.id && e.who === member.name);
+    if (at < 0 || typeof move.label !== "string") return refusal("live.refused.character");
+    out.log[at] = { ...out.log[at], label: move.label };
+    return [out, { entry: out.log[at] }];
+  }
   if (move.op === "test.damage") {
     // (a move answering a character, like Unicreon's health ops: the page writes it to show it)
     const id = move.character?.id;
@@ -90,6 +96,12 @@ function standInMove(doc, member, move, now) {
     const hand = piles[`hand-${id}`];
     if (!hand || !piles.draw.cards.length) return { applied: false, answer: refusal("theorem.empty") };
     hand.cards.push(piles.draw.cards.shift());
+    if (move.log === true) {
+      // (the referee's own entry for the move, as py/tablee/referee.py logs a roll: no label yet)
+      const entry = `live-${out.log.length}-${id}`;
+      out.log.push({ id: entry, at: now, kind: "test.draw", system: null, label: "", who: member.name, request: {}, result: {} });
+      return [out, { drawn: 1, logged: entry, state: playerView(out).systems.theorem }];
+    }
     return [out, { drawn: 1, state: playerView(out).systems.theorem }];
   }
   return refusal("live.refused.not_a_move");
@@ -151,7 +163,7 @@ function fakeApp(doc) {
     },
     async call(request) {
       await tick();
-      if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "test.draw", "test.damage"] };
+      if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "live.log.label", "test.draw", "test.damage"] };
       if (request.op === "live.move") {
         // (`churn`: the MJ changes the table while the referee runs this many moves)
         if (this.churn > 0) {
@@ -196,7 +208,8 @@ function fakeApp(doc) {
     notify(kind, text) {
       this.notices.push([kind, text]);
     },
-    t: (key) => key,
+    // (the words of a move, as the catalogue's live.op.* give them)
+    t: (key) => (key.startsWith("live.op.") ? `words of ${key.slice(8)}` : key),
   };
   return app;
 }
@@ -482,6 +495,7 @@ const handlers = {
         presence: d.session.presence().map((p) => ({ id: p.id, name: p.name, role: p.role, here: p.here, characters: p.characters, asked: p.asked })),
         assigned: d.session.assigned(),
         queue: d.session.queue.map((q) => q.move.op),
+        queueLabels: d.session.queue.map((q) => q.label ?? null),
         feed: d.session.feed,
         unseen: d.session.unseen,
         accepted: d.role === "mj" ? d.app.accepted : [],

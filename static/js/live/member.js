@@ -163,10 +163,14 @@ export const memberMethods = {
   /** Send a move (or keep it waiting while no link is open); resolves with the referee's answer. */
   move(move) {
     const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
+    // The words it is listed and logged under while it waits ("tire une carte"), never its op id.
+    const words = this.app.t?.(`live.op.${move.op}`);
+    if (typeof words === "string" && words && words !== `live.op.${move.op}`) entry.label = words.slice(0, 200);
     if (this.queue.length >= MAX_QUEUE) return Promise.resolve(refusal(BUSY));
     this.queue.push(entry);
     const answer = new Promise((resolve) => this.waiting.set(entry.id, resolve));
     if (this.member?.synced) this.sendMove(entry);
+    if (!entry.sent) this.showWaiting(entry);
     this.saveSoon(entry.sent ? Y_SAVE_DELAY_MS : SAVE_DELAY_MS);
     this.emit();
     return answer;
@@ -174,6 +178,41 @@ export const memberMethods = {
 
   sendMove(entry) {
     if (this.member.send(entry.id, entry.move)) entry.sent = true;
+  },
+
+  /** A move that waits for the table (no link) says so where it was made: beside the button
+   * that sent it (the focused one, or the event's target), « La table ne répond pas : l'action
+   * est en attente » with a Cancel, until it is answered or cancelled. The page's last result
+   * stays as it was, marked as the previous one (`data-live-previous` on the page's main). */
+  showWaiting(entry) {
+    const doc = globalThis.document;
+    if (!doc?.createElement) return;
+    const button = [globalThis.event?.target, doc.activeElement].find((el) => el?.tagName === "BUTTON" && el.isConnected);
+    if (!button) return;
+    const status = doc.createElement("span");
+    status.className = "live-waiting";
+    status.setAttribute("role", "status");
+    status.dataset.move = entry.id;
+    status.append(`${this.app.t?.("error.live.offline") ?? ""} `);
+    const cancel = doc.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = this.app.t?.("live.pending_cancel") ?? "Annuler";
+    cancel.addEventListener("click", () => this.cancel(entry.id));
+    status.append(cancel);
+    button.dataset.liveWaiting = "yes";
+    button.after(status);
+    button.closest("main")?.setAttribute("data-live-previous", "yes");
+    this.waitingShown.set(entry.id, { button, status });
+  },
+
+  /** The move is answered, sent or cancelled: its waiting sign goes. */
+  hideWaiting(id) {
+    const shown = this.waitingShown?.get(id);
+    if (!shown) return;
+    this.waitingShown.delete(id);
+    shown.status.remove();
+    delete shown.button.dataset.liveWaiting;
+    if (this.waitingShown.size === 0) shown.button.closest("main")?.removeAttribute("data-live-previous");
   },
 
   /** The link is back (both docs synced): the waiting moves go, oldest first. */
@@ -228,6 +267,7 @@ export const memberMethods = {
     const at = this.queue.findIndex((q) => q.id === id);
     if (at < 0) return false;
     this.queue.splice(at, 1);
+    this.hideWaiting(id);
     this.waiting.get(id)?.(refusal("live.cancelled"));
     this.waiting.delete(id);
     this.saveSoon();
@@ -246,9 +286,16 @@ export const memberMethods = {
     if (at < 0 && !this.waiting.has(id)) return;
     if (at >= 0 && answer?.error?.code === BUSY && this.retryBusy(this.queue[at])) return;
     if (at >= 0 && answer?.error?.code === RATE && this.retryRate(this.queue[at], answer.error.params?.wait)) return;
+    const entry = at >= 0 ? this.queue[at] : null;
     if (at >= 0) this.queue.splice(at, 1);
+    this.hideWaiting(id);
     const resolve = this.waiting.get(id);
     this.waiting.delete(id);
+    // A waiting move whose page is gone (reloaded meanwhile): its entry gets the words it was
+    // listed under, as the page would have named it (live.log.label).
+    if (!resolve && entry?.label && typeof answer?.logged === "string") {
+      this.move({ op: "live.log.label", id: answer.logged, label: entry.label }).then((a) => this.report(a));
+    }
     if (resolve) resolve(answer);
     else if (answer?.error) this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
     this.saveSoon(Y_SAVE_DELAY_MS);

@@ -90,6 +90,7 @@ export class Session extends EventTarget {
     /** A phone's moves waiting for the table: [{id, move, at, sent}] (kept across reloads). */
     this.queue = Array.isArray(mine?.queue) ? mine.queue.filter((q) => isObject(q) && typeof q.id === "string").slice(-MAX_QUEUE) : [];
     this.waiting = new Map(); // move id -> the page's resolve (this page's moves only)
+    this.waitingShown = new Map(); // move id -> its « en attente » sign on the page (member.js)
     this.inFlight = new Map(); // memberId -> moves waiting for the referee (the hub)
     // memberId -> Map(move id -> answer) (the hub: a resent move is answered, never run again;
     // kept in the saved session too), and the moves running (a move sent twice at once)
@@ -272,7 +273,8 @@ export class Session extends EventTarget {
         role: state.role === "mj" ? "mj" : "player",
         characters: known ? known.characters ?? [] : Array.isArray(played) ? played.filter((c) => typeof c === "string") : [],
         asked: known ? known.asked ?? [] : [],
-        here: true,
+        // (this phone is at the table only while its link is: never « présent » and « Déconnecté »)
+        here: clientId === this.awareness.clientID && this.role === "player" ? Boolean(this.member?.connected) : true,
         me: clientId === this.awareness.clientID,
       });
     }

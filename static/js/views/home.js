@@ -81,12 +81,27 @@ async function importFile(app, file, state) {
   return importTableFile(app, file, state);
 }
 
+/** A player's moves waiting for the live table on this phone (its session, or the saved one
+ * before the live modules load: the home page imports none of them). */
+function liveWaiting(app) {
+  const session = app.liveSession?.();
+  if (session) return session.role === "player" ? session.queue.length : 0;
+  try {
+    const saved = JSON.parse(localStorage.getItem("tablee.live"));
+    return saved?.role === "player" && Array.isArray(saved.queue) ? saved.queue.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export function render(app) {
   const summary = tableSummary(app.doc);
+  const waiting = liveWaiting(app);
   const returning = summary && (summary.characters > 0 || summary.logCount > 0);
   return html`
     <div class="home" data-returning=${returning ? "true" : "false"}>
       <h1>${t("home.title")}</h1>
+      ${waiting ? html`<p class="notice warning" role="status" data-testid="home-live-waiting">${tn("home.live_waiting", waiting)}</p>` : nothing}
       <div class="home-pitch" data-testid="home-pitch">
         <p>${t("home.pitch_1")}</p>
         <p>${t("home.pitch_2")}</p>

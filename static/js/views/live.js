@@ -566,7 +566,7 @@ function pendingSection(session) {
   if (!session.queue.length) return nothing;
   return html`<div data-testid="live-pending" role="status"><h3>${t("live.pending_title", { n: session.queue.length })}</h3>
     <p class="muted small">${t("live.pending_help")}</p>
-    <ul>${session.queue.map((q) => html`<li data-move=${q.id}><code>${q.move.op}</code>
+    <ul>${session.queue.map((q) => html`<li data-move=${q.id}>${q.label ?? opLabel(q.move.op)}
       <button type="button" @click=${() => session.cancel(q.id)}>${t("live.pending_cancel")}</button></li>`)}</ul>
   </div>`;
 }
