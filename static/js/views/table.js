@@ -263,6 +263,18 @@ function formatWhen(at) {
   return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
 }
 
+/** What the live table keeps on this device (its session and the Y state: tablee.live*), in
+ * characters, as the storage's own figures count them; 0 when it keeps nothing. */
+function liveUsage() {
+  let chars = 0;
+  try {
+    for (const key of ["tablee.live", "tablee.live.y", "tablee.live.y.delta"]) chars += (localStorage.getItem(key) ?? "").length;
+  } catch {
+    return 0;
+  }
+  return chars;
+}
+
 export function render(app) {
   const ready = app.engine.state === "ready";
   const backups = listBackups();
@@ -310,6 +322,7 @@ export function render(app) {
       <h2 id="backups-title">${t("backup.title")}</h2>
       <p class="muted small">${t("backup.help")}</p>
       <p data-testid="storage-usage">${t("storage.usage", { used: sizeLabel(usage.used), quota: sizeLabel(usage.quota), left: sizeLabel(usage.left) })}</p>
+      ${liveUsage() ? html`<p class="muted small" data-testid="storage-live">${t("storage.live", { size: sizeLabel(liveUsage()) })}</p>` : nothing}
       ${usage.warn ? html`<p class="notice warning" role="status" data-testid="storage-warning">${t("storage.usage_warn")}</p>` : nothing}
       ${engineBoot().snapshot_bytes ? html`<p class="muted small" data-testid="snapshot-usage">${t("storage.snapshot", { size: sizeLabel(engineBoot().snapshot_bytes) })}</p>` : nothing}
       ${backups.length
