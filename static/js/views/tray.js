@@ -7,6 +7,7 @@ import { newSeed } from "../storage.js";
 import { renderDiceResult, renderDistribution } from "./dice-ui.js";
 import { audienceField, audienceOf } from "./audience.js";
 import { shareButton } from "./ui.js";
+import { mjMode } from "../share/mj-mode.js";
 
 export const QUICK = ["d4", "d6", "d8", "d10", "d12", "d20", "d66", "d100", "2d6", "3d6", "4d6kh3", "2d20kh1"];
 
@@ -19,7 +20,25 @@ const state = {
   result: null,
   busy: false,
   pending: 0,
+  secret: false,
 };
+
+/** An MJ alone with the app (no live table, "Je suis MJ" on this device) may hide a roll from
+ * the players: it is logged with `to: "mj"`, as a live table's secret roll is, so it stays in
+ * this device's log and every share for players leaves it out (tablee.share). At a live table
+ * the MJ's "Qui voit ce jet" choice does it (views/audience.js); a player's phone has neither. */
+function secretAllowed(app) {
+  return mjMode() && !app.liveSession?.();
+}
+
+function secretField(app) {
+  if (!secretAllowed(app)) return nothing;
+  return html`<div class="field">
+    <label class="check"><input type="checkbox" id="roll-secret" aria-describedby="roll-secret-help" .checked=${state.secret}
+      @change=${(e) => { state.secret = e.target.checked; app.rerender(); }}> ${t("tray.hide")}</label>
+    <p class="muted small" id="roll-secret-help">${t("tray.hide_help")}</p>
+  </div>`;
+}
 
 let debounce = null;
 
@@ -71,7 +90,7 @@ async function roll(app, event) {
     label: response.expr,
     request: { op: "roll", expr: response.expr, seed: response.seed },
     result: { total: response.total, terms: response.terms },
-    ...audienceOf(app),
+    ...(secretAllowed(app) ? (state.secret ? { to: "mj" } : {}) : audienceOf(app)),
   });
   // The roll's log entry, for "Partager" under the result (on a phone: the entry the MJ's device
   // logged, which arrives with the table).
@@ -123,7 +142,7 @@ export function render(app) {
         )}
       </div>
       <p id="quick-help" class="muted small">${t("tray.quick_help")}</p>
-      ${audienceField(app, "roll-to")}
+      ${audienceField(app, "roll-to")}${secretField(app)}
       <div class="field">
         <label for="at-least">${t("tray.at_least")}</label>
         <input id="at-least" type="number" inputmode="numeric" .value=${state.atLeast}

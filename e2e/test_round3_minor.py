@@ -1,0 +1,44 @@
+"""Issue 38's minor points, each where it could fail: a secret roll on one device, the export's
+file name and confirmation, and the wording and layout points a person met."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from browser_support import MJ_MODE_ON, goto_route, new_table, wait_engine, wait_saved
+
+APP = "const { app } = await import(new URL('static/js/app.js', location.href).href);"
+
+
+def test_an_mj_alone_hides_a_tray_roll_from_the_players(page, app_with):
+    """"Cacher aux joueurs" on the dice tray, with no live table: the roll is kept in the MJ's
+    log, marked secret, and a copy of the table shared for the players leaves it out."""
+    page.add_init_script(MJ_MODE_ON)
+    app_with(new_table(), "tray")
+    hide = page.get_by_role("checkbox", name="Cacher aux joueurs")
+    hide.check()
+    page.fill("#dice-expr", "3d6")
+    page.click("#roll-button")
+    saved = wait_saved(page, "(d) => d.log.length === 1")
+    assert saved["log"][0]["to"] == "mj"
+    # a roll left visible is logged for everyone
+    hide.uncheck()
+    page.click("#roll-button")
+    saved = wait_saved(page, "(d) => d.log.length === 2")
+    assert "to" not in saved["log"][1]
+    shared = page.evaluate(
+        f"async (doc) => {{ {APP} return app.call({{ op: 'store.share', kind: 'table', audience: 'player', data: doc }}); }}",
+        saved,
+    )
+    assert [e["id"] for e in shared["data"]["log"]] == [saved["log"][1]["id"]], shared
+    goto_route(page, "log")
+    expect(page.get_by_test_id("log-to")).to_have_text(["jet secret"])
+
+
+def test_a_player_device_has_no_secret_roll(app):
+    """Without "Je suis MJ" on the device, no roll is hidden: there is nobody to hide it from."""
+    app.evaluate("localStorage.setItem('tablee.mj-mode', 'off')")
+    app.reload()
+    wait_engine(app)
+    expect(app.locator("#roll-button")).to_be_enabled()
+    expect(app.locator("#roll-secret")).to_have_count(0)
