@@ -136,6 +136,47 @@ def test_any_ipv4_and_ipv6_host_candidates_round_trip(node, addresses, default):
         (2122194687 - i, ipaddress.ip_address(a), p) for i, (a, p) in enumerate(addresses)]
 
 
+#: Firefox ESR 153's answer to a Chromium invitation on this machine, as rtc.js's compactSdp leaves it.
+FIREFOX_ANSWER = "\n".join([
+    "v=0", "o=mozilla...THIS_IS_SDPARTA-99.0 1 0 IN IP4 0.0.0.0", "s=-", "t=0 0", "a=sendrecv",
+    "a=fingerprint:sha-256 7A:70:FD:23:BE:7A:0D:16:3C:77:9F:34:74:79:44:49:C1:0A:38:C3:AE:E4:79:49:6D:FA:74:5D:F6:53:"
+    "D0:56",
+    "a=group:BUNDLE 0", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0",
+    "a=candidate:0 1 UDP 2122187007 ac02f36d-1ee1-4b9a-83da-da424b88220c.local 55931 typ host",
+    "a=candidate:1 1 UDP 2122252543 192.168.1.23 48969 typ host",
+    "a=sendrecv", "a=end-of-candidates", "a=ice-pwd:ba86427c41e25c54f08c88dbf655bc22", "a=ice-ufrag:82e66638",
+    "a=mid:0", "a=setup:active", "a=sctp-port:5000", "a=max-message-size:1073741823",
+])
+
+
+def test_a_firefox_answer_is_as_short_as_a_chromium_one(node):
+    """Firefox's origin line, its `a=sendrecv` and `a=end-of-candidates` and its capital "UDP"
+    carry nothing a data channel needs: its answer packs (it went to the ~680-character text
+    form before) and reads back with the same credentials, fingerprint, role and candidates."""
+    packed = pack(node, {**ANSWER, "sdp": FIREFOX_ANSWER})
+    assert packed is not None
+    assert len("T." + base64.urlsafe_b64encode(packed).decode().rstrip("=")) == 208
+    back = lines_of(unpack(node, packed))
+    assert back == [
+        "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+        "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0",
+        "a=candidate:1 1 udp 2122187007 ac02f36d-1ee1-4b9a-83da-da424b88220c.local 55931 typ host",
+        "a=candidate:2 1 udp 2122252543 192.168.1.23 48969 typ host",
+        "a=ice-ufrag:82e66638", "a=ice-pwd:ba86427c41e25c54f08c88dbf655bc22",
+        "a=fingerprint:sha-256 7A:70:FD:23:BE:7A:0D:16:3C:77:9F:34:74:79:44:49:C1:0A:38:C3:AE:E4:79:49:6D:FA:74:5D:"
+        "F6:53:D0:56",
+        "a=setup:active", "a=mid:0", "a=sctp-port:5000", "a=max-message-size:1073741823",
+    ]
+
+
+@pytest.mark.parametrize("line", [
+    "a=sendonly", "a=end-of-candidates:1", "o=mozilla...THIS_IS_SDPARTA-99.0 1 0 IN IP4 10.0.0.1",
+    "a=candidate:2 1 Udp 2122252543 192.168.1.24 48970 typ host",
+])
+def test_a_firefox_line_of_another_shape_goes_to_the_text_form(node, line):
+    assert pack(node, {**ANSWER, "sdp": FIREFOX_ANSWER + "\n" + line}) is None
+
+
 def test_a_truncated_camera_invitation_is_refused_as_corrupt(node):
     packed = pack(node, {**OFFER, "sdp": CAMERA_OFFER})
     assert unpack(node, packed[:-3]) == {"error": "corrupt"}

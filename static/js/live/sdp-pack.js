@@ -10,6 +10,10 @@
 // bounded, every field checked against what SDP allows before the SDP is written back, so no
 // field can carry a line break or anything else into the description.
 //
+// Firefox's SDP is the same but for its origin line, a direction line (`a=sendrecv`), the end of
+// its candidates and "UDP" in capitals: the short form reads those too (see DROPPED, ORIGIN),
+// so a Firefox phone's answer is as short as a Chromium one's.
+//
 // Once a page may use the camera (or the microphone), Chromium writes the device's real IPv4 and
 // IPv6 addresses in its candidates instead of mDNS `.local` names, and names its default
 // candidate in the media line's port and the connection line (`m=application 40703 ...`,
@@ -42,9 +46,15 @@ const ICE_CHARS = /^[A-Za-z0-9+/]+$/;
 const HOSTNAME = /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
 const UUID_LOCAL = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})\.local$/;
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-const CANDIDATE = /^a=candidate:\S+ 1 udp (\d+) (\S+) (\d+) typ (host|srflx|prflx|relay)(?: raddr (\S+) rport (\d+))?$/;
+const CANDIDATE = /^a=candidate:\S+ 1 (?:udp|UDP) (\d+) (\S+) (\d+) typ (host|srflx|prflx|relay)(?: raddr (\S+) rport (\d+))?$/;
 /** The SDP lines the template writes itself (the rest must be candidates or the fields packed). */
 const FIXED = new Set(["v=0", "s=-", "t=0 0", "a=group:BUNDLE 0", "a=mid:0", "a=sctp-port:5000"]);
+/** Lines Firefox writes that tell a data channel nothing once every candidate is in the text:
+ * its direction (`a=sendrecv`, session and media level) and the end of its candidates. */
+const DROPPED = new Set(["a=sendrecv", "a=end-of-candidates"]);
+/** The origin line: Chromium's (its session id made 1 by rtc.js) or Firefox's; written back as
+ * Chromium's, the session version being all a browser reads of it. */
+const ORIGIN = /^o=(?:- \d+ \d+ IN IP4 127\.0\.0\.1|mozilla\.\.\.THIS_IS_SDPARTA-[\d.]+ \d+ \d+ IN IP4 0\.0\.0\.0)$/;
 /** The media line and the connection line: written back as port 9 and 0.0.0.0 (see above). */
 const MEDIA = /^m=application (\d{1,5}) UDP\/DTLS\/SCTP webrtc-datachannel$/;
 const CONNECTION = /^c=IN (IP4|IP6) (\S+)$/;
@@ -162,7 +172,7 @@ export function packSignal(body) {
   let media = null;
   let connection = null;
   for (const line of body.sdp.split("\n")) {
-    if (FIXED.has(line) || /^o=- \d+ \d+ IN IP4 127\.0\.0\.1$/.test(line)) continue;
+    if (FIXED.has(line) || DROPPED.has(line) || ORIGIN.test(line)) continue;
     const candidate = line.match(CANDIDATE);
     if (candidate) {
       candidates.push(candidate);
