@@ -3,6 +3,8 @@ file name and confirmation, and the wording and layout points a person met."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from browser_support import MJ_MODE_ON, goto_route, new_table, wait_engine, wait_saved
@@ -42,3 +44,15 @@ def test_a_player_device_has_no_secret_roll(app):
     wait_engine(app)
     expect(app.locator("#roll-button")).to_be_enabled()
     expect(app.locator("#roll-secret")).to_have_count(0)
+
+
+def test_the_export_keeps_the_letters_of_the_name_and_confirms_itself(page, app_with):
+    """The file was `tablee-Soire-e-The-orem-….json` (each accent a "-") and nothing said the
+    export happened: the letters stay, their accents go, and a notice names the file."""
+    app_with(new_table(name="Soirée Théorem"), "table")
+    with page.expect_download() as info:
+        page.click("#export-table")
+    name = info.value.suggested_filename
+    assert re.fullmatch(r"tablee-Soiree-Theorem-\d{4}-\d{2}-\d{2}\.json", name), name
+    expect(page.locator("#notices .notice[role=status]").filter(has_text=name)).to_have_text(
+        re.compile(f"Fichier enregistré dans les téléchargements de l'appareil\u00a0: «\u00a0{re.escape(name)}\u00a0»"))

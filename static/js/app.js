@@ -12,6 +12,8 @@ import {
   DOC_KEY,
   downloadBlob,
   downloadJson,
+  DOWNLOAD_EVENT,
+  fileNamePart,
   LIMITS,
   LOG_LIMIT,
   newDocument,
@@ -316,7 +318,13 @@ export const app = {
 };
 
 function exportName(name) {
-  return String(name).normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "table";
+  return fileNamePart(name);
+}
+
+/** Every file the app downloads confirms itself: a notice names the file (storage.downloadBlob). */
+function confirmDownload(event) {
+  const file = event.detail?.filename;
+  if (typeof file === "string") app.notify("status", t("download.done", { file }));
 }
 
 function refusalText(problem) {
@@ -1228,6 +1236,7 @@ async function boot() {
   });
   window.addEventListener("hashchange", () => onRoute());
   window.addEventListener("storage", onStorage);
+  window.addEventListener(DOWNLOAD_EVENT, confirmDownload);
   // Ctrl+Z (⌘Z) outside a text field presses the undo notice's « Annuler »: in reach from the
   // keyboard wherever the focus is (the notice sits first in the page's order).
   document.addEventListener("keydown", (event) => {

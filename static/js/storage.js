@@ -259,6 +259,9 @@ export function downloadJson(filename, data) {
   downloadBlob(filename, blob);
 }
 
+/** Every file the app downloads: the page confirms it (app.js listens to this event). */
+export const DOWNLOAD_EVENT = "tablee:download";
+
 export function downloadBlob(filename, blob) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
@@ -268,6 +271,15 @@ export function downloadBlob(filename, blob) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+  window.dispatchEvent(new CustomEvent(DOWNLOAD_EVENT, { detail: { filename } }));
+}
+
+/** A name as a part of a file name: its letters without their accents ("Soirée Théorem" ->
+ * "Soiree-Theorem": NFD splits a letter from its marks, which go; "Œ" has none and stays),
+ * every run of anything but letters, digits, "_" and "-" one "-", at most 40 characters; `fallback` when none is left. */
+export function fileNamePart(name, fallback = "table") {
+  const plain = String(name ?? "").normalize("NFD").replace(/\p{M}+/gu, "");
+  return plain.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "") || fallback;
 }
 
 const pad2 = (n) => String(n).padStart(2, "0");

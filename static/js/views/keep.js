@@ -82,7 +82,7 @@ async function askPersist(app) {
 
 /** A table's name as a file name's part ("Ma-table"). */
 export function safeFileName(name) {
-  return String(name).normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "table";
+  return String(name).normalize("NFD").replace(/\p{M}+/gu, "").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "table";
 }
 
 /** Download the table as a file (the Table page's export) and note the export. */

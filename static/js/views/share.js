@@ -16,7 +16,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { colon, errorMessage, formatTime, said, t, tn } from "../i18n.js";
-import { downloadJson, LOG_LIMIT, todayStamp } from "../storage.js";
+import { downloadJson, LOG_LIMIT, newSeed, todayStamp } from "../storage.js";
 import { decodeShare, encodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
 import { mjSwitch, reflect } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
@@ -85,7 +85,7 @@ async function makeLink(app) {
   if (r.error) {
     out.error = errorMessage(r.error);
   } else {
-    const url = shareUrl(await encodeShare(r.kind, r.data));
+    const url = shareUrl(await encodeShare(r.kind, r.data, r.audience));
     out.link = { url, kind: r.kind, data: r.data, matrix: qrMatrix(url), name: r.kind === "table" ? r.data.name : r.data.name ?? r.data.label };
   }
   app.rerender();
@@ -105,7 +105,7 @@ async function copyLink(app) {
 
 function downloadShare() {
   const { kind, data, name } = out.link;
-  const safe = String(name ?? kind).normalize("NFKD").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || kind;
+  const safe = String(name ?? kind).normalize("NFD").replace(/\p{M}+/gu, "").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || kind;
   downloadJson(`tablee-${kind}-${safe}-${todayStamp()}.json`, kind === "table" ? data : { app: "tablee", kind, v: 1, data });
 }
 
@@ -188,16 +188,19 @@ async function readIncoming(app, payload) {
     app.rerender();
     return;
   }
-  const { kind, data } = share;
+  const { kind, data, audience } = share;
   // What the link holds, at once (rendered as text); the import waits for the engine's check.
-  incoming = { status: "checking", kind, data, quarantined: 0 };
+  incoming = { status: "checking", kind, data, audience, quarantined: 0 };
   performance.mark("tablee-share-read");
   app.rerender();
   document.getElementById("share-open-title")?.focus({ preventScroll: true });
   if (kind === "table") {
-    const r = await app.call({ op: "store.open", document: data });
+    // A player's copy holds its hidden piles in a canonical order (their order is the MJ's
+    // secret): store.open_share deals them again from a fresh seed, so the copy never deals
+    // 1, 2, 3… de bâton. The MJ's own copy keeps its order.
+    const r = await app.call({ op: "store.open_share", document: data, audience, seed: newSeed() });
     if (r.error) incoming = { status: "bad", reason: errorMessage(r.error) };
-    else incoming = { status: "ready", kind, data: r.document, quarantined: r.quarantined };
+    else incoming = { status: "ready", kind, data: r.document, audience, quarantined: r.quarantined, dealt: r.shuffled };
   } else if (kind === "character") {
     const r = await app.call({ op: "store.check_character", character: data });
     if (r.error || !r.ok) incoming = { status: "bad", reason: r.error ? errorMessage(r.error) : errorMessage(r.problems[0]) };
@@ -255,7 +258,9 @@ function importEntry(app) {
 function importTable(app) {
   const key = app.replaceDocument(incoming.data);
   const table = incoming.data;
-  if (key) finish(app, () => t("share.table_replaced", { name: table.name, key: backupLabel(key) }), "status", importedAt("table", table));
+  const dealt = incoming.dealt > 0;
+  const message = () => `${t("share.table_replaced", { name: table.name, key: backupLabel(key) })}${dealt ? ` ${t("share.players_copy_dealt")}` : ""}`;
+  if (key) finish(app, message, "status", importedAt("table", table));
   else {
     incoming = { ...incoming, backupFailed: true };
     app.rerender();
@@ -282,6 +287,13 @@ function summary(app) {
     </ul>`;
 }
 
+/** A player's copy of a table is not the MJ's: its hidden piles' order stayed with the MJ and is
+ * dealt again here (store.open_share). Said before the import. */
+function playersCopy() {
+  if (incoming.audience === "mj") return nothing;
+  return html`<p class="notice status" data-testid="share-players-copy">${t("share.players_copy")}</p>`;
+}
+
 function consent(app) {
   const { kind, data } = incoming;
   // Until the engine has checked the link, its import buttons wait (and say so).
@@ -304,7 +316,7 @@ function consent(app) {
   if (kind === "entry") {
     return html`<div class="row"><button type="button" class="primary" id="share-import" ?disabled=${checking} aria-describedby="share-checking" @click=${() => importEntry(app)}>${t("share.import_entry")}</button>${cancel}</div>`;
   }
-  return html`<p>${t("share.table_warning", { name: app.doc.name })}</p>
+  return html`${playersCopy()}<p>${t("share.table_warning", { name: app.doc.name })}</p>
     ${incoming.backupFailed
       ? html`<div class="notice error" role="alert"><p>${t("share.backup_failed")}</p>
           <div class="row"><button type="button" @click=${() => app.exportNow()}>${t("save.export")}</button></div></div>`
