@@ -70,12 +70,12 @@ def unpack(url: str) -> dict:
 class Device:
     """One browser profile with the app open (its own storage), guarded like ``guarded``."""
 
-    def __init__(self, browser, site: str, server: str, width: int = 360):
+    def __init__(self, browser, site: str, server: str, width: int = 360, locale: str = "fr-FR"):
         self.site = site
         self.foreign: list[str] = []
         self.errors: list[str] = []
         self.csp: list[str] = []
-        self.context = browser.new_context(viewport={"width": width, "height": 740}, locale="fr-FR")
+        self.context = browser.new_context(viewport={"width": width, "height": 740}, locale=locale)
         own = re.escape(server)
         self.context.route(re.compile(rf"^(?!{own}/|blob:|data:).*"), self._block)
         self.context.on("weberror", lambda e: self.errors.append(str(e.error)))
@@ -119,8 +119,8 @@ class Device:
 def devices(browser, site, server):
     made: list[Device] = []
 
-    def make(width: int = 360) -> Device:
-        made.append(Device(browser, site, server, width))
+    def make(width: int = 360, locale: str = "fr-FR") -> Device:
+        made.append(Device(browser, site, server, width, locale))
         return made[-1]
 
     yield make

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from typing import Any
 
 from . import held, store
 from .errors import RulesError, declare
-from .registry import SYSTEM_IDS, from_json, op
+from .registry import SEED_SCHEMA, SYSTEM_IDS, from_json, op, rng_from
 from .tree import clone
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "ShareFilter",
     "conceal_cards",
     "container_changes",
+    "deal_hidden",
     "list_changes",
     "project",
     "register_share_filter",
@@ -129,6 +131,57 @@ def conceal_cards(state: dict[str, Any], *, hands_into: str | None = None) -> di
     if "revealed" in out:
         out["revealed"] = [c for c in out["revealed"] if c in public]
     return out
+
+
+def _card_states(node: Any) -> list[dict[str, Any]]:
+    """Every :mod:`tablee.cards` state held under ``node`` (a system's table state), found by
+    its shape: an object of ``cards`` and ``piles`` (and ``revealed``) whose piles are objects
+    with a ``visibility``. Iterative, like :func:`scrub`; a card state's own keys are not walked."""
+    found: list[dict[str, Any]] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            piles = item.get("piles")
+            if ("cards" in item and isinstance(piles, dict) and set(item) <= {"cards", "piles", "revealed"}
+                    and all(isinstance(p, dict) and "visibility" in p for p in piles.values())):
+                found.append(item)
+                continue
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def deal_hidden(
+    document: dict[str, Any], rng: random.Random, *, sorted_only: bool = False
+) -> tuple[dict[str, Any], int]:
+    """``document`` (a valid table) with every hidden pile of every system's card states
+    shuffled, and how many piles were shuffled.
+
+    A player's copy carries its hidden piles in a canonical (sorted) order (:func:`conceal_cards`:
+    their order is the MJ's secret), so imported as it is, a deck would deal 1, 2, 3… de bâton.
+    The rules draw the top card of a deck nobody has seen the order of (Théorem,
+    003_0f8319d4d007e1fe.txt, "A) Au commencement": "tirer la première carte du paquet", the
+    hand laid face down; Versality, 001_28decc945b538010.txt, "Fonctionnement d'un test": the
+    cards not played are "remélangées" into the deck) and every page shows the odds of a
+    shuffled deck, so the copy is dealt again at import, from a fresh seed: the MJ's order is
+    neither told nor guessed. With ``sorted_only`` (a link older than its audience mark: the
+    MJ's copy and the players' looked alike), only piles still in that canonical order are
+    shuffled. Cards are conserved; a pile of fewer than two cards has no order to hide."""
+    out = clone(document)
+    count = 0
+    for state in out["systems"].values():
+        for cards in _card_states(state):
+            for pile in cards["piles"].values():
+                order = pile.get("cards")
+                if pile["visibility"] != "hidden" or not isinstance(order, list) or len(order) < 2:
+                    continue
+                if sorted_only and order != sorted(order):
+                    continue
+                rng.shuffle(order)
+                count += 1
+    return out, count
 
 
 def _character(character: dict[str, Any], audience: str) -> dict[str, Any]:
@@ -498,3 +551,22 @@ def _share(request: dict[str, Any]) -> dict[str, Any]:
     if request.get("hold") and isinstance(data, dict):
         out["rev"] = held.hold(data)
     return out
+
+
+@op(
+    "store.open_share",
+    properties={"document": {}, "audience": {"enum": [*AUDIENCES, None]}, "seed": SEED_SCHEMA},
+    required=("document", "audience", "seed"),
+    summary="Open a table a share link brought: store.open, then a player's copy has its hidden "
+    "piles shuffled from the seed (their order was the MJ's secret).",
+)
+def _open_share(request: dict[str, Any]) -> dict[str, Any]:
+    """:func:`store.open_document`, then :func:`deal_hidden` for a player's copy (``audience``
+    ``player``) or a link that does not say whose copy it is (``null``: only piles in the
+    canonical order). ``shuffled`` counts the piles dealt again; an MJ's copy keeps its order."""
+    doc, migrated_from, quarantined = store.open_document(request["document"])
+    shuffled = 0
+    if request["audience"] != "mj":
+        doc, shuffled = deal_hidden(doc, rng_from(request), sorted_only=request["audience"] is None)
+        store.validate_document(doc)
+    return {"document": doc, "migrated_from": migrated_from, "quarantined": quarantined, "shuffled": shuffled}

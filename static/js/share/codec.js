@@ -86,9 +86,16 @@ export async function inflate(bytes, max) {
   return out;
 }
 
-/** The fragment payload (base64url) of a share of `kind`. */
-export async function encodeShare(kind, data) {
-  const envelope = { app: SHARE_APP, kind, v: SHARE_VERSION, data };
+/** Whose copy a link holds: a player's (every secret out, hidden piles in a canonical order)
+ * or the MJ's (everything). An older link has no mark: its audience is null. */
+export const SHARE_AUDIENCES = ["player", "mj"];
+
+/** The fragment payload (base64url) of a share of `kind`, made for `audience`: a table's link
+ * says whose copy it is (a player's hidden piles are dealt again when it is opened); a
+ * character or a roll holds no pile and says nothing more. */
+export async function encodeShare(kind, data, audience) {
+  const mark = kind === "table" && SHARE_AUDIENCES.includes(audience) ? { audience } : {};
+  const envelope = { app: SHARE_APP, kind, v: SHARE_VERSION, ...mark, data };
   return toBase64Url(await deflate(JSON.stringify(envelope)));
 }
 
@@ -101,7 +108,8 @@ export function versionProblem(v, current) {
   return Number.isInteger(v) && v > current ? "version" : "bad_version";
 }
 
-/** The envelope a payload holds ({kind, data}), or a ShareError saying why not. */
+/** The envelope a payload holds ({kind, data, audience}: audience null when the link does not
+ * say, an older link), or a ShareError saying why not. */
 export async function decodeShare(payload) {
   if (typeof payload !== "string" || payload.length === 0) throw new ShareError("empty");
   if (payload.length > MAX_FRAGMENT) throw new ShareError("too_large");
@@ -126,7 +134,8 @@ export async function decodeShare(payload) {
   }
   if (envelope.v !== SHARE_VERSION) throw new ShareError(versionProblem(envelope.v, SHARE_VERSION));
   if (!SHARE_KINDS.includes(envelope.kind) || !Object.hasOwn(envelope, "data")) throw new ShareError("foreign");
-  return { kind: envelope.kind, data: envelope.data };
+  const audience = SHARE_AUDIENCES.includes(envelope.audience) ? envelope.audience : null;
+  return { kind: envelope.kind, data: envelope.data, audience };
 }
 
 /** The full link for a payload: this page's address with `#/share/<payload>`. */
