@@ -265,6 +265,9 @@ def test_the_english_export_has_english_headers(page, site, guarded, tmp_path):
     doc = table(language="en", log=[entry(1, "Al", "Roll", 5, "2026-11-22T20:47:05.000Z")])
     path.write_text(json.dumps(doc), encoding="utf-8")
     import_on_home(page, path)
+    # The language is the device's (an imported table's own field switches nothing): chosen here.
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.click("#lang-toggle")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     goto_route(page, "log")
     with page.expect_download() as info:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, new_table, saved_document, versality_character, wait_saved
@@ -219,3 +220,57 @@ def test_a_pouvoir_card_is_learned_once_per_session_even_pressed_twice_at_once(a
     card = next(c for c in doc["systems"]["systmj"]["library"]["cards"] if c["number"] == number)
     assert card["score"] == progress[0]["after"]
     assert [e["kind"] for e in doc["log"]] == ["systmj.card.learn"]
+
+
+def theorem_joshua() -> dict:
+    c = handle({"op": "theorem.character.new", "id": "th-josh", "name": "Joshua"})["character"]
+    c["spheres"]["animalite"] = 4
+    c["skills"] = [{"name": "Discrétion", "level": 3}]
+    return c
+
+
+IN_VIEW = """() => {
+  const bar = document.querySelector('[data-testid=undo-toast]');
+  if (!bar) return null;
+  const r = bar.getBoundingClientRect();
+  const f = document.activeElement.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight, width: innerWidth,
+          scrolled: scrollY, onTop: bar.contains(document.elementFromPoint(x, y)),
+          focusedCovered: document.activeElement !== document.body && f.bottom > r.top && f.top < r.bottom};
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_undo_notice_is_on_screen_right_after_a_change_far_down_the_page(app_with, width):
+    """« Annuler » was 972 px above the screen on a phone (537 px on a laptop) right after "Tirer une
+    carte": the notice sat at the top of the page. It is now fixed at the bottom of the screen,
+    clear of the control just pressed, reachable from the keyboard (Ctrl+Z) and in the polite
+    live region of the page's notices."""
+    page = app_with(new_table([theorem_joshua()]), "theorem/test/th-josh")
+    page.set_viewport_size({"width": width, "height": 720})
+    page.select_option("#th-skill", index=1)
+    draw = page.locator("#th-draw")
+    expect(draw).to_be_enabled()
+    # Far down the page: the page is drawn whole (its deck and arcana below the button), then
+    # scrolled to its end.
+    page.wait_for_function("() => document.documentElement.scrollHeight > innerHeight + 400")
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => scrollY > 200")
+    draw.click()
+    bar = page.locator(TOAST)
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("Annuler")
+    box = page.evaluate(IN_VIEW)
+    assert 0 <= box["top"] and box["bottom"] <= box["height"], box  # the notice is on screen
+    assert 0 <= box["left"] and box["right"] <= box["width"], box
+    assert box["onTop"], box  # nothing drawn over it
+    assert not box["focusedCovered"], box  # nor over the control that made the change
+    assert page.evaluate("() => document.querySelector('[data-testid=undo-toast]').closest('[aria-live=polite]') !== null")
+    # From the keyboard, wherever the focus is: Ctrl+Z presses « Annuler ».
+    expect(page.locator(TOAST_ACTION)).to_have_attribute("aria-keyshortcuts", "Control+Z Meta+Z")
+    page.keyboard.press("Control+z")
+    expect(bar).to_have_attribute("data-kind", "undo")
+    wait_saved(page, "d => d.log.some((e) => e.kind === 'undo')")
+    box = page.evaluate(IN_VIEW)
+    assert 0 <= box["top"] and box["bottom"] <= box["height"], box

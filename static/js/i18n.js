@@ -62,6 +62,56 @@ export async function initI18n(lang, extra = []) {
   await ensureNamespaces([...SHELL_NAMESPACES, ...extra]);
 }
 
+/** Where this device keeps the person's choice of language (never in a table: a table imported
+ * from another device, a live table's copy, keeps its own language field and changes nothing
+ * of the interface's). */
+export const LANGUAGE_KEY = "tablee.language";
+
+/** The first of the browser's languages (navigator.languages, most preferred first) Tablée
+ * speaks, by its primary subtag ("en-US" is English), else French. */
+export function browserLanguage(list = globalThis.navigator?.languages ?? [globalThis.navigator?.language]) {
+  for (const tag of list ?? []) {
+    const base = String(tag ?? "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "fr";
+}
+
+function storedChoice() {
+  try {
+    const chosen = globalThis.localStorage?.getItem(LANGUAGE_KEY);
+    return LANGUAGES.includes(chosen) ? chosen : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep `lang` as this device's language (the person chose it). */
+export function chooseLanguage(lang) {
+  if (!LANGUAGES.includes(lang)) return;
+  try {
+    globalThis.localStorage?.setItem(LANGUAGE_KEY, lang);
+  } catch {
+    // no storage: the choice lasts as long as the page
+  }
+}
+
+/**
+ * The interface's language on this device: the person's choice kept here, else the browser's
+ * (an en-US browser starts in English). `savedTableLanguage` is the language field of the table
+ * this device saved before the choice was kept apart: a table saved in English was the person's
+ * choice (every table used to start in French), so it becomes the device's choice once.
+ */
+export function deviceLanguage(savedTableLanguage = null) {
+  const chosen = storedChoice();
+  if (chosen) return chosen;
+  if (savedTableLanguage === "en") {
+    chooseLanguage("en");
+    return "en";
+  }
+  return browserLanguage();
+}
+
 export function setLanguage(lang) {
   current = LANGUAGES.includes(lang) ? lang : "fr";
   document.documentElement.lang = current;

@@ -1,7 +1,8 @@
 // Undo and redo for the table: each change is kept as its difference (the values it replaced
 // and the values it wrote, path by path), never as a copy of the table. Pure functions, no
 // DOM and no storage access except through the `storage` argument: tested directly in Node
-// (tests/test_undo.py, Hypothesis).
+// (tests/test_undo.py, Hypothesis); only the undo notice's two helpers at the end touch the
+// elements they are given.
 //
 // A path is a list of steps from the document's root: a string is an object's key, {id} is the
 // element of an array of records (objects with a unique string `id`, e.g. the characters) with
@@ -253,4 +254,34 @@ export function record(history, kind, { entry = null, before, after, id, at, lab
   history.undo.push(made);
   history.redo.length = 0;
   return made;
+}
+
+// ------------------------------------------------------------------ the undo notice
+// The notice that offers « Annuler » after a change is fixed to the bottom of the screen (CSS
+// `.undo-toast`, above the safe area), so it is in reach right where the change was made, however
+// far down a page: it must not hide the control that made the change, and a keyboard must reach
+// it from where the focus is.
+
+/**
+ * Scroll the page so that the focused control is not under the fixed notice `bar` (the notice
+ * covers the bottom of the screen; a control just pressed there would vanish under it).
+ * Nothing happens when no notice is shown or the focus is clear of it.
+ */
+export function keepFocusClear(bar, focused = globalThis.document?.activeElement, win = globalThis.window) {
+  if (!bar || !focused || focused === win?.document?.body || !focused.getBoundingClientRect) return 0;
+  const under = focused.getBoundingClientRect();
+  const notice = bar.getBoundingClientRect();
+  const overlap = under.bottom + 8 - notice.top;
+  if (notice.height === 0 || under.height === 0 || overlap <= 0 || under.top >= notice.bottom) return 0;
+  win.scrollBy({ top: overlap, behavior: "instant" });
+  return overlap;
+}
+
+/** Whether a key press is the undo shortcut (Ctrl+Z, ⌘Z on a Mac) made outside a text field,
+ * where it belongs to the field's own undo. */
+export function isUndoKey(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return false;
+  if (String(event.key).toLowerCase() !== "z") return false;
+  const target = event.target;
+  return !(target?.closest?.("input, textarea, select, [contenteditable]:not([contenteditable=false])"));
 }
