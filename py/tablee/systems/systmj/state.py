@@ -18,7 +18,17 @@ Shape::
      "reviewed": [int] (sessions whose review is done),
      "chronoste": {"holder": str, "months": [{"name", "days"}],
                    "year": int, "month": 1.., "day": 1.., "minute": 0..1439,
-                   "history": [{"year", "month", "day", "minute", "advanced": minutes, "note"}]}}
+                   "history": [{"year", "month", "day", "minute", "advanced": minutes, "note"}]},
+     "counter": {"attacker": id, "defender": id, "round": int} (optional: a counter-attack
+                offered and not rolled yet, 3.3.2)}
+
+A failed attack in force (or a failed Discrétion) opens a counter-attack to its target, with no
+defence possible (000, 3.3.2 "Attaque et Contre-Attaque au corps-à-corps": « S'il échoue, son
+adversaire est alors en capacité de Contre-attaquer »). It is part of the table, like Théorem's
+pending figure and Versality's drawn cards, so a reload keeps it: ``counter`` names who may strike
+back (``attacker``), at whom (``defender``), in which round (the state's ``round``: offered in that
+round only). The combat page writes it with the exchange that opens it and takes it away with
+the next exchange.
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import Problem, RulesError, declare
-from ...schema import array, compiled, integer, record, shape_problems, text
+from ...schema import ID_SCHEMA, array, compiled, integer, record, shape_problems, text
 from ...tree import clone
 from . import data as D
 from . import rounds as RD
@@ -129,6 +139,14 @@ STATE_SCHEMA: dict[str, Any] = {
         # Action & Mouvement round in progress.
         "library": LIBRARY_SCHEMA,
         "rounds": ROUNDS_SCHEMA,
+        # A counter-attack offered and not rolled yet (3.3.2; optional: see the module doc).
+        "counter": {
+            "type": "object",
+            "properties": {"attacker": ID_SCHEMA, "defender": ID_SCHEMA,
+                           "round": {"type": "integer", "minimum": 0, "maximum": 100000}},
+            "required": ["attacker", "defender", "round"],
+            "additionalProperties": False,
+        },
     },
     "required": ["universe", "phase", "round", "session", "reviewed", "chronoste"],
     "additionalProperties": False,

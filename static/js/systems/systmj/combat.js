@@ -129,10 +129,12 @@ async function attackNow(app) {
     },
     basis: (doc) => [doc.systems?.systmj ?? null, findCharacter(doc, sel.attacker), findCharacter(doc, sel.defender)],
     apply: (doc, answer) => {
-      putSystem(doc, "systmj", answer.state);
+      const next = pendingCounter(answer.state ?? doc.systems?.systmj ?? tableState(app), answer, sel);
+      if (next) putSystem(doc, "systmj", next);
     },
     shallow: true,
-    writes: (answer) => Boolean(answer.state),
+    // (an exchange outside a round changes the table when it opens or closes a counter-attack)
+    writes: (answer) => Boolean(answer.state) || answer.outcome === "counter_attack" || Boolean(tableState(app)?.counter),
     label: (answer, req, doc) => changeLabel(req, answer, doc),
   });
   if (!r) return;
@@ -208,10 +210,45 @@ function damageLine(app, s, defenderId) {
   return t("systmj.combat.damage_line", { d6: s.d6, amount: s.amount, pa: s.from_pa, pv: s.from_pv, pa_left: s.pa, pv_left: s.pv, pv_max: max });
 }
 
-/** The counter-attack a failed attack opened (3.3.2): the target strikes back, no defence. */
-function counterAttack(app) {
-  Object.assign(ui, { attacker: ui.defender, defender: ui.attacker, counter: true, kind: "force", defence: "none", result: null, weaponPicked: false, defenceCardPicked: false });
+/**
+ * The SYSTMJ state after an exchange, with the counter-attack it opened kept in the table (3.3.2:
+ * a failed attack lets its target strike back, no defence possible; the state's `counter`,
+ * py/tablee/systems/systmj/state.py), or without the one it answered or left behind; null when
+ * the state has nothing to change. A reload keeps the offer, as Théorem keeps its pending figure.
+ */
+function pendingCounter(state, answer, sel) {
+  if (!state) return null;
+  const { counter, ...rest } = state;
+  if (answer.outcome === "counter_attack" && !sel.counter) {
+    return { ...rest, counter: { attacker: sel.defender, defender: sel.attacker, round: state.round } };
+  }
+  return counter || answer.state ? rest : null;
+}
+
+/** The counter-attack offered and not rolled yet, kept in the table (this round's only). */
+function offeredCounter(state) {
+  const c = state?.counter;
+  return c && c.round === state.round ? c : null;
+}
+
+/** The counter-attack a failed attack opened (3.3.2): the target strikes back, no defence.
+ * `offer` is the one the table keeps (after a reload the form is empty). */
+function counterAttack(app, offer = null) {
+  const [attacker, defender] = offer ? [offer.attacker, offer.defender] : [ui.defender, ui.attacker];
+  Object.assign(ui, { attacker, defender, counter: true, kind: "force", defence: "none", result: null, weaponPicked: false, defenceCardPicked: false });
   app.rerender();
+}
+
+/** The counter-attack the table still offers when no result on screen offers it (after a
+ * reload, or on another page and back): who may strike back, at whom, and the button. */
+function counterOffer(app, state, result) {
+  const offer = offeredCounter(state);
+  if (!offer || result || ui.counter) return nothing;
+  const name = (id) => nameOf(findCharacter(app.doc, id));
+  return html`<div class="notice status" data-testid="sj-counter-pending">
+    <p>${t("systmj.combat.counter_pending", { a: name(offer.attacker), d: name(offer.defender) })}</p>
+    <button type="button" id="sj-counter" @click=${() => counterAttack(app, offer)}>${t("systmj.combat.counter")}</button>
+  </div>`;
 }
 
 /** Which exchange the form shows: the round it is in (none outside a round), who attacks whom,
@@ -299,6 +336,7 @@ function attackCard(app, state) {
       <p class="muted small">${t("systmj.combat.damage_table", { a: odds.damage_table[0], b: odds.damage_table[1], c: odds.damage_table[2] })}</p>
     </div>` : oddsError ? errorLine(oddsError, state, "sj-odds-error") : nothing}
     ${attackButton(app, state, reason)}
+    ${counterOffer(app, state, result)}
     <div aria-live="polite" data-testid="sj-combat-result">${result ? html`
       <ol>${result.steps.map((s) => html`<li>${t(`systmj.combat.step.${s.step}`)}${colon()}${s.step === "damage"
         ? html`<span data-testid="sj-damage-line">${damageLine(app, s, ui.defender)}</span>`
