@@ -6,6 +6,7 @@ keeps every deck in the same order."""
 from __future__ import annotations
 
 import json
+import random
 
 from playwright.sync_api import expect
 
@@ -19,6 +20,7 @@ from browser_support import (
     wait_saved,
 )
 from browser_support import versality_character as character
+from tablee.systems.versality import state as versality_state
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"
@@ -476,3 +478,30 @@ def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(page, a
     assert app.locator("[data-testid=vs-catastrophe]").count() == 0
     app.get_by_role("button", name="Je suis MJ").click()
     expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("4937")
+
+
+def test_a_card_bought_on_a_sheet_opened_directly_reaches_the_deck_and_a_resolution_names_its_player(app_with):
+    """The sheet held 9 cards and the table's deck 8 when the sheet was opened directly: it asked
+    the player view (empty until its cache had an answer) whether the table had a deck, and
+    skipped the sync. And the undo notice after a resolution read « Carte jouée par . »: a
+    resolution sends only the character's id."""
+    ana = character("vs-ana", "Ana")
+    ana["improvement_points"] = 1
+    state = versality_state.build_deck(versality_state.new_state(), ana, random.Random(5))
+    app = app_with(new_table([ana], {"versality": state}), "versality/character/vs-ana")
+    app.click("[data-testid=vs-improve-oui-mais]")
+    expect(app.locator("[data-testid=vs-sheet-status]")).to_contain_text("mélangée dans la pioche")
+    doc = wait_saved(app, "d => Object.keys(d.systems.versality.decks['vs-ana'].cards).length === 9")
+    assert len(doc["characters"][0]["deck"]) == 9
+    assert len(doc["systems"]["versality"]["decks"]["vs-ana"]["piles"]["draw"]["cards"]) == 9
+
+    goto_route(app, "versality/test/vs-ana")
+    app.select_option("#vs-test-char", "physique")
+    app.select_option("#vs-test-skill", "combattre")
+    app.select_option("#vs-test-diff", "conventionnelle")  # 2 + 1 − 2 = 1 card: it applies
+    app.click("#vs-draw")
+    expect(app.locator("#vs-resolve")).to_be_enabled()
+    app.click("#vs-resolve")
+    expect(app.locator("[data-testid=vs-result]")).to_be_visible()
+    expect(app.locator("[data-testid=undo-toast]")).to_contain_text("Carte jouée par Ana")
+    wait_saved(app, "d => !Object.hasOwn(d.systems.versality.pending, 'vs-ana')")

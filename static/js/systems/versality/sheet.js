@@ -15,7 +15,7 @@ import {
   tn, budgetLine,
   onNavigate, transientApp, vsError,
 } from "./common.js";
-import { playerCall, playerView } from "./table.js";
+import { hasTableDeck, playerCall } from "./table.js";
 
 const ui = { id: null, error: null, heal: { ally: "", characteristic: "physique", outcome: "oui" },
   improve: { power: "", characteristic: "physique", skill: "traquer", compensation: "" }, message: null };
@@ -362,10 +362,11 @@ function healSection(app, c) {
 }
 
 /** A card bought goes into the table deck (versality.deck.sync: shuffled into the draw
- * pile only; the discard keeps waiting for the deck to run out, with its penalty). */
+ * pile only; the discard keeps waiting for the deck to run out, with its penalty). Whether the
+ * table has a deck for the character is read from the table itself (table.hasTableDeck): the
+ * player view's cache is empty on a sheet opened directly, and the card never reached the deck. */
 async function syncDeck(app, character) {
-  const view = playerView(app);
-  if (!view || !Object.hasOwn(view.decks, character.id)) return false;
+  if (!hasTableDeck(app.doc, character.id)) return false;
   const r = await playerCall(app, { op: "versality.deck.sync", character, seed: newSeed() });
   if (r.error) {
     ui.error = r.error;

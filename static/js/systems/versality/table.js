@@ -38,6 +38,20 @@ export function playerView(app) {
   return r && !r.error ? r.view : null;
 }
 
+/** The name of the character a player op is about: the request's character, or the one its
+ * `character_id` names in the table (a resolution sends only the id). */
+function nameFor(doc, req) {
+  return req.character?.name ?? characterOf(doc, req.character_id ?? null)?.name ?? "";
+}
+
+/** Whether the table holds a deck for this character (who has a deck is no secret: the player
+ * view lists the same decks). Read from the saved table, never from the projection's cache,
+ * which is empty until the engine has answered once: a sheet opened directly must know it at
+ * once (a card bought there must reach the deck). */
+export function hasTableDeck(doc, id) {
+  return Object.hasOwn(fullState(doc).decks, id);
+}
+
 /** The player ops that change the table state (their answer carries `public`); any other
  * (odds) only reads it. */
 const WRITING_OPS = new Set(["versality.deck.build", "versality.deck.sync", "versality.test.draw", "versality.test.resolve"]);
@@ -88,7 +102,8 @@ export async function playerCall(app, request) {
     },
     shallow: true,
     writes: (r) => "state" in r,
-    label: (r, req) => ({ key: CHANGE_LABELS[request.op], params: { name: req.character?.name ?? "" } }),
+    // A resolution sends only the character's id (character_id): the label names it from the table.
+    label: (r, req, doc) => ({ key: CHANGE_LABELS[request.op], params: { name: nameFor(doc, req) } }),
   });
   if (!answer) return { error: box.error ?? { code: "change.stale", message_key: "error.change.stale", params: {} } };
   const { state, ...rest } = answer;
