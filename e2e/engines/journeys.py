@@ -87,10 +87,10 @@ def route(page, path: str) -> None:
 def open_with(page, site: str, doc: dict | None, path: str = "tray") -> str:
     """The app on ``#/<path>`` with ``doc`` saved before its first load (written from a page of
     the site where no script of the app runs: the service worker's source, shown as text; Firefox
-    downloads the web manifest the Chromium tests use), the MJ's switch on; the engine's start."""
+    downloads the web manifest the Chromium tests use), the MJ's switch on, the device's language French (MiniBrowser reports en-US); the engine's start."""
     page.goto(site + "sw.js")
     page.call(
-        "(raw) => { localStorage.clear(); localStorage.setItem('tablee.mj-mode', 'on');"
+        "(raw) => { localStorage.clear(); localStorage.setItem('tablee.mj-mode', 'on'); localStorage.setItem('tablee.language', 'fr');"
         " if (raw !== null) localStorage.setItem('tablee.document', raw); }",
         None if doc is None else json.dumps(doc, ensure_ascii=False),
     )
