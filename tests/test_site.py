@@ -309,10 +309,12 @@ def stdlib() -> zipfile.ZipFile:
 
 
 def test_the_standard_library_is_pyodide_s_own_precompiled(stdlib, archive):
-    """static/vendor/pyodide/python_stdlib.zip, at the URL Pyodide fetches, is the pinned
-    Pyodide's archive with every module as a sourceless .pyc compiled from exactly its source
+    """static/vendor/pyodide/python_stdlib.zip is the pinned Pyodide's archive with every
+    module as a sourceless .pyc compiled from exactly its source
     (the hash in its header) by that Pyodide (the same magic number as the package's bytecode),
-    every other file as it is, reproducibly; its comment names the archive it was made from."""
+    every other file as it is, reproducibly; its comment names the archive it was made from.
+    The engine fetches the trimmed archive cut from it (tests/test_stdlib_trim.py): this one
+    is not precached."""
     source_path = ROOT / "node_modules/pyodide/python_stdlib.zip"
     with zipfile.ZipFile(source_path) as source:
         sources = {i.filename: source.read(i) for i in source.infolist() if not i.is_dir()}
@@ -330,7 +332,7 @@ def test_the_standard_library_is_pyodide_s_own_precompiled(stdlib, archive):
     assert stdlib.comment.decode() == vendor.STDLIB_STAMP.format(version=vendor.pyodide_version(), digest=digest)
     rebuilt = vendor.archive_bytes(stored, stdlib.comment.decode())
     assert rebuilt == (ROOT / "static/vendor/pyodide/python_stdlib.zip").read_bytes()
-    assert '"./static/vendor/pyodide/python_stdlib.zip"' in (ROOT / "static/vendor/precache.js").read_text()
+    assert '"./static/vendor/pyodide/python_stdlib.zip"' not in (ROOT / "static/vendor/precache.js").read_text()
 
 
 def test_the_snapshot_key_covers_every_other_precached_file():
@@ -341,7 +343,7 @@ def test_the_snapshot_key_covers_every_other_precached_file():
     key_file = ROOT / "static/vendor/snapshot-key.json"
     assert key_file in files, "the key must be there offline"
     rels = {p.relative_to(ROOT).as_posix() for p in files}
-    assert {"static/vendor/pyodide/python_stdlib.zip", "static/vendor/pyodide/pyodide.asm.wasm",
+    assert {"static/vendor/pyodide/stdlib-trimmed.zip", "static/vendor/pyodide/pyodide.asm.wasm",
             "static/vendor/pyodide/pyodide.mjs", "static/js/pyodide-snapshot.js", "static/js/engine.js"} <= rels
     stored = json.loads(key_file.read_text())
     others = [p for p in files if p != key_file]

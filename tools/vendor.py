@@ -78,6 +78,8 @@ DECODER_WASM = NODE / "zxing-wasm" / "dist" / "reader" / "zxing_reader.wasm"
 # <py-config>/<mpy-config> switch them off, so they are never fetched (~850 kB).
 NOT_PRECACHED = re.compile(
     r"\.map$|^static/vendor/wheels/"
+    # (the whole precompiled standard library: the engine fetches the trimmed one, STDLIB_TRIMMED)
+    r"|^static/vendor/pyodide/python_stdlib\.zip$"
     r"|^static/vendor/pyscript/(codemirror|py-editor|py-game|py-terminal|xterm|donkey)[-_.]"
 )
 
@@ -112,6 +114,12 @@ ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 STDLIB = VENDOR / "pyodide" / "python_stdlib.zip"
 #: The precompiled standard library's zip comment: what it was compiled from.
 STDLIB_STAMP = "tablee: bytecode of Pyodide {version}, from python_stdlib.zip sha256 {digest}"
+#: The standard library the engine fetches (Pyodide's `stdLibURL`, set by
+#: static/js/pyodide-snapshot.js): only the modules the worker's code can import (see
+#: write_stdlib_trimmed).
+STDLIB_TRIMMED = VENDOR / "pyodide" / "stdlib-trimmed.zip"
+#: Its zip comment: the digest of everything it was made from.
+STDLIB_TRIMMED_STAMP = "tablee: trimmed standard library {digest}"
 #: What the engine's memory snapshot depends on (see write_snapshot_key).
 SNAPSHOT_KEY = VENDOR / "snapshot-key.json"
 
@@ -497,6 +505,94 @@ def write_stdlib() -> None:
     log(f"{STDLIB.name}: {len(compiled)} modules precompiled, {len(source)} -> {len(data)} bytes")
 
 
+def pyscript_imports() -> list[str]:
+    """The modules PyScript's own Python imports: its sources travel inside its JavaScript
+    bundles as string literals, read here by their import statements (a name that is no
+    standard library module is ignored by the search)."""
+    pattern = re.compile(r'(?:^|\\n|;|")[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b'
+                         r'|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))')
+    names: set[str] = set()
+    for path in sorted((VENDOR / "pyscript").glob("*.js")):
+        for one, many in pattern.findall(path.read_text(encoding="utf-8")):
+            names.update(n.strip().split(" ")[0] for n in (one or many).split(","))
+    return sorted(n for n in names if n)
+
+
+def trimmed_stdlib_inputs(wheels: list[Path]) -> tuple[str, dict[str, bytes]]:
+    """The digest of everything the trimmed archive is made from (the precompiled standard
+    library, the worker's code, the wheels, PyScript's bundles, the search itself), and the
+    worker's code as files (name -> bytes) for the search."""
+    own: dict[str, bytes] = {}
+    for wheel in sorted(wheels):
+        with zipfile.ZipFile(wheel) as whl:
+            own.update({i.filename: whl.read(i) for i in whl.infolist() if i.filename.endswith(".py")})
+    for py in python_files():
+        own[py.relative_to(ROOT / "py").as_posix()] = py.read_bytes()
+    digest = hashlib.sha256(STDLIB.read_bytes())
+    search = [ROOT / "tools" / "stdlib_trim.py", ROOT / "tools" / "stdlib_trim.mjs"]
+    for path in [*search, *sorted((VENDOR / "pyscript").glob("*.js"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for name, data in sorted(own.items()):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest(), own
+
+
+def stdlib_needed(own: dict[str, bytes]) -> list[str]:
+    """The standard library modules the worker's code can import, found by tools/stdlib_trim.py
+    inside the vendored Pyodide (tools/stdlib_trim.mjs) over Pyodide's sources."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        with zipfile.ZipFile(NODE / "pyodide" / "python_stdlib.zip") as source:
+            source.extractall(work / "stdlib")
+        for name, data in own.items():
+            path = work / "src" / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        (work / "roots.json").write_text(json.dumps(pyscript_imports()))
+        done = subprocess.run(
+            ["node", str(ROOT / "tools" / "stdlib_trim.mjs"), str(NODE / "pyodide"), str(work)],
+            capture_output=True, check=False,
+        )
+        if done.returncode:
+            tail = done.stderr.decode()[-2000:]
+            sys.exit(f"[vendor] finding the standard library the engine imports failed:\n{tail}")
+        return json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+
+def trimmed_entries(full: zipfile.ZipFile, modules: list[str]) -> dict[str, bytes]:
+    """The precompiled archive's .pyc of `modules` (a package by its __init__), nothing else."""
+    wanted = {m.replace(".", "/") + ".pyc" for m in modules} | {m.replace(".", "/") + "/__init__.pyc" for m in modules}
+    return {i.filename: full.read(i) for i in full.infolist() if i.filename in wanted}
+
+
+def write_stdlib_trimmed(wheels: list[Path]) -> None:
+    """static/vendor/pyodide/stdlib-trimmed.zip: the precompiled standard library (write_stdlib)
+    cut to the modules the worker's code can import (tools/stdlib_trim.py: every import of the
+    rules package, its wheels and py/worker.py, what Pyodide imports when it starts and what
+    PyScript's Python imports, each with what it imports when imported; a few codecs), the
+    archive static/js/pyodide-snapshot.js names as Pyodide's `stdLibURL`. The whole archive
+    (4.5 MB, and its entries do not compress further) is no longer fetched nor precached.
+    Rebuilt only when its zip comment does not name the digest of its inputs;
+    tests/test_stdlib_trim.py imports every module the package references under it."""
+    if not STDLIB.is_file():
+        return  # (written by write_stdlib, which a manifest-only run skips)
+    digest, own = trimmed_stdlib_inputs(wheels)
+    stamp = STDLIB_TRIMMED_STAMP.format(digest=digest)
+    try:
+        with zipfile.ZipFile(STDLIB_TRIMMED) as current:
+            if current.comment.decode() == stamp:
+                return
+    except (zipfile.BadZipFile, OSError, UnicodeDecodeError):
+        pass
+    modules = stdlib_needed(own)
+    with zipfile.ZipFile(STDLIB) as full:
+        entries = trimmed_entries(full, modules)
+    data = archive_bytes(entries, stamp)
+    STDLIB_TRIMMED.write_bytes(data)
+    log(f"{STDLIB_TRIMMED.name}: {len(entries)} of the standard library's modules, "
+        f"{STDLIB.stat().st_size} -> {len(data)} bytes")
+
+
 def snapshot_key(files: list[Path]) -> str:
     """The key of the engine's memory snapshot: a hash of every other precached file's path and
     content, so it changes with anything the snapshot's heap could depend on (Pyodide's
@@ -566,6 +662,7 @@ def main() -> None:
         check_snapshot_api()
         write_stdlib()
     write_archive(wheels)
+    write_stdlib_trimmed(wheels)
     write_pyscript_toml()
     if live_vendor.write_index(ROOT):
         log("index.html import map and its CSP hash updated")

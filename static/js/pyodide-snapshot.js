@@ -23,6 +23,8 @@
 // How the interpreter started ("snapshot", "made" or "plain") and the snapshot's size reach the
 // page through py/worker.py's `boot` export (os.environ, set here). Performance marks in the
 // worker: tablee-interpreter-start / -ready, tablee-snapshot-make / -made (the cost of making).
+// The standard library mounted is the trimmed archive (STDLIB_URL, Pyodide's `stdLibURL`): the
+// snapshot's key covers it like every precached file.
 
 import { loadPyodide as loadPlain, version } from "../vendor/pyodide/pyodide.mjs";
 
@@ -30,6 +32,9 @@ export { version };
 
 const here = (path) => new URL(path, import.meta.url).href;
 const INDEX_URL = here("../vendor/pyodide/");
+/** The standard library the engine mounts: only the modules the worker's code can import
+ * (tools/vendor.py write_stdlib_trimmed), 2 MB instead of Pyodide's whole 4.5 MB archive. */
+const STDLIB_URL = here("../vendor/pyodide/stdlib-trimmed.zip");
 const KEY_URL = here("../vendor/snapshot-key.json");
 /** The Cache Storage cache holding the one snapshot (sw.js keeps it across its own cleanup). */
 export const SNAPSHOT_CACHE = "tablee-snapshot";
@@ -213,7 +218,7 @@ function storeWhenReady(store) {
 /** Pyodide's loadPyodide, from this device's snapshot when it has a good one (see above). */
 export async function loadPyodide(options = {}) {
   performance.mark("tablee-interpreter-start");
-  const base = { ...options, indexURL: INDEX_URL };
+  const base = { ...options, indexURL: INDEX_URL, stdLibURL: STDLIB_URL };
   let cache = null;
   let key = null;
   let stored = null;
