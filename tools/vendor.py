@@ -23,7 +23,9 @@ Steps, each skipped when its output is already up to date:
    a cache version derived from all of them).
 5. the precompiled standard library (write_stdlib): Pyodide's python_stdlib.zip with every
    module as sourceless bytecode compiled by the vendored Pyodide, served at the URL Pyodide
-   fetches; and static/vendor/snapshot-key.json, the key of the engine's memory snapshot
+   fetches; cut from it, the standard library the engine mounts: only the modules the
+   worker's code can import (write_stdlib_trimmed, tools/stdlib_trim.py); and
+   static/vendor/snapshot-key.json, the key of the engine's memory snapshot
    (write_snapshot_key; see static/js/pyodide-snapshot.js);
 6. the live table's ES modules (yjs, y-protocols, lib0: only what their import graph reaches)
    into static/vendor/, and index.html's import map for them with its CSP hash
