@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_support import MJ_MODE_ON, goto_route, new_table, wait_engine, wait_saved
+from browser_support import MJ_MODE_ON, goto_route, new_table, no_horizontal_scroll, ok, wait_engine, wait_saved
 
 APP = "const { app } = await import(new URL('static/js/app.js', location.href).href);"
 
@@ -56,3 +56,24 @@ def test_the_export_keeps_the_letters_of_the_name_and_confirms_itself(page, app_
     assert re.fullmatch(r"tablee-Soiree-Theorem-\d{4}-\d{2}-\d{2}\.json", name), name
     expect(page.locator("#notices .notice[role=status]").filter(has_text=name)).to_have_text(
         re.compile(f"Fichier enregistré dans les téléchargements de l'appareil\u00a0: «\u00a0{re.escape(name)}\u00a0»"))
+
+
+def test_unicreon_a_choice_refused_for_the_characteristics_says_so_with_them(page, app_with):
+    """While the characteristics do not add up to 150, choosing equipment is refused: the sum's
+    message was shown under the armour. It is now with the characteristics, and the armour's
+    line points to it."""
+    page.set_viewport_size({"width": 360, "height": 800})
+    rui = ok({"op": "unicreon.character.new", "id": "uc-rui", "name": "Rui"})["character"]
+    app_with(new_table([rui]), "unicreon/character/uc-rui")
+    page.select_option("#uc-char-puissance", "50")
+    expect(page.get_by_test_id("uc-sum")).to_contain_text("160")
+    page.click("#uc-shop summary")
+    page.get_by_test_id("uc-buy-armure_cuir").click()
+    refusal = page.get_by_test_id("uc-chars-refusal")
+    expect(refusal).to_have_text("La somme des caractéristiques doit faire 150 (elle fait 160).")
+    expect(page.locator("#uc-chars").get_by_test_id("uc-chars-refusal")).to_have_count(1)
+    item = page.get_by_test_id("uc-buy-armure_cuir").locator("xpath=ancestor::li[1]")
+    expect(item.get_by_test_id("uc-item-error")).to_contain_text("Refusé : les caractéristiques doivent d'abord faire 150")
+    item.get_by_role("button", name="Aller aux caractéristiques").click()
+    expect(page.locator("#uc-char-puissance")).to_be_focused()
+    no_horizontal_scroll(page)

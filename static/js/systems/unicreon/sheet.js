@@ -28,7 +28,7 @@ const SHOP_GROUPS = [
 const ui = {
   id: null, error: null, message: null, busy: false, showSecret: false,
   skill: { name: "", level: "moyen" }, amount: 1, afflict: { kind: "poison", name: "" },
-  healer: "", useTarget: "", poisonTarget: "", lastRoll: null, selling: null, finishError: null, errorAt: null,
+  healer: "", useTarget: "", poisonTarget: "", lastRoll: null, selling: null, finishError: null, errorAt: null, errorFrom: null,
   custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false, cures: false,
     ranged: false, thrown: false, melee_ok: false, ideal: "", max: "" },
 };
@@ -99,16 +99,36 @@ async function charOp(app, request, message, { after, at = null } = {}) {
       after?.(doc, answer);
     },
   });
-  if (!r) return null;
+  if (!r) {
+    // A refusal about the characteristics (their sum is not 150 yet: the engine checks the sheet
+    // before any op) belongs with them, not under the item chosen: it is shown there, and the
+    // control clicked points to it.
+    if (String(ui.error?.params?.field ?? "").startsWith("character.characteristics")) {
+      ui.errorFrom = at;
+      ui.errorAt = "characteristics";
+      app.rerender();
+    }
+    return null;
+  }
   ui.errorAt = null;
   ui.message = typeof message === "function" ? () => message(r) : message;
   app.rerender();
   return r;
 }
 
-/** The refusal of an op started from the control `at`, shown beside it (a live region). */
+/** The refusal of an op started from the control `at`, shown beside it (a live region); a
+ * refusal that belongs with the characteristics is shown there, and here a button goes to it. */
 function errorAt(at) {
-  return html`<div class="uc-inline-status" role="status" aria-live="polite">${ui.error && ui.errorAt === at ? html`<p class="field-error" data-testid="uc-item-error">${errorMessage(ui.error)}</p>` : nothing}</div>`;
+  const elsewhere = ui.error && ui.errorAt === "characteristics" && ui.errorFrom === at;
+  return html`<div class="uc-inline-status" role="status" aria-live="polite">${ui.error && ui.errorAt === at ? html`<p class="field-error" data-testid="uc-item-error">${errorMessage(ui.error)}</p>` : nothing}${elsewhere
+    ? html`<p class="field-error" data-testid="uc-item-error">${t("unicreon.ui.refused_see_characteristics")}
+        <button type="button" data-testid="uc-go-characteristics" @click=${goToCharacteristics}>${t("unicreon.ui.go_characteristics")}</button></p>` : nothing}</div>`;
+}
+
+function goToCharacteristics() {
+  const first = document.querySelector("#uc-chars select");
+  first?.scrollIntoView({ block: "center" });
+  first?.focus();
 }
 
 /** "Terminer la création": unicreon.character.finish refuses while character.check has problems
@@ -185,6 +205,8 @@ function characteristicsSection(app, c, check) {
     </div>
     <p class="uc-sum ${sum === 150 ? "ok" : "bad"}" data-testid="uc-sum" aria-live="polite">${t("unicreon.ui.sum", { sum, expected: 150 })}</p>
     ${fieldErrors(check, "characteristics")}
+    ${ui.error && ui.errorAt === "characteristics" && sum !== 150
+      ? html`<p class="field-error" role="alert" data-testid="uc-chars-refusal">${errorMessage(ui.error)}</p>` : nothing}
   </fieldset>`;
 }
 
