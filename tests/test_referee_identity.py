@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent / "theorem"))
 
@@ -226,3 +228,30 @@ def test_a_unicreon_attack_or_escape_from_a_phone_is_signed_with_the_fighters_na
     assert "error" not in answer, answer
     [entry] = after["log"]
     assert entry["who"] == "Brune" and entry["member"] == {"id": "m-lea", "name": "Léa"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["mj", "lea", "tom"]), min_size=1, max_size=60), st.integers(0, 40))
+def test_whatever_the_order_a_members_entry_never_costs_the_mj_an_entry_while_a_member_entry_remains(steps, room):
+    """A log ``room`` entries short of its cap (a small cap here, the same rule), the MJ's entries
+    added by the app (oldest out first) and the players' notes by the referee, in any order: a
+    player's note takes an MJ entry out only when the log holds no member entry at all."""
+    cap = 40
+    doc = table()
+    doc["log"] = [_entry(i) for i in range(cap - room)]
+    for n, who in enumerate(steps):
+        if who == "mj":
+            doc["log"] = [*doc["log"], _entry(5000 + n)][-cap:]
+            continue
+        member = LEA if who == "lea" else TOM
+        had_member_entry = any(e["id"].startswith("n") for e in doc["log"])
+        mj_before = [e["id"] for e in doc["log"] if e["id"].startswith("e")]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(store, "MAX_LOG", cap)
+            doc, _ = move(doc, member, note(f"n{n}", member["name"]))
+        mj_after = [e["id"] for e in doc["log"] if e["id"].startswith("e")]
+        assert len(doc["log"]) <= cap and doc["log"][-1]["id"] == f"n{n}"
+        if had_member_entry or len(mj_before) + 1 <= cap:
+            assert mj_after == mj_before
+        else:
+            assert mj_after == mj_before[1:]
