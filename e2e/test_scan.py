@@ -25,9 +25,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import Device, chromium_launch, no_horizontal_scroll, wait_engine
+from browser_support import ROOT, Device, chromium_launch, no_horizontal_scroll, wait_engine
 
 NO_BARCODE_DETECTOR = "delete globalThis.BarcodeDetector;"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 #: The fake camera's picture: 4:3, as most cameras.
 WIDTH, HEIGHT = 640, 480
 
@@ -49,6 +50,15 @@ def write_y4m(path: Path, modules: int, dark: set[tuple[int, int]], frames: int 
     temporary = path.with_suffix(".tmp")
     temporary.write_bytes(f"YUV4MPEG2 W{WIDTH} H{HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode() + frame * frames)
     os.replace(temporary, path)
+
+
+def axe_findings(page) -> list:
+    """axe-core's serious and critical findings on the page as it is."""
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    return page.evaluate(
+        """() => axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)})))""")
 
 
 def film_qr(page, testid: str, path: Path) -> None:
@@ -143,6 +153,7 @@ def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, s
     expect(player.locator(".scan-aim")).to_be_visible()
     expect(scan.get_by_role("status")).to_have_text("Placez le QR code dans le cadre, à 20 ou 30 cm de la caméra.")
     no_horizontal_scroll(player)
+    assert axe_findings(player) == []
     expect(player.locator("#live-join-scan-stop")).to_be_focused()
     player.keyboard.press("Enter")
     expect(scan).to_have_attribute("data-scan", "idle")
@@ -199,6 +210,7 @@ def test_a_refused_or_absent_camera_says_so_in_one_sentence_and_the_paste_field_
     expect(mj.locator("#live-scan-video")).to_have_count(0)
     expect(mj.locator("#live-answer")).to_be_editable()
     expect(mj.locator("#live-scan")).to_be_visible()  # the MJ may allow it and try again
+    assert axe_findings(mj) == []
     assert mj.locator("[data-testid=live-players] li").count() == 0
 
     phone = devices(mj=False).page
