@@ -508,7 +508,7 @@ def test_a_page_words_the_entry_the_referee_logged_but_not_its_result():
     assert labelled["log"][-1] == {**entry, "label": "Saut du toit"}
     with pytest.raises(RulesError) as info:  # Tom's phone, Léa's entry
         move(doc, TOM, {"op": "live.log.label", "id": answer["logged"], "label": "x"})
-    assert info.value.code == "live.refused.character"
+    assert info.value.code == "live.refused.label"
     doc["log"].append({**entry, "id": "l-mj", "who": "Léa"})  # not one the referee logged
     for bad in ({"id": "l-mj", "label": "x"}, {"id": answer["logged"], "label": 5}, {"id": "live-0", "label": "x"}):
         with pytest.raises(RulesError):

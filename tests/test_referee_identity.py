@@ -91,7 +91,7 @@ def test_renaming_ones_character_to_anothers_name_grants_nothing():
     before = copy.deepcopy(doc)
     with pytest.raises(RulesError) as info:
         move(doc, LEA, {"op": "live.log.label", "id": toms["id"], "label": "Raté, Kim !"})
-    assert info.value.code == "live.refused.character"
+    assert info.value.code == "live.refused.label"
     with pytest.raises(RulesError) as info:
         move(doc, LEA, {"op": "theorem.hand.draw", "character": {"id": "kim"}})
     assert info.value.code == "live.refused.character"
@@ -130,12 +130,12 @@ def test_a_label_goes_only_on_the_members_own_entries():
     assert entry["member"] == {"id": "m-lea", "name": "Léa"} and entry["who"] == "Léa"
     with pytest.raises(RulesError) as info:
         move(doc, TOM, {"op": "live.log.label", "id": answer["logged"], "label": "x"})
-    assert info.value.code == "live.refused.character"
+    assert info.value.code == "live.refused.label"
     old = {k: v for k, v in entry.items() if k != "member"}
     doc["log"].append({**old, "id": "live-0123456789abcdef"})
     with pytest.raises(RulesError) as info:
         move(doc, LEA, {"op": "live.log.label", "id": "live-0123456789abcdef", "label": "x"})
-    assert info.value.code == "live.refused.character"
+    assert info.value.code == "live.refused.label"
     labelled, reply = move(doc, LEA, {"op": "live.log.label", "id": answer["logged"], "label": "Saut"})
     assert labelled["log"][-2] == {**entry, "label": "Saut"} and reply["entry"]["label"] == "Saut"
 

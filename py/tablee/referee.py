@@ -81,6 +81,7 @@ declare(
     "live.refused.sheet",
     "live.refused.keep",
     "live.refused.no_round",
+    "live.refused.label",
 )
 
 #: Keys of an op's answer that never go back to a phone (the whole state; a system adds its own,

@@ -246,7 +246,7 @@ def label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str
     at = next((i for i, e in enumerate(document["log"]) if isinstance(e, dict) and e.get("id") == eid), -1)
     signer = document["log"][at].get("member") if at >= 0 else None
     if not (isinstance(signer, dict) and signer.get("id") == member["id"]):
-        raise refuse("live.refused.character", character=None)
+        raise refuse("live.refused.label")  # another's entry, the MJ's, or one this referee did not write
     entry = {**document["log"][at], "label": label[:200]}
     try:
         checked = share.share("entry", entry, "mj")
