@@ -294,3 +294,13 @@ def test_the_join_page_speaks_its_own_words_before_the_engine_is_up(camera_devic
     assert page.evaluate("() => document.documentElement.dataset.engine") != "ready"
     for route in held:
         route.abort()
+
+
+def test_leaving_the_page_stops_the_camera(camera_devices, site):
+    page = camera_devices(mj=False).page
+    page.goto(site + "#/join")
+    page.click("#live-join-scan")
+    expect(page.locator("#live-join-scan-video")).to_have_js_property("readyState", 4)
+    page.evaluate("() => { window.__track = document.getElementById('live-join-scan-video').srcObject.getTracks()[0]; }")
+    page.get_by_role("link", name="Dés").click()
+    page.wait_for_function("() => window.__track.readyState === 'ended'")

@@ -26,8 +26,9 @@ export const DECODER_URL = new URL("../../vendor/barcode-detector/dist/es/ponyfi
 export const DECODER_WASM_URL = new URL("../../vendor/zxing-wasm/dist/reader/zxing_reader.wasm", import.meta.url).href;
 /** How often a frame of the preview is decoded while nothing was found. */
 const LOOK_EVERY_MS = 150;
-/** Frames looked for the preview's element before the scan stops itself (the page went away). */
-const MISSING_LOOKS = 20;
+/** Looks that find no preview before the scan stops its camera: the preview is drawn before
+ * the first look, so a missing one means its page went away (another route). */
+const MISSING_LOOKS = 3;
 
 /** Why a scan cannot run: a stable code, said by `live.scan_<code>`. */
 export class ScanError extends Error {
