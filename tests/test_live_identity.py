@@ -46,7 +46,7 @@ def test_a_new_member_under_a_name_already_at_the_table_is_asked_for_another(nod
     whatever the case or spaces; the MJ's own name too. The phone is told why; the MJ's list,
     its feed aside, does not change, and nothing of Léa's moves."""
     before = state(node, world)
-    node("player", world=world, name="imp", doc=phone_table("imp"))
+    node("player", world=world, name="imp", doc=phone_table("imp"), called=called)  # (the name typed)
     assert node("connect", world=world, name="imp", called=called) is False
     node("settle", world=world)
     s = state(node, world)
@@ -61,6 +61,13 @@ def test_a_new_member_under_a_name_already_at_the_table_is_asked_for_another(nod
     assert s["mj"]["feed"][-1]["code"] == "live.refused.name_taken"
     assert roster(s, "p2") == roster(before, "p2")
     assert s["p1"]["open"]
+    # Under a name of its own it joins, and its presence says that name (accepted as its own)
+    assert node("connect", world=world, name="imp", called="Imp") is True
+    node("settle", world=world)
+    s = state(node, world)
+    assert roster(s, "mj")["Imp"] == ("player", True, [])
+    assert roster(s, "p1")["Imp"] == ("player", True, [])
+    assert s["mj"]["feed"][-1]["code"] != "live.refused.presence"
 
 
 def test_a_player_away_can_come_back_on_a_new_phone_and_gets_nothing_without_the_mj(node, world):

@@ -238,10 +238,11 @@ function watched(session, app) {
   return session;
 }
 
-function newDevice(world, name, role, doc) {
+function newDevice(world, name, role, doc, called = null) {
   const app = fakeApp(structuredClone(doc));
   const storage = memoryStorage();
-  const session = watched(new Session(app, { role, me: role === "player" ? `m-${name}` : null, key: `key-${name}`, name, storage }), app);
+  // (`called`: the name its person typed, when not the device's: what its session announces)
+  const session = watched(new Session(app, { role, me: role === "player" ? `m-${name}` : null, key: `key-${name}`, name: called ?? name, storage }), app);
   // The table's pace (hub.js rateWait) is not what these tests check, but for the one that
   // sets it (`rate`): the others send moves far faster than a person does.
   if (role === "mj") session.rate = { perMinute: 600_000, burst: 10_000 };
@@ -266,7 +267,7 @@ function connect(world, name, { as = null, key = null, called = null } = {}) {
     world.links.set(name, [a, b]);
     return false;
   }
-  p.session.attach({ link: b, memberId: p.session.me, name });
+  p.session.attach({ link: b, memberId: p.session.me, name: called ?? name });
   p.links.push(b);
   mj.links.push(a);
   world.links.set(name, [a, b]);
@@ -306,8 +307,8 @@ const handlers = {
     await settle(worlds.get(world));
     return true;
   },
-  async player({ world, name, doc }) {
-    newDevice(worlds.get(world), name, "player", doc);
+  async player({ world, name, doc, called = null }) {
+    newDevice(worlds.get(world), name, "player", doc, called);
     return true;
   },
   async connect({ world, name, as = null, key = null, called = null }) {

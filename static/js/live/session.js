@@ -224,6 +224,11 @@ export class Session extends EventTarget {
       this.awareness.setLocalStateField("players", this.assignments());
       this.hub.attach(link, memberId);
     } else {
+      // (a phone asked for another name joins again under it: its presence says the new one)
+      if (typeof name === "string" && name !== "" && name !== this.name) {
+        this.name = name;
+        this.awareness.setLocalStateField("name", name);
+      }
       this.member.attach(link);
     }
     this.links.set(memberId, link);
