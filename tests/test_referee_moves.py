@@ -1,0 +1,715 @@
+"""The live table's referee, each system's moves (py/tablee/systems/<id>/moves.py): Point Zéro's
+tests and Tension, Unicreon's combat, health and items, SYSTMJ's combat and learning, each
+from a player's phone on the MJ's whole table.
+
+Oracle: the same op run on one device with the MJ's records and the referee's seed. The
+helpers and the check that every move is its changes are tests/test_referee.py's.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from tablee import referee
+from tablee.api import handle
+from tablee.errors import RulesError
+from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
+    LEA,
+    NOW,
+    SECRET,
+    TOM,
+    _every_move_is_its_changes,
+    _systmj_table,
+    _uc_fight,
+    move,
+    ok,
+    table,
+    th_character,
+)
+
+
+def _pz_character(cid, name, *, atouts=()):
+    c = ok({"op": "pointzero.character.new", "id": cid, "name": name})["character"]
+    c["skills"] = [{"name": "Mécanique", "level": 6}]
+    c["attributes"][1]["level"] = 4  # ADR
+    c["atouts"] = list(atouts)
+    return c
+
+
+def _pz_table(threshold=3, entries=0):
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [_pz_character("mira", "Mira"), _pz_character("zed", "Zed")]
+    state = ok({"op": "pointzero.mj.threshold", "state": ok({"op": "pointzero.state.new"})["state"],
+                "threshold": threshold})["state"]
+    for _ in range(entries):
+        state = ok({"op": "pointzero.tension.use", "state": state, "kind": "other", "who": "MJ"})["state"]
+    doc["systems"]["pointzero"] = state
+    return doc
+
+
+MIRA = {"id": "m-mira", "name": "Léa", "characters": ["mira"]}
+ZED = {"id": "m-zed", "name": "Tom", "characters": ["zed"]}
+
+
+def _pz_test(**fields):
+    """The request Point Zéro's test page makes (pointzero/test.js spec()) for Mira's
+    Mécanique/ADR[17] (002, "sURPASSEMENT", the text's example), plus the move's character."""
+    test = {"kind": "skill", "attribute": 4, "attribute_code": "ADR", "skill": 6, "skill_name": "Mécanique",
+            "difficulty": 17, "critical": False, "meticuleux": False, "sacrifice": 1, "tension": False,
+            "tension_rule": "missing_dice", **fields}
+    return {"op": "pointzero.test.roll", "test": test, "seed": 1, "character_id": "mira"}
+
+
+def test_a_point_zero_test_with_surpassement_is_the_op_on_one_device():
+    """Mira sacrifices one die (+2) with a Tension point (+2 dice): the roll is the op's with
+    the referee's seed, the gauge rises by one with the roll, the threshold stays the MJ's."""
+    doc = _pz_table(threshold=3)
+    after, answer = move(doc, MIRA, _pz_test(tension=True), seed=8)
+    expected = dict(_pz_test(tension=True)["test"])
+    same = ok({"op": "pointzero.test.roll", "test": expected, "seed": 8})
+    assert answer["result"] == same["result"] and answer["plan"] == same["plan"]
+    assert answer["result"]["surpassement_bonus"] == 2
+    assert after["systems"]["pointzero"] == ok({"op": "pointzero.tension.use", "state": doc["systems"]["pointzero"],
+                                                "kind": "dice", "who": "Mira (Léa)"})["state"]
+    assert after["characters"] == doc["characters"]
+    assert answer["state"]["threshold"] is None and "critical" not in answer["state"]
+    plain, answer = move(doc, MIRA, _pz_test(), seed=8)
+    assert plain["systems"]["pointzero"] == doc["systems"]["pointzero"]  # no Tension point: the gauge stays
+
+
+def test_a_phone_cannot_roll_with_levels_or_a_flag_of_its_own():
+    """The levels are the sheet's on the MJ's table (a phone claiming Mécanique 10 rolls its 6),
+    Tension critique is the MJ's state's (a phone saying critical false is overruled), Zed's
+    test is Zed's player's, and a Méticuleux keep that names no roll of the referee's is refused."""
+    doc = _pz_table(threshold=3)
+    _, answer = move(doc, MIRA, _pz_test(skill=10, attribute=10, meticuleux=True), seed=8)
+    assert answer["plan"] == ok({"op": "pointzero.test.roll", "test": _pz_test()["test"], "seed": 8})["plan"]
+    cases = [(MIRA, _pz_test(attribute_code="XYZ"), "live.refused.sheet"),
+             (MIRA, _pz_test(skill_name="Piratage"), "live.refused.sheet"),
+             (MIRA, {**_pz_test(), "character_id": "zed"}, "live.refused.character"),
+             (ZED, _pz_test(), "live.refused.character"),
+             (MIRA, {**_pz_test(), "keep": [0, 1, 2, 3]}, "live.refused.keep"),
+             (MIRA, {**_pz_test(), "test": "junk"}, "live.refused.invalid")]
+    for member, request, code in cases:
+        with pytest.raises(RulesError) as info:
+            move(doc, member, request)
+        assert info.value.code == code, request
+
+
+def test_a_meticuleux_holder_chooses_the_dice_kept_from_the_referees_roll():
+    """README (Point Zéro): « Atout Méticuleux: its holder chooses which dice to keep ». From a
+    phone, the choice names the referee's entry of the roll: the result is the op's on one
+    device with the same seed and that keep, on the dice the MJ's table recorded (the phone
+    sends neither dice nor levels); the Tension point is not spent again; a choice is final,
+    and it is the roll's own character's (Méticuleux on its sheet) or refused."""
+    doc = _pz_table(threshold=5)
+    doc["characters"][0]["atouts"] = ["Méticuleux"]
+    rolled_doc, rolled = move(doc, MIRA, _pz_test(sacrifice=0, tension=True), seed=8)
+    eid = rolled["logged"]
+    values = [d["value"] for d in rolled["result"]["dice"]]
+    assert len(values) == 8 and rolled["plan"]["keep"] == 4  # 6 + 2 Tension dice, ADR 4 kept
+    worst = sorted(sorted(range(len(values)), key=lambda i: values[i])[:4])
+    choice = {"op": "pointzero.test.roll", "character_id": "mira", "entry": eid, "keep": worst,
+              "test": {**_pz_test()["test"], "skill": 10, "attribute": 10}}  # the phone's levels: ignored
+    after, kept = move(rolled_doc, MIRA, choice, seed=99)
+    full = {**_pz_test(sacrifice=0, tension=True)["test"], "meticuleux": True}
+    same = ok({"op": "pointzero.test.roll", "test": full, "seed": 8, "keep": worst})
+    assert kept["result"] == same["result"] and kept["result"]["kept"] == worst
+    assert kept["result"]["total"] == sum(sorted(values)[:4])
+    assert after["systems"]["pointzero"] == rolled_doc["systems"]["pointzero"]  # one Tension point, with the roll
+    entry = after["log"][-1]
+    assert entry["id"] == kept["logged"] != eid and entry["kind"] == "pointzero.test"
+    assert entry["request"]["entry"] == eid and entry["request"]["keep"] == worst and entry["who"] == "Mira"
+    # Final: a second choice is refused; Zed cannot choose for Mira's roll; nothing changes.
+    for member, request in ((MIRA, choice), (ZED, {**choice, "character_id": "zed"}),
+                            (MIRA, {**choice, "entry": "live-0000000000000000"})):
+        with pytest.raises(RulesError) as info:
+            move(after, member, request)
+        assert info.value.code in ("live.refused.keep", "live.refused.character"), request
+    # Without Méticuleux on the sheet, the roll's dice are the best ones and stay so.
+    plain_doc, plain = move(doc, ZED, {**_pz_test(), "character_id": "zed"}, seed=8)
+    with pytest.raises(RulesError) as info:
+        move(plain_doc, ZED, {**choice, "character_id": "zed", "entry": plain["logged"]})
+    assert info.value.code == "live.refused.keep"
+
+
+def test_tension_critique_refuses_surpassement_to_everyone_and_hides_the_threshold():
+    """README (Point Zéro): at the threshold it is Tension critique (no Surpassement); 002
+    « Il n’est pas possible de se surpasser lors d’une Tension critique ». Reached by Zed's
+    Tension point, it refuses Mira's sacrifice although her phone said ``critical: false``;
+    every answer and the player's view say Tension critique, none holds the threshold."""
+    doc = _pz_table(threshold=3, entries=2)
+    doc, answer = move(doc, ZED, {"op": "pointzero.tension.use", "kind": "other", "who": "Zed"})
+    assert answer["state"]["critical"] is True and answer["state"]["threshold"] is None
+    assert ok({"op": "pointzero.tension.view", "state": answer["state"]})["view"]["critical"] is True
+    after, refused = move(doc, MIRA, _pz_test(critical=False, tension=True), seed=4)
+    assert after == doc  # refused: no roll, no Tension point
+    assert refused["error"]["code"] == "pointzero.surpassement.tension_critique"
+    assert "3" not in json.dumps(refused["error"].get("params", {}))
+    after, answer = move(doc, MIRA, _pz_test(sacrifice=0), seed=4)
+    assert "result" in answer and answer["state"]["critical"] is True
+    for text in (json.dumps(answer), json.dumps(refused)):
+        assert '"threshold": 3' not in text and '"left"' not in text
+    shared = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
+    assert shared["systems"]["pointzero"]["threshold"] is None and shared["systems"]["pointzero"]["critical"] is True
+    below = ok({"op": "store.share", "kind": "table", "data": _pz_table(threshold=3, entries=2),
+                "audience": "player"})["data"]
+    assert "critical" not in below["systems"]["pointzero"]  # not reached: no marker, nothing to infer
+
+
+def test_a_passe_darmes_from_a_phone_keeps_the_defenders_side():
+    """The attacker's phone sends its side: the defender's protection is the armour its sheet
+    says it wears (the phone asked for none), the MJ's malus on the defender is dropped; the
+    MJ's combat is the op on one device with that protection and no malus."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    b = ok({"op": "unicreon.shop.buy", "character": b, "ref": "armure_cuir", "carried": "worn"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    fighter_b = next(f for f in combat["combatants"] if f["cid"] == defender)
+    assert fighter_b["protections"], fighter_b
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    sent = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": fighter_b["cid"], "defender_malus": 4}
+    after, answer = move(doc, lea, sent, seed=9)
+    same = ok({"op": "unicreon.combat.attack", "attacker": attacker, "defender": fighter_b["cid"],
+               "protection": fighter_b["protections"][0]["uid"], "state": combat, "seed": 9})
+    assert after["systems"]["unicreon"]["combat"] == same["state"]
+    assert answer["exchange"] == same["exchange"]
+
+
+def test_a_passe_darmes_skill_is_the_attackers_own_and_the_defenders_is_not_the_attackers_to_say():
+    """The attacker's phone may use one of its fighter's own skills (its level on the MJ's
+    record), not one it does not have; the defender's skill it names is dropped (the MJ's)."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    a["skills"] = [{"name": "Escrime", "level": "bon"}]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, foe = _uc_fight(a, b)
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    for level in ("fort", "faible"):  # Fort +30 or Faible +5: not on A's sheet
+        with pytest.raises(RulesError) as refused:
+            move(doc, lea, {"op": "unicreon.combat.attack", "attacker": attacker, "defender": foe,
+                            "attacker_skill": level}, seed=9)
+        assert refused.value.code == "live.refused.sheet" and refused.value.params["field"] == "attacker_skill"
+    sent = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": foe, "attacker_skill": "bon",
+            "defender_skill": "fort"}
+    after, answer = move(doc, lea, sent, seed=9)
+    same = ok({"op": "unicreon.combat.attack", "attacker": attacker, "defender": foe, "attacker_skill": "bon",
+               "state": combat, "seed": 9})
+    assert after["systems"]["unicreon"]["combat"] == same["state"]
+    assert answer["exchange"] == same["exchange"]
+
+
+def _systmj_fight():
+    """Ana (Léa's) and Bo (Tom's) against the MJ's Orc, round 1 revealed: Ana and the Orc
+    chose Action, Bo Mouvement; Ana holds the sword, Bo the shield."""
+    doc = _systmj_table()
+    for c in doc["characters"]:
+        c["attributes"] = {**c["attributes"], "force": 60, "resistance": 50, "agilite": 55, "rapidite": 50,
+                           "chance": 40}
+        c["pv_max"], c["pa_max"] = 12, 2
+    state = doc["systems"]["systmj"]
+    sword, shield = (c["number"] for c in state["library"]["cards"])
+    s1, s2 = doc["characters"][:2]
+    r = ok({"op": "systmj.card.give", "state": state, "character": s1, "number": sword})
+    state, doc["characters"][0] = r["state"], r["character"]
+    r = ok({"op": "systmj.card.give", "state": state, "character": s2, "number": shield})
+    state, doc["characters"][1] = r["state"], r["character"]
+    state = ok({"op": "systmj.round.start", "state": state, "characters": doc["characters"]})["state"]
+    for cid, choice in (("s1", "action"), ("s2", "mouvement"), ("npc", "action")):
+        state = ok({"op": "systmj.round.choose", "state": state, "entity": cid, "choice": choice})["state"]
+    doc["systems"]["systmj"] = ok({"op": "systmj.round.reveal", "state": state})["state"]
+    return doc, sword, shield
+
+
+ANA = {"id": "m-ana", "name": "Léa", "characters": ["s1"]}
+BO = {"id": "m-bo", "name": "Tom", "characters": ["s2"]}
+
+
+def _fighter(doc, cid):
+    c = next(x for x in doc["characters"] if x["id"] == cid)
+    v = next(e for e in doc["systems"]["systmj"]["rounds"]["entities"] if e["id"] == cid)
+    return {"id": cid, "attributes": c["attributes"], "dissimulation": c["skills"]["dissimulation"],
+            "detection": c["skills"]["detection"], "pv": v["pv"], "pa": v["pa"]}
+
+
+def test_a_systmj_attack_from_a_phone_is_the_attackers_side_only():
+    """3.3: Ana's player declares her attack on the Orc with her sword: the fighters are the
+    MJ's records (the phone's inflated Force is ignored), the weapon the library's card, the
+    Orc's defence the one the MJ declared for it this round (the phone's "none" is ignored),
+    and the round marks Ana as having acted: the same exchange on one device."""
+    doc, sword, _shield = _systmj_fight()
+    state = ok({"op": "systmj.round.defend", "state": doc["systems"]["systmj"], "entity": "npc",
+                "defence": "esquive"})["state"]
+    doc["systems"]["systmj"] = state
+    forged = {**_fighter(doc, "s1"), "attributes": {**_fighter(doc, "s1")["attributes"], "force": 99}}
+    sent = {"op": "systmj.combat.exchange", "kind": "force", "attacker": forged, "defender": {"id": "npc"},
+            "weapon": {"number": sword, "family": "equipement", "att": 99}, "defence": "none",
+            "modifiers": [{"source": "mj", "value": 20}], "counter": True}
+    after, answer = move(doc, ANA, sent, seed=17)
+    library = {c["number"]: c for c in state["library"]["cards"]}
+    same = ok({"op": "systmj.combat.exchange", "kind": "force", "attacker": _fighter(doc, "s1"),
+               "defender": _fighter(doc, "npc"), "weapon": library[sword], "defence": "esquive", "state": state,
+               "seed": 17})
+    assert after["systems"]["systmj"] == same["state"]
+    assert answer["steps"] == same["steps"] and answer["outcome"] == same["outcome"]
+    assert any(s["step"] == "defence" for s in same["steps"]) or same["outcome"] != "hit"
+    assert next(e for e in after["systems"]["systmj"]["rounds"]["entities"] if e["id"] == "s1")["acted"] is True
+    assert "esquive" not in json.dumps(answer.get("state", {}))  # the declaration stays the MJ's
+    again, answer = move(after, ANA, sent, seed=18)
+    assert again == after and answer["error"]["code"] == "systmj.round.already_acted"
+
+
+def test_a_systmj_attack_is_refused_for_another_character_a_weapon_not_held_or_no_round():
+    doc, _sword, shield = _systmj_fight()
+    sent = {"op": "systmj.combat.exchange", "kind": "force", "attacker": {"id": "s1", "attributes": {}},
+            "defender": {"id": "npc"}}
+    for member, request, code in (
+        (BO, sent, "live.refused.character"),  # Ana is Léa's
+        (ANA, {**sent, "attacker": {"id": "npc"}}, "live.refused.character"),  # the MJ's Orc
+        (ANA, {**sent, "weapon": {"number": shield}}, "live.refused.sheet"),  # Bo's shield
+        (ANA, {**sent, "defender": {"id": "nobody"}}, "live.refused.invalid"),
+    ):
+        with pytest.raises(RulesError) as info:
+            move(doc, member, request)
+        assert info.value.code == code, request
+    free = _systmj_table()
+    free["systems"]["systmj"]["rounds"] = None
+    free["systems"]["systmj"].pop("rounds")
+    with pytest.raises(RulesError) as info:
+        move(free, ANA, {**sent, "defender": {"id": "s2"}})
+    assert info.value.code == "live.refused.no_round"
+
+
+def test_a_defence_is_declared_by_its_own_player_and_hidden_from_the_others():
+    """Bo's player declares an encaissement with his shield for the round: the MJ's round keeps
+    it, no answer and no player's copy shows it, and Ana's attack on Bo then meets it (the
+    same exchange on one device with that defence and card). Bo's shield is not Ana's to use,
+    nor Bo's defence Léa's to declare; a card he does not hold is refused by the op."""
+    doc, sword, shield = _systmj_fight()
+    declare_ = {"op": "systmj.round.defend", "entity": "s2", "defence": "encaissement", "card": shield}
+    after, answer = move(doc, BO, declare_)
+    same = ok({**declare_, "state": doc["systems"]["systmj"]})
+    assert after["systems"]["systmj"] == same["state"]
+    bo = next(e for e in after["systems"]["systmj"]["rounds"]["entities"] if e["id"] == "s2")
+    assert bo["defence"] == "encaissement" and bo["defence_card"] == shield
+    assert "encaissement" not in json.dumps(answer)
+    shared = ok({"op": "store.share", "kind": "table", "data": after, "audience": "player"})["data"]
+    assert "encaissement" not in json.dumps(shared["systems"]["systmj"])
+    with pytest.raises(RulesError) as info:
+        move(doc, ANA, declare_)
+    assert info.value.code == "live.refused.character"
+    kept, refused = move(doc, BO, {**declare_, "card": sword})
+    assert kept == doc and refused["error"]["code"] == "systmj.card.not_held"
+    hit, answer = move(after, ANA, {"op": "systmj.combat.exchange", "kind": "force", "attacker": {"id": "s1"},
+                                    "defender": {"id": "s2"}, "weapon": {"number": sword}}, seed=5)
+    state = after["systems"]["systmj"]
+    library = {c["number"]: c for c in state["library"]["cards"]}
+    same = ok({"op": "systmj.combat.exchange", "kind": "force", "attacker": _fighter(after, "s1"),
+               "defender": _fighter(after, "s2"), "weapon": library[sword], "defence": "encaissement",
+               "defence_card": library[shield], "state": state, "seed": 5})
+    assert hit["systems"]["systmj"] == same["state"] and answer["steps"] == same["steps"]
+    nxt = ok({"op": "systmj.round.next", "state": hit["systems"]["systmj"]})["state"]
+    assert all("defence" not in e for e in nxt["rounds"]["entities"])  # a declaration lasts one round
+
+
+# --- SYSTMJ learning (2.4) from a phone ----------------------------------------------------------
+
+
+def _sj_learning_table():
+    """Ana (Léa's: INT 60, PER 40, Lire/écrire 30) and Bo (Tom's) in session 3, and the MJ's
+    Orc, whose defence declared for the round is the MJ's secret (rounds.py)."""
+    doc, _sword, _shield = _systmj_fight()
+    ana = doc["characters"][0]
+    ana["attributes"] = {**ana["attributes"], "intelligence": 60, "personnalite": 40}
+    ana["skills"] = {**ana["skills"], "lire_ecrire": 30}
+    bo = doc["characters"][1]
+    bo["attributes"] = {**bo["attributes"], "intelligence": 80, "personnalite": 70}
+    bo["skills"] = {**bo["skills"], "lire_ecrire": 70}
+    state = ok({"op": "systmj.round.defend", "state": doc["systems"]["systmj"], "entity": "npc",
+                "defence": "esquive"})["state"]
+    doc["systems"]["systmj"] = {**state, "session": 3}
+    return doc
+
+
+def _learned_on_one_device(doc, answer, key, note):
+    """The learning page's own write on one device (systmj/learning.js ``learn``): the new score
+    and the roll in the sheet's progress."""
+    ana = copy.deepcopy(doc["characters"][0])
+    ana["skills"][key] = answer["after"]
+    ana["progress"].append({"session": 3, "kind": "learning", "target": "skill", "key": key,
+                            "before": answer["before"], "after": answer["after"], "note": note})
+    return ana
+
+
+def test_a_systmj_learning_roll_from_a_phone_is_the_op_on_the_mjs_record():
+    """2.4.2-2.4.3: Ana's player studies Lire/écrire alone from the phone. The phone's numbers
+    (score 98, INT and PER 99, DA 1 for a skill it would not reach, the 1D20 gain, session 7, no
+    roll made yet, its own seed) are ignored: the roll is the op on one device with the MJ's
+    record (score 30, INT 60, PER 40), the table's DA and session, the gain the MJ's to grant
+    (2.4.1: a phone rolls the modest one) and the MJ's device's seed; the new score and the roll
+    land on the MJ's record as the page writes them, the referee logs it once, and the answer
+    carries no seed nor the MJ's declared defence. A second roll of that skill this session is
+    refused by the engine's rule (2.4.1, once per skill per session), the table unchanged."""
+    doc = _sj_learning_table()
+    forged = {"op": "systmj.learning.roll", "score": 98, "intelligence": 99, "personnalite": 99, "da": 1,
+              "gain": "1d20", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire", "session": 7},
+              "learned": [], "seed": 5}
+    after, answer = move(doc, ANA, forged, seed=21)
+    same = ok({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1,
+               "gain": "1", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire", "session": 3},
+               "learned": [], "seed": 21})
+    assert {k: answer[k] for k in ("roll", "limit", "quality", "before", "after", "gain")} == {
+        k: same[k] for k in ("roll", "limit", "quality", "before", "after", "gain")}
+    assert same["limit"] == 50 and same["before"] == 30
+    from tablee.systems.systmj.moves import _SJ_QUALITY
+    assert after["characters"][0] == _learned_on_one_device(doc, same, "lire_ecrire", _SJ_QUALITY[same["quality"]])
+    assert after["characters"][1:] == doc["characters"][1:] and after["systems"] == doc["systems"]
+    assert answer["character"]["skills"]["lire_ecrire"] == same["after"]
+    entries = [e for e in after["log"] if e["id"] == answer["logged"]]
+    assert len(after["log"]) == len(doc["log"]) + 1 and len(entries) == 1
+    assert entries[0]["kind"] == "systmj.learning" and entries[0]["who"] == "Ana"
+    assert entries[0]["request"]["subject"]["character"] == "s1" and entries[0]["request"]["gain"] == "1"
+    assert "seed" not in answer and "esquive" not in json.dumps(answer)
+    again, refused = move(after, ANA, forged, seed=22)
+    assert again == after and refused["error"]["code"] == "systmj.learning.once_per_session"
+
+
+def test_a_phones_learning_rolls_gain_what_the_mj_chose_for_the_session():
+    """2.4.1: the MJ chooses the gain (« 1 point, 1D4, 1D10 ou 1D20 »), kept in the table state
+    by ``systmj.session.gain``: a learning roll and a Pouvoir card learned from a phone gain
+    that, whatever the phone asks; the choice is the MJ's op, never a move."""
+    doc = _sj_learning_table()
+    doc["systems"]["systmj"] = ok({"op": "systmj.session.gain", "state": doc["systems"]["systmj"],
+                                   "gain": "1d10"})["state"]
+    assert doc["systems"]["systmj"]["learning_gain"] == "1d10"
+    sent = {"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1, "gain": "1",
+            "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}, "learned": []}
+    after, answer = move(doc, ANA, sent, seed=21)
+    same = ok({**sent, "gain": "1d10", "subject": {**sent["subject"], "session": 3}, "seed": 21})
+    assert answer["gain"] == "1d10" and answer["after"] == same["after"] and answer["roll"] == same["roll"]
+    assert after["log"][-1]["request"]["gain"] == "1d10"
+    r = ok({"op": "systmj.card.save", "state": doc["systems"]["systmj"],
+            "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2, "types": ["magique"], "score": 40}})
+    number = r["card"]["number"]
+    r = ok({"op": "systmj.card.give", "state": r["state"], "character": doc["characters"][0], "number": number})
+    doc["systems"]["systmj"], doc["characters"][0] = r["state"], r["character"]
+    _, answer = move(doc, ANA, {"op": "systmj.card.learn", "character": {"id": "s1"}, "number": number, "gain": "1"})
+    assert answer["gain"] == "1d10"
+    with pytest.raises(RulesError) as info:
+        move(doc, ANA, {"op": "systmj.session.gain", "gain": "1d20"})
+    assert info.value.code == "live.refused.not_a_move"
+
+
+def test_a_systmj_learning_roll_reads_the_mentor_from_the_mjs_record_and_is_the_learners_own():
+    """2.4.3, "Apprentissage par mentorat": Bo mentors Ana; the mentor's INT, PER and score are
+    the MJ's record of Bo, not the phone's. Another player's character is refused, and so is
+    a study the table does not know or a mentor who is the learner."""
+    doc = _sj_learning_table()
+    sent = {"op": "systmj.learning.roll", "score": 0, "intelligence": 0, "personnalite": 0, "da": 5, "gain": "1",
+            "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"},
+            "mentor": {"intelligence": 99, "personnalite": 99, "score": 99, "character": "s2"}}
+    after, answer = move(doc, ANA, sent, seed=8)
+    same = ok({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1,
+               "gain": "1", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire", "session": 3},
+               "learned": [], "mentor": {"intelligence": 80, "personnalite": 70, "score": 70, "character": "s2"},
+               "seed": 8})
+    assert answer["limit"] == same["limit"] == (60 + 40 + 80 + 70) // 4 and answer["after"] == same["after"]
+    assert after["characters"][0]["progress"][-1]["note"].endswith("mentor\u00a0: Bo")
+    for member, request, code in (
+        (BO, sent, "live.refused.character"),  # Ana is Léa's
+        (ANA, {**sent, "subject": {**sent["subject"], "character": "npc"}}, "live.refused.character"),
+        (ANA, {**sent, "subject": {**sent["subject"], "key": "sp-inconnue"}}, "live.refused.sheet"),
+        (ANA, {**sent, "subject": {**sent["subject"], "target": "attribute"}}, "live.refused.invalid"),
+        (ANA, {**sent, "mentor": {**sent["mentor"], "character": "s1"}}, "live.refused.invalid"),
+    ):
+        with pytest.raises(RulesError) as info:
+            move(doc, member, request)
+        assert info.value.code == code, request
+
+
+def test_a_pouvoir_card_is_learned_by_its_holder_with_the_mjs_gain():
+    """4.4 (a Pouvoir card learned « à travers un processus d'Apprentissage (voir 2.4 …) »):
+    Ana's player learns the card Ana holds; the card, INT and PER are the MJ's, the gain the
+    MJ's to grant (2.4.1: the phone's 1D20 rolls as 1 point), the mentor the phone names is
+    dropped. Bo's player cannot learn it for Ana."""
+    doc = _sj_learning_table()
+    state = doc["systems"]["systmj"]
+    r = ok({"op": "systmj.card.save", "state": state, "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2,
+                                                                  "types": ["magique"], "score": 40}})
+    number = r["card"]["number"]
+    r = ok({"op": "systmj.card.give", "state": r["state"], "character": doc["characters"][0], "number": number})
+    doc["systems"]["systmj"], doc["characters"][0] = r["state"], r["character"]
+    sent = {"op": "systmj.card.learn", "character": {"id": "s1"}, "number": number, "gain": "1d20",
+            "mentor": {"intelligence": 99, "personnalite": 99, "score": 99}}
+    after, answer = move(doc, ANA, sent, seed=4)
+    same = ok({"op": "systmj.card.learn", "state": doc["systems"]["systmj"], "character": doc["characters"][0],
+               "number": number, "gain": "1", "seed": 4})
+    assert after["systems"]["systmj"] == same["state"] and after["characters"][0] == same["character"]
+    assert answer["gain"] == "1" and answer["limit"] == 50 and "seed" not in answer
+    assert "esquive" not in json.dumps(answer)
+    with pytest.raises(RulesError) as info:
+        move(doc, BO, sent)
+    assert info.value.code == "live.refused.character"
+
+
+# --- Unicreon health ("Gestion de la santé") from a phone -----------------------------------------
+
+LEA_UC = {"id": "m-lea", "name": "Léa", "characters": ["ua", "uh"]}
+
+
+def _uc_health_table(*, fight=False):
+    """Léa plays ua (an infection and a poison, 9 PV of 12, a terrible secret) and uh (a healer
+    with Perception 3 and a skill "Bon"); Tom plays ub. Without ``fight`` the table holds no
+    Unicreon state at all (a fresh Unicreon table)."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "Aya"})["character"]
+    a = ok({"op": "unicreon.health.afflict", "character": a, "kind": "infection"})["character"]
+    a = ok({"op": "unicreon.health.afflict", "character": a, "kind": "poison", "name": "Ciguë"})["character"]
+    a = {**a, "pv": 9, "secret": SECRET}
+    h = ok({"op": "unicreon.character.new", "id": "uh", "name": "Hana"})["character"]
+    h = {**h, "characteristics": {**h["characteristics"], "perception": 3},
+         "skills": [{"name": "Médecine", "level": "bon"}]}
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "Bob"})["character"]
+    if fight:
+        doc, combat, _cid, _other = _uc_fight(a, b)
+        next(f for f in combat["combatants"] if f["character_id"] == "ua")["pv"] = 5
+        doc["characters"].append(h)
+        return doc
+    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    doc["characters"] = [a, h, b]
+    return doc
+
+
+def _phone_copy(record, **forged):
+    """The phone's copy of a sheet: the player view (the secret blanked), with what it forged."""
+    return {**referee.share.share("character", record, "player"), **forged}
+
+
+def test_an_adventure_day_from_a_phone_is_rolled_on_the_mjs_record():
+    """"Poisons et maladies" / "Blessures": one adventure day costs 1d6 PV per condition. Léa's
+    phone sends Aya's copy with its conditions gone and full PV: the day is rolled by the MJ's
+    device on the MJ's record (two conditions, 9 PV) with its own seed (the phone's is
+    ignored): the op on one device; logged once by the referee; the secret and the seed stay
+    out of the answer. Tom's character is refused."""
+    doc = _uc_health_table()
+    record = doc["characters"][0]
+    sent = {"op": "unicreon.health.day", "character": _phone_copy(record, conditions=[], pv=12), "seed": 1}
+    after, answer = move(doc, LEA_UC, sent, seed=31)
+    same = ok({"op": "unicreon.health.day", "character": record, "seed": 31})
+    assert after["characters"][0] == same["character"] and after["characters"][1:] == doc["characters"][1:]
+    assert answer["dice"] == same["dice"] and len(same["dice"]) == 2 and answer["pv_lost"] == same["pv_lost"]
+    assert answer["character"]["pv"] == same["character"]["pv"] == max(0, 9 - sum(same["dice"]))
+    assert SECRET not in json.dumps(answer) and "seed" not in answer
+    entries = [e for e in after["log"] if e["id"] == answer["logged"]]
+    assert len(after["log"]) == 1 and entries[0]["kind"] == "unicreon.day" and entries[0]["who"] == "Aya"
+    assert SECRET not in json.dumps(entries) and entries[0]["request"]["character"] == {"id": "ua"}
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA_UC, {**sent, "character": {"id": "ub"}})
+    assert info.value.code == "live.refused.character"
+    assert after["systems"] == doc["systems"] == {}
+
+
+def test_an_adventure_day_during_a_fight_costs_the_fights_pv_and_reaches_the_combatant():
+    """While a fight is open its combatant holds the character's current PV (unicreon/combat.py
+    ``sync_character``): the day costs them and the combatant gets the result, as the sheet page
+    does on one device (``effective`` then ``unicreon.combat.sync``)."""
+    doc = _uc_health_table(fight=True)
+    record = doc["characters"][0]
+    combat = doc["systems"]["unicreon"]["combat"]
+    after, answer = move(doc, LEA_UC, {"op": "unicreon.health.day", "character": {"id": "ua"}}, seed=31)
+    same = ok({"op": "unicreon.health.day", "character": {**record, "pv": 5}, "seed": 31})
+    synced = ok({"op": "unicreon.combat.sync", "state": combat, "character": same["character"]})["state"]
+    assert after["characters"][0] == same["character"] and after["systems"]["unicreon"]["combat"] == synced
+    assert answer["state"]["combat"] == synced
+
+
+def test_a_diagnosis_from_a_phone_reads_the_healers_perception_from_the_mjs_record():
+    """"Soins": a diagnosis is the healer's Perception test at Moyen. Léa's healer Hana
+    diagnoses Aya's poison: the phone's Perception 0 is ignored (Hana's is 3 on the MJ's
+    record), the skill must be one Hana has; the op on one device with the MJ's seed. A healer
+    of another player's is refused; so is a skill the healer's sheet does not hold."""
+    doc = _uc_health_table()
+    record = doc["characters"][0]
+    sent = {"op": "unicreon.health.diagnose", "character": _phone_copy(record), "condition": 1, "perception": 0,
+            "healer": "uh", "skill": "bon", "seed": 2}
+    after, answer = move(doc, LEA_UC, sent, seed=13)
+    same = ok({"op": "unicreon.health.diagnose", "character": record, "condition": 1, "perception": 3,
+               "skill": "bon", "seed": 13})
+    assert answer["test"] == same["test"] and after["characters"][0] == same["character"]
+    assert answer["character"]["conditions"] == same["character"]["conditions"]
+    assert SECRET not in json.dumps(answer) and "seed" not in answer
+    entry = next(e for e in after["log"] if e["id"] == answer["logged"])
+    assert entry["kind"] == "unicreon.diagnose" and entry["request"]["healer"] == "uh"
+    assert entry["request"]["perception"] == 3
+    alone, answer = move(doc, LEA_UC, {**sent, "healer": None, "skill": None}, seed=13)
+    same = ok({"op": "unicreon.health.diagnose", "character": record, "condition": 1,
+               "perception": record["characteristics"]["perception"], "skill": None, "seed": 13})
+    assert answer["test"] == same["test"] and alone["characters"][0] == same["character"]
+    for request, code in (({**sent, "healer": "ub"}, "live.refused.character"),
+                          ({**sent, "skill": "fort"}, "live.refused.sheet")):
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA_UC, request)
+        assert info.value.code == code, request
+
+
+@pytest.mark.parametrize("fields", [
+    {"op": "unicreon.health.damage", "amount": 4},
+    {"op": "unicreon.health.heal", "amount": 2},
+    {"op": "unicreon.health.rest", "kind": "full"},
+    {"op": "unicreon.health.down", "state": "unconscious"},
+    {"op": "unicreon.health.new_adventure"},
+    {"op": "unicreon.health.afflict", "kind": "disease", "name": "Fièvre", "diagnosed": True},
+    {"op": "unicreon.health.cure", "condition": 0},
+])
+def test_a_health_edit_from_a_phone_is_the_op_on_the_mjs_record_of_ones_own_character(fields):
+    """"Gestion de la santé": a sheet's health edits from a phone run on the MJ's record (the
+    phone's copy, with its forged PV maximum and blanked secret, is ignored) and give the op on
+    one device; an affliction is added undiagnosed (the ``diagnosed`` flag is the MJ's). The
+    secret stays out of the answer; Tom's character is refused, the table unchanged."""
+    doc = _uc_health_table()
+    record = doc["characters"][0]
+    after, answer = move(doc, LEA_UC, {**fields, "character": _phone_copy(record, pv_max=99, pv=99)})
+    same = ok({**{k: v for k, v in fields.items() if k != "diagnosed"}, "character": record})
+    assert after["characters"][0] == same["character"] and after["characters"][1:] == doc["characters"][1:]
+    assert answer["character"] == referee.share.share("character", same["character"], "player")
+    assert SECRET not in json.dumps(answer) and after["log"] == doc["log"]
+    assert after["characters"][0]["secret"] == SECRET
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA_UC, {**fields, "character": {"id": "ub"}})
+    assert info.value.code == "live.refused.character"
+
+
+def test_an_escape_from_melee_from_a_phone_is_rolled_by_the_mjs_device():
+    """"Fuite": one's own fighter escapes from melee with an Agilité opposition; the phone's
+    seed is ignored, the combat is the op's on one device with the MJ's seed, logged once as
+    the page logs it (``unicreon.escape``). Another player's fighter (here the MJ's side) is
+    refused."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    request = {"op": "unicreon.combat.escape", "cid": attacker, "from": defender, "mode": "opposition", "seed": 1}
+    after, answer = move(doc, lea, request, seed=23)
+    same = ok({**request, "state": combat, "seed": 23})
+    assert after["systems"]["unicreon"]["combat"] == same["state"] and answer["escape"] == same["escape"]
+    assert answer["state"] == same["state"] and "seed" not in answer
+    [entry] = after["log"]
+    assert entry["kind"] == "unicreon.escape" and entry["id"] == answer["logged"]
+    with pytest.raises(RulesError) as info:
+        move(doc, lea, {**request, "cid": defender, "from": attacker})
+    assert info.value.code == "live.refused.character"
+
+
+def test_engaging_a_foe_and_picking_a_weapon_up_are_ones_own_fighters_moves():
+    """"Combat au contact" (moving into contact, one action) and "Combat à distance" (picking a
+    thrown weapon back up): the op on one device, for one's own fighter only."""
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    for f in combat["combatants"]:
+        f["engaged"] = []
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    engage = {"op": "unicreon.combat.engage", "cid": attacker, "target": defender}
+    after, answer = move(doc, lea, engage)
+    assert after["systems"]["unicreon"]["combat"] == ok({**engage, "state": combat})["state"] == answer["state"]
+    pickup = {"op": "unicreon.combat.pickup", "cid": attacker, "uid": "w-none"}
+    unchanged, answer = move(doc, lea, pickup)
+    assert unchanged == doc and answer["error"]["code"] == handle({**pickup, "state": combat})["error"]["code"]
+    for request in (engage, pickup):
+        with pytest.raises(RulesError) as info:
+            move(doc, lea, {**request, "cid": defender, "target": attacker} if "target" in request
+                 else {**request, "cid": defender})
+        assert info.value.code == "live.refused.character"
+
+
+def test_a_move_answers_its_changes_when_asked_not_the_whole_table():
+    doc = table()
+    base = {"op": "live.move", "document": doc, "member": LEA, "move": {"op": "roll", "expr": "1d6"}, "seed": 5,
+            "now": NOW}
+    whole = ok(base)
+    asked = ok({**base, "changes": True})
+    assert "document" not in asked and asked["answer"] == whole["answer"]
+    assert asked["changes"] == {"log": {"add": [whole["document"]["log"][-1]]}}
+    assert referee.apply_changes(doc, asked["changes"]) == whole["document"]
+    # a full log: the oldest entry goes as the new one comes
+    doc["log"] = [{**whole["document"]["log"][-1], "id": f"e{i}"} for i in range(1000)]
+    asked = ok({**base, "document": doc, "changes": True})
+    assert asked["changes"]["log"]["drop"] == 1 and len(asked["changes"]["log"]["add"]) == 1
+    assert referee.apply_changes(doc, asked["changes"]) == ok({**base, "document": doc})["document"]
+
+
+def _uc_with(character, *refs):
+    """``character`` with the catalogue items ``refs`` (bought, its bags ignored, PO enough)."""
+    character = {**character, "ignore_encumbrance": True, "po": 200}
+    for ref in refs:
+        character = ok({"op": "unicreon.shop.buy", "character": character, "ref": ref})["character"]
+    return character
+
+
+def test_an_item_used_from_a_phone_on_another_players_character_is_the_op_on_both_mjs_records():
+    """"Soins": Aya (Léa's) dresses Bob (Tom's) with an advanced kit. The phone's copies (Bob
+    sent with 1 PV of 99, Aya with no kit use spent) are ignored: the op runs on the MJ's
+    records, both written to the table; the answer's patient is Bob's player view (his secret
+    stays out). One's own character named as the patient is a use on oneself (the use is
+    spent once)."""
+    doc = _uc_health_table()
+    doc["characters"][0] = _uc_with(doc["characters"][0], "trousse_avancee")
+    doc["characters"][2] = {**doc["characters"][2], "pv": 6, "secret": SECRET}
+    aya, bob = doc["characters"][0], doc["characters"][2]
+    uid = aya["inventory"][0]["uid"]
+    sent = {"op": "unicreon.item.use", "character": _phone_copy(aya), "uid": uid,
+            "target": _phone_copy(bob, pv=1, pv_max=99)}
+    after, answer = move(doc, LEA_UC, sent)
+    same = ok({"op": "unicreon.item.use", "character": aya, "uid": uid, "target": bob})
+    assert same["target"]["pv"] == 10 and same["character"]["inventory"][0]["uses"] == 3
+    assert after["characters"][0] == same["character"] and after["characters"][2] == same["target"]
+    assert after["characters"][1] == doc["characters"][1]
+    assert answer["target"] == referee.share.share("character", same["target"], "player")
+    assert SECRET not in json.dumps(answer) and after["characters"][2]["secret"] == SECRET
+    again, answer = move(after, LEA_UC, {**sent, "target": _phone_copy(after["characters"][0])})
+    assert again["characters"][0]["inventory"][0]["uses"] == 2
+    assert again["characters"][0]["pv"] == min(12, after["characters"][0]["pv"] + 4)
+
+
+def test_a_poison_from_a_phone_reaches_its_victim_and_nothing_else():
+    """"Liste d'équipement": a poison used on its victim gives it the condition, undiagnosed;
+    the victim may be an NPC of the MJ's (no member's): its record stays the MJ's, its secret
+    out of the answer. A victim that is not on the table, or of another system, is refused and
+    the table unchanged; so is a poison of another player's character."""
+    doc = _uc_health_table()
+    doc["characters"][0] = _uc_with(doc["characters"][0], "poison")
+    npc = {**ok({"op": "unicreon.character.new", "id": "npc", "name": "Garde"})["character"], "secret": SECRET}
+    doc["characters"].append(npc)
+    uid = doc["characters"][0]["inventory"][0]["uid"]
+    sent = {"op": "unicreon.item.use", "character": {"id": "ua"}, "uid": uid, "target": {"id": "npc"}}
+    after, answer = move(doc, LEA_UC, sent)
+    same = ok({"op": "unicreon.item.use", "character": doc["characters"][0], "uid": uid, "target": npc})
+    assert after["characters"][3] == same["target"] and same["target"]["conditions"][0]["kind"] == "poison"
+    assert after["characters"][0]["inventory"] == [] == same["character"]["inventory"]
+    assert SECRET not in json.dumps(answer) and after["characters"][3]["secret"] == SECRET
+    theorem = th_character("tx")
+    doc["characters"].append(theorem)
+    for target in ({"id": "nobody"}, {"id": "tx"}, "npc"):
+        with pytest.raises(RulesError) as info:
+            move(doc, LEA_UC, {**sent, "target": target})
+        assert info.value.code == "live.refused.character", target
+    with pytest.raises(RulesError) as info:
+        move(doc, LEA_UC, {**sent, "character": {"id": "ub"}})
+    assert info.value.code == "live.refused.character"
+
+
+def test_an_item_used_on_a_fighter_reaches_its_combatant():
+    """While a fight is open a combatant holds its character's current PV: a kit used by Aya
+    on herself during the fight heals from the fight's PV (5, not the sheet's 9) and the
+    combatant gets the result, as the sheet page does on one device."""
+    doc = _uc_health_table(fight=True)
+    doc["characters"][0] = _uc_with(doc["characters"][0], "trousse_avancee")
+    record = doc["characters"][0]
+    combat = doc["systems"]["unicreon"]["combat"]
+    uid = record["inventory"][0]["uid"]
+    after, answer = move(doc, LEA_UC, {"op": "unicreon.item.use", "character": {"id": "ua"}, "uid": uid})
+    same = ok({"op": "unicreon.item.use", "character": {**record, "pv": 5}, "uid": uid})
+    synced = ok({"op": "unicreon.combat.sync", "state": combat, "character": same["character"]})["state"]
+    assert after["characters"][0] == same["character"] and same["character"]["pv"] == 9
+    assert after["systems"]["unicreon"]["combat"] == synced == answer["state"]["combat"]
