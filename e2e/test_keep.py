@@ -82,6 +82,30 @@ def test_the_table_page_says_the_storage_is_not_persistent_and_asks_on_a_tap(pag
         "Persistent storage: granted. The browser keeps the table until you delete it.")
 
 
+# A browser that grants persistence silently to the shell's request at boot, later (when the
+# test calls window.__grant(): after the Table page first asked).
+SILENT_GRANT = """(() => {
+  let granted = false;
+  navigator.storage.persisted = () => Promise.resolve(granted);
+  navigator.storage.persist = () => new Promise((resolve) => {
+    window.__grant = () => { granted = true; resolve(true); };
+  });
+})();"""
+
+
+def test_the_boot_s_silent_grant_is_shown_when_the_page_is_opened_again(page, site, guarded):
+    page.add_init_script(SILENT_GRANT)
+    open_table_page(page, site, new_table(name="Campagne"))
+    state = page.locator("[data-testid=keep-persisted]")
+    expect(state).to_have_attribute("data-state", "not-persisted")
+    page.evaluate("() => window.__grant()")
+    page.goto(site + "#/")
+    page.goto(site + "#/table")
+    expect(state).to_have_attribute("data-state", "persisted")
+    expect(page.locator("[data-testid=keep-risk]")).to_have_count(0)
+    expect(page.locator("#keep-ask")).to_have_count(0)
+
+
 def test_safari_is_told_about_its_seven_days_and_exports_in_one_tap(page, site, guarded):
     page.add_init_script(SAFARI)
     open_table_page(page, site, new_table([ALICE], name="Soirée"))

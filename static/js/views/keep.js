@@ -51,19 +51,21 @@ function standalone() {
  * Storage API); `asked`: the person's request was answered (its answer in `persisted`). */
 const persistence = { persisted: null, supported: Boolean(globalThis.navigator?.storage?.persisted), asked: false, checking: null };
 
-/** Ask the browser whether the storage is persistent (once per page; `app.rerender` after). */
+// Asked again when the person comes back to the page or opens another one: the boot's request
+// may be granted after the first answer, or the site added to the home screen meanwhile.
+addEventListener("hashchange", () => { persistence.checking = null; });
+document.addEventListener("visibilitychange", () => { persistence.checking = null; });
+
+/** Ask the browser whether the storage is persistent (once per visit of the page; `app.rerender`
+ * after, when the answer changed). */
 function checkPersisted(app) {
   if (!persistence.supported || persistence.checking) return persistence.checking;
-  persistence.checking = navigator.storage.persisted().then(
-    (value) => {
-      persistence.persisted = value === true;
-      app.rerender();
-    },
-    () => {
-      persistence.persisted = false;
-      app.rerender();
-    },
-  );
+  const answer = (value) => {
+    const changed = persistence.persisted !== value;
+    persistence.persisted = value;
+    if (changed) app.rerender();
+  };
+  persistence.checking = navigator.storage.persisted().then((value) => answer(value === true), () => answer(false));
   return persistence.checking;
 }
 
