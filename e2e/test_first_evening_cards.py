@@ -35,13 +35,14 @@ def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site
     open_table(page, site, table([joshua], {"theorem": state}), "theorem/mk")
 
     editor = page.get_by_test_id("th-effects")
-    # Shown on demand: closed, then one line per arcane and a text box only for those written.
+    # Shown on demand: closed, then a text box only for each arcane the MK chooses to write.
     expect(editor).not_to_have_attribute("open", "")
     expect(page.get_by_test_id("th-effects-count")).to_have_text("(écrits : 0 sur 22)")
     editor.locator("summary").click()
     expect(editor.locator("textarea")).to_have_count(0)
     for i in range(22):
-        page.click(f"#th-effect-edit-{i}")
+        page.select_option("#th-effect-pick", str(i))
+        page.click("#th-effect-write")
         page.fill(f"#th-effect-{i}", f"Effet écrit par la table pour l'arcane {i}.")
     page.click("#th-save-effects")
     wait_saved(page, "d => d.systems.theorem.effects.every((e, i) => e.endsWith(`arcane ${i}.`))")

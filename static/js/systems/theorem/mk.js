@@ -12,7 +12,7 @@ import { renderCard } from "../../views/cards.js";
 import { ARCANA, MK, arcaneFace, arcaneName, backLink, characters, ensureState, eventsText, levelLabel, logDraw, nameOf,
   ready, tableAction, tableState, thError, tn } from "./common.js";
 
-const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null, effectsOpen: false, editing: null };
+const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null, effectsOpen: false, editing: null, pick: null };
 
 /** An MJ op on the latest table state (tableAction: the `state` of `request` is replaced by
  * the saved one when its turn comes, and the answer written only if that state is unchanged);
@@ -123,33 +123,45 @@ function tableSection(app, state) {
 }
 
 /** The arcana's effects, written by the table (the text gives none). Closed until the MK opens
- * it, and then one arcane at a time: a list of the 22 with what is written, and a text box only
- * for the arcana the MK chose to write ("Écrire"): 22 empty boxes made a 3,774 px screen. */
+ * it, and then on demand: the effects written so far (each with "Modifier"), and one arcane
+ * chosen from a list to write ("Écrire son effet"), its text box only then: 22 empty boxes made
+ * a 3,774 px screen on a phone. */
 function effectsSection(app, state) {
   const effects = ui.effects ?? [...state.effects];
   ui.effects = effects;
-  ui.editing ??= new Set();
+  ui.editing ??= [];
+  ui.pick ??= ARCANA.findIndex((_, i) => !state.effects[i].trim());
+  if (ui.pick < 0) ui.pick = 0;
   const save = () => run(app, { op: "theorem.table.set", state, effects: effects.map((e) => e.slice(0, 300)) }, (r) => {
     ui.message = () => t("theorem.ui.effects_saved");
     ui.effects = null;
     ui.editing = null;
+    ui.pick = null;
   });
   const edit = (i) => {
-    ui.editing.add(i);
+    if (!ui.editing.includes(i)) ui.editing.push(i);
     app.rerender();
     requestAnimationFrame(() => document.getElementById(`th-effect-${i}`)?.focus());
   };
   const written = state.effects.filter((e) => e.trim()).length;
+  const shown = ARCANA.map((name, i) => i).filter((i) => state.effects[i].trim() && !ui.editing.includes(i));
   return html`<details class="card th-effects" data-testid="th-effects" .open=${Boolean(ui.effectsOpen)} @toggle=${(e) => { ui.effectsOpen = e.target.open; }}>
     <summary><h2 class="th-inline">${t("theorem.ui.effects")}</h2> <span class="muted small" data-testid="th-effects-count">${t("theorem.ui.effects_written", { n: written })}</span></summary>
     <p class="muted small">${t("theorem.ui.effects_help")}</p>
-    <ol class="th-effect-list" start="0">${ARCANA.map((name, i) => html`<li data-testid="th-effect-row">
-      ${ui.editing.has(i) ? html`<div class="field"><label for=${`th-effect-${i}`}>${name}</label>
-        <textarea id=${`th-effect-${i}`} rows="2" maxlength="300" .value=${effects[i]} @input=${(e) => { effects[i] = e.target.value; }}></textarea></div>`
-        : html`<strong>${name}</strong>${colon()}<span class=${effects[i].trim() ? "" : "muted"}>${effects[i].trim() || t("theorem.ui.effect_unwritten")}</span>
-        <button type="button" class="th-effect-edit" id=${`th-effect-edit-${i}`} @click=${() => edit(i)}>${t(effects[i].trim() ? "theorem.ui.effect_change" : "theorem.ui.effect_write")}<span class="visually-hidden"> ${name}</span></button>`}
-    </li>`)}</ol>
-    ${ui.editing.size ? html`<button type="button" id="th-save-effects" ?disabled=${!ready(app) || ui.busy} @click=${save}>${t("theorem.ui.save")}</button>` : nothing}
+    ${shown.length ? html`<ul class="th-effect-list">${shown.map((i) => html`<li data-testid="th-effect-row" data-arcane=${i}>
+      <strong>${ARCANA[i]}</strong>${colon()}${state.effects[i]}
+      <button type="button" class="th-effect-edit" id=${`th-effect-edit-${i}`} @click=${() => edit(i)}>${t("theorem.ui.effect_change")}<span class="visually-hidden"> ${ARCANA[i]}</span></button>
+    </li>`)}</ul>` : nothing}
+    <div class="row th-effect-pick">
+      <div class="field"><label for="th-effect-pick">${t("theorem.ui.effect_pick")}</label>
+        <select id="th-effect-pick" @change=${(e) => { ui.pick = Number(e.target.value); }}>
+          ${ARCANA.map((name, i) => html`<option value=${i} ?selected=${i === ui.pick}>${name}${state.effects[i].trim() ? ` (${t("theorem.ui.effect_written_mark")})` : ""}</option>`)}
+        </select></div>
+      <button type="button" id="th-effect-write" @click=${() => edit(ui.pick)}>${t("theorem.ui.effect_write")}</button>
+    </div>
+    ${ui.editing.map((i) => html`<div class="field"><label for=${`th-effect-${i}`}>${ARCANA[i]}</label>
+      <textarea id=${`th-effect-${i}`} rows="2" maxlength="300" .value=${effects[i]} @input=${(e) => { effects[i] = e.target.value; }}></textarea></div>`)}
+    ${ui.editing.length ? html`<button type="button" id="th-save-effects" ?disabled=${!ready(app) || ui.busy} @click=${save}>${t("theorem.ui.save")}</button>` : nothing}
   </details>`;
 }
 
