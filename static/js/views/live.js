@@ -158,8 +158,9 @@ function hostLinkOpened(app, link) {
     return;
   }
   if (refused !== null) {
-    // A name already at the table: the session tells the phone to choose another (its link
-    // closes a moment later); the list of players does not change.
+    // A name already at the table: the session (announced the link) tells the phone to choose
+    // another, its link closing a moment later; the list of players does not change.
+    announce(link, "mj", member, name, key);
     app.rerender();
     return;
   }
