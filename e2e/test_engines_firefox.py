@@ -10,7 +10,9 @@ says why; under CI it fails instead (`make test` installs them: tools/browser.sh
 
 from __future__ import annotations
 
+import json
 import os
+import re
 
 import pytest
 
@@ -56,3 +58,64 @@ def test_firefox_exports_imports_opens_a_share_link_and_undoes(firefox, own_site
     J.export_then_import(firefox, own_site.url)
     J.share_link(firefox, own_site.url)
     J.no_page_errors(firefox)
+
+
+# ------------------------------------------------------------------ the live table
+def test_a_firefox_phone_joins_a_chromium_mj_and_plays_a_move(firefox, own_site, browser):
+    """The MJ's laptop in Chromium, the player's phone in Firefox, joined through the pages by
+    the paste fallback: the phone gets the table, asks for a character the MJ confirms, and its
+    Point Zéro test reaches the MJ's saved log, refereed there."""
+    from playwright.sync_api import expect
+
+    from browser_support import Device, ok
+
+    origin = own_site.url.split("/tablee/")[0]
+    cid = J.PAGES["pointzero"].cid
+    mj_device = Device(browser, origin, mj=True)
+    try:
+        mj = mj_device.page
+        mj.goto(own_site.url + "manifest.webmanifest")
+        doc = J.seeded_table()
+        doc["systems"]["pointzero"] = ok({"op": "pointzero.state.new"})["state"]  # the MJ's Point Zéro table opened
+        mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc, ensure_ascii=False))
+        mj.goto(own_site.url + "#/live")
+        expect(mj.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
+        expect(mj.locator("#live-offer, #live-open:enabled").first).to_be_visible()
+        if mj.locator("#live-offer").count() == 0:
+            mj.click("#live-open")
+        expect(mj.locator("#live-offer")).to_have_value(re.compile(r"#/join/T\.[A-Za-z0-9_-]+$"))
+        invitation = mj.locator("#live-offer").input_value()
+
+        # The phone: a player's device (no MJ switch), French, nothing saved.
+        firefox.goto(own_site.url + "sw.js")
+        firefox.call("() => { localStorage.clear(); localStorage.setItem('tablee.language', 'fr'); }")
+        firefox.goto(invitation)
+        J.engine_ready(firefox)
+        firefox.fill("#live-name", "Léa", commit=False)
+        firefox.click("#live-join")
+        answer = firefox.wait("() => { const v = document.querySelector('#live-answer-text')?.value ?? ''; return v.startsWith('T.') && v; }")
+        mj.fill("#live-answer", answer)
+        mj.click("#live-accept")
+        firefox.wait("() => document.querySelector('[data-testid=live-join-state]')?.dataset.state === 'connected'")
+        expect(mj.locator("[data-testid=live-players] li:has-text('Léa')")).to_have_attribute("data-state", "connected")
+        J.wait_saved(firefox, "(d, id) => d.characters.some((c) => c.id === id)", cid)
+
+        # Léa asks for the Point Zéro character; the MJ confirms.
+        firefox.click(f"[data-testid=live-session] input[data-character={cid}]")
+        expect(mj.locator("[data-testid=live-assign]")).to_contain_text("Léa")
+        mj.locator("[data-testid=live-assign] li:has-text('Léa') button").click()
+        firefox.wait("(id) => document.querySelector(`[data-testid=live-session] input[data-character=${id}]`)?.dataset.assigned === 'yes'", cid)
+
+        # Her test, rolled on the phone, is applied on the MJ's device.
+        before = len(mj.evaluate("JSON.parse(localStorage.getItem('tablee.document')).log"))
+        J.route(firefox, f"pointzero/test/{cid}")
+        firefox.click("#pz-roll")
+        firefox.wait_for("[data-testid=pz-result]")
+        mj.wait_for_function(
+            "n => { const d = JSON.parse(localStorage.getItem('tablee.document')); return d.log.length > n && d.log.at(-1).kind === 'pointzero.test'; }",
+            arg=before, timeout=120_000,
+        )
+        J.no_page_errors(firefox)
+        mj_device.check()
+    finally:
+        mj_device.context.close()

@@ -98,8 +98,20 @@ class EnginePage:
             except Exception as error:  # navigating, or a predicate reading what is not there yet
                 last = error
             if time.monotonic() > deadline:
-                raise AssertionError(f"{self.name}: waited {timeout:.0f} s for {source[:200]} {args!r}: last {last!r}")
+                raise AssertionError(f"{self.name}: waited {timeout:.0f} s for {source[:200]} {args!r}: last {last!r}\n"
+                                     + self.screen())
             time.sleep(POLL_S)
+
+    def screen(self) -> str:
+        """What the page shows (address, engine state, notices, main text, cut short): a failed
+        wait says which message or page it stopped on."""
+        try:
+            return "what the page showed: " + json.dumps(self.call(
+                """() => ({ url: location.href, engine: document.documentElement.dataset.engine,
+  notices: document.querySelector('#notices')?.innerText.slice(0, 600),
+  main: document.querySelector('main')?.innerText.slice(0, 1500) })"""), ensure_ascii=False)
+        except Exception as error:  # a page that cannot answer
+            return f"the page could not be read: {str(error)[:200]}"
 
     def wait_for(self, selector: str, state: str = "visible") -> None:
         """Wait until ``selector`` matches an element that is shown (and enabled, for
