@@ -255,3 +255,21 @@ def test_whatever_the_order_a_members_entry_never_costs_the_mj_an_entry_while_a_
             assert mj_after == mj_before
         else:
             assert mj_after == mj_before[1:]
+
+
+def test_a_full_logs_cut_reaches_the_mjs_device_as_a_few_records_not_the_whole_log():
+    """A player's entry at the cap cuts the oldest player entry out of the middle of the log; the
+    MJ's device receives that as the move's changes (``referee.changes``): the first record
+    dropped, the records before the cut set one place earlier, the new one added, never the
+    1,000 entries whole while the cut is within the first hundred; the changes make the
+    referee's log again."""
+    doc = table()
+    doc["log"] = [_entry(i, member=LEA if i % 4 == 3 else None) for i in range(store.MAX_LOG)]
+    for n in range(20):
+        after, _ = move(doc, TOM, note(f"n{n}", "Tom"))
+        found = referee.changes(doc, after)
+        assert "all" not in found["log"], n
+        assert len(found["log"].get("set", {})) <= 3 + 3 * n and found["log"]["add"][0]["id"] == f"n{n}"
+        assert referee.apply_changes(copy.deepcopy(doc), json.loads(json.dumps(found)))["log"] == after["log"]
+        doc = after
+    assert [e["id"] for e in doc["log"] if "member" not in e] == [f"e{i}" for i in range(store.MAX_LOG) if i % 4 != 3]

@@ -445,7 +445,37 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | N
     containers = ("systems", "characters", "log")
     if set(before) != set(after) or any(after[k] is not before[k] for k in after if k not in containers):
         return None
-    return share.container_changes(before, after)
+    found = share.container_changes(before, after)
+    if found is not None and "all" in found.get("log", {}):
+        shorter = _cut_changes(before["log"], after["log"])
+        if shorter is not None:
+            found["log"] = shorter
+    return found
+
+
+#: Past this many records set one place earlier, a log cut in the middle goes whole (a tenth of
+#: a full log: the records sent stay far fewer than the log's).
+_MAX_CUT_SET = 100
+
+
+def _cut_changes(before: list[Any], after: list[Any]) -> dict[str, Any] | None:
+    """The log ``after`` made from a full ``before`` by a member's entry appended and one older
+    entry ``k`` cut out of the middle (:func:`tablee.referee_kernel.append`: the oldest member
+    entry, never the MJ's), in the changes' own shape: the first record dropped, the ``k``
+    records before the cut set one place earlier, the new entry added. :func:`changes` finds
+    the first record kept and compares from there, which makes such a cut every record after
+    it: the whole log (1,000 entries) at every move of a full log. ``None`` when ``after`` is
+    not that, or the cut is more than :data:`_MAX_CUT_SET` records in (the log goes whole)."""
+    n = len(before)
+    if n < 2 or len(after) != n:
+        return None
+    k = next((i for i in range(n - 1) if after[i] is not before[i]), n - 1)
+    if k > _MAX_CUT_SET or any(after[i] is not before[i + 1] for i in range(k, n - 1)):
+        return None
+    out: dict[str, Any] = {"drop": 1, "add": [after[-1]]}
+    if k:
+        out["set"] = {str(i): after[i] for i in range(k)}
+    return out
 
 
 #: ``document`` (a copy) with the :func:`changes` of a move made on it (one function for the
