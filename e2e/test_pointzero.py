@@ -247,5 +247,5 @@ def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app_with):
     assert saved_document(app)["systems"]["pointzero"] == {"threshold": 4, "scenario": 2, "entries": []}
     # English is one click away; game terms keep their French names.
     app.click("#lang-toggle")
-    expect(app.get_by_role("heading", name="Point Zéro — MJ's screen")).to_be_visible()
+    expect(app.get_by_role("heading", name="Point Zéro — GM's screen")).to_be_visible()
     expect(app.locator("[data-testid=pz-mj-threshold]")).to_have_text("4")

@@ -77,3 +77,34 @@ def test_unicreon_a_choice_refused_for_the_characteristics_says_so_with_them(pag
     item.get_by_role("button", name="Aller aux caractéristiques").click()
     expect(page.locator("#uc-char-puissance")).to_be_focused()
     no_horizontal_scroll(page)
+
+
+def _table_link(site: str, doc: dict) -> str:
+    """A link sharing ``doc`` for the players, as the share page writes it."""
+    from test_share import payload
+
+    return site + "#/share/" + payload({"app": "tablee", "kind": "table", "v": 1, "audience": "player", "data": doc})
+
+
+def test_importing_onto_an_empty_table_warns_of_nothing_and_english_lists_with_a_colon(page, app_with, site):
+    """A brand-new player was warned that importing replaces "Ma table", which held nothing; and
+    English listed "2 characters : Alice, Bruno" with the French space before the colon."""
+    mj_table = new_table([ok({"op": "pointzero.character.new", "id": f"pz-{n}", "name": n})["character"]
+                          for n in ("Alice", "Bruno")], name="Soirée")
+    app_with(new_table(), "home")
+    page.goto(_table_link(site, mj_table))
+    expect(page.get_by_test_id("share-table-warning")).to_have_text(
+        "Votre table actuelle est encore vide\u00a0: l'importation ne vous fait rien perdre.")
+    expect(page.locator("main")).to_contain_text("2 personnages\u00a0: Alice, Bruno")
+    page.evaluate("localStorage.setItem('tablee.language', 'en')")
+    page.goto(site + "#/tray")
+    page.reload()
+    wait_engine(page)
+    page.goto(_table_link(site, mj_table))
+    expect(page.locator("main")).to_contain_text("2 characters: Alice, Bruno")
+    # a table that holds something is named in the warning
+    page.goto(site + "#/tray")
+    page.click("#roll-button")
+    wait_saved(page, "(d) => d.log.length === 1")
+    page.goto(_table_link(site, mj_table))
+    expect(page.get_by_test_id("share-table-warning")).to_contain_text("Importing replaces the current table")

@@ -188,3 +188,19 @@ def test_french_says_tour_as_the_rule_texts_do_never_round():
             if words:
                 found[key] = text
     assert not found, found
+
+
+def test_english_says_gm_never_mj():
+    """English said "the MJ" in some places and "the GM" in others: it says "GM" everywhere (the
+    French keeps "MJ"; a French term a page names on purpose, "Je suis MJ", is no English text)."""
+    found = {}
+    for path in sorted((ROOT / "static/i18n/en").glob("*.json")):
+        for key, text in json.loads(path.read_text(encoding="utf-8")).items():
+            if re.search(r"\bMJ\b", text):
+                found[key] = text
+    assert not found, found
+    gm = [t for path in (ROOT / "static/i18n/en").glob("*.json")
+          for t in json.loads(path.read_text(encoding="utf-8")).values() if re.search(r"\bGM\b", t)]
+    assert len(gm) > 50
+    assert rendered()["en"]["pointzero.ui.mj_title"][0] == "Point Zéro — GM's screen"
+

@@ -302,7 +302,9 @@ export function backupDate(key) {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** The last roll of a log entry list, as short plain text ("Alice · Perception : 7"), or null. */
+/** The last roll of a log entry list, as short plain text ("Alice · 3d6 = 7", "Opposition →
+ * Garde l'emporte (11 — 55)": a total after "=", a sentence after "→", its full stop dropped
+ * before the figures in brackets), or null. */
 export function lastRollText(log) {
   if (!Array.isArray(log) || !log.length) return null;
   const e = log.at(-1);
@@ -310,8 +312,9 @@ export function lastRollText(log) {
   const who = typeof e.who === "string" && e.who ? `${e.who} · ` : "";
   const label = typeof e.label === "string" ? e.label : "";
   const r = isObject(e.result) ? e.result : {};
-  const outcome = typeof r.total === "number" ? String(r.total) : typeof r.summary === "string" ? r.summary : "";
-  const text = `${who}${label}${outcome ? ` = ${outcome}` : ""}`;
+  const summary = typeof r.summary === "string" ? r.summary.trim().replace(/\.(?=\s*\()/, "").replace(/\.$/, "") : "";
+  const outcome = typeof r.total === "number" ? ` = ${r.total}` : summary ? ` → ${summary}` : "";
+  const text = `${who}${label}${outcome}`;
   return Array.from(text).length > 80 ? `${Array.from(text).slice(0, 79).join("")}…` : text;
 }
 

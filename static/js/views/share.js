@@ -281,7 +281,7 @@ function summary(app) {
   const names = data.characters.map((c) => c?.name).join(", ");
   return html`<p data-testid="share-summary">${t("share.holds_table", { name: data.name })}</p>
     <ul>
-      <li>${tn("share.table_characters", data.characters.length)}${names ? ` : ${names}` : ""}</li>
+      <li>${tn("share.table_characters", data.characters.length)}${names ? `${colon()}${names}` : ""}</li>
       <li>${tn("share.table_log", data.log.length)}</li>
       ${incoming.quarantined > 0 ? html`<li>${tn("quarantine.found", incoming.quarantined)}</li>` : nothing}
     </ul>`;
@@ -316,7 +316,9 @@ function consent(app) {
   if (kind === "entry") {
     return html`<div class="row"><button type="button" class="primary" id="share-import" ?disabled=${checking} aria-describedby="share-checking" @click=${() => importEntry(app)}>${t("share.import_entry")}</button>${cancel}</div>`;
   }
-  return html`${playersCopy()}<p>${t("share.table_warning", { name: app.doc.name })}</p>
+  // (a table with nothing in it yet, a new player's: nothing to lose, nothing to warn about)
+  const empty = !app.doc.characters.length && !app.doc.log.length && !Object.keys(app.doc.systems).length;
+  return html`${playersCopy()}<p data-testid="share-table-warning">${t(empty ? "share.table_warning_empty" : "share.table_warning", { name: app.doc.name })}</p>
     ${incoming.backupFailed
       ? html`<div class="notice error" role="alert"><p>${t("share.backup_failed")}</p>
           <div class="row"><button type="button" @click=${() => app.exportNow()}>${t("save.export")}</button></div></div>`

@@ -250,7 +250,7 @@ function setup(app, c, s, view, odds) {
         </select></div>
       <div class="field"><label for="pz-t-diff">${t("pointzero.ui.difficulty")}</label>
         <select id="pz-t-diff" @change=${choose("difficulty")}>
-          ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t(`pointzero.difficulty.${k}`)} (${DIFF_VALUE[k]})</option>`)}
+          ${DIFFICULTIES.map((k) => html`<option value=${k} ?selected=${k === ui.difficulty}>${t("pointzero.ui.difficulty_option", { label: t(`pointzero.difficulty.${k}`), value: DIFF_VALUE[k] })}</option>`)}
           <option value="custom" ?selected=${ui.difficulty === "custom"}>${t("pointzero.ui.difficulty_custom")}</option>
         </select></div>
       ${ui.difficulty === "custom" ? numberField(app, "pz-t-custom", t("pointzero.ui.difficulty_value"), ui, "custom", 0, 99) : nothing}
