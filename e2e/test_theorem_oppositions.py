@@ -125,6 +125,13 @@ def test_a_phone_is_offered_only_what_the_referee_accepts(page, site, guarded):
         expect(page.locator(action)).to_have_count(0)
     goto_route(page, "theorem/test/alice")
     expect(page.locator("#th-draw-hand")).to_be_visible()  # her own: as on one device
+    # Bob's sheet: shown, not editable here (a save of it would be refused).
+    goto_route(page, "theorem/character/bob")
+    expect(page.get_by_test_id("th-not-yours")).to_be_visible()
+    expect(page.locator("#th-name")).to_be_disabled()
+    expect(page.locator("#th-add-skill")).to_be_disabled()
+    goto_route(page, "theorem/character/alice")
+    expect(page.locator("#th-name")).to_be_enabled()
 
     goto_route(page, "theorem/chase")
     page.select_option("#th-a-who", "alice")
@@ -142,8 +149,24 @@ def test_a_phone_is_offered_only_what_the_referee_accepts(page, site, guarded):
     expect(page.locator("#th-opp-draw")).to_be_disabled()
     expect(page.locator("#th-chase-start")).to_have_count(0)  # chases are the MK's
 
-    # A waiting opposition (proposed by Mo): Léa draws Alice's side only; Bob's is Mo's.
+    # A chase the MK started, Alice against Bob: Léa announces Alice's turn only.
     sheets = [alice(), bob()]
+    chase = ok({"op": "theorem.chase.start", "state": state, "sheets": sheets, "target": 5,
+                "a": {"name": "Alice", "base": 0, "start": 0, "character_id": "alice", "sphere": "humanite",
+                      "skill": "Course"},
+                "b": {"name": "Bob", "base": 0, "start": 0, "character_id": "bob", "sphere": "humanite",
+                      "skill": "Pistage"}})["state"]
+    doc = saved_document(page)
+    doc["systems"]["theorem"] = chase
+    put_table(page, doc)
+    page.evaluate(AS_PLAYER, ["alice"])
+    goto_route(page, "theorem/chase")
+    expect(page.locator("#th-begin-a")).to_be_visible()
+    expect(page.locator("#th-begin-b")).to_have_count(0)
+    expect(page.get_by_test_id("th-round-wait-b")).to_contain_text("Bob joue son tour sur le téléphone de son joueur")
+    expect(page.locator("#th-chase-end")).to_have_count(0)
+
+    # A waiting opposition (proposed by Mo): Léa draws Alice's side only; Bob's is Mo's.
     waiting = ok({"op": "theorem.opposition.start", "state": state, "sheets": sheets,
                   "a": {"name": "Bob", "base": 0, "start": 0, "character_id": "bob", "sphere": "humanite",
                         "skill": "Pistage"},

@@ -269,7 +269,11 @@ function roundPanel(app, ch, state) {
     else if (pending?.chase === key) {
       action = html`<a class="button" id=${`th-play-${key}`} href=${`#/theorem/test/${encodeURIComponent(c.id)}`}>${t("theorem.ui.play_turn", { name: sd.name })}</a>`;
     } else if (sd.character_id && !c) action = html`<p class="field-error">${t("theorem.ui.not_found")}</p>`;
-    else {
+    else if (livePlayer() && !(c && liveCharacters().includes(c.id))) {
+      // A phone announces its own character's turn only: an NPC's side is the MK's to draw, another
+      // player's character's is that player's (the referee refuses both from this phone).
+      action = html`<p class="muted small" data-testid=${`th-round-wait-${key}`}>${t(c ? "theorem.ui.round_wait_player" : "theorem.ui.round_wait_mk", { name: sd.name })}</p>`;
+    } else {
       action = html`${c ? html`<div class="field"><label for=${`th-exploit-${key}`}>${t("theorem.ui.exploit", { max: c.spheres.divinite })}</label>
           <select id=${`th-exploit-${key}`} @change=${(e) => { ui.exploit[key] = Number(e.target.value); }}>
             ${Array.from({ length: Math.min(c.spheres.divinite, c.realite) + 1 }, (_, n) => html`<option value=${n} ?selected=${n === ui.exploit[key]}>${n === 0 ? t("theorem.ui.no_exploit") : `+${n}`}</option>`)}

@@ -4,6 +4,7 @@
 // changes nothing in the saved sheet (the field keeps what was typed so it can be fixed).
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
+import { liveCharacters } from "../../live/private.js";
 import { t } from "../../i18n.js";
 import { touchedForm } from "../../views/forms.js";
 import {
@@ -156,12 +157,19 @@ export function render(app, id) {
     return Number.isInteger(v) ? v : c.spheres[s];
   };
   const start = Math.min(...SPHERES.map(sphereNow)) + 1;
+  // At a live table, another player's character: its sheet is shown, never edited here (the
+  // referee refuses a save of a character that is not the player's).
+  const mine = liveCharacters();
+  const readOnly = mine !== null && !mine.includes(c.id);
   return html`
     ${backLink("#/theorem", t("theorem.ui.back"))}
     <h1>${nameOf(c)}</h1>
     <p><a class="button primary" href=${`#/theorem/test/${encodeURIComponent(c.id)}`} id="th-to-table">${t("theorem.ui.to_table")}</a></p>
     ${ready(app) ? nothing : html`<p class="muted" id=${WAIT_ID}>${t("theorem.ui.engine_wait")}</p>`}
     ${ui.error ? html`<p class="field-error" role="alert">${thError(ui.error)}</p>` : nothing}
+    ${readOnly ? html`<p class="notice" data-testid="th-not-yours">${t("theorem.ui.not_yours", { name: nameOf(c) })}</p>` : nothing}
+    <fieldset class="th-sheet-fields" ?disabled=${readOnly}>
+    <legend class="visually-hidden">${nameOf(c)}</legend>
     <div class="split th-sheet-split" data-testid="th-sheet-columns">
       <div class="th-col">
         <section class="card" aria-labelledby="th-id-title">
@@ -206,5 +214,6 @@ export function render(app, id) {
         </section>
       </div>
     </div>
+    </fieldset>
   `;
 }
