@@ -10,6 +10,7 @@ says why; under CI it fails instead (`make test` installs them: tools/browser.sh
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -61,9 +62,19 @@ def test_firefox_exports_imports_opens_a_share_link_and_undoes(firefox, own_site
 
 
 # ------------------------------------------------------------------ the live table
+#: The app's scan decoder run on a PNG picture (base64): which decoder, and the text it read.
+SCAN_A_PICTURE = """async (png) => {
+  const scan = await import(new URL('static/js/views/scan.js', document.baseURI).href);
+  const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+  const detector = await scan.qrDetector();
+  return { decoder: detector.kind, text: await scan.decodeQr(new Blob([bytes], { type: 'image/png' })) };
+}"""
+
+
 def test_a_firefox_phone_joins_a_chromium_mj_and_plays_a_move(firefox, own_site, browser):
     """The MJ's laptop in Chromium, the player's phone in Firefox, joined through the pages by
-    the paste fallback: the phone gets the table, asks for a character the MJ confirms, and its
+    the paste fallback, the phone having read the MJ's invitation with its scan decoder from a
+    picture of the MJ's QR code: the phone gets the table, asks for a character the MJ confirms, and its
     Point Zéro test reaches the MJ's saved log, refereed there."""
     from playwright.sync_api import expect
 
@@ -89,7 +100,14 @@ def test_a_firefox_phone_joins_a_chromium_mj_and_plays_a_move(firefox, own_site,
         # The phone: a player's device (no MJ switch), French, nothing saved.
         firefox.goto(own_site.url + "sw.js")
         firefox.call("() => { localStorage.clear(); localStorage.setItem('tablee.language', 'fr'); }")
-        firefox.goto(invitation)
+        # The invitation read by the phone's scan decoder (views/scan.js; Firefox has no
+        # BarcodeDetector: the vendored zxing-wasm one) from a picture of the MJ's QR code.
+        firefox.goto(own_site.url + "#/tray")
+        J.engine_ready(firefox)
+        picture = base64.b64encode(mj.get_by_test_id("live-offer-qr").screenshot()).decode()
+        read = firefox.call(SCAN_A_PICTURE, picture)
+        assert read == {"decoder": "zxing", "text": invitation}, read
+        firefox.goto(read["text"])
         J.engine_ready(firefox)
         firefox.fill("#live-name", "Léa", commit=False)
         firefox.click("#live-join")
