@@ -273,3 +273,29 @@ def test_a_full_logs_cut_reaches_the_mjs_device_as_a_few_records_not_the_whole_l
         assert referee.apply_changes(copy.deepcopy(doc), json.loads(json.dumps(found)))["log"] == after["log"]
         doc = after
     assert [e["id"] for e in doc["log"] if "member" not in e] == [f"e{i}" for i in range(store.MAX_LOG) if i % 4 != 3]
+
+
+def test_the_public_views_change_for_a_cut_is_a_few_records_too():
+    """The same cut in the public view the move answers (``projection``, what every phone's doc
+    is written from): a few records, which make the new public view from the previous one."""
+    from tablee.api import handle_json
+
+    doc = table()
+    doc["log"] = [_entry(i, member=LEA if i % 4 == 3 else None, to="mj" if i == 5 else None)
+                  for i in range(store.MAX_LOG)]
+
+    def live(request):
+        return json.loads(handle_json(json.dumps({"op": "live.move", "member": TOM, "now": NOW, "changes": True,
+                                                  **request})))
+
+    first = live({"document": doc, "move": note("n0", "Tom"), "seed": 1, "view": None})
+    view, mj = first["projection"]["data"], referee.apply_changes(doc, first["changes"])
+    rev, since = first["rev"], first["projection"]["view"]
+    for n in range(1, 6):
+        answer = live({"held": rev, "move": note(f"n{n}", "Tom"), "seed": 1 + n, "view": since})
+        assert answer["applied"] and "all" not in answer["projection"]["changes"]["log"], n
+        view = referee.apply_changes(view, answer["projection"]["changes"])
+        mj = referee.apply_changes(mj, answer["changes"])
+        rev, since = answer["rev"], answer["projection"]["view"]
+    assert view == ok({"op": "store.share", "kind": "table", "data": mj, "audience": "player"})["data"]
+    assert view["log"][-1]["id"] == "n5" and "e5" not in [e["id"] for e in view["log"]]  # (the MJ's secret)

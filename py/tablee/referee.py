@@ -545,10 +545,27 @@ def _live_move(request: dict[str, Any]) -> dict[str, Any]:
         out["rev"] = held.hold(document)
         if "view" in request:
             try:
-                out["projection"] = share.project(document, request["view"])
+                out["projection"] = _projection(document, request["view"])
             except RulesError as exc:
                 out["projection"] = exc.to_json()
     return out
+
+
+def _projection(document: dict[str, Any], since: Any) -> dict[str, Any]:
+    """``share.project`` of the table a move left, its log's change made a cut (:func:`_cut_changes`)
+    when the move cut a player's entry out of a full log: the public view's log is then the
+    view before with that one entry out and the new one in, which the projection's generic diff
+    sends whole (every view record is shared by identity between two views of the kept path)."""
+    last = getattr(share, "_LAST", None)
+    before = last.get("view") if isinstance(last, dict) and since is not None and since == last.get("id") else None
+    found = share.project(document, since)
+    log = found.get("changes", {}).get("log") if isinstance(found.get("changes"), dict) else None
+    after = last.get("view") if isinstance(last, dict) else None
+    if isinstance(log, dict) and "all" in log and isinstance(before, dict) and isinstance(after, dict):
+        shorter = _cut_changes(before.get("log", []), after.get("log", []))
+        if shorter is not None:
+            found["changes"]["log"] = shorter
+    return found
 
 
 def _held_rev(request: dict[str, Any], source: dict[str, Any]) -> str:
