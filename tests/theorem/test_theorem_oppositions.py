@@ -124,3 +124,14 @@ def test_a_waiting_opposition_can_be_called_off_and_the_state_is_checked():
     bad = dict(started, opposition={**started["opposition"], "current": {"c": {}}})
     r = handle({"op": "theorem.opposition.side", "state": bad, "side": "a", "seed": 1})
     assert r["error"]["code"] == "request.invalid"  # the state schema: no side "c"
+
+
+def test_a_sides_draw_replays_from_its_seed_and_the_deck_it_used():
+    """The log's "Vérifier / rejouer" of one side's draw (theorem.draw.replay, kind ``side``)."""
+    state = force_top(table(), "denier-roi", "denier-06", "epee-09")
+    started = ok({"op": "theorem.opposition.start", "state": state, "a": alice_side(),
+                  "b": {"name": "Garde", "base": 6, "start": 0}, "sheets": [ALICE]})["state"]
+    drawn = ok({"op": "theorem.opposition.side", "state": started, "side": "a", "seed": 9})
+    again = ok({"op": "theorem.draw.replay", "kind": "side", "deck": drawn["deck_used"], "seed": 9})
+    assert again["drawn"] == [["denier-roi", "denier-06"]] == [[c["id"] for c in drawn["chain"]]]
+    assert drawn["score"] == 3 - 10 - 6

@@ -68,6 +68,7 @@ const DECK_REPLAYS = new Map([
   ["theorem.action.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "action", deck, seed: rq.seed })],
   ["theorem.opposition.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "opposition", deck, seed: rq.seed })],
   ["theorem.chase.round", (rq, deck) => ({ op: "theorem.draw.replay", kind: "chase", deck, seed: rq.seed })],
+  ["theorem.opposition.side", (rq, deck) => ({ op: "theorem.draw.replay", kind: "side", deck, seed: rq.seed })],
   ["versality.test.draw", (rq, deck) => (Number.isInteger(rq.count) ? { op: "versality.draw.replay", deck, count: rq.count, seed: rq.seed } : null)],
 ]);
 

@@ -12,7 +12,8 @@ the page compares them with the ones it logged (``result.verify``, views/verify.
 Kinds of draw: ``action`` (``theorem.action.draw``: the deck's top card for a simple action,
 "Piocher"), ``opposition`` (``theorem.opposition.draw``) and ``chase`` (``theorem.chase.round``):
 both sides draw a whole chain, side a first, every figure played ("3) Les actions
-d'opposition"; :func:`oppositions.auto_chain`, the function those ops use).
+d'opposition"; :func:`oppositions.auto_chain`, the function those ops use); ``side``
+(``theorem.opposition.side``): one side of an opposition drawn side by side, one whole chain.
 
 A player's share of a log entry carries no deck (``share.player_entry`` removes ``deck``), so
 that entry cannot be replayed on the player's side: the control says so.
@@ -31,17 +32,20 @@ from .ops import theorem_op
 __all__ = ["KINDS", "replay"]
 
 #: The logged draws a replay knows, by kind.
-KINDS = ("action", "opposition", "chase")
+KINDS = ("action", "opposition", "chase", "side")
 
 
 def replay(kind: str, deck_used: dict[str, Any], rng: Any) -> dict[str, Any]:
     """The chains a logged draw of ``kind`` drew from ``deck_used`` with ``rng`` (one chain for
-    an action's draw, two for an opposition or a chase round), and the reshuffle events."""
+    an action's draw or an opposition's side, two for an opposition or a chase round), and the
+    reshuffle events."""
     deck = cards.deck_as_it_stood(D.numbered_definitions(), deck_used["draw"], deck_used["discard"])
     if kind == "action":
         _, drawn, events = cards.draw(deck, 1, rng, source="draw", to="play", refill="discard")
         return {"drawn": [drawn], "events": events}
     deck, chain_a, ev_a = P.auto_chain(deck, rng)
+    if kind == "side":
+        return {"drawn": [chain_a], "events": ev_a}
     _, chain_b, ev_b = P.auto_chain(deck, rng)
     return {"drawn": [chain_a, chain_b], "events": ev_a + ev_b}
 
