@@ -110,7 +110,7 @@ def test_the_trimmed_standard_library_imports_and_answers_as_the_whole_one(tmp_p
     whole = run("default", names, requests, tmp_path)
     trimmed = run(str(TRIMMED), names, requests, tmp_path)
     missing = {n: e for n, e in trimmed["failed"].items() if n not in whole["failed"]}
-    assert not missing, f"modules the trimmed standard library lacks: {missing}"
+    assert not missing, f"modules the trimmed standard library lacks (after `make setup` too?): {missing}"
     differ = [(r, a, b) for r, a, b in zip(requests, whole["answers"], trimmed["answers"], strict=True) if a != b]
     assert not differ, f"{len(differ)} answers differ, the first: {differ[0]}"
     assert '"error"' not in "".join(trimmed["answers"][:1])
