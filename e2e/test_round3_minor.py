@@ -108,3 +108,22 @@ def test_importing_onto_an_empty_table_warns_of_nothing_and_english_lists_with_a
     wait_saved(page, "(d) => d.log.length === 1")
     page.goto(_table_link(site, mj_table))
     expect(page.get_by_test_id("share-table-warning")).to_contain_text("Importing replaces the current table")
+
+
+def test_a_long_table_name_keeps_the_language_switch_on_a_phone(page, app_with):
+    """At 360 px a long table name pushed "English" past the right edge (a sideways scroll): the
+    header's tools shrank below their words. A name with no space, the longest case, in both
+    languages: the switch is whole and on screen, the name cut with an ellipsis."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    name = "Campagnedhiverdesterresbrulees" * 2
+    app_with(new_table(name=name), "home")
+    for label in ("English", "Français"):
+        toggle = page.locator("#lang-toggle")
+        expect(toggle).to_have_text(label)
+        expect(page.locator("#table-name")).to_have_text(name)
+        box = toggle.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+        assert page.evaluate("() => { const b = document.getElementById('lang-toggle'); return b.scrollWidth <= b.clientWidth; }")
+        no_horizontal_scroll(page)
+        assert page.evaluate("() => { const e = document.getElementById('table-name'); return e.scrollWidth > e.clientWidth; }")
+        toggle.click()
