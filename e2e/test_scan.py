@@ -80,6 +80,12 @@ def camera(tmp_path_factory):
     return path
 
 
+@pytest.fixture(autouse=True)
+def blank_camera(camera):
+    """Each test starts with a white picture, whatever code the previous one filmed."""
+    write_y4m(camera, 10, set())
+
+
 @pytest.fixture(scope="module")
 def camera_browser(browser_type, camera):
     launch = chromium_launch(browser_type)
@@ -304,3 +310,42 @@ def test_leaving_the_page_stops_the_camera(camera_devices, site):
     page.evaluate("() => { window.__track = document.getElementById('live-join-scan-video').srcObject.getTracks()[0]; }")
     page.get_by_role("link", name="Dés").click()
     page.wait_for_function("() => window.__track.readyState === 'ended'")
+
+
+def test_a_scan_stopped_while_its_camera_opens_lets_it_go(devices, site):
+    """A stop (and a new start) while the camera is still opening: the first camera, when it
+    comes, is closed at once and the second scan runs; which way a camera looks comes from the
+    track, else from what was asked (a back camera that names no side is not mirrored)."""
+    page = devices(mj=False).page
+    page.goto(site + "#/join")
+    expect(page.locator("main h1")).to_be_visible()
+    result = page.evaluate("""async () => {
+      const {Scan, qrDetector} = await import('./static/js/views/scan.js');
+      await qrDetector();
+      const opening = [];
+      navigator.mediaDevices.getUserMedia = (c) => new Promise((resolve) => opening.push({c, resolve}));
+      const camera = (facingMode) => {
+        const track = {stopped: false, stop() { this.stopped = true; }, getSettings: () => ({}),
+                       getConstraints: () => ({facingMode})};
+        return {track, stream: {getTracks: () => [track], getVideoTracks: () => [track]}};
+      };
+      const scan = new Scan({ids: {start: 's', video: 'v', stop: 'x'}, labels: {start: 'live.scan', video: 'live.scan'},
+                             onText: () => {}, rerender: () => {}});
+      const until = async (f) => { while (!f()) await new Promise((r) => setTimeout(r, 10)); };
+      const first = scan.start();
+      await until(() => opening.length === 1);
+      scan.stop();
+      const second = scan.start();
+      await until(() => opening.length === 2);
+      const a = camera({exact: 'environment'}), b = camera({exact: 'environment'});
+      opening[0].resolve(a.stream);
+      await first;
+      const between = [scan.state, a.track.stopped];
+      opening[1].resolve(b.stream);
+      await second;
+      const after = [scan.state, scan.stream === b.stream, b.track.stopped, scan.facing];
+      scan.stop();
+      return {between, after, stoppedAtLast: b.track.stopped};
+    }""")
+    assert result == {"between": ["starting", True], "after": ["scanning", True, False, "environment"],
+                      "stoppedAtLast": True}

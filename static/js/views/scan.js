@@ -115,9 +115,14 @@ export async function openCamera(media = navigator.mediaDevices) {
   throw new ScanError(refused ? "refused" : "absent");
 }
 
+/** Which way the camera looks: what the track says, else what was asked of it (a camera that
+ * names no side, a laptop's, is taken as facing the person: its preview is mirrored). */
 function facingOf(stream) {
-  const settings = stream.getVideoTracks()[0]?.getSettings?.() ?? {};
-  return settings.facingMode === "environment" ? "environment" : "user";
+  const track = stream.getVideoTracks()[0];
+  const said = track?.getSettings?.().facingMode;
+  const asked = track?.getConstraints?.().facingMode;
+  const facing = said || asked?.exact || asked;
+  return facing === "environment" ? "environment" : "user";
 }
 
 /**
@@ -133,6 +138,7 @@ export class Scan {
     this.kind = "";
     this.facing = "";
     this.timer = null;
+    this.starting = null;
   }
 
   get active() {
@@ -143,21 +149,24 @@ export class Scan {
     if (this.active) return;
     loadStylesheet(new URL("../../css/scan.css", import.meta.url).href);
     this.state = "starting";
+    // This start's mark: a stop, or a stop and a new start, while it waits makes it give up.
+    const mine = (this.starting = {});
+    const current = () => this.starting === mine && this.state === "starting";
     this.rerender();
     let stream = null;
     try {
       // The decoder first: a device that cannot decode does not open its camera for nothing.
       const { kind, detector } = await qrDetector();
-      if (this.state !== "starting") return; // stopped meanwhile
+      if (!current()) return;
       stream = await openCamera();
-      if (this.state !== "starting") throw new ScanError("stopped");
+      if (!current()) throw new ScanError("stopped");
       Object.assign(this, { stream, kind, facing: facingOf(stream), state: "scanning" });
       this.rerender();
       this.focus(this.ids.stop); // the start button is gone: a keyboard stays on the scan
       this.look(detector, stream, 0);
     } catch (error) {
       for (const track of stream?.getTracks() ?? []) track.stop();
-      if (error instanceof ScanError && error.code === "stopped") return;
+      if (!current()) return; // stopped meanwhile: nothing to say
       this.state = error instanceof ScanError ? error.code : "absent";
       this.rerender();
     }
@@ -198,7 +207,7 @@ export class Scan {
   stop(state = "idle") {
     clearTimeout(this.timer);
     for (const track of this.stream?.getTracks() ?? []) track.stop();
-    Object.assign(this, { stream: null, timer: null, state });
+    Object.assign(this, { stream: null, timer: null, state, starting: null });
   }
 
   /** The start button (none where the browser has no camera API), the preview with its
