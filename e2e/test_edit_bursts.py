@@ -164,7 +164,7 @@ def test_quick_clicks_on_the_versality_mj_screen_are_all_applied(page, site, gua
     clicked, which made five +1 a single +1), every one in the saved state."""
     state = handle({"op": "versality.state.new"})["state"]
     _open_with(page, site, [], "#/versality/mj", systems={"versality": state})
-    cat_plus, token_plus = "button[aria-label='Catastrophe plus un']", "button[aria-label='Pions plus un']"
+    cat_plus, token_plus = "button[aria-label='Catastrophe +1']", "button[aria-label='Pions +1']"
     page.wait_for_selector(f"{cat_plus}:not([disabled])")
     page.evaluate(ACTIONS, [["click", cat_plus, None], ["click", token_plus, None], ["click", cat_plus, None],
                             ["click", cat_plus, None], ["click", token_plus, None]])

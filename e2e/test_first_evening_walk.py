@@ -696,10 +696,10 @@ def test_versality_mj_changes_are_named_in_the_undo_bar(app_with):
     """The MJ's +1 on the catastrophe scale left "Table Versality modifiée. Annuler"; the MJ
     screen's changes are named (catastrophe, tokens, a power's use, a session, the awards)."""
     app = app_with(new_table([versality_character("vs-nadia", "Nadia")]), "versality/mj")
-    app.get_by_role("button", name="Catastrophe plus un").click()
+    app.get_by_role("button", name="Catastrophe +1").click()
     toast = app.get_by_test_id("undo-toast")
     expect(toast).to_contain_text("Échelle de catastrophe changée")
-    app.get_by_role("button", name="Pions plus un").click()
+    app.get_by_role("button", name="Pions +1").click()
     expect(toast).to_contain_text("Pions de dégradation changés")
 
 

@@ -271,7 +271,7 @@ def test_card_table_choose_worst_reshuffle_mj_only_and_reload(app_with):
     app.click("#vs-power-add")
     expect(app.locator("[data-testid=vs-catastrophe]")).to_have_text("6")
     expect(app.locator(".vs-bands li[aria-current=true]")).to_contain_text("Gêne légère")
-    app.get_by_role("button", name="Pions plus un").click()
+    app.get_by_role("button", name="Pions +1").click()
     expect(app.locator("[data-testid=vs-tokens]")).to_have_text("2")
     no_horizontal_scroll(app)
     wait_saved(app, "d => d.systems.versality.catastrophe === 6 && d.systems.versality.tokens === 2")
