@@ -20,7 +20,9 @@
    nor archives.
 6. Lighthouse (mobile, its default simulated throttling) against the served site:
    performance, accessibility, best practices, LCP, TBT, and what it flagged.
-7. The live table (tools/bench_live.py), two contexts joined through the pages on the big
+7. A phone (tools/bench_phone.py): Chromium with CPU 4× and Slow 4G through CDP, a first
+   visit's time to ready and bytes on the wire as GitHub Pages gzips them, a return visit's.
+8. The live table (tools/bench_live.py), two contexts joined through the pages on the big
    table: a player's move until the phone has the referee's answer and until the MJ's table
    has it, a change of the MJ's until the phone has it (p50/p95 over 100 each), and the bytes
    the page loads for it.
@@ -53,6 +55,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
 import bench_live  # noqa: E402  (the live table's sync latency and bytes, issue 15)
+import bench_phone  # noqa: E402  (a phone: CPU 4×, 4G, first and return visits)
 import serve  # noqa: E402
 from bench_requests import REQUESTS  # noqa: E402  (the heavy odds request of each system, one op each)
 from bench_table import saved_table  # noqa: E402
@@ -532,6 +535,8 @@ def report_lines(r: dict) -> list[str]:
     warm = f"{b['warm_visit_bytes'] / 1e3:.1f} kB in {b['warm_visit_requests']} requests"
     lines.append(row(["bytes sent, first visit (service-worker precache included)", first, "", "", ""]))
     lines.append(row(["bytes sent, warm visit", warm, "", "", ""]))
+    if "phone" in r:
+        lines += bench_phone.report_lines(r["phone"])
     lines += ["", "First paint of the saved table (Chromium, no throttling; the engine starts after it):", "",
               "| table, route | first contentful paint | shell rendered | largest contentful paint (element) |",
               "| --- | --- | --- | --- |"]
@@ -639,6 +644,11 @@ def main() -> None:
         except Exception as error:  # a figure that could not be measured is reported, not hidden
             results["live"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
         browser.close()
+        step("phone profile (CPU 4×, Slow 4G)…")
+        try:
+            results["phone"] = bench_phone.measure(p, launch=launch)
+        except Exception as error:  # reported, not hidden
+            results["phone"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
     if not args.no_lighthouse:
         step("Lighthouse (mobile)…")
         results["lighthouse"] = lighthouse(site, args.lighthouse_runs)
