@@ -39,6 +39,7 @@ def test_wire_summary_counts_each_body_and_names_the_largest():
         "bytes": 5_600,
         "requests": 4,
         "largest": [{"path": "/tablee/a.wasm", "bytes": 3_100}, {"path": "/tablee/b.zip", "bytes": 2_000}],
+        "repeated": ["/tablee/a.wasm"],
     }
 
 
@@ -51,7 +52,7 @@ def test_report_rows_put_goals_beside_the_figures():
     }
     lines = bench_phone.report_lines(result)
     assert lines[0] == "| phone (CPU 4×, Slow 4G): first visit, engine ready | 59298 ms | | | |"
-    assert "| 8.06 MB in 223 requests | | | ≤ 6.00 MB |" in lines[2]
+    assert "| 8.06 MB in 223 files | | | ≤ 6.00 MB |" in lines[2]
     assert lines[3] == ("| phone: return visit, engine ready (median of 3: 5043, 4125, 5134 ms)"
                         " | 5043 ms | | | ≤ 2000 ms |")
     assert bench_phone.report_lines({"error": "not measured: x"}) == ["| phone profile | not measured: x | | | |"]
