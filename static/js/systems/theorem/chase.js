@@ -97,11 +97,12 @@ function choose(app, s, id) {
   app.rerender();
 }
 
-function sideForm(app, key, legend, odds) {
+function sideForm(app, key, legend) {
   const s = ui[key];
   const c = s.who ? findCharacter(app.doc, s.who) : null;
   const skill = c?.skills.find((k) => k.name === s.skill) ?? null;
-  const base = c ? (odds?.[key]?.base ?? c.spheres[s.sphere] + (skill?.level ?? 0)) : null;
+  // Shown as the sheet gives it (the engine reads the same sum from the sheet when it draws).
+  const base = c ? c.spheres[s.sphere] + (skill?.level ?? 0) : null;
   return html`<fieldset class="th-side"><legend>${legend}</legend>
     <div class="field"><label for=${`th-${key}-who`}>${t("theorem.ui.side_who")}</label>
       <select id=${`th-${key}-who`} @change=${(e) => choose(app, s, e.target.value)}>
@@ -380,7 +381,7 @@ export function render(app) {
     <section class="card" aria-labelledby="th-sides-title">
       <h2 id="th-sides-title">${t("theorem.ui.sides")}</h2>
       <p class="muted small">${t("theorem.ui.sides_help")}</p>
-      <div class="th-sides">${sideForm(app, "a", t("theorem.ui.side_a"), odds)}${sideForm(app, "b", t("theorem.ui.side_b"), odds)}</div>
+      <div class="th-sides">${sideForm(app, "a", t("theorem.ui.side_a"))}${sideForm(app, "b", t("theorem.ui.side_b"))}</div>
       ${odds ? oppositionOdds(odds, { a: sideName(app, ui.a, "a"), b: sideName(app, ui.b, "b") }) : nothing}
       <div class="row">
         ${mustPropose ? nothing : html`<button type="button" id="th-opp-draw" class=${mayPropose ? "" : "primary"} ?disabled=${Boolean(oppWhy) || ui.busy} aria-describedby=${whyDraw.id} @click=${() => opposition(app)}>${t("theorem.ui.opposition_draw")}</button>`}
