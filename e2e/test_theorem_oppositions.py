@@ -66,6 +66,11 @@ def test_a_character_side_takes_its_sheet_base_with_its_odds_before_the_draw(pag
     page.select_option("#th-a-skill", "Course")
     expect(page.get_by_test_id("th-a-base-sheet")).to_have_attribute("data-base", "3")
     expect(page.locator("#th-a-base")).to_have_count(0)  # never typed for a character's side
+    expect(page.get_by_test_id("th-a-base-sheet")).to_have_text("Base : 3 (fiche : Humanité 2 + Course 1)")
+    page.click("#lang-toggle")
+    expect(page.get_by_test_id("th-a-base-sheet")).to_have_text("Base: 3 (sheet: Humanité 2 + Course 1)")
+    page.click("#lang-toggle")
+    expect(page.get_by_test_id("th-a-base-sheet")).to_contain_text("fiche")
     # The odds before the draw: each side's exact levels, the engine's fractions.
     want = ok({"op": "theorem.opposition.odds", "state": state, "sheets": [alice()],
                "a": {"name": "Alice", "base": 6, "start": 0, "character_id": "alice", "sphere": "humanite",
