@@ -390,7 +390,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         # phone shuffle again and know the new draw order. The MJ's feed keeps it.
         reply.pop("seed", None)
     if "seed" in props:
-        reply["logged"] = log_run(out, member, name, spec, request, reply, seed, now, touched, signer)
+        reply["logged"] = log_run(out, member, name, spec, request, reply, seed, now, touched, signer, answer, ctx)
     if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
         reply["character"] = share.share("character", reply["character"], "player")
     for field in spec.others:

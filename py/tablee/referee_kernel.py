@@ -27,6 +27,7 @@ from typing import Any
 
 from . import share, store
 from .errors import RulesError
+from .referee_log import RECIPES
 from .registry import SYSTEM_IDS
 from .tree import clone
 
@@ -35,6 +36,8 @@ __all__ = ["KERNEL_MOVES", "add_entry", "append", "label_entry", "log_run", "ove
 
 #: The moves every system shares (run here, not by an op).
 KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
+#: The longest result line a phone's page gives its move's entry (``live.log.label``).
+_MAX_SUMMARY = 500
 #: Answer keys read as the total a log entry shows, in this order.
 _TOTALS = ("total", "roll", "raw", "score")
 
@@ -99,7 +102,8 @@ def _entry_id(seed: int, now: str) -> str:
 
 
 def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, request: dict[str, Any],
-            reply: dict[str, Any], seed: int, now: str, touched: set[str], who: str | None) -> str:
+            reply: dict[str, Any], seed: int, now: str, touched: set[str], who: str | None,
+            answer: dict[str, Any] | None = None, ctx: dict[str, Any] | None = None) -> str:
     """Write the log entry of a random move (an op that takes a seed) into the MJ's table, from
     the referee's own run: its request (the MJ's device's seed) and its answer. A phone never
     writes a result into the log (:func:`add_entry` refuses one): it could log a roll that
@@ -109,7 +113,14 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
 
     The entry keeps the seed (for "Vérifier / rejouer") only when its request is whole: a
     move that read a hidden state or a character's full record is logged with the character
-    ids and without its seed, the way a share filter would take its deck out."""
+    ids and without its seed, the way a share filter would take its deck out.
+
+    An op the pages log with a replayable request and a ``verify`` record (a test, a draw) is
+    logged the same way from the op's whole ``answer`` (:data:`tablee.referee_log.RECIPES`;
+    ``ctx``: the acting character as the MJ holds it and the system state before the move), so
+    the MJ's log shows its result line and "Vérifier / rejouer" as for the same action made on
+    the MJ's device. A Versality resolution joins the entry of its draw, as the page logs one
+    test (:func:`_join_draw`)."""
     # A character record in the request (an actor's, or one a phone sent along: Unicreon's
     # opposition) is logged as its id: a full record may hold what only the MJ sees.
     records = {k for k, v in request.items() if isinstance(v, dict) and "id" in v and "system" in v}
@@ -127,9 +138,19 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
         result = {"total": reply.get("total"), "terms": reply.get("terms", [])}
     elif total is not None:
         result = {"total": total, **result}
+    recipe = RECIPES.get(name)
+    if recipe is not None and isinstance(answer, dict):
+        known = {"seed": seed, "character": (ctx or {}).get("character"), "state": (ctx or {}).get("state")}
+        logged = recipe.request(request, answer, known)
+        result = {**result, **recipe.result(request, answer, known)}
     if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
-        result = {k: v for k, v in result.items() if isinstance(v, (int, str, bool)) or v is None}
+        result = {k: v for k, v in result.items()
+                  if isinstance(v, (int, str, bool)) or v is None or k in ("verify", "terms")}
     signed = who if isinstance(who, str) and who else _member_name(member)
+    if name == "versality.test.resolve":
+        joined = _join_draw(out, member, logged, result, now)
+        if joined is not None:
+            return joined
     entry = {"id": _entry_id(seed, now), "at": now, "kind": spec.kind or name, "system": spec.system,
              "who": signed[: store.MAX_NAME], "member": stamp(member),
              "label": str(request.get("expr", ""))[:200] if name == "roll" else "",
@@ -139,6 +160,38 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
     checked = share.share("entry", entry, "mj")
     out["log"] = [e for e in out["log"] if not (isinstance(e, dict) and e.get("id") == checked["id"])]
     append(out["log"], checked)
+    return checked["id"]
+
+
+def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, Any], result: dict[str, Any],
+               now: str) -> str | None:
+    """A Versality resolution (001_28decc945b538010.txt, "Le tirage": the card played) logged
+    as the page logs a test: one entry, the draw's (its request with the deck, the count and
+    the seed that replay it, its ``verify``), the resolution's request under ``resolve`` and
+    its outcome in the result (static/js/systems/versality/test.js). The entry replaced is the
+    member's last draw of that character not resolved yet; None when there is none (the
+    resolution is then logged alone). The resolution's seed is not logged: it reshuffles the
+    hidden deck."""
+    cid = logged.get("character_id")
+    at = next((i for i in range(len(out["log"]) - 1, -1, -1)
+               if isinstance(out["log"][i], dict) and _is_members(out["log"][i])
+               and out["log"][i]["member"].get("id") == member["id"]
+               and isinstance(out["log"][i].get("request"), dict)
+               and out["log"][i]["request"].get("op") == "versality.test.draw"
+               and out["log"][i]["request"].get("character_id") == cid
+               and "resolve" not in out["log"][i]["request"]), -1)
+    if at < 0:
+        return None
+    draw = out["log"][at]
+    resolve = {k: v for k, v in logged.items() if k != "seed"}
+    merged = {**draw, "at": now, "kind": "versality.test", "request": {**draw["request"], "resolve": resolve},
+              "result": {**result, **({"verify": draw["result"]["verify"]} if isinstance(draw.get("result"), dict)
+                                      and "verify" in draw["result"] else {})}}
+    if len(json.dumps(merged["result"])) > store.MAX_ENTRY_SIZE:
+        merged["result"] = {k: v for k, v in merged["result"].items()
+                            if isinstance(v, (int, str, bool)) or v is None or k == "verify"}
+    checked = share.share("entry", merged, "mj")
+    out["log"] = [*out["log"][:at], checked, *out["log"][at + 1:]]
     return checked["id"]
 
 
@@ -239,15 +292,22 @@ def label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str
     """``live.log.label``: the label a phone's page gives the entry the referee logged for that
     phone's move (the page words it: "Force (45)"): text only, on an entry the referee wrote
     (id ``live-…``) for this member, matched by member id (``member.id``), never by the name
-    it shows; its request and result stay the referee's."""
-    eid, label = move.get("id"), move.get("label")
+    it shows; its request and result stay the referee's. The page's result line (``summary``,
+    text: "Réussite normale (score 12)") may come with it, as the page writes it on one device
+    (the words of the referee's outcome, in the phone's language): it becomes the entry's
+    ``result.summary``, and nothing else of the result changes."""
+    eid, label, summary = move.get("id"), move.get("label"), move.get("summary")
     if not isinstance(eid, str) or not eid.startswith("live-") or not isinstance(label, str):
         raise refuse("live.refused.invalid", field="label")
+    if summary is not None and not isinstance(summary, str):
+        raise refuse("live.refused.invalid", field="summary")
     at = next((i for i, e in enumerate(document["log"]) if isinstance(e, dict) and e.get("id") == eid), -1)
     signer = document["log"][at].get("member") if at >= 0 else None
     if not (isinstance(signer, dict) and signer.get("id") == member["id"]):
         raise refuse("live.refused.label")  # another's entry, the MJ's, or one this referee did not write
     entry = {**document["log"][at], "label": label[:200]}
+    if summary and isinstance(entry.get("result"), dict):
+        entry["result"] = {**entry["result"], "summary": summary[:_MAX_SUMMARY]}
     try:
         checked = share.share("entry", entry, "mj")
     except RulesError:

@@ -149,11 +149,13 @@ export const memberMethods = {
   addLog(entry) {
     const op = isObject(entry?.request) ? entry.request.op : null;
     if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") {
-      // The page's words for it (its label) go to the referee's entry, nothing else.
+      // The page's words for it (its label and its result line) go to the referee's entry,
+      // nothing else: the request, the outcome and the replay are the referee's (referee_log.py).
       const id = this.logged;
       this.logged = null;
       if (typeof id === "string" && typeof entry.label === "string" && entry.label) {
-        this.move({ op: "live.log.label", id, label: entry.label.slice(0, 200) }).then((answer) => this.report(answer));
+        const summary = typeof entry.result?.summary === "string" && entry.result.summary ? { summary: entry.result.summary.slice(0, 500) } : {};
+        this.move({ op: "live.log.label", id, label: entry.label.slice(0, 200), ...summary }).then((answer) => this.report(answer));
       }
       return true;
     }

@@ -8,7 +8,7 @@ import { colon, formatTime, t, tn } from "../i18n.js";
 import { downloadJson, fileStamp } from "../storage.js";
 import { downloadLogCsv } from "./exports.js";
 import { shareButton } from "./ui.js";
-import { checkOf, verifyControl } from "./verify.js";
+import { checkOf, seedOf, verifyControl } from "./verify.js";
 
 /** How many entries are drawn at first, and added by each "Afficher plus". */
 export const PAGE = 50;
@@ -49,7 +49,7 @@ function entryView(app, e) {
     ${e.result?.summary ? html`<p>${e.result.summary}</p>` : nothing}
     ${diceSummary(e.result) ? html`<p class="muted small">${diceSummary(e.result)}</p>` : nothing}
     <div class="row log-actions">
-      ${e.request?.seed !== undefined ? verifyControl(app, `log-${e.id}`, checkOf(e), e.request.seed) : nothing}
+      ${seedOf(e.request) !== null ? verifyControl(app, `log-${e.id}`, checkOf(e), seedOf(e.request)) : nothing}
       ${shareButton(`entry:${e.id}`, e.label)}
     </div>
   </li>`;

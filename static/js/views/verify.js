@@ -56,6 +56,16 @@ export function verifyRecord(response, keys) {
 
 const ROLL_KEYS = ["total", "terms"];
 
+/** The seed of a logged request: its own, or for a player's draw from a hidden pile logged by
+ * the live table's referee, the one kept inside its deck (py/tablee/referee_log.py: the share
+ * filters take the deck out, so no phone gets that seed). */
+export function seedOf(request) {
+  if (!request || typeof request !== "object") return null;
+  if (Object.hasOwn(request, "seed")) return request.seed;
+  const deck = Object.hasOwn(request, "deck") ? request.deck : null;
+  return deck && typeof deck === "object" && Object.hasOwn(deck, "seed") ? deck.seed : null;
+}
+
 /** A logged deck as it stood, checked for shape (the engine checks its cards). */
 function deckOf(request) {
   const deck = Object.hasOwn(request, "deck") ? request.deck : null;
@@ -65,11 +75,11 @@ function deckOf(request) {
 
 /** The draws replayed from their deck: logged op -> the replay request (null: not replayable). */
 const DECK_REPLAYS = new Map([
-  ["theorem.action.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "action", deck, seed: rq.seed })],
-  ["theorem.opposition.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "opposition", deck, seed: rq.seed })],
-  ["theorem.chase.round", (rq, deck) => ({ op: "theorem.draw.replay", kind: "chase", deck, seed: rq.seed })],
-  ["theorem.opposition.side", (rq, deck) => ({ op: "theorem.draw.replay", kind: "side", deck, seed: rq.seed })],
-  ["versality.test.draw", (rq, deck) => (Number.isInteger(rq.count) ? { op: "versality.draw.replay", deck, count: rq.count, seed: rq.seed } : null)],
+  ["theorem.action.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "action", deck, seed: seedOf(rq) })],
+  ["theorem.opposition.draw", (rq, deck) => ({ op: "theorem.draw.replay", kind: "opposition", deck, seed: seedOf(rq) })],
+  ["theorem.chase.round", (rq, deck) => ({ op: "theorem.draw.replay", kind: "chase", deck, seed: seedOf(rq) })],
+  ["theorem.opposition.side", (rq, deck) => ({ op: "theorem.draw.replay", kind: "side", deck, seed: seedOf(rq) })],
+  ["versality.test.draw", (rq, deck) => (Number.isInteger(rq.count) ? { op: "versality.draw.replay", deck, count: rq.count, seed: seedOf(rq) } : null)],
 ]);
 
 /** The request that replays a logged request: itself, or for a deck draw its replay op's. */
@@ -83,7 +93,7 @@ function replayRequest(request) {
 export function checkOf(entry) {
   const request = entry && Object.hasOwn(entry, "request") ? entry.request : null;
   const result = entry && Object.hasOwn(entry, "result") ? entry.result : null;
-  if (!request || typeof request !== "object" || typeof request.op !== "string" || !Object.hasOwn(request, "seed")) return null;
+  if (!request || typeof request !== "object" || typeof request.op !== "string" || seedOf(request) === null) return null;
   const record = result && typeof result === "object" && Object.hasOwn(result, "verify") ? result.verify : null;
   if (record && Array.isArray(record.keys) && record.keys.length <= 12 && record.keys.every((k) => typeof k === "string" && k.length <= 40)
     && typeof record.digest === "string") {
@@ -94,11 +104,6 @@ export function checkOf(entry) {
     return { request, keys: ROLL_KEYS, digest: outcomeDigest(result, ROLL_KEYS) };
   }
   return null;
-}
-
-/** The seed of a request, when it has one. */
-function seedOf(request) {
-  return request && typeof request === "object" && Object.hasOwn(request, "seed") ? request.seed : null;
 }
 
 /** State of each control, by its key: {status: busy|same|different|error|unavailable, seed}. */

@@ -86,8 +86,12 @@ def _pz_keep(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     entry = next((e for e in ctx["document"]["log"] if isinstance(e, dict) and isinstance(eid, str)
                   and e.get("id") == eid), None)
     logged = entry.get("request") if isinstance(entry, dict) else None
-    if not (isinstance(logged, dict) and entry.get("kind") == "pointzero.test"
-            and logged.get("op") == "pointzero.test.roll" and logged.get("character_id") == cid
+    # whose roll it was: the result's ``character_id`` (the request is the page's, replayable as
+    # it is: tablee/referee_log.py)
+    result = entry.get("result") if isinstance(entry, dict) else None
+    owner = result.get("character_id") if isinstance(result, dict) else None
+    if not (isinstance(logged, dict) and entry.get("kind") == "pointzero.test" and isinstance(entry.get("member"), dict)
+            and logged.get("op") == "pointzero.test.roll" and owner == cid
             and isinstance(logged.get("test"), dict) and logged["test"].get("meticuleux") is True):
         raise refuse("live.refused.keep")
     if any(isinstance(e, dict) and isinstance(e.get("request"), dict) and e["request"].get("entry") == eid
