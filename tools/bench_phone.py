@@ -34,7 +34,11 @@ compressed bytes a phone would download: the time to ready depends on them.
 What the emulation does not reach: DevTools' throttling set on a page applies to that page and
 its dedicated workers (the engine's PyScript worker), not to the service worker's own fetches
 (the precache after the first visit's page has loaded; mostly 304 revalidations of what the page
-already downloaded). The return visit is served by the service worker from its cache.
+already downloaded). The return visit is served by the service worker from its cache. Both reach
+the engine's worker: the first visit's downloads (``first_downloads``, from the page and its
+workers' resource timing) take as long as the throttled bandwidth allows, and a fixed loop in a
+dedicated worker ran about 2.2× slower at rate 4 than at rate 1 (the page's main thread about
+3×; the fastest of four runs each, Chromium 156 on a loaded 2-core machine).
 
     .venv/bin/python tools/bench_phone.py [--network slow-4g|fast-4g] [--returns 3] [--json FILE]
 """
