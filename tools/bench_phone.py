@@ -40,7 +40,8 @@ workers' resource timing) take as long as the throttled bandwidth allows, and a 
 dedicated worker ran about 2.2× slower at rate 4 than at rate 1 (the page's main thread about
 3×; the fastest of four runs each, Chromium 156 on a loaded 2-core machine).
 
-    .venv/bin/python tools/bench_phone.py [--network slow-4g|fast-4g] [--returns 3] [--json FILE]
+    .venv/bin/python tools/bench_phone.py [--network slow-4g|fast-4g] [--returns 3] [--cpu-slowdown 4]
+        [--json bench-results/phone.json]
 """
 
 from __future__ import annotations
@@ -254,7 +255,8 @@ def main() -> None:
     parser.add_argument("--network", choices=sorted(NETWORKS), default="slow-4g")
     parser.add_argument("--returns", type=int, default=3, help="return visits (median reported)")
     parser.add_argument("--cpu-slowdown", type=float, default=CPU_SLOWDOWN, help="CPU throttling rate (1: none)")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--json", type=Path, default=ROOT / "bench-results" / "phone.json",
+                        help="where the figures are written (JSON)")
     args = parser.parse_args()
     with sync_playwright() as p:
         result = measure(p, args.network, args.returns, cpu=args.cpu_slowdown)
@@ -266,6 +268,7 @@ def main() -> None:
         f"{d['file']} {d['transfer'] / 1e6:.2f} MB in {d['ms'] / 1000:.1f} s" for d in result["first_downloads"]))
     print(f"boots: first {result['first_boot']}, returns {', '.join(map(str, result['return_boots']))}")
     if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
