@@ -127,3 +127,18 @@ def test_a_long_table_name_keeps_the_language_switch_on_a_phone(page, app_with):
         no_horizontal_scroll(page)
         assert page.evaluate("() => { const e = document.getElementById('table-name'); return e.scrollWidth > e.clientWidth; }")
         toggle.click()
+
+
+def test_a_change_the_pre_save_check_refuses_names_the_field_as_the_page_labels_it(page, app_with):
+    """The page's own check before a save (the published character schemas) refused with
+    « characters.0.attributes.1.level » : valeur trop grande: it now reads as the engine's
+    refusals do, in the page's language, the field named by its label."""
+    ana = ok({"op": "pointzero.character.new", "id": "pz-ana", "name": "Ana"})["character"]
+    app_with(new_table([ana]), "pointzero")
+    change = """async (value) => { APP
+      const accepted = app.update((doc) => { doc.characters[0].attributes[1].level = value; });
+      return [accepted, app.refusal?.text ?? null]; }""".replace("APP", APP)
+    assert page.evaluate(change, 99) == [False, "Modification refusée — Niveau\u00a0: 10 au plus. Rien n'a été enregistré."]
+    assert page.evaluate(change, "x") == [False, "Modification refusée — Niveau\u00a0: un nombre entier. Rien n'a été enregistré."]
+    saved = wait_saved(page, "(d) => d.characters.length === 1")
+    assert saved["characters"][0]["attributes"][1]["level"] == 2  # nothing changed

@@ -327,10 +327,18 @@ function confirmDownload(event) {
   if (typeof file === "string") app.notify("status", t("download.done", { file }));
 }
 
+/** The pre-save check's reasons that are a schema's (guard.schemaProblem), as JSON Schema keywords:
+ * such a refusal reads as the engine's do, the field named by its label ("Niveau : 10 au plus"). */
+const SCHEMA_RULE_OF = { type: "type", enum: "enum", too_small: "minimum", too_big: "maximum", too_few: "minItems", missing: "required", unknown_key: "additionalProperties" };
+
 function refusalText(problem) {
   const { reason, params } = problem;
   const known = ["empty", "unnamed", "too_long", "too_many", "too_large", "duplicate"];
   const key = known.includes(reason) ? reason : "other";
+  if (key === "other" && Object.hasOwn(SCHEMA_RULE_OF, reason)) {
+    const limit = reason === "type" ? String(params?.expected ?? "").split("|") : params?.min ?? params?.max ?? null;
+    return errorMessage({ message_key: "save.refused.schema", params: { rule: SCHEMA_RULE_OF[reason], limit, field: problem.path } });
+  }
   const words = has(`store.reason.${reason}`) ? t(`store.reason.${reason}`) : reason;
   return t(`save.refused.${key}`, { ...params, path: problem.path, reason: words });
 }
