@@ -90,7 +90,7 @@ def test_an_honest_phones_actions_beyond_the_pace_wait_and_go(node, world):
     ("bytes", [2, 0, 5, 123, 34], "live.refused.malformed"),
     ("oversize", 300_000, "live.refused.too_large"),
 ])
-def test_every_kind_of_refusal_reaches_the_mjs_feed_grouped_by_member(node, world, kind, value, code):
+def test_every_kind_of_refusal_reaches_the_mjs_feed_grouped_by_member_and_kind(node, world, kind, value, code):
     before = state(node, world)["mj"]
     for i in range(3):
         sent = {**value, "note": str(i)} if kind == "write" else value  # (a write differs each time)
@@ -100,6 +100,6 @@ def test_every_kind_of_refusal_reaches_the_mjs_feed_grouped_by_member(node, worl
     node("settle", world=world)
     s = state(node, world)["mj"]
     feed = s["feed"][len(before["feed"]):]
-    assert [(f["name"], f["count"]) for f in feed] == [("p1", 4)]
-    assert feed[0]["kinds"][code] == 3 and sum(feed[0]["kinds"].values()) == 4
-    assert s["unseen"] == before["unseen"] + 1
+    assert [(f["name"], f["code"], f["count"]) for f in feed] == [("p1", code, 3), ("p1", "live.refused.character", 1)]
+    assert feed[0]["kinds"] == {code: 3}
+    assert s["unseen"] == before["unseen"] + 2  # one line each, each new once

@@ -522,14 +522,17 @@ export const hubMethods = {
 
   /** The MJ's feed: one line per move that arrived (who, what, refused or not, and the seed
    * the MJ's device drew for it: the MJ's to replay a draw, never sent to a phone). A member's
-   * refusals are one line (`count`, and `kinds`: how many of each code), moved to the end at
-   * each new one: a flood cannot push the rest of the feed out nor hide that it happened. The
+   * refusals of one kind are one line (`count`, and `kinds`: how many of each code), moved to
+   * the end at each new one: a flood cannot push the rest of the feed out nor hide that it
+   * happened (a refusal of another kind is a line of its own: each says what was refused). The
    * last `unseen` lines are the unseen ones (the live page marks them "nouveau"). */
   note(memberId, name, op, code, answer = null, drawn = null) {
     const line = { at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
-      op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn };
+      op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn,
+      // the log entry the referee wrote for it: the live page words the line from it
+      logged: typeof answer?.logged === "string" ? answer.logged : null };
     const from = Math.max(0, this.feed.length - GROUP_WINDOW);
-    const at = code ? this.feed.findLastIndex((f, i) => i >= from && f.code && f.member === memberId) : -1;
+    const at = code ? this.feed.findLastIndex((f, i) => i >= from && f.code === code && f.member === memberId) : -1;
     if (at >= 0) {
       const [group] = this.feed.splice(at, 1);
       const kinds = isObject(group.kinds) ? { ...group.kinds } : { [group.code]: 1 };
