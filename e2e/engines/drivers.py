@@ -49,6 +49,11 @@ TIMEOUT_S = 120.0
 POLL_S = 0.1
 
 
+#: Scroll an element to the middle of the screen before a click: a click lands where the element
+#: is, and a notice fixed to the bottom of a phone's screen (the undo bar) may cover its bottom.
+CENTER = "(sel) => document.querySelector(sel).scrollIntoView({ block: 'center' })"
+
+
 def missing(engine: str) -> str | None:
     """Why ``engine`` ("firefox" or "webkit") cannot run on this machine, or None."""
     if engine == "firefox":
@@ -150,6 +155,7 @@ class FirefoxPage(EnginePage):
 
     def click(self, selector: str) -> None:
         self.wait_for(selector, "enabled")
+        self.call(CENTER, selector)
         self.harness("click", selector=selector)
 
     def fill(self, selector: str, text: str, commit: bool = True) -> None:
@@ -254,7 +260,7 @@ class WebKitPage(EnginePage):
 
     def click(self, selector: str) -> None:
         self.wait_for(selector, "enabled")
-        self.call("(sel) => document.querySelector(sel).scrollIntoView({ block: 'center' })", selector)
+        self.call(CENTER, selector)
         self._element(selector).click()
 
     def fill(self, selector: str, text: str, commit: bool = True) -> None:

@@ -16,16 +16,63 @@ import tempfile
 import threading
 import time
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from browser_support import new_table  # noqa: E402
+from browser_support import new_table, ok, versality_character  # noqa: E402
 from serve import make_server  # noqa: E402
-from test_test_pages import PAGES, character  # noqa: E402
 
 BASE = "/tablee/"
+
+
+@dataclass(frozen=True)
+class SystemPage:
+    """A system's test page (the selectors of e2e/test_test_pages.py, which the Chromium tests use)."""
+
+    system: str
+    cid: str  # the seeded character's id
+    roll: str  # the roll (or draw) button
+    result: str  # the result section
+    odds: str  # the odds summary
+
+
+PAGES = {
+    "unicreon": SystemPage("unicreon", "t13-uc", "#uc-roll", "[data-testid=uc-result]", "[data-testid=uc-odds]"),
+    "pointzero": SystemPage("pointzero", "t13-pz", "#pz-roll", "[data-testid=pz-result]", "[data-testid=pz-odds]"),
+    "systmj": SystemPage("systmj", "t13-sj", "#sj-roll", "[data-testid=sj-result]", "[data-testid=sj-odds]"),
+    "versality": SystemPage("versality", "t13-vs", "#vs-draw", "#vs-hand-title", "[data-testid=vs-odds]"),
+    "theorem": SystemPage("theorem", "t13-th", "#th-draw",
+                          "[data-testid=th-chain], [data-testid=th-result], [data-testid=th-decide]", "[data-testid=th-odds]"),
+}
+
+
+def character(system: str, cid: str) -> dict:
+    """A complete character of ``system`` (Unicreon's and Versality's as created and validated;
+    the others as the rules package makes them, run here in CPython)."""
+    if system == "unicreon":
+        return {
+            "id": cid, "system": "unicreon", "name": "Ana", "created": True, "story": "Gardienne de phare.",
+            "origins": "Nord", "job": "Escrimeuse", "description": "Grande", "don": "Nyctalope", "defaut": "Têtue",
+            "secret": "", "characteristics": {"puissance": 20, "agilite": 40, "perception": 40, "volonte": 50},
+            "skills": [{"name": "Escalade", "level": "bon"}], "pv": 12, "pv_max": 12, "po": 0, "conditions": [],
+            "down": None, "ignore_encumbrance": False, "important_npc": False, "inventory": [],
+        }
+    if system == "versality":
+        return versality_character(cid, "Ana")
+    if system == "pointzero":
+        return {
+            "id": cid, "system": "pointzero", "name": "Ana",
+            "attributes": [{"code": "VIG", "name": "Vigueur", "level": 3}, {"code": "ADR", "name": "Adresse", "level": 2},
+                           {"code": "PER", "name": "Perception", "level": 3}, {"code": "COG", "name": "Cognition", "level": 2}],
+            "skills": [{"name": "Vigilance", "level": 4}], "atouts": [], "notes": "",
+        }
+    c = ok({"op": f"{system}.character.new", "id": cid, "name": "Ana"})["character"]
+    if system == "systmj":
+        c["skills"]["detection"] = 45  # a skill worth rolling (0 is an automatic failure)
+    return c
 SNAPSHOT_STORED = """async () => { const cache = await caches.open('tablee-snapshot'); return (await cache.keys()).length > 0; }"""
 ENGINE = "() => ['ready', 'failed'].includes(document.documentElement.dataset.engine) && document.documentElement.dataset.engine"
 SAVED = "() => { try { return JSON.parse(localStorage.getItem('tablee.document')); } catch { return null; } }"
@@ -179,9 +226,12 @@ def system_test(page, system: str) -> dict:
     page.wait_for(p.odds)
     odds = page.wait("(sel) => { const t = document.querySelector(sel)?.textContent ?? ''; return /\\d\\s?%/.test(t) && t; }", p.odds)
     assert "%" in odds
+    if system == "versality":
+        pile = page.call("() => Number(document.querySelector('[data-testid=pile-draw]').dataset.count)")
     page.click(p.roll)
-    if system == "versality":  # one card drawn (its score is 1), played as it is: resolve
+    if system == "versality":  # one card drawn (its score is 1), out of the pile, played as it is: resolve
         page.wait_for("[data-testid=hand-card]")
+        page.wait("(n) => Number(document.querySelector('[data-testid=pile-draw]')?.dataset.count) === n - 1", pile)
         page.click("#vs-resolve")
         page.wait_for("[data-testid=vs-result]")
     else:
