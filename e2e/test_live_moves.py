@@ -246,6 +246,9 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     expect(result).to_have_attribute("data-total", str(same["result"]["total"]))
     assert same["result"]["surpassement_bonus"] == 2 and same["plan"]["dice"] == 7  # 6 + 2 Tension − 1 sacrificed
     assert without_log(wait_saved(mj, "d => d.log.length === 1")) == without_log(after)  # her roll, logged once
+    # Her page's result line joins the referee's entry (live.log.label), as on the MJ's device.
+    her_roll = wait_saved(mj, "d => d.log.length === 1 && typeof d.log[0].result.summary === 'string'")["log"][0]
+    assert her_roll["result"]["total"] == same["result"]["total"] and her_roll["request"]["seed"] == seed
 
     # Mo: another use of a Tension point on his phone reaches the threshold (3): Tension critique.
     open_page(mo, site, "pointzero")
@@ -300,6 +303,16 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     again = call(mo, {"op": "pointzero.test.roll", "test": {**test, "sacrifice": 0, "tension": False},
                       "character_id": "p-zed", "keep": worst, "entry": rolled["id"]})
     assert again["error"]["code"] == "live.refused.keep"
+
+    # Léa's roll reads on the MJ's log like one made there: its result line, its total, and a
+    # "Vérifier / rejouer" that replays it on the MJ's engine and finds the same outcome.
+    mj.evaluate("() => { location.hash = '#/log'; }")
+    row = mj.locator("[data-testid=log-entry]").filter(has=mj.locator(f"#verify-log-{her_roll['id']}"))
+    expect(row).to_contain_text(her_roll["result"]["summary"])
+    expect(row.locator(".log-total")).to_have_text(str(same["result"]["total"]))
+    row.locator(f"#verify-log-{her_roll['id']}").click()
+    expect(row.locator("[data-testid=verify-out]")).to_have_attribute("data-status", "same", timeout=30_000)
+    mj.evaluate("() => { location.hash = '#/live'; }")
 
     # The threshold never reached a phone: its table, its storage, every byte it received.
     for phone in (lea, mo):
@@ -405,7 +418,11 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
     feed = mj.locator("[data-testid=live-feed]")
     expect(feed.locator("li[data-code='live.refused.character']")).to_contain_text(
         "Léa · Unicreon : passe d'armes · refusée : ce personnage n'est pas l'un des siens")
-    expect(feed.locator("[data-op='theorem.opposition.draw']").first).to_have_text("Théorem : tirage d'opposition")
+    # A move the referee logged reads as its entry: the page's words for it and its result line.
+    opposition = next(e for e in wait_saved(mj, "d => true")["log"] if e["kind"] == "theorem.opposition")
+    words = feed.locator("[data-op='theorem.opposition.draw']").first
+    expect(words).to_contain_text(opposition["label"])
+    expect(words).to_contain_text(opposition["result"]["summary"])
     text = feed.inner_text()
     assert "theorem.opposition.draw" not in text and "live.refused" not in text and "live.ask" not in text
     assert re.search(r"\(\d\d:\d\d:\d\d\)", text) and not re.search(r"\b[AP]M\b", text)

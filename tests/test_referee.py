@@ -256,7 +256,7 @@ def test_a_draw_answer_and_its_log_entry_never_carry_the_deck_order():
     assert json.dumps(draw[1:6]) not in json.dumps(answer)
     assert "seed" not in answer  # with the public discard, it would tell the order of a reshuffle
     entry = doc["log"][-1]
-    assert entry["kind"] == "theorem.action.draw" and entry["who"] == "Josh"
+    assert entry["kind"] == "theorem.draw" and entry["who"] == "Josh"  # as theorem/table.js logs it
     # The MJ's log replays it (the deck as it stood, the seed inside it: referee_log.py); no
     # player's view of the table holds either (tests/test_referee_log.py for the replay).
     assert "deck_used" not in json.dumps(entry) and "seed" not in entry["request"]

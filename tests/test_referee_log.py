@@ -147,6 +147,7 @@ def test_a_theorem_draw_from_a_phone_replays_on_the_mjs_log_and_no_phone_gets_it
     local = ok({"op": "theorem.action.draw", "state": state, "character": doc["characters"][0], "seed": 5})
     entry = next(e for e in after["log"] if e["id"] == answer["logged"])
     piles = state["deck"]["piles"]
+    assert entry["kind"] == "theorem.draw"  # the kind theorem/table.js logs a draw under
     # theorem/table.js logDraw: the deck as it stood, the digest of the card drawn
     assert entry["request"] == {"op": "theorem.action.draw", "character_id": "josh",
                                 "deck": {"draw": piles["draw"]["cards"], "discard": piles["discard"]["cards"],
@@ -168,6 +169,7 @@ def test_a_theorem_opposition_from_a_phone_replays_on_the_mjs_log():
     assert "error" not in answer, answer
     entry = next(e for e in after["log"] if e["id"] == answer["logged"])
     res = answer["result"]
+    assert entry["kind"] == "theorem.opposition"
     assert entry["request"]["op"] == "theorem.opposition.draw" and entry["request"]["deck"]["seed"] == 8
     assert entry["request"]["a"]["base"] == res["base_a"] and entry["request"]["b"]["base"] == res["base_b"]
     chains = [[c["id"] for c in res["chain_a"]], [c["id"] for c in res["chain_b"]]]
@@ -225,3 +227,41 @@ def test_the_pages_result_line_joins_the_referees_entry_and_nothing_else_changes
     with pytest.raises(RulesError) as info:
         move(doc, MIRA, {"op": "live.log.label", "id": entry["id"], "label": "x", "summary": {"total": 99}})
     assert info.value.code == "live.refused.invalid"
+
+
+def test_a_passe_darmes_from_a_phone_is_logged_with_the_pv_lost_and_both_sides_dice():
+    from test_referee import _uc_fight
+
+    a = ok({"op": "unicreon.character.new", "id": "ua", "name": "Aya"})["character"]
+    b = ok({"op": "unicreon.character.new", "id": "ub", "name": "Ogre"})["character"]
+    doc, combat, attacker, defender = _uc_fight(a, b)
+    lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
+    after, answer = move(doc, lea, {"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender}, seed=9)
+    same = ok({"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender, "state": combat, "seed": 9})
+    entry = next(e for e in after["log"] if e["id"] == answer["logged"])
+    x = same["exchange"]
+    assert entry["result"]["total"] == x["pv_lost"]  # unicreon/combat.js: the PV lost, each side's d66
+    assert entry["result"]["terms"] == [
+        {"kind": "d66", "text": "Aya", "sign": 1, "dice": [{"value": v, "kept": True} for v in x["attacker"]["dice"]]},
+        {"kind": "d66", "text": "Ogre", "sign": 1, "dice": [{"value": v, "kept": True} for v in x["defender"]["dice"]]}]
+
+
+def test_each_side_of_an_opposition_drawn_from_its_phone_replays_on_the_mjs_log():
+    from test_referee import TOM
+
+    doc = table()
+    a = {"character_id": "josh", "name": "Josh", "base": 0, "start": 0, "sphere": "animalite", "skill": None}
+    b = {"character_id": "kim", "name": "Kim", "base": 0, "start": 0, "sphere": "humanite", "skill": None}
+    doc, answer = move(doc, LEA, {"op": "theorem.opposition.start", "character_id": "josh", "a": a, "b": b}, seed=3)
+    assert "error" not in answer, answer
+    for member, cid, side, seed in ((LEA, "josh", "a", 21), (TOM, "kim", "b", 22)):
+        state = doc["systems"]["theorem"]
+        doc, answer = move(doc, member, {"op": "theorem.opposition.side", "character_id": cid, "side": side}, seed=seed)
+        assert "error" not in answer, answer
+        local = ok({"op": "theorem.opposition.side", "state": state, "side": side, "seed": seed})
+        entry = next(e for e in doc["log"] if e["id"] == answer["logged"])
+        assert entry["request"]["op"] == "theorem.opposition.side" and entry["request"]["side"] == side
+        assert entry["request"]["deck"]["seed"] == seed
+        assert entry["result"]["verify"] == verify_record({"drawn": [[x["id"] for x in local["chain"]]]}, ["drawn"])
+        assert _replays(entry)
+        assert "deck" not in _public_entry(doc, entry["id"])["request"]

@@ -178,6 +178,21 @@ def _uc_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, A
             "verify": verify_record(answer, _UC_KEYS)}
 
 
+# Unicreon's passe d'armes ("Le combat"): unicreon/combat.js logs the PV lost and each side's
+# d66, named by its fighter (no verify record: it replays only with the fight's state).
+def _uc_attack_request(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    return _without(request, "state", "seed")
+
+
+def _uc_attack_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    exchange = answer.get("exchange") if isinstance(answer.get("exchange"), dict) else {}
+    fighters = (ctx.get("state") or {}).get("combatants", [])
+    name = {f.get("cid"): f.get("name") for f in fighters if isinstance(f, dict)}
+    terms = [_dice_term("d66", str(name.get(request.get(side)) or "d66")[:80], (exchange.get(side) or {}).get("dice"))
+             for side in ("attacker", "defender")]
+    return {"total": exchange.get("pv_lost"), "terms": terms}
+
+
 # Théorem (003_0f8319d4d007e1fe.txt, "2) Les actions", "3) Les actions d'opposition"):
 # theorem/table.js and opposition.js log the draw with the deck it used and the digest of the
 # cards drawn, chain by chain (theorem.draw.replay draws them again).
@@ -244,6 +259,7 @@ RECIPES: dict[str, Recipe] = {
     "systmj.test": Recipe(_as_sent, _sj_test_result),
     "systmj.learning.roll": Recipe(_as_sent, _sj_learning_result),
     "unicreon.test": Recipe(_uc_request, _uc_result),
+    "unicreon.combat.attack": Recipe(_uc_attack_request, _uc_attack_result),
     "theorem.action.draw": Recipe(_th_action_request, _th_action_result),
     "theorem.opposition.draw": Recipe(_th_opposition_request, _th_opposition_result),
     "theorem.opposition.side": Recipe(_th_side_request, _th_side_result),

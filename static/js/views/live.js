@@ -600,9 +600,20 @@ function feedOutcome(f) {
     : t("live.feed_refusals", { n: count, k, reason: refusalReason(top) });
 }
 
+/** What a feed line's move did, in the words of the log entry the referee wrote for it (its
+ * label and its result line, as the phone's page worded them: "Mécanique 7d6 · Réussite
+ * (marge +3)"), or the move's name when it logged nothing. */
+function feedWhat(app, f) {
+  const entry = f.logged && !f.code ? app.doc.log.findLast((e) => e?.id === f.logged) : null;
+  if (!entry) return html`<span data-op=${f.op}>${opLabel(f.op)}</span> · ${feedOutcome(f)}`;
+  const summary = typeof entry.result?.summary === "string" ? entry.result.summary : "";
+  const total = entry.result?.total !== undefined && entry.result?.total !== null ? ` (${entry.result.total})` : "";
+  return html`<span data-op=${f.op} data-testid="live-feed-words">${entry.label || opLabel(f.op)}${summary || total ? `${colon()}${summary}${total}` : ""}</span>`;
+}
+
 /** The MJ's feed of the moves that arrived (newest first), with how many are unseen: the last
  * `unseen` lines, each marked "nouveau" (every one of them is shown). */
-function feedSection(session) {
+function feedSection(session, app) {
   if (session.unseen > 0) {
     // The MJ opened the feed: what arrived is seen (the count beside the link goes), and the
     // lines that were new say so until the next ones come.
@@ -611,8 +622,7 @@ function feedSection(session) {
   }
   const items = session.feed.slice(-Math.max(30, host.fresh ?? 0)).reverse();
   return html`<section class="card" aria-labelledby="live-feed-title" data-testid="live-feed" data-unseen=${session.unseen}><h2 id="live-feed-title">${t("live.feed_title", { n: session.unseen })}</h2>
-    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${i < host.fresh ? "yes" : "no"}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · <span data-op=${f.op}>${opLabel(f.op)}</span> ·
-      ${feedOutcome(f)}
+    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${i < host.fresh ? "yes" : "no"}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · ${feedWhat(app, f)}
       <span class="muted small">(${formatClock(f.at, { seconds: true })})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
     ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}
   </section>`;
@@ -654,6 +664,6 @@ export function render(app) {
   if (app.route === JOIN_ROUTE) return html`${renderJoin(app)}${sessionSection(app)}`;
   // The MJ's feed first: what the phones did (and what was refused) is what the MJ looks for.
   const session = current();
-  const feed = session?.role === "mj" ? feedSection(session) : nothing;
+  const feed = session?.role === "mj" ? feedSection(session, app) : nothing;
   return html`${feed}${renderHost(app)}${sessionSection(app)}`;
 }

@@ -125,13 +125,14 @@ def _cancel(request: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
 
 MOVES: dict[str, Move] = {
     # A player's hand, draws, figures, arcana, re-tests: their own characters only.
-    "theorem.hand.draw": Move("theorem", REC),
+    # (each logged under the kind its page logs it with: theorem/table.js, chase.js)
+    "theorem.hand.draw": Move("theorem", REC, kind="theorem.hand"),
     "theorem.action.begin": Move("theorem", REC),
-    "theorem.action.draw": Move("theorem", REC),
+    "theorem.action.draw": Move("theorem", REC, kind="theorem.draw"),
     "theorem.action.figure": Move("theorem", REC),
     "theorem.action.cancel": Move("theorem", REC),
     "theorem.action.aside": Move("theorem", ID),
-    "theorem.arcane.play": Move("theorem", REC),
+    "theorem.arcane.play": Move("theorem", REC, kind="theorem.arcane"),
     "theorem.retest.clear": Move("theorem", ID),
     # A character's side of a chase round, announced as its action (theorem.chase.begin checks
     # that the side is the character's; an NPC side names no character: the MK draws it).
@@ -139,7 +140,8 @@ MOVES: dict[str, Move] = {
     # Oppositions (module docstring): both sides at once (the member's characters or NPCs), or
     # side by side (one side the member's, the other anyone's), each side by its own player.
     # Both sides' scores and chains are public in the answer and the log, as on one device.
-    "theorem.opposition.draw": Move("theorem", (("a", "side?"), ("b", "side?")), prepare=_draw),
+    "theorem.opposition.draw": Move("theorem", (("a", "side?"), ("b", "side?")), prepare=_draw,
+                                    kind="theorem.opposition"),
     "theorem.opposition.start": Move("theorem", _ACTING, prepare=_start),
     "theorem.opposition.side": Move("theorem", _ACTING, prepare=_side, kind="theorem.opposition"),
     "theorem.opposition.cancel": Move("theorem", _ACTING, prepare=_cancel),
