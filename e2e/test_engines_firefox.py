@@ -81,7 +81,7 @@ def test_a_firefox_phone_joins_a_chromium_mj_and_plays_a_move(firefox, own_site,
     """The MJ's laptop in Chromium, the player's phone in Firefox, joined through the pages by
     the paste fallback, the phone having read the MJ's invitation with its scan decoder from a
     picture of the MJ's QR code: the phone gets the table, asks for a character the MJ confirms, and its
-    Point Zéro test reaches the MJ's saved log, refereed there."""
+    Point Zéro test reaches the MJ's saved log, refereed there, and comes back in the table the phone saves."""
     from playwright.sync_api import expect
 
     from browser_support import Device, ok
@@ -134,11 +134,13 @@ def test_a_firefox_phone_joins_a_chromium_mj_and_plays_a_move(firefox, own_site,
         before = len(mj.evaluate("JSON.parse(localStorage.getItem('tablee.document')).log"))
         J.route(firefox, f"pointzero/test/{cid}")
         firefox.click("#pz-roll")
-        firefox.wait_for("[data-testid=pz-result]")
         mj.wait_for_function(
             "n => { const d = JSON.parse(localStorage.getItem('tablee.document')); return d.log.length > n && d.log.at(-1).kind === 'pointzero.test'; }",
             arg=before, timeout=120_000,
         )
+        entry = mj.evaluate("JSON.parse(localStorage.getItem('tablee.document')).log.at(-1)")
+        # The MJ's table, published, brings the refereed roll back to the phone's saved table.
+        J.wait_saved(firefox, "(d, id) => d.log.some((e) => e.id === id)", entry["id"])
         J.no_page_errors(firefox)
         mj_device.check()
     finally:
