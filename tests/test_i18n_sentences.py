@@ -28,7 +28,7 @@ SINGULAR_S = {
     "fr": {"fois", "pas", "cas", "sens", "mois", "bras", "corps", "temps", "succès", "progrès", "prix", "avis",
            "accès", "dos", "os", "repos", "choix", "poids", "cours", "discours", "recours", "secours", "plus",
            "moins", "tous", "lors", "vers", "dans", "sous", "sans", "après", "près", "dès", "depuis", "hors",
-           "alors", "jamais", "toujours", "puis", "très", "trop", "surplus", "jus", "as", "ans", "ms"},
+           "alors", "jamais", "toujours", "puis", "très", "trop", "surplus", "jus", "as", "ans", "ms", "refus"},
     "en": {"is", "was", "has", "this", "bonus", "minus", "plus", "pass", "class", "chess", "less", "across",
            "always", "its", "us", "as", "yes", "does", "gets", "makes", "takes", "needs", "costs", "gives",
            "loses", "says", "shows", "means", "stays", "keeps", "goes", "wins", "rolls", "draws", "plays", "ms",
