@@ -423,6 +423,15 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
     words = feed.locator("[data-op='theorem.opposition.draw']").first
     expect(words).to_contain_text(opposition["label"])
     expect(words).to_contain_text(opposition["result"]["summary"])
+    # Mo's opposition, drawn from the hidden deck, replays on the MJ's log ("Vérifier /
+    # rejouer": its deck and seed are in the MJ's entry only; no phone's copy of it holds them).
+    mj.evaluate("() => { location.hash = '#/log'; }")
+    mj.locator(f"#verify-log-{opposition['id']}").click()
+    expect(mj.locator(f"#verify-log-{opposition['id']}-out")).to_have_attribute("data-status", "same", timeout=30_000)
+    for phone in (lea, mo):
+        copy = next(e for e in saved(phone)["log"] if e["id"] == opposition["id"])
+        assert "deck" not in copy["request"] and "seed" not in json.dumps(copy["request"])
+    mj.evaluate("() => { location.hash = '#/live'; }")
     text = feed.inner_text()
     assert "theorem.opposition.draw" not in text and "live.refused" not in text and "live.ask" not in text
     assert re.search(r"\(\d\d:\d\d:\d\d\)", text) and not re.search(r"\b[AP]M\b", text)
