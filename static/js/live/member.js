@@ -86,7 +86,10 @@ export const memberMethods = {
   /** The referee's list of moves (`live.moves`), asked once. */
   knowMoves() {
     this.movesAsked ??= Promise.resolve(this.localCall({ op: "live.moves" })).then((r) => {
-      this.moveOps = new Set(Array.isArray(r?.moves) ? r.moves : []);
+      // (an engine that could not answer is asked again at the next call: an empty list kept
+      // for good would run every move of the evening on this phone, each refused at the table)
+      if (Array.isArray(r?.moves)) this.moveOps = new Set(r.moves);
+      else this.movesAsked = null;
     }, () => {
       this.movesAsked = null;
     });
