@@ -265,3 +265,22 @@ def test_each_side_of_an_opposition_drawn_from_its_phone_replays_on_the_mjs_log(
         assert entry["result"]["verify"] == verify_record({"drawn": [[x["id"] for x in local["chain"]]]}, ["drawn"])
         assert _replays(entry)
         assert "deck" not in _public_entry(doc, entry["id"])["request"]
+
+
+def test_an_opposition_from_a_phones_test_page_logs_each_sides_dice_as_its_page_does():
+    doc = table()
+    request_ = {"op": "unicreon.opposition", "a": {"value": 30}, "b": {"value": 40}}
+    after, _ = move(doc, LEA, {**request_, "seed": 1}, seed=321)
+    same = ok({**request_, "seed": 321})
+    assert after["log"][-1]["result"]["terms"] == [  # unicreon/test.js: a d66 term per side
+        {"kind": "d66", "text": "d66", "sign": 1, "dice": [{"value": v, "kept": True} for v in same[k]["dice"]]}
+        for k in ("a", "b")]
+    request_ = {"op": "pointzero.opposition.roll", "a": {"kind": "attribute", "attribute": 3, "name": "Mira"},
+                "b": {"kind": "attribute", "attribute": 2, "name": "Garde"}}
+    after, _ = move(doc, LEA, {**request_, "seed": 1}, seed=321)
+    same = ok({**request_, "seed": 321})
+    names = ["Mira", "Garde"]
+    assert after["log"][-1]["result"]["terms"] == [  # pointzero/test.js diceTerm, named by its side
+        {"kind": "dice", "text": names[i], "sign": 1,
+         "dice": [{"value": d["value"], "kept": d["kept"]} for d in same[k]["result"]["dice"]]}
+        for i, k in enumerate(("a", "b"))]

@@ -141,7 +141,7 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
     recipe = RECIPES.get(name)
     if recipe is not None and isinstance(answer, dict):
         known = {"seed": seed, "character": (ctx or {}).get("character"), "state": (ctx or {}).get("state")}
-        logged = recipe.request(request, answer, known)
+        logged = recipe.request(request, answer, known) if recipe.request is not None else logged
         result = {**result, **recipe.result(request, answer, known)}
     if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
         result = {k: v for k, v in result.items()

@@ -78,12 +78,13 @@ class Recipe:
 
     ``request(request, answer, ctx)``: the logged request (the one "Vérifier / rejouer"
     replays): what the op was sent, without the table state and the records, with the seed at
-    the top or, for a hidden pile's draw, inside ``deck``. ``result(request, answer, ctx)``:
+    the top or, for a hidden pile's draw, inside ``deck`` (None: the referee's own logged
+    request, :func:`tablee.referee_kernel.log_run`). ``result(request, answer, ctx)``:
     the result fields the page logs besides its words (``total``, ``terms``, ``verify``).
     ``ctx``: ``seed``, the acting ``character`` as the MJ holds it, the system ``state`` before
     the move."""
 
-    request: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any]]
+    request: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any]] | None
     result: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any]]
 
 
@@ -251,6 +252,35 @@ def _vs_draw_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[s
     return {"verify": verify_record({"drawn": [drawn]}, ("drawn",))}
 
 
+# Oppositions of two tests (Point Zéro, "Les oppositions"; Unicreon, "Les oppositions"): the
+# pages log each side's dice as a term named by its side (pointzero/test.js, unicreon/test.js).
+def _side_name(request: dict[str, Any], key: str, fallback: str) -> str:
+    side = request.get(key)
+    name = side.get("name") if isinstance(side, dict) else None
+    return name[:80] if isinstance(name, str) and name else fallback
+
+
+def _pz_opposition_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(answer.get("sides"), list):
+        asked = request.get("sides") if isinstance(request.get("sides"), list) else []
+        pairs = [(s, asked[i] if i < len(asked) and isinstance(asked[i], dict) else {})
+                 for i, s in enumerate(answer["sides"])]
+    else:
+        pairs = [(answer.get(k), request.get(k) if isinstance(request.get(k), dict) else {}) for k in ("a", "b")]
+    terms = []
+    for rolled, side in pairs:
+        res = rolled.get("result") if isinstance(rolled, dict) and isinstance(rolled.get("result"), dict) else {}
+        dice = res.get("dice") if isinstance(res.get("dice"), list) else []
+        name = side.get("name") if isinstance(side.get("name"), str) and side.get("name") else f"{len(dice)}d6"
+        terms.append(_dice_term("dice", name[:80], dice, kept=True))
+    return {"terms": terms}
+
+
+def _uc_opposition_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    return {"terms": [_dice_term("d66", _side_name(request, k, "d66"), (answer.get(k) or {}).get("dice"))
+                      for k in ("a", "b")]}
+
+
 #: op name -> how the referee logs it as its page does (module docstring). An op listed nowhere
 #: is logged with its answer's fields and its request without records (and its seed when the
 #: op read no hidden state).
@@ -260,6 +290,8 @@ RECIPES: dict[str, Recipe] = {
     "systmj.learning.roll": Recipe(_as_sent, _sj_learning_result),
     "unicreon.test": Recipe(_uc_request, _uc_result),
     "unicreon.combat.attack": Recipe(_uc_attack_request, _uc_attack_result),
+    "unicreon.opposition": Recipe(None, _uc_opposition_result),
+    "pointzero.opposition.roll": Recipe(None, _pz_opposition_result),
     "theorem.action.draw": Recipe(_th_action_request, _th_action_result),
     "theorem.opposition.draw": Recipe(_th_opposition_request, _th_opposition_result),
     "theorem.opposition.side": Recipe(_th_side_request, _th_side_result),
