@@ -88,7 +88,7 @@ function turnSection(app, state) {
     <p class="muted small">${t("theorem.ui.turn_help")}</p>
     <button type="button" id="th-next-turn" ?disabled=${!ready(app) || ui.busy} @click=${next}>${t("theorem.ui.next_turn")}</button>
     <h3>${t("theorem.ui.retests")}</h3>
-    ${list.length ? html`<ul class="th-fails">${list.map((c) => html`<li>${nameOf(c)} : ${tn("theorem.ui.fails", state.fails[c.id].count, { skill: state.fails[c.id].skill || "—" })}
+    ${list.length ? html`<ul class="th-fails">${list.map((c) => html`<li>${nameOf(c)} : ${(state.fails[c.id].skill ? tn("theorem.ui.fails", state.fails[c.id].count, { skill: state.fails[c.id].skill }) : tn("theorem.ui.fails_no_skill", state.fails[c.id].count))}
       <button type="button" @click=${() => clear(c)}>${t("theorem.ui.retest_clear")}<span class="visually-hidden"> ${nameOf(c)}</span></button></li>`)}</ul>`
       : html`<p class="muted small">${t("theorem.ui.no_fails")}</p>`}
   </section>`;

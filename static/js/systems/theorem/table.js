@@ -386,7 +386,7 @@ function actionForm(app, c, state) {
       <label class="check"><input type="checkbox" id="th-retest" ?disabled=${locked} .checked=${ui.retest} @change=${set("retest")}> ${t("theorem.ui.retest")}</label>
       <label class="check"><input type="checkbox" id="th-arcane-odds" ?disabled=${locked} .checked=${ui.arcaneOdds} @change=${set("arcaneOdds")}> ${t("theorem.ui.odds_with_arcane")}</label>
     </details>
-    ${fails ? html`<p class="th-retest" data-testid="th-retest-status" data-count=${fails.count}>${tn("theorem.ui.fails", fails.count, { skill: fails.skill || "—" })}
+    ${fails ? html`<p class="th-retest" data-testid="th-retest-status" data-count=${fails.count}>${(fails.skill ? tn("theorem.ui.fails", fails.count, { skill: fails.skill }) : tn("theorem.ui.fails_no_skill", fails.count))}
       ${t(`theorem.ui.wait_${fails.count === 1 ? "next_action" : fails.count === 2 ? "hour" : "day"}`)}</p>` : nothing}
   </section>`;
 }
