@@ -45,9 +45,11 @@ e2e: setup $(VENV)/.installed browser
 lint: $(VENV)/.installed
 	$(VPY) -m ruff check py tests e2e tools conftest.py
 
-# make bench BENCH_ARGS="--readme"  also rewrites README.md's Performance figures.
+# make bench BENCH_ARGS="--readme"  also rewrites README.md's Performance figures (Chromium);
+# tools/bench_engines.py then gives engine ready cold and warm in Firefox and WebKitGTK.
 bench: setup $(VENV)/.installed browser
 	$(VPY) tools/bench.py $(BENCH_ARGS)
+	$(VPY) tools/bench_engines.py
 
 clean:
 	rm -rf static/vendor node_modules $(VENV) .pytest_cache .hypothesis
