@@ -16,10 +16,12 @@ Fail closed: a player's share of data from a system with no registered filter is
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 import random
 import secrets
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +29,7 @@ from typing import Any
 from . import held, store
 from .errors import RulesError, declare
 from .registry import SEED_SCHEMA, SYSTEM_IDS, from_json, op, rng_from
+from .share_dictionary import DICTIONARY_1
 from .tree import clone
 
 __all__ = [
@@ -39,6 +42,7 @@ __all__ = [
     "container_changes",
     "deal_hidden",
     "list_changes",
+    "pack_link",
     "project",
     "register_share_filter",
     "scrub",
@@ -570,3 +574,38 @@ def _open_share(request: dict[str, Any]) -> dict[str, Any]:
         doc, shuffled = deal_hidden(doc, rng_from(request), sorted_only=request["audience"] is None)
         store.validate_document(doc)
     return {"document": doc, "migrated_from": migrated_from, "quarantined": quarantined, "shuffled": shuffled}
+
+
+#: The mark of a link packed with :data:`DICTIONARY_1` (a base64url payload never holds a dot).
+PACKED_1 = "d1."
+
+
+def pack_link(kind: str, data: Any, audience: str) -> str:
+    """The fragment payload of a share link: the envelope (static/js/share/codec.js: ``{app,
+    kind, v: 1, audience, data}``, ``audience`` for a table only) as compact JSON, deflated
+    (raw) with the preset dictionary :data:`DICTIONARY_1`, in base64url, after :data:`PACKED_1`.
+
+    The browser's CompressionStream has no dictionary: a player's copy of a table with nothing
+    in it but Théorem's 78-card deck took 1,109 bytes (a 1,514-character link, past what a QR
+    code read across a table holds); against a fresh table's text it takes about 90. The page
+    reads it without the engine (codec.js inflates a stored block of the dictionary, then the
+    link's bytes). An older link, plain deflate-raw, has no mark and still opens."""
+    mark = {"audience": audience} if kind == "table" else {}
+    envelope = {"app": "tablee", "kind": kind, "v": 1, **mark, "data": data}
+    text = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, DICTIONARY_1.encode())
+    packed = packer.compress(text.encode()) + packer.flush()
+    return PACKED_1 + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+@op(
+    "store.share_link",
+    properties={"kind": {"enum": list(KINDS)}, "data": {}, "audience": {"enum": list(AUDIENCES)}},
+    required=("kind", "data", "audience"),
+    summary="A share link's payload: store.share's data, packed against the links' preset dictionary.",
+)
+def _share_link(request: dict[str, Any]) -> dict[str, Any]:
+    """:func:`share`, then :func:`pack_link`: the page's link (``payload``) and what it holds."""
+    kind, audience = request["kind"], request["audience"]
+    data = share(kind, request["data"], audience)
+    return {"kind": kind, "audience": audience, "data": data, "payload": pack_link(kind, data, audience)}

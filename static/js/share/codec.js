@@ -3,9 +3,16 @@
 // with CompressionStream("deflate-raw"), written in base64url. Decoding treats the text as
 // hostile: its length is bounded before anything else, decompression stops past a bound
 // (a small link cannot inflate into a huge one), and the JSON's depth is checked.
+// The page's links are packed by the engine (store.share_link): the same envelope deflated
+// against a preset dictionary (share/dictionary.js), the payload marked `d1.`; a player's copy
+// of a fresh table then takes about 120 characters instead of 1,500, and fits a QR code.
+// CompressionStream has no dictionary, but reading one needs none: the dictionary goes in
+// front of the link's bytes as a stored deflate block, and its text is cut off the result.
+// A payload without the mark (every older link) is plain deflate-raw and opens as before.
 
 import { depthOf } from "../engine.js";
 import { LIMITS } from "../storage.js";
+import { DICTIONARY_1 } from "./dictionary.js";
 
 export const SHARE_APP = "tablee";
 export const SHARE_VERSION = 1;
@@ -86,6 +93,25 @@ export async function inflate(bytes, max) {
   return out;
 }
 
+/** The mark of a payload packed against DICTIONARY_1 (base64url never holds a dot). */
+export const PACKED_1 = "d1.";
+let dictionaryBytes = null;
+
+/** The deflate-raw bytes of a payload marked PACKED_1, inflated (at most `max` bytes beyond
+ * the dictionary): a stored block of the dictionary, then the link's own blocks, whose
+ * back-references reach into it; the dictionary's bytes are then cut off. */
+async function inflatePacked(bytes, max) {
+  dictionaryBytes ??= new TextEncoder().encode(DICTIONARY_1);
+  const n = dictionaryBytes.length; // (under 32 KiB: a deflate window, and one stored block)
+  const head = new Uint8Array([0x00, n & 0xff, n >> 8, ~n & 0xff, (~n >> 8) & 0xff]); // BFINAL 0, BTYPE 00
+  const whole = new Uint8Array(head.length + n + bytes.length);
+  whole.set(head, 0);
+  whole.set(dictionaryBytes, head.length);
+  whole.set(bytes, head.length + n);
+  const out = await inflate(whole, max + n);
+  return out.subarray(n);
+}
+
 /** Whose copy a link holds: a player's (every secret out, hidden piles in a canonical order)
  * or the MJ's (everything). An older link has no mark: its audience is null. */
 export const SHARE_AUDIENCES = ["player", "mj"];
@@ -113,8 +139,10 @@ export function versionProblem(v, current) {
 export async function decodeShare(payload) {
   if (typeof payload !== "string" || payload.length === 0) throw new ShareError("empty");
   if (payload.length > MAX_FRAGMENT) throw new ShareError("too_large");
-  const bytes = fromBase64Url(payload);
-  const inflated = await inflate(bytes, MAX_INFLATED * 3); // UTF-8: at most 3 bytes per character
+  const packed = payload.startsWith(PACKED_1);
+  const bytes = fromBase64Url(packed ? payload.slice(PACKED_1.length) : payload);
+  // UTF-8: at most 3 bytes per character
+  const inflated = packed ? await inflatePacked(bytes, MAX_INFLATED * 3) : await inflate(bytes, MAX_INFLATED * 3);
   let text;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(inflated);

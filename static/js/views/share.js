@@ -17,7 +17,7 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { colon, errorMessage, formatTime, said, t, tn } from "../i18n.js";
 import { downloadJson, LOG_LIMIT, newSeed, todayStamp } from "../storage.js";
-import { decodeShare, encodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
+import { decodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
 import { mjSwitch, reflect } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import { loadStylesheet, takeShareChoice } from "./ui.js";
@@ -80,12 +80,13 @@ async function makeLink(app) {
   if (!what) return;
   out.busy = true;
   app.rerender();
-  const r = await app.call({ op: "store.share", kind: what.kind, data: what.data, audience: out.audience });
+  // packed by the engine against the links' dictionary (share/codec.js): a small table fits a QR code
+  const r = await app.call({ op: "store.share_link", kind: what.kind, data: what.data, audience: out.audience });
   out.busy = false;
   if (r.error) {
     out.error = errorMessage(r.error);
   } else {
-    const url = shareUrl(await encodeShare(r.kind, r.data, r.audience));
+    const url = shareUrl(r.payload);
     out.link = { url, kind: r.kind, data: r.data, matrix: qrMatrix(url), name: r.kind === "table" ? r.data.name : r.data.name ?? r.data.label };
   }
   app.rerender();
