@@ -40,6 +40,11 @@ HEAVY = (
 # Browser tests that play a whole journey (several pages, reloads, several devices): on a fresh
 # clone they start before the shorter browser tests.
 BROWSER_HEAVY = (
+    "e2e/test_engines_firefox.py::",
+    "e2e/test_engines_webkit.py::",
+    "e2e/test_scan.py::",
+    "e2e/test_theorem_live_oppositions.py::",
+    "e2e/test_keep_rejoin.py::",
     "e2e/test_live_table.py::",
     "e2e/test_live_moves.py::",
     "e2e/test_rtc15.py::",
