@@ -10,11 +10,14 @@ Current layout (schema 1)::
                "request": object, "result": object,
                "to": str (1..64, optional: "mj" a secret roll, else the live member it was sent to),
                "member": {"id": str (1..64), "name": str (1..80)} (optional: the live member the
-                         referee wrote it for, py/tablee/referee_kernel.py)} ],
+                         referee wrote it for, py/tablee/referee_kernel.py),
+               "label_words", "summary_words": [text | [key] | [key, {name: text}]] (optional,
+                         <= 24: how the label and result line were worded, _check_words),
+               "words_lang": "fr" | "en" (optional: the language they were worded in)} ],
      "systems": { <system id>: {...that system's table state...} },
      "settings": {...free JSON object...}}
 
-Every key above is required (``who``, ``to`` and ``member`` excepted) and no other key is allowed, at the top
+Every key above is required (``who``, ``to``, ``member`` and the words excepted) and no other key is allowed, at the top
 level and in log entries. Characters only need ``id``/``system``/``name`` here; the
 system checks the rest through :func:`register_character_validator`. Same for
 ``systems[<id>]`` with :func:`register_state_validator`. Systems plug their own checks in
@@ -446,9 +449,43 @@ def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
             _raise_problem(path, problem)
 
 
+MAX_WORDS = 24
+MAX_WORD_PARAMS = 8
+MAX_WORDS_SIZE = 2000
+
+
+def _check_words(words: Any, path: str) -> None:
+    """How a log entry's label or result line was worded (static/js/views/log-words.js), so
+    it is said again in the reader's language: at most :data:`MAX_WORDS` segments, each a
+    text (<= 200) or ``[key]`` / ``[key, {name: text}]`` (a catalogue key <= 80, at most
+    :data:`MAX_WORD_PARAMS` parameters of <= 200 characters), :data:`MAX_WORDS_SIZE`
+    characters of JSON in all."""
+    segments = _list(words, path, MAX_WORDS)
+    if len(json.dumps(segments, ensure_ascii=False)) > MAX_WORDS_SIZE:
+        raise _Invalid(path, "too_long", max=MAX_WORDS_SIZE)
+    for i, seg in enumerate(segments):
+        where = _join(path, i)
+        if isinstance(seg, str):
+            _text(seg, where, 200, min_len=0)
+            continue
+        _need(seg, list, where)
+        if not 1 <= len(seg) <= 2:
+            raise _Invalid(where, "too_many", max=2)
+        _text(seg[0], _join(where, 0), 80)
+        if len(seg) == 2:
+            params = seg[1]
+            _need(params, dict, _join(where, 1))
+            if len(params) > MAX_WORD_PARAMS:
+                raise _Invalid(_join(where, 1), "too_many", max=MAX_WORD_PARAMS)
+            for name, value in params.items():
+                _text(name, _join(where, 1), 32)
+                _text(value, _join(_join(where, 1), name), 200, min_len=0)
+
+
 def _check_log_entry(entry: Any, path: str) -> None:
     _need(entry, dict, path)
-    _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"), ("who", "to", "member"))
+    _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"),
+          ("who", "to", "member", "label_words", "summary_words", "words_lang"))
     _text(entry["id"], _join(path, "id"), MAX_ID)
     _text(entry["at"], _join(path, "at"), 40)
     _text(entry["kind"], _join(path, "kind"), 64)
@@ -465,6 +502,11 @@ def _check_log_entry(entry: Any, path: str) -> None:
         _text(entry["member"]["id"], _join(where, "id"), MAX_ID)
         _text(entry["member"]["name"], _join(where, "name"), MAX_NAME)
     _text(entry["label"], _join(path, "label"), 200, min_len=0)
+    for key in ("label_words", "summary_words"):
+        if key in entry:
+            _check_words(entry[key], _join(path, key))
+    if "words_lang" in entry:  # the language the words were said in when logged
+        _enum(entry["words_lang"], _join(path, "words_lang"), LANGUAGES)
     # Every other key is a string (checked above): the entry's depth is its request's and its
     # result's, measured in the same walk as their size (log.<i>.request sits 3 levels down).
     for key in ("request", "result"):

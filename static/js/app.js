@@ -29,6 +29,7 @@ import { readHead, waitUntil, writeHead } from "./saved-head.js";
 import * as undo from "./undo.js";
 import * as home from "./views/home.js";
 import { backupLabel } from "./views/when.js";
+import { withWords } from "./views/log-words.js";
 
 const VIEWS = { home };
 // Pages loaded with their route (issue 14: the first paint waits for none of them, and the
@@ -222,11 +223,12 @@ export const app = {
   },
 
   /** Append an entry to the roll log (oldest entries dropped past LOG_LIMIT, and while the
-   * table would be larger than the store allows). */
+   * table would be larger than the store allows), with how its label and result line were
+   * worded, so a reader in another language reads them in theirs (views/log-words.js). */
   addLog(entry) {
     // The id and the date are made once, outside the change: a change is applied again to the
     // latest saved table when it is written, and must give the same entry there.
-    const record = { id: newId("log"), at: new Date().toISOString(), system: null, ...entry };
+    const record = withWords({ id: newId("log"), at: new Date().toISOString(), system: null, ...entry });
     return this.update((doc) => {
       doc.log.push(structuredClone(record));
       if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);

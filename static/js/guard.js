@@ -187,6 +187,34 @@ export function characterProblem(c, i, limits) {
   return schema ? schemaProblem(c, schema, path) : null;
 }
 
+/** How a label or a result line was worded (views/log-words.js; store._check_words): at most 24
+ * segments, each a text or [key] or [key, {name: text}], 2,000 characters of JSON in all. */
+function wordsProblem(words, path) {
+  if (!Array.isArray(words)) return { path, reason: "type", params: { expected: "array" } };
+  if (words.length > 24) return { path, reason: "too_many", params: { max: 24 } };
+  if (JSON.stringify(words).length > 2000) return { path, reason: "too_long", params: { max: 2000 } };
+  for (const [i, seg] of words.entries()) {
+    const at = `${path}.${i}`;
+    if (typeof seg === "string") {
+      if (length(seg) > 200) return { path: at, reason: "too_long", params: { max: 200 } };
+      continue;
+    }
+    if (!Array.isArray(seg) || seg.length < 1 || seg.length > 2) return { path: at, reason: "type", params: { expected: "array" } };
+    const k = textProblem(seg[0], `${at}.0`, 80);
+    if (k) return k;
+    if (seg.length === 2) {
+      if (!isObject(seg[1])) return { path: `${at}.1`, reason: "type", params: { expected: "object" } };
+      const params = Object.entries(seg[1]);
+      if (params.length > 8) return { path: `${at}.1`, reason: "too_many", params: { max: 8 } };
+      for (const [name, value] of params) {
+        if (name.length > 32 || typeof value !== "string") return { path: `${at}.1.${name}`, reason: "type", params: { expected: "string" } };
+        if (length(value) > 200) return { path: `${at}.1.${name}`, reason: "too_long", params: { max: 200 } };
+      }
+    }
+  }
+  return null;
+}
+
 /** The kernel's rules for a new log entry (store._check_log_entry). */
 function logEntryProblem(e, path, limits) {
   if (!isObject(e)) return { path, reason: "type", params: { expected: "object" } };
@@ -209,8 +237,13 @@ function logEntryProblem(e, path, limits) {
     if (m) return m;
   }
   for (const key of Object.keys(e)) {
-    if (!["id", "at", "kind", "system", "label", "request", "result", "who", "to", "member"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
+    if (!["id", "at", "kind", "system", "label", "request", "result", "who", "to", "member", "label_words", "summary_words", "words_lang"].includes(key)) return { path: `${path}.${key}`, reason: "unknown_key", params: {} };
   }
+  for (const key of ["label_words", "summary_words"]) {
+    const w = e[key] === undefined ? null : wordsProblem(e[key], `${path}.${key}`);
+    if (w) return w;
+  }
+  if (e.words_lang !== undefined && !["fr", "en"].includes(e.words_lang)) return { path: `${path}.words_lang`, reason: "enum", params: { expected: ["fr", "en"] } };
   for (const key of ["request", "result"]) {
     if (!isObject(e[key])) return { path: `${path}.${key}`, reason: "type", params: { expected: "object" } };
     if (JSON.stringify(e[key]).length > limits.log_entry_size) return { path: `${path}.${key}`, reason: "too_large", params: { max: limits.log_entry_size } };

@@ -323,3 +323,9 @@ export function formatTime(iso) {
   if (Number.isNaN(date.getTime())) return iso;
   return formatter(Intl.DateTimeFormat, { dateStyle: "short", timeStyle: "medium" }).format(date);
 }
+
+/** A language's loaded texts (key -> template), as loaded so far: for views/log-words.js, which
+ * finds the keys a logged sentence was worded from. The same object until a namespace loads. */
+export function catalogue(lang) {
+  return tables[lang] ?? {};
+}

@@ -5,8 +5,9 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { said, t, tn } from "../i18n.js";
-import { tableSummary } from "../storage.js";
+import { lastRollText, tableSummary } from "../storage.js";
 import { mjChoice } from "../share/mj-mode.js";
+import { labelOf, summaryOf } from "./log-words.js";
 import { disabledWhy } from "./ui.js";
 import { formatDateTime } from "./when.js";
 
@@ -96,6 +97,11 @@ function liveWaiting(app) {
 
 export function render(app) {
   const summary = tableSummary(app.doc);
+  // The last roll in the reader's language (log-words.js), not the logging device's.
+  const last = app.doc.log.at(-1);
+  if (summary && last && typeof last === "object") {
+    summary.lastRoll = lastRollText([{ ...last, label: labelOf(last, app), result: { ...last.result, summary: summaryOf(last, app) } }]);
+  }
   const waiting = liveWaiting(app);
   const returning = summary && (summary.characters > 0 || summary.logCount > 0);
   return html`

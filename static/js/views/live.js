@@ -42,6 +42,7 @@ import {
 } from "../live/rtc.js";
 import { current, ensure, leave, start, watch } from "../live/connect.js";
 import { Scan } from "./scan.js";
+import { labelOf, summaryOf } from "./log-words.js";
 import { loadStylesheet } from "./ui.js";
 
 loadStylesheet(new URL("../../css/live.css", import.meta.url).href);
@@ -606,9 +607,9 @@ function feedOutcome(f) {
 function feedWhat(app, f) {
   const entry = f.logged && !f.code ? app.doc.log.findLast((e) => e?.id === f.logged) : null;
   if (!entry) return html`<span data-op=${f.op}>${opLabel(f.op)}</span> · ${feedOutcome(f)}`;
-  const summary = typeof entry.result?.summary === "string" ? entry.result.summary : "";
+  const summary = summaryOf(entry, app); // in the MJ's language (log-words.js)
   const total = entry.result?.total !== undefined && entry.result?.total !== null ? ` (${entry.result.total})` : "";
-  return html`<span data-op=${f.op} data-testid="live-feed-words">${entry.label || opLabel(f.op)}${summary || total ? `${colon()}${summary}${total}` : ""}</span>`;
+  return html`<span data-op=${f.op} data-testid="live-feed-words">${labelOf(entry, app) || opLabel(f.op)}${summary || total ? `${colon()}${summary}${total}` : ""}</span>`;
 }
 
 /** The MJ's feed of the moves that arrived (newest first), with how many are unseen: the last

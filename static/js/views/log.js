@@ -7,6 +7,7 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { colon, formatTime, t, tn } from "../i18n.js";
 import { downloadJson, fileStamp } from "../storage.js";
 import { downloadLogCsv } from "./exports.js";
+import { labelOf, summaryOf } from "./log-words.js";
 import { shareButton } from "./ui.js";
 import { checkOf, seedOf, verifyControl } from "./verify.js";
 
@@ -37,20 +38,23 @@ function clearLog(app) {
   });
 }
 
-/** One entry: who and what, when, the total and outcome, the dice; the seed only behind
- * "Vérifier / rejouer" (verify.js), which replays the logged request and compares. */
+/** One entry: who and what (in the reader's language, log-words.js), when, the total and
+ * outcome, the dice; the seed only behind "Vérifier / rejouer" (verify.js), which replays the
+ * logged request and compares. */
 function entryView(app, e) {
+  const label = labelOf(e, app);
+  const summary = summaryOf(e, app);
   return html`<li class="log-entry" data-testid="log-entry" data-kind=${e.kind} tabindex="-1">
     <header>
-      <span><strong>${e.who ? `${e.who} · ` : ""}${e.label || e.kind}</strong>${e.to ? html` <span class="log-to" data-testid="log-to">${audience(app, e.to)}</span>` : nothing}</span>
+      <span><strong>${e.who ? `${e.who} · ` : ""}${label || e.kind}</strong>${e.to ? html` <span class="log-to" data-testid="log-to">${audience(app, e.to)}</span>` : nothing}</span>
       <time class="muted small" datetime=${e.at}>${formatTime(e.at)}</time>
     </header>
     ${e.result?.total !== undefined ? html`<span class="log-total">${e.result.total}</span>` : nothing}
-    ${e.result?.summary ? html`<p>${e.result.summary}</p>` : nothing}
+    ${summary ? html`<p data-testid="log-summary">${summary}</p>` : nothing}
     ${diceSummary(e.result) ? html`<p class="muted small">${diceSummary(e.result)}</p>` : nothing}
     <div class="row log-actions">
       ${seedOf(e.request) !== null ? verifyControl(app, `log-${e.id}`, checkOf(e), seedOf(e.request)) : nothing}
-      ${shareButton(`entry:${e.id}`, e.label)}
+      ${shareButton(`entry:${e.id}`, label)}
     </div>
   </li>`;
 }

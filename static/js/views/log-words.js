@@ -1,0 +1,239 @@
+// A log entry's words in the reader's language. The pages word an entry's label and result line
+// from the catalogues (static/i18n) in the language of the device that logged it; a table is read
+// on other devices, in other languages. So the entry also keeps how it was worded
+// (`label_words`, `summary_words`: the text cut into the catalogue keys it was made of, with
+// their parameters, and the literal text between them) and the log page, the home page and the
+// live feed say it again in the reader's language (`labelOf`, `summaryOf`). An entry without
+// them (written before, or by a page whose words are not in the catalogue) is read as French
+// when the reader's language is not, and otherwise shown as it was written.
+//
+// The words are found from the text itself when the entry is logged (`withWords`, called by
+// app.addLog), among the texts of the entry's system (`<system>.…` keys): a whole sentence
+// with placeholders ("Opposition contre {name}"), else the longest catalogue texts that stand
+// as whole words in it ("Physique + Athlétisme · Difficile"), the rest kept as written (names,
+// numbers, dice). A character's name or a player's note is never a key of its own: only what a
+// catalogue text of the system matches is reworded.
+
+import { LANGUAGES, catalogue, ensureLanguage, fill, frenchSpaced, has, language, t, tn } from "../i18n.js";
+
+/** Bounds, the same as the store's (py/tablee/store.py, _check_words) and guard.js. */
+export const MAX_SEGMENTS = 24;
+export const MAX_PARAMS = 8;
+const MIN_PLAIN = 3; // a shorter catalogue text ("Or", "PV") is too easily part of a name
+
+const SPACES = /[\u00a0\u202f]/g;
+const norm = (s) => String(s).replace(SPACES, " ");
+const WORDISH = /[\p{L}\p{N}]/u;
+
+/** tables object -> system -> {plain, templated}, rebuilt when a namespace loads. */
+const built = new WeakMap();
+
+function escape(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The catalogue texts a system's entry may be worded from, in `lang`. */
+function candidates(lang, system) {
+  const table = catalogue(lang);
+  let bySystem = built.get(table);
+  if (!bySystem) built.set(table, (bySystem = new Map()));
+  let found = bySystem.get(system);
+  if (found) return found;
+  const plain = [];
+  const templated = [];
+  for (const [key, raw] of Object.entries(table)) {
+    if (!key.startsWith(`${system}.`) || typeof raw !== "string") continue;
+    const text = norm(lang === "fr" ? frenchSpaced(raw) : raw);
+    if (!text.includes("{")) {
+      if (Array.from(text).length >= MIN_PLAIN && WORDISH.test(text)) plain.push({ key, text });
+      continue;
+    }
+    // A sentence with placeholders: literal parts matched as written, each {name} a value.
+    const names = [];
+    let pattern = "";
+    let literal = "";
+    let last = 0;
+    let ok = true;
+    for (const m of text.matchAll(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g)) {
+      const piece = text.slice(last, m.index);
+      literal += piece;
+      pattern += escape(piece);
+      last = m.index + m[0].length;
+      if (m[2] !== undefined) {
+        if (!names.includes(m[1])) ok = false; // a plural form alone: its number is not in the text
+        pattern += `(?:${escape(m[2])}|${escape(m[3])})`;
+      } else if (names.includes(m[1])) {
+        pattern += `\\k<${m[1]}>`;
+      } else {
+        names.push(m[1]);
+        pattern += `(?<${m[1]}>.+?)`;
+      }
+    }
+    literal += text.slice(last);
+    pattern += escape(text.slice(last));
+    // Enough words of its own to tell it from a name: "{a} / {b}" is not a sentence.
+    if (!ok || (literal.match(/\p{L}/gu) ?? []).length < 4 || names.length > MAX_PARAMS) continue;
+    templated.push({ key, regex: new RegExp(`^${pattern}$`, "u"), size: literal.length, names });
+  }
+  plain.sort((a, b) => b.text.length - a.text.length);
+  templated.sort((a, b) => b.size - a.size);
+  found = { plain, templated };
+  bySystem.set(system, found);
+  return found;
+}
+
+/** Where `needle` stands as whole words in `hay`, or -1. */
+function wholeAt(hay, needle) {
+  let from = 0;
+  for (;;) {
+    const i = hay.indexOf(needle, from);
+    if (i < 0) return -1;
+    const before = i > 0 ? hay[i - 1] : "";
+    const after = hay[i + needle.length] ?? "";
+    const edgeIn = WORDISH.test(needle[0]) && before && WORDISH.test(before);
+    const edgeOut = WORDISH.test(needle.at(-1)) && after && WORDISH.test(after);
+    if (!edgeIn && !edgeOut) return i;
+    from = i + 1;
+  }
+}
+
+function cut(text, plain, out) {
+  if (!text) return;
+  for (const { key, text: value } of plain) {
+    const at = wholeAt(text, value);
+    if (at < 0) continue;
+    cut(text.slice(0, at), plain, out);
+    out.push([key]);
+    cut(text.slice(at + value.length), plain, out);
+    return;
+  }
+  if (typeof out.at(-1) === "string") out[out.length - 1] += text;
+  else out.push(text);
+}
+
+/**
+ * The words of `text` as logged in `lang` by a page of `system`: [segment, …], a segment being
+ * literal text or [key] or [key, {name: value}]; null when no catalogue text of the system is
+ * in it (a dice expression, a note) or it would not fit the store's bounds.
+ */
+export function wordsOf(text, lang, system) {
+  if (typeof text !== "string" || !text.trim() || typeof system !== "string") return null;
+  const { plain, templated } = candidates(lang, system);
+  const s = norm(text);
+  let out = null;
+  for (const { key, regex, names } of templated) {
+    const m = regex.exec(s);
+    if (!m) continue;
+    const params = Object.fromEntries(names.map((n) => [n, m.groups[n]]));
+    // A value that is itself a catalogue text is not reworded here (a name it might be).
+    out = [[key, params]];
+    break;
+  }
+  if (!out) {
+    out = [];
+    cut(s, plain, out);
+  }
+  if (!out.some((seg) => Array.isArray(seg)) || out.length > MAX_SEGMENTS) return null;
+  if (out.some((seg) => (typeof seg === "string" ? seg.length > 200 : seg[0].length > 80 || Object.values(seg[1] ?? {}).some((v) => v.length > 200)))) return null;
+  return out;
+}
+
+/** `words` (wordsOf) said in the page's language, or null when a key is unknown here. */
+export function say(words) {
+  if (!Array.isArray(words) || !words.length) return null;
+  let out = "";
+  for (const seg of words) {
+    if (typeof seg === "string") {
+      out += seg;
+      continue;
+    }
+    if (!Array.isArray(seg) || typeof seg[0] !== "string" || !has(seg[0])) return null;
+    const [key, params = {}] = seg;
+    const plural = /^(.*)_(one|other)$/.exec(key);
+    const n = Number(params.n ?? params.count);
+    out += plural && Number.isFinite(n) && ("n" in params || "count" in params) ? tn(plural[1], n, params) : t(key, params);
+  }
+  return language() === "fr" ? frenchSpaced(out) : out;
+}
+
+/** `words` said in `lang` from its catalogue alone, or null when one of its keys is not loaded. */
+function sayIn(words, lang) {
+  const table = catalogue(lang);
+  let out = "";
+  for (const seg of words) {
+    if (typeof seg === "string") {
+      out += seg;
+      continue;
+    }
+    const [key, params = {}] = seg;
+    const plural = /^(.*)_(one|other)$/.exec(key);
+    const n = Number(params.n ?? params.count);
+    const form = plural && Number.isFinite(n) ? `${plural[1]}_${new Intl.PluralRules(lang).select(n)}` : key;
+    const template = table[form] ?? table[key];
+    if (typeof template !== "string") return null;
+    out += fill(template, params, lang);
+  }
+  return out;
+}
+
+/** The languages asked for to check an entry's words (loaded once, then the page is drawn again). */
+const asked = new Set();
+
+/** Whether `words` still say `text` in `lang`, the language they were worded in: the page that
+ * logged an entry may change its text later (a choice of dice re-words its result line, the
+ * live table labels a phone's entry), and words that no longer say it are stale. When that
+ * language's texts are not loaded here (an English entry on a French page) they are loaded
+ * and the page drawn again (`app.rerender`); until then the text is shown as written. */
+function stillSays(words, text, lang, app) {
+  if (!Array.isArray(words) || typeof text !== "string" || !LANGUAGES.includes(lang)) return false;
+  const said = sayIn(words, lang);
+  if (said === null) {
+    if (!asked.has(lang)) {
+      asked.add(lang);
+      ensureLanguage(lang).then(() => app?.rerender?.());
+    }
+    return false;
+  }
+  return norm(said) === norm(text);
+}
+
+/** The entry as logged, with the words of its label and result line (app.addLog). */
+export function withWords(entry) {
+  const lang = language();
+  const label = wordsOf(entry.label, lang, entry.system);
+  const summary = wordsOf(entry.result?.summary, lang, entry.system);
+  if (!label && !summary) return entry;
+  return { ...entry, ...(label ? { label_words: label } : {}), ...(summary ? { summary_words: summary } : {}), words_lang: lang };
+}
+
+/** How much of a text its words found in the catalogue (its length less the literal text). */
+function covered(words) {
+  return (words ?? []).reduce((n, seg) => n + (typeof seg === "string" ? -seg.length : 1000), 0);
+}
+
+/** An older entry's text read as French (the language every table was logged in before), when
+ * more of it is French catalogue text than the reader's: "Cuisine (cook) (45)" is already English. */
+const olderMemo = new Map();
+function older(text, system) {
+  if (language() === "fr" || typeof text !== "string" || typeof system !== "string") return null;
+  const memoKey = `${language()}\u0000${system}\u0000${text}`;
+  if (!olderMemo.has(memoKey)) {
+    if (olderMemo.size > 2000) olderMemo.clear();
+    const french = wordsOf(text, "fr", system);
+    const own = french && wordsOf(text, language(), system);
+    olderMemo.set(memoKey, french && (!own || covered(french) > covered(own)) ? french : null);
+  }
+  return say(olderMemo.get(memoKey));
+}
+
+/** An entry's label in the reader's language (its stored label when its words are unknown). */
+export function labelOf(e, app = null) {
+  return (stillSays(e.label_words, e.label, e.words_lang, app) ? say(e.label_words) : null) ?? older(e.label, e.system) ?? e.label;
+}
+
+/** An entry's result line in the reader's language, or "" when it has none. */
+export function summaryOf(e, app = null) {
+  const summary = typeof e.result?.summary === "string" ? e.result.summary : "";
+  if (!summary) return "";
+  return (stillSays(e.summary_words, summary, e.words_lang, app) ? say(e.summary_words) : null) ?? older(summary, e.system) ?? summary;
+}
