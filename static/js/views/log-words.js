@@ -54,8 +54,10 @@ function candidates(lang, system) {
     let literal = "";
     let last = 0;
     let ok = true;
+    let anchor = ""; // its longest literal part: a text without it is not tried (no backtracking)
     for (const m of text.matchAll(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g)) {
       const piece = text.slice(last, m.index);
+      if (piece.length > anchor.length) anchor = piece;
       literal += piece;
       pattern += escape(piece);
       last = m.index + m[0].length;
@@ -71,9 +73,16 @@ function candidates(lang, system) {
     }
     literal += text.slice(last);
     pattern += escape(text.slice(last));
+    if (text.slice(last).length > anchor.length) anchor = text.slice(last);
     // Enough words of its own to tell it from a name: "{a} / {b}" is not a sentence.
     if (!ok || (literal.match(/\p{L}/gu) ?? []).length < 4 || names.length > MAX_PARAMS) continue;
-    templated.push({ key, regex: new RegExp(`^${pattern}$`, "u"), size: literal.length, names });
+    let regex;
+    try {
+      regex = new RegExp(`^${pattern}$`, "u");
+    } catch {
+      continue; // a placeholder no group can be named after ("{0}"): never matched
+    }
+    templated.push({ key, regex, anchor, size: literal.length, names });
   }
   plain.sort((a, b) => b.text.length - a.text.length);
   templated.sort((a, b) => b.size - a.size);
@@ -121,7 +130,8 @@ export function wordsOf(text, lang, system) {
   const { plain, templated } = candidates(lang, system);
   const s = norm(text);
   let out = null;
-  for (const { key, regex, names } of templated) {
+  for (const { key, regex, anchor, names } of templated) {
+    if (!s.includes(anchor)) continue;
     const m = regex.exec(s);
     if (!m) continue;
     const params = Object.fromEntries(names.map((n) => [n, m.groups[n]]));
@@ -199,6 +209,7 @@ function stillSays(words, text, lang, app) {
 
 /** The entry as logged, with the words of its label and result line (app.addLog). */
 export function withWords(entry) {
+  if (!entry || typeof entry !== "object") return entry;
   const lang = language();
   const label = wordsOf(entry.label, lang, entry.system);
   const summary = wordsOf(entry.result?.summary, lang, entry.system);
