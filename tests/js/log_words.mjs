@@ -62,8 +62,24 @@ const first = words.withWords({ kind: "pointzero.test", system: "pointzero", lab
 const reworded = { ...first, result: { summary: `${t("pointzero.ui.success")} (${t("pointzero.ui.margin")} +1)` } };
 i18n.setLanguage("fr");
 out.stale = { fr: words.summaryOf(reworded), words: first.summary_words };
-// The page's guard (guard.js) on the entries as logged, and on words out of bounds (stdin: limits).
-if (process.argv[2] === "guard") {
+// Labels made of one key each ("keys", stdin: [[key, params], ...]): logged in each language
+// and read in each, next to what the page says in that language (t / tn).
+if (process.argv[2] === "keys") {
+  const asked = JSON.parse(readFileSync(0, "utf-8"));
+  const said = (key, params) => (params.n !== undefined && !i18n.has(key) ? tn(key, params.n, params) : t(key, params));
+  const rows = [];
+  for (const [key, params] of asked) {
+    for (const from of i18n.LANGUAGES) {
+      i18n.setLanguage(from);
+      const entry = words.withWords({ kind: key, system: key.split(".")[0], label: said(key, params), result: {} });
+      for (const to of i18n.LANGUAGES) {
+        i18n.setLanguage(to);
+        rows.push({ key, from, to, read: words.labelOf(entry), want: said(key, params), words: entry.label_words ?? null });
+      }
+    }
+  }
+  console.log(JSON.stringify(rows));
+} else if (process.argv[2] === "guard") {
   const { checkCandidate } = await import(new URL("js/guard.js", root));
   const limits = JSON.parse(readFileSync(0, "utf-8"));
   const table = (log) => ({ schema: 1, app: "tablee", name: "T", language: "fr", characters: [], log, systems: {}, settings: {} });
