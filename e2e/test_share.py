@@ -28,6 +28,7 @@ from browser_support import (
     wait_engine,
     wait_saved,
 )
+from tablee.share_dictionary import DICTIONARY_1
 
 ROUTES = [
     "tray", "log", "table", "about", "share",
@@ -62,9 +63,14 @@ def nested(depth: int):
 
 
 def unpack(url: str) -> dict:
+    """The envelope of a link: plain deflate-raw, or marked ``d1.`` (a table's link, packed
+    against the links' preset dictionary, tablee.share_dictionary)."""
     text = url.split("#/share/", 1)[1]
+    packed = text.startswith("d1.")
+    text = text.removeprefix("d1.")
     raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    return json.loads(zlib.decompress(raw, -15))
+    reader = zlib.decompressobj(-15, zdict=DICTIONARY_1.encode()) if packed else zlib.decompressobj(-15)
+    return json.loads(reader.decompress(raw) + reader.flush())
 
 
 class Device:
@@ -134,7 +140,7 @@ def make_link(page, choice: str, audience: str = "player") -> str:
     page.check(f"#share-audience-{audience}")
     page.click("#share-make")
     field = page.locator("#share-link")
-    expect(field).to_have_value(re.compile(r"#/share/[A-Za-z0-9_-]+$"))
+    expect(field).to_have_value(re.compile(r"#/share/(d1\.)?[A-Za-z0-9_-]+$"))
     return field.input_value()
 
 
@@ -236,7 +242,9 @@ def test_a_link_too_large_for_a_qr_code_offers_the_file(devices):
     expect(page.get_by_test_id("share-qr")).to_have_count(0)
     with page.expect_download() as download:
         page.click("#share-download")
-    data = json.loads(open(download.value.path(), encoding="utf-8").read())
+    saved = json.loads(open(download.value.path(), encoding="utf-8").read())
+    assert (saved["app"], saved["kind"], saved["v"], saved["audience"]) == ("tablee", "table", 1, "player")
+    data = saved["data"]
     assert data["name"] == "Grande table" and len(data["log"]) == 30
     # A small share fits a code.
     make_link(page, "entry:l29")

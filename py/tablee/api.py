@@ -42,6 +42,8 @@ MAX_REQUEST_DEPTH = 64
 ROUTES: dict[str, str] = {
     "describe": __name__,
     "store.share": "tablee.share",
+    "store.share_link": "tablee.share",
+    "store.open_share": "tablee.share",
     "roll": "tablee.dice_ops",
     "odds": "tablee.dice_ops",
     "store": "tablee.store",

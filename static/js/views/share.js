@@ -17,7 +17,7 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { colon, errorMessage, formatTime, said, t, tn } from "../i18n.js";
 import { downloadJson, LOG_LIMIT, newSeed, todayStamp } from "../storage.js";
-import { decodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
+import { decodeShare, encodeShare, SHARE_ROUTE, ShareError, shareUrl } from "../share/codec.js";
 import { mjSwitch, reflect } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import { loadStylesheet, takeShareChoice } from "./ui.js";
@@ -80,14 +80,16 @@ async function makeLink(app) {
   if (!what) return;
   out.busy = true;
   app.rerender();
-  // packed by the engine against the links' dictionary (share/codec.js): a small table fits a QR code
-  const r = await app.call({ op: "store.share_link", kind: what.kind, data: what.data, audience: out.audience });
+  // A table's link is packed by the engine against the links' dictionary, a table's text
+  // (share/codec.js): a small table then fits a QR code. A character or a roll is packed here.
+  const table = what.kind === "table";
+  const r = await app.call({ op: table ? "store.share_link" : "store.share", kind: what.kind, data: what.data, audience: out.audience });
   out.busy = false;
   if (r.error) {
     out.error = errorMessage(r.error);
   } else {
-    const url = shareUrl(r.payload);
-    out.link = { url, kind: r.kind, data: r.data, matrix: qrMatrix(url), name: r.kind === "table" ? r.data.name : r.data.name ?? r.data.label };
+    const url = shareUrl(table ? r.payload : await encodeShare(r.kind, r.data, r.audience));
+    out.link = { url, kind: r.kind, audience: r.audience, data: r.data, matrix: qrMatrix(url), name: r.kind === "table" ? r.data.name : r.data.name ?? r.data.label };
   }
   app.rerender();
   document.getElementById("share-result-title")?.focus({ preventScroll: true });
@@ -107,7 +109,10 @@ async function copyLink(app) {
 function downloadShare() {
   const { kind, data, name } = out.link;
   const safe = String(name ?? kind).normalize("NFD").replace(/\p{M}+/gu, "").replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || kind;
-  downloadJson(`tablee-${kind}-${safe}-${todayStamp()}.json`, kind === "table" ? data : { app: "tablee", kind, v: 1, data });
+  // The link's own envelope: a table's says whose copy it is, so that a player's copy imported
+  // from this file (views/table.js) has its hidden piles dealt again, as the link's would.
+  const mark = kind === "table" ? { audience: out.link.audience } : {};
+  downloadJson(`tablee-${kind}-${safe}-${todayStamp()}.json`, { app: "tablee", kind, v: 1, ...mark, data });
 }
 
 function linkSection(app) {

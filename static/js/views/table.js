@@ -3,9 +3,11 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { engineBoot } from "../engine.js";
-import { errorMessage, formatNumber, has, language, said, t, tn } from "../i18n.js";
+import { ensureNamespaces, errorMessage, formatNumber, has, language, said, t, tn } from "../i18n.js";
+import { setApartTooDeep } from "../guard.js";
+import { SHARE_APP, SHARE_AUDIENCES, SHARE_VERSION, versionProblem } from "../share/codec.js";
 import {
-  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, noteExport, storageUsage, SYSTEM_IDS, todayStamp,
+  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, newSeed, noteExport, storageUsage, SYSTEM_IDS, todayStamp,
 } from "../storage.js";
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
 import { exportTable, keepSection, safeFileName } from "./keep.js";
@@ -43,6 +45,29 @@ function wrongKindMessage(kind, params, file) {
 }
 
 /**
+ * A table saved from the share page ("Télécharger": the link's envelope, {app: "tablee", kind:
+ * "table", v, audience, data}): {data, audience} (audience null when the file does not say), or
+ * {problem} for a version mark no Tablée writes here; null for any other JSON (a table exported
+ * whole, from "Exporter", is the document itself).
+ */
+function sharedTable(parsed) {
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+  if (parsed.app !== SHARE_APP || parsed.kind !== "table" || !Object.hasOwn(parsed, "data")) return null;
+  if (parsed.v !== SHARE_VERSION) return { problem: versionProblem(parsed.v, SHARE_VERSION) };
+  return { data: parsed.data, audience: SHARE_AUDIENCES.includes(parsed.audience) ? parsed.audience : null };
+}
+
+/** A player's copy opened as its link is (views/share.js): store.open_share deals its hidden
+ * piles again from a fresh seed (their order stayed with the MJ); the MJ's copy keeps its order.
+ * The records too deep for a request are set apart first, as app.openTable does. */
+async function openPlayersCopy(app, data, audience) {
+  const { doc, parked } = setApartTooDeep(data, app.limits);
+  const response = await app.call({ op: "store.open_share", document: doc, audience, seed: newSeed() });
+  if (!response.error) response.quarantined += parked;
+  return response;
+}
+
+/**
  * Import a file as the whole table: what it is is checked first (a file of another kind says
  * what it is), then the engine opens it (store.open: validation, migration, bad records set
  * apart), then the person consents, then the current table goes to a verified backup and is
@@ -59,25 +84,31 @@ export async function importTableFile(app, file, box = state) {
   };
   if (file.size > MAX_IMPORT_BYTES) return fail(t("import.too_large", { max: "5 Mo" }));
   const seen = await sniffFile(file);
+  if (seen.kind === "json") await ensureNamespaces(["share"]); // (a player's copy speaks of its decks)
   if (seen.kind === "text") return fail(t("import.unreadable", { file: file.name }));
   if (seen.kind !== "json") return fail(wrongKindMessage(seen.kind, { detail: seen.detail }, file));
-  const parsed = seen.parsed;
+  const shared = sharedTable(seen.parsed);
+  if (shared?.problem) return fail(t(`share.bad.${shared.problem}`));
+  const parsed = shared ? shared.data : seen.parsed;
   const wrong = recognise(parsed);
   if (wrong) return fail(wrongKindMessage(wrong.kind, wrong.params, file));
-  const response = await app.openTable(parsed);
+  const response = shared ? await openPlayersCopy(app, parsed, shared.audience) : await app.openTable(parsed);
   if (response.error) {
     if (!looksLikeATable(parsed)) return fail(wrongKindMessage("foreign", { app: "" }, file));
     return fail(t("import.refused", { file: file.name, reason: errorMessage(response.error) }));
   }
   const apart = response.quarantined > 0 ? ` ${tn("quarantine.found", response.quarantined)}` : "";
-  if (!confirm(`${t("import.confirm", { name: response.document.name })}${apart}`)) {
+  // A player's copy says, as its link does, that its hidden decks are not the MJ's.
+  const copy = shared && shared.audience !== "mj" ? ` ${t("share.players_copy")}` : "";
+  if (!confirm(`${t("import.confirm", { name: response.document.name })}${apart}${copy}`)) {
     app.rerender();
     return false;
   }
   const key = replace(app, response.document, box);
   if (key) {
     noteExport(); // (the table saved now is the file just imported: as safe as an export)
-    box.importOk = () => t("import.done", { name: response.document.name, key: backupLabel(key) });
+    const dealt = response.shuffled > 0 ? ` ${t("share.players_copy_dealt")}` : "";
+    box.importOk = () => `${t("import.done", { name: response.document.name, key: backupLabel(key) })}${dealt}`;
     if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
   }
   app.rerender();
