@@ -454,12 +454,12 @@ MAX_WORD_PARAMS = 8
 MAX_WORDS_SIZE = 2000
 
 
-def _check_words(words: Any, path: str) -> None:
+def _check_words(words: Any, path: str, *, nested: bool = False) -> None:
     """How a log entry's label or result line was worded (static/js/views/log-words.js), so
     it is said again in the reader's language: at most :data:`MAX_WORDS` segments, each a
     text (<= 200) or ``[key]`` / ``[key, {name: text}]`` (a catalogue key <= 80, at most
-    :data:`MAX_WORD_PARAMS` parameters of <= 200 characters), :data:`MAX_WORDS_SIZE`
-    characters of JSON in all."""
+    :data:`MAX_WORD_PARAMS` parameters of <= 200 characters, or, one level down, words of their
+    own), :data:`MAX_WORDS_SIZE` characters of JSON in all."""
     segments = _list(words, path, MAX_WORDS)
     if len(json.dumps(segments, ensure_ascii=False)) > MAX_WORDS_SIZE:
         raise _Invalid(path, "too_long", max=MAX_WORDS_SIZE)
@@ -479,7 +479,10 @@ def _check_words(words: Any, path: str) -> None:
                 raise _Invalid(_join(where, 1), "too_many", max=MAX_WORD_PARAMS)
             for name, value in params.items():
                 _text(name, _join(where, 1), 32)
-                _text(value, _join(_join(where, 1), name), 200, min_len=0)
+                if isinstance(value, list) and not nested:
+                    _check_words(value, _join(_join(where, 1), name), nested=True)
+                else:
+                    _text(value, _join(_join(where, 1), name), 200, min_len=0)
 
 
 def _check_log_entry(entry: Any, path: str) -> None:

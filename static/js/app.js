@@ -388,9 +388,9 @@ function undoEntry(entry, direction) {
   }
   // The log entry is made once, here: the change is applied again to the latest saved table
   // when it is written, and must add the same entry (same id, same date) there.
-  const record = { id: newId("log"), at: new Date().toISOString(), system: null, kind: direction,
+  const record = withWords({ id: newId("log"), at: new Date().toISOString(), system: null, kind: direction,
     label: Array.from(t(direction === "undo" ? "undo.log.undone" : "undo.log.redone", { label })).slice(0, 200).join(""),
-    request: {}, result: {} };
+    request: {}, result: {} });
   const mutate = (doc) => {
     if (undo.conflicts(doc, entry.changes, direction).length) throw new UndoConflict(entry);
     undo.apply(doc, entry.changes, direction);

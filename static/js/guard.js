@@ -188,8 +188,9 @@ export function characterProblem(c, i, limits) {
 }
 
 /** How a label or a result line was worded (views/log-words.js; store._check_words): at most 24
- * segments, each a text or [key] or [key, {name: text}], 2,000 characters of JSON in all. */
-function wordsProblem(words, path) {
+ * segments, each a text or [key] or [key, {name: text or (one level down) words}], 2,000
+ * characters of JSON in all. */
+function wordsProblem(words, path, nested = false) {
   if (!Array.isArray(words)) return { path, reason: "type", params: { expected: "array" } };
   if (words.length > 24) return { path, reason: "too_many", params: { max: 24 } };
   if (JSON.stringify(words).length > 2000) return { path, reason: "too_long", params: { max: 2000 } };
@@ -207,6 +208,12 @@ function wordsProblem(words, path) {
       const params = Object.entries(seg[1]);
       if (params.length > 8) return { path: `${at}.1`, reason: "too_many", params: { max: 8 } };
       for (const [name, value] of params) {
+        if (name.length > 32) return { path: `${at}.1.${name}`, reason: "too_long", params: { max: 32 } };
+        if (Array.isArray(value) && !nested) {
+          const inner = wordsProblem(value, `${at}.1.${name}`, true);
+          if (inner) return inner;
+          continue;
+        }
         if (name.length > 32 || typeof value !== "string") return { path: `${at}.1.${name}`, reason: "type", params: { expected: "string" } };
         if (length(value) > 200) return { path: `${at}.1.${name}`, reason: "too_long", params: { max: 200 } };
       }

@@ -36,6 +36,10 @@ const CASES = {
   theorem_draw: () => ({ kind: "theorem.hand", system: "theorem", label: tn("theorem.ui.hand_drawn", 3), result: {} }),
   theorem_opposition: () => ({ kind: "theorem.opposition", system: "theorem", label: t("theorem.ui.opposition_log", { a: "Alice", b: "Bruno" }), result: {} }),
   unicreon_opposition: () => ({ kind: "unicreon.opposition", system: "unicreon", label: t("unicreon.ui.opposition_vs", { name: "Bruno" }), result: {} }),
+  systmj_learning: () => ({ kind: "systmj.learning", system: "systmj", label: t("systmj.ui.learning_label", { skill: t("systmj.skill.cuisine") }), result: {} }),
+  undo_sheet: () => ({ kind: "undo", system: null, label: t("undo.log.undone", { label: t("undo.label.character", { name: "Ana" }) }), result: {} }),
+  undo_name: () => ({ kind: "redo", system: null, label: t("undo.log.redone", { label: t("undo.label.name") }), result: {} }),
+  note_words: () => ({ kind: "versality.note", system: "versality", label: "Annuler la fête de Mental", result: {} }),
   unicreon_test: () => ({ kind: "unicreon.test", system: "unicreon",
     label: `${t("unicreon.difficulty.tres_difficile")} · ${t("unicreon.ui.bonus_n", { n: 10 })}`, result: {} }),
 };

@@ -32,20 +32,25 @@ function escape(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The catalogue texts a system's entry may be worded from, in `lang`. */
+/** The catalogue texts a system's entry may be worded from, in `lang`: the system's, and what
+ * « Annuler » logs ("Annulé : Fiche modifiée : Ana", `undo.`) for any entry. */
 function candidates(lang, system) {
   const table = catalogue(lang);
   let bySystem = built.get(table);
   if (!bySystem) built.set(table, (bySystem = new Map()));
-  let found = bySystem.get(system);
+  let found = bySystem.get(system ?? "");
   if (found) return found;
+  const prefixes = system ? [`${system}.`, "undo."] : ["undo."];
   const plain = [];
   const templated = [];
+  const exact = new Map(); // a whole text -> its key ("Table modifiée")
   for (const [key, raw] of Object.entries(table)) {
-    if (!key.startsWith(`${system}.`) || typeof raw !== "string") continue;
+    if (!prefixes.some((p) => key.startsWith(p)) || typeof raw !== "string") continue;
     const text = norm(lang === "fr" ? frenchSpaced(raw) : raw);
     if (!text.includes("{")) {
-      if (Array.from(text).length >= MIN_PLAIN && WORDISH.test(text)) plain.push({ key, text });
+      if (!exact.has(text)) exact.set(text, key);
+      // Single words of « Annuler »'s are not looked for: a note may say "Annuler" in its own words.
+      if (key.startsWith(`${system}.`) && Array.from(text).length >= MIN_PLAIN && WORDISH.test(text)) plain.push({ key, text });
       continue;
     }
     // A sentence with placeholders: literal parts matched as written, each {name} a value.
@@ -86,8 +91,8 @@ function candidates(lang, system) {
   }
   plain.sort((a, b) => b.text.length - a.text.length);
   templated.sort((a, b) => b.size - a.size);
-  found = { plain, templated };
-  bySystem.set(system, found);
+  found = { plain, templated, exact };
+  bySystem.set(system ?? "", found);
   return found;
 }
 
@@ -101,7 +106,12 @@ function wholeAt(hay, needle) {
     const after = hay[i + needle.length] ?? "";
     const edgeIn = WORDISH.test(needle[0]) && before && WORDISH.test(before);
     const edgeOut = WORDISH.test(needle.at(-1)) && after && WORDISH.test(after);
-    if (!edgeIn && !edgeOut) return i;
+    // Not a word inside a sentence of someone's ("la fête de Mental"): a catalogue text in a
+    // label stands between signs ("Physique + Combattre · Facile", "Cuisine (45)").
+    const prev = hay.slice(0, i).replace(/ $/, "").at(-1) ?? "";
+    const next = hay.slice(i + needle.length).replace(/^ /, "")[0] ?? "";
+    const inSentence = /\p{L}/u.test(prev) || /\p{L}/u.test(next);
+    if (!edgeIn && !edgeOut && !inSentence) return i;
     from = i + 1;
   }
 }
@@ -120,22 +130,29 @@ function cut(text, plain, out) {
   else out.push(text);
 }
 
+/** Whether words are all catalogue text (what is left between keys has no letter). */
+const whole = (words) => Array.isArray(words) && words.every((seg) => Array.isArray(seg) || !/\p{L}/u.test(seg));
+
 /**
- * The words of `text` as logged in `lang` by a page of `system`: [segment, …], a segment being
- * literal text or [key] or [key, {name: value}]; null when no catalogue text of the system is
- * in it (a dice expression, a note) or it would not fit the store's bounds.
+ * The words of `text` as logged in `lang` by a page of `system` (or null: the entry of no
+ * system): [segment, …], a segment being literal text or [key] or [key, {name: value}], a value
+ * being text or, when it is all catalogue text itself, its words ("Annulé : {label}" with
+ * "Fiche modifiée : {name}"; one level); null when no catalogue text is in it (a dice
+ * expression, a note) or it would not fit the store's bounds.
  */
-export function wordsOf(text, lang, system) {
-  if (typeof text !== "string" || !text.trim() || typeof system !== "string") return null;
-  const { plain, templated } = candidates(lang, system);
+export function wordsOf(text, lang, system, nested = false) {
+  if (typeof text !== "string" || !text.trim() || (system !== null && typeof system !== "string")) return null;
+  const { plain, templated, exact } = candidates(lang, system);
   const s = norm(text);
-  let out = null;
-  for (const { key, regex, anchor, names } of templated) {
+  let out = exact.has(s) ? [[exact.get(s)]] : null;
+  for (const { key, regex, anchor, names } of out ? [] : templated) {
     if (!s.includes(anchor)) continue;
     const m = regex.exec(s);
     if (!m) continue;
-    const params = Object.fromEntries(names.map((n) => [n, m.groups[n]]));
-    // A value that is itself a catalogue text is not reworded here (a name it might be).
+    const params = Object.fromEntries(names.map((n) => {
+      const sub = nested ? null : wordsOf(m.groups[n], lang, system, true);
+      return [n, whole(sub) ? sub : m.groups[n]];
+    }));
     out = [[key, params]];
     break;
   }
@@ -144,8 +161,20 @@ export function wordsOf(text, lang, system) {
     cut(s, plain, out);
   }
   if (!out.some((seg) => Array.isArray(seg)) || out.length > MAX_SEGMENTS) return null;
-  if (out.some((seg) => (typeof seg === "string" ? seg.length > 200 : seg[0].length > 80 || Object.values(seg[1] ?? {}).some((v) => v.length > 200)))) return null;
+  if (JSON.stringify(out).length > 2000) return null;
+  if (out.some((seg) => (typeof seg === "string" ? seg.length > 200 : seg[0].length > 80 || Object.values(seg[1] ?? {}).some((v) => typeof v === "string" && v.length > 200)))) return null;
   return out;
+}
+
+/** A segment [key, params] with its params' own words said (`sayWords`): [key, params], or
+ * [key, null] when one of them cannot be. */
+function saidParams(seg, sayWords) {
+  const params = {};
+  for (const [name, value] of Object.entries(seg[1] ?? {})) {
+    params[name] = Array.isArray(value) ? sayWords(value) : value;
+    if (params[name] === null) return [seg[0], null];
+  }
+  return [seg[0], params];
 }
 
 /** `words` (wordsOf) said in the page's language, or null when a key is unknown here. */
@@ -158,7 +187,8 @@ export function say(words) {
       continue;
     }
     if (!Array.isArray(seg) || typeof seg[0] !== "string" || !has(seg[0])) return null;
-    const [key, params = {}] = seg;
+    const [key, params = {}] = saidParams(seg, say);
+    if (!params) return null;
     const plural = /^(.*)_(one|other)$/.exec(key);
     const n = Number(params.n ?? params.count);
     out += plural && Number.isFinite(n) && ("n" in params || "count" in params) ? tn(plural[1], n, params) : t(key, params);
@@ -175,7 +205,8 @@ function sayIn(words, lang) {
       out += seg;
       continue;
     }
-    const [key, params = {}] = seg;
+    const [key, params] = saidParams(seg, (sub) => sayIn(sub, lang));
+    if (!params) return null;
     const plural = /^(.*)_(one|other)$/.exec(key);
     const n = Number(params.n ?? params.count);
     const form = plural && Number.isFinite(n) ? `${plural[1]}_${new Intl.PluralRules(lang).select(n)}` : key;
@@ -211,8 +242,8 @@ function stillSays(words, text, lang, app) {
 export function withWords(entry) {
   if (!entry || typeof entry !== "object") return entry;
   const lang = language();
-  const label = wordsOf(entry.label, lang, entry.system);
-  const summary = wordsOf(entry.result?.summary, lang, entry.system);
+  const label = wordsOf(entry.label, lang, entry.system ?? null);
+  const summary = wordsOf(entry.result?.summary, lang, entry.system ?? null);
   if (!label && !summary) return entry;
   return { ...entry, ...(label ? { label_words: label } : {}), ...(summary ? { summary_words: summary } : {}), words_lang: lang };
 }
@@ -226,7 +257,7 @@ function covered(words) {
  * more of it is French catalogue text than the reader's: "Cuisine (cook) (45)" is already English. */
 const olderMemo = new Map();
 function older(text, system) {
-  if (language() === "fr" || typeof text !== "string" || typeof system !== "string") return null;
+  if (language() === "fr" || typeof text !== "string" || (system !== null && typeof system !== "string")) return null;
   const memoKey = `${language()}\u0000${system}\u0000${text}`;
   if (!olderMemo.has(memoKey)) {
     if (olderMemo.size > 2000) olderMemo.clear();
@@ -239,12 +270,12 @@ function older(text, system) {
 
 /** An entry's label in the reader's language (its stored label when its words are unknown). */
 export function labelOf(e, app = null) {
-  return (stillSays(e.label_words, e.label, e.words_lang, app) ? say(e.label_words) : null) ?? older(e.label, e.system) ?? e.label;
+  return (stillSays(e.label_words, e.label, e.words_lang, app) ? say(e.label_words) : null) ?? older(e.label, e.system ?? null) ?? e.label;
 }
 
 /** An entry's result line in the reader's language, or "" when it has none. */
 export function summaryOf(e, app = null) {
   const summary = typeof e.result?.summary === "string" ? e.result.summary : "";
   if (!summary) return "";
-  return (stillSays(e.summary_words, summary, e.words_lang, app) ? say(e.summary_words) : null) ?? older(summary, e.system) ?? summary;
+  return (stillSays(e.summary_words, summary, e.words_lang, app) ? say(e.summary_words) : null) ?? older(summary, e.system ?? null) ?? summary;
 }
