@@ -25,7 +25,7 @@ from browser_support import (
 )
 from tablee.api import handle
 from tablee.systems.theorem.data import ARCANA
-from test_accessibility import axe_violations
+from test_accessibility import axe_findings
 from test_versality import character as versality_character
 
 WIDTHS = [360, 1280]
@@ -189,7 +189,7 @@ def test_versality_cards_show_the_ladder_with_symbol_and_word(app_with, width):
     fits(app, width)
     hand_box = app.locator("[data-testid=hand]").bounding_box()
     assert hand_box["x"] + hand_box["width"] <= width
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
 
 
 def test_theorem_tarot_figures_numbers_and_arcana(app, width):

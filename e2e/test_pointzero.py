@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved_where
 from tablee.api import handle
 from tablee.systems.pointzero import resolution as R
-from test_accessibility import axe_violations
+from test_accessibility import axe_findings
 
 
 def go(page, route: str) -> None:
@@ -59,7 +59,7 @@ def test_lock_opposition_tension_critique_and_reload(app):
     expect(app.locator("#pz-attr-1-level")).to_have_attribute("aria-invalid", "true")
     expect(app.locator("[data-testid=pz-sheet-status]")).to_contain_text("non enregistrée")
     assert saved_document(app)["characters"][0]["attributes"][1]["level"] == 4
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
     set_level(app, "#pz-attr-1-level", "4")
     expect(app.locator("[data-field='attributes.1.level']")).to_have_text("")
     # Skills: Mécanique 6, Discrétion 5.
@@ -85,7 +85,7 @@ def test_lock_opposition_tension_critique_and_reload(app):
     expect(app.locator("[data-testid=pz-odds-crit-failure]")).to_have_attribute("data-p", "1/7776")
     expect(app.locator("[data-testid=pz-compare] tbody tr")).to_have_count(3)
     no_horizontal_scroll(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
     app.click("#pz-roll")
     result = app.locator("[data-testid=pz-result]")
     expect(result).to_be_visible()
@@ -119,7 +119,7 @@ def test_lock_opposition_tension_critique_and_reload(app):
     wait_doc(app, "d.systems.pointzero && d.systems.pointzero.threshold === 2")
     expect(app.locator("[data-testid=pz-mj-threshold]")).to_have_text("2")
     no_horizontal_scroll(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
 
     # Players see the gauge, never the threshold.
     go(app, "#/pointzero")
@@ -238,7 +238,7 @@ def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app_with):
     assert saved_document(app)["systems"]["pointzero"]["entries"] == [
         {"kind": "other", "who": "Ana", "note": "Trouver un indice"}]
     no_horizontal_scroll(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
     go(app, "#/pointzero/mj")
     app.select_option("#pz-mj-next", "4")
     app.click("#pz-mj-new")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from browser_support import new_table, no_horizontal_scroll, saved_document, wait_saved
 from tablee.api import handle
-from test_accessibility import axe_violations
+from test_accessibility import axe_findings
 
 
 def seed(app_with, characters: list[dict], systems: dict | None = None):
@@ -66,7 +66,7 @@ def test_point_zero_opposition_offers_tension_surpassement_and_names_the_npc(app
     expect(app.locator("[data-testid=pz-opp-a]")).to_have_attribute("data-p", with_point["a_wins"]["p"])
     assert with_point["a_wins"]["p"] != plain["a_wins"]["p"]
     no_horizontal_scroll(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
 
     app.click("#pz-oppose")
     result = app.locator("[data-testid=pz-opp-result]")
@@ -97,7 +97,7 @@ def test_point_zero_tension_rule_is_a_table_setting(app_with):
     wait_saved(app, "d => d.systems.pointzero.tension_rule === 'difference'")
     expect(rule).to_have_attribute("data-rule", "difference")
     no_horizontal_scroll(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
 
     go(app, "#/pointzero/test/pz-mira")
     expect(app.locator("#pz-oppose")).to_be_visible()
@@ -143,7 +143,7 @@ def test_theorem_chase_side_is_an_action_with_odds_before_each_draw(app_with):
     expect(app.locator("[data-testid=th-round-odds]")).to_have_count(0)
     expect(app.locator("#th-chase-round")).to_have_count(0)  # never both drawn in one go
     no_horizontal_scroll(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
 
     app.click("#th-begin-b")
     doc = wait_saved(app, "d => d.systems.theorem.chase.current && d.systems.theorem.chase.current.b")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from browser_support import no_horizontal_scroll, saved_document, wait_engine
 from browser_support import wait_saved_where as wait_saved
 from tablee.api import handle  # the rules package (pythonpath "py"): replays the logged requests
-from test_accessibility import axe_violations
+from test_accessibility import axe_findings
 
 
 def goto(page, route: str) -> None:
@@ -82,7 +82,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     assert (pj["skills"]["nage"], pj["attributes"]["chance"], pj["skills"]["detection"]) == (0, 0, 74)
     assert pj["language"] == "Commun" and pj["kind"] == "pj"
     no_horizontal_scroll(page)
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
 
     # A mentor: a PNJ at Maîtrise in Forge.
     orsk = create(page, "Maître Orsk")
@@ -114,7 +114,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     assert entry["request"]["subject"] == {"character": aldo, "target": "skill", "key": "detection", "session": 1}
     assert result.get_attribute("data-outcome") == replay["outcome"]
     assert entry["result"]["total"] == replay["roll"] and replay["effective"] == 44
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
 
     # A learning session in Forge with the mentor: limit ((60+50)/2 + (80+70)/2)/2 = 65.
     goto(page, f"systmj/learning/{aldo}")
@@ -163,7 +163,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     xp_entry = next(e for e in doc["log"] if e["kind"] == "systmj.xp")
     assert handle(xp_entry["request"])["results"][0]["after"] == pj["skills"]["detection"]
     no_horizontal_scroll(page)
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
     page.click("#sj-close-session")
     expect(page.locator("[data-testid=sj-status]")).to_contain_text("Session 2")
 
@@ -181,7 +181,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     expect(page.locator("[data-testid=sj-history]")).to_contain_text("Voyage vers Orsk")
     expect(page.locator("[data-testid=sj-time]")).to_contain_text("2 janvier")
     no_horizontal_scroll(page)
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
     before = wait_saved(page, "d.systems.systmj.chronoste.day === 2 && d.systems.systmj.session === 2")
 
     # Reload: everything is where it was.
@@ -198,7 +198,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     goto(page, "systmj")
     expect(page.locator("[data-testid=sj-char-list]")).to_contain_text("Maître Orsk")
     expect(page.locator("[data-testid=sj-specials]")).to_contain_text("Forge")
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
 
 
 def test_creature_phase_automatic_tests_brutor_and_delete(app):
@@ -266,4 +266,4 @@ def test_creature_phase_automatic_tests_brutor_and_delete(app):
     expect(page.locator("[data-testid=sj-specials]")).to_have_count(0)
     doc = wait_saved(page, "d.systems.systmj.universe.special_skills.length === 0")
     assert next(c for c in doc["characters"] if c["id"] == brutor)["special"] == {}
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []

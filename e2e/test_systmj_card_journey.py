@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from browser_support import no_horizontal_scroll, saved_document, wait_engine
 from browser_support import wait_saved_where as wait_saved
 from tablee.api import handle
-from test_accessibility import axe_violations
+from test_accessibility import axe_findings
 from test_combat_wording import force_next_seed
 
 
@@ -117,7 +117,7 @@ def test_cards_round_combat_wear_and_reload(app):
     assert [c["holder"] for c in doc["systems"]["systmj"]["library"]["cards"]] == [aldo, brune]
     expect(card.locator("[data-testid=sj-card-holder]")).to_have_text("Tenue par Aldo")
     no_horizontal_scroll(page)
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
 
     # A test made with an item applies its wear malus: the shield (PU 50, Usé) gives −5.
     goto(page, f"systmj/test/{brune}")
@@ -216,7 +216,7 @@ def test_cards_round_combat_wear_and_reload(app):
         want = missing.pop()
         wanted = next(s for s in range(2000) if handle({**entry["request"], "seed": s})["outcome"] == want)
     assert {"hit", "defended"} <= seen
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
 
     # End-of-session wear review: both cards were used; 1D10 for the sword.
     goto(page, "systmj/review")
@@ -239,7 +239,7 @@ def test_cards_round_combat_wear_and_reload(app):
     assert 1 <= rolled["EQ-00001"] <= 10 and 1 <= rolled["EQ-00002"] <= 4
     expect(page.locator("[data-testid=sj-wear-results]")).to_contain_text("EQ-00001")
     no_horizontal_scroll(page)
-    assert axe_violations(page) == []
+    assert axe_findings(page) == []
 
     # Reload: everything as it was.
     page.reload()

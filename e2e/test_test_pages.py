@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, new_table, no_horizontal_scroll, saved_document, wait_engine, wait_log
-from test_accessibility import axe_violations
+from test_accessibility import axe_findings
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def laptop_two_columns(app, p: Page) -> None:
     assert bottom(app, p.roll) <= 800
     no_horizontal_scroll(app, 1280)
     fractions_on_one_line(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
 
 
 def verify_replays(app, p: Page, seed: int) -> None:
@@ -202,7 +202,7 @@ def test_test_page_phone_laptop_keyboard_settings_and_verify(page, app_with, sys
         app.wait_for_function("() => document.activeElement?.id === 'vs-result-title'")
     doc = wait_log(app, len(before["log"]) + 1)
     no_horizontal_scroll(app)
-    assert axe_violations(app) == []
+    assert axe_findings(app) == []
     if system in ("versality", "theorem"):
         log_replays_from_the_deck(app, doc["log"][-1]["request"]["seed"])
         return
