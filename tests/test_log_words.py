@@ -122,6 +122,8 @@ BASE = {"id": "x", "at": "2026-11-28T10:00:00.000Z", "kind": "roll", "system": N
     ({"summary_words": [["k", {"n": 3}]]}, "log.0.summary_words.0.1.n", "type"),
     ({"label_words": [["k", {}, {}]]}, "log.0.label_words.0", "too_many"),
     ({"label_words": [["k"]], "words_lang": "de"}, "log.0.words_lang", "enum"),
+    # a value's own words, one level down only
+    ({"label_words": [["k", {"label": [["k2", {"x": [["k3"]]}]]}]]}, "log.0.label_words.0.1.label.0.1.x", "type"),
     ({"label_words": [["k", {str(i): "x" * 199 for i in range(8)}]] * 2}, "log.0.label_words", "too_long"),
 ])
 def test_the_store_refuses_words_out_of_bounds(extra, path, reason):
@@ -139,6 +141,8 @@ def test_the_page_guard_accepts_the_words_and_refuses_them_out_of_bounds():
     assert answers["key_type"]["path"] == "log.0.label_words.0.0" and answers["key_type"]["reason"] == "type"
     assert answers["params_type"]["path"] == "log.0.label_words.0.1.n"
     assert answers["lang"]["path"] == "log.0.words_lang" and answers["lang"]["reason"] == "enum"
+    assert answers["nested_ok"] is None
+    assert answers["too_deep"]["path"] == "log.0.label_words.0.1.label.0.1.x" and answers["too_deep"]["reason"] == "type"
 
 
 #: The keys a page words its log entry's label with, read from the pages themselves (a `label:`

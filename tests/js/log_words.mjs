@@ -95,6 +95,8 @@ if (process.argv[2] === "keys") {
     key_type: { ...base, label_words: [[12]] },
     params_type: { ...base, label_words: [["k", { n: 3 }]] },
     lang: { ...base, label_words: [["k"]], words_lang: "de" },
+    nested_ok: { ...base, label_words: [["k", { label: [["k2", { name: "Ana" }]] }]], words_lang: "fr" },
+    too_deep: { ...base, label_words: [["k", { label: [["k2", { x: [["k3"]] }]] }]] },
   };
   const answers = { logged: checkCandidate(table(logged), null, limits) };
   for (const [name, e] of Object.entries(bad)) answers[name] = checkCandidate(table([e]), null, limits);
