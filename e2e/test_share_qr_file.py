@@ -112,6 +112,13 @@ def test_a_players_copy_saved_as_a_file_is_dealt_again_when_imported(phones, tmp
     assert dealt[:6] != IN_ORDER  # …dealt again
     assert len(saved_document(app)["log"]) == 30
 
+    # A copy a newer Tablée saved is refused, saying so, and changes nothing.
+    newer = {**saved, "v": 2, "data": {**saved["data"], "name": "Plus récente"}}
+    path.write_text(json.dumps(newer), encoding="utf-8")
+    app.set_input_files("#import-table", str(path))
+    expect(app.locator("#import-error")).to_contain_text("version de Tablée plus récente")
+    assert saved_document(app)["name"] == "Grande table"
+
     # The MJ's own export ("Exporter", the document itself) keeps its order.
     mine = saved_document(page)
     path.write_text(json.dumps(mine), encoding="utf-8")

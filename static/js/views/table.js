@@ -47,13 +47,16 @@ function wrongKindMessage(kind, params, file) {
 /**
  * A table saved from the share page ("Télécharger": the link's envelope, {app: "tablee", kind:
  * "table", v, audience, data}): {data, audience} (audience null when the file does not say), or
- * {problem} for a version mark no Tablée writes here; null for any other JSON (a table exported
+ * {problem: "version"} for a newer Tablée's copy; null for any other JSON (a table exported
  * whole, from "Exporter", is the document itself).
  */
 function sharedTable(parsed) {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
   if (parsed.app !== SHARE_APP || parsed.kind !== "table" || !Object.hasOwn(parsed, "data")) return null;
-  if (parsed.v !== SHARE_VERSION) return { problem: versionProblem(parsed.v, SHARE_VERSION) };
+  if (parsed.v !== SHARE_VERSION) {
+    // a newer Tablée's copy says so; a broken mark is no copy of ours (the table check refuses it)
+    return versionProblem(parsed.v, SHARE_VERSION) === "version" ? { problem: "version" } : null;
+  }
   return { data: parsed.data, audience: SHARE_AUDIENCES.includes(parsed.audience) ? parsed.audience : null };
 }
 
@@ -88,7 +91,7 @@ export async function importTableFile(app, file, box = state) {
   if (seen.kind === "text") return fail(t("import.unreadable", { file: file.name }));
   if (seen.kind !== "json") return fail(wrongKindMessage(seen.kind, { detail: seen.detail }, file));
   const shared = sharedTable(seen.parsed);
-  if (shared?.problem) return fail(t(`share.bad.${shared.problem}`));
+  if (shared?.problem) return fail(t("import.refused", { file: file.name, reason: t(`share.bad.${shared.problem}`) }));
   const parsed = shared ? shared.data : seen.parsed;
   const wrong = recognise(parsed);
   if (wrong) return fail(wrongKindMessage(wrong.kind, wrong.params, file));
