@@ -55,6 +55,11 @@ EXPECTED = {
     # A value that is catalogue text itself is reworded too (one level down).
     "systmj_learning": ("Apprentissage\u00a0: Cuisine", "Learning: Cuisine (cook)", "", ""),
     "undo_sheet": ("Annulé\u00a0: Fiche modifiée\u00a0: Ana", "Undone: Sheet changed: Ana", "", ""),
+    "theorem_action": ("Tirage\u00a0: Valet d'épée — Humanité + Escrime · exploit +2",
+                       "Draw: Jack of swords — Humanité + Escrime · exploit +2", "", ""),
+    # Names stay as written, even one shaped like a card ("Pierre de Lune") or named like one.
+    "theorem_named": ("Opposition\u00a0: Pierre de Lune contre Valet",
+                      "Opposition: Pierre de Lune against Valet", "", ""),
     "undo_name": ("Rétabli\u00a0: Nom de la table modifié", "Redone: Table name changed", "", ""),
     # No catalogue text in them: shown as written, in every language.
     "roll": ("3d6+2", "3d6+2", "", ""),
@@ -122,8 +127,9 @@ BASE = {"id": "x", "at": "2026-11-28T10:00:00.000Z", "kind": "roll", "system": N
     ({"summary_words": [["k", {"n": 3}]]}, "log.0.summary_words.0.1.n", "type"),
     ({"label_words": [["k", {}, {}]]}, "log.0.label_words.0", "too_many"),
     ({"label_words": [["k"]], "words_lang": "de"}, "log.0.words_lang", "enum"),
-    # a value's own words, one level down only
-    ({"label_words": [["k", {"label": [["k2", {"x": [["k3"]]}]]}]]}, "log.0.label_words.0.1.label.0.1.x", "type"),
+    # a value's own words, two levels down at most
+    ({"label_words": [["k", {"a": [["k2", {"b": [["k3", {"c": [["k4"]]}]]}]]}]]},
+     "log.0.label_words.0.1.a.0.1.b.0.1.c", "type"),
     ({"label_words": [["k", {str(i): "x" * 199 for i in range(8)}]] * 2}, "log.0.label_words", "too_long"),
 ])
 def test_the_store_refuses_words_out_of_bounds(extra, path, reason):
@@ -142,7 +148,8 @@ def test_the_page_guard_accepts_the_words_and_refuses_them_out_of_bounds():
     assert answers["params_type"]["path"] == "log.0.label_words.0.1.n"
     assert answers["lang"]["path"] == "log.0.words_lang" and answers["lang"]["reason"] == "enum"
     assert answers["nested_ok"] is None
-    assert answers["too_deep"]["path"] == "log.0.label_words.0.1.label.0.1.x" and answers["too_deep"]["reason"] == "type"
+    assert answers["too_deep"]["path"] == "log.0.label_words.0.1.a.0.1.b.0.1.c"
+    assert answers["too_deep"]["reason"] == "type"
 
 
 #: The keys a page words its log entry's label with, read from the pages themselves (a `label:`

@@ -452,14 +452,15 @@ def _check_one_character(character: Any, path: str, seen: set[str]) -> None:
 MAX_WORDS = 24
 MAX_WORD_PARAMS = 8
 MAX_WORDS_SIZE = 2000
+MAX_WORDS_DEPTH = 2
 
 
-def _check_words(words: Any, path: str, *, nested: bool = False) -> None:
+def _check_words(words: Any, path: str, *, depth: int = 0) -> None:
     """How a log entry's label or result line was worded (static/js/views/log-words.js), so
     it is said again in the reader's language: at most :data:`MAX_WORDS` segments, each a
     text (<= 200) or ``[key]`` / ``[key, {name: text}]`` (a catalogue key <= 80, at most
-    :data:`MAX_WORD_PARAMS` parameters of <= 200 characters, or, one level down, words of their
-    own), :data:`MAX_WORDS_SIZE` characters of JSON in all."""
+    :data:`MAX_WORD_PARAMS` parameters of <= 200 characters, or words of their own, at most
+    :data:`MAX_WORDS_DEPTH` levels down), :data:`MAX_WORDS_SIZE` characters of JSON in all."""
     segments = _list(words, path, MAX_WORDS)
     if len(json.dumps(segments, ensure_ascii=False)) > MAX_WORDS_SIZE:
         raise _Invalid(path, "too_long", max=MAX_WORDS_SIZE)
@@ -479,8 +480,8 @@ def _check_words(words: Any, path: str, *, nested: bool = False) -> None:
                 raise _Invalid(_join(where, 1), "too_many", max=MAX_WORD_PARAMS)
             for name, value in params.items():
                 _text(name, _join(where, 1), 32)
-                if isinstance(value, list) and not nested:
-                    _check_words(value, _join(_join(where, 1), name), nested=True)
+                if isinstance(value, list) and depth < MAX_WORDS_DEPTH:
+                    _check_words(value, _join(_join(where, 1), name), depth=depth + 1)
                 else:
                     _text(value, _join(_join(where, 1), name), 200, min_len=0)
 

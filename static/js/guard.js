@@ -188,9 +188,9 @@ export function characterProblem(c, i, limits) {
 }
 
 /** How a label or a result line was worded (views/log-words.js; store._check_words): at most 24
- * segments, each a text or [key] or [key, {name: text or (one level down) words}], 2,000
+ * segments, each a text or [key] or [key, {name: text or (two levels down at most) words}], 2,000
  * characters of JSON in all. */
-function wordsProblem(words, path, nested = false) {
+function wordsProblem(words, path, depth = 0) {
   if (!Array.isArray(words)) return { path, reason: "type", params: { expected: "array" } };
   if (words.length > 24) return { path, reason: "too_many", params: { max: 24 } };
   if (JSON.stringify(words).length > 2000) return { path, reason: "too_long", params: { max: 2000 } };
@@ -209,8 +209,8 @@ function wordsProblem(words, path, nested = false) {
       if (params.length > 8) return { path: `${at}.1`, reason: "too_many", params: { max: 8 } };
       for (const [name, value] of params) {
         if (name.length > 32) return { path: `${at}.1.${name}`, reason: "too_long", params: { max: 32 } };
-        if (Array.isArray(value) && !nested) {
-          const inner = wordsProblem(value, `${at}.1.${name}`, true);
+        if (Array.isArray(value) && depth < 2) {
+          const inner = wordsProblem(value, `${at}.1.${name}`, depth + 1);
           if (inner) return inner;
           continue;
         }

@@ -37,6 +37,9 @@ const CASES = {
   theorem_opposition: () => ({ kind: "theorem.opposition", system: "theorem", label: t("theorem.ui.opposition_log", { a: "Alice", b: "Bruno" }), result: {} }),
   unicreon_opposition: () => ({ kind: "unicreon.opposition", system: "unicreon", label: t("unicreon.ui.opposition_vs", { name: "Bruno" }), result: {} }),
   systmj_learning: () => ({ kind: "systmj.learning", system: "systmj", label: t("systmj.ui.learning_label", { skill: t("systmj.skill.cuisine") }), result: {} }),
+  theorem_action: () => ({ kind: "theorem.draw", system: "theorem",
+    label: `${t("theorem.ui.log_draw", { card: t("theorem.ui.card_name", { rank: t("theorem.rank.valet"), suit: t("theorem.suit.epee") }) })} — ${t("theorem.sphere.humanite")} + Escrime · ${t("theorem.ui.exploit_short", { n: 2 })}`, result: {} }),
+  theorem_named: () => ({ kind: "theorem.opposition", system: "theorem", label: t("theorem.ui.opposition_log", { a: "Pierre de Lune", b: "Valet" }), result: {} }),
   undo_sheet: () => ({ kind: "undo", system: null, label: t("undo.log.undone", { label: t("undo.label.character", { name: "Ana" }) }), result: {} }),
   undo_name: () => ({ kind: "redo", system: null, label: t("undo.log.redone", { label: t("undo.label.name") }), result: {} }),
   note_words: () => ({ kind: "versality.note", system: "versality", label: "Annuler la fête de Mental", result: {} }),
@@ -96,7 +99,7 @@ if (process.argv[2] === "keys") {
     params_type: { ...base, label_words: [["k", { n: 3 }]] },
     lang: { ...base, label_words: [["k"]], words_lang: "de" },
     nested_ok: { ...base, label_words: [["k", { label: [["k2", { name: "Ana" }]] }]], words_lang: "fr" },
-    too_deep: { ...base, label_words: [["k", { label: [["k2", { x: [["k3"]] }]] }]] },
+    too_deep: { ...base, label_words: [["k", { a: [["k2", { b: [["k3", { c: [["k4"]] }]] }]] }]] },
   };
   const answers = { logged: checkCandidate(table(logged), null, limits) };
   for (const [name, e] of Object.entries(bad)) answers[name] = checkCandidate(table([e]), null, limits);

@@ -62,9 +62,14 @@ function candidates(lang, system) {
     let anchor = ""; // its longest literal part: a text without it is not tried (no backtracking)
     for (const m of text.matchAll(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g)) {
       const piece = text.slice(last, m.index);
-      if (piece.length > anchor.length) anchor = piece;
       literal += piece;
-      pattern += escape(piece);
+      // French elides before a vowel when a value is filled in (i18n.fill): "de {suit}" reads "d'épée".
+      const elided = lang === "fr" && m[2] === undefined ? ELIDED.exec(piece) : null;
+      const kept = elided ? piece.slice(0, elided.index + elided[1].length) : piece;
+      if (kept.length > anchor.length) anchor = kept;
+      pattern += elided
+        ? `${escape(piece.slice(0, elided.index + elided[1].length))}(?:${escape(elided[2])} |${escape(elided[2].slice(0, -1))}')`
+        : escape(piece);
       last = m.index + m[0].length;
       if (m[2] !== undefined) {
         if (!names.includes(m[1])) ok = false; // a plural form alone: its number is not in the text
@@ -79,15 +84,17 @@ function candidates(lang, system) {
     literal += text.slice(last);
     pattern += escape(text.slice(last));
     if (text.slice(last).length > anchor.length) anchor = text.slice(last);
-    // Enough words of its own to tell it from a name: "{a} / {b}" is not a sentence.
-    if (!ok || (literal.match(/\p{L}/gu) ?? []).length < 4 || names.length > MAX_PARAMS) continue;
+    if (!ok || names.length > MAX_PARAMS) continue;
     let regex;
     try {
       regex = new RegExp(`^${pattern}$`, "u");
     } catch {
       continue; // a placeholder no group can be named after ("{0}"): never matched
     }
-    templated.push({ key, regex, anchor, size: literal.length, names });
+    // Enough words of its own to tell it from a name ("{a} / {b}" is not a sentence): a shorter
+    // one ("{rank} de {suit}") is only a value's, and only when its values are catalogue text.
+    const short = (literal.match(/\p{L}/gu) ?? []).length < 4;
+    templated.push({ key, regex, anchor, size: literal.length, names, short });
   }
   plain.sort((a, b) => b.text.length - a.text.length);
   templated.sort((a, b) => b.size - a.size);
@@ -95,6 +102,8 @@ function candidates(lang, system) {
   bySystem.set(system ?? "", found);
   return found;
 }
+
+const ELIDED = /(^|[\s(«"'’])(de|De|le|Le|la|La|que|Que|ne|Ne|je|Je|se|Se|me|Me|te|Te|lorsque|puisque|jusque) $/;
 
 /** Where `needle` stands as whole words in `hay`, or -1. */
 function wholeAt(hay, needle) {
@@ -130,40 +139,76 @@ function cut(text, plain, out) {
   else out.push(text);
 }
 
+/** How deep a value's own words may go: "Tirage : {card}", "{rank} de {suit}", "Valet". */
+export const MAX_DEPTH = 2;
+
 /** Whether words are all catalogue text (what is left between keys has no letter). */
 const whole = (words) => Array.isArray(words) && words.every((seg) => Array.isArray(seg) || !/\p{L}/u.test(seg));
+/** A value with no letter of its own ("6"), or catalogue text. */
+const bare = (v) => Array.isArray(v) || !/\p{L}/u.test(v);
+const SEPARATOR = / — | · /;
+/** Placeholders that hold someone's name: never reworded, even "Valet" or "Combat". */
+const PERSON = new Set(["name", "a", "b", "d", "who", "target", "winner", "loser", "attacker", "defender", "healer",
+  "owner", "character", "actor", "side", "player", "from", "to", "member", "fighter", "source", "team", "names"]);
 
 /**
  * The words of `text` as logged in `lang` by a page of `system` (or null: the entry of no
  * system): [segment, …], a segment being literal text or [key] or [key, {name: value}], a value
  * being text or, when it is all catalogue text itself, its words ("Annulé : {label}" with
- * "Fiche modifiée : {name}"; one level); null when no catalogue text is in it (a dice
+ * "Fiche modifiée : {name}"; down to MAX_DEPTH); null when no catalogue text is in it (a dice
  * expression, a note) or it would not fit the store's bounds.
  */
-export function wordsOf(text, lang, system, nested = false) {
+export function wordsOf(text, lang, system, depth = 0) {
   if (typeof text !== "string" || !text.trim() || (system !== null && typeof system !== "string")) return null;
-  const { plain, templated, exact } = candidates(lang, system);
+  const found = candidates(lang, system);
   const s = norm(text);
-  let out = exact.has(s) ? [[exact.get(s)]] : null;
-  for (const { key, regex, anchor, names } of out ? [] : templated) {
-    if (!s.includes(anchor)) continue;
-    const m = regex.exec(s);
-    if (!m) continue;
-    const params = Object.fromEntries(names.map((n) => {
-      const sub = nested ? null : wordsOf(m.groups[n], lang, system, true);
-      return [n, whole(sub) ? sub : m.groups[n]];
-    }));
-    out = [[key, params]];
-    break;
-  }
+  const one = sentence(s, found, lang, system, depth);
+  let out = one ? [one] : null;
   if (!out) {
+    // Parts a page joined with " — " or " · " ("Tirage : Valet d'épée — Humanité + Escrime"):
+    // each a sentence of its own, or cut into catalogue texts.
     out = [];
-    cut(s, plain, out);
+    for (const [i, part] of s.split(/( — | · )/).entries()) {
+      const said = i % 2 ? null : sentence(part, found, lang, system, depth);
+      if (said) out.push(said);
+      else cut(part, found.plain, out);
+    }
+    out = out.reduce((all, seg) => {
+      if (typeof seg === "string" && typeof all.at(-1) === "string") all[all.length - 1] += seg;
+      else all.push(seg);
+      return all;
+    }, []);
   }
   if (!out.some((seg) => Array.isArray(seg)) || out.length > MAX_SEGMENTS) return null;
   if (JSON.stringify(out).length > 2000) return null;
   if (out.some((seg) => (typeof seg === "string" ? seg.length > 200 : seg[0].length > 80 || Object.values(seg[1] ?? {}).some((v) => typeof v === "string" && v.length > 200)))) return null;
   return out;
+}
+
+/** `s` as one catalogue text: [key] or [key, params] (a value all catalogue text given as its
+ * own words, down to MAX_DEPTH), or null. */
+function sentence(s, { templated, exact }, lang, system, depth) {
+  if (exact.has(s)) return [exact.get(s)];
+  // Of the sentences as long that match (one text under two keys, "Apprentissage : {name}" and
+  // "… : {skill}"), the one whose values are catalogue text.
+  let best = null;
+  for (const { key, regex, anchor, names, short, size } of templated) {
+    if (best && size < best.size) break;
+    if ((short && depth === 0) || !s.includes(anchor)) continue;
+    const m = regex.exec(s);
+    // A value running over a page's separator is the next part's, not this sentence's.
+    if (!m || names.some((n) => SEPARATOR.test(m.groups[n]))) continue;
+    const params = Object.fromEntries(names.map((n) => {
+      const sub = depth < MAX_DEPTH && !PERSON.has(n) ? wordsOf(m.groups[n], lang, system, depth + 1) : null;
+      return [n, whole(sub) ? sub : m.groups[n]];
+    }));
+    // A short one is a value's only when its own values are catalogue text or numbers:
+    // "Valet d'épée", "6 de bâton", never someone's "Pierre de Lune".
+    if (short && !Object.values(params).every(bare)) continue;
+    const worded = Object.values(params).filter(Array.isArray).length;
+    if (!best || worded > best.worded) best = { size, worded, found: [key, params] };
+  }
+  return best?.found ?? null;
 }
 
 /** A segment [key, params] with its params' own words said (`sayWords`): [key, params], or
