@@ -12,7 +12,6 @@
 
 import { depthOf } from "../engine.js";
 import { LIMITS } from "../storage.js";
-import { DICTIONARY_1 } from "./dictionary.js";
 
 export const SHARE_APP = "tablee";
 export const SHARE_VERSION = 1;
@@ -101,7 +100,8 @@ let dictionaryBytes = null;
  * the dictionary): a stored block of the dictionary, then the link's own blocks, whose
  * back-references reach into it; the dictionary's bytes are then cut off. */
 async function inflatePacked(bytes, max) {
-  dictionaryBytes ??= new TextEncoder().encode(DICTIONARY_1);
+  // (loaded when a packed link is read: the live page's signalling uses this module too)
+  dictionaryBytes ??= new TextEncoder().encode((await import("./dictionary.js")).DICTIONARY_1);
   const n = dictionaryBytes.length; // (under 32 KiB: a deflate window, and one stored block)
   const head = new Uint8Array([0x00, n & 0xff, n >> 8, ~n & 0xff, (~n >> 8) & 0xff]); // BFINAL 0, BTYPE 00
   const whole = new Uint8Array(head.length + n + bytes.length);
