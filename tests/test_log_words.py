@@ -60,6 +60,11 @@ EXPECTED = {
     # Names stay as written, even one shaped like a card ("Pierre de Lune") or named like one.
     "theorem_named": ("Opposition\u00a0: Pierre de Lune contre Valet",
                       "Opposition: Pierre de Lune against Valet", "", ""),
+    # Result lines: sentences one after another, figures in brackets, parts joined with " — ".
+    "pointzero_opposition": ("3d6", "3d6", "Alice l'emporte (11 / 7)", "Alice wins (11 / 7)"),
+    "unicreon_day": ("2d6", "2d6", "Journée d'aventure\u00a0: 3 PV perdus (9 PV). Réussite (Seuil +5)",
+                     "Adventure day: 3 PV lost (9 PV). Success (Target +5)"),
+    "versality_result": ("3d6", "3d6", "Oui, mais… — Carte jouée\u00a0: Oui", "Oui, mais… — Card played: Oui"),
     "undo_name": ("Rétabli\u00a0: Nom de la table modifié", "Redone: Table name changed", "", ""),
     # No catalogue text in them: shown as written, in every language.
     "roll": ("3d6+2", "3d6+2", "", ""),
@@ -83,6 +88,8 @@ def test_an_entry_reads_in_the_readers_language(read, case, logged_in):
     assert got["read"]["en"]["summary"] == en_summary
     if case in ("roll", "note", "note_words"):
         assert "label_words" not in stored and "words_lang" not in stored
+    elif fr_summary:
+        assert stored["summary_words"] and stored["words_lang"] == logged_in
     else:
         assert stored["words_lang"] == logged_in
 

@@ -168,9 +168,17 @@ export function wordsOf(text, lang, system, depth = 0) {
     // Parts a page joined with " — " or " · " ("Tirage : Valet d'épée — Humanité + Escrime"):
     // each a sentence of its own, or cut into catalogue texts.
     out = [];
-    for (const [i, part] of s.split(/( — | · )/).entries()) {
+    // Sentences one after the other ("Égalité. Réussite (Marge +3)") likewise, and a sentence
+    // followed by figures in brackets ("Alice l'emporte (11 / 7)").
+    for (const [i, part] of s.split(/( — | · |(?<=[.!?]) )/).entries()) {
       const said = i % 2 ? null : sentence(part, found, lang, system, depth);
+      const bracket = said || i % 2 ? null : /^(.+?)( \([^()]*\)\.?)$/.exec(part);
+      const head = bracket ? sentence(bracket[1], found, lang, system, depth) : null;
       if (said) out.push(said);
+      else if (head) {
+        out.push(head);
+        cut(bracket[2], found.plain, out);
+      }
       else cut(part, found.plain, out);
     }
     out = out.reduce((all, seg) => {
