@@ -139,6 +139,8 @@ def test_a_firefox_phone_joins_a_chromium_mj_and_plays_a_move(firefox, own_site,
             arg=before, timeout=120_000,
         )
         entry = mj.evaluate("JSON.parse(localStorage.getItem('tablee.document')).log.at(-1)")
+        # The phone shows the refereed result where it rolled.
+        firefox.wait_for("[data-testid=pz-result]")
         # The MJ's table, published, brings the refereed roll back to the phone's saved table.
         J.wait_saved(firefox, "(d, id) => d.log.some((e) => e.id === id)", entry["id"])
         J.no_page_errors(firefox)
