@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from node_harness import NODE, NodeHarness
+from live_world import harness, two_phone_world
+from node_harness import NODE
 from test_live_session import HAND_A, HARNESS, char, mj_table, phone_table, state
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
@@ -24,25 +25,14 @@ DRAW = {"op": "test.draw", "character": {"id": "a"}}
 
 @pytest.fixture(scope="module")
 def node():
-    harness = NodeHarness(HARNESS)
-    yield harness
-    harness.close()
-
-
-counter = iter(range(10**6))
+    with harness(HARNESS) as running:
+        yield running
 
 
 @pytest.fixture
 def world(node):
-    name = f"once{next(counter)}"
-    node("world", world=name, mj=mj_table())
-    for player, claim in (("p1", ["a"]), ("p2", ["b"])):
-        node("player", world=name, name=player, doc=phone_table(player))
-        node("connect", world=name, name=player)
-        node("claim", world=name, name=player, characters=claim)
-    node("settle", world=name)
-    yield name
-    node("drop", world=name)
+    with two_phone_world(node, "once", mj_table(), phone_table) as name:
+        yield name
 
 
 def hand(s, who="mj"):

@@ -27,7 +27,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from node_harness import NODE, NodeHarness
+from live_world import harness, two_phone_world
+from node_harness import NODE
 
 ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "tests" / "live" / "session_harness.mjs"
@@ -41,9 +42,8 @@ HAND_B = ["arcane-HAND-B-1"]
 
 @pytest.fixture(scope="module")
 def node():
-    harness = NodeHarness(HARNESS)
-    yield harness
-    harness.close()
+    with harness(HARNESS) as running:
+        yield running
 
 
 def character(cid: str, name: str, **more) -> dict:
@@ -75,20 +75,10 @@ def phone_table(name: str) -> dict:
             "log": [], "systems": {}, "settings": {}}
 
 
-counter = iter(range(10**6))
-
-
 @pytest.fixture
 def world(node):
-    name = f"w{next(counter)}"
-    node("world", world=name, mj=mj_table())
-    for player, claim in (("p1", ["a"]), ("p2", ["b"])):
-        node("player", world=name, name=player, doc=phone_table(player))
-        node("connect", world=name, name=player)
-        node("claim", world=name, name=player, characters=claim)
-    node("settle", world=name)
-    yield name
-    node("drop", world=name)
+    with two_phone_world(node, "w", mj_table(), phone_table) as name:
+        yield name
 
 
 def state(node, world):

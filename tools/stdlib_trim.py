@@ -39,6 +39,15 @@ CODECS = [
 ]
 
 
+#: Standard library modules a standard library function imports lazily on a path the worker
+#: reaches: ``importlib.invalidate_caches()`` (py/worker.py's Library, after it unpacks the
+#: package's second archive) runs ``PathFinder.invalidate_caches``, which imports
+#: ``importlib.metadata``. On an engine restored from its memory snapshot the first move of a
+#: system (its ``moves.py``, loaded on first use) goes through that path, and without this module
+#: the referee failed with ModuleNotFoundError (request.internal) on every phone's move.
+LAZILY_REACHED = ["importlib.metadata"]
+
+
 def _is_main_guard(test: ast.expr) -> bool:
     return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
             and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
@@ -139,7 +148,7 @@ def needed(stdlib: str, own: list[str], roots: list[str]) -> list[str]:
     for root in own:
         for name in own_modules(root):
             finder.add(name)
-    for name in [*roots, *CODECS]:
+    for name in [*roots, *CODECS, *LAZILY_REACHED]:
         finder.add(name)
     for package in WHOLE:
         for name in own_modules(os.path.join(stdlib, package)):
