@@ -335,6 +335,15 @@ const handlers = {
     await settle(w);
     return true;
   },
+  async recognise({ world, name }) {
+    // The MJ's « C'est Léa : lui rendre sa place » for the device `name` waiting (admission.js)
+    const w = worlds.get(world);
+    return device(w, "mj").session.recognise(device(w, name).session.me);
+  },
+  async refuseClaim({ world, name }) {
+    const w = worlds.get(world);
+    return device(w, "mj").session.refuseClaim(device(w, name).session.me);
+  },
   async ask({ world, name, characters }) {
     device(worlds.get(world), name).session.ask(characters);
     return true;
@@ -498,6 +507,7 @@ const handlers = {
         queue: d.session.queue.map((q) => q.move.op),
         queueLabels: d.session.queue.map((q) => q.label ?? null),
         feed: d.session.feed,
+        claims: d.role === "mj" ? d.session.pendingClaims().map((c) => ({ id: c.id, name: c.name, as: c.as, characters: c.characters })) : [],
         unseen: d.session.unseen,
         accepted: d.role === "mj" ? d.app.accepted : [],
         recorded: d.app.recorded,

@@ -10,6 +10,11 @@ import { LIVE_KEY, readLive, Session, Y_BASE_KEY, Y_DELTA_KEY } from "./session.
 let app = null;
 let session = null;
 const listeners = new Set();
+/** A phone held by the MJ's device until the MJ says it is the player it named (admission.js):
+ * its join page says it waits for that, until its table arrives or it is refused. */
+let recognising = false;
+const WAIT = "live.wait.recognise";
+const REPLACED = "live.refused.replaced";
 
 function changed() {
   for (const fn of listeners) fn(session);
@@ -22,11 +27,24 @@ export function ensure(role) {
   session?.close();
   const player = role === "player";
   session = new Session(app, { role, me: player ? memberId() : null, key: player ? memberKey() : null, name: savedName() || (role === "mj" ? "MJ" : "") });
-  session.addEventListener("change", changed);
+  recognising = false;
+  const made = session;
+  session.addEventListener("change", () => {
+    if (recognising && made.member?.synced) recognising = false; // (recognised: the table came)
+    changed();
+  });
   session.addEventListener("refused", (e) => {
     const code = e.detail?.code ?? "live.refused.malformed";
-    if (e.detail?.name !== undefined) app.notify("warning", app.t("live.identity_refused", { name: e.detail.name }));
+    if (code === WAIT) {
+      recognising = true; // (not a refusal: the join page says what it waits for)
+      changed();
+      return;
+    }
+    recognising = false;
+    if (made.role === "mj" && code === REPLACED) app.notify("warning", app.t("live.replaced_refused", { name: e.detail?.name ?? "" }));
+    else if (e.detail?.name !== undefined) app.notify("warning", app.t("live.identity_refused", { name: e.detail.name }));
     else app.notify("warning", app.t(`error.${code}`, { op: "", field: "", system: "" }));
+    changed();
   });
   session.addEventListener("error", (e) => {
     if (e.detail?.code === "live.storage_full") app.notify("warning", app.t("live.storage_full"));
@@ -55,6 +73,9 @@ export function start(theApp) {
 
 /** This page's session, or null. */
 export const current = () => session;
+
+/** Whether this phone's link is held by the MJ's device until the MJ recognises it. */
+export const awaitingRecognition = () => recognising && session?.role === "player" && Boolean(session.member?.connected);
 
 /** Call `fn(session)` at every change of the session (presence, links, the table's sync). */
 export function watch(fn) {

@@ -3,6 +3,7 @@
 // at a time, saves the result and publishes it; it writes into the public Y doc only what any
 // player may see (`store.share`, audience "player") and into each player's private doc what
 // only that player may see. Methods of Session (session.js), and the pure table helpers they use.
+import { admissionMethods } from "./admission.js";
 import { refusal } from "./sync.js";
 import { jsonEqual, writeJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
@@ -31,13 +32,10 @@ export const RATE_BURST = 10;
 export const RATE = "live.refused.rate";
 /** A member's refusals are grouped into its last refusal line among the feed's last lines. */
 const GROUP_WINDOW = 50;
-/** A name already at the table (hub.js refusalFor). */
-export const NAME_TAKEN = "live.refused.name_taken";
+// (who is admitted at the table, and under which name: admission.js)
+export { CLAIM, NAME_TAKEN, REPLACED } from "./admission.js";
 /** What a player's presence may say. */
 const PRESENCE_KEYS = ["name", "role", "member"];
-
-/** A name as a person reads it: "Léa", " léa " and "LÉA" are one name at the table. */
-const nameKey = (name) => (typeof name === "string" ? name.normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("fr") : "");
 const MAX_CHANGES = 20;
 /** The log's cap (py/tablee/store.py MAX_LOG). */
 const MAX_LOG = 1000;
@@ -140,9 +138,11 @@ export function applyViewChanges(view, changes) {
   return out;
 }
 
-/** The entries of the MJ's log sent to member `id` only ("Envoyer à…": `to` is its id). */
+/** The entries of the MJ's log sent to member `id` only ("Envoyer à…": `to` is its id), or to
+ * one of the ids of a list (a member and the devices it replaced). */
 export function sentTo(log, id) {
-  return Array.isArray(log) ? log.filter((e) => isObject(e) && e.to === id) : [];
+  const ids = new Set(Array.isArray(id) ? id : [id]);
+  return Array.isArray(log) ? log.filter((e) => isObject(e) && ids.has(e.to)) : [];
 }
 
 /** The private view of member `characters` in the MJ's table: the cards of every pile shown to
@@ -176,12 +176,7 @@ function seed() {
 
 /** Session's methods: the MJ's side. */
 export const hubMethods = {
-  /** The MJ's side: whether a link answering for member `id` with `key` may take its place
-   * (a new member, or a known one with its own key). */
-  admits(id, key) {
-    const known = this.members.get(id);
-    return typeof key === "string" && key !== "" && (!known?.key || known.key === key);
-  },
+  ...admissionMethods,
 
   /** The MJ assigns characters to member `id` (a character has one player at a time: taken
    * from whoever played it). */
@@ -210,22 +205,6 @@ export const hubMethods = {
     // Only its name, its role and its member id, as flat text: what it plays is the MJ's to say.
     return isObject(state) && Object.keys(state).every((k) => PRESENCE_KEYS.includes(k))
       && state.member === id && state.role === "player" && known !== undefined && state.name === known.name;
-  },
-
-  /** Why a link answering for member `id` with `key` under `name` is refused, or null: another
-   * member's id without its key (`live.refused.identity`), or a name the MJ or a member present
-   * at the table already has (`live.refused.name_taken`: the phone is asked for another). Names
-   * are compared as a person reads them (case, accents' forms, spaces). A known member who is
-   * away is not a name taken: a phone whose storage was wiped comes back as a new member under
-   * its player's name (e2e/test_keep_rejoin.py); what that player played goes to it only by
-   * the MJ's explicit choice (the live page's « Personnages demandés »). */
-  refusalFor(id, key, name) {
-    if (!this.admits(id, key)) return "live.refused.identity";
-    const wanted = nameKey(name);
-    if (wanted === "" || wanted === nameKey(this.name)) return NAME_TAKEN;
-    const present = new Set(this.hub?.attached() ?? []);
-    for (const [other, m] of this.members) if (other !== id && present.has(other) && nameKey(m.name) === wanted) return NAME_TAKEN;
-    return null;
   },
 
   /** A member's move, bound to the link it came on: queued behind the others, run on the
@@ -639,10 +618,14 @@ export const hubMethods = {
     this.saveSoon(Y_SAVE_DELAY_MS);
   },
 
+  /** Member `id`'s private doc written from the MJ's table (one no longer a member, a device
+   * whose place went to another, holds nothing). */
   writePrivate(id) {
     const m = this.members.get(id);
     const characters = m?.characters ?? [];
+    // (the entries sent to the devices it replaced are its player's too)
+    const ids = [id, ...(Array.isArray(m?.replaces) ? m.replaces.map((r) => r?.id) : [])];
     writeJson(this.privateDoc(id), { ...privateView(this.app.doc, characters), characters, asked: m?.asked ?? [],
-      log: sentTo(this.app.doc.log, id) }, LOCAL);
+      log: m ? sentTo(this.app.doc.log, ids) : [] }, LOCAL);
   },
 };

@@ -202,6 +202,8 @@ export class Session extends EventTarget {
    */
   attach({ link, memberId, name, key = null }) {
     if (this.role === "mj") {
+      // (a new device under a known away name waits for the MJ's choice; a replaced one is told: admission.js)
+      if (this.screen({ link, memberId, name, key })) return false;
       const known = this.members.get(memberId);
       // (checked before anything of the member's, its place in the list included, is touched)
       const refused = this.refusalFor(memberId, key, name);
@@ -377,6 +379,7 @@ export class Session extends EventTarget {
     for (const resolve of this.waiting.values()) resolve(refusal("live.cancelled"));
     this.waiting.clear();
     for (const link of this.links.values()) link.close();
+    for (const claim of this.claims?.values() ?? []) claim.link.close(); // (devices held for the MJ's choice: admission.js)
     removeAwarenessStates(this.awareness, [this.awareness.clientID], "close");
     this.mirror?.stop();
     this.hub?.destroy();

@@ -40,7 +40,8 @@ import {
   stunSetting,
   webrtcAvailable,
 } from "../live/rtc.js";
-import { current, ensure, leave, start, watch } from "../live/connect.js";
+import { awaitingRecognition, current, ensure, leave, start, watch } from "../live/connect.js";
+import { recogniseSection } from "./live-recognise.js";
 import { Scan } from "./scan.js";
 import { labelOf, summaryOf } from "./log-words.js";
 import { loadStylesheet } from "./ui.js";
@@ -160,11 +161,19 @@ function hostLinkOpened(app, link) {
   }
   if (refused !== null) {
     // A name already at the table: the session (announced the link) tells the phone to choose
-    // another, its link closing a moment later; the list of players does not change.
+    // another, its link closing a moment later; a new device under a known away name waits for
+    // the MJ's choice (views/live-recognise.js); the list of players does not change.
     announce(link, "mj", member, name, key);
     app.rerender();
     return;
   }
+  listPlayer(app, member, name, link);
+  announce(link, "mj", member, name, key);
+}
+
+/** Player `member`'s link is up: its line in the list says so, and its round trip. */
+function listPlayer(app, member, name, link, replaced = null) {
+  if (replaced !== null) host.players.delete(replaced); // (its former device: no place any more)
   const before = host.players.get(member);
   if (before?.link && before.link !== link) before.link.close(); // the same player, joined again
   host.players.set(member, { name, state: "connected", link });
@@ -175,7 +184,6 @@ function hostLinkOpened(app, link) {
       app.rerender();
     }
   }, { once: true });
-  announce(link, "mj", member, name, key);
   keepMeasuring(app, link);
   app.rerender();
 }
@@ -478,6 +486,9 @@ function joinBody(app) {
         <div class="row"><button type="button" id="live-answer-copy" @click=${async () => { await copy(join.text, "live-answer-text"); join.copied = true; app.rerender(); }}>${t("live.copy_answer")}</button></div>
         <p role="status" data-testid="live-join-state" data-state="waiting">${join.copied ? t("live.copied") : ""} ${t("live.waiting_mj")}</p>`;
     case "connected":
+      if (awaitingRecognition()) {
+        return html`<p role="status" data-testid="live-join-state" data-state="recognition">${t("live.recognise_wait", { name: join.name })}</p>`;
+      }
       return html`<p role="status" class="live-connected" data-testid="live-join-state" data-state="connected">${t("live.connected", { name: join.name })}
         <span class="muted small live-rtt">${rttText(join.link)}</span></p>`;
     case "away":
@@ -666,5 +677,7 @@ export function render(app) {
   // The MJ's feed first: what the phones did (and what was refused) is what the MJ looks for.
   const session = current();
   const feed = session?.role === "mj" ? feedSection(session, app) : nothing;
-  return html`${feed}${renderHost(app)}${sessionSection(app)}`;
+  // A new device under a known player's name comes before all: the MJ's choice is awaited.
+  const recognise = session?.role === "mj" ? recogniseSection(app, session, (id, name, link, was) => listPlayer(app, id, name, link, was)) : nothing;
+  return html`${recognise}${feed}${renderHost(app)}${sessionSection(app)}`;
 }
