@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import serve  # noqa: E402
+import shell_graph  # noqa: E402
 
 BASE = "/tablee/"
 
@@ -159,10 +160,10 @@ def test_index_preloads_exactly_the_shell_french_texts():
 
 
 def test_the_share_page_and_the_qr_generator_load_with_their_route():
-    app = (ROOT / "static/js/app.js").read_text()
-    static_imports = re.findall(r'^import [^;]*? from "([^"]+)";', app, flags=re.M | re.S)
-    assert "./views/share.js" not in static_imports
-    assert 'share: () => import("./views/share.js")' in app
+    routes = (ROOT / "static/js/routes.js").read_text()
+    assert 'share: () => import("./views/share.js")' in routes
+    graph = shell_graph.static_graph(ROOT)
+    assert "static/js/routes.js" in graph and "static/js/views/share.js" not in graph
     html = (ROOT / "index.html").read_text()
     assert "qrcode" not in html and "views/share.js" not in html
 
