@@ -22,10 +22,13 @@
 // - Identity: a member is the id of the link the move came on; the id is public (presence),
 //   so a link answering for a known member must carry that member's key (kept on the phone,
 //   never broadcast), else it is refused.
-// Every device keeps the session in localStorage (`tablee.live`: members, feed, waiting moves)
-// and the Y docs' state beside it (`tablee.live.y`, each doc encoded whole, and
-// `tablee.live.y.delta`, the updates made since, appended: a save writes what changed, not the
-// whole table); rejoining catches up with Yjs's state vectors.
+// Every device keeps the session in localStorage (`tablee.live`: members, feed, waiting moves);
+// a player's device keeps the Y docs' state beside it (`tablee.live.y`, each doc encoded whole,
+// and `tablee.live.y.delta`, the updates made since, appended: a save writes what changed, not
+// the whole table), so rejoining catches up with Yjs's state vectors. The MJ's device keeps no Y
+// state (a second copy of its table): its docs are made again from the table at each start, as
+// a new generation (`epoch`, sync.js), and a phone holding another generation's docs drops them
+// and takes the hub's whole.
 
 import * as Y from "yjs";
 import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
@@ -35,7 +38,7 @@ import { Hub, Member, refusal } from "./sync.js";
 import { setPrivateReader } from "./private.js";
 import { hubMethods, MAX_FEED, META, NAME_TAKEN, RATE_BURST, RATE_PER_MINUTE } from "./hub.js";
 import { MAX_QUEUE, memberMethods } from "./member.js";
-import { deltaOf, isObject, LOCAL, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
+import { deltaOf, isObject, LOCAL, moveId, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
 
 export { LIVE_KEY, readLive, Y_BASE_KEY, Y_DELTA_KEY } from "./ystore.js";
 export { applyChanges, applyViewChanges, MAX_FEED, MAX_IN_FLIGHT, privateView, sentTo, shared, tableChanges } from "./hub.js";
@@ -57,14 +60,20 @@ export class Session extends EventTarget {
     this.storage = storage;
     const saved = readLive(storage);
     const mine = saved && saved.role === role ? saved : null;
-    // The Y state: its own keys (a record saved before them holds it inline).
+    // A player's Y state: its own keys (a record saved before them holds it inline). The MJ's
+    // device makes its docs again from its table, under a new generation, and drops a copy a
+    // version before this one kept.
     const { base, delta } = mine ? readY(storage, role, me) : { base: null, delta: null };
-    const y = base ?? { public: mine?.public, private: mine?.private };
+    const y = role !== "player" ? {} : base ?? { public: mine?.public, private: mine?.private };
+    /** The generation of the hub's docs this device holds (the MJ's: made now; a phone's: the one
+     * its saved docs are of, null when unknown). */
+    this.epoch = role === "mj" ? moveId() : typeof base?.epoch === "string" ? base.epoch : null;
     this.publicDoc = restoreDoc(y.public, deltaOf(delta, "public"));
-    // A player takes the public table once it holds the hub's copy: joined, with the saved Y
-    // state restored. A saved state that could not be read means joining anew (this device's
-    // table is backed up again when the hub's copy arrives).
-    this.joined = role === "mj" || (Boolean(mine?.joined) && Array.isArray(readJson(this.publicDoc).characters));
+    // A player takes the public table once it holds the hub's copy (its own table backed up
+    // then); after that its table is the public one, whatever became of its Y state (dropped for
+    // a new generation, or not saved): the hub's state comes back with the next sync, and the
+    // table is not backed up again.
+    this.joined = role === "mj" || Boolean(mine?.joined);
     this.privateDocs = new Map();
     /** The Y updates made since the last save ({public: [update], private: Map(id -> [update])}),
      * the updates saved since the base (`delta`, as stored), the base's id and size. A session
@@ -74,13 +83,11 @@ export class Session extends EventTarget {
     this.yDeltaBytes = JSON.stringify(this.yDelta.updates).length;
     this.yBase = base ? { id: base.id, bytes: JSON.stringify(base).length } : null;
     this.compactAsked = false;
-    this.publicDoc.on("update", (update) => this.unsavedY.public.push(update));
-    if (role === "mj") {
-      const ids = new Set([...Object.keys(isObject(y.private) ? y.private : {}), ...(delta?.updates ?? []).flatMap((u) => (isObject(u?.private) ? Object.keys(u.private) : []))]);
-      for (const id of ids) this.privateDocs.set(id, this.watchPrivate(id, restoreDoc(isObject(y.private) ? y.private[id] : null, deltaOf(delta, id))));
-    } else {
-      this.privateDocs.set(me, this.watchPrivate(me, restoreDoc(typeof y.private === "string" ? y.private : null, deltaOf(delta, me))));
-    }
+    // (a phone's updates are kept for its next save; the MJ's device saves none)
+    if (role === "player") this.publicDoc.on("update", (update) => this.unsavedY.public.push(update));
+    else this.dropY(); // (a second copy of the table, kept by a version before)
+    // (the MJ's private docs are made again too, each member's at its first write)
+    if (role === "player") this.privateDocs.set(me, this.watchPrivate(me, restoreDoc(typeof y.private === "string" ? y.private : null, deltaOf(delta, me))));
     /** memberId -> {name, key, characters (assigned by the MJ), asked, seen}: the MJ's list. */
     this.members = new Map(Object.entries(isObject(mine?.members) ? mine.members : {}));
     /** The MJ's feed of the moves that arrived: [{at, member, name, op, code}], and how many
@@ -107,9 +114,13 @@ export class Session extends EventTarget {
     // again); the MJ's device knows what it wrote.
     this.mirror = role === "player" ? mirror(this.publicDoc) : null;
     this.published = this.mirror ? this.mirror.json : readJson(this.publicDoc); // the public view last written or seen here
-    // How many times the MJ's device published the table (kept in the public doc beside it)
-    const count = this.publicDoc.getMap(META).get("published");
-    this.publications = Number.isInteger(count) ? count : 0;
+    // (a phone whose Y state is gone: its table is the public view it showed last, until the
+    // hub's state comes; its own edits since are waiting moves already)
+    if (this.joined && role === "player" && !Array.isArray(this.published?.characters)) this.published = app.doc;
+    // How many times the MJ's device published the table (kept in the public doc beside it, and
+    // in the MJ's record: the count goes on across generations)
+    const count = role === "mj" ? mine?.publications : this.publicDoc.getMap(META).get("published");
+    this.publications = Number.isInteger(count) && count >= 0 ? count : 0;
     this.projecting = false;
     this.projected = null; // the MJ's table whose view is published or being made
     this.publishedFrom = null; // the MJ's table whose view the public doc holds
@@ -125,6 +136,7 @@ export class Session extends EventTarget {
     if (role === "mj") {
       this.hub = new Hub({
         publicDoc: this.publicDoc,
+        epoch: this.epoch,
         privateDocFor: (id) => this.privateDoc(id),
         awareness: this.awareness,
         onmove: (id, move, moveId) => this.referee(id, move, moveId),
@@ -133,7 +145,8 @@ export class Session extends EventTarget {
         onrefused: (id, code) => this.refusedMessage(id, code),
       });
     } else {
-      this.member = new Member({ publicDoc: this.publicDoc, privateDoc: this.privateDocs.get(me), awareness: this.awareness });
+      this.member = new Member({ publicDoc: this.publicDoc, privateDoc: this.privateDocs.get(me), awareness: this.awareness, epoch: this.epoch });
+      this.member.onepoch = (epoch, held) => this.newEpoch(epoch, held);
       this.member.onanswer = (id, answer) => this.onAnswer(id, answer);
       this.member.onsynced = () => this.flush();
       this.privateDocs.get(me).on("update", () => this.onPrivateUpdate());
@@ -159,13 +172,7 @@ export class Session extends EventTarget {
     // is the MJ's to say: the MJ's own presence carries the assignments (`players`).
     this.awareness.setLocalState(role === "mj" ? { name, role, players: this.assignments() } : { name, role, member: me });
     this.awareness.on("change", () => this.emit());
-    this.publicDoc.on("update", (update, origin) => {
-      try {
-        this.onPublicUpdate(origin);
-      } catch (error) {
-        console.error(error);
-      }
-    });
+    this.followPublic();
     this.stop = app.onDocument(() => this.onLocalChange());
     this.leaving = (event) => {
       if (event?.type === "pagehide" || globalThis.document?.visibilityState === "hidden") this.saveNow();
@@ -173,6 +180,39 @@ export class Session extends EventTarget {
     globalThis.addEventListener?.("pagehide", this.leaving);
     globalThis.document?.addEventListener("visibilitychange", this.leaving);
     this.onLocalChange();
+  }
+
+  /** The public doc's updates reach the page (a phone's table; the MJ's save). */
+  followPublic() {
+    this.publicDoc.on("update", (update, origin) => {
+      try {
+        this.onPublicUpdate(origin);
+      } catch (error) {
+        console.error(error);
+      }
+    });
+  }
+
+  /** A phone: the hub's docs are of generation `epoch`, not the one this device's docs hold
+   * (the MJ's device started again, or they were saved by a version before generations). Docs
+   * that hold anything (`held`) are dropped for fresh ones, which the hub's state fills whole:
+   * never merged with it (Y arrays such as the log would hold both histories). The table shown
+   * stays until the hub's arrives; the waiting moves stay in the queue and go once synced. */
+  newEpoch(epoch, held) {
+    this.epoch = epoch;
+    if (held) {
+      this.mirror?.stop();
+      this.publicDoc = new Y.Doc();
+      this.publicDoc.on("update", (update) => this.unsavedY.public.push(update));
+      this.mirror = mirror(this.publicDoc);
+      this.followPublic();
+      const own = this.watchPrivate(this.me, new Y.Doc());
+      own.on("update", () => this.onPrivateUpdate());
+      this.privateDocs.set(this.me, own);
+      this.member.useDocs(this.publicDoc, own);
+    }
+    this.dropY(); // (the next save writes a base of this generation)
+    this.saveSoon();
   }
 
   /** The private doc of member `id` (created on first use: the MJ's side). */
@@ -185,8 +225,9 @@ export class Session extends EventTarget {
     return this.privateDocs.get(id);
   }
 
-  /** `doc`, member `id`'s private doc, with its updates kept for the next save. */
+  /** `doc`, member `id`'s private doc, with its updates kept for the next save (a phone's). */
   watchPrivate(id, doc) {
+    if (this.role !== "player") return doc;
     doc.on("update", (update) => {
       if (!this.unsavedY.private.has(id)) this.unsavedY.private.set(id, []);
       this.unsavedY.private.get(id).push(update);

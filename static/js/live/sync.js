@@ -5,8 +5,14 @@
 // Nothing here is a replication protocol of our own: the payloads are y-protocols' sync messages
 // (step 1: a state vector; step 2: the missing updates; then Yjs updates) and awareness updates.
 // Ours is only the envelope saying which document a message is about:
-//   varUint kind (0 sync, 1 awareness, 2 move, 3 answer) · varString doc ("public" | "private";
-//   "" otherwise) · the y-protocols payload, or for a move and an answer one JSON text.
+//   varUint kind (0 sync, 1 awareness, 2 move, 3 answer, 4 generation) · varString doc ("public" |
+//   "private"; "" otherwise) · the y-protocols payload, or for a move and an answer one JSON text,
+//   or for a generation its id.
+// Generations: the MJ's device makes its docs again from its table at each start (it keeps no
+// second copy of the table), under a new random id, which the hub sends first on every link. A
+// member whose docs are of another generation drops them before anything syncs and takes the
+// hub's state whole (`onepoch`): merging two histories would double what Y arrays hold (the log).
+// A member sends its sync request (step 1) once it knows the generation.
 // Star topology: the MJ's device is the Hub; each player's device a Member with one Link to it.
 // The Hub syncs the public doc with every member and member M's private doc with M only (on
 // M's link "private" always means M's own: no other member's doc is ever named or sent).
@@ -32,6 +38,9 @@ export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
 export const MESSAGE_MOVE = 2;
 export const MESSAGE_ANSWER = 3;
+export const MESSAGE_EPOCH = 4;
+/** Bound on a generation's id. */
+const MAX_EPOCH = 64;
 /** Bound on one message a member sends (a move is a request: a character sheet at most). */
 export const MAX_MOVE_BYTES = 256 * 1024;
 /** Bound on a move's id (the member's own, echoed in the answer). */
@@ -84,8 +93,11 @@ class Connection {
    * connection)`: whether the peer may speak for that presence; `onmove(move)` (hub) and
    * `onanswer(id, answer)` (member); `onanswered()` (hub): a move's answer was just sent.
    */
-  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null, onanswered = () => {}, onrefused = () => {} } = {}) {
+  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null, onanswered = () => {}, onrefused = () => {}, epoch = null, onepoch = null } = {}) {
     this.onrefused = onrefused;
+    this.epoch = epoch; // (the hub's: its docs' generation, sent first)
+    this.onepoch = onepoch; // (a member's: the hub's generation, before its sync request)
+    this.asked = false; // (a member: its sync request sent)
     this.link = link;
     this.hub = hub;
     this.mayAnnounce = mayAnnounce;
@@ -110,9 +122,20 @@ class Connection {
   }
 
   start() {
-    for (const [name, doc] of this.docs) this.send(syncMessage(name, (e) => syncProtocol.writeSyncStep1(e, doc)));
+    if (this.hub) {
+      if (typeof this.epoch === "string") this.send(envelope(MESSAGE_EPOCH, "", (e) => encoding.writeVarString(e, this.epoch)));
+      this.ask();
+    }
+    // (a member asks once it knows the hub's generation: the first message the hub sends; a hub
+    // of a version before generations sends none, and its first message stands for it)
     const states = Array.from(this.awareness.getStates().keys());
     if (states.length) this.send(awarenessMessage(this.awareness, states));
+  }
+
+  /** Sync step 1 for each doc: what this end has, so the other sends what it lacks. */
+  ask() {
+    this.asked = true;
+    for (const [name, doc] of this.docs) this.send(syncMessage(name, (e) => syncProtocol.writeSyncStep1(e, doc)));
   }
 
   /** Answer a move (or, id null, say why a message was refused). */
@@ -130,6 +153,11 @@ class Connection {
       const decoder = decoding.createDecoder(bytes);
       const kind = decoding.readVarUint(decoder);
       const name = decoding.readVarString(decoder);
+      if (kind === MESSAGE_EPOCH && name === "" && !this.hub) {
+        this.receiveEpoch(decoder);
+        return;
+      }
+      if (!this.hub && !this.asked) this.ask();
       if (kind === MESSAGE_SYNC) this.receiveSync(decoder, name);
       else if (kind === MESSAGE_AWARENESS && name === "") this.receiveAwareness(decoder);
       else if (kind === MESSAGE_MOVE && name === "" && this.hub) this.receiveMove(decoder);
@@ -173,6 +201,15 @@ class Connection {
       throw error;
     });
     if (type === syncProtocol.messageYjsSyncStep2) this.stepTwo(name);
+  }
+
+  /** A member learns the generation of the hub's docs (its docs may be replaced: `onepoch`),
+   * then asks for what it lacks, again if it asked already (a request sent before it knew). */
+  receiveEpoch(decoder) {
+    const epoch = decoding.readVarString(decoder);
+    if (!epoch || epoch.length > MAX_EPOCH) throw new RangeError("bad generation");
+    this.onepoch?.(epoch, this);
+    this.ask();
   }
 
   stepTwo(name) {
@@ -278,9 +315,12 @@ export class Hub {
    *   referee publishes the move's table then: the phone that moved is answered first)
    * @param {(memberId: string, code: string) => void} [options.onrefused] a member's message
    *   was refused (the code it was answered with): the MJ's feed shows it
+   * @param {string} [options.epoch] the generation of these docs (made anew at each start of the
+   *   MJ's device), sent first on every link
    */
-  constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MOVE_BYTES,
+  constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MOVE_BYTES, epoch = null,
     onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true, onanswered = () => {}, onrefused = () => {} }) {
+    this.epoch = epoch;
     this.onmove = onmove;
     this.onrefused = onrefused;
     this.onanswered = onanswered;
@@ -318,6 +358,7 @@ export class Hub {
     const docs = new Map([["public", this.publicDoc], ["private", privateDoc]]);
     const conn = new Connection(link, docs, this.awareness, this.maxBytes, (closed) => this.closed(memberId, closed), {
       hub: true,
+      epoch: this.epoch,
       mayAnnounce: (clientId, state, from) => this.mayAnnounce(clientId, from)
         && (state === null || this.checkPresence(memberId, state)),
       // bound to the link's member: what the move says of its sender is not read
@@ -408,8 +449,15 @@ export class Member {
    * @param {awarenessProtocol.Awareness} options.awareness presence; set your own state with
    *   `awareness.setLocalState({name, characters: [ids], role: "player"})`
    * @param {number} [options.maxBytes]
+   * @param {string|null} [options.epoch] the generation of the hub's docs these docs hold (null:
+   *   not known, a fresh device or a copy saved by a version before generations)
    */
-  constructor({ publicDoc, privateDoc, awareness, maxBytes = MAX_MESSAGE_BYTES }) {
+  constructor({ publicDoc, privateDoc, awareness, maxBytes = MAX_MESSAGE_BYTES, epoch = null }) {
+    this.epoch = epoch;
+    /** Called with (epoch, held) when the hub's docs are of another generation than these, before
+     * anything syncs: `held` true when these docs hold anything, which must not be merged with the
+     * hub's (the caller gives fresh docs with `useDocs`). */
+    this.onepoch = () => {};
     this.publicDoc = publicDoc;
     this.privateDoc = privateDoc;
     this.awareness = awareness;
@@ -464,10 +512,28 @@ export class Member {
     const docs = new Map([["public", this.publicDoc], ["private", this.privateDoc]]);
     this.conn = new Connection(link, docs, this.awareness, this.maxBytes, (conn) => this.closed(conn), {
       onanswer: (id, answer) => this.onanswer(id, answer),
+      onepoch: (epoch, conn) => {
+        if (epoch === this.epoch) return;
+        const held = [this.publicDoc, this.privateDoc].some((doc) => doc.store.clients.size > 0);
+        this.epoch = epoch;
+        this.onepoch(epoch, held);
+        conn.docs = new Map([["public", this.publicDoc], ["private", this.privateDoc]]);
+        conn.synced.clear();
+      },
     });
     this.conn.onsynced = () => this.onsynced();
     this.conn.start();
     return this.conn;
+  }
+
+  /** Follow these docs instead (the hub's of a new generation: fresh ones, that its state fills). */
+  useDocs(publicDoc, privateDoc) {
+    this.publicDoc.off("update", this.onPublic);
+    this.privateDoc.off("update", this.onPrivate);
+    this.publicDoc = publicDoc;
+    this.privateDoc = privateDoc;
+    publicDoc.on("update", this.onPublic);
+    privateDoc.on("update", this.onPrivate);
   }
 
   closed(conn) {
