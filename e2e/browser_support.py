@@ -122,7 +122,7 @@ def saved_document(page) -> dict:
 
 
 # Write the saved table as another tab of the app would: the text, and the revision that
-# describes it (static/js/app.js: {id, hash, chain}, a child of the revision saved now). A bare
+# describes it (static/js/save-queue.js: {id, hash, chain}, a child of the revision saved now). A bare
 # write of the text is a table no tab of this version wrote: the app then waits (seconds) for
 # the revision that would describe it before its next save, as it must for a write in transit.
 WRITE_AS_A_TAB = """raw => {

@@ -1,7 +1,7 @@
 """A change of the table is a deterministic function of the latest table.
 
 app.update(mutate) applies `mutate` to the page's table at once, then again, under the lock
-every tab shares, to the table as saved at that moment (static/js/app.js): an id, a date, a
+every tab shares, to the table as saved at that moment (static/js/save-queue.js): an id, a date, a
 seed or a random number made inside it differs between the two (the entry the page showed, and
 shared or edited, is not the one saved). Such values are made once, outside, and the change
 closes over them. This test reads every function of the pages that takes the table (`(doc)`,

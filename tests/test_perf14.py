@@ -152,7 +152,7 @@ def test_index_preloads_exactly_the_shell_french_texts():
     html = (ROOT / "index.html").read_text()
     preloads = re.findall(r'<link rel="preload" href="static/i18n/fr/(\w+)\.json" as="fetch" crossorigin>', html)
     assert preloads == shell
-    # and the guard's limits, which the first render waits for as well (app.js setupLimits)
+    # and the guard's limits, which the first render waits for as well (boot.js setupLimits)
     assert '<link rel="preload" href="static/vendor/store-limits.json" as="fetch" crossorigin>' in html
     assert len(re.findall(r'rel="preload"', html)) == len(shell) + 1
     # No system's texts among them: those come with the system's page.
