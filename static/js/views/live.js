@@ -155,6 +155,7 @@ function hostLinkOpened(app, link) {
   const refused = ensure("mj").refusalFor(member, key, name);
   if (refused === "live.refused.identity") {
     link.close();
+    ensure("mj").note(member, name, "live.identity", refused); // (the feed keeps it too)
     app.notify("warning", t("live.identity_refused", { name }));
     app.rerender();
     return;
