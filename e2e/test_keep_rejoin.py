@@ -7,8 +7,11 @@ pages by the copy/paste fallback. Léa plays Aube (Théorem) and draws her hand 
 phone; then her phone loses everything this site stored (localStorage, IndexedDB, session
 storage), as a browser that deletes a site's data does, and she opens the MJ's next invitation
 as if for the first time. Her new device is a new member to the MJ (its old key went with the
-storage): it asks for Aube again, the MJ's page shows who played Aube before, and once the MJ
-confirms, the phone holds the table, Aube, and exactly the hand the MJ's table keeps for her.
+storage) under a name known at the table: it waits, and the MJ's page asks at the top whether it
+is Léa. Once the MJ says « C'est Léa : lui rendre sa place », the phone holds the table, Aube,
+and exactly the hand the MJ's table keeps for her, without asking again. Her former device (the
+storage as it was before the wipe, on another browser) then answers an invitation: refused, it
+is told why, and the MJ too; the player list keeps one Léa.
 """
 
 from __future__ import annotations
@@ -52,9 +55,9 @@ def invitation(mj) -> str:
     return mj.locator("#live-offer").input_value()
 
 
-def join(mj, phone, name: str) -> str:
+def answer(mj, phone, name: str) -> None:
     """The phone opens the MJ's invitation and answers it as `name`; the answer is pasted on
-    the MJ's page. Returns the phone's member id once its link is up on both sides."""
+    the MJ's page."""
     phone.goto(invitation(mj))
     phone.fill("#live-name", name)
     phone.click("#live-join")
@@ -62,6 +65,11 @@ def join(mj, phone, name: str) -> str:
     mj.fill("#live-answer", phone.locator("#live-answer-text").input_value())
     mj.click("#live-accept")
     expect(mj.locator("#live-answer")).to_have_value("")
+
+
+def join(mj, phone, name: str) -> str:
+    """`answer`, then the phone's member id once its link is up on both sides."""
+    answer(mj, phone, name)
     expect(phone.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
     member = phone.evaluate("() => localStorage.getItem('tablee.live.member')")
     assert member
@@ -92,7 +100,7 @@ def shown_hand(phone, site: str) -> list[str]:
 
 
 def test_a_wiped_phone_rejoins_and_gets_its_character_and_hand_back(devices, site, evening):
-    mj, lea = devices(mj=True).page, devices(mj=False).page
+    mj, lea, former = devices(mj=True).page, devices(mj=False).page, devices(mj=False).page
     mj.goto(site + "manifest.webmanifest")
     mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(evening, ensure_ascii=False))
     mj.goto(site + "#/live")
@@ -109,8 +117,10 @@ def test_a_wiped_phone_rejoins_and_gets_its_character_and_hand_back(devices, sit
     before = shown_hand(lea, site)
     assert len(before) == len(drawn)
 
-    # Mid-evening the phone loses everything the site stored.
+    # Mid-evening the phone loses everything the site stored (what it held is kept aside: her
+    # former device, found again later).
     lea.goto(site + "manifest.webmanifest")
+    kept = lea.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
     lea.evaluate(WIPE)
     assert lea.evaluate("() => localStorage.length") == 0
     lea.goto(site + "#/")
@@ -118,20 +128,39 @@ def test_a_wiped_phone_rejoins_and_gets_its_character_and_hand_back(devices, sit
     assert lea.evaluate("() => JSON.parse(localStorage.getItem('tablee.document')).characters.length") == 0
     expect(mj.locator(f"[data-testid=live-players] li[data-member='{first}']")).not_to_have_attribute("data-state", "connected")
 
-    # She opens the MJ's next invitation: a new device to the MJ, which asks for Aube again; the
-    # MJ's page says who played Aube, and the MJ confirms.
-    second = join(mj, lea, "Léa")
-    assert second != first
+    # She opens the MJ's next invitation: a new device under a name known at the table. It
+    # waits, with nothing of the table; the MJ's page asks, at the top, whether it is Léa.
+    answer(mj, lea, "Léa")
+    expect(lea.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "recognition")
+    second = lea.evaluate("() => localStorage.getItem('tablee.live.member')")
+    assert second and second != first
+    ask = mj.locator(f"[data-testid=live-recognise] li[data-claim='{second}']")
+    expect(ask).to_contain_text("Un nouvel appareil se présente comme Léa.")
+    expect(ask).to_contain_text("Léa joue : Aube.")
+    expect(mj.locator(f"[data-testid=live-players] li[data-member='{second}']")).to_have_count(0)
+    assert lea.evaluate("() => JSON.parse(localStorage.getItem('tablee.document')).characters.length") == 0
+    ask.locator("button[data-recognise]").click()
+    expect(mj.locator("[data-testid=live-recognise-status]")).to_have_text("Léa a retrouvé sa place sur son nouvel appareil.")
+    expect(lea.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
+    expect(mj.locator("[data-testid=live-players] li")).to_have_count(1)
+    expect(mj.locator(f"[data-testid=live-players] li[data-member='{second}']")).to_have_attribute("data-state", "connected")
+    # Aube is hers again without asking (no « Personnages demandés » line to confirm)
     wait_saved(lea, "d => d.name === 'Campagne' && d.characters.some(c => c.id === 't-a')")
-    lea.check("[data-testid=live-session] input[data-character=t-a]")
-    request = mj.locator(f"[data-testid=live-assign] li[data-member='{second}']")
-    expect(request).to_contain_text("Aube")
-    expect(request).to_contain_text("déjà joué par Léa")  # (the Léa of before: the MJ knows what they confirm)
-    request.locator("button").click()
     expect(lea.locator("[data-testid=live-session] input[data-character=t-a]")).to_have_attribute("data-assigned", "yes")
+    expect(mj.locator("[data-testid=live-assign]")).to_have_count(0)
 
     # Her table and her hand are back: the same cards the MJ's table keeps for Aube.
     mj_doc = wait_saved(mj, "d => true")
     assert hand_of(mj_doc, "t-a") == drawn
     assert shown_hand(lea, site) == before
     expect(lea.locator("#th-hand-title")).to_contain_text(str(len(drawn)))
+
+    # Her former device turns up again, with its old identity: refused, and told why.
+    former.goto(site + "manifest.webmanifest")
+    former.evaluate("items => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }", kept)
+    answer(mj, former, "Léa")
+    expect(former.locator("#notices")).to_contain_text("le ou la MJ a donné votre place à un autre appareil")
+    expect(mj.locator("#notices")).to_contain_text("L'ancien appareil de Léa a tenté de revenir à la table : refusé")
+    expect(mj.locator("[data-testid=live-feed]")).to_contain_text("ancien appareil d'un joueur, remplacé par un autre")
+    expect(mj.locator("[data-testid=live-players] li")).to_have_count(1)
+    expect(mj.locator(f"[data-testid=live-players] li[data-member='{second}']")).to_have_attribute("data-state", "connected")
