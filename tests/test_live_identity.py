@@ -179,6 +179,21 @@ def test_a_claim_no_longer_holds_once_the_player_is_back(node, world):
     assert s["lea2"]["assigned"] == [] and s["lea2"]["private"]["hands"] == []
 
 
+def test_a_waiting_device_that_answers_again_waits_once(node, world):
+    """The new device answers a second invitation while it waits: one request on the MJ's page,
+    its first link closed without a refusal, and « C'est Léa » admits it on the last one."""
+    held(node, world)
+    assert node("connect", world=world, name="lea2", called="p1") is False
+    node("settle", world=world)
+    s = state(node, world)
+    assert [c["id"] for c in s["mj"]["claims"]] == ["m-lea2"]
+    assert ["warning", "live.refused.name_taken"] not in s["lea2"]["notices"]
+    assert node("recognise", world=world, name="lea2") is True
+    node("settle", world=world)
+    s = state(node, world)
+    assert s["lea2"]["joined"] and s["lea2"]["open"] and s["lea2"]["assigned"] == ["a"]
+
+
 def test_a_known_member_cannot_take_another_known_members_name(node, world):
     """Mo (p2, its own id and key) rejoins as « p1 » while Léa is away: refused, not held (it is
     not a new device for Léa), and its place and Léa's are unchanged."""

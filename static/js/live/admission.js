@@ -129,7 +129,11 @@ export const admissionMethods = {
   hold(link, id, name, key, as) {
     const claims = this.claimsMap();
     const before = claims.get(id);
-    if (before && before.link !== link) this.dropClaim(id, NAME_TAKEN); // (answered twice: the last link waits)
+    if (before && before.link !== link) {
+      // (the same device answered again: its last link waits, the former one just closes)
+      claims.delete(id);
+      closeLink(before.link);
+    }
     const claim = { link, name, key, as, at: new Date().toISOString(), held: [], bytes: 0 };
     claims.set(id, claim);
     while (claims.size > MAX_CLAIMS) this.dropClaim(claims.keys().next().value, NAME_TAKEN);
