@@ -224,7 +224,8 @@ def test_an_impostor_cannot_get_leas_character_with_one_tap(node, world):
     node("settle", world=world)
     wait_closed(node, world, "imp")
     # (its page announces itself honestly again: a forged presence would keep it unseen)
-    node("hostile", world=world, name="imp", kind="presence", value={"name": "Imp", "role": "player", "member": "m-imp"})
+    honest = {"name": "Imp", "role": "player", "member": "m-imp"}
+    node("hostile", world=world, name="imp", kind="presence", value=honest)
     assert node("connect", world=world, name="imp", called="Imp") is True
     node("ask", world=world, name="imp", characters=["a"])
     node("settle", world=world)
