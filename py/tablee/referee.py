@@ -40,8 +40,14 @@ Three moves are the kernel's own (:mod:`tablee.referee_kernel`): ``live.characte
 whole-sheet edit of one of the member's characters; a field the player view hides or blanks
 keeps the MJ's value; a new id is a character the player made, added and answered
 ``created``), ``live.log.label`` (a page's words for the entry the referee logged for that
-member's move, matched by member id) and ``live.log.add`` (a roll-log line without a result,
-dated by the MJ's device and stamped with the member).
+member's move, matched by member id: its result line, known only after the answer) and
+``live.log.add`` (a roll-log line without a result, dated by the MJ's device and stamped with
+the member).
+
+A move carries its own words (:func:`move_words`): the ``label`` its entry is logged under
+(the phone's words for it, « lance des dés », or a roll's expression) and, when the page
+knows it before sending, its result line (``summary``); text only, capped, taken out of the
+request before the op runs.
 
 Who did it comes from the link: every entry the referee writes for a member carries
 ``member`` (its id and joined name), a Tension point is signed with the member's name
@@ -67,8 +73,8 @@ from .referee_kernel import KERNEL_MOVES, add_entry, label_entry, log_run, own, 
 from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, from_json, op
 from .tree import clone
 
-__all__ = ["ID", "REC", "Move", "apply_changes", "apply_move", "changes", "is_move", "moves_of", "phone_error",
-           "refuse", "run_op", "signature"]
+__all__ = ["ID", "REC", "Move", "apply_changes", "apply_move", "changes", "is_move", "move_words", "moves_of",
+           "phone_error", "refuse", "run_op", "signature"]
 
 declare(
     "live.refused.not_a_move",
@@ -283,8 +289,34 @@ class _Answered(Exception):
         self.answer = answer
 
 
+#: A move's own words (:func:`move_words`): the key and its longest text.
+_WORDS = (("label", 200), ("summary", 500))
+
+
+def move_words(move: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """``(the move without its words, its words)``: the ``label`` a phone's move carries (the
+    words it waits and is logged under: « lance des dés », an expression, the page's own label)
+    and the ``summary`` a page words its result with when it knows it before sending. They
+    travel with the move, so its entry is never logged under its bare op, and no second move
+    (``live.log.label``) is needed to name it. Text only, cut to 200 and 500 characters,
+    control characters made spaces; anything else than text is refused
+    (``live.refused.invalid`` naming the field). Only the entry's title and result line: never
+    who did it (the link says that), never an input of the op."""
+    words: dict[str, str] = {}
+    for key, cap in _WORDS:
+        if key not in move:
+            continue
+        value = move[key]
+        if not isinstance(value, str):
+            raise refuse("live.refused.invalid", field=key)
+        text = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in value[:cap])
+        if text.strip():
+            words[key] = text
+    return {k: v for k, v in move.items() if k not in dict(_WORDS)}, words
+
+
 def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int,
-                 now: str) -> dict[str, Any]:
+                 now: str, words: dict[str, str] | None = None) -> dict[str, Any]:
     name = move["op"]
     spec = _spec(name)
     from .api import _find
@@ -390,7 +422,8 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         # phone shuffle again and know the new draw order. The MJ's feed keeps it.
         reply.pop("seed", None)
     if "seed" in props:
-        reply["logged"] = log_run(out, member, name, spec, request, reply, seed, now, touched, signer, answer, ctx)
+        reply["logged"] = log_run(out, member, name, spec, request, reply, seed, now, touched, signer, answer, ctx,
+                                  words=words)
     if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
         reply["character"] = share.share("character", reply["character"], "player")
     for field in spec.others:
@@ -428,7 +461,9 @@ def apply_move(
         elif move["op"] == "live.log.label":
             answer = label_entry(out, member, move)
         else:
-            answer = _system_move(out, member, move, seed, now)
+            # (the move's words are its entry's, never the op's: taken out before it runs)
+            bare, words = move_words(move)
+            answer = _system_move(out, member, bare, seed, now, words)
     except _Answered as exc:
         return document, phone_error(exc.answer)
     return out, answer

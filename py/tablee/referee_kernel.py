@@ -10,7 +10,8 @@ carries it (``member``: ``{"id", "name"}``, store schema) besides its ``who`` (t
 character's name, as the same action made on the MJ's device signs it): a phone that renames
 its character "MJ" or to another player's character's name changes what ``who`` reads, never
 ``member``, and ``live.log.label`` is allowed only on an entry whose ``member.id`` is the
-member's. A Tension point (Point Zéro) has only a ``who``: it is the :func:`signature`, the
+member's; the words a move carries (its entry's label and result line) are text and name
+nothing. A Tension point (Point Zéro) has only a ``who``: it is the :func:`signature`, the
 character's name with the member's ("Aube (Léa)").
 
 The log keeps at most ``store.MAX_LOG`` entries. A member's entry never pushes one of the MJ's
@@ -103,7 +104,8 @@ def _entry_id(seed: int, now: str) -> str:
 
 def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, request: dict[str, Any],
             reply: dict[str, Any], seed: int, now: str, touched: set[str], who: str | None,
-            answer: dict[str, Any] | None = None, ctx: dict[str, Any] | None = None) -> str:
+            answer: dict[str, Any] | None = None, ctx: dict[str, Any] | None = None,
+            words: dict[str, str] | None = None) -> str:
     """Write the log entry of a random move (an op that takes a seed) into the MJ's table, from
     the referee's own run: its request (the MJ's device's seed) and its answer. A phone never
     writes a result into the log (:func:`add_entry` refuses one): it could log a roll that
@@ -120,7 +122,11 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
     ``ctx``: the acting character as the MJ holds it and the system state before the move), so
     the MJ's log shows its result line and "Vérifier / rejouer" as for the same action made on
     the MJ's device. A Versality resolution joins the entry of its draw, as the page logs one
-    test (:func:`_join_draw`)."""
+    test (:func:`_join_draw`).
+
+    ``words``: the move's own words (:func:`tablee.referee.move_words`): its ``label`` is the
+    entry's (else a roll's expression, else none), its ``summary`` the result line."""
+    words = words or {}
     # A character record in the request (an actor's, or one a phone sent along: Unicreon's
     # opposition) is logged as its id: a full record may hold what only the MJ sees.
     records = {k for k, v in request.items() if isinstance(v, dict) and "id" in v and "system" in v}
@@ -146,14 +152,16 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
     if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
         result = {k: v for k, v in result.items()
                   if isinstance(v, (int, str, bool)) or v is None or k in ("verify", "terms")}
+    if "summary" in words:
+        result = {**result, "summary": words["summary"][:_MAX_SUMMARY]}
     signed = who if isinstance(who, str) and who else _member_name(member)
     if name == "versality.test.resolve":
-        joined = _join_draw(out, member, logged, result, now)
+        joined = _join_draw(out, member, logged, result, now, words.get("label"))
         if joined is not None:
             return joined
     entry = {"id": _entry_id(seed, now), "at": now, "kind": spec.kind or name, "system": spec.system,
              "who": signed[: store.MAX_NAME], "member": stamp(member),
-             "label": str(request.get("expr", ""))[:200] if name == "roll" else "",
+             "label": words.get("label", str(request.get("expr", "")) if name == "roll" else "")[:200],
              "request": logged, "result": result}
     if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
         entry["system"] = name.split(".")[0]
@@ -164,14 +172,14 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
 
 
 def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, Any], result: dict[str, Any],
-               now: str) -> str | None:
+               now: str, label: str | None = None) -> str | None:
     """A Versality resolution (001_28decc945b538010.txt, "Le tirage": the card played) logged
     as the page logs a test: one entry, the draw's (its request with the deck, the count and
     the seed that replay it, its ``verify``), the resolution's request under ``resolve`` and
     its outcome in the result (static/js/systems/versality/test.js). The entry replaced is the
     member's last draw of that character not resolved yet; None when there is none (the
     resolution is then logged alone). The resolution's seed is not logged: it reshuffles the
-    hidden deck."""
+    hidden deck. The resolution's own label, when it carries one, names the test."""
     cid = logged.get("character_id")
     at = next((i for i in range(len(out["log"]) - 1, -1, -1)
                if isinstance(out["log"][i], dict) and _is_members(out["log"][i])
@@ -185,6 +193,7 @@ def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, An
     draw = out["log"][at]
     resolve = {k: v for k, v in logged.items() if k != "seed"}
     merged = {**draw, "at": now, "kind": "versality.test", "request": {**draw["request"], "resolve": resolve},
+              **({"label": label[:200]} if label else {}),
               "result": {**result, **({"verify": draw["result"]["verify"]} if isinstance(draw.get("result"), dict)
                                       and "verify" in draw["result"] else {})}}
     if len(json.dumps(merged["result"])) > store.MAX_ENTRY_SIZE:
