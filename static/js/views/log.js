@@ -9,7 +9,7 @@ import { downloadJson, fileStamp } from "../storage.js";
 import { downloadLogCsv } from "./exports.js";
 import { labelOf, summaryOf } from "./log-words.js";
 import { shareButton } from "./ui.js";
-import { checkOf, seedOf, verifyControl } from "./verify.js";
+import { checkOf, offersVerify, seedOf, verifyControl } from "./verify.js";
 
 /** How many entries are drawn at first, and added by each "Afficher plus". */
 export const PAGE = 50;
@@ -53,7 +53,7 @@ function entryView(app, e) {
     ${summary ? html`<p data-testid="log-summary">${summary}</p>` : nothing}
     ${diceSummary(e.result) ? html`<p class="muted small">${diceSummary(e.result)}</p>` : nothing}
     <div class="row log-actions">
-      ${seedOf(e.request) !== null ? verifyControl(app, `log-${e.id}`, checkOf(e), seedOf(e.request)) : nothing}
+      ${offersVerify(e) ? verifyControl(app, `log-${e.id}`, checkOf(e), seedOf(e.request)) : nothing}
       ${shareButton(`entry:${e.id}`, label)}
     </div>
   </li>`;

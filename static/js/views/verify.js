@@ -10,8 +10,10 @@
 // total and dice themselves. A Versality or Théorem draw depends on the deck as it stood too:
 // it is logged with that deck (`request.deck`: draw pile top first, and discard) and the digest
 // of the cards drawn, and replayed by the system's replay op (`DECK_REPLAYS`), which draws again
-// from that deck with that seed. An entry without its deck (a player's share of it: the share
-// filters take decks out) cannot be replayed: the control says so.
+// from that deck with that seed. A player's copy of such an entry has neither (the share filters
+// take out the deck and every seed of a Théorem or Versality entry: with the public discard, a
+// seed tells a hidden deck's order, py/tablee/systems/theorem/share.py): it keeps its digest, so
+// the control is offered (`offersVerify`) and says that the draw cannot be replayed there.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
@@ -104,6 +106,18 @@ export function checkOf(entry) {
     return { request, keys: ROLL_KEYS, digest: outcomeDigest(result, ROLL_KEYS) };
   }
   return null;
+}
+
+/** Whether a log entry offers "Vérifier / rejouer": it holds its seed, or the digest of a result
+ * whose seed a player's copy does not carry (the control then says it cannot be replayed here,
+ * never a seed). */
+export function offersVerify(entry) {
+  if (!entry || typeof entry !== "object") return false;
+  const request = Object.hasOwn(entry, "request") ? entry.request : null;
+  if (seedOf(request) !== null) return true;
+  const result = Object.hasOwn(entry, "result") ? entry.result : null;
+  return Boolean(request && typeof request === "object" && typeof request.op === "string"
+    && result && typeof result === "object" && Object.hasOwn(result, "verify"));
 }
 
 /** State of each control, by its key: {status: busy|same|different|error|unavailable, seed}. */
