@@ -97,9 +97,11 @@ function standInMove(doc, member, move, now) {
     if (!hand || !piles.draw.cards.length) return { applied: false, answer: refusal("theorem.empty") };
     hand.cards.push(piles.draw.cards.shift());
     if (move.log === true) {
-      // (the referee's own entry for the move, as py/tablee/referee.py logs a roll: no label yet)
+      // (the referee's own entry for the move, as py/tablee/referee.py logs a roll: under the
+      // words the move carried, referee.move_words)
       const entry = `live-${out.log.length}-${id}`;
-      out.log.push({ id: entry, at: now, kind: "test.draw", system: null, label: "", who: member.name, request: {}, result: {} });
+      const label = typeof move.label === "string" ? move.label.slice(0, 200) : "";
+      out.log.push({ id: entry, at: now, kind: "test.draw", system: null, label, who: member.name, request: {}, result: {} });
       return [out, { drawn: 1, logged: entry, state: playerView(out).systems.theorem }];
     }
     return [out, { drawn: 1, state: playerView(out).systems.theorem }];

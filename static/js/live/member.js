@@ -24,6 +24,14 @@ const RATE_RETRIES = 20;
 /** The player is told of the table's pace once in this long, not once per waiting move. */
 const RATE_TOLD_MS = 10_000;
 const BUSY = "live.refused.busy";
+/** The longest label and result line a move's entry takes (py/tablee/referee.py move_words). */
+const MAX_LABEL = 200;
+const MAX_SUMMARY = 500;
+/** Entries' words remembered for the page's addLog (member.js keepCarried). */
+const MAX_CARRIED = 50;
+/** The moves the referee runs itself, which carry no words of an entry: live.log.label's own
+ * `label` is the words it gives another move's entry. */
+const KERNEL_OPS = new Set(["live.character.save", "live.log.add", "live.log.label", "live.ask", "live.undo"]);
 
 
 /** A player's table: the public one with this device's own language and records set apart,
@@ -48,6 +56,18 @@ function asMove(request) {
   // an op's own field (Unicreon's state at 0 PV, unicreon.health.down).
   if (out.state === undefined || (typeof out.state === "object" && out.state !== null)) delete out.state;
   return out;
+}
+
+/** A page's result areas (member.js markPrevious): the dice tray's, a system page's test result,
+ * any element whose id ends in "-result". */
+const RESULT_AREAS = "#roll-result, .test-result, [id$='-result']";
+const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
+
+/** The button a move comes from: the event's target or the focused element, when a button. */
+function originButton() {
+  const doc = globalThis.document;
+  if (!doc) return null;
+  return [globalThis.event?.target, doc.activeElement].find((el) => el?.tagName === "BUTTON" && el.isConnected) ?? null;
 }
 
 /** Session's methods: a player's side. */
@@ -98,10 +118,15 @@ export const memberMethods = {
 
   /** The page's engine calls on a phone: a move goes to the MJ's device, the rest runs here. */
   async call(request) {
+    // The button that asked, read now: once this call has waited (the list of moves still
+    // being learned, right after the engine became ready on a busy phone) the click's event is
+    // over, and a button the page disabled while it waits has lost the focus, so a move kept
+    // waiting would have no sign beside it (member.js showWaiting).
+    const origin = originButton();
     if (this.moveOps === null) await this.knowMoves();
     if (this.moveOps === null) return this.localCall(request);
     if (isObject(request) && this.joined && this.moveOps.has(request.op)) {
-      let answer = await this.move(asMove(request));
+      let answer = await this.move(asMove(request), { origin });
       // (`publication`: the count of publications before the move's table; the page gets the
       // op's answer alone)
       const publication = Number.isInteger(answer?.publication) ? answer.publication : this.publicationSeen();
@@ -112,12 +137,21 @@ export const memberMethods = {
       for (const key of ["character", "target"]) {
         if (isObject(answer?.[key]) && typeof answer[key].id === "string") this.keepAnswered(answer[key], publication);
       }
-      // The entry the referee logged for this move: the page's addLog that follows names it.
+      // The entry the referee logged for this move: the page's addLog that follows names it if
+      // its own words say more than the move's (keepCarried).
       // (a page logs after its last move: Versality's test after its resolve, not its draw)
       if (typeof answer?.logged === "string") this.logged = answer.logged;
       return answer;
     }
     return this.localCall(request);
+  },
+
+  /** The words the referee logged entry `id` under (the label its move carried), remembered
+   * (bounded) until the page's addLog reads them. */
+  keepCarried(id, label) {
+    this.carried ??= new Map();
+    this.carried.set(id, label);
+    if (this.carried.size > MAX_CARRIED) this.carried.delete(this.carried.keys().next().value);
   },
 
   /** The player view of a character the referee answered for one of this phone's moves, kept
@@ -146,36 +180,51 @@ export const memberMethods = {
   },
 
   /** A page logs a result on a phone. The result of a move was logged by the referee itself,
-   * from its own run (py/tablee/referee.py): the phone adds nothing, the entry arrives with the
-   * table. Anything else is added here and sent as a `live.log.add` move (which the referee
-   * refuses when it carries a result the MJ's device did not make). */
+   * from its own run (py/tablee/referee.py), under the words the move carried (move): the phone
+   * adds nothing, the entry arrives with the table. Anything else is added here and sent as a
+   * `live.log.add` move (which the referee refuses when it carries a result the MJ's device did
+   * not make). */
   addLog(entry) {
     const op = isObject(entry?.request) ? entry.request.op : null;
     if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") {
-      // The page's words for it (its label and its result line) go to the referee's entry,
-      // nothing else: the request, the outcome and the replay are the referee's (referee_log.py).
+      // The page's words for it (its label and its result line, known once answered) go to the
+      // referee's entry when they say more than the words the move carried, nothing else: the
+      // request, the outcome and the replay are the referee's (referee_log.py).
       const id = this.logged;
       this.logged = null;
-      if (typeof id === "string" && typeof entry.label === "string" && entry.label) {
-        const summary = typeof entry.result?.summary === "string" && entry.result.summary ? { summary: entry.result.summary.slice(0, 500) } : {};
-        this.move({ op: "live.log.label", id, label: entry.label.slice(0, 200), ...summary }).then((answer) => this.report(answer));
+      const carried = this.carried?.get(id);
+      const label = typeof entry.label === "string" ? entry.label.slice(0, MAX_LABEL) : "";
+      const summary = typeof entry.result?.summary === "string" ? entry.result.summary.slice(0, MAX_SUMMARY) : "";
+      if (typeof id === "string" && label && (label !== carried || summary)) {
+        this.move({ op: "live.log.label", id, label, ...(summary ? { summary } : {}) }).then((answer) => this.report(answer));
       }
       return true;
     }
     return this.localAddLog.call(this.app, entry);
   },
 
-  /** Send a move (or keep it waiting while no link is open); resolves with the referee's answer. */
-  move(move) {
-    const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
-    // The words it is listed and logged under while it waits ("tire une carte"), never its op id.
+  /** Send a move (or keep it waiting while no link is open); resolves with the referee's answer.
+   * `origin`: the button that sent it, read when it was pressed (else the event's or the
+   * focused one now). */
+  move(move, { origin = originButton() } = {}) {
+    // The words it is listed under while it waits ("tire une carte"), never its op id.
     const words = this.app.t?.(`live.op.${move.op}`);
-    if (typeof words === "string" && words && words !== `live.op.${move.op}`) entry.label = words.slice(0, 200);
+    const listed = typeof words === "string" && words && words !== `live.op.${move.op}` ? words.slice(0, MAX_LABEL) : null;
+    // A system's move carries the words its entry is logged under (the referee's move_words): a
+    // roll its expression (its page's label), any other its listed words. With the move, not
+    // after it: the entry is never logged under its bare op, even when the page that sent it is
+    // gone by the answer (a reload while it waited), and no second move names it.
+    if (!KERNEL_OPS.has(move.op) && move.label === undefined) {
+      const label = move.op === "roll" && typeof move.expr === "string" ? move.expr.slice(0, MAX_LABEL) : listed;
+      if (label) move = { ...move, label };
+    }
+    const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
+    if (listed) entry.label = listed;
     if (this.queue.length >= MAX_QUEUE) return Promise.resolve(refusal(BUSY));
     this.queue.push(entry);
     const answer = new Promise((resolve) => this.waiting.set(entry.id, resolve));
     if (this.member?.synced) this.sendMove(entry);
-    if (!entry.sent) this.showWaiting(entry);
+    if (!entry.sent) this.showWaiting(entry, origin);
     this.saveSoon(entry.sent ? Y_SAVE_DELAY_MS : SAVE_DELAY_MS);
     this.emit();
     return answer;
@@ -186,14 +235,12 @@ export const memberMethods = {
   },
 
   /** A move that waits for the table (no link) says so where it was made: beside the button
-   * that sent it (the focused one, or the event's target), « La table ne répond pas : l'action
-   * est en attente » with a Cancel, until it is answered or cancelled. The page's last result
-   * stays as it was, marked as the previous one (`data-live-previous` on the page's main). */
-  showWaiting(entry) {
+   * that sent it (`button`: the one pressed, read when it was), « La table ne répond pas :
+   * l'action est en attente » with a Cancel, until it is answered or cancelled. The page's
+   * last result stays as it was, marked as the previous one (markPrevious). */
+  showWaiting(entry, button) {
     const doc = globalThis.document;
-    if (!doc?.createElement) return;
-    const button = [globalThis.event?.target, doc.activeElement].find((el) => el?.tagName === "BUTTON" && el.isConnected);
-    if (!button) return;
+    if (!doc?.createElement || !button?.isConnected) return;
     const status = doc.createElement("span");
     status.className = "live-waiting";
     status.setAttribute("role", "status");
@@ -206,8 +253,42 @@ export const memberMethods = {
     status.append(cancel);
     button.dataset.liveWaiting = "yes";
     button.after(status);
-    button.closest("main")?.setAttribute("data-live-previous", "yes");
     this.waitingShown.set(entry.id, { button, status });
+    this.markPrevious(button);
+  },
+
+  /** The result the page shows while a move waits is the previous one, and says so: the page's
+   * `main` gets `data-live-previous`, and its result area (the first after the button, else the
+   * last: `#roll-result`, a `.test-result`, an element whose id ends in `-result`) is dimmed
+   * (CSS, app.css) with « Résultat précédent » as text under its heading, which a screen
+   * reader reads with it. Until no move waits on the page (unmarkPrevious). */
+  markPrevious(button) {
+    const main = button.closest("main");
+    if (!main) return;
+    this.previousShown ??= [];
+    main.setAttribute("data-live-previous", "yes");
+    if (!this.previousShown.some((p) => p.element === main)) this.previousShown.push({ element: main, tag: null });
+    const areas = [...main.querySelectorAll(RESULT_AREAS)].filter((el) => !el.contains(button) && !el.parentElement?.closest(RESULT_AREAS));
+    const area = areas.find((el) => button.compareDocumentPosition(el) & FOLLOWING) ?? areas.at(-1);
+    if (!area || area.dataset.livePrevious === "yes") return;
+    const tag = globalThis.document.createElement("p");
+    tag.className = "live-previous-tag";
+    tag.textContent = this.app.t?.("live.previous_result") ?? "Résultat précédent";
+    area.dataset.livePrevious = "yes";
+    // (under the heading: outside what the page draws again in the area, and read after its name)
+    const heading = area.querySelector(":scope > h2, :scope > h3");
+    if (heading) heading.after(tag);
+    else area.prepend(tag);
+    this.previousShown.push({ element: area, tag });
+  },
+
+  /** No move waits on the page any more: its result is the latest again. */
+  unmarkPrevious() {
+    for (const { element, tag } of this.previousShown?.splice(0) ?? []) {
+      tag?.remove();
+      if (element.tagName === "MAIN") element.removeAttribute("data-live-previous");
+      else delete element.dataset.livePrevious;
+    }
   },
 
   /** The move is answered, sent or cancelled: its waiting sign goes. */
@@ -217,7 +298,7 @@ export const memberMethods = {
     this.waitingShown.delete(id);
     shown.status.remove();
     delete shown.button.dataset.liveWaiting;
-    if (this.waitingShown.size === 0) shown.button.closest("main")?.removeAttribute("data-live-previous");
+    if (this.waitingShown.size === 0) this.unmarkPrevious();
   },
 
   /** The link is back (both docs synced): the waiting moves go, oldest first. */
@@ -296,11 +377,8 @@ export const memberMethods = {
     this.hideWaiting(id);
     const resolve = this.waiting.get(id);
     this.waiting.delete(id);
-    // A waiting move whose page is gone (reloaded meanwhile): its entry gets the words it was
-    // listed under, as the page would have named it (live.log.label).
-    if (!resolve && entry?.label && typeof answer?.logged === "string") {
-      this.move({ op: "live.log.label", id: answer.logged, label: entry.label }).then((a) => this.report(a));
-    }
+    // (the words it was logged under, for the page's addLog that follows: see call)
+    if (entry && typeof answer?.logged === "string" && typeof entry.move.label === "string") this.keepCarried(answer.logged, entry.move.label);
     if (resolve) resolve(answer);
     else if (answer?.error) this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer.error.code } }));
     this.saveSoon(Y_SAVE_DELAY_MS);
