@@ -68,7 +68,7 @@ export class Session extends EventTarget {
     /** The generation of the hub's docs this device holds (the MJ's: made now; a phone's: the one
      * its saved docs are of, null when unknown). */
     this.epoch = role === "mj" ? moveId() : typeof base?.epoch === "string" ? base.epoch : null;
-    this.publicDoc = restoreDoc(y.public, deltaOf(delta, "public"));
+    this.publicDoc = restoreDoc(y.public, deltaOf(delta, "public"), base?.format === 2);
     // A player takes the public table once it holds the hub's copy (its own table backed up
     // then); after that its table is the public one, whatever became of its Y state (dropped for
     // a new generation, or not saved): the hub's state comes back with the next sync, and the
@@ -87,7 +87,7 @@ export class Session extends EventTarget {
     if (role === "player") this.publicDoc.on("update", (update) => this.unsavedY.public.push(update));
     else this.dropY(); // (a second copy of the table, kept by a version before)
     // (the MJ's private docs are made again too, each member's at its first write)
-    if (role === "player") this.privateDocs.set(me, this.watchPrivate(me, restoreDoc(typeof y.private === "string" ? y.private : null, deltaOf(delta, me))));
+    if (role === "player") this.privateDocs.set(me, this.watchPrivate(me, restoreDoc(typeof y.private === "string" ? y.private : null, deltaOf(delta, me), base?.format === 2)));
     /** memberId -> {name, key, characters (assigned by the MJ), asked, seen}: the MJ's list. */
     this.members = new Map(Object.entries(isObject(mine?.members) ? mine.members : {}));
     /** The MJ's feed of the moves that arrived: [{at, member, name, op, code}], and how many

@@ -1,0 +1,115 @@
+"""make bench, the live table's storage: the characters each device keeps in localStorage after a
+long evening, against the goal (under half of the ~5 million characters a site gets).
+
+A campaign whose log is full (tools/bench_table.py's table: 50 Unicreon sheets, each with a page
+of notes, and 1,000 roll entries in the store's real shapes: about 0.93 M characters saved), one
+MJ's device and two phones, then 1,000 roll moves from the phones (each logged by the referee,
+pushing the oldest entry out). Then each device's keys, in characters (key and value, as
+localStorage counts them).
+
+Run in Node (tests/live/storage_harness.mjs), not in pages: the session, the sync, the Y docs
+and storage.js's `save` and `backup` are the page's own modules over a storage that counts what
+they write, so each key holds exactly the text the browser would store; what differs is the
+referee (a stand-in that logs a roll as py/tablee/referee.py does, without the engine) and the
+links (in memory). 1,000 moves through three pages and the real engine would take most of an
+hour on this machine for the same figures. Not counted there: the undo history (a phone's moves
+are not kept in it; the MJ's own changes are, at most 300,000 characters, added as a bound).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+HARNESS = ROOT / "tests" / "live" / "storage_harness.mjs"
+QUOTA = 5_000_000  # static/js/storage.js STORAGE_QUOTA_CHARS
+GOAL = 0.5
+UNDO_CAP = 300_000  # static/js/undo.js HISTORY_CHARS
+MOVES = 1000
+NOTES = "Notes de campagne : le voyage vers la côte, les dettes envers la guilde, les rumeurs du port. "
+
+
+def campaign() -> dict:
+    """The bench table with a page of notes on each sheet: a full-log campaign of ~0.93 M."""
+    from bench_table import saved_table
+
+    doc = saved_table()
+    for c in doc["characters"]:
+        c["notes"] = NOTES * 110
+    return doc
+
+
+def phone_table(name: str) -> dict:
+    return {"schema": 1, "app": "tablee", "name": f"Table de {name}", "language": "fr", "characters": [],
+            "log": [], "systems": {}, "settings": {}}
+
+
+def measure(moves: int = MOVES) -> dict:
+    from node_harness import NodeHarness
+
+    node = NodeHarness(HARNESS)
+    try:
+        doc = campaign()
+        node("world", world="bench", mj=doc)
+        for phone in ("p1", "p2"):
+            node("player", world="bench", name=phone, doc=phone_table(phone))
+            node("connect", world="bench", name=phone)
+        start = time.perf_counter()
+        done = 0
+        while done < moves:
+            for phone in ("p1", "p2"):
+                n = min(50, moves - done)
+                answers = node("moves", world="bench", name=phone, count=n)
+                if not all(isinstance(a, str) and a.startswith("live-") for a in answers):
+                    raise RuntimeError(f"a move was not applied: {answers[:3]}")
+                done += n
+        seconds = time.perf_counter() - start
+        devices = {name: node("sizes", world="bench", name=name) for name in ("mj", "p1", "p2")}
+        state = node("state", world="bench")
+        node("drop", world="bench")
+    finally:
+        node.close()
+    return {
+        "moves": done, "seconds": seconds, "table_chars": len(json.dumps(doc, ensure_ascii=False, separators=(",", ":"))),
+        "log": len(state["mj"]["doc"]["log"]), "devices": devices, "quota": QUOTA, "goal": GOAL, "undo_cap": UNDO_CAP,
+    }
+
+
+NAMES = {"mj": "the MJ's device", "p1": "a phone", "p2": "the other phone"}
+
+
+def report_lines(r: dict) -> list[str]:
+    if "error" in r:
+        return ["", f"Live table storage: {r['error']}"]
+    lines = ["", f"Live table storage (characters in localStorage, of the ~{r['quota'] / 1e6:.0f} M a site gets; "
+             f"goal: under {r['goal']:.0%} on every device): a full-log campaign of {r['table_chars'] / 1e6:.2f} M "
+             f"after {r['moves']} moves from two phones (Node, the page's own modules; the log at {r['log']} entries):", "",
+             "| device | key | characters |", "| --- | --- | --- |"]
+    for device in ("mj", "p1"):
+        sizes = r["devices"][device]
+        for key, chars in sorted(sizes.items(), key=lambda kv: -kv[1]):
+            lines.append(f"| {NAMES[device]} | `{key}` | {chars:,} |")
+        total = sum(sizes.values())
+        worst = total + r["undo_cap"]
+        lines.append(f"| {NAMES[device]} | **total** (with a full undo history) | **{total:,}** = {total / r['quota']:.1%} "
+                     f"({worst:,} = {worst / r['quota']:.1%}) |")
+    return lines
+
+
+def main() -> None:
+    """The storage figures alone (``python tools/bench_storage.py``)."""
+    r = measure()
+    print("\n".join(report_lines(r)))
+    out = ROOT / "bench-results"
+    out.mkdir(exist_ok=True)
+    (out / "storage-latest.json").write_text(json.dumps(r, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
