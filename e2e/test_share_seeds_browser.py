@@ -5,7 +5,8 @@ it ("Vérifier / rejouer": identical, with the seed). A player's copy of the tab
 "Pour les joueurs") is opened on a phone: neither the link nor the table the phone saves holds
 that seed (with the public discard it would tell the order of the deck after a reshuffle:
 tests/test_share_seeds.py), and the phone's log offers "Vérifier / rejouer" on that draw only to
-say it cannot be replayed there, with no seed.
+say it cannot be replayed there, with no seed. The same at a live table: the MJ draws on the
+MJ's own Théorem page while a phone is joined; no byte the phone receives holds the seed.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, ok, saved_document, wait_saved
+from test_live_table import RECORD_CHANNELS, join, mj_table, seed_table  # noqa: F401 (mj_table: a fixture)
 from test_share import Device, make_link, table, unpack
 
 
@@ -79,3 +81,34 @@ def test_the_mjs_draw_seed_stays_on_the_mjs_device(phones):
     expect(out).to_contain_text("ne peut pas être rejoué d'ici")
     assert seed not in theirs.content()
     assert seed not in json.dumps(saved_document(theirs))
+
+
+def test_the_mjs_draw_at_a_live_table_sends_no_seed_to_the_phones(devices, site, mj_table):
+    mj_device, lea_device = devices(mj=True), devices(mj=False, scripts=(RECORD_CHANNELS,))
+    mj, lea = mj_device.page, lea_device.page
+    seed_table(mj, site, mj_table)
+    mj.goto(site + "#/live")
+    expect(mj.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
+    join(mj, lea, "Léa")
+    wait_saved(lea, "d => d.name === 'Campagne'")
+
+    # The MJ draws for Aube on the MJ's own Théorem page (a local draw, logged with its seed).
+    goto_route(mj, "theorem/test/t-a")
+    expect(mj.locator("#th-draw")).to_be_enabled()
+    mj.click("#th-draw")
+    doc = wait_saved(mj, "d => d.log.some((e) => e.kind === 'theorem.draw')")
+    drawn = next(e for e in doc["log"] if e["kind"] == "theorem.draw")
+    seed = str(drawn["request"]["seed"])
+
+    # The entry reaches the phone through the live table's public doc, without its seed.
+    theirs = wait_saved(lea, "(d, id) => d.log.some((e) => e.id === id)", drawn["id"])
+    assert seed not in json.dumps(theirs)
+    received = lea.evaluate("() => window.__liveReceived.join('')")
+    assert received, "the recorder saw no message: the check below would prove nothing"
+    assert seed not in received
+    assert seed not in lea.evaluate("() => JSON.stringify(Object.entries(localStorage))")
+    goto_route(lea, "log")
+    entry = lea.locator("#log-list > li").filter(has_text="Tirage").first
+    entry.locator(".verify-button").click()
+    expect(entry.get_by_test_id("verify-out")).to_have_attribute("data-status", "unavailable")
+    assert seed not in lea.content()

@@ -14,7 +14,7 @@ import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { loggedEntry, requestCache, resultShare, reveal } from "../../views/ui.js";
 import { checkOf, verifyControl } from "../../views/verify.js";
-import { liveCharacters, ownPile } from "../../live/private.js";
+import { liveCharacters, livePlayer, ownPile } from "../../live/private.js";
 import {
   SPHERES, arcaneFace, arcaneName, backLink, cardName, deckCard, deckUsed, ensureState, eventsText,
   findCharacter, levelLabel, logDraw, nameOf, numberFace, ready, rules,
@@ -98,7 +98,10 @@ function describe(c, p) {
 }
 
 function finish(app, c, result, label, seed = null) {
-  ui.result = { ...result, seed };
+  // At a live table a phone's draw is the referee's, with a seed the MJ's device drew and no
+  // phone gets (it would tell the hidden deck's order): the phone's own seed replays nothing,
+  // so its result says it cannot be replayed here, with no number.
+  ui.result = { ...result, seed: livePlayer() ? null : seed };
   ui.announce = () => (result.chase_side ? chaseAnnounce(result) : t("theorem.ui.result_announce", { score: result.score, level: levelLabel(result.level) }));
   odds.clear();
   requestAnimationFrame(() => {

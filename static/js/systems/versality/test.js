@@ -15,6 +15,7 @@ import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
 import { callBusy, loggedEntry, own, probability, requestCache, resultShare, reveal } from "../../views/ui.js";
 import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
 import { mjMode } from "../../share/mj-mode.js";
+import { livePlayer } from "../../live/private.js";
 import {
   CHARACTERISTICS, DIFFICULTIES, SKILLS, backLink, cardFace, findCharacter, nameOf, outcomeLabel,
   characterOp, ready, tn, tone,
@@ -125,7 +126,8 @@ async function resolve(app, c, pending) {
   }
   ui.error = null;
   ui.fresh = false;
-  ui.result = { ...r.result, pending, seed: ui.lastDraw?.seed ?? request.seed };
+  // At a live table the draw was the referee's, with a seed no phone gets: none to show here.
+  ui.result = { ...r.result, pending, seed: livePlayer() ? null : ui.lastDraw?.seed ?? request.seed };
   ui.choice = null;
   const reshuffle = announceEvents(r.result.events);
   ui.runout = () => announceEvents(r.result.events);
