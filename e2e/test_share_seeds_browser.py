@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, ok, saved_document, wait_saved
-from test_live_table import RECORD_CHANNELS, join, mj_table, seed_table  # noqa: F401 (mj_table: a fixture)
+from test_live_table import RECORD_CHANNELS, join, seed_table
 from test_share import Device, make_link, table, unpack
 
 
@@ -83,10 +83,12 @@ def test_the_mjs_draw_seed_stays_on_the_mjs_device(phones):
     assert seed not in json.dumps(saved_document(theirs))
 
 
-def test_the_mjs_draw_at_a_live_table_sends_no_seed_to_the_phones(devices, site, mj_table):
+def test_the_mjs_draw_at_a_live_table_sends_no_seed_to_the_phones(devices, site):
     mj_device, lea_device = devices(mj=True), devices(mj=False, scripts=(RECORD_CHANNELS,))
     mj, lea = mj_device.page, lea_device.page
-    seed_table(mj, site, mj_table)
+    aube = ok({"op": "theorem.character.new", "id": "t-a", "name": "Aube"})["character"]
+    state = ok({"op": "theorem.state.new", "seed": 11})["state"]
+    seed_table(mj, site, table("Campagne", [aube], {"theorem": state}))
     mj.goto(site + "#/live")
     expect(mj.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
     join(mj, lea, "Léa")

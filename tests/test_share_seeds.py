@@ -110,8 +110,8 @@ def mk_hand(doc: dict, size: int, seed: int) -> None:
                                         "card": card})["state"]
     r = ok({"op": "theorem.mk.hand", "state": doc["systems"]["theorem"], "size": size, "seed": seed})
     doc["systems"]["theorem"] = r["state"]
-    log_draw(doc, "theorem.hand", "MK", f"Main du MK : {r['count']}", {"op": "theorem.mk.hand", "size": size, "seed": seed},
-             None)
+    log_draw(doc, "theorem.hand", "MK", f"Main du MK : {r['count']}",
+             {"op": "theorem.mk.hand", "size": size, "seed": seed}, None)
 
 
 def action(doc: dict, cid: str, seeds) -> None:
@@ -159,10 +159,11 @@ def versality_test(doc: dict, draw_seed: int, resolve_seed: int) -> list:
     the draw, and after the resolution."""
     c = next(x for x in doc["characters"] if x["system"] == "versality")
     state = doc["systems"]["versality"]
-    asked = {"op": "versality.test.draw", "characteristic": "mental", "skill": "traquer", "difficulty": "conventionnelle",
-             "seed": draw_seed}
+    asked = {"op": "versality.test.draw", "characteristic": "mental", "skill": "traquer",
+             "difficulty": "conventionnelle", "seed": draw_seed}
     d = ok({**asked, "state": state, "character": c})
-    state = ok({"op": "versality.state.merge", "state": state, "public": d["public"], "penalties": d["penalties"]})["state"]
+    state = ok({"op": "versality.state.merge", "state": state, "public": d["public"],
+                "penalties": d["penalties"]})["state"]
     secrets = [list(state["decks"][c["id"]]["piles"]["draw"]["cards"])]
     last_draw = {**asked, "deck": d["test"]["deck_used"], "count": d["test"]["count"]}
     resolve = {"op": "versality.test.resolve", "character_id": c["id"], "force": False, "faiblesse": False, "tokens": 0,
@@ -170,7 +171,8 @@ def versality_test(doc: dict, draw_seed: int, resolve_seed: int) -> list:
     if d["test"]["rule"] == "choose":
         resolve["choice"] = d["test"]["drawn"][0]["id"]
     r = ok({**resolve, "state": state})
-    state = ok({"op": "versality.state.merge", "state": state, "public": r["public"], "penalties": r["penalties"]})["state"]
+    state = ok({"op": "versality.state.merge", "state": state, "public": r["public"],
+                "penalties": r["penalties"]})["state"]
     doc["systems"]["versality"] = state
     drawn = [[x["id"] for x in d["test"]["drawn"]]]
     doc["log"].append(page_entry(len(doc["log"]), "versality.test", "versality", c["name"], "Mental + Traquer",
