@@ -26,6 +26,9 @@
    table: a player's move until the phone has the referee's answer and until the MJ's table
    has it, a change of the MJ's until the phone has it (p50/p95 over 100 each), and the bytes
    the page loads for it.
+9. The live table's storage (tools/bench_storage.py, in Node with the page's own modules): the
+   characters each device keeps in localStorage after 1,000 moves on a full-log campaign of
+   ~0.93 M, key by key, against the goal (under half of the ~5 M a site gets).
 
 Figures are printed with their goal beside them and written to bench-results/ (JSON);
 --readme rewrites the README's Performance section. Goals are never asserted anywhere.
@@ -56,6 +59,7 @@ sys.path.insert(0, str(ROOT / "e2e"))
 
 import bench_live  # noqa: E402  (the live table's sync latency and bytes, issue 15)
 import bench_phone  # noqa: E402  (a phone: CPU 4×, 4G, first and return visits)
+import bench_storage  # noqa: E402  (the live table's storage on each device)
 import serve  # noqa: E402
 from bench_requests import REQUESTS  # noqa: E402  (the heavy odds request of each system, one op each)
 from bench_table import saved_table  # noqa: E402
@@ -557,6 +561,8 @@ def report_lines(r: dict) -> list[str]:
         lines.append(row([*cells, fmt(h["p95_ms"], "ms", 1) + err]))
     if "live" in r:
         lines += bench_live.report_lines(r["live"])
+    if "storage" in r:
+        lines += bench_storage.report_lines(r["storage"])
     return lines
 
 
@@ -644,6 +650,11 @@ def main() -> None:
         except Exception as error:  # a figure that could not be measured is reported, not hidden
             results["live"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
         browser.close()
+        step("live table storage (Node, 1,000 moves)…")
+        try:
+            results["storage"] = bench_storage.measure()
+        except Exception as error:  # reported, not hidden
+            results["storage"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
         step("phone profile (CPU 4×, Slow 4G)…")
         try:
             results["phone"] = bench_phone.measure(p, launch=launch)

@@ -94,7 +94,8 @@ def report_lines(r: dict) -> list[str]:
     for device in ("mj", "p1"):
         sizes = r["devices"][device]
         for key, chars in sorted(sizes.items(), key=lambda kv: -kv[1]):
-            lines.append(f"| {NAMES[device]} | `{key}` | {chars:,} |")
+            shown = "`tablee.backup.…` (its own table, backed up when it joined)" if key.startswith("tablee.backup.") else f"`{key}`"
+            lines.append(f"| {NAMES[device]} | {shown} | {chars:,} |")
         total = sum(sizes.values())
         worst = total + r["undo_cap"]
         lines.append(f"| {NAMES[device]} | **total** (with a full undo history) | **{total:,}** = {total / r['quota']:.1%} "

@@ -184,6 +184,26 @@ export function storageUsage(storage = window.localStorage) {
   return { used, quota: STORAGE_QUOTA_CHARS, left: Math.max(0, STORAGE_QUOTA_CHARS - used), warn: used >= STORAGE_WARN * STORAGE_QUOTA_CHARS };
 }
 
+/** What takes the room in this site's storage, in characters (keys and values, as
+ * storageUsage counts them): `table` (the table and its revision), `backups`, `live` (the live
+ * table this device follows: its session, and a player's copy of the shared state), `undo` (the
+ * undo history) and `other` (the rest: settings, the reminder's dates). */
+export const STORAGE_PARTS = ["table", "backups", "live", "undo", "other"];
+export function storageParts(storage = window.localStorage) {
+  const parts = Object.fromEntries(STORAGE_PARTS.map((p) => [p, 0]));
+  for (let i = 0; i < storage.length; i += 1) {
+    const key = storage.key(i);
+    if (key === null) continue;
+    const size = key.length + (storage.getItem(key) ?? "").length;
+    const part = key === DOC_KEY || key.startsWith(`${DOC_KEY}.`) ? "table"
+      : key.startsWith(BACKUP_PREFIX) ? "backups"
+        : key === "tablee.live" || key.startsWith("tablee.live.") ? "live"
+          : key === "tablee.undo" ? "undo" : "other";
+    parts[part] += size;
+  }
+  return parts;
+}
+
 /** Save the document and read it back; returns the saved text. Throws when it was not saved.
  * The time of the change is noted beside it (noteChange), never inside the table. */
 export function save(doc, storage = window.localStorage) {

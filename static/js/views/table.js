@@ -7,7 +7,7 @@ import { ensureNamespaces, errorMessage, formatNumber, has, language, said, t, t
 import { setApartTooDeep } from "../guard.js";
 import { SHARE_APP, SHARE_AUDIENCES, SHARE_VERSION, versionProblem } from "../share/codec.js";
 import {
-  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, newSeed, noteExport, storageUsage, SYSTEM_IDS, todayStamp,
+  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, newSeed, noteExport, STORAGE_PARTS, storageParts, storageUsage, SYSTEM_IDS, todayStamp,
 } from "../storage.js";
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
 import { exportTable, keepSection, safeFileName } from "./keep.js";
@@ -297,16 +297,30 @@ function formatWhen(at) {
   return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
 }
 
-/** What the live table keeps on this device (its session and the Y state: tablee.live*), in
- * characters, as the storage's own figures count them; 0 when it keeps nothing. */
-function liveUsage() {
-  let chars = 0;
+/** Each part of the storage in words (storage.js STORAGE_PARTS). */
+const PART_TEXT = {
+  table: "storage.part.table",
+  backups: "storage.part.backups",
+  live: "storage.part.live",
+  undo: "storage.part.undo",
+  other: "storage.part.other",
+};
+
+/** What takes the room in this site's storage, part by part (the table, its backups, the live
+ * table, the undo history, the rest), largest first, the empty parts left out: a person sees
+ * what to free. */
+function storagePartsList() {
+  let parts;
   try {
-    for (const key of ["tablee.live", "tablee.live.y", "tablee.live.y.delta"]) chars += (localStorage.getItem(key) ?? "").length;
+    parts = storageParts();
   } catch {
-    return 0;
+    return nothing;
   }
-  return chars;
+  const shown = STORAGE_PARTS.filter((p) => parts[p] > 0).sort((a, b) => parts[b] - parts[a]);
+  if (!shown.length) return nothing;
+  return html`<ul class="muted small" data-testid="storage-parts" aria-label=${t("storage.parts")}>
+    ${shown.map((p) => html`<li data-part=${p}>${t(PART_TEXT[p], { size: sizeLabel(parts[p]) })}</li>`)}
+  </ul>`;
 }
 
 export function render(app) {
@@ -356,7 +370,7 @@ export function render(app) {
       <h2 id="backups-title">${t("backup.title")}</h2>
       <p class="muted small">${t("backup.help")}</p>
       <p data-testid="storage-usage">${t("storage.usage", { used: sizeLabel(usage.used), quota: sizeLabel(usage.quota), left: sizeLabel(usage.left) })}</p>
-      ${liveUsage() ? html`<p class="muted small" data-testid="storage-live">${t("storage.live", { size: sizeLabel(liveUsage()) })}</p>` : nothing}
+      ${storagePartsList()}
       ${usage.warn ? html`<p class="notice warning" role="status" data-testid="storage-warning">${t("storage.usage_warn")}</p>` : nothing}
       ${engineBoot().snapshot_bytes ? html`<p class="muted small" data-testid="snapshot-usage">${t("storage.snapshot", { size: sizeLabel(engineBoot().snapshot_bytes) })}</p>` : nothing}
       ${backups.length
