@@ -76,8 +76,10 @@ def measure(moves: int = MOVES) -> dict:
     finally:
         node.close()
     return {
-        "moves": done, "seconds": seconds, "table_chars": len(json.dumps(doc, ensure_ascii=False, separators=(",", ":"))),
-        "log": len(state["mj"]["doc"]["log"]), "devices": devices, "quota": QUOTA, "goal": GOAL, "undo_cap": UNDO_CAP,
+        "moves": done, "seconds": seconds,
+        "table_chars": len(json.dumps(doc, ensure_ascii=False, separators=(",", ":"))),
+        "log": len(state["mj"]["doc"]["log"]), "devices": devices,
+        "quota": QUOTA, "goal": GOAL, "undo_cap": UNDO_CAP,
     }
 
 
@@ -87,19 +89,21 @@ NAMES = {"mj": "the MJ's device", "p1": "a phone", "p2": "the other phone"}
 def report_lines(r: dict) -> list[str]:
     if "error" in r:
         return ["", f"Live table storage: {r['error']}"]
-    lines = ["", f"Live table storage (characters in localStorage, of the ~{r['quota'] / 1e6:.0f} M a site gets; "
-             f"goal: under {r['goal']:.0%} on every device): a full-log campaign of {r['table_chars'] / 1e6:.2f} M "
-             f"after {r['moves']} moves from two phones (Node, the page's own modules; the log at {r['log']} entries):", "",
+    lines = ["", f"Live table storage (characters in localStorage, of the ~{r['quota'] / 1e6:.0f} M a site "
+             f"gets; goal: under {r['goal']:.0%} on every device): a full-log campaign of "
+             f"{r['table_chars'] / 1e6:.2f} M after {r['moves']} moves from two phones (Node, the page's own "
+             f"modules; the log at {r['log']} entries):", "",
              "| device | key | characters |", "| --- | --- | --- |"]
     for device in ("mj", "p1"):
         sizes = r["devices"][device]
         for key, chars in sorted(sizes.items(), key=lambda kv: -kv[1]):
-            shown = "`tablee.backup.…` (its own table, backed up when it joined)" if key.startswith("tablee.backup.") else f"`{key}`"
+            own = "`tablee.backup.…` (its own table, backed up when it joined)"
+            shown = own if key.startswith("tablee.backup.") else f"`{key}`"
             lines.append(f"| {NAMES[device]} | {shown} | {chars:,} |")
         total = sum(sizes.values())
         worst = total + r["undo_cap"]
-        lines.append(f"| {NAMES[device]} | **total** (with a full undo history) | **{total:,}** = {total / r['quota']:.1%} "
-                     f"({worst:,} = {worst / r['quota']:.1%}) |")
+        lines.append(f"| {NAMES[device]} | **total** (with a full undo history) | **{total:,}** = "
+                     f"{total / r['quota']:.1%} ({worst:,} = {worst / r['quota']:.1%}) |")
     return lines
 
 
