@@ -6,6 +6,7 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { colon, formatTime, t, tn } from "../i18n.js";
 import { downloadJson, fileStamp } from "../storage.js";
+import { memberNow } from "./audience.js";
 import { downloadLogCsv } from "./exports.js";
 import { labelOf, summaryOf } from "./log-words.js";
 import { shareButton } from "./ui.js";
@@ -65,7 +66,7 @@ function audience(app, to) {
   if (to === "mj") return t("log.to_secret");
   const session = app.liveSession?.();
   if (session?.role === "player") return t("log.to_you");
-  return t("log.to_player", { name: session?.members?.get(to)?.name ?? to });
+  return t("log.to_player", { name: memberNow(session?.members, to)?.name ?? to });
 }
 
 function showMore(app) {
