@@ -40,13 +40,82 @@ export const LIMITS = {
   quarantine: 2000,
 };
 export const SYSTEM_IDS = ["systmj", "versality", "pointzero", "theorem", "unicreon"];
-/** Backups kept: at most this many, and at most this many characters in all (oldest out first). */
+/** Backups kept: at most this many, and at most this many bytes in all (storedBytes; oldest out first). */
 export const MAX_BACKUPS = 8;
-export const MAX_BACKUP_CHARS = 2500000;
-/** What a browser gives one site's localStorage (Chromium, Firefox, Safari: 5 million characters
- * of keys and values). The Table page warns from STORAGE_WARN of it. */
-export const STORAGE_QUOTA_CHARS = 5000000;
+export const MAX_BACKUP_BYTES = 2500000;
+/** What a browser gives one site's localStorage, in bytes as WebKit counts them (storedBytes):
+ * measured, the longest value that fits is 5,242,308 characters in Chromium and Firefox whatever
+ * the characters, and in WebKit (Safari, every iPhone) 5,242,308 bytes, where a value costs one
+ * byte a character when every character is at most U+00FF and two otherwise (2,620,848
+ * characters of "一"). Counted so, a value never costs less than Chromium and Firefox count it;
+ * 5 M keeps a margin of 4.6 %. The Table page warns from STORAGE_WARN of it. */
+export const STORAGE_QUOTA_BYTES = 5000000;
 export const STORAGE_WARN = 0.7;
+
+// ----------------------------------------------------------------------------- stored text
+
+/** A character WebKit cannot store in one byte (above U+00FF). */
+const WIDE = /[^\u0000-\u00ff]/;
+const WIDE_ALL = /[^\u0000-\u00ff]/g;
+
+/** What `text` costs in localStorage, in bytes as WebKit counts them: its length when every
+ * character is at most U+00FF, twice its length as soon as one is not (one "’" in a table makes
+ * the whole table cost 2 bytes a character). Never less than Chromium and Firefox count it. */
+export function storedBytes(text) {
+  if (typeof text !== "string") return 0;
+  return WIDE.test(text) ? 2 * text.length : text.length;
+}
+
+const escapeWide = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * JSON text as it is written to localStorage: each character above U+00FF written as its
+ * `\uXXXX` escape, so the text is 8-bit and costs one byte a character on WebKit instead of
+ * two (Tablée's French puts U+202F before « ; ? ! », "’", "−" in nearly every table). Valid JSON
+ * that parses back to the same value: in JSON such a character can only stand inside a string,
+ * where its escape means the same (a pair of surrogates escaped one unit at a time too). Left as
+ * it is when the escapes would cost more than two bytes a character (a fifth or more of the
+ * characters above U+00FF: a table written in another script). `json` must be JSON text (what
+ * JSON.stringify made, or text JSON.parse reads).
+ */
+export function storedJsonText(json) {
+  if (!WIDE.test(json)) return json;
+  let wide = 0;
+  for (let i = 0; i < json.length; i += 1) if (json.charCodeAt(i) > 0xff) wide += 1;
+  return 5 * wide < json.length ? json.replace(WIDE_ALL, escapeWide) : json;
+}
+
+/** JSON.stringify(value) as localStorage keeps it (storedJsonText). Read back with JSON.parse. */
+export function toStoredJson(value) {
+  return storedJsonText(JSON.stringify(value));
+}
+
+/** Text read from localStorage, for a file a person downloads: a table's JSON with its characters
+ * as they are again (each escape storedJsonText wrote, a pair of surrogates as the one character
+ * they make; a lone surrogate stays escaped), anything that is not JSON as it is. */
+export function readableText(raw) {
+  if (typeof raw !== "string" || !raw.includes("\\u")) return raw;
+  try {
+    JSON.parse(raw); // (only JSON: there an escape stands in a string, where its character may too)
+  } catch {
+    return raw;
+  }
+  let low = false;
+  return raw.replace(/\\(?:u([0-9a-fA-F]{4})|[^u])/g, (escape, hex, at) => {
+    if (hex === undefined) return escape;
+    const code = parseInt(hex, 16);
+    if (low) {
+      low = false;
+      return String.fromCharCode(code);
+    }
+    if (code <= 0xff || (code >= 0xdc00 && code <= 0xdfff)) return escape;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      if (!/^\\u[dD][c-fC-F][0-9a-fA-F]{2}$/.test(raw.slice(at + 6, at + 12))) return escape;
+      low = true;
+    }
+    return String.fromCharCode(code);
+  });
+}
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -120,17 +189,18 @@ function backupKeys(storage) {
 }
 
 /**
- * Drop the oldest backups until at most MAX_BACKUPS remain and they hold at most
- * MAX_BACKUP_CHARS, never the one to keep (the backup just written: the only copy of a table).
+ * Drop the oldest backups until at most MAX_BACKUPS remain and they take at most
+ * MAX_BACKUP_BYTES (storedBytes), never the one to keep (the backup just written: the only copy
+ * of a table). `room`: bytes about to be written.
  */
 export function pruneBackups(keep, storage = window.localStorage, { room = 0 } = {}) {
   const keys = backupKeys(storage).filter((k) => k !== keep);
-  const size = (k) => (storage.getItem(k) ?? "").length;
+  const size = (k) => storedBytes(storage.getItem(k) ?? "");
   let count = keys.length + (keep ? 1 : 0);
   let total = keys.reduce((s, k) => s + size(k), 0) + (keep ? size(keep) : 0) + room;
   const removed = [];
   for (const key of keys) {
-    if (count <= MAX_BACKUPS && total <= MAX_BACKUP_CHARS) break;
+    if (count <= MAX_BACKUPS && total <= MAX_BACKUP_BYTES) break;
     total -= size(key);
     count -= 1;
     storage.removeItem(key);
@@ -157,35 +227,51 @@ function tryWrite(key, raw, storage) {
 /**
  * Keep raw text under a new backup key, then read it back. Returns the key, or null when the
  * backup could not be written whole (storage full even after pruning old backups): the caller
- * must then replace nothing.
+ * must then replace nothing. JSON text is kept as storedJsonText writes it (the same value, 8-bit:
+ * a table saved by a version before, with its "’" as they are, costs half on WebKit); anything
+ * else as it is, character for character.
  */
 export function backup(raw, storage = window.localStorage) {
   let key = `${BACKUP_PREFIX}${new Date().toISOString()}`;
   for (let n = 2; storage.getItem(key) !== null; n += 1) key = `${BACKUP_PREFIX}${new Date().toISOString()}-${n}`;
+  raw = asStored(raw);
   if (!tryWrite(key, raw, storage)) {
-    pruneBackups(null, storage, { room: raw.length });
+    pruneBackups(null, storage, { room: storedBytes(raw) });
     if (!tryWrite(key, raw, storage)) return null;
   }
   pruneBackups(key, storage);
   return key;
 }
 
+/** `raw` as a backup keeps it: storedJsonText when it is JSON, else as it is. */
+function asStored(raw) {
+  if (typeof raw !== "string" || !WIDE.test(raw)) return raw;
+  try {
+    JSON.parse(raw);
+  } catch {
+    return raw; // (not JSON: an escape there could mean something else)
+  }
+  return storedJsonText(raw);
+}
+
 export function listBackups(storage = window.localStorage) {
   return backupKeys(storage).reverse();
 }
 
-/** Characters used by this site's localStorage (keys and values) and an estimate of what is left. */
+/** Bytes used by this site's localStorage (keys and values, storedBytes: as WebKit counts them,
+ * never less than Chromium and Firefox do) and an estimate of what is left. */
 export function storageUsage(storage = window.localStorage) {
   let used = 0;
   for (let i = 0; i < storage.length; i += 1) {
     const key = storage.key(i);
-    used += key.length + (storage.getItem(key) ?? "").length;
+    if (key === null) continue;
+    used += storedBytes(key) + storedBytes(storage.getItem(key) ?? "");
   }
-  return { used, quota: STORAGE_QUOTA_CHARS, left: Math.max(0, STORAGE_QUOTA_CHARS - used), warn: used >= STORAGE_WARN * STORAGE_QUOTA_CHARS };
+  return { used, quota: STORAGE_QUOTA_BYTES, left: Math.max(0, STORAGE_QUOTA_BYTES - used), warn: used >= STORAGE_WARN * STORAGE_QUOTA_BYTES };
 }
 
-/** What takes the room in this site's storage, in characters (keys and values, as
- * storageUsage counts them): `table` (the table and its revision), `backups`, `live` (the live
+/** What takes the room in this site's storage, in bytes (keys and values, as storageUsage counts
+ * them): `table` (the table and its revision), `backups`, `live` (the live
  * table this device follows: its session, and a player's copy of the shared state), `undo` (the
  * undo history) and `other` (the rest: settings, the reminder's dates). */
 export const STORAGE_PARTS = ["table", "backups", "live", "undo", "other"];
@@ -194,7 +280,7 @@ export function storageParts(storage = window.localStorage) {
   for (let i = 0; i < storage.length; i += 1) {
     const key = storage.key(i);
     if (key === null) continue;
-    const size = key.length + (storage.getItem(key) ?? "").length;
+    const size = storedBytes(key) + storedBytes(storage.getItem(key) ?? "");
     const part = key === DOC_KEY || key.startsWith(`${DOC_KEY}.`) ? "table"
       : key.startsWith(BACKUP_PREFIX) ? "backups"
         : key === "tablee.live" || key.startsWith("tablee.live.") ? "live"
@@ -204,10 +290,11 @@ export function storageParts(storage = window.localStorage) {
   return parts;
 }
 
-/** Save the document and read it back; returns the saved text. Throws when it was not saved.
- * The time of the change is noted beside it (noteChange), never inside the table. */
+/** Save the document and read it back; returns the saved text (toStoredJson: what the revision
+ * chain hashes and other tabs receive). Throws when it was not saved. The time of the change is
+ * noted beside it (noteChange), never inside the table. */
 export function save(doc, storage = window.localStorage) {
-  const raw = JSON.stringify(doc);
+  const raw = toStoredJson(doc);
   storage.setItem(DOC_KEY, raw);
   if (storage.getItem(DOC_KEY) !== raw) throw new Error("read-back");
   noteChange(storage);
@@ -250,7 +337,7 @@ export function readKeep(storage = window.localStorage) {
 
 function writeKeep(record, storage) {
   try {
-    storage.setItem(KEEP_KEY, JSON.stringify({ v: 1, ...record }));
+    storage.setItem(KEEP_KEY, toStoredJson({ v: 1, ...record }));
   } catch {
     // storage full: the table matters more than the reminder's bookkeeping
   }

@@ -13,11 +13,14 @@
 // The log is not part of what is undone: it is the table's history, and an undo adds its
 // own entry saying what was undone.
 
+import { toStoredJson } from "./storage.js";
+
 export const HISTORY_KEY = "tablee.undo";
 /** Changes kept to undo (and undone, to redo): at most this many each. */
 export const HISTORY_ENTRIES = 30;
-/** At most this many characters of history in localStorage (the table itself may take
- * 2,000,000 and its backups 2,500,000 of the 5,000,000 a browser gives one site). */
+/** At most this many characters of history, as JSON (stored 8-bit, storage.toStoredJson: about as
+ * many bytes; the table itself may take 2,000,000 characters and its backups 2,500,000 bytes of
+ * the 5,000,000 bytes the site's storage is counted in). */
 export const HISTORY_CHARS = 300000;
 /** Top-level keys a change's difference ignores. */
 const NOT_UNDONE = new Set(["log"]);
@@ -224,7 +227,7 @@ export function bound(history) {
 /** Write the history (bounded); false when the store refused it (the table matters more). */
 export function writeHistory(storage, history) {
   try {
-    storage.setItem(HISTORY_KEY, JSON.stringify(bound(history)));
+    storage.setItem(HISTORY_KEY, toStoredJson(bound(history)));
     return true;
   } catch {
     return false;

@@ -9,6 +9,8 @@
 // still validates every value it takes back (an enum, a range) before using it. The
 // preferences of a character that is no longer in the table are ignored (and pruned on write).
 
+import { toStoredJson } from "../storage.js";
+
 export const PREFS_KEY = "tablee.prefs";
 const VERSION = 1;
 const MAX_ENTRIES = 60;
@@ -45,7 +47,7 @@ function readAll() {
 function writeAll(map) {
   const entries = [...map.entries()].slice(-MAX_ENTRIES);
   try {
-    localStorage.setItem(PREFS_KEY, JSON.stringify({ v: VERSION, entries }));
+    localStorage.setItem(PREFS_KEY, toStoredJson({ v: VERSION, entries })); // (8-bit: storage.storedJsonText)
   } catch {
     // Storage full or unavailable: a preference is a convenience, never worth an error.
   }

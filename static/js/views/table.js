@@ -7,7 +7,7 @@ import { ensureNamespaces, errorMessage, formatNumber, has, language, said, t, t
 import { setApartTooDeep } from "../guard.js";
 import { SHARE_APP, SHARE_AUDIENCES, SHARE_VERSION, versionProblem } from "../share/codec.js";
 import {
-  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, newSeed, noteExport, STORAGE_PARTS, storageParts, storageUsage, SYSTEM_IDS, todayStamp,
+  BACKUP_PREFIX, backupDate, backupSummary, downloadBlob, downloadJson, fileStamp, listBackups, newSeed, noteExport, readableText, STORAGE_PARTS, storageParts, storageUsage, storedBytes, SYSTEM_IDS, todayStamp,
 } from "../storage.js";
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
 import { exportTable, keepSection, safeFileName } from "./keep.js";
@@ -16,13 +16,14 @@ import { backupLabel } from "./when.js";
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 const state = { importError: null, importOk: null, nameError: null, replaceFailed: false, editing: null, draft: "", repairError: null };
 
-function sizeLabel(chars) {
-  if (chars >= 1_000_000) return t("storage.size_mb", { n: formatNumber(chars / 1_000_000, 2) });
-  return t("storage.size_kb", { n: formatNumber(Math.ceil(chars / 1000), 0) });
+/** A size in bytes of the site's storage (storage.storedBytes) in words. */
+function sizeLabel(bytes) {
+  if (bytes >= 1_000_000) return t("storage.size_mb", { n: formatNumber(bytes / 1_000_000, 2) });
+  return t("storage.size_kb", { n: formatNumber(Math.ceil(bytes / 1000), 0) });
 }
 
 function downloadCurrent(app) {
-  const raw = localStorage.getItem("tablee.document") ?? JSON.stringify(app.doc);
+  const raw = readableText(localStorage.getItem("tablee.document")) ?? JSON.stringify(app.doc);
   downloadBlob(`tablee-${safeFileName(app.doc.name)}-${todayStamp()}.json`, new Blob([raw], { type: "application/json" }));
 }
 
@@ -378,8 +379,8 @@ export function render(app) {
             ${backups.map(
               (key) => html`<li class="row backup-item" data-key=${key}>
                 <span class="backup-label"><strong data-testid="backup-when">${backupLabel(key)}</strong> — <span data-testid="backup-summary">${backupLine(key)}</span>
-                  <span class="muted small">(${sizeLabel((localStorage.getItem(key) ?? "").length)})</span></span>
-                <button type="button" @click=${() => downloadBlob(backupFileName(key), new Blob([localStorage.getItem(key) ?? ""], { type: "application/json" }))}>${t("backup.download")}</button>
+                  <span class="muted small">(${sizeLabel(storedBytes(localStorage.getItem(key) ?? ""))})</span></span>
+                <button type="button" @click=${() => downloadBlob(backupFileName(key), new Blob([readableText(localStorage.getItem(key) ?? "")], { type: "application/json" }))}>${t("backup.download")}</button>
                 <button type="button" ?disabled=${!ready} @click=${() => restore(app, key)}>${t("backup.restore")}</button>
                 <button type="button" class="danger" @click=${() => { if (confirm(t("backup.delete_confirm"))) { localStorage.removeItem(key); app.rerender(); } }}>${t("backup.delete")}</button>
               </li>`,
