@@ -47,7 +47,9 @@ the member).
 A move carries its own words (:func:`move_words`): the ``label`` its entry is logged under
 (the phone's words for it, « lance des dés », or a roll's expression) and, when the page
 knows it before sending, its result line (``summary``); text only, capped, taken out of the
-request before the op runs.
+request before the op runs. With them, how the phone worded them in its language
+(``label_words``, ``summary_words``, ``words_lang``: checked as a table's entry's words are), so
+every device reads the entry in its own.
 
 Who did it comes from the link: every entry the referee writes for a member carries
 ``member`` (its id and joined name), a Tension point is signed with the member's name
@@ -69,7 +71,17 @@ from typing import Any
 
 from . import held, share
 from .errors import RulesError, declare
-from .referee_kernel import KERNEL_MOVES, add_entry, label_entry, log_run, own, refuse, save_character, signature
+from .referee_kernel import (
+    KERNEL_MOVES,
+    add_entry,
+    label_entry,
+    log_run,
+    move_words,
+    own,
+    refuse,
+    save_character,
+    signature,
+)
 from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, from_json, op
 from .tree import clone
 
@@ -289,34 +301,8 @@ class _Answered(Exception):
         self.answer = answer
 
 
-#: A move's own words (:func:`move_words`): the key and its longest text.
-_WORDS = (("label", 200), ("summary", 500))
-
-
-def move_words(move: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """``(the move without its words, its words)``: the ``label`` a phone's move carries (the
-    words it waits and is logged under: « lance des dés », an expression, the page's own label)
-    and the ``summary`` a page words its result with when it knows it before sending. They
-    travel with the move, so its entry is never logged under its bare op, and no second move
-    (``live.log.label``) is needed to name it. Text only, cut to 200 and 500 characters,
-    control characters made spaces; anything else than text is refused
-    (``live.refused.invalid`` naming the field). Only the entry's title and result line: never
-    who did it (the link says that), never an input of the op."""
-    words: dict[str, str] = {}
-    for key, cap in _WORDS:
-        if key not in move:
-            continue
-        value = move[key]
-        if not isinstance(value, str):
-            raise refuse("live.refused.invalid", field=key)
-        text = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in value[:cap])
-        if text.strip():
-            words[key] = text
-    return {k: v for k, v in move.items() if k not in dict(_WORDS)}, words
-
-
 def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int,
-                 now: str, words: dict[str, str] | None = None) -> dict[str, Any]:
+                 now: str, words: dict[str, Any] | None = None) -> dict[str, Any]:
     name = move["op"]
     spec = _spec(name)
     from .api import _find

@@ -30,10 +30,11 @@ from . import share, store
 from .errors import RulesError
 from .referee_log import RECIPES
 from .registry import SYSTEM_IDS
+from .store_records import WORDS_KEYS, words_problem
 from .tree import clone
 
-__all__ = ["KERNEL_MOVES", "add_entry", "append", "label_entry", "log_run", "overlay", "own", "refuse",
-           "save_character", "signature", "stamp"]
+__all__ = ["KERNEL_MOVES", "add_entry", "append", "label_entry", "log_run", "move_words", "overlay", "own",
+           "refuse", "save_character", "signature", "stamp", "worded"]
 
 #: The moves every system shares (run here, not by an op).
 KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
@@ -46,6 +47,76 @@ _TOTALS = ("total", "roll", "raw", "score")
 def refuse(code: str, **params: Any) -> RulesError:
     """A refusal of a move (a stable ``live.refused.*`` code; the table stays unchanged)."""
     return RulesError(code, **params)
+
+
+#: A move's own words (:func:`move_words`): the text's key, its longest text, the key of its words.
+_TEXTS = (("label", 200, "label_words"), ("summary", _MAX_SUMMARY, "summary_words"))
+
+
+def move_words(move: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(the move without its words, its words)``: the ``label`` a phone's move carries (the
+    words it waits and is logged under: « lance des dés », an expression, the page's own label)
+    and the ``summary`` a page words its result with when it knows it before sending. They
+    travel with the move, so its entry is never logged under its bare op, and no second move
+    (``live.log.label``) is needed to name it. Text only, cut to 200 and 500 characters,
+    control characters made spaces; anything else than text is refused
+    (``live.refused.invalid`` naming the field). Only the entry's title and result line: never
+    who did it (the link says that), never an input of the op.
+
+    With them, how the phone worded them (static/js/views/log-words.js ``withWords``), so every
+    device reads the entry in its own language: ``label_words``, ``summary_words`` and
+    ``words_lang``, checked as a table's log entry's words are (:func:`tablee.store_records.words_problem`:
+    the same bounds and shape, catalogue keys and text, nothing else); words out of them are
+    refused (``live.refused.invalid`` naming the key). They are optional (a phone of an older
+    build sends none), kept only with the text they word and the language they were said in
+    (words without it are never read: log-words.js ``stillSays``). They say the label and the
+    result line in catalogue texts, never who did it: the entry's ``who`` and ``member`` are the
+    link's whatever they say."""
+    words: dict[str, Any] = {}
+    for key, cap, _ in _TEXTS:
+        if key not in move:
+            continue
+        value = move[key]
+        if not isinstance(value, str):
+            raise refuse("live.refused.invalid", field=key)
+        text = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in value[:cap])
+        if text.strip():
+            words[key] = text
+    problem = words_problem(move)
+    if problem is not None:
+        raise refuse("live.refused.invalid", field=problem[0], problems=[problem[1]])
+    if move.get("words_lang") is not None:
+        for key, _, said in _TEXTS:
+            if said in move and key in words:
+                words[said] = clone(move[said])
+        if any(said in words for _, _, said in _TEXTS):
+            words["words_lang"] = move["words_lang"]
+    carried = {key for key, _, _ in _TEXTS} | set(WORDS_KEYS)
+    return {k: v for k, v in move.items() if k not in carried}, words
+
+
+def worded(entry: dict[str, Any], words: dict[str, Any], *, label: bool, summary: bool) -> dict[str, Any]:
+    """``entry`` (a copy) with the words (:func:`move_words`) of what a move just set of it: its
+    label (``label``) and its result line (``summary``); the words of a text set without words
+    go (they would say the text it replaced). Words kept from before stay when they were said
+    in the language of the new ones: an entry has one ``words_lang``."""
+    out = dict(entry)
+    lang = words.get("words_lang")
+    if lang is not None and out.get("words_lang") != lang:
+        for _, _, said in _TEXTS:
+            out.pop(said, None)
+    for key, _, said in _TEXTS:
+        if (label if key == "label" else summary):
+            if said in words:
+                out[said] = clone(words[said])
+            else:
+                out.pop(said, None)
+    if any(said in out for _, _, said in _TEXTS) and (lang or out.get("words_lang")):
+        out["words_lang"] = lang or out["words_lang"]
+    else:
+        for said in WORDS_KEYS:
+            out.pop(said, None)
+    return out
 
 
 def own(member: dict[str, Any], cid: Any) -> str:
@@ -124,8 +195,9 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
     the MJ's device. A Versality resolution joins the entry of its draw, as the page logs one
     test (:func:`_join_draw`).
 
-    ``words``: the move's own words (:func:`tablee.referee.move_words`): its ``label`` is the
-    entry's (else a roll's expression, else none), its ``summary`` the result line."""
+    ``words``: the move's own words (:func:`move_words`): its ``label`` is the entry's (else a
+    roll's expression, else none), its ``summary`` the result line, each with how the phone
+    worded it when it did (``label_words``, ``summary_words``, ``words_lang``: :func:`worded`)."""
     words = words or {}
     # A character record in the request (an actor's, or one a phone sent along: Unicreon's
     # opposition) is logged as its id: a full record may hold what only the MJ sees.
@@ -156,13 +228,14 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
         result = {**result, "summary": words["summary"][:_MAX_SUMMARY]}
     signed = who if isinstance(who, str) and who else _member_name(member)
     if name == "versality.test.resolve":
-        joined = _join_draw(out, member, logged, result, now, words.get("label"))
+        joined = _join_draw(out, member, logged, result, now, words)
         if joined is not None:
             return joined
     entry = {"id": _entry_id(seed, now), "at": now, "kind": spec.kind or name, "system": spec.system,
              "who": signed[: store.MAX_NAME], "member": stamp(member),
              "label": words.get("label", str(request.get("expr", "")) if name == "roll" else "")[:200],
              "request": logged, "result": result}
+    entry = worded(entry, words, label=True, summary=True)
     if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
         entry["system"] = name.split(".")[0]
     checked = share.share("entry", entry, "mj")
@@ -172,14 +245,17 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
 
 
 def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, Any], result: dict[str, Any],
-               now: str, label: str | None = None) -> str | None:
+               now: str, words: dict[str, Any] | None = None) -> str | None:
     """A Versality resolution (001_28decc945b538010.txt, "Le tirage": the card played) logged
     as the page logs a test: one entry, the draw's (its request with the deck, the count and
     the seed that replay it, its ``verify``), the resolution's request under ``resolve`` and
     its outcome in the result (static/js/systems/versality/test.js). The entry replaced is the
     member's last draw of that character not resolved yet; None when there is none (the
     resolution is then logged alone). The resolution's seed is not logged: it reshuffles the
-    hidden deck. The resolution's own label, when it carries one, names the test."""
+    hidden deck. The resolution's own label, when it carries one, names the test; its result
+    line is the resolution's, and so are their words (:func:`worded`)."""
+    words = words or {}
+    label = words.get("label")
     cid = logged.get("character_id")
     at = next((i for i in range(len(out["log"]) - 1, -1, -1)
                if isinstance(out["log"][i], dict) and _is_members(out["log"][i])
@@ -199,6 +275,7 @@ def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, An
     if len(json.dumps(merged["result"])) > store.MAX_ENTRY_SIZE:
         merged["result"] = {k: v for k, v in merged["result"].items()
                             if isinstance(v, (int, str, bool)) or v is None or k == "verify"}
+    merged = worded(merged, words, label=bool(label), summary=True)
     checked = share.share("entry", merged, "mj")
     out["log"] = [*out["log"][:at], checked, *out["log"][at + 1:]]
     return checked["id"]
@@ -304,19 +381,25 @@ def label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str
     it shows; its request and result stay the referee's. The page's result line (``summary``,
     text: "Réussite normale (score 12)") may come with it, as the page writes it on one device
     (the words of the referee's outcome, in the phone's language): it becomes the entry's
-    ``result.summary``, and nothing else of the result changes."""
+    ``result.summary``, and nothing else of the result changes. Each with how the page worded
+    it (``label_words``, ``summary_words``, ``words_lang``), checked as a move's words are
+    (:func:`move_words`); a label or a result line given without words loses the words of
+    the one it replaces (:func:`worded`)."""
     eid, label, summary = move.get("id"), move.get("label"), move.get("summary")
     if not isinstance(eid, str) or not eid.startswith("live-") or not isinstance(label, str):
         raise refuse("live.refused.invalid", field="label")
     if summary is not None and not isinstance(summary, str):
         raise refuse("live.refused.invalid", field="summary")
+    _, words = move_words(move)
     at = next((i for i, e in enumerate(document["log"]) if isinstance(e, dict) and e.get("id") == eid), -1)
     signer = document["log"][at].get("member") if at >= 0 else None
     if not (isinstance(signer, dict) and signer.get("id") == member["id"]):
         raise refuse("live.refused.label")  # another's entry, the MJ's, or one this referee did not write
     entry = {**document["log"][at], "label": label[:200]}
-    if summary and isinstance(entry.get("result"), dict):
+    summed = bool(summary) and isinstance(entry.get("result"), dict)
+    if summed:
         entry["result"] = {**entry["result"], "summary": summary[:_MAX_SUMMARY]}
+    entry = worded(entry, words, label=True, summary=summed)
     try:
         checked = share.share("entry", entry, "mj")
     except RulesError:

@@ -236,6 +236,32 @@ def _check_words(words: Any, path: str, *, depth: int = 0) -> None:
                     _text(value, _join(_join(where, 1), name), 200, min_len=0)
 
 
+#: The keys of a log entry that say how its label and result line were worded.
+WORDS_KEYS = ("label_words", "summary_words", "words_lang")
+
+
+def _check_entry_words(entry: dict[str, Any], path: str) -> None:
+    """An entry's ``label_words`` and ``summary_words`` (:func:`_check_words`) and the
+    language they were said in when logged (``words_lang``), each optional."""
+    for key in ("label_words", "summary_words"):
+        if key in entry:
+            _check_words(entry[key], _join(path, key))
+    if "words_lang" in entry:
+        _enum(entry["words_lang"], _join(path, "words_lang"), LANGUAGES)
+
+
+def words_problem(words: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The first fault of the words in ``words`` (its :data:`WORDS_KEYS`, as a log entry keeps
+    them; other keys are not looked at), by the very check a log entry's words get in a table:
+    ``(the key at fault, its store problem {field, code, params})``, or None when they pass.
+    The live table's referee checks a phone's words with it before they join an entry."""
+    try:
+        _check_entry_words({k: words[k] for k in WORDS_KEYS if k in words}, "")
+    except _Invalid as exc:
+        return exc.path.split(".", 1)[0], {"field": exc.path, "code": exc.reason, "params": exc.params}
+    return None
+
+
 def _check_log_entry(entry: Any, path: str) -> None:
     _need(entry, dict, path)
     _keys(entry, path, ("id", "at", "kind", "system", "label", "request", "result"),
@@ -256,11 +282,7 @@ def _check_log_entry(entry: Any, path: str) -> None:
         _text(entry["member"]["id"], _join(where, "id"), MAX_ID)
         _text(entry["member"]["name"], _join(where, "name"), MAX_NAME)
     _text(entry["label"], _join(path, "label"), 200, min_len=0)
-    for key in ("label_words", "summary_words"):
-        if key in entry:
-            _check_words(entry[key], _join(path, key))
-    if "words_lang" in entry:  # the language the words were said in when logged
-        _enum(entry["words_lang"], _join(path, "words_lang"), LANGUAGES)
+    _check_entry_words(entry, path)
     # Every other key is a string (checked above): the entry's depth is its request's and its
     # result's, measured in the same walk as their size (log.<i>.request sits 3 levels down).
     for key in ("request", "result"):
