@@ -26,9 +26,10 @@
    table: a player's move until the phone has the referee's answer and until the MJ's table
    has it, a change of the MJ's until the phone has it (p50/p95 over 100 each), and the bytes
    the page loads for it.
-9. The live table's storage (tools/bench_storage.py, in Node with the page's own modules): the
-   characters each device keeps in localStorage after 1,000 moves on a full-log campaign of
-   ~0.93 M, key by key, against the goal (under half of the ~5 M a site gets).
+9. The live table's storage (tools/bench_storage.py, in Node with the page's own modules): what
+   each device keeps in localStorage after 1,000 moves on a full-log campaign of ~0.93 M, key by
+   key, in characters and in bytes as WebKit counts them, against the goal (under half of the
+   ~5 M a site gets, both ways).
 
 Figures are printed with their goal beside them and written to bench-results/ (JSON);
 --readme rewrites the README's Performance section. Goals are never asserted anywhere.

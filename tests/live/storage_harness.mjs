@@ -1,8 +1,9 @@
 // What the live table keeps in each device's localStorage, run in one `node` process by
 // tests/test_live_storage.py and tools/bench_storage.py (JSON lines, tests/live/lines.mjs).
 //
-// One MJ device and player devices, each a stand-in app over its own storage (a Map that
-// counts characters as localStorage does: keys and values), joined by sync.js's in-memory links.
+// One MJ device and player devices, each a stand-in app over its own storage (a Map that keeps
+// the strings it is given; `sizes` counts them in characters as Chromium and Firefox do, `bytes`
+// as WebKit does: storage.storedBytes), joined by sync.js's in-memory links.
 // The app saves its table as the page does, with storage.js's own `save` (`tablee.document`)
 // and `backup` (`tablee.backup.*`, at a phone's first join); the session (session.js) writes
 // what it keeps (`tablee.live`, a phone's `tablee.live.y` and `.delta`) itself. The MJ's worker
@@ -14,7 +15,7 @@ import { serveLines } from "./lines.mjs";
 import { memoryLinkPair } from "../../static/js/live/sync.js";
 import { Session } from "../../static/js/live/session.js";
 import { readJson } from "../../static/js/live/ydoc.js";
-import { backup, save } from "../../static/js/storage.js";
+import { backup, save, storedBytes } from "../../static/js/storage.js";
 import { toBase64Url } from "../../static/js/share/codec.js";
 import * as Y from "yjs";
 
@@ -156,6 +157,13 @@ function sizes(d) {
   return Object.fromEntries([...d.storage.data].map(([k, v]) => [k, k.length + v.length]).sort());
 }
 
+/** What a device keeps in bytes as WebKit counts them: {key: bytes (key and value)}. */
+function bytes(d) {
+  d.session.saveNow();
+  d.session.save();
+  return Object.fromEntries([...d.storage.data].map(([k, v]) => [k, storedBytes(k) + storedBytes(v)]).sort());
+}
+
 const handlers = {
   async world({ world, mj }) {
     const w = { devices: new Map(), links: new Map() };
@@ -182,8 +190,17 @@ const handlers = {
     mj.session.attach({ link: a, memberId: p.session.me, name, key: p.session.key });
     p.session.attach({ link: b, memberId: p.session.me, name });
     w.links.set(name, [a, b]);
+    const start = performance.now();
     await settle(w);
-    return true;
+    // (what the phone received to catch up, and how long the in-memory sync took)
+    return { received: b.received.reduce((n, m) => n + m.byteLength, 0), ms: performance.now() - start };
+  },
+  async ybase({ world, name }) {
+    // What a phone's saved Y base holds: which docs, and its size.
+    const d = device(worlds.get(world), name);
+    d.session.save();
+    const base = JSON.parse(d.storage.getItem("tablee.live.y"));
+    return { public: typeof base?.public === "string", private: typeof base?.private === "string", chars: d.storage.getItem("tablee.live.y")?.length ?? 0 };
   },
   async disconnect({ world, name }) {
     const w = worlds.get(world);
@@ -227,6 +244,9 @@ const handlers = {
   },
   async sizes({ world, name }) {
     return sizes(device(worlds.get(world), name));
+  },
+  async bytes({ world, name }) {
+    return bytes(device(worlds.get(world), name));
   },
   async restart({ world, name, lose = false, wipeY = false }) {
     // The page reloads from what its storage holds (`lose`: a crash, the planned save lost;

@@ -25,7 +25,8 @@
 // Every device keeps the session in localStorage (`tablee.live`: members, feed, waiting moves);
 // a player's device keeps the Y docs' state beside it (`tablee.live.y`, each doc encoded whole,
 // and `tablee.live.y.delta`, the updates made since, appended: a save writes what changed, not
-// the whole table), so rejoining catches up with Yjs's state vectors. The MJ's device keeps no Y
+// the whole table), so rejoining catches up with Yjs's state vectors; its public doc only while
+// it is small (ystore.js PUBLIC_Y_MAX_BYTES: beyond, a reload takes the hub's state whole). The MJ's device keeps no Y
 // state (a second copy of its table): its docs are made again from the table at each start, as
 // a new generation (`epoch`, sync.js), and a phone holding another generation's docs drops them
 // and takes the hub's whole.
@@ -38,7 +39,8 @@ import { Hub, Member, refusal } from "./sync.js";
 import { setPrivateReader } from "./private.js";
 import { hubMethods, MAX_FEED, META, NAME_TAKEN, RATE_BURST, RATE_PER_MINUTE } from "./hub.js";
 import { MAX_QUEUE, memberMethods } from "./member.js";
-import { deltaOf, isObject, LOCAL, moveId, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
+import { deltaOf, isObject, LOCAL, moveId, PUBLIC_Y_MAX_BYTES, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
+import { storedBytes } from "../storage.js";
 
 export { LIVE_KEY, readLive, Y_BASE_KEY, Y_DELTA_KEY } from "./ystore.js";
 export { applyChanges, applyViewChanges, MAX_FEED, MAX_IN_FLIGHT, privateView, sentTo, shared, tableChanges } from "./hub.js";
@@ -81,7 +83,10 @@ export class Session extends EventTarget {
     this.unsavedY = { public: [], private: new Map() };
     this.yDelta = base && delta ? delta : { base: base?.id ?? null, updates: [] };
     this.yDeltaBytes = JSON.stringify(this.yDelta.updates).length;
-    this.yBase = base ? { id: base.id, bytes: JSON.stringify(base).length } : null;
+    // (`public`: whether the base holds the public doc, whose updates are then saved too; a base
+    // of a version before holding a large one is written again at the first save, without it)
+    this.yBase = base ? { id: base.id, bytes: JSON.stringify(base).length, public: typeof base.public === "string" } : null;
+    if (this.yBase?.public && storedBytes(base.public) > PUBLIC_Y_MAX_BYTES) this.yBase = null;
     this.compactAsked = false;
     // (a phone's updates are kept for its next save; the MJ's device saves none)
     if (role === "player") this.publicDoc.on("update", (update) => this.unsavedY.public.push(update));

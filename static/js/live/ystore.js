@@ -4,12 +4,14 @@
 // appended: a save writes what changed, not the whole table). The MJ's device keeps no Y state:
 // its docs are made again from its table at each start, under a new generation (`epoch`), and a
 // phone whose saved docs are of another generation drops them and takes the hub's whole
-// (sync.js). The Y state is kept packed, 15 bits a character (`pack`): 2.7 times fewer
-// characters of the site's storage than base64. Methods of Session (session.js), with the
-// helpers the session's parts share.
+// (sync.js). The Y state is kept packed, 15 bits a character (`pack`). A phone keeps its public
+// doc only while it is small (PUBLIC_Y_MAX_BYTES): beyond, it is a second copy of the table the
+// phone already keeps as its table, and a reload takes the hub's state whole again. Methods of
+// Session (session.js), with the helpers the session's parts share.
 import * as Y from "yjs";
 
 import { fromBase64Url } from "../share/codec.js";
+import { storedBytes, toStoredJson } from "../storage.js";
 import { jsonEqual } from "./ydoc.js";
 
 export const LIVE_KEY = "tablee.live";
@@ -27,6 +29,17 @@ export const Y_BASE_KEY = "tablee.live.y";
 export const Y_DELTA_KEY = "tablee.live.y.delta";
 export const DELTA_MIN_BYTES = 32 * 1024;
 export const DELTA_SHARE = 1 / 8;
+/**
+ * A phone keeps its public doc's state only while it costs at most this many bytes as WebKit
+ * counts them (storage.storedBytes: the packed characters are above U+00FF, so two bytes each,
+ * 1.07 bytes a byte of Yjs's encoding). A full-log campaign's public doc (1.25 MB so packed, beside
+ * its table of 1.2 MB) put a phone at 50 % of Safari's storage (55 % with an undo history): past
+ * this, the base holds the private doc alone (the player's hand: a phone reloaded offline still
+ * shows it), the public doc's updates are not saved, and a reload starts it empty, showing the
+ * phone's table (its copy of the public one) until the sync gives the hub's state whole, as after
+ * an MJ's restart. Below it, a rejoin exchanges only the differences.
+ */
+export const PUBLIC_Y_MAX_BYTES = 500_000;
 /** The origin of this device's own writes into a Y doc. */
 export const LOCAL = Symbol("local");
 
@@ -36,8 +49,8 @@ export const same = (a, b) => a === b || jsonEqual(a, b);
 
 /** Bytes as text for localStorage, 15 bits a character: a first character saying how many bits
  * of the last one are padding, then each 15 bits as one character from U+3400 to U+B3FF (no
- * surrogate, nothing JSON escapes). A site's storage is counted in characters (about 5 million):
- * base64 spends 1.33 characters a byte, this 0.53. */
+ * surrogate, nothing JSON escapes). 0.53 characters a byte where base64 spends 1.33; in bytes as
+ * WebKit counts them (two a character above U+00FF) 1.07 a byte, still less than base64's 1.33. */
 const PACK_BASE = 0x3400;
 export function pack(bytes) {
   const out = new Uint16Array(1 + Math.ceil((bytes.length * 8) / 15));
@@ -185,6 +198,8 @@ export const storeMethods = {
   save() {
     if (this.role !== "player") return this.saveRecord() ? true : this.full();
     const pending = this.unsavedY;
+    // (the public doc's updates only go on a base that holds it: PUBLIC_Y_MAX_BYTES)
+    if (!this.yBase?.public) pending.public = [];
     const changed = pending.public.length > 0 || [...pending.private.values()].some((u) => u.length);
     let ok = true;
     try {
@@ -196,7 +211,7 @@ export const storeMethods = {
           for (const [id, list] of pending.private) if (list.length) update.private[id] = pack(Y.mergeUpdates(list));
         }
         const updates = [...this.yDelta.updates, update];
-        const text = JSON.stringify({ base: this.yBase.id, updates });
+        const text = toStoredJson({ base: this.yBase.id, updates });
         try {
           this.storage.setItem(Y_DELTA_KEY, text);
         } catch {
@@ -214,19 +229,19 @@ export const storeMethods = {
     return this.saveRecord() && ok ? true : this.full();
   },
 
-  /** A player's Y docs encoded whole as the new base, with the generation they are of; the
-   * updates saved before it are dropped (the base holds them). Throws when it does not fit (the
-   * previous base and updates stand). */
+  /** A player's Y docs encoded whole as the new base, with the generation they are of (the
+   * public doc only while it is small: PUBLIC_Y_MAX_BYTES); the updates saved before it are
+   * dropped (the base holds them). Throws when it does not fit (the previous base and updates
+   * stand). */
   writeBase() {
     const id = moveId();
-    const base = {
-      id, role: this.role, me: this.me, epoch: this.epoch, format: 2,
-      public: pack(Y.encodeStateAsUpdateV2(this.publicDoc)),
-      private: pack(Y.encodeStateAsUpdateV2(this.privateDocs.get(this.me))),
-    };
-    const text = JSON.stringify(base);
+    const base = { id, role: this.role, me: this.me, epoch: this.epoch, format: 2 };
+    const shared = pack(Y.encodeStateAsUpdateV2(this.publicDoc));
+    if (storedBytes(shared) <= PUBLIC_Y_MAX_BYTES) base.public = shared;
+    base.private = pack(Y.encodeStateAsUpdateV2(this.privateDocs.get(this.me)));
+    const text = toStoredJson(base);
     this.storage.setItem(Y_BASE_KEY, text);
-    this.yBase = { id, bytes: text.length };
+    this.yBase = { id, bytes: text.length, public: Object.hasOwn(base, "public") };
     this.unsavedY = { public: [], private: new Map() };
     this.yDelta = { base: id, updates: [] };
     this.yDeltaBytes = 2;
@@ -287,7 +302,7 @@ export const storeMethods = {
       ...(this.role === "mj" ? { answered: this.answersToKeep(), publications: this.publications } : {}),
     };
     try {
-      this.storage.setItem(LIVE_KEY, JSON.stringify(record));
+      this.storage.setItem(LIVE_KEY, toStoredJson(record)); // (8-bit: storage.storedJsonText)
       return true;
     } catch {
       return false;
