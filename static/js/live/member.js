@@ -9,6 +9,7 @@ import { refusal } from "./sync.js";
 import { readJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
 import { LOCAL_KEYS, META, RATE, UNDO } from "./hub.js";
+import { withWords } from "../views/log-words.js";
 
 export const MAX_QUEUE = 50;
 /** Characters answered for this phone's moves, remembered (member.js keepAnswered). */
@@ -48,6 +49,21 @@ export function adopt(pub, local, mine = []) {
   if (extra.length) out.log = [...pub.log, ...extra].sort((a, b) => (String(a?.at) < String(b?.at) ? -1 : String(a?.at) > String(b?.at) ? 1 : 0));
   return out;
 }
+
+/** How a move's label and result line are worded in this device's language (log-words.js
+ * withWords, as app.addLog words an entry): `label_words`, `summary_words`, `words_lang`, for
+ * the entry the referee logs (py/tablee/referee_kernel.py move_words), so every device reads it
+ * in its own language; {} when none of it is catalogue text (a dice expression). `labelKey`:
+ * the key of the words a move waits under (`live.op.<op>`). */
+function wordsFor(label, summary, system, labelKey = null) {
+  const entry = withWords({ label, ...(summary ? { result: { summary } } : {}), system }, { labelKey });
+  const out = {};
+  for (const key of ["label_words", "summary_words", "words_lang"]) if (Object.hasOwn(entry, key)) out[key] = entry[key];
+  return out;
+}
+
+/** The system a move's op belongs to (its entry's `system`), or null (a roll of dice). */
+const systemOf = (op) => (typeof op === "string" && op.includes(".") ? op.split(".")[0] : null);
 
 /** A move as a phone sends it: the request without the state it holds (a concealed copy). */
 function asMove(request) {
@@ -196,7 +212,9 @@ export const memberMethods = {
       const label = typeof entry.label === "string" ? entry.label.slice(0, MAX_LABEL) : "";
       const summary = typeof entry.result?.summary === "string" ? entry.result.summary.slice(0, MAX_SUMMARY) : "";
       if (typeof id === "string" && label && (label !== carried || summary)) {
-        this.move({ op: "live.log.label", id, label, ...(summary ? { summary } : {}) }).then((answer) => this.report(answer));
+        // (with how the page worded them, as its addLog keeps them on one device)
+        const words = wordsFor(label, summary, typeof entry.system === "string" ? entry.system : null);
+        this.move({ op: "live.log.label", id, label, ...(summary ? { summary } : {}), ...words }).then((answer) => this.report(answer));
       }
       return true;
     }
@@ -217,6 +235,12 @@ export const memberMethods = {
     if (!KERNEL_OPS.has(move.op) && move.label === undefined) {
       const label = move.op === "roll" && typeof move.expr === "string" ? move.expr.slice(0, MAX_LABEL) : listed;
       if (label) move = { ...move, label };
+    }
+    // And how they are worded, so the MJ's device and every phone read the entry in their own
+    // language (an English phone's test reads French on a French MJ's log).
+    if (!KERNEL_OPS.has(move.op) && typeof move.label === "string" && move.label_words === undefined) {
+      const summary = typeof move.summary === "string" ? move.summary : "";
+      move = { ...move, ...wordsFor(move.label, summary, systemOf(move.op), listed && move.label === listed ? `live.op.${move.op}` : null) };
     }
     const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
     if (listed) entry.label = listed;

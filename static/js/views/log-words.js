@@ -291,11 +291,16 @@ function stillSays(words, text, lang, app) {
   return norm(said) === norm(text);
 }
 
-/** The entry as logged, with the words of its label and result line (app.addLog). */
-export function withWords(entry) {
+/** The entry as logged, with the words of its label and result line (app.addLog; a phone's
+ * move carries them to the referee's entry, live/member.js). `labelKey`: the catalogue key
+ * the label was said from when the caller knows it (the words a phone's move waits under,
+ * `live.op.<op>`, which are no text of a system): its words when the label is that text. */
+export function withWords(entry, { labelKey = null } = {}) {
   if (!entry || typeof entry !== "object") return entry;
   const lang = language();
-  const label = wordsOf(entry.label, lang, entry.system ?? null);
+  const keyed = typeof labelKey === "string" && typeof catalogue(lang)[labelKey] === "string"
+    && typeof entry.label === "string" && norm(entry.label) === norm(fill(catalogue(lang)[labelKey], {}, lang));
+  const label = keyed ? [[labelKey]] : wordsOf(entry.label, lang, entry.system ?? null);
   const summary = wordsOf(entry.result?.summary, lang, entry.system ?? null);
   if (!label && !summary) return entry;
   return { ...entry, ...(label ? { label_words: label } : {}), ...(summary ? { summary_words: summary } : {}), words_lang: lang };

@@ -1,0 +1,98 @@
+"""A phone's move is logged in words every device reads in its own language.
+
+At a live table the MJ's device logs a phone's move (py/tablee/referee.py); the phone words its
+label and result line in its own language, and sends with them how it worded them
+(static/js/live/member.js, views/log-words.js ``withWords``), so the entry reads French on the
+French MJ's log and feed (``labelOf``, ``summaryOf``) although an English phone made it.
+Run across the real pieces: the phone's member.js in Node (tests/live/words_harness.mjs), the
+referee in Python, the entry read back in Node.
+
+Oracle: what a French page says for the same keys (i18n ``t``), and the entry as written when
+its words do not say its text.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from node_harness import NODE, ROOT, NodeHarness
+from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
+    LEA,
+    _every_move_is_its_changes,
+    move,
+    table,
+)
+from test_referee_moves import MIRA, _pz_table, _pz_test
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+
+@pytest.fixture(scope="module")
+def harness():
+    h = NodeHarness(ROOT / "tests" / "live" / "words_harness.mjs")
+    yield h
+    h.close()
+
+
+def _entry(doc, answer):
+    return next(e for e in doc["log"] if e["id"] == answer["logged"])
+
+
+#: The Point Zéro test page's label and result line (pointzero/test.js), as parts said by t.
+PAGE = {"label": ["3d6 · ", ["pointzero.ui.log_tension"]],
+        "summary": [["pointzero.ui.success"], " (", ["pointzero.ui.margin"], " +3)"]}
+
+
+def test_an_english_phones_test_reads_french_on_the_french_mjs_log(harness):
+    sent = harness("move", lang="en", request=_pz_test())
+    assert sent["label"] == "Point Zéro: skill test" and sent["words_lang"] == "en"
+    doc, answer = move(_pz_table(), MIRA, sent, seed=31)
+    entry = _entry(doc, answer)
+    # Logged at once under the phone's English words: read French by the MJ, English by the phone.
+    french = harness("said", lang="fr", parts=[["live.op.pointzero.test.roll"]])
+    assert french == "Point Zéro\u00a0: test de compétence"
+    assert harness("read", lang="fr", entry=entry)["label"] == french
+    assert harness("read", lang="en", entry=entry)["label"] == "Point Zéro: skill test"
+    # Then the page's own label and result line, in English, name the entry (live.log.label).
+    named = harness("label", lang="en", logged=answer["logged"], carried=sent["label"],
+                    entry={"kind": "pointzero.test", "system": "pointzero", "request": {"op": "pointzero.test.roll"},
+                           **PAGE})
+    assert named["op"] == "live.log.label" and named["label"] == "3d6 · Tension point"
+    doc, _ = move(doc, MIRA, named)
+    entry = _entry(doc, answer)
+    assert entry["label"] == "3d6 · Tension point" and entry["result"]["summary"] == "Success (Margin +3)"
+    assert harness("read", lang="fr", entry=entry) == {"label": harness("said", lang="fr", parts=PAGE["label"]),
+                                                       "summary": harness("said", lang="fr", parts=PAGE["summary"])}
+    assert harness("read", lang="fr", entry=entry) == {"label": "3d6 · point de Tension",
+                                                       "summary": "Réussite (Marge +3)"}
+    assert harness("read", lang="en", entry=entry) == {"label": "3d6 · Tension point", "summary": "Success (Margin +3)"}
+
+
+def test_a_french_phones_move_reads_english_on_an_english_page(harness):
+    sent = harness("move", lang="fr", request=_pz_test())
+    doc, answer = move(_pz_table(), MIRA, sent, seed=31)
+    assert harness("read", lang="en", entry=_entry(doc, answer))["label"] == "Point Zéro: skill test"
+
+
+def test_a_dice_rolls_expression_is_no_catalogue_text(harness):
+    sent = harness("move", lang="en", request={"op": "roll", "expr": "2d6+1", "seed": 4})
+    assert sent["label"] == "2d6+1" and not any(k in sent for k in ("label_words", "summary_words", "words_lang"))
+    doc, answer = move(table(), LEA, sent, seed=4)
+    assert harness("read", lang="fr", entry=_entry(doc, answer))["label"] == "2d6+1"
+
+
+def test_words_that_do_not_say_the_label_are_not_read(harness):
+    """A phone's words reword its own label only: words that say something else than the text
+    they came with (a hostile phone's "MJ a annulé…") are not read, the label is shown as
+    written; words that say it read as the catalogue's texts, and the signer stays the link's."""
+    sent = {**_pz_test(), "label": "Léa lance", "label_words": [["live.op.roll"]], "words_lang": "en"}
+    doc, answer = move(_pz_table(), MIRA, sent, seed=31)
+    entry = _entry(doc, answer)
+    assert entry["label_words"] == [["live.op.roll"]]  # kept (well formed), but says another text
+    assert harness("read", lang="fr", entry=entry)["label"] == "Léa lance"
+    assert entry["who"] == "Mira" and entry["member"] == {"id": MIRA["id"], "name": MIRA["name"]}
