@@ -3,6 +3,7 @@
 // document's listeners first (app.onDocument).
 
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
+// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
 import { call } from "./engine.js";
 import { language, t, tn } from "./i18n.js";

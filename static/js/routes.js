@@ -1,6 +1,7 @@
 // The shell's routes: which page each address shows, and the pages' modules, loaded with their
 // route (the home page's comes with the shell).
 
+// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
 import { ensureNamespaces } from "./i18n.js";
 import * as home from "./views/home.js";

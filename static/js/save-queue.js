@@ -3,6 +3,7 @@
 // chain telling a tab whose write another overwrote; the one save-state line says when the
 // table cannot be saved (docs/ARCHITECTURE.md, "Data safety").
 
+// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
 import { checkCandidate } from "./guard.js";
 import { errorMessage, has, t, tn } from "./i18n.js";

@@ -3,6 +3,7 @@
 // last change made on this page.
 
 import { html, nothing } from "../vendor/lit-html/lit-html.js";
+// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
 import { trimLogToFit } from "./guard.js";
 import { has, t } from "./i18n.js";
