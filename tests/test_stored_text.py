@@ -82,3 +82,15 @@ def test_the_undo_history_is_written_8_bit(found):
 
 def test_any_string_goes_through_and_back(found):
     assert found["fuzzBad"] == 0
+
+
+def test_a_french_table_of_1_9_m_and_its_backup_fit_what_webkit_gives_a_site(found):
+    """In a storage that counts and refuses as WebKit does (5,242,308 bytes): before, the table cost
+    3.8 MB and its backup did not fit beside it (an import on an iPhone refused)."""
+    assert 1_800_000 < found["webkit"]["chars"] < 2_000_000
+    assert found["webkit"]["saved"] and found["webkit"]["backedUp"], found["webkit"]
+    assert found["webkit"]["used"] < 5_000_000  # (storage.js STORAGE_QUOTA_BYTES)
+
+
+def test_a_table_saved_16_bit_by_a_version_before_is_written_8_bit_when_its_backup_needs_the_room(found):
+    assert found["webkitOld"] == {"backedUp": True, "same": True, "rev": True, "eightBit": True}

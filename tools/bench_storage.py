@@ -5,7 +5,7 @@ costs one byte a character when every character is at most U+00FF, two as soon a
 static/js/storage.js storedBytes). The goal must hold in both.
 
 A campaign whose log is full (tools/bench_table.py's table: 50 Unicreon sheets, each with a page
-of notes in French as the app writes it, with U+202F before « ; ? ! » and "’", and 1,000 roll
+of notes in French as a person writes it on a phone, with U+202F before « : » and "’", and 1,000 roll
 entries in the store's real shapes: about 0.93 M characters saved), one MJ's device and two
 phones, then 1,000 roll moves from the phones (each logged by the referee, pushing the oldest
 entry out). Then each device's keys, in characters and in bytes (key and value).
@@ -35,7 +35,7 @@ QUOTA = 5_000_000  # static/js/storage.js STORAGE_QUOTA_BYTES (and as many chara
 GOAL = 0.5
 UNDO_CAP = 300_000  # static/js/undo.js HISTORY_CHARS
 MOVES = 1000
-NOTES = "Notes de campagne\u202f: le voyage vers la côte, l’argent dû à la guilde\u202f; les rumeurs du port\u202f! "
+NOTES = "Notes de campagne\u202f: le voyage vers la côte, l’or dû à la guilde, les rumeurs du port. "
 
 
 def campaign() -> dict:

@@ -7,7 +7,7 @@
 import { app } from "./app.js";
 import { checkCandidate } from "./guard.js";
 import { errorMessage, has, t, tn } from "./i18n.js";
-import { DOC_KEY, newId, parseCurrent, save } from "./storage.js";
+import { DOC_KEY, newId, parseCurrent, REV_KEY, save, textHash } from "./storage.js";
 import { readHead, waitUntil, writeHead } from "./saved-head.js";
 import * as undo from "./undo.js";
 import { notices, renderAll, renderNotices } from "./render.js";
@@ -86,7 +86,7 @@ const DOC_LOCK = "tablee.document";
  * sees it (the saved revision descends from its write's parent, not from its write) and applies
  * its changes again.
  */
-const REV_KEY = "tablee.document.rev";
+// (REV_KEY, textHash: storage.js; a revision hashes the text as stored, storedJsonText)
 const REV_CHAIN = 200;
 /** This tab's writes not yet known to be in the saved table's lineage: {id, parent, mutations}. */
 const unconfirmed = [];
@@ -101,22 +101,6 @@ function readRev() {
   } catch {
     return null;
   }
-}
-
-/** Which table text a revision describes: a 32-bit FNV-1a of the text, and its length. The
- * last text hashed is remembered: a write reads the saved text back and compares it with the
- * revision two or three times, each a pass over the whole table, where one comparison of equal
- * strings is enough. */
-let hashed = { text: null, hash: null };
-function textHash(text) {
-  if (text === hashed.text) return hashed.hash;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  hashed = { text, hash: `${(h >>> 0).toString(36)}:${text.length}` };
-  return hashed.hash;
 }
 
 /** The saved table's text as this tab sees it, unparsed (null: none, or storage unreadable). */

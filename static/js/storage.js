@@ -237,6 +237,7 @@ export function backup(raw, storage = window.localStorage) {
   raw = asStored(raw);
   if (!tryWrite(key, raw, storage)) {
     pruneBackups(null, storage, { room: storedBytes(raw) });
+    shrinkSaved(storage);
     if (!tryWrite(key, raw, storage)) return null;
   }
   pruneBackups(key, storage);
@@ -252,6 +253,52 @@ function asStored(raw) {
     return raw; // (not JSON: an escape there could mean something else)
   }
   return storedJsonText(raw);
+}
+
+/** Which table text a revision describes (save-queue.js's revision chain): a 32-bit FNV-1a of
+ * the text, and its length. The last text hashed is remembered: a write reads the saved text back
+ * and compares it with the revision two or three times, each a pass over the whole table, where
+ * one comparison of equal strings is enough. */
+let hashed = { text: null, hash: null };
+export function textHash(text) {
+  if (text === hashed.text) return hashed.hash;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  hashed = { text, hash: `${(h >>> 0).toString(36)}:${text.length}` };
+  return hashed.hash;
+}
+
+/** The saved table's revision (save-queue.js). */
+export const REV_KEY = `${DOC_KEY}.rev`;
+
+/**
+ * The saved table written again as storedJsonText writes it, when a version before wrote it with
+ * its characters above U+00FF as they are (twice the bytes on WebKit): the same value, so its
+ * revision stays, its hash now of the new text. Made when a backup does not fit (an import on a
+ * phone whose large table was saved before): the room it frees may be what the backup needs.
+ * Changes nothing when the table is not JSON or already 8-bit, or when anything fails.
+ */
+function shrinkSaved(storage) {
+  try {
+    const saved = storage.getItem(DOC_KEY);
+    if (typeof saved !== "string" || !WIDE.test(saved)) return;
+    JSON.parse(saved);
+    const stored = storedJsonText(saved);
+    if (stored === saved) return;
+    const rawRev = storage.getItem(REV_KEY);
+    const rev = rawRev === null ? null : JSON.parse(rawRev);
+    storage.setItem(DOC_KEY, stored); // (smaller than what it replaces: it fits)
+    if (storage.getItem(DOC_KEY) !== stored) {
+      storage.setItem(DOC_KEY, saved);
+      return;
+    }
+    if (isObject(rev) && rev.hash === textHash(saved)) storage.setItem(REV_KEY, JSON.stringify({ ...rev, hash: textHash(stored) }));
+  } catch {
+    // not JSON, or storage refused: the saved table stays as it was
+  }
 }
 
 export function listBackups(storage = window.localStorage) {

@@ -1,7 +1,7 @@
 // What storage.js writes to localStorage, and how it counts it (tests/test_stored_text.py): reads
 // {table, old} as JSON on stdin and answers one JSON object of findings on stdout. The storage is
 // a Map that keeps exactly the strings it is given.
-import { backup, pruneBackups, readableText, save, storageParts, storageUsage, storedBytes, storedJsonText, toStoredJson } from "../../static/js/storage.js";
+import { backup, pruneBackups, readableText, REV_KEY, save, storageParts, storageUsage, storedBytes, storedJsonText, textHash, toStoredJson } from "../../static/js/storage.js";
 import { writeHistory, HISTORY_KEY } from "../../static/js/undo.js";
 
 function memoryStorage() {
@@ -23,6 +23,20 @@ const maxCode = (s) => {
   for (let i = 0; i < s.length; i += 1) max = Math.max(max, s.charCodeAt(i));
   return max;
 };
+
+/** localStorage as WebKit counts it: a write that would take the site past `quota` bytes (keys
+ * and values, storedBytes) throws and changes nothing. */
+function webkitStorage(quota = 5242308) {
+  const storage = memoryStorage();
+  const used = () => [...storage.data].reduce((n, [k, v]) => n + storedBytes(k) + storedBytes(v), 0);
+  const set = storage.setItem;
+  storage.setItem = (k, v) => {
+    const before = storage.data.has(k) ? storedBytes(k) + storedBytes(storage.data.get(k)) : 0;
+    if (used() - before + storedBytes(k) + storedBytes(String(v)) > quota) throw new DOMException("full", "QuotaExceededError");
+    set(k, v);
+  };
+  return storage;
+}
 
 const input = JSON.parse(await new Promise((resolve) => {
   let text = "";
@@ -70,6 +84,32 @@ out.cjk = { same: storedJsonText(cjk) === cjk };
 const history = memoryStorage();
 writeHistory(history, { undo: [{ id: "u1", at: "x", label: { key: "other", params: {} }, changes: [{ p: ["name"], b: "L’aube", a: "Nuit\u202f!" }] }], redo: [] });
 out.history = { max: maxCode(history.getItem(HISTORY_KEY)), name: JSON.parse(history.getItem(HISTORY_KEY)).undo[0].changes[0].a };
+
+// A French table of 1.9 M characters, saved, then backed up (an import replaces it): both fit in
+// what WebKit gives a site. Saved by a version before (16-bit: 3.8 MB), the backup that does not
+// fit beside it writes the saved table 8-bit first (the same value, its revision's hash along).
+{
+  // (French as a person types it on a phone: "’" for each apostrophe, U+202F before « ; »: 3 %)
+  const line = `L’équipée a quitté le port à l’aube, la dette envers la guilde reste à payer\u202f; le capitaine se tait. `;
+  const big = { ...input.table, characters: input.table.characters.map((c, i) => ({ ...c, notes: line.repeat(900 + i) })) };
+  const plain = JSON.stringify(big);
+  const wk = webkitStorage();
+  let saved = true;
+  try {
+    save(big, wk);
+  } catch {
+    saved = false;
+  }
+  const backupKey = saved ? backup(wk.getItem("tablee.document"), wk) : null;
+  out.webkit = { chars: plain.length, saved, backedUp: backupKey !== null, used: storageUsage(wk).used };
+  const old = webkitStorage();
+  old.setItem("tablee.document", plain);
+  old.setItem(REV_KEY, JSON.stringify({ id: "rev-1", hash: textHash(plain), chain: ["rev-1"] }));
+  const oldKey = backup(plain, old);
+  const now = old.getItem("tablee.document");
+  out.webkitOld = { backedUp: oldKey !== null, same: now !== null && JSON.stringify(JSON.parse(now)) === plain, rev: JSON.parse(old.getItem(REV_KEY)).hash === textHash(now ?? ""),
+    eightBit: now !== null && storedBytes(now) === now.length };
+}
 
 // Any string (lone surrogates, escapes, backslashes, controls) goes through and back.
 let seed = 7;
