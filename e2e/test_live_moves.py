@@ -217,6 +217,16 @@ def pz_character(cid: str, name: str) -> dict:
     return c
 
 
+def french_summary(english: str) -> str:
+    """A Point Zéro test's result line (pointzero/test.js logResult: "<verdict> (Margin <n>)")
+    as a French page says it, from the catalogues."""
+    texts = {lang: json.loads((ROOT / "static" / "i18n" / lang / "pointzero.json").read_text("utf-8"))
+             for lang in ("fr", "en")}
+    verdict, margin = re.fullmatch(r"(.+) \(Margin (.+)\)", english).groups()
+    key = next(k for k, v in texts["en"].items() if v == verdict and k.startswith("pointzero.ui."))
+    return f"{texts['fr'][key]} ({texts['fr']['pointzero.ui.margin']} {margin})"
+
+
 def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     state = h({"op": "pointzero.state.new"})["state"]
     state = h({"op": "pointzero.mj.threshold", "state": state, "threshold": 3})["state"]
@@ -226,8 +236,11 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
                  "log": [], "systems": {"pointzero": state}, "settings": {}})
     mj, (lea, mo) = live_table(devices, site, doc, [("Léa", ["p-mira"]), ("Mo", ["p-zed"])])
 
-    # Léa: Mécanique/ADR with a Tension point and one die of Surpassement.
+    # Léa: Mécanique/ADR with a Tension point and one die of Surpassement, her phone in English
+    # (the device's language: the MJ's stays French).
     before = wait_saved(mj, "d => true")
+    lea.click("#lang-toggle")
+    expect(lea.locator("html")).to_have_attribute("lang", "en")
     open_page(lea, site, "pointzero/test/p-mira")
     lea.select_option("#pz-t-attr", "1")
     lea.check("#pz-t-tension")
@@ -246,9 +259,12 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     expect(result).to_have_attribute("data-total", str(same["result"]["total"]))
     assert same["result"]["surpassement_bonus"] == 2 and same["plan"]["dice"] == 7  # 6 + 2 Tension − 1 sacrificed
     assert without_log(wait_saved(mj, "d => d.log.length === 1")) == without_log(after)  # her roll, logged once
-    # Her page's result line joins the referee's entry (live.log.label), as on the MJ's device.
+    # Her page's result line joins the referee's entry (live.log.label), as on the MJ's device,
+    # in her words (English) with how they were worded, so every device reads it in its own.
     her_roll = wait_saved(mj, "d => d.log.length === 1 && typeof d.log[0].result.summary === 'string'")["log"][0]
     assert her_roll["result"]["total"] == same["result"]["total"] and her_roll["request"]["seed"] == seed
+    assert her_roll["words_lang"] == "en" and "(Margin " in her_roll["result"]["summary"]
+    assert her_roll["label"].endswith(" · Tension point")
 
     # Mo: another use of a Tension point on his phone reaches the threshold (3): Tension critique.
     open_page(mo, site, "pointzero")
@@ -308,7 +324,9 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     # "Vérifier / rejouer" that replays it on the MJ's engine and finds the same outcome.
     mj.evaluate("() => { location.hash = '#/log'; }")
     row = mj.locator("[data-testid=log-entry]").filter(has=mj.locator(f"#verify-log-{her_roll['id']}"))
-    expect(row).to_contain_text(her_roll["result"]["summary"])
+    # In French on the MJ's French log, though her English phone logged it.
+    expect(row.get_by_test_id("log-summary")).to_have_text(french_summary(her_roll["result"]["summary"]))
+    expect(row.locator("strong")).to_have_text(f"Mira · {her_roll['label'].removesuffix('Tension point')}point de Tension")
     expect(row.locator(".log-total")).to_have_text(str(same["result"]["total"]))
     row.locator(f"#verify-log-{her_roll['id']}").click()
     expect(row.locator("[data-testid=verify-out]")).to_have_attribute("data-status", "same", timeout=30_000)
