@@ -326,7 +326,8 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     row = mj.locator("[data-testid=log-entry]").filter(has=mj.locator(f"#verify-log-{her_roll['id']}"))
     # In French on the MJ's French log, though her English phone logged it.
     expect(row.get_by_test_id("log-summary")).to_have_text(french_summary(her_roll["result"]["summary"]))
-    expect(row.locator("strong")).to_have_text(f"Mira · {her_roll['label'].removesuffix('Tension point')}point de Tension")
+    expect(row.locator("strong")).to_have_text(
+        f"Mira (Léa) · {her_roll['label'].removesuffix('Tension point')}point de Tension")
     expect(row.locator(".log-total")).to_have_text(str(same["result"]["total"]))
     row.locator(f"#verify-log-{her_roll['id']}").click()
     expect(row.locator("[data-testid=verify-out]")).to_have_attribute("data-status", "same", timeout=30_000)

@@ -66,11 +66,12 @@ def test_an_english_phones_test_reads_french_on_the_french_mjs_log(harness):
     doc, _ = move(doc, MIRA, named)
     entry = _entry(doc, answer)
     assert entry["label"] == "3d6 · Tension point" and entry["result"]["summary"] == "Success (Margin +3)"
-    assert harness("read", lang="fr", entry=entry) == {"label": harness("said", lang="fr", parts=PAGE["label"]),
-                                                       "summary": harness("said", lang="fr", parts=PAGE["summary"])}
-    assert harness("read", lang="fr", entry=entry) == {"label": "3d6 · point de Tension",
-                                                       "summary": "Réussite (Marge +3)"}
-    assert harness("read", lang="en", entry=entry) == {"label": "3d6 · Tension point", "summary": "Success (Margin +3)"}
+    french = harness("read", lang="fr", entry=entry)
+    assert (french["label"], french["summary"]) == (harness("said", lang="fr", parts=PAGE["label"]),
+                                                    harness("said", lang="fr", parts=PAGE["summary"]))
+    assert (french["label"], french["summary"]) == ("3d6 · point de Tension", "Réussite (Marge +3)")
+    english = harness("read", lang="en", entry=entry)
+    assert (english["label"], english["summary"]) == ("3d6 · Tension point", "Success (Margin +3)")
 
 
 def test_a_french_phones_move_reads_english_on_an_english_page(harness):
@@ -96,3 +97,22 @@ def test_words_that_do_not_say_the_label_are_not_read(harness):
     assert entry["label_words"] == [["live.op.roll"]]  # kept (well formed), but says another text
     assert harness("read", lang="fr", entry=entry)["label"] == "Léa lance"
     assert entry["who"] == "Mira" and entry["member"] == {"id": MIRA["id"], "name": MIRA["name"]}
+
+
+def test_the_log_signs_a_phones_entry_with_its_member_whatever_its_words_say(harness):
+    """A phone whose character is named "MJ", its words saying "MJ" too: the log shows the
+    member the link belongs to after it (views/log.js signerOf), as the referee stamped it."""
+    doc = _pz_table()
+    doc["characters"][0]["name"] = "MJ"
+    sent = {**_pz_test(), "label": "MJ", "label_words": ["MJ"], "words_lang": "fr"}
+    doc, answer = move(doc, MIRA, sent, seed=31)
+    entry = _entry(doc, answer)
+    assert entry["who"] == "MJ" and entry["member"]["name"] == "Léa"
+    assert harness("read", lang="fr", entry=entry)["signer"] == "MJ (Léa)"
+    # An entry signed with the member already, or by the member alone, or the MJ's own (no member).
+    for who, member, shown in (("Aube (Léa)", {"id": "m", "name": "Léa"}, "Aube (Léa)"),
+                               ("Léa", {"id": "m", "name": "Léa"}, "Léa"), ("Mira", None, "Mira")):
+        e = {**entry, "who": who, **({"member": member} if member else {})}
+        if member is None:
+            e.pop("member")
+        assert harness("read", lang="fr", entry=e)["signer"] == shown

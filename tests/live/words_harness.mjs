@@ -8,7 +8,7 @@
 // - `label` {lang, logged, carried, entry}: what the page's addLog that follows a move (the
 //   entry the referee logged as `logged`, under the words `carried`) sends: a `live.log.label`
 //   move or null. The entry's label and summary are given as parts said in `lang` (`said`).
-// - `read` {lang, entry}: the entry's label and result line on a page in `lang`.
+// - `read` {lang, entry}: the entry's label, result line and signer on a page in `lang`.
 // - `said` {lang, parts}: parts said in `lang` (a part is text or [key, params], said by t).
 import { readFileSync } from "node:fs";
 import { serveLines } from "./lines.mjs";
@@ -25,7 +25,7 @@ globalThis.fetch = async (url) => {
 };
 
 const i18n = await import("../../static/js/i18n.js");
-const { labelOf, summaryOf } = await import("../../static/js/views/log-words.js");
+const { labelOf, signerOf, summaryOf } = await import("../../static/js/views/log-words.js");
 const { memberMethods } = await import("../../static/js/live/member.js");
 for (const lang of i18n.LANGUAGES) await i18n.ensureLanguage(lang);
 
@@ -67,7 +67,7 @@ serveLines({
   },
   read({ lang, entry }) {
     i18n.setLanguage(lang);
-    return { label: labelOf(entry), summary: summaryOf(entry) };
+    return { label: labelOf(entry), summary: summaryOf(entry), signer: signerOf(entry) };
   },
   said({ lang, parts }) {
     i18n.setLanguage(lang);

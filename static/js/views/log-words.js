@@ -326,6 +326,18 @@ function older(text, system) {
   return say(olderMemo.get(memoKey));
 }
 
+/** Who an entry is signed by, as the log shows it: its `who` (the acting character's name, as
+ * the page signs it), and for an entry a live table's referee wrote for a member (`member`: the
+ * link's, py/tablee/referee_kernel.py stamp) that member's name when `who` does not end with it
+ * already ("Mira (Léa)"): a phone whose character is named "MJ" reads "MJ (Léa)", never as the
+ * MJ. Never from an entry's words: they say its label and result line only. */
+export function signerOf(e) {
+  const who = typeof e?.who === "string" ? e.who : "";
+  const name = typeof e?.member?.name === "string" ? e.member.name.trim() : "";
+  if (!name || who === name || who.endsWith(`(${name})`)) return who;
+  return who ? `${who} (${name})` : name;
+}
+
 /** An entry's label in the reader's language (its stored label when its words are unknown). */
 export function labelOf(e, app = null) {
   return (stillSays(e.label_words, e.label, e.words_lang, app) ? say(e.label_words) : null) ?? older(e.label, e.system ?? null) ?? e.label;

@@ -8,7 +8,7 @@ import { colon, formatTime, t, tn } from "../i18n.js";
 import { downloadJson, fileStamp } from "../storage.js";
 import { memberNow } from "./audience.js";
 import { downloadLogCsv } from "./exports.js";
-import { labelOf, summaryOf } from "./log-words.js";
+import { labelOf, signerOf, summaryOf } from "./log-words.js";
 import { shareButton } from "./ui.js";
 import { checkOf, offersVerify, seedOf, verifyControl } from "./verify.js";
 
@@ -47,7 +47,7 @@ function entryView(app, e) {
   const summary = summaryOf(e, app);
   return html`<li class="log-entry" data-testid="log-entry" data-kind=${e.kind} tabindex="-1">
     <header>
-      <span><strong>${e.who ? `${e.who} · ` : ""}${label || e.kind}</strong>${e.to ? html` <span class="log-to" data-testid="log-to">${audience(app, e.to)}</span>` : nothing}</span>
+      <span><strong>${signerOf(e) ? `${signerOf(e)} · ` : ""}${label || e.kind}</strong>${e.to ? html` <span class="log-to" data-testid="log-to">${audience(app, e.to)}</span>` : nothing}</span>
       <time class="muted small" datetime=${e.at}>${formatTime(e.at)}</time>
     </header>
     ${e.result?.total !== undefined ? html`<span class="log-total">${e.result.total}</span>` : nothing}
