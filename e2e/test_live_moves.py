@@ -265,6 +265,9 @@ def test_point_zero_tension_and_surpassement_from_the_phones(devices, site):
     assert her_roll["result"]["total"] == same["result"]["total"] and her_roll["request"]["seed"] == seed
     assert her_roll["words_lang"] == "en" and "(Margin " in her_roll["result"]["summary"]
     assert her_roll["label"].endswith(" · Tension point")
+    # The MJ's feed (on screen) words it in French too.
+    expect(mj.get_by_test_id("live-feed-words").filter(
+        has_text=french_summary(her_roll["result"]["summary"])).first).to_be_visible()
 
     # Mo: another use of a Tension point on his phone reaches the threshold (3): Tension critique.
     open_page(mo, site, "pointzero")
