@@ -66,12 +66,19 @@ export function storedBytes(text) {
   return WIDE.test(text) ? 2 * text.length : text.length;
 }
 
+/** `text` (every character at most U+00FF) as a string WebKit keeps 8-bit. WebKit counts a value
+ * by how it holds it, not by its characters: JSON.stringify of a table holding a 16-bit string,
+ * or `replace` on a 16-bit text, makes a 16-bit string even when every character is Latin-1
+ * (measured: such a text of 3 M characters does not fit, the same characters read back by atob
+ * do). atob's answer is bytes, which WebKit holds 8-bit. */
+const eightBit = (text) => atob(btoa(text));
+
 const escapeWide = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
  * JSON text as it is written to localStorage: each character above U+00FF written as its
- * `\uXXXX` escape, so the text is 8-bit and costs one byte a character on WebKit instead of
- * two (Tablée's French puts U+202F before « ; ? ! », "’", "−" in nearly every table). Valid JSON
+ * `\uXXXX` escape, and the text made a string WebKit holds 8-bit (eightBit), so it costs one byte
+ * a character on WebKit instead of two (Tablée's French puts U+202F before « ; ? ! », "’", "−" in nearly every table). Valid JSON
  * that parses back to the same value: in JSON such a character can only stand inside a string,
  * where its escape means the same (a pair of surrogates escaped one unit at a time too). Left as
  * it is when the escapes would cost more than two bytes a character (a fifth or more of the
@@ -79,10 +86,10 @@ const escapeWide = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
  * JSON.stringify made, or text JSON.parse reads).
  */
 export function storedJsonText(json) {
-  if (!WIDE.test(json)) return json;
+  if (!WIDE.test(json)) return eightBit(json);
   let wide = 0;
   for (let i = 0; i < json.length; i += 1) if (json.charCodeAt(i) > 0xff) wide += 1;
-  return 5 * wide < json.length ? json.replace(WIDE_ALL, escapeWide) : json;
+  return 5 * wide < json.length ? eightBit(json.replace(WIDE_ALL, escapeWide)) : json;
 }
 
 /** JSON.stringify(value) as localStorage keeps it (storedJsonText). Read back with JSON.parse. */
@@ -246,7 +253,8 @@ export function backup(raw, storage = window.localStorage) {
 
 /** `raw` as a backup keeps it: storedJsonText when it is JSON, else as it is. */
 function asStored(raw) {
-  if (typeof raw !== "string" || !WIDE.test(raw)) return raw;
+  if (typeof raw !== "string") return raw;
+  if (!WIDE.test(raw)) return eightBit(raw);
   try {
     JSON.parse(raw);
   } catch {
