@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from bench_table import saved_table
 from engines import journeys as J
 from engines.drivers import WebKitPage, missing
-from bench_table import saved_table
 
 # Selenium 4.50's own WebKitGTK driver still builds its connection the deprecated way.
 pytestmark = pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
