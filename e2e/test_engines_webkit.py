@@ -4,7 +4,8 @@ journeys of e2e/engines/journeys.py: boot to ready with the snapshot made, a rel
 it, an offline reload; each of the five systems' tests; export and import, a share link, an undo.
 One browser for the module, on a site served for it alone (stopped for the offline reload).
 Debian's WebKitGTK is built without WebRTC: the live page says in plain words that this browser
-cannot join a live table.
+cannot join a live table. WebKit's storage quota counts a 16-bit value at two bytes a character:
+a French table of 1.9 M characters and the backup an import makes of it both fit.
 
 Where the driver, Xvfb or selenium is missing and cannot be installed, the module skips and says
 why; under CI it fails instead (`make test` installs them: tools/browser.sh)."""
