@@ -35,7 +35,7 @@ QUOTA = 5_000_000  # static/js/storage.js STORAGE_QUOTA_BYTES (and as many chara
 GOAL = 0.5
 UNDO_CAP = 300_000  # static/js/undo.js HISTORY_CHARS
 MOVES = 1000
-NOTES = "Notes de campagne\u202f: le voyage vers la côte, l’or dû à la guilde, les rumeurs du port. "
+NOTES = "Notes de campagne\u202f: le voyage vers la côte, l’or dû à la guilde, les rumeurs du vieux port. "
 
 
 def campaign() -> dict:
