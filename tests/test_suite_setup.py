@@ -87,3 +87,19 @@ def test_the_suite_runs_its_longest_tests_first_and_remembers_durations(tmp_path
     assert run.returncode == 0, run.stdout + run.stderr
     durations = json.loads((tmp_path / ".pytest_cache" / "v" / "tablee" / "durations").read_text())
     assert set(durations) == {"a/test_a.py::test_quick", "a/test_a.py::test_slow", "a/test_a.py::test_also_quick"}
+
+
+def test_no_two_test_modules_share_a_name():
+    """pytest imports tests/ and e2e/ as top-level modules (rootdir conftest, no packages): two
+    files of one name cannot both be collected, and the whole run fails with "import file
+    mismatch" (it happened twice: test_theorem_oppositions.py, test_live_once.py)."""
+    root = Path(__file__).resolve().parent.parent
+    seen: dict[str, Path] = {}
+    clashes = []
+    for path in sorted([*root.glob("tests/**/*.py"), *root.glob("e2e/**/*.py")]):
+        if path.name == "conftest.py" or path.name == "__init__.py":
+            continue
+        if path.stem in seen:
+            clashes.append(f"{seen[path.stem].relative_to(root)} ~ {path.relative_to(root)}")
+        seen.setdefault(path.stem, path)
+    assert not clashes, clashes
