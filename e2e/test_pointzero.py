@@ -147,6 +147,8 @@ def test_lock_opposition_tension_critique_and_reload(app):
         "Tension critique : le Surpassement n'est plus possible.")
     expect(app.locator("#pz-sacrifice-1")).to_have_count(0)
     no_horizontal_scroll(app)
+    # The roll's log entry is saved by its own write after the state's: wait for both.
+    wait_doc(app, "d.log.filter(e => e.kind === 'pointzero.test').length === 3")
     before = saved_document(app)
 
     # Reload: everything as it was.
