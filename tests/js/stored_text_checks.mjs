@@ -3,20 +3,7 @@
 // a Map that keeps exactly the strings it is given.
 import { backup, pruneBackups, readableText, REV_KEY, save, storageParts, storageUsage, storedBytes, storedJsonText, textHash, toStoredJson } from "../../static/js/storage.js";
 import { writeHistory, HISTORY_KEY } from "../../static/js/undo.js";
-
-function memoryStorage() {
-  const data = new Map();
-  return {
-    data,
-    get length() {
-      return data.size;
-    },
-    key: (i) => [...data.keys()][i] ?? null,
-    getItem: (k) => (data.has(k) ? data.get(k) : null),
-    setItem: (k, v) => data.set(k, String(v)),
-    removeItem: (k) => data.delete(k),
-  };
-}
+import { memoryStorage } from "../live/memory_storage.mjs";
 
 const maxCode = (s) => {
   let max = 0;

@@ -15,6 +15,7 @@
 // move it accepts is recorded, in order, so a test can replay them.
 import * as encoding from "lib0/encoding";
 import { serveLines } from "./lines.mjs";
+import { memoryStorage } from "./memory_storage.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
 import { Session, adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges } from "../../static/js/live/session.js";
 import { readJson, writeJson } from "../../static/js/live/ydoc.js";
@@ -23,15 +24,6 @@ import * as Y from "yjs";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-
-function memoryStorage() {
-  const data = new Map();
-  return {
-    getItem: (k) => (data.has(k) ? data.get(k) : null),
-    setItem: (k, v) => data.set(k, String(v)),
-    removeItem: (k) => data.delete(k),
-  };
-}
 
 /** The stand-in for store.share (audience player). */
 function playerView(doc) {

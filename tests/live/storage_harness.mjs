@@ -12,6 +12,7 @@
 // history (a phone's moves are not kept there; the MJ's own changes are, at most 300,000
 // characters: the bench adds that bound), the engine's snapshot (outside localStorage).
 import { serveLines } from "./lines.mjs";
+import { memoryStorage } from "./memory_storage.mjs";
 import { memoryLinkPair } from "../../static/js/live/sync.js";
 import { Session } from "../../static/js/live/session.js";
 import { readJson } from "../../static/js/live/ydoc.js";
@@ -20,21 +21,6 @@ import { toBase64Url } from "../../static/js/share/codec.js";
 import * as Y from "yjs";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-
-/** localStorage in memory: what a site's storage holds, counted in characters. */
-function memoryStorage() {
-  const data = new Map();
-  return {
-    data,
-    get length() {
-      return data.size;
-    },
-    key: (i) => [...data.keys()][i] ?? null,
-    getItem: (k) => (data.has(k) ? data.get(k) : null),
-    setItem: (k, v) => data.set(k, String(v)),
-    removeItem: (k) => data.delete(k),
-  };
-}
 
 /** The stand-in for store.share (audience player): the MJ's secrets out. */
 function playerView(doc) {
