@@ -320,56 +320,131 @@ function opened(pc, channel, timeoutMs) {
   });
 }
 
-function newConnection(servers) {
+function newConnection(servers, certificates) {
   if (!webrtcAvailable()) throw new LiveError("no_webrtc");
-  return new RTCPeerConnection({ iceServers: servers });
+  return new RTCPeerConnection(certificates ? { iceServers: servers, certificates } : { iceServers: servers });
+}
+
+/** The DTLS certificate every connection of this page's invitations uses (one key, one
+ * fingerprint: see createOffer). Made once per page. */
+let certificate = null;
+
+async function tableCertificate() {
+  if (typeof RTCPeerConnection?.generateCertificate !== "function") return null;
+  certificate ??= RTCPeerConnection.generateCertificate({ name: "ECDSA", namedCurve: "P-256" }).catch(() => null);
+  const made = await certificate;
+  if (made === null || (made.expires && made.expires < Date.now() + OFFER_LIFETIME_S * 1000)) {
+    certificate = null; // (refused or about to expire: the next invitation makes another)
+  }
+  return made;
+}
+
+const UFRAG_LINE = /^a=ice-ufrag:(\S+)$/m;
+const PWD_LINE = /^a=ice-pwd:(\S+)$/m;
+const FINGERPRINT_LINE = /^a=fingerprint:(\S+ \S+)$/m;
+
+/** The SDP with its ICE credentials replaced by `ufrag` and `pwd` (every media section). */
+function withCredentials(sdp, ufrag, pwd) {
+  return sdp.replace(/^a=ice-ufrag:\S+$/gm, `a=ice-ufrag:${ufrag}`).replace(/^a=ice-pwd:\S+$/gm, `a=ice-pwd:${pwd}`);
 }
 
 /**
- * The MJ's side: an offer for one player. Returns {id, text, accept(answerText), close()};
- * `accept` reads the answer (a LiveError, and nothing changed, when it is not this offer's
- * answer), then resolves with the Link once the channel is open (its `peer` is
- * {memberId, name}), or rejects LiveError("unreachable") after CONNECT_TIMEOUT_MS.
+ * The MJ's side: one invitation that any number of phones answer, each getting its own
+ * connection. Returns {id, text, check(answerText), accept(answerText), close()}; `accept`
+ * reads the answer (a LiveError, and nothing changed, when it is not this invitation's answer
+ * or was accepted already), then resolves with the Link once the channel is open (its `peer`
+ * is {memberId, name, key}), or rejects LiveError("unreachable") when ICE fails or after
+ * CONNECT_TIMEOUT_MS.
+ *
+ * How one offer serves several phones: every connection of the invitation is made with the
+ * same DTLS certificate (so the same fingerprint) and the same ICE user fragment and password
+ * (written into each new offer before `setLocalDescription`), so each phone's answer to the one
+ * offer describes a connection with a fresh RTCPeerConnection as well as with the first. The
+ * first connection (the invitation's) only holds its ports and is never answered: each
+ * accepted answer gets a new connection, whose checks reach the phone at the addresses its
+ * answer gave, and the phone learns the MJ's new ports from those checks (peer-reflexive
+ * candidates). Tested with Chromium and Firefox on both sides (docs/ARCHITECTURE.md).
  */
 export async function createOffer({ servers = iceServers(), now = Date.now(), timeoutMs = CONNECT_TIMEOUT_MS } = {}) {
-  const pc = newConnection(servers);
-  const channel = pc.createDataChannel("tablee", { ordered: true });
-  await pc.setLocalDescription(await pc.createOffer());
-  await gathered(pc);
+  const cert = await tableCertificate();
+  const certificates = cert ? [cert] : undefined;
+  const holder = newConnection(servers, certificates);
+  const holderChannel = holder.createDataChannel("tablee", { ordered: true });
+  await holder.setLocalDescription(await holder.createOffer());
+  await gathered(holder);
+  const sdp = holder.localDescription.sdp;
+  const ufrag = sdp.match(UFRAG_LINE)?.[1];
+  const pwd = sdp.match(PWD_LINE)?.[1];
+  const fingerprint = sdp.match(FINGERPRINT_LINE)?.[1];
   const id = randomId();
-  const text = await writeSignal({ k: "offer", id, t: Math.floor(now / 1000), sdp: compactSdp(pc.localDescription.sdp) });
-  let used = false;
+  const text = await writeSignal({ k: "offer", id, t: Math.floor(now / 1000), sdp: compactSdp(sdp) });
+  /** The answers accepted (by their ICE user fragment): one connection each. */
+  const accepted = new Set();
+  let closed = false;
+  let first = true;
   return {
     id,
     text,
-    get used() {
-      return used;
+    /** How many answers this invitation accepted. */
+    get answered() {
+      return accepted.size;
     },
-    /** The answer's player ({memberId, name}) when `answerText` answers this offer; throws LiveError. */
+    /** The answer's player ({memberId, name, key, ...}) when `answerText` answers this
+     * invitation and was not accepted yet; throws LiveError. */
     async check(answerText) {
       const answer = await readSignal(answerText, "answer");
-      if (answer.id !== id) throw new LiveError("other_offer");
-      if (used) throw new LiveError("used");
+      if (answer.id !== id || closed) throw new LiveError("other_offer");
+      if (accepted.has(answerUfrag(answer))) throw new LiveError("used");
       return answer;
     },
     async accept(answerText) {
       const answer = await this.check(answerText);
-      if (used) throw new LiveError("used"); // another accept() got there while this one read
-      used = true;
-      try {
-        await pc.setRemoteDescription({ type: "answer", sdp: expandSdp(answer.sdp) });
-      } catch {
-        pc.close();
-        throw new LiveError("sdp");
-      }
-      const link = await opened(pc, channel, timeoutMs);
+      const key = answerUfrag(answer);
+      if (accepted.has(key)) throw new LiveError("used"); // another accept() got there while this one read
+      accepted.add(key);
+      const pc = await answerConnection(answer);
+      const link = await opened(pc, pc.channel, timeoutMs);
       link.peer = { memberId: answer.memberId, name: answer.name, key: answer.key };
       return link;
     },
     close() {
-      pc.close();
+      closed = true;
+      holder.close();
     },
   };
+
+  /** A connection for one answer: the invitation's certificate and credentials, its own ports. */
+  async function answerConnection(answer) {
+    // Without a shared certificate (a browser that cannot make one), only the invitation's own
+    // connection can take an answer: one phone per invitation, as before.
+    const fresh = Boolean(cert && ufrag && pwd);
+    if (!fresh && !first) throw new LiveError("used");
+    first = false;
+    let pc = holder;
+    let channel = null;
+    try {
+      if (fresh) {
+        pc = newConnection(servers, certificates);
+        channel = pc.createDataChannel("tablee", { ordered: true });
+        const offer = await pc.createOffer();
+        await pc.setLocalDescription({ type: "offer", sdp: withCredentials(offer.sdp, ufrag, pwd) });
+        const local = pc.localDescription.sdp;
+        if (local.match(UFRAG_LINE)?.[1] !== ufrag || local.match(FINGERPRINT_LINE)?.[1] !== fingerprint) throw new LiveError("sdp");
+      } else {
+        channel = holderChannel;
+      }
+      await pc.setRemoteDescription({ type: "answer", sdp: expandSdp(answer.sdp) });
+    } catch {
+      pc.close();
+      throw new LiveError("sdp");
+    }
+    pc.channel = channel;
+    return pc;
+  }
+}
+
+function answerUfrag(answer) {
+  return answer.sdp.match(/^a=ice-ufrag:(\S+)$/m)?.[1] ?? answer.sdp;
 }
 
 /** The offer a text holds (see readSignal), for the player's page to check before answering. */
@@ -399,9 +474,30 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
   }
   await gathered(pc);
   const text = await writeSignal({ k: "answer", id: read.id, m: member, s: key, n: player, sdp: compactSdp(pc.localDescription.sdp) });
+  // ICE that failed after the MJ's device reached this phone is the network's doing
+  // ("unreachable": the Wi-Fi isolates the devices...); ICE that failed without a word from the
+  // MJ's device is an invitation it no longer serves (its page reloaded, the table closed) or an
+  // answer it has not read: "unanswered", said without blaming the Wi-Fi.
+  let heard = false;
+  const listen = async () => {
+    try {
+      (await pc.getStats()).forEach((s) => {
+        if (s.type === "remote-candidate" && s.candidateType === "prflx") heard = true;
+        if (s.type === "candidate-pair" && ((s.requestsReceived ?? 0) > 0 || (s.responsesReceived ?? 0) > 0)) heard = true;
+      });
+    } catch {
+      // no statistics: what was heard stays as it was
+    }
+  };
   const failed = new Promise((_, reject) => {
+    pc.addEventListener("iceconnectionstatechange", () => {
+      if (pc.iceConnectionState === "checking" || pc.iceConnectionState === "connected" || pc.iceConnectionState === "disconnected") listen();
+    });
     pc.addEventListener("connectionstatechange", () => {
-      if (pc.connectionState === "failed" || pc.connectionState === "closed") reject(new LiveError("unreachable"));
+      if (pc.connectionState === "failed" || pc.connectionState === "closed") {
+        const state = pc.connectionState;
+        listen().then(() => reject(new LiveError(heard || state === "closed" ? "unreachable" : "unanswered")));
+      }
     });
   });
   failed.catch(() => {}); // once the link is open, a later failure is the link's onclose

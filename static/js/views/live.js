@@ -98,8 +98,6 @@ function rttText(link) {
 const host = {
   /** Invitations waiting for an answer: id -> offer (rtc.createOffer). */
   pending: new Map(),
-  /** Invitations already answered (an answer pasted twice says so). */
-  used: new Set(),
   /** The invitation on screen: {id, url, matrix}. */
   current: null,
   making: false,
@@ -208,14 +206,21 @@ async function acceptAnswer(app) {
   }
   const offer = host.pending.get(answer.id);
   if (!offer) {
-    host.answerError = t(`live.bad.${host.used.has(answer.id) ? "used" : "other_offer"}`);
+    host.answerError = t("live.bad.other_offer");
     app.rerender();
     document.getElementById("live-answer")?.focus();
     return;
   }
-  // From here the invitation is spent: the field empties and the next player gets a new one.
-  host.pending.delete(answer.id);
-  host.used.add(answer.id);
+  // The invitation stays: every phone that opened it may answer it (rtc.js createOffer). The
+  // same answer read twice (scanned, then pasted) says so and opens nothing.
+  try {
+    await offer.check(text);
+  } catch (error) {
+    host.answerError = reason(error);
+    app.rerender();
+    document.getElementById("live-answer")?.focus();
+    return;
+  }
   host.answer = "";
   // The list of players changes only for an answer that passes the key (and name) check: a
   // phone answering with Léa's id and another key never marks Léa "connexion…".
@@ -223,10 +228,6 @@ async function acceptAnswer(app) {
   const before = host.players.get(answer.memberId);
   if (admitted) host.players.set(answer.memberId, { name: answer.name, state: "connecting", link: before?.link ?? null });
   host.unreachable = false;
-  if (host.current?.id === answer.id) {
-    host.current = null;
-    makeInvitation(app);
-  }
   app.rerender();
   try {
     hostLinkOpened(app, await offer.accept(text));
@@ -427,8 +428,11 @@ async function makeAnswer(app) {
     }, { once: true });
     announce(link, "player", memberId(), name, memberKey());
     keepMeasuring(app, link);
-  } catch {
-    if (join === current) join = { status: "unreachable", name };
+  } catch (error) {
+    // The Wi-Fi is blamed only when the MJ's device reached this phone and the connection
+    // still failed; no word from it is an invitation it no longer serves (rtc.js answerOffer).
+    const status = error instanceof LiveError && error.code === "unanswered" ? "unanswered" : "unreachable";
+    if (join === current) join = { status, name };
   }
   app.rerender();
 }
@@ -496,6 +500,8 @@ function joinBody(app) {
       return html`<p role="status" data-testid="live-join-state" data-state="away">${t("live.away")}</p>${pasteForm(app)}`;
     case "unreachable":
       return html`<div role="status" data-testid="live-join-state" data-state="unreachable">${unreachableNotice(app)}</div>${pasteForm(app)}`;
+    case "unanswered":
+      return html`<div class="notice warning" role="alert" data-testid="live-join-state" data-state="unanswered"><p>${t("live.unanswered")}</p></div>${pasteForm(app)}`;
     default:
       return html`<p>${t("live.join_none")}</p>${pasteForm(app)}`;
   }
