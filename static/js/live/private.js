@@ -9,6 +9,10 @@ let reader = null;
 /** session.js: `fn()` returns the private content ({hands: [{path, cards}]}), or null to stop. */
 export function setPrivateReader(fn) {
   reader = fn;
+  // <html data-live-player="yes">: the stylesheet hides the links to the MJ's screens on a
+  // player's phone (app.css), whatever this device's « Je suis MJ » said before it joined.
+  const root = globalThis.document?.documentElement;
+  if (root?.dataset) root.dataset.livePlayer = fn ? "yes" : "no";
 }
 
 /** The cards of the owner-only pile at `path` ("systems.theorem.arcana.<id>.piles.hand") this
@@ -30,3 +34,15 @@ export function liveCharacters() {
 /** Whether this device is a player at a live table: the MJ's device then referees its moves,
  * and a page leaves out what only the MJ does (an MJ-only control would act on nothing here). */
 export const livePlayer = () => reader !== null;
+
+/** Whether this device may change character `id` at the table: anywhere but a live player's
+ * phone, and there one of the characters the MJ assigned to it, or one made on this phone that
+ * the table has not received yet (its first save is the move that adds it). Another player's
+ * character, or an NPC of the MJ's, is the referee's to refuse: a page shows it without the
+ * controls that would change it (views/player-gate.js). */
+export function ownsCharacter(id) {
+  if (!reader) return true;
+  const content = reader() ?? {};
+  if (Array.isArray(content.characters) && content.characters.includes(id)) return true;
+  return Array.isArray(content.table) && !content.table.includes(id);
+}
