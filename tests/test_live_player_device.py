@@ -49,3 +49,21 @@ def test_the_phone_knows_the_characters_at_the_table_and_its_own(node, world):
     s = state(node, world)
     assert s["p1"]["private"]["characters"] == ["a"]
     assert sorted(s["p1"]["private"]["table"]) == ["a", "b"]
+
+
+def test_a_move_and_the_words_its_page_gives_it_are_one_line_of_the_mjs_feed(node, world):
+    """A quiet feed: the page's words for a move's entry (``live.log.label``, sent after the
+    answer) reword the move's line, never make one of their own; the unseen count is the lines."""
+    before = state(node, world)["mj"]
+    node("call", world=world, name="p1", request={"op": "test.draw", "character": {"id": "a"}, "log": True,
+                                                  "label": "tire une carte"})
+    node("settle", world=world)
+    node("addLog", world=world, name="p1", entry={"kind": "test.draw", "label": "Tirage · As de cœur",
+                                                   "request": {"op": "test.draw"}, "result": {"summary": "Réussite"}})
+    node("settle", world=world)
+    s = state(node, world)["mj"]
+    entry = s["doc"]["log"][-1]
+    assert entry["label"] == "Tirage · As de cœur"  # the words reached the entry
+    feed = s["feed"][len(before["feed"]):]
+    assert [f["op"] for f in feed] == ["test.draw"]
+    assert s["unseen"] == before["unseen"] + 1

@@ -633,9 +633,16 @@ function feedSection(session, app) {
     host.fresh = session.unseen;
     queueMicrotask(() => session.seen());
   }
-  const items = session.feed.slice(-Math.max(30, host.fresh ?? 0)).reverse();
-  return html`<section class="card" aria-labelledby="live-feed-title" data-testid="live-feed" data-unseen=${session.unseen}><h2 id="live-feed-title">${t("live.feed_title", { n: session.unseen })}</h2>
-    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${i < host.fresh ? "yes" : "no"}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · ${feedWhat(app, f)}
+  // One line per move: a page's words for its move's entry (live.log.label) are that line's
+  // words (feedWhat), never a line (a feed kept from before said them apart). The lines marked
+  // "nouveau" are the last `fresh` of the feed, and the heading counts those marks.
+  const fresh = host.fresh ?? 0;
+  const shown = session.feed.map((f, at) => ({ f, fresh: at >= session.feed.length - fresh }))
+    .filter(({ f }) => !(f.op === "live.log.label" && !f.code));
+  const items = shown.slice(-Math.max(30, fresh)).reverse();
+  const marked = items.filter((line) => line.fresh).length;
+  return html`<section class="card" aria-labelledby="live-feed-title" data-testid="live-feed" data-unseen=${marked}><h2 id="live-feed-title">${marked ? t("live.feed_title", { n: marked }) : t("live.feed_title_none")}</h2>
+    ${items.length ? html`<ul>${items.map(({ f, fresh: isNew }) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${isNew ? "yes" : "no"}>${isNew ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · ${feedWhat(app, f)}
       <span class="muted small">(${formatClock(f.at, { seconds: true })})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
     ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}
   </section>`;
