@@ -8,7 +8,9 @@ device referees), one journey on two browser contexts joined through the pages:
   has one line per move, none for a page's words.
 - Léa's phone once said « Je suis MJ »: at the table it shows no MJ screen, and its choice says
   it is a player here and how it becomes the MJ's device. Her list offers no delete, another's
-  character's sheet is shown without controls, the MJ's link is absent; a character deleted
+  character's sheet is shown without controls, the MJ's link is absent, the MJ's settings and
+  tools (SYSTMJ's universe, phase, review and card library, Unicreon's table option) are shown
+  without controls; a character deleted
   anyway is refused there, and afterwards her table equals the MJ's public view.
 """
 
@@ -104,6 +106,18 @@ def test_a_fresh_tables_first_moves_and_a_phone_that_offers_only_what_the_table_
     expect(lea.locator("[data-testid=live-not-yours-page] :is(input, select, button, textarea):enabled")).to_have_count(0)
     open_page(lea, site, "pointzero/character/p-mira")
     expect(lea.get_by_test_id("live-not-yours")).to_have_count(0)
+
+    # The MJ's settings and tools: shown as the table has them, nothing to change on the phone.
+    open_page(lea, site, "systmj")
+    expect(lea.get_by_test_id("live-mj-setting")).to_be_visible()
+    expect(lea.locator("[data-testid=live-mj-setting] :is(input, select, button):enabled")).to_have_count(0)
+    expect(lea.locator("[data-testid=sj-char-list] button.danger")).to_have_count(0)
+    open_page(lea, site, "systmj/cards")
+    expect(lea.locator("#sj-card-new, [data-testid=sj-family-new], [data-testid=sj-card-delete]")).to_have_count(0)
+    open_page(lea, site, "systmj/review")
+    expect(lea.get_by_test_id("live-mj-setting")).to_be_visible()
+    open_page(lea, site, "unicreon")
+    expect(lea.locator("#uc-creation-pay")).to_be_disabled()
 
     # A delete made anyway (the page's own write) is refused there and the character is back.
     lea.evaluate("""async () => (await import('./static/js/live/connect.js')).current().app.update(
