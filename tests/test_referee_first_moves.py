@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from api_calls import versality_character
+from node_harness import NODE
 from tablee import referee
 from tablee.api import handle
 from tablee.errors import RulesError
+from test_i18n_schema_refusals import worded
 from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
     NOW,
     _every_move_is_its_changes,
@@ -155,6 +157,19 @@ def test_unicreon_first_test_and_care_on_a_fresh_table_and_a_fight_not_open_said
     with pytest.raises(RulesError) as info:
         move(doc, sol, {"op": "unicreon.combat.attack", "attacker": "c1", "defender": "c2"})
     assert info.value.code == "live.refused.no_fight"
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the page's i18n layer runs in JavaScript")
+def test_a_refusal_naming_a_game_says_its_name_never_its_id():
+    """Every error message whose ``system`` param is a game's id reads the game's name
+    (static/js/i18n.js ``errorMessage``): « Point Zéro », never « pointzero »."""
+    errors = [{"code": "live.refused.no_state", "message_key": "error.live.refused.no_state",
+               "params": {"system": "pointzero"}},
+              {"code": "share.no_filter", "message_key": "error.share.no_filter", "params": {"system": "versality"}}]
+    words = worded(errors)
+    for lang in ("fr", "en"):
+        assert "Point Zéro" in words[lang][0] and "pointzero" not in words[lang][0], words[lang][0]
+        assert "Versality" in words[lang][1] and "versality" not in words[lang][1], words[lang][1]
 
 
 def test_the_no_state_refusal_names_no_game_by_its_id_in_either_language():
