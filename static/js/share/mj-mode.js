@@ -4,7 +4,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
-import { livePlayer } from "../live/private.js";
+import { livePlayer } from "../player-role.js";
 
 export const MJ_MODE_KEY = "tablee.mj-mode";
 

@@ -10,7 +10,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
-import { livePlayer, ownsCharacter } from "../live/private.js";
+import { livePlayer, ownsCharacter } from "../player-role.js";
 
 export { livePlayer, ownsCharacter };
 
