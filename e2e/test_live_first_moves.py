@@ -5,7 +5,8 @@ device referees), one journey on two browser contexts joined through the pages:
   state at all). Léa's first test in Point Zéro, made on her phone's test page, is accepted and
   logged on the MJ's device; her first move in each other system (a Théorem hand, a Versality
   deck and draw, a SYSTMJ d100 test, a Unicreon test: what those pages send) too. The MJ's feed
-  has one line per move, none for a page's words.
+  has one line per move, none for a page's words, and says with one tap what the MJ still
+  decides: Point Zéro's secret threshold (the gauge counts without it).
 - Léa's phone once said « Je suis MJ »: at the table it shows no MJ screen, and its choice says
   it is a player here and how it becomes the MJ's device. Her list offers no delete, another's
   character's sheet is shown without controls, the MJ's link is absent, the MJ's settings and
@@ -132,3 +133,9 @@ def test_a_fresh_tables_first_moves_and_a_phone_that_offers_only_what_the_table_
     assert mine["characters"] == public["characters"]
     assert mine["systems"] == public["systems"]
     assert [e["id"] for e in mine["log"]] == [e["id"] for e in public["log"]]
+
+    # What the MJ still decides (Point Zéro's secret threshold, which the gauge does not wait
+    # for) is in the feed with its one tap, and the MJ screen is where it is set.
+    mj.get_by_test_id("live-feed-decide").get_by_role("link").click()
+    expect(mj.get_by_test_id("pz-mj-view")).to_have_attribute("data-threshold", "none")
+    expect(mj.get_by_test_id("pz-mj-gauge")).to_have_text("1")

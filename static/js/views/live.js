@@ -624,6 +624,17 @@ function feedWhat(app, f) {
   return html`<span data-op=${f.op} data-testid="live-feed-words">${labelOf(entry, app) || opLabel(f.op)}${summary || total ? `${colon()}${summary}${total}` : ""}</span>`;
 }
 
+/** What the MJ still has to decide for the moves that arrived, with its one tap: Point Zéro's
+ * gauge counts the players' points from their first move (py/tablee/referee.py _first_state),
+ * and its Tension critique waits for the scenario's secret threshold, the MJ's alone
+ * (rules/README.md, Point Zéro, "Jauge de Tension"). */
+function feedToDecide(session, app) {
+  const pz = app.doc.systems?.pointzero;
+  if (!pz || pz.threshold !== null || !session.feed.some((f) => !f.code && String(f.op).startsWith("pointzero."))) return nothing;
+  return html`<p class="notice" data-testid="live-feed-decide">${t("live.feed_pz_threshold")}
+    <a class="button" href="#/pointzero/mj">${t("live.feed_pz_threshold_go")}</a></p>`;
+}
+
 /** The MJ's feed of the moves that arrived (newest first), with how many are unseen: the last
  * `unseen` lines, each marked "nouveau" (every one of them is shown). */
 function feedSection(session, app) {
@@ -642,6 +653,7 @@ function feedSection(session, app) {
   const items = shown.slice(-Math.max(30, fresh)).reverse();
   const marked = items.filter((line) => line.fresh).length;
   return html`<section class="card" aria-labelledby="live-feed-title" data-testid="live-feed" data-unseen=${marked}><h2 id="live-feed-title">${marked ? t("live.feed_title", { n: marked }) : t("live.feed_title_none")}</h2>
+    ${feedToDecide(session, app)}
     ${items.length ? html`<ul>${items.map(({ f, fresh: isNew }) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${isNew ? "yes" : "no"}>${isNew ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · ${feedWhat(app, f)}
       <span class="muted small">(${formatClock(f.at, { seconds: true })})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
     ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}
