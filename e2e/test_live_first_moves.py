@@ -10,8 +10,8 @@ device referees), one journey on two browser contexts joined through the pages:
 - Léa's phone once said « Je suis MJ »: at the table it shows no MJ screen, and its choice says
   it is a player here and how it becomes the MJ's device. Her list offers no delete, another's
   character's sheet is shown without controls, the MJ's link is absent, the MJ's settings and
-  tools (SYSTMJ's universe, phase, review and card library, Unicreon's table option) are shown
-  without controls; a character deleted
+  tools (SYSTMJ's universe, phase, review and card library, Unicreon's table option, the
+  table's name and import) are shown without controls or absent; a character deleted
   anyway is refused there, and afterwards her table equals the MJ's public view.
 """
 
@@ -119,6 +119,9 @@ def test_a_fresh_tables_first_moves_and_a_phone_that_offers_only_what_the_table_
     expect(lea.get_by_test_id("live-mj-setting")).to_be_visible()
     open_page(lea, site, "unicreon")
     expect(lea.locator("#uc-creation-pay")).to_be_disabled()
+    open_page(lea, site, "table")
+    expect(lea.locator("#table-name-input")).to_be_disabled()
+    expect(lea.locator("#import-table")).to_have_count(0)
 
     # A delete made anyway (the page's own write) is refused there and the character is back.
     lea.evaluate("""async () => (await import('./static/js/live/connect.js')).current().app.update(
