@@ -238,6 +238,7 @@ PAGE_VALUES: dict[str, str] = {
     "lang.name_*": "render.js: the two interface languages",
     "lang.switch_to_*": "render.js: the two interface languages",
     "live.bad.*": "views/live.js: the live codes of static/js/live (join, offer)",
+    "live.remote.bad.*": "views/live-remote.js: the TURN setting's checks (live/ice-servers.js checkRemote)",
     "live.scan_*": "views/scan.js: the states a scan fails in (refused, absent, no_decoder)",
     "live.state.*": "views/live.js: the connection states of static/js/live",
     "nav.*": "render.js: the nav routes and the system ids",

@@ -54,7 +54,7 @@ ENGLISH = re.compile(
 )
 #: Words the checks allow because the interface names them so on purpose ("deck" is
 #: Versality's own word, rule text 001).
-ALLOWED_RAW = {"lit-html", "oui-mais", "non-mais", "oui-et", "non-et", "stun.example.org"}
+ALLOWED_RAW = {"lit-html", "oui-mais", "non-mais", "oui-et", "non-et", "stun.example.org", "turn.example.org"}
 
 
 @cache

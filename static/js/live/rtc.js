@@ -32,6 +32,7 @@
 
 import { deflate, fromBase64Url, inflate, ShareError, toBase64Url } from "../share/codec.js";
 import { packSignal, unpackSignal } from "./sdp-pack.js";
+import { checkServers, hasRelayCandidate, hasTurn, relayFailure, rtcConfiguration, settingServers, throughRelay, watchIceErrors } from "./ice-servers.js";
 
 export const SIGNAL_APP = "tablee";
 export const SIGNAL_VERSION = 1;
@@ -50,6 +51,8 @@ export const OFFER_LIFETIME_S = 6 * 3600;
 export const OFFER_CLOCK_SKEW_S = 24 * 3600;
 /** After the MJ accepted an answer, how long the devices get to reach each other. */
 export const CONNECT_TIMEOUT_MS = 20_000;
+/** The same with TURN servers set: a relay adds an allocation and a round trip through it. */
+export const RELAY_CONNECT_TIMEOUT_MS = 45_000;
 /** How long ICE gathering may take before the text is made with the candidates found so far. */
 const GATHER_TIMEOUT_MS = 10_000;
 /** A connection "disconnected" for this long is closed (a phone asleep, out of the Wi-Fi). */
@@ -158,9 +161,9 @@ export function setStun(text) {
   return true;
 }
 
+/** This device's ICE servers: the STUN setting, then the TURN one (live/ice-servers.js). */
 export function iceServers() {
-  const stun = stunSetting();
-  return stun ? [{ urls: stun }] : [];
+  return settingServers(stunSetting());
 }
 
 export function webrtcAvailable() {
@@ -263,7 +266,7 @@ export async function readSignal(text, expected, { now = Date.now() } = {}) {
     if (!Number.isInteger(body.t) || body.t < 0) throw new LiveError("corrupt");
     if (body.t > 0xffffffff || body.t * 1000 > now + OFFER_CLOCK_SKEW_S * 1000) throw new LiveError("future");
     if (body.t * 1000 + OFFER_LIFETIME_S * 1000 < now) throw new LiveError("expired");
-    return { kind: "offer", id: body.id, t: body.t, sdp: body.sdp };
+    return { kind: "offer", id: body.id, t: body.t, sdp: body.sdp, ice: offerServers(body) };
   }
   if (typeof body.m !== "string" || !ID_RE.test(body.m)) throw new LiveError("corrupt");
   if (typeof body.s !== "string" || !ID_RE.test(body.s)) throw new LiveError("corrupt");
@@ -322,7 +325,7 @@ function opened(pc, channel, timeoutMs) {
 
 function newConnection(servers, certificates) {
   if (!webrtcAvailable()) throw new LiveError("no_webrtc");
-  return new RTCPeerConnection(certificates ? { iceServers: servers, certificates } : { iceServers: servers });
+  return new RTCPeerConnection(rtcConfiguration(servers, certificates));
 }
 
 /** The DTLS certificate every connection of this page's invitations uses (one key, one
@@ -365,19 +368,22 @@ function withCredentials(sdp, ufrag, pwd) {
  * answer gave, and the phone learns the MJ's new ports from those checks (peer-reflexive
  * candidates). Tested with Chromium and Firefox on both sides (docs/ARCHITECTURE.md).
  */
-export async function createOffer({ servers = iceServers(), now = Date.now(), timeoutMs = CONNECT_TIMEOUT_MS } = {}) {
+export async function createOffer({ servers = iceServers(), now = Date.now(), timeoutMs = null } = {}) {
+  timeoutMs ??= hasTurn(servers) ? RELAY_CONNECT_TIMEOUT_MS : CONNECT_TIMEOUT_MS;
   const cert = await tableCertificate();
   const certificates = cert ? [cert] : undefined;
   const holder = newConnection(servers, certificates);
+  const iceErrors = watchIceErrors(holder);
   const holderChannel = holder.createDataChannel("tablee", { ordered: true });
   await holder.setLocalDescription(await holder.createOffer());
   await gathered(holder);
+  checkRelay(holder, servers, iceErrors);
   const sdp = holder.localDescription.sdp;
   const ufrag = sdp.match(UFRAG_LINE)?.[1];
   const pwd = sdp.match(PWD_LINE)?.[1];
   const fingerprint = sdp.match(FINGERPRINT_LINE)?.[1];
   const id = randomId();
-  const text = await writeSignal({ k: "offer", id, t: Math.floor(now / 1000), sdp: compactSdp(sdp) });
+  const text = await writeSignal({ k: "offer", id, t: Math.floor(now / 1000), sdp: compactSdp(sdp), ...(servers.length ? { ice: servers } : {}) });
   /** The answers accepted (by their ICE user fragment): one connection each. */
   const accepted = new Set();
   let closed = false;
@@ -403,7 +409,9 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
       if (accepted.has(key)) throw new LiveError("used"); // another accept() got there while this one read
       accepted.add(key);
       const pc = await answerConnection(answer);
-      const link = await opened(pc, pc.channel, timeoutMs);
+      const link = await opened(pc, pc.channel, timeoutMs).catch((error) => {
+        throw relayWords(error, servers);
+      });
       link.peer = { memberId: answer.memberId, name: answer.name, key: answer.key };
       return link;
     },
@@ -447,6 +455,38 @@ function answerUfrag(answer) {
   return answer.sdp.match(/^a=ice-ufrag:(\S+)$/m)?.[1] ?? answer.sdp;
 }
 
+/** The ICE servers an offer carries (live/ice-servers.js), [] for none; LiveError("corrupt")
+ * when they are not what an RTCIceServer takes. */
+function offerServers(body) {
+  const servers = checkServers(body.ice);
+  if (servers === null) throw new LiveError("corrupt");
+  return servers;
+}
+
+/** The first connection of an invitation with TURN servers must hold a relay candidate (phones
+ * behind another NAT come through it): when gathering found none, why (LiveError
+ * "turn_refused" or "turn_unreachable"). */
+function checkRelay(pc, servers, errors) {
+  if (!hasTurn(servers) || hasRelayCandidate(pc.localDescription.sdp)) return;
+  pc.close();
+  throw new LiveError(relayFailure(errors));
+}
+
+/** A connection that did not open, said for a link that may come through a relay: with TURN
+ * servers, "relay_failed" (the relay was set, the devices still did not meet: a firewall). */
+function relayWords(error, servers) {
+  return error instanceof LiveError && error.code === "unreachable" && hasTurn(servers) ? new LiveError("relay_failed") : error;
+}
+
+/** Why a phone's connection failed, with TURN servers in the invitation: this phone's relay
+ * refused or unreachable (no relay candidate), else the relay set and the devices still apart
+ * ("relay_failed"); an invitation no longer served stays "unanswered". */
+function answerFailure(code, pc, servers, errors) {
+  if (!hasTurn(servers) || code === "unanswered") return new LiveError(code);
+  if (!hasRelayCandidate(pc.localDescription?.sdp ?? "")) return new LiveError(relayFailure(errors));
+  return new LiveError("relay_failed");
+}
+
 /** The offer a text holds (see readSignal), for the player's page to check before answering. */
 export function readOffer(text, options) {
   return readSignal(text, "offer", options);
@@ -461,7 +501,10 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
   const read = typeof offer === "string" ? await readOffer(offer) : offer;
   const player = cleanName(name);
   if (player === null) throw new LiveError("bad_name");
+  // The servers the MJ's invitation carries, when it carries some: the player types nothing.
+  if (read.ice?.length) servers = read.ice;
   const pc = newConnection(servers);
+  const iceErrors = watchIceErrors(pc);
   const channel = new Promise((resolve) => {
     pc.addEventListener("datachannel", (event) => resolve(event.channel), { once: true });
   });
@@ -496,7 +539,7 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
     pc.addEventListener("connectionstatechange", () => {
       if (pc.connectionState === "failed" || pc.connectionState === "closed") {
         const state = pc.connectionState;
-        listen().then(() => reject(new LiveError(heard || state === "closed" ? "unreachable" : "unanswered")));
+        listen().then(() => reject(answerFailure(heard || state === "closed" ? "unreachable" : "unanswered", pc, servers, iceErrors)));
       }
     });
   });
@@ -609,6 +652,11 @@ export class RtcLink extends EventTarget {
 
   close() {
     this.#end();
+  }
+
+  /** Whether this link goes through a TURN relay now (its selected candidate pair). */
+  throughRelay() {
+    return this.open ? throughRelay(this.#pc) : Promise.resolve(false);
   }
 
   #flush() {

@@ -23,7 +23,8 @@
 // placeholders back, so such an invitation stays short (IPv4 and IPv6 addresses are packed as
 // 4 and 16 bytes).
 //
-// Layout (big-endian): magic 0x54 ("T"), format (1 for an offer, 2 for an answer), kind
+// Layout (big-endian): magic 0x54 ("T"), format (1 for an offer, 3 for an offer carrying ICE
+// servers, 2 for an answer), kind
 // (1 offer, 2 answer), id (9 bytes); offer: time (u32, seconds); answer: member id (9 bytes),
 // member key (12 bytes: proves a rejoin is the same phone, see session.js), name (u8 length,
 // UTF-8);
@@ -35,11 +36,15 @@
 // host name (u8 length, text).
 
 import { fromBase64Url, toBase64Url } from "../share/codec.js";
+import { packServers, unpackServers } from "./ice-servers.js";
 
 const MAGIC = 0x54;
 const FORMAT = 1;
 /** An answer's format: 2 since it carries the member's key (a format-1 answer has none). */
 const ANSWER_FORMAT = 2;
+/** An offer's format when it carries ICE servers (live/ice-servers.js packServers, after the
+ * candidates): a Tablée that does not know them says the invitation is from a newer version. */
+const SERVERS_FORMAT = 3;
 const SETUPS = ["actpass", "active", "passive"];
 const TYPES = ["host", "srflx", "prflx", "relay"];
 const ICE_CHARS = /^[A-Za-z0-9+/]+$/;
@@ -122,6 +127,17 @@ function hexText(bytes, sep = "") {
 
 // ------------------------------------------------------------------ packing
 
+/** The format byte of a body: an offer's with ICE servers is SERVERS_FORMAT. */
+function offerFormat(body) {
+  if (body.k !== "offer") return ANSWER_FORMAT;
+  return Array.isArray(body.ice) && body.ice.length > 0 ? SERVERS_FORMAT : FORMAT;
+}
+
+/** Whether `format` is one a signal of `kind` (1 offer, 2 answer) is written in. */
+function formatOfKind(format, kind) {
+  return kind === 1 ? format === FORMAT || format === SERVERS_FORMAT : format === ANSWER_FORMAT;
+}
+
 /**
  * Whether the media line's port and the connection line (both required) are the placeholders
  * (9, IN IP4 0.0.0.0) or name one of the candidates: the only shapes whose dropping loses
@@ -153,7 +169,7 @@ function idBytes(id, chars = 12) {
  * null when its SDP is not the data-channel shape this form knows.
  */
 export function packSignal(body) {
-  const out = [MAGIC, body.k === "offer" ? FORMAT : ANSWER_FORMAT, body.k === "offer" ? 1 : 2];
+  const out = [MAGIC, offerFormat(body), body.k === "offer" ? 1 : 2];
   const id = idBytes(body.id);
   if (!id) return null;
   out.push(...id);
@@ -212,6 +228,7 @@ export function packSignal(body) {
       u16(out, Number(rport));
     }
   }
+  if (out[1] === SERVERS_FORMAT && !packServers(out, body.ice)) return null;
   return new Uint8Array(out);
 }
 
@@ -277,10 +294,10 @@ export function unpackSignal(bytes) {
   const reader = new Reader(bytes);
   if (reader.u8() !== MAGIC) throw new Error("foreign");
   const format = reader.u8();
-  if (format !== FORMAT && format !== ANSWER_FORMAT) throw new Error("version");
+  if (format !== FORMAT && format !== ANSWER_FORMAT && format !== SERVERS_FORMAT) throw new Error("version");
   const kind = reader.u8();
   if (kind !== 1 && kind !== 2) throw new Error("foreign");
-  if (format !== (kind === 1 ? FORMAT : ANSWER_FORMAT)) throw new Error("version");
+  if (!formatOfKind(format, kind)) throw new Error("version");
   const body = { app: "tablee", v: 1, k: kind === 1 ? "offer" : "answer", id: toBase64Url(reader.take(9)) };
   if (kind === 1) body.t = reader.u32();
   else {
@@ -309,6 +326,7 @@ export function unpackSignal(bytes) {
     }
     lines.push(`a=candidate:${i + 1} 1 udp ${priority} ${address} ${port} typ ${type}${related}`);
   }
+  if (format === SERVERS_FORMAT) body.ice = unpackServers(reader);
   if (reader.at !== bytes.length) throw new Error("corrupt");
   body.sdp = [
     "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",

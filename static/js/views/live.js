@@ -42,6 +42,8 @@ import {
 } from "../live/rtc.js";
 import { awaitingRecognition, current, ensure, leave, start, watch } from "../live/connect.js";
 import { recogniseSection } from "./live-recognise.js";
+import { noteRoute, relayFailureText, relayTag, remoteSection } from "./live-remote.js";
+import { hasTurn } from "../live/ice-servers.js";
 import { Scan } from "./scan.js";
 import { labelOf, summaryOf } from "./log-words.js";
 import { loadStylesheet } from "./ui.js";
@@ -184,6 +186,7 @@ function listPlayer(app, member, name, link, replaced = null) {
     }
   }, { once: true });
   keepMeasuring(app, link);
+  noteRoute(link, () => app.rerender());
   app.rerender();
 }
 
@@ -310,9 +313,9 @@ function answerSection(app) {
   </section>`;
 }
 
-function unreachableNotice() {
+function unreachableNotice(app, code = null) {
   return html`<div class="notice error" role="alert" data-testid="live-unreachable">
-    <p>${t("live.unreachable")} <a href="#/share">${t("live.fallback")}</a></p></div>`;
+    <p>${relayFailureText(code) ?? t("live.unreachable")} <a href="#/share">${t("live.fallback")}</a></p></div>`;
 }
 
 function playersSection(app) {
@@ -325,7 +328,8 @@ function playersSection(app) {
         : html`<ul class="live-players" data-testid="live-players">
             ${players.map(([id, p]) => html`<li data-member=${id} data-state=${p.state}>
               <strong>${p.name}</strong> — <span class="live-state">${t(`live.state.${p.state}`)}</span>
-              ${p.state === "connected" ? html`<span class="muted small live-rtt">${rttText(p.link)}</span>` : nothing}</li>`)}
+              ${p.state === "connected" ? html`<span class="muted small live-rtt">${rttText(p.link)}</span>${relayTag(p.link)}` : nothing}
+              ${p.state === "connecting" && hasTurn(iceServers()) ? html`<span class="muted small">${t("live.relay_connecting")}</span>` : nothing}</li>`)}
           </ul>`}
     </div>
     ${host.unreachable ? unreachableNotice(app) : nothing}
@@ -355,7 +359,10 @@ function stunSection(app) {
 const renderHost = mjOnly((app) => html`<h1 tabindex="-1">${t("live.title")}</h1>
   <p class="muted">${t("live.intro")}</p>
   ${webrtcAvailable()
-    ? html`<div class="split">${invitationSection(app)}${answerSection(app)}</div>${playersSection(app)}${stunSection(app)}`
+    ? html`<div class="split">${invitationSection(app)}${answerSection(app)}</div>${playersSection(app)}${stunSection(app)}${remoteSection(app, () => {
+      host.makeError = null;
+      if (host.current) makeInvitation(app);
+    })}`
     : unsupportedNotice()}`);
 
 /** A browser with no WebRTC (Debian's WebKitGTK) says so in plain words instead of failing. */
@@ -407,7 +414,7 @@ async function makeAnswer(app) {
     app.rerender();
     return;
   }
-  join = { status: "answer", name, text: answer.text, matrix: qrMatrix(answer.text), copied: false };
+  join = { status: "answer", name, text: answer.text, matrix: qrMatrix(answer.text), copied: false, relay: hasTurn(offer.ice) };
   app.rerender();
   document.getElementById("live-join-title")?.focus({ preventScroll: true });
   const current = join;
@@ -428,11 +435,12 @@ async function makeAnswer(app) {
     }, { once: true });
     announce(link, "player", memberId(), name, memberKey());
     keepMeasuring(app, link);
+    noteRoute(link, () => app.rerender());
   } catch (error) {
     // The Wi-Fi is blamed only when the MJ's device reached this phone and the connection
     // still failed; no word from it is an invitation it no longer serves (rtc.js answerOffer).
     const status = error instanceof LiveError && error.code === "unanswered" ? "unanswered" : "unreachable";
-    if (join === current) join = { status, name };
+    if (join === current) join = { status, name, code: error?.code ?? null };
   }
   app.rerender();
 }
@@ -489,17 +497,17 @@ function joinBody(app) {
         <textarea id="live-answer-text" class="share-link" readonly rows="4" .value=${join.text} data-length=${join.text.length}
           @focus=${(e) => e.target.select()}></textarea>
         <div class="row"><button type="button" id="live-answer-copy" @click=${async () => { await copy(join.text, "live-answer-text"); join.copied = true; app.rerender(); }}>${t("live.copy_answer")}</button></div>
-        <p role="status" data-testid="live-join-state" data-state="waiting">${join.copied ? t("live.copied") : ""} ${t("live.waiting_mj")}</p>`;
+        <p role="status" data-testid="live-join-state" data-state="waiting">${join.copied ? t("live.copied") : ""} ${t(join.relay ? "live.relay_connecting" : "live.waiting_mj")}</p>`;
     case "connected":
       if (awaitingRecognition()) {
         return html`<p role="status" data-testid="live-join-state" data-state="recognition">${t("live.recognise_wait", { name: join.name })}</p>`;
       }
       return html`<p role="status" class="live-connected" data-testid="live-join-state" data-state="connected">${t("live.connected", { name: join.name })}
-        <span class="muted small live-rtt">${rttText(join.link)}</span></p>`;
+        <span class="muted small live-rtt">${rttText(join.link)}</span>${relayTag(join.link)}</p>`;
     case "away":
       return html`<p role="status" data-testid="live-join-state" data-state="away">${t("live.away")}</p>${pasteForm(app)}`;
     case "unreachable":
-      return html`<div role="status" data-testid="live-join-state" data-state="unreachable">${unreachableNotice(app)}</div>${pasteForm(app)}`;
+      return html`<div role="status" data-testid="live-join-state" data-state="unreachable">${unreachableNotice(app, join.code)}</div>${pasteForm(app)}`;
     case "unanswered":
       return html`<div class="notice warning" role="alert" data-testid="live-join-state" data-state="unanswered"><p>${t("live.unanswered")}</p></div>${pasteForm(app)}`;
     default:
