@@ -4,8 +4,8 @@
 Debian's coturn (`turnserver`) is started by the test on the loopback with one static user, and
 every browser here forces relay-only ICE (the test setting, `iceTransportPolicy: "relay"`), so
 a link can only come up through coturn. One journey: the MJ types the relay in « Joueurs à
-distance » with a wrong password first (the invitation says the relay refused it), then the
-right one; Léa's phone opens the invitation (the servers come in it: she types nothing, and the
+distance »: a port where none listens (the invitation says the relay does not answer), a wrong
+password (it says the relay refused it), then the right one; Léa's phone opens the invitation (the servers come in it: she types nothing, and the
 password is nowhere on her page nor in her storage), joins « par le relais », plays a move the
 MJ's device logs once, drops, rejoins through the relay and plays again (logged once); Mo's
 phone then joins the same invitation through the relay (each answer gets a new connection on
@@ -137,12 +137,17 @@ def test_a_phone_joins_plays_drops_and_rejoins_through_a_turn_relay(devices, sit
     mj.click("#live-turn-save")
     expect(mj.get_by_test_id("live-turn-error")).to_contain_text("« http://127.0.0.1:3478 » n'est pas une adresse TURN")
     assert mj.evaluate("() => localStorage.getItem('tablee.live.remote')") is None
-    mj.fill("#live-turn-urls", turn)
+    # A port where no relay listens: the invitation says the relay does not answer.
+    mj.fill("#live-turn-urls", f"turn:127.0.0.1:{free_port()}")
     mj.click("#live-turn-save")
     expect(mj.get_by_test_id("live-remote-status")).to_contain_text("Relais enregistré")
     mj.click("#live-open")
-    expect(mj.locator("#live-invite-title ~ .field-error")).to_contain_text(
-        "le serveur TURN a refusé le nom d'utilisateur ou le mot de passe", timeout=30_000)
+    refusal = mj.locator("#live-invite-title ~ .field-error")
+    expect(refusal).to_contain_text("le serveur TURN ne répond pas", timeout=30_000)
+    expect(refusal).not_to_contain_text("Wi-Fi")
+    mj.fill("#live-turn-urls", turn)
+    mj.click("#live-turn-save")
+    expect(refusal).to_contain_text("le serveur TURN a refusé le nom d'utilisateur ou le mot de passe", timeout=30_000)
     expect(mj.locator("#live-offer")).to_have_count(0)
     mj.fill("#live-turn-credential", PASSWORD)
     mj.click("#live-turn-save")
