@@ -25,7 +25,8 @@
 8. The live table (tools/bench_live.py), two contexts joined through the pages on the big
    table: a player's move until the phone has the referee's answer and until the MJ's table
    has it, a change of the MJ's until the phone has it (p50/p95 over 100 each), and the bytes
-   the page loads for it.
+   the page loads for it; four phones opening one invitation together until all four are
+   connected (tools/bench_join.py).
 9. The live table's storage (tools/bench_storage.py, in Node with the page's own modules): what
    each device keeps in localStorage after 1,000 moves on a full-log campaign of ~0.93 M, key by
    key, in characters and in bytes as WebKit counts them, against the goal (under half of the
@@ -58,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
+import bench_join  # noqa: E402  (four phones joining one invitation together)
 import bench_live  # noqa: E402  (the live table's sync latency and bytes, issue 15)
 import bench_phone  # noqa: E402  (a phone: CPU 4×, 4G, first and return visits)
 import bench_storage  # noqa: E402  (the live table's storage on each device)
@@ -562,6 +564,8 @@ def report_lines(r: dict) -> list[str]:
         lines.append(row([*cells, fmt(h["p95_ms"], "ms", 1) + err]))
     if "live" in r:
         lines += bench_live.report_lines(r["live"])
+    if "join" in r:
+        lines += bench_join.report_lines(r["join"])
     if "storage" in r:
         lines += bench_storage.report_lines(r["storage"])
     return lines
@@ -650,6 +654,11 @@ def main() -> None:
             results["live"] = live
         except Exception as error:  # a figure that could not be measured is reported, not hidden
             results["live"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
+        step("four phones joining together…")
+        try:
+            results["join"] = bench_join.join_together(browser, site)
+        except Exception as error:  # reported, not hidden
+            results["join"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
         browser.close()
         step("live table storage (Node, 1,000 moves)…")
         try:

@@ -331,10 +331,13 @@ function newConnection(servers, certificates) {
 /** The DTLS certificate every connection of this page's invitations uses (one key, one
  * fingerprint: see createOffer). Made once per page. */
 let certificate = null;
+/** RSA: with an ECDSA one, a Firefox phone answering a Chromium MJ's invitation did not connect
+ * once the MJ read its answer more than a few seconds after it was made (measured). */
+const CERTIFICATE = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" };
 
 async function tableCertificate() {
   if (typeof RTCPeerConnection?.generateCertificate !== "function") return null;
-  certificate ??= RTCPeerConnection.generateCertificate({ name: "ECDSA", namedCurve: "P-256" }).catch(() => null);
+  certificate ??= RTCPeerConnection.generateCertificate(CERTIFICATE).catch(() => null);
   const made = await certificate;
   if (made === null || (made.expires && made.expires < Date.now() + OFFER_LIFETIME_S * 1000)) {
     certificate = null; // (refused or about to expire: the next invitation makes another)
@@ -342,6 +345,7 @@ async function tableCertificate() {
   return made;
 }
 
+const FIREFOX_ORIGIN = /^o=mozilla\.\.\.THIS_IS_SDPARTA/m;
 const UFRAG_LINE = /^a=ice-ufrag:(\S+)$/m;
 const PWD_LINE = /^a=ice-pwd:(\S+)$/m;
 const FINGERPRINT_LINE = /^a=fingerprint:(\S+ \S+)$/m;
@@ -425,9 +429,13 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
   async function answerConnection(answer) {
     // Without a shared certificate (a browser that cannot make one), only the invitation's own
     // connection can take an answer: one phone per invitation, as before.
-    const fresh = Boolean(cert && ufrag && pwd);
+    // A Firefox phone's answer takes the invitation's own connection when it is still free:
+    // a Firefox phone reached only from a new connection's ports gives up when the MJ reads its
+    // answer more than a few seconds after it was made (measured with Chromium as the MJ's
+    // device; docs/ARCHITECTURE.md).
+    const fresh = Boolean(cert && ufrag && pwd) && !(first && FIREFOX_ORIGIN.test(answer.sdp));
     if (!fresh && !first) throw new LiveError("used");
-    first = false;
+    if (!fresh) first = false;
     let pc = holder;
     let channel = null;
     try {
@@ -510,7 +518,12 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
   });
   try {
     await pc.setRemoteDescription({ type: "offer", sdp: expandSdp(read.sdp) });
-    await pc.setLocalDescription(await pc.createAnswer());
+    // The phone is the DTLS server (`passive`): the MJ's device, whose connection for this
+    // answer starts when the MJ reads it, sends the first DTLS message once ICE connects. As
+    // the client, the phone began its handshake towards the invitation's own connection while
+    // waiting, and its retransmissions, further and further apart, came after the MJ's 20 s.
+    const answer = await pc.createAnswer();
+    await pc.setLocalDescription({ type: "answer", sdp: answer.sdp.replace(/^a=setup:active(?=\r?$)/m, "a=setup:passive") });
   } catch {
     pc.close();
     throw new LiveError("sdp");
@@ -520,7 +533,8 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
   // ICE that failed after the MJ's device reached this phone is the network's doing
   // ("unreachable": the Wi-Fi isolates the devices...); ICE that failed without a word from the
   // MJ's device is an invitation it no longer serves (its page reloaded, the table closed) or an
-  // answer it has not read: "unanswered", said without blaming the Wi-Fi.
+  // answer it has not read: "unanswered", said without blaming the Wi-Fi. Read once ICE failed
+  // (Firefox's statistics read while ICE checks kept a Firefox phone from connecting: measured).
   let heard = false;
   const listen = async () => {
     try {
@@ -533,9 +547,6 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
     }
   };
   const failed = new Promise((_, reject) => {
-    pc.addEventListener("iceconnectionstatechange", () => {
-      if (pc.iceConnectionState === "checking" || pc.iceConnectionState === "connected" || pc.iceConnectionState === "disconnected") listen();
-    });
     pc.addEventListener("connectionstatechange", () => {
       if (pc.connectionState === "failed" || pc.connectionState === "closed") {
         const state = pc.connectionState;

@@ -2,7 +2,7 @@
 // `#/join/<offer>`, where a player's phone (its camera app opening the QR code's link is enough)
 // answers the MJ's invitation.
 //
-// MJ: one invitation (an offer, live/rtc.js) per player, shown as a QR code of a join link and
+// MJ: one invitation (an offer, live/rtc.js) that every player answers, shown as a QR code of a join link and
 // as the link to copy; the player's answer is pasted or scanned with the camera (views/scan.js,
 // on every browser; a phone scans the invitation the same way to rejoin); the page lists the players and their connection (star
 // topology: one RTCPeerConnection per player). Player: the offer is read at once and removed
