@@ -58,20 +58,47 @@ def test_an_english_phones_test_reads_french_on_the_french_mjs_log(harness):
     assert french == "Point Zéro\u00a0: test de compétence"
     assert harness("read", lang="fr", entry=entry)["label"] == french
     assert harness("read", lang="en", entry=entry)["label"] == "Point Zéro: skill test"
-    # Then the page's own label and result line, in English, name the entry (live.log.label).
+    # The result line is the referee's, made from its own roll (Mira missed by 4), in the
+    # language of the phone's words: read French by the MJ, English by the phone.
+    assert entry["result"]["summary"] == "Failure (Margin \u22124)"
+    assert harness("read", lang="fr", entry=entry)["summary"] == "Échec (Marge \u22124)"
+    # Then the page's own label, in English, names the entry (live.log.label); the page's result
+    # line (its "Success", whatever it says) is not sent.
     named = harness("label", lang="en", logged=answer["logged"], carried=sent["label"],
                     entry={"kind": "pointzero.test", "system": "pointzero", "request": {"op": "pointzero.test.roll"},
                            **PAGE})
     assert named["op"] == "live.log.label" and named["label"] == "3d6 · Tension point"
+    assert not any(k in named for k in ("summary", "summary_words"))
     doc, _ = move(doc, MIRA, named)
     entry = _entry(doc, answer)
-    assert entry["label"] == "3d6 · Tension point" and entry["result"]["summary"] == "Success (Margin +3)"
+    assert entry["label"] == "3d6 · Tension point" and entry["result"]["summary"] == "Failure (Margin \u22124)"
     french = harness("read", lang="fr", entry=entry)
-    assert (french["label"], french["summary"]) == (harness("said", lang="fr", parts=PAGE["label"]),
-                                                    harness("said", lang="fr", parts=PAGE["summary"]))
-    assert (french["label"], french["summary"]) == ("3d6 · point de Tension", "Réussite (Marge +3)")
+    assert french["label"] == harness("said", lang="fr", parts=PAGE["label"]) == "3d6 · point de Tension"
+    assert french["summary"] == harness("said", lang="fr", parts=[["pointzero.ui.failure"], " (",
+                                                                   ["pointzero.ui.margin"], " \u22124)"])
     english = harness("read", lang="en", entry=entry)
-    assert (english["label"], english["summary"]) == ("3d6 · Tension point", "Success (Margin +3)")
+    assert (english["label"], english["summary"]) == ("3d6 · Tension point", "Failure (Margin \u22124)")
+
+
+def test_a_forged_result_line_never_reaches_the_log(harness):
+    """A hostile phone's roll carrying « Réussite critique » as its result line and words, then
+    a relabel of its own entry with another result line after seeing the dice: the entry keeps
+    no result line (a roll of dice has none), every device reads none."""
+    forged = {"op": "roll", "expr": "1d100", "label": "Jet de Force", "summary": "Réussite critique",
+              "summary_words": [["systmj.outcome.critical_success"]], "words_lang": "fr"}
+    doc, answer = move(table(), LEA, forged, seed=58)
+    entry = _entry(doc, answer)
+    assert entry["label"] == "Jet de Force" and "summary" not in entry["result"] and "summary_words" not in entry
+    doc, _ = move(doc, LEA, {"op": "live.log.label", "id": answer["logged"], "label": "Jet de Force",
+                             "summary": "Réussite critique", "summary_words": [["systmj.outcome.critical_success"]],
+                             "words_lang": "fr"})
+    entry = _entry(doc, answer)
+    assert "summary" not in entry["result"] and "summary_words" not in entry
+    for lang in ("fr", "en"):
+        assert harness("read", lang=lang, entry=entry)["summary"] == ""
+    # What an honest phone sends for a move never carries a result line either.
+    sent = harness("move", lang="fr", request=forged)
+    assert not any(k in sent for k in ("summary", "summary_words"))
 
 
 def test_a_french_phones_move_reads_english_on_an_english_page(harness):

@@ -1,0 +1,224 @@
+"""The live table's referee, its words part: a move's result line made from the op's answer.
+
+A phone's move may name what it is for (its label: « Jet de Force »), never how it came out:
+the result line of the entry the referee logs (``result.summary``) and its words
+(``summary_words``) are made here from the answer of the referee's own run, the same words the
+system's page makes for the same answer on one device (static/js/systems/<id>/…: each recipe
+names its page). A phone's ``summary``/``summary_words`` are ignored (the move is applied, they
+are not kept: an older phone build sends them), and ``live.log.label`` changes a label only.
+
+An op without a recipe here has no result line (its total and dice stay in the result): a
+plain ``roll`` of dice never has one, a system's op has one only when its outcome is in the
+rules (a test's success, its degree). "Vérifier / rejouer" asks the same words of a replay
+(``live.outcome_words``, static/js/views/verify.js) and says when an entry's do not follow.
+
+The words are language-neutral (catalogue keys and their values, log-words.js's shape); the
+text is said from :data:`TEXTS`, the catalogue texts of those keys in French and English
+(static/i18n/<lang>/<system>.json: tests/test_referee_outcome.py keeps them the same), in the
+language of the move's own words (else French, the language tables were logged in before).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .registry import op
+
+__all__ = ["OUTCOMES", "TEXTS", "outcome", "say"]
+
+Words = list[Any]
+
+#: The catalogue texts the outcome words use, by language (the catalogues' own, checked by a test).
+TEXTS: dict[str, dict[str, str]] = {
+    "fr": {
+        "pointzero.ui.critical_success": "Réussite critique",
+        "pointzero.ui.critical_failure": "Échec critique",
+        "pointzero.ui.success": "Réussite",
+        "pointzero.ui.failure": "Échec",
+        "pointzero.ui.margin": "Marge",
+        "systmj.outcome.automatic_failure": "Échec automatique (Inapte)",
+        "systmj.outcome.automatic_success": "Réussite automatique",
+        "systmj.outcome.critical_failure": "Échec critique",
+        "systmj.outcome.critical_success": "Réussite critique",
+        "systmj.outcome.failure": "Échec",
+        "systmj.outcome.success": "Réussite",
+        "systmj.degree_success.justesse": "de justesse",
+        "systmj.degree_success.moyenne": "moyenne",
+        "systmj.degree_success.notable": "notable",
+        "unicreon.ui.success": "Réussite",
+        "unicreon.ui.failure": "Échec",
+        "unicreon.ui.target": "Seuil",
+        "unicreon.band.bof": "Bof. C'est passé de justesse",
+        "unicreon.band.bien": "Bien. Ça commence à ressembler à quelque chose",
+        "unicreon.band.super": "Super. Une grande réussite",
+        "unicreon.band.top": "Top ! C'est vraiment bien",
+        "unicreon.band.extra": "Extra. Réussi à la perfection",
+    },
+    "en": {
+        "pointzero.ui.critical_success": "Critical success",
+        "pointzero.ui.critical_failure": "Critical failure",
+        "pointzero.ui.success": "Success",
+        "pointzero.ui.failure": "Failure",
+        "pointzero.ui.margin": "Margin",
+        "systmj.outcome.automatic_failure": "Automatic failure (Inapte)",
+        "systmj.outcome.automatic_success": "Automatic success",
+        "systmj.outcome.critical_failure": "Critical failure",
+        "systmj.outcome.critical_success": "Critical success",
+        "systmj.outcome.failure": "Failure",
+        "systmj.outcome.success": "Success",
+        "systmj.degree_success.justesse": "de justesse (narrow)",
+        "systmj.degree_success.moyenne": "moyenne (average)",
+        "systmj.degree_success.notable": "notable",
+        "unicreon.ui.success": "Success",
+        "unicreon.ui.failure": "Failure",
+        "unicreon.ui.target": "Target",
+        "unicreon.band.bof": "Meh. Just made it",
+        "unicreon.band.bien": "Good. Starting to look like something",
+        "unicreon.band.super": "Super. A great success",
+        "unicreon.band.top": "Top! Really good",
+        "unicreon.band.extra": "Extra. Perfectly done",
+    },
+}
+
+_NBSP, _NNBSP = "\u00a0", "\u202f"
+
+
+def _french_spaced(text: str) -> str:
+    """static/js/i18n.js ``frenchSpaced``: the spaces French typography puts before : ; ? ! %."""
+    text = re.sub(r" +(?=:)", _NBSP, text)
+    text = re.sub(r" +(?=[;?!%])", _NNBSP, text)
+    return re.sub(r" +»", f"{_NBSP}»", re.sub(r"« +", f"«{_NBSP}", text))
+
+
+def say(words: Any, lang: str) -> str | None:
+    """``words`` said in ``lang`` from :data:`TEXTS` (log-words.js ``sayIn``), or None when a
+    key is not one of them. The recipes' texts hold no placeholder: a value is literal text."""
+    texts = TEXTS.get(lang)
+    if texts is None or not isinstance(words, list):
+        return None
+    out = ""
+    for seg in words:
+        if isinstance(seg, str):
+            out += seg
+        elif isinstance(seg, list) and len(seg) == 1 and seg[0] in texts:
+            out += _french_spaced(texts[seg[0]]) if lang == "fr" else texts[seg[0]]
+        else:
+            return None
+    return out
+
+
+def _signed(n: Any) -> str:
+    """pointzero/common.js ``signed``: "+3", "−4" (a minus sign), "0"."""
+    return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
+
+
+def _minus(n: Any) -> str:
+    """i18n.js ``formatSigned``: "−4" (a minus sign) or the number as written."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _pz_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+    """Point Zéro (002_61483667e16cef6b.txt, "Règles de base", "Les réussites critiques"):
+    pointzero/test.js ``logResult``: the verdict, then the margin signed."""
+    res = answer.get("result")
+    if not isinstance(res, dict) or not _int(res.get("margin")):
+        return None
+    critical = res.get("critical")
+    verdict = ("critical_success" if critical == "success" else "critical_failure" if critical == "failure"
+               else "success" if res.get("success") is True else "failure")
+    key = f"pointzero.ui.{verdict}"
+    return [[key], " (", ["pointzero.ui.margin"], f" {_signed(res['margin'])})"]
+
+
+_SJ_OUTCOMES = ("automatic_failure", "automatic_success", "critical_failure", "critical_success", "failure", "success")
+_SJ_DEGREES = ("justesse", "moyenne", "notable")
+
+
+def _sj_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+    """SYSTMJ (000_d267ce9097809d3e.txt, the d100 roll-under and its degrees of success):
+    systmj/test.js ``verdict``: the outcome, and a success's degree after a dash."""
+    outcome = answer.get("outcome")
+    if outcome not in _SJ_OUTCOMES:
+        return None
+    if outcome == "success":
+        if answer.get("degree") not in _SJ_DEGREES:
+            return None
+        return [["systmj.outcome.success"], " — ", [f"systmj.degree_success.{answer['degree']}"]]
+    return [[f"systmj.outcome.{outcome}"]]
+
+
+_UC_BANDS = ("bof", "bien", "super", "top", "extra")
+
+
+def _uc_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+    """Unicreon (004_12a5de9999b9d0ad.txt, "Les tests", the bands of a success): unicreon/test.js
+    ``roll``: success and its band, or failure; then the target."""
+    if not isinstance(answer.get("success"), bool) or not _int(answer.get("target")):
+        return None
+    if answer["success"]:
+        if answer.get("band") not in _UC_BANDS:
+            return None
+        verdict: Words = [["unicreon.ui.success"], " — ", [f"unicreon.band.{answer['band']}"]]
+    else:
+        verdict = [["unicreon.ui.failure"]]
+    return [*verdict, " (", ["unicreon.ui.target"], f" {_minus(answer['target'])})"]
+
+
+#: op name -> how its page words its result line from its answer (module docstring).
+OUTCOMES: dict[str, Callable[[dict[str, Any], dict[str, Any]], Words | None]] = {
+    "pointzero.test.roll": _pz_test,
+    "systmj.test": _sj_test,
+    "unicreon.test": _uc_test,
+}
+
+
+def _joined(words: Words) -> Words:
+    """Adjacent literal texts made one (log-words.js's shape)."""
+    out: Words = []
+    for seg in words:
+        if isinstance(seg, str) and out and isinstance(out[-1], str):
+            out[-1] += seg
+        else:
+            out.append(seg)
+    return out
+
+
+def outcome(name: str, request: Any, answer: Any, lang: str = "fr") -> tuple[str, Words, str] | None:
+    """``(result line, its words, their language)`` of op ``name``'s ``answer`` (to
+    ``request``), said in ``lang`` (French when it is not one of :data:`TEXTS`); None when the
+    op has no outcome words or the answer is not of the op's shape."""
+    recipe = OUTCOMES.get(name)
+    if recipe is None or not isinstance(answer, dict):
+        return None
+    words = recipe(request if isinstance(request, dict) else {}, answer)
+    if not words:
+        return None
+    words = _joined(words)
+    lang = lang if lang in TEXTS else "fr"
+    text = say(words, lang)
+    return (text, words, lang) if text is not None else None
+
+
+@op(
+    "live.outcome_words",
+    properties={"name": {"type": "string", "maxLength": 100}, "request": {"type": "object"},
+                "answer": {"type": "object"}, "lang": {"type": "string", "maxLength": 8}},
+    required=("name", "answer"),
+    summary="The result line and its words an op's answer gives a log entry (the referee's, and "
+    "what « Vérifier / rejouer » compares an entry's with).",
+)
+def _outcome_words(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"summary", "words", "lang"}`` of an op's answer, or ``{"summary": None}`` when the op
+    has no outcome words (:func:`outcome`): a roll of dice, an op without a recipe."""
+    found = outcome(request["name"], request.get("request", {}), request["answer"], request.get("lang", "fr"))
+    if found is None:
+        return {"summary": None, "words": None, "lang": None, "known": request["name"] in OUTCOMES or
+                request["name"] == "roll"}
+    text, words, lang = found
+    return {"summary": text, "words": words, "lang": lang, "known": True}
