@@ -598,3 +598,16 @@ def _held_rev(request: dict[str, Any], source: dict[str, Any]) -> str:
 @op("live.moves", summary="The ops a player may send to the MJ's device as moves.")
 def _live_moves(request: dict[str, Any]) -> dict[str, Any]:
     return {"moves": sorted([*all_moves(), *KERNEL_MOVES])}
+
+
+@op(
+    "live.private_log",
+    properties={"entries": {"type": "array", "maxItems": 1000}},
+    required=("entries",),
+    summary="The entries the MJ sent to one player, as that player's private doc holds them: each "
+    "checked and filtered like a public entry (null for one the store refuses or a secret roll).",
+)
+def _live_private_log(request: dict[str, Any]) -> dict[str, Any]:
+    """:func:`tablee.share.addressed_view` of each entry, in order (static/js/live/hub.js
+    ``writePrivate``): no entry leaves the MJ's device unfiltered, whatever path it takes."""
+    return {"entries": [share.addressed_view(e) for e in request["entries"]]}

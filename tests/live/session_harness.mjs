@@ -18,6 +18,7 @@ import { serveLines } from "./lines.mjs";
 import { memoryStorage } from "./memory_storage.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
 import { Session, adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges } from "../../static/js/live/session.js";
+import { nameKey } from "../../static/js/live/names.js";
 import { readJson, writeJson } from "../../static/js/live/ydoc.js";
 import { toBase64Url } from "../../static/js/share/codec.js";
 import * as Y from "yjs";
@@ -39,6 +40,24 @@ function playerView(doc) {
       if (isObject(state.piles.draw)) state.piles.draw.cards.sort();
     }
   }
+  return out;
+}
+
+/** The stand-in for live.private_log (py/tablee/share.py addressed_view, the one entry filter):
+ * an entry sent to one player without its seed, its deck, Point Zéro's threshold and what is
+ * left, and any character's secret; a secret roll of the MJ's (`to: "mj"`) never. */
+function addressedView(entry) {
+  if (!isObject(entry) || entry.to === "mj") return null;
+  const out = structuredClone(entry);
+  const walk = (node) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (isObject(node)) {
+      for (const key of ["seed", "deck", "threshold", "left", "secret"]) delete node[key];
+      Object.values(node).forEach(walk);
+    }
+  };
+  walk(out.request);
+  walk(out.result);
   return out;
 }
 
@@ -185,6 +204,7 @@ function fakeApp(doc) {
         return { applied: true, document: structuredClone(r[0]), answer: r[1], rev, projection };
       }
       if (request.op === "local.echo") return { echo: true };
+      if (request.op === "live.private_log") return { entries: request.entries.map(addressedView) };
       if (request.op !== "store.share") return { error: { code: "unknown" } };
       let data = request.data;
       if (Object.hasOwn(request, "held")) {
@@ -559,6 +579,10 @@ const handlers = {
     const session = watched(new Session(d.app, { role: d.role, me: d.session.me, key: d.session.key, name, storage: d.storage }), d.app);
     d.session = session;
     return true;
+  },
+  nameKeys({ names }) {
+    // the key names are compared by at the table (static/js/live/names.js)
+    return names.map(nameKey);
   },
   pure({ fn, args }) {
     const fns = { adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges };

@@ -619,13 +619,26 @@ export const hubMethods = {
   },
 
   /** Member `id`'s private doc written from the MJ's table (one no longer a member, a device
-   * whose place went to another, holds nothing). */
+   * whose place went to another, holds nothing). The entries sent to that member only go
+   * through the filter every entry leaving this device goes through (`live.private_log`:
+   * py/tablee/share.py entry_view, the public doc's and the share links' own), once each: an
+   * entry not filtered yet is left out until its view comes, then the doc is written again. */
   writePrivate(id) {
     const m = this.members.get(id);
     const characters = m?.characters ?? [];
     // (the entries sent to the devices it replaced are its player's too)
     const ids = [id, ...(Array.isArray(m?.replaces) ? m.replaces.map((r) => r?.id) : [])];
+    const sent = m ? sentTo(this.app.doc.log, ids) : [];
+    this.entryViews ??= new WeakMap(); // a log entry (never changed in place) -> its player view, or null
+    const missing = sent.filter((e) => !this.entryViews.has(e));
     writeJson(this.privateDoc(id), { ...privateView(this.app.doc, characters), characters, asked: m?.asked ?? [],
-      log: m ? sentTo(this.app.doc.log, ids) : [] }, LOCAL);
+      log: sent.map((e) => this.entryViews.get(e)).filter(isObject) }, LOCAL);
+    if (!missing.length) return;
+    Promise.resolve(this.app.call({ op: "live.private_log", entries: missing })).then((answer) => {
+      const views = Array.isArray(answer?.entries) ? answer.entries : [];
+      // (an entry the filter refused, or no answer: never sent whole)
+      missing.forEach((e, i) => this.entryViews.set(e, isObject(views[i]) ? views[i] : null));
+      this.writePrivate(id);
+    }, () => missing.forEach((e) => this.entryViews.set(e, null)));
   },
 };
