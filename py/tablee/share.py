@@ -233,10 +233,14 @@ def entry_view(entry: dict[str, Any]) -> dict[str, Any]:
     leaves the MJ's device by (the live table's public doc, a player's private doc, a share link
     of the entry or of the table): its system's log filter (a seed, a hidden pile's order, the
     MJ's fields), then every character record it carries through that record's system's
-    player filter (:func:`_records_filtered`)."""
+    player filter (:func:`_records_filtered`), and no system state its request or result holds."""
     fn = _filters(entry["system"]).log_entry if entry["system"] is not None else None
-    view = fn(entry) if fn else entry
-    return _records_filtered(view)
+    view = _records_filtered(fn(entry) if fn else entry)
+    for part in ("request", "result"):
+        # (a system's whole state a page logged with its op: the MJ's, never a player's)
+        if isinstance(view.get(part), dict) and isinstance(view[part].get("state"), dict):
+            view[part] = {k: v for k, v in view[part].items() if k != "state"}
+    return view
 
 
 def addressed_view(entry: Any) -> dict[str, Any] | None:
