@@ -93,7 +93,8 @@ def test_a_replaced_id_is_refused_with_any_key_and_name_also_after_the_mjs_reloa
             node("settle", world=world)
         # Léa's former id (public: presence carries it), a key of its own, a name of its own
         called = ("Zed", "Zoé", "p1")[attempt]
-        assert node("connect", world=world, name="zed", **{"as": "m-p1"}, key=f"fresh-{attempt}", called=called) is False
+        former = {"as": "m-p1", "key": f"fresh-{attempt}", "called": called}
+        assert node("connect", world=world, name="zed", **former) is False
         node("settle", world=world)
         s = state(node, world)
         assert s["mj"]["feed"][-1]["code"] == "live.refused.replaced", attempt
