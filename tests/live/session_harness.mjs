@@ -17,7 +17,8 @@ import * as encoding from "lib0/encoding";
 import { serveLines } from "./lines.mjs";
 import { memoryStorage } from "./memory_storage.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
-import { Session, adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges } from "../../static/js/live/session.js";
+import { MAX_QUEUE, Session, adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges } from "../../static/js/live/session.js";
+import { MAX_KEPT_ANSWERS } from "../../static/js/live/hub.js";
 import { nameKey } from "../../static/js/live/names.js";
 import { readJson, writeJson } from "../../static/js/live/ydoc.js";
 import { toBase64Url } from "../../static/js/share/codec.js";
@@ -447,6 +448,17 @@ const handlers = {
     const last = d.app.sentMoves.at(-1);
     for (let i = 0; i < times; i += 1) d.session.member.send(last.id, last.move);
     return last.id;
+  },
+  async resendAt({ world, name, back }) {
+    // The phone sends its move `back` moves before the last again, under the same id.
+    const d = device(worlds.get(world), name);
+    const sent = d.app.sentMoves.at(-back);
+    d.session.member.send(sent.id, sent.move);
+    return sent.id;
+  },
+  bounds() {
+    // what the MJ's saved session keeps of each member's answers, and what a phone keeps waiting
+    return { kept: MAX_KEPT_ANSWERS, queue: MAX_QUEUE };
   },
   async answers({ world, name }) {
     return device(worlds.get(world), name).answers ?? [];

@@ -14,12 +14,20 @@ export const MAX_FEED = 200;
 export const MAX_IN_FLIGHT = 20;
 /** Answers kept per member, so a move resent after a broken link is not applied twice. */
 const MAX_ANSWERED = 100;
-/** Of them, kept in the saved session (a reload of the MJ's page): the last 30 per member, an
- * answer of more than 2,000 characters (a whole hand's view) kept as "already applied". */
-const MAX_KEPT_ANSWERS = 30;
+/** Of them, kept in the saved session (a reload of the MJ's page): as many as a phone can still
+ * send again, its waiting moves, which member.js bounds by MAX_QUEUE (50; a test keeps the two
+ * equal). A phone sends its moves in order and sends again, once its link is back, only those
+ * it holds no answer for: all of them in its queue, so at most MAX_QUEUE moves back. The last
+ * MAX_KEPT_WHOLE are kept whole (an answer of more than 2,000 characters, a whole hand's view,
+ * as "already applied"); the older ones as "already applied" (`live.refused.duplicate`: the
+ * move is not run again, its result is on the table), a hundred characters each. */
+export const MAX_KEPT_ANSWERS = 50;
+const MAX_KEPT_WHOLE = 30;
 const MAX_KEPT_ANSWER_CHARS = 2000;
 const BUSY = "live.refused.busy";
 const CONFLICT = "live.refused.conflict";
+/** An undo of a character the member no longer plays, or of a field no player may edit. */
+const UNDO_NOT_YOURS = "live.refused.undo_not_yours";
 /** A player's « Annuler » at a live table (hub.js undoMove), and how many of each member's
  * changes the hub remembers for it. */
 export const UNDO = "live.undo";
@@ -249,14 +257,16 @@ export const hubMethods = {
   },
 
   /** The answered moves as the saved session keeps them: {memberId: [[id, answer]]}, the last
-   * MAX_KEPT_ANSWERS of each, an answer longer than MAX_KEPT_ANSWER_CHARS replaced by "already
+   * MAX_KEPT_ANSWERS of each (what a phone can still send again), the older ones beyond the last
+   * MAX_KEPT_WHOLE and any answer longer than MAX_KEPT_ANSWER_CHARS replaced by "already
    * applied" (live.refused.duplicate: the move is not run again, its result is on the table). */
   answersToKeep() {
     const out = {};
     for (const [member, kept] of this.answered) {
-      out[member] = [...kept].slice(-MAX_KEPT_ANSWERS).map(([id, answer]) => {
-        const text = JSON.stringify(answer ?? null);
-        return [id, text.length <= MAX_KEPT_ANSWER_CHARS ? answer : refusal("live.refused.duplicate", { id })];
+      const last = [...kept].slice(-MAX_KEPT_ANSWERS);
+      out[member] = last.map(([id, answer], i) => {
+        const whole = i >= last.length - MAX_KEPT_WHOLE && JSON.stringify(answer ?? null).length <= MAX_KEPT_ANSWER_CHARS;
+        return [id, whole ? answer : refusal("live.refused.duplicate", { id })];
       });
     }
     return out;
@@ -376,8 +386,11 @@ export const hubMethods = {
 
   /** A player's « Annuler » (`live.undo`): the member's own last change undone, when it is a
    * sheet save whose fields still hold what it wrote; refused otherwise (a roll or a draw is
-   * never undone into a re-roll: `live.refused.undo`; a field changed since: a conflict). The
-   * log says « Annulé » only then, signed by the member. */
+   * never undone into a re-roll: `live.refused.undo`; a field changed since: a conflict). Only
+   * on a character the member still plays, and only fields a player may edit (those the
+   * player view of that character shows: a key it hides is the MJ's): else
+   * `live.refused.undo_not_yours`, a sentence on the phone. The log says « Annulé » only
+   * then, signed by the member. */
   undoMove(memberId, member) {
     const list = this.changes.get(memberId) ?? [];
     const last = list.at(-1);
@@ -385,6 +398,13 @@ export const hubMethods = {
     const record = (doc) => doc.characters.findIndex((c) => isObject(c) && c.id === last.id);
     const at = record(this.app.doc);
     const keys = new Set([...Object.keys(last.before), ...Object.keys(last.after)].filter((k) => !same(last.before[k], last.after[k])));
+    // (the MJ gave the character to someone else since, or a field no player sees: never undone by this one)
+    const view = Array.isArray(this.published?.characters) ? this.published.characters.find((c) => isObject(c) && c.id === last.id) : null;
+    const editable = (k) => k !== "id" && k !== "system" && isObject(view) && Object.hasOwn(view, k);
+    if (!(member.characters ?? []).includes(last.id) || ![...keys].every(editable)) {
+      list.pop(); // (not this member's to take back, now or later)
+      return this.note(memberId, member.name, UNDO, UNDO_NOT_YOURS, refusal(UNDO_NOT_YOURS));
+    }
     const now = at >= 0 ? this.app.doc.characters[at] : null;
     if (!now || [...keys].some((k) => !same(now[k], last.after[k]))) {
       list.pop(); // (what it wrote is gone: nothing of it to take back later either)
