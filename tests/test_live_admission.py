@@ -155,3 +155,16 @@ def test_the_name_key_folds_what_people_do_not_see(node):
     keys = node("nameKeys", names=["Léa", *LOOK_ALIKES, "", "\u200b \u00ad", 5])
     assert set(keys[1:len(LOOK_ALIKES) + 1]) == {keys[0]}
     assert keys[-3:] == ["", "", ""]
+
+
+def test_a_device_answering_as_the_mjs_secret_rolls_is_refused(node, world):
+    """A secret roll of the MJ's is an entry sent `to: "mj"`: a phone choosing "mj" as its
+    member id is refused, and nothing the MJ rolled in secret reaches it."""
+    node("append", world=world, name="mj", key="log", value={**SENT, "id": "secret", "label": "SECRET-ROLL", "to": "mj"})
+    node("settle", world=world)
+    node("player", world=world, name="sly", doc=phone_table("sly"))
+    assert node("connect", world=world, name="sly", **{"as": "mj"}, called="Sly") is False
+    node("settle", world=world)
+    s = state(node, world)
+    assert s["mj"]["feed"][-1]["code"] == "live.refused.identity"
+    assert "SECRET-ROLL" not in everything(s, "sly")

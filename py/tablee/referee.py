@@ -39,17 +39,17 @@ state as any player sees it (the same filter as the public doc, :mod:`tablee.sha
 Three moves are the kernel's own (:mod:`tablee.referee_kernel`): ``live.character.save`` (a
 whole-sheet edit of one of the member's characters; a field the player view hides or blanks
 keeps the MJ's value; a new id is a character the player made, added and answered
-``created``), ``live.log.label`` (a page's words for the entry the referee logged for that
-member's move, matched by member id: its result line, known only after the answer) and
+``created``), ``live.log.label`` (a page's label for the entry the referee logged for that
+member's move, matched by member id: a label only, never its result line) and
 ``live.log.add`` (a roll-log line without a result, dated by the MJ's device and stamped with
 the member).
 
 A move carries its own words (:func:`move_words`): the ``label`` its entry is logged under
-(the phone's words for it, « lance des dés », or a roll's expression) and, when the page
-knows it before sending, its result line (``summary``); text only, capped, taken out of the
-request before the op runs. With them, how the phone worded them in its language
-(``label_words``, ``summary_words``, ``words_lang``: checked as a table's entry's words are), so
-every device reads the entry in its own.
+(the phone's words for it, « lance des dés », or a roll's expression); text only, capped,
+taken out of the request before the op runs. With it, how the phone worded it in its language
+(``label_words``, ``words_lang``: checked as a table's entry's words are), so every device
+reads the entry in its own. Never how it came out: the entry's result line is made by the
+referee from its own run (:mod:`tablee.referee_words`); a phone's ``summary`` is ignored.
 
 Who did it comes from the link: every entry the referee writes for a member carries
 ``member`` (its id and joined name), a Tension point is signed with the member's name

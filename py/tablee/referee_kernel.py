@@ -10,8 +10,9 @@ carries it (``member``: ``{"id", "name"}``, store schema) besides its ``who`` (t
 character's name, as the same action made on the MJ's device signs it): a phone that renames
 its character "MJ" or to another player's character's name changes what ``who`` reads, never
 ``member``, and ``live.log.label`` is allowed only on an entry whose ``member.id`` is the
-member's; the words a move carries (its entry's label and result line) are text and name
-nothing. A Tension point (Point Zéro) has only a ``who``: it is the :func:`signature`, the
+member's; the words a move carries (its entry's label) are text and name nothing, and the
+result line is the referee's (:mod:`tablee.referee_words`). A Tension point (Point Zéro)
+has only a ``who``: it is the :func:`signature`, the
 character's name with the member's ("Aube (Léa)").
 
 The log keeps at most ``store.MAX_LOG`` entries. A member's entry never pushes one of the MJ's
@@ -39,7 +40,7 @@ __all__ = ["KERNEL_MOVES", "add_entry", "append", "label_entry", "log_run", "mov
 
 #: The moves every system shares (run here, not by an op).
 KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
-#: The longest result line a phone's page gives its move's entry (``live.log.label``).
+#: The longest result line an entry keeps.
 _MAX_SUMMARY = 500
 #: Answer keys read as the total a log entry shows, in this order.
 _TOTALS = ("total", "roll", "raw", "score")
@@ -271,8 +272,8 @@ def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, An
     its outcome in the result (static/js/systems/versality/test.js). The entry replaced is the
     member's last draw of that character not resolved yet; None when there is none (the
     resolution is then logged alone). The resolution's seed is not logged: it reshuffles the
-    hidden deck. The resolution's own label, when it carries one, names the test; its result
-    line is the resolution's, and so are their words (:func:`worded`)."""
+    hidden deck. The resolution's own label, when it carries one, names the test, with its
+    words (:func:`worded`); its result line is the referee's (:func:`outcome_into`)."""
     words = words or {}
     label = words.get("label")
     cid = logged.get("character_id")

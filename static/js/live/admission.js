@@ -27,6 +27,8 @@ export const NAME_TAKEN = "live.refused.name_taken";
 export const CLAIM = "live.wait.recognise";
 /** A device whose place the MJ gave to another (recognise): it is not admitted again. */
 export const REPLACED = "live.refused.replaced";
+/** A log entry's `to` for a roll the MJ made in secret (py/tablee/share.py SECRET_ROLL). */
+const SECRET_ROLL = "mj";
 /** Devices waiting for the MJ's choice at once (more: the oldest is refused). */
 export const MAX_CLAIMS = 8;
 /** What a held device may send before it is admitted (its sync requests and presence: three
@@ -49,6 +51,8 @@ export const admissionMethods = {
   /** The MJ's side: whether a link answering for member `id` with `key` may take its place
    * (a new member, or a known one with its own key). */
   admits(id, key) {
+    // ("mj" is what a secret roll of the MJ's is sent to, `to`: never a member's id)
+    if (id === SECRET_ROLL) return false;
     const known = this.members.get(id);
     return typeof key === "string" && key !== "" && (!known?.key || known.key === key);
   },
