@@ -160,7 +160,8 @@ def test_the_name_key_folds_what_people_do_not_see(node):
 def test_a_device_answering_as_the_mjs_secret_rolls_is_refused(node, world):
     """A secret roll of the MJ's is an entry sent `to: "mj"`: a phone choosing "mj" as its
     member id is refused, and nothing the MJ rolled in secret reaches it."""
-    node("append", world=world, name="mj", key="log", value={**SENT, "id": "secret", "label": "SECRET-ROLL", "to": "mj"})
+    secret = {**SENT, "id": "secret", "label": "SECRET-ROLL", "to": "mj"}
+    node("append", world=world, name="mj", key="log", value=secret)
     node("settle", world=world)
     node("player", world=world, name="sly", doc=phone_table("sly"))
     assert node("connect", world=world, name="sly", **{"as": "mj"}, called="Sly") is False
