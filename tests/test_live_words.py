@@ -143,3 +143,25 @@ def test_the_log_signs_a_phones_entry_with_its_member_whatever_its_words_say(har
         if member is None:
             e.pop("member")
         assert harness("read", lang="fr", entry=e)["signer"] == shown
+
+
+def test_the_referees_result_line_reads_in_each_language_as_its_words_say(harness):
+    """The referee's result line (py/tablee/referee_words.py) is read by log-words.js in the
+    reader's language from its words: French as the referee wrote it, English as the English
+    catalogue says it, for a line with values of its own words (a learning's quality)."""
+    from tablee import referee_words
+    from test_referee_moves import _sj_learning_table
+
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
+    asked = {"op": "systmj.learning.roll", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}}
+    entries = []
+    doc, answer = move(_sj_learning_table(), ana, asked, seed=21)
+    entries.append(_entry(doc, answer))
+    doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
+    entries.append(_entry(doc, answer))
+    for entry in entries:
+        for lang in ("fr", "en"):
+            said = harness("read", lang=lang, entry=entry)["summary"]
+            assert said.replace("\u00a0", " ").replace("\u202f", " ") == referee_words.say(
+                entry["summary_words"], lang).replace("\u00a0", " ").replace("\u202f", " "), (lang, said)
+        assert harness("read", lang="fr", entry=entry)["summary"] == entry["result"]["summary"]

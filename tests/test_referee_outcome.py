@@ -57,7 +57,7 @@ def test_the_referees_texts_are_the_catalogues(lang):
     catalogue = _catalogue(lang)
     for key, text in referee_words.TEXTS[lang].items():
         assert catalogue.get(key) == text, key
-        assert "{" not in text  # (said whole: no placeholder to fill)
+        assert "|" not in text  # (no plural form: the referee fills names only)
 
 
 def _page(words, lang):
@@ -186,3 +186,20 @@ def test_verify_says_when_a_result_line_does_not_follow_from_its_replay():
                "result": {**honest["result"], "summary": "Failure (Margin \u22124)"}}
     assert _verify([honest, roll, english, forged_roll, forged_words, forged_text]) == [
         "same", "same", "same", "words", "words", "words"]
+
+
+def test_a_systmj_learning_rolls_line_is_the_pages():
+    from test_referee_moves import _sj_learning_table
+
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
+    asked = {"op": "systmj.learning.roll", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}}
+    after, answer = move(_sj_learning_table(), ana, {**asked, **FORGED}, seed=21)
+    entry = _entry(after, answer)
+    catalogue = _catalogue("fr")
+    page = _french_spaced(catalogue["systmj.ui.learning_summary"]).format(
+        quality=catalogue[f"systmj.quality.{answer['quality']}"], points=answer["gained"], before=answer["before"],
+        after=answer["after"])
+    assert entry["result"]["summary"] == page
+    assert entry["summary_words"] == [["systmj.ui.learning_summary", {
+        "quality": [[f"systmj.quality.{answer['quality']}"]], "points": str(answer["gained"]),
+        "before": str(answer["before"]), "after": str(answer["after"])}]]

@@ -23,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablee import referee, store
+from tablee import referee, referee_words, store
 from tablee.errors import RulesError
 from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
     LEA,
@@ -243,4 +243,8 @@ def test_a_versality_tests_words_are_its_resolutions():
     entry = _entry(doc, resolved)
     assert entry["id"] == drawn["logged"] and entry["label"] == label
     assert (entry["label_words"], entry["words_lang"]) == (words, "fr")
-    assert "summary_words" not in entry and "summary" not in entry["result"]  # the draw's line is gone
+    # the result line is the referee's, from the resolution: its outcome and the card played
+    final, kind = resolved["result"]["final"], resolved["result"]["played"]["kind"]
+    assert entry["summary_words"][:3] == [[f"versality.outcome.{final}"], " — ",
+                                          ["versality.ui.played_card", {"card": [[f"versality.outcome.{kind}"]]}]]
+    assert entry["result"]["summary"].startswith(f"{referee_words.TEXTS['fr'][f'versality.outcome.{final}']} — ")

@@ -248,7 +248,7 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
                   if isinstance(v, (int, str, bool)) or v is None or k in ("verify", "terms")}
     signed = who if isinstance(who, str) and who else _member_name(member)
     if name == "versality.test.resolve":
-        joined = _join_draw(out, member, logged, result, now, words)
+        joined = _join_draw(out, member, logged, result, now, words, answer)
         if joined is not None:
             return joined
     entry = {"id": _entry_id(seed, now), "at": now, "kind": spec.kind or name, "system": spec.system,
@@ -265,7 +265,7 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
 
 
 def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, Any], result: dict[str, Any],
-               now: str, words: dict[str, Any] | None = None) -> str | None:
+               now: str, words: dict[str, Any] | None = None, answer: Any = None) -> str | None:
     """A Versality resolution (001_28decc945b538010.txt, "Le tirage": the card played) logged
     as the page logs a test: one entry, the draw's (its request with the deck, the count and
     the seed that replay it, its ``verify``), the resolution's request under ``resolve`` and
@@ -295,7 +295,7 @@ def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, An
     if len(json.dumps(merged["result"])) > store.MAX_ENTRY_SIZE:
         merged["result"] = {k: v for k, v in merged["result"].items()
                             if isinstance(v, (int, str, bool)) or v is None or k == "verify"}
-    merged = outcome_into(worded(merged, words) if label else merged, "versality.test.resolve", logged, None)
+    merged = outcome_into(worded(merged, words) if label else merged, "versality.test.resolve", logged, answer)
     checked = share.share("entry", merged, "mj")
     out["log"] = [*out["log"][:at], checked, *out["log"][at + 1:]]
     return checked["id"]

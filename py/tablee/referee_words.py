@@ -55,6 +55,21 @@ TEXTS: dict[str, dict[str, str]] = {
         "unicreon.band.super": "Super. Une grande réussite",
         "unicreon.band.top": "Top ! C'est vraiment bien",
         "unicreon.band.extra": "Extra. Réussi à la perfection",
+        "systmj.ui.learning_summary": "{quality} : +{points} ({before} → {after})",
+        **{f"systmj.quality.{k}": v for k, v in (
+            ("bon", "Bon apprentissage"), ("echec_critique", "Échec critique"),
+            ("excellent", "Excellent apprentissage"), ("exceptionnel", "Apprentissage exceptionnel"),
+            ("legendaire", "Apprentissage légendaire"), ("mauvais", "Mauvais apprentissage"),
+            ("mediocre", "Apprentissage médiocre"), ("moyen", "Apprentissage moyen"),
+            ("tres_bon", "Très bon apprentissage"))},
+        "versality.ui.played_card": "Carte jouée : {card}",
+        "versality.ui.reshuffled": "Deck épuisé : toutes les cartes sont remélangées.",
+        "versality.ui.exhausted": "Deck épuisé : toutes ses cartes sont piochées.",
+        "versality.ui.penalty": ("Chaque épuisement du deck fait monter l'échelle de catastrophe d'un cran et "
+                                 "donne un pion MJ."),
+        **{f"versality.outcome.{k}": v for k, v in (
+            ("echec-critique", "Échec critique"), ("non-et", "Non, et…"), ("non-mais", "Non, mais…"),
+            ("oui", "Oui"), ("oui-et", "Oui, et…"), ("oui-mais", "Oui, mais…"))},
     },
     "en": {
         "pointzero.ui.critical_success": "Critical success",
@@ -79,6 +94,21 @@ TEXTS: dict[str, dict[str, str]] = {
         "unicreon.band.super": "Super. A great success",
         "unicreon.band.top": "Top! Really good",
         "unicreon.band.extra": "Extra. Perfectly done",
+        "systmj.ui.learning_summary": "{quality}: +{points} ({before} → {after})",
+        **{f"systmj.quality.{k}": v for k, v in (
+            ("bon", "Good learning"), ("echec_critique", "Critical failure"), ("excellent", "Excellent learning"),
+            ("exceptionnel", "Exceptional learning"), ("legendaire", "Legendary learning"),
+            ("mauvais", "Poor learning"), ("mediocre", "Mediocre learning"), ("moyen", "Average learning"),
+            ("tres_bon", "Very good learning"))},
+        "versality.ui.played_card": "Card played: {card}",
+        "versality.ui.reshuffled": "Deck exhausted: every card is reshuffled.",
+        "versality.ui.exhausted": "Deck exhausted: every card is drawn.",
+        "versality.ui.penalty": ("Each time the deck runs out, the catastrophe scale rises one step and the GM "
+                                 "gains a token."),
+        # (the rules' own words, kept in French in English too)
+        **{f"versality.outcome.{k}": v for k, v in (
+            ("echec-critique", "Échec critique"), ("non-et", "Non, et…"), ("non-mais", "Non, mais…"),
+            ("oui", "Oui"), ("oui-et", "Oui, et…"), ("oui-mais", "Oui, mais…"))},
     },
 }
 
@@ -92,9 +122,34 @@ def _french_spaced(text: str) -> str:
     return re.sub(r" +»", f"{_NBSP}»", re.sub(r"« +", f"«{_NBSP}", text))
 
 
+_ELIDED = re.compile(r"(^|[\s(«\"'’])"
+                     r"(de|De|le|Le|la|La|que|Que|ne|Ne|je|Je|se|Se|me|Me|te|Te|lorsque|puisque|jusque) $")
+_VOWEL = re.compile(r"^[aeiouyàâäéèêëîïôöûüùœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜÙŒÆ]")
+
+
+def _fill(template: str, params: dict[str, str], lang: str) -> str:
+    """static/js/i18n.js ``fill`` for the placeholders the recipes use (``{name}``; French
+    elides "de" before a vowel)."""
+    if lang == "fr":
+        template = _french_spaced(template)
+    out, last = "", 0
+    for m in re.finditer(r"\{(\w+)\}", template):
+        out += template[last:m.start()]
+        last = m.end()
+        if m.group(1) not in params:
+            out += m.group(0)
+            continue
+        value = params[m.group(1)]
+        if lang == "fr" and _VOWEL.match(value):
+            out = _ELIDED.sub(lambda e: f"{e.group(1)}{e.group(2)[:-1]}'", out)
+        out += value
+    return out + template[last:]
+
+
 def say(words: Any, lang: str) -> str | None:
-    """``words`` said in ``lang`` from :data:`TEXTS` (log-words.js ``sayIn``), or None when a
-    key is not one of them. The recipes' texts hold no placeholder: a value is literal text."""
+    """``words`` said in ``lang`` from :data:`TEXTS` (log-words.js ``sayIn``): a segment is text,
+    ``[key]`` or ``[key, {name: value}]`` (a value text or words of its own); None when a key is
+    not one of them."""
     texts = TEXTS.get(lang)
     if texts is None or not isinstance(words, list):
         return None
@@ -102,10 +157,16 @@ def say(words: Any, lang: str) -> str | None:
     for seg in words:
         if isinstance(seg, str):
             out += seg
-        elif isinstance(seg, list) and len(seg) == 1 and seg[0] in texts:
-            out += _french_spaced(texts[seg[0]]) if lang == "fr" else texts[seg[0]]
-        else:
+            continue
+        if not (isinstance(seg, list) and 1 <= len(seg) <= 2 and seg[0] in texts):
             return None
+        params: dict[str, str] = {}
+        for name, value in (seg[1] if len(seg) == 2 and isinstance(seg[1], dict) else {}).items():
+            said = value if isinstance(value, str) else say(value, lang)
+            if said is None:
+                return None
+            params[name] = said
+        out += _fill(texts[seg[0]], params, lang)
     return out
 
 
@@ -170,11 +231,50 @@ def _uc_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
     return [*verdict, " (", ["unicreon.ui.target"], f" {_minus(answer['target'])})"]
 
 
+_SJ_QUALITIES = ("bon", "echec_critique", "excellent", "exceptionnel", "legendaire", "mauvais", "mediocre", "moyen",
+                 "tres_bon")
+
+
+def _sj_learning(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+    """SYSTMJ (000_d267ce9097809d3e.txt, 2.3 "L'apprentissage"): systmj/learning.js: the
+    learning's quality, the points gained, the score before and after."""
+    if answer.get("quality") not in _SJ_QUALITIES:
+        return None
+    if not all(_int(answer.get(k)) for k in ("gained", "before", "after")):
+        return None
+    return [["systmj.ui.learning_summary", {"quality": [[f"systmj.quality.{answer['quality']}"]],
+                                            "points": str(answer["gained"]), "before": str(answer["before"]),
+                                            "after": str(answer["after"])}]]
+
+
+_VS_OUTCOMES = ("echec-critique", "non-et", "non-mais", "oui", "oui-et", "oui-mais")
+
+
+def _vs_resolve(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+    """Versality (001_28decc945b538010.txt, "Le tirage", "Les résultats"): versality/test.js
+    ``resolve``: the outcome, the card played, and when the deck ran out, what it did."""
+    res = answer.get("result")
+    played = res.get("played") if isinstance(res, dict) else None
+    if not isinstance(played, dict) or res.get("final") not in _VS_OUTCOMES or played.get("kind") not in _VS_OUTCOMES:
+        return None
+    words: Words = [[f"versality.outcome.{res['final']}"], " — ",
+                    ["versality.ui.played_card", {"card": [[f"versality.outcome.{played['kind']}"]]}]]
+    events = [e for e in res.get("events") or [] if isinstance(e, dict) and e.get("type") in ("reshuffle", "exhausted")]
+    if events:
+        words.append(" · ")
+        for e in events:
+            words += [["versality.ui.reshuffled" if e["type"] == "reshuffle" else "versality.ui.exhausted"], " "]
+        words.append(["versality.ui.penalty"])
+    return words
+
+
 #: op name -> how its page words its result line from its answer (module docstring).
 OUTCOMES: dict[str, Callable[[dict[str, Any], dict[str, Any]], Words | None]] = {
     "pointzero.test.roll": _pz_test,
     "systmj.test": _sj_test,
     "unicreon.test": _uc_test,
+    "systmj.learning.roll": _sj_learning,
+    "versality.test.resolve": _vs_resolve,
 }
 
 
