@@ -25,7 +25,7 @@ const RATE_RETRIES = 20;
 /** The player is told of the table's pace once in this long, not once per waiting move. */
 const RATE_TOLD_MS = 10_000;
 const BUSY = "live.refused.busy";
-/** The longest label and result line a move's entry takes (py/tablee/referee.py move_words). */
+/** The longest label a move's entry takes (py/tablee/referee_kernel.py move_words). */
 const MAX_LABEL = 200;
 /** Entries' words remembered for the page's addLog (member.js keepCarried). */
 const MAX_CARRIED = 50;
