@@ -245,3 +245,19 @@ def test_a_move_sent_again_forty_moves_back_after_the_mjs_reload_is_not_run_agai
     s = state(node, world)
     assert char(s["mj"]["doc"], "a")["pv"] == 10 - 41  # not applied twice
     assert [f["op"] for f in s["mj"]["feed"]].count("test.damage") == 41
+
+
+def test_annuler_never_takes_back_a_field_no_player_sees(node, world):
+    """A save that changed a field the player view hides (the MJ's notes: a referee letting it
+    through, say) is not undone by the player: refused, the MJ's value stays as it is."""
+    node("edit", world=world, name="mj", path=["characters", "a", "mj_notes"], value="MJ-ONLY")
+    node("settle", world=world)
+    forged = {**char(state(node, world)["p1"]["doc"], "a"), "mj_notes": "PHONE"}
+    node("hostile", world=world, name="p1", kind="move", value={"op": "live.character.save", "character": forged})
+    node("settle", world=world)
+    node("undo", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    assert node("undone", world=world, name="p1") is False
+    assert ["warning", "live.refused.undo_not_yours"] in s["p1"]["notices"]
+    assert char(s["mj"]["doc"], "a")["mj_notes"] == "PHONE"  # (not put back to the MJ's by the player)

@@ -6,7 +6,7 @@
 // replaceDocument, onDocument, call) with its own storage, joined by in-memory links
 // (sync.js's memoryLinkPair, held until the test delivers them). The MJ's `store.share` is a
 // stand-in filter (the real one is Python, checked by the e2e test with the engine): it
-// blanks each character's `secret`, drops every state's `mj` key, empties every pile shown to
+// blanks each character's `secret` and drops its `mj_notes`, drops every state's `mj` key, empties every pile shown to
 // its owner (its cards left out, so a hand's cards are sentinels a test can look for in every
 // byte a player received) and sorts the `draw` pile. Its `live.move` is a stand-in referee
 // (the real one is py/tablee/referee.py, tested in Python): a sheet save of one's own
@@ -32,7 +32,10 @@ function playerView(doc) {
   const out = structuredClone(doc);
   delete out.quarantine;
   if (Array.isArray(out.log)) out.log = out.log.filter((e) => !Object.hasOwn(e, "to")); // a secret roll, a roll sent to one player
-  for (const c of out.characters) if (typeof c.secret === "string") c.secret = "";
+  for (const c of out.characters) {
+    if (typeof c.secret === "string") c.secret = "";
+    delete c.mj_notes; // (a field only the MJ sees)
+  }
   for (const state of Object.values(out.systems ?? {})) {
     if (!isObject(state)) continue;
     delete state.mj;
