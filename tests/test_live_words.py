@@ -159,6 +159,14 @@ def test_the_referees_result_line_reads_in_each_language_as_its_words_say(harnes
     entries.append(_entry(doc, answer))
     doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
     entries.append(_entry(doc, answer))
+    from test_referee_log import _theorem_drawing
+
+    doc, answer = move(_theorem_drawing(), LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
+    entries.append(_entry(doc, answer))
+    entry = {**entries[-1], "summary_words": [*entries[-1]["summary_words"], " · ",
+                                              ["theorem.ui.reshuffled_one", {"n": "3"}]]}
+    entry["result"] = {**entry["result"], "summary": referee_words.say(entry["summary_words"], "fr")}
+    entries.append(entry)  # (with a discard turned over: a count said in each language's plural)
     for entry in entries:
         for lang in ("fr", "en"):
             said = harness("read", lang=lang, entry=entry)["summary"]

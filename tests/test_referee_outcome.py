@@ -136,10 +136,10 @@ def test_a_unicreon_tests_line_is_its_band_and_target(seed):
 
 
 def test_an_op_without_outcome_words_has_no_result_line():
-    """A Théorem draw's result line was the phone's; the referee has no words for it: none."""
+    """A Théorem opposition's result line was the phone's; the referee has no words for it: none."""
     doc, answer = move(table(), LEA, {"op": "roll", "expr": "2d6", **FORGED}, seed=4)
     assert "summary" not in _entry(doc, answer)["result"]
-    answer = ok({"op": "live.outcome_words", "name": "theorem.action.draw", "answer": {"result": {}}})
+    answer = ok({"op": "live.outcome_words", "name": "theorem.opposition.draw", "answer": {"result": {}}})
     assert answer["summary"] is None and answer["known"] is False
     assert ok({"op": "live.outcome_words", "name": "roll", "answer": {"total": 3}})["known"] is True
 
@@ -203,3 +203,26 @@ def test_a_systmj_learning_rolls_line_is_the_pages():
     assert entry["summary_words"] == [["systmj.ui.learning_summary", {
         "quality": [[f"systmj.quality.{answer['quality']}"]], "points": str(answer["gained"]),
         "before": str(answer["before"]), "after": str(answer["after"])}]]
+
+
+def test_a_theorem_actions_line_is_its_value_score_and_level():
+    from test_referee_log import _theorem_drawing
+
+    doc = _theorem_drawing()
+    after, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}, **FORGED}, seed=5)
+    res = answer["result"]
+    assert res["done"] is True  # (a number card: the action is over)
+    entry = _entry(after, answer)
+    catalogue = _catalogue("fr")
+    page = _french_spaced(catalogue["theorem.ui.log_result"]).format(
+        value=res["value"], score=res["score"], level=catalogue[f"theorem.level.{res['level']}"])
+    assert entry["result"]["summary"] == page
+    assert entry["summary_words"] == [["theorem.ui.log_result", {
+        "value": str(res["value"]), "score": str(res["score"]), "level": [[f"theorem.level.{res['level']}"]]}]]
+
+
+@pytest.mark.parametrize(("lang", "n", "text"), [("fr", 0, "(0 carte)"), ("fr", 1, "(1 carte)"),
+                                                 ("fr", 3, "(3 cartes)"), ("en", 1, "(1 card)"),
+                                                 ("en", 0, "(0 cards)")])
+def test_a_count_is_said_in_its_languages_plural(lang, n, text):
+    assert text in referee_words.say([["theorem.ui.reshuffled_one", {"n": str(n)}]], lang)

@@ -62,6 +62,12 @@ TEXTS: dict[str, dict[str, str]] = {
             ("legendaire", "Apprentissage légendaire"), ("mauvais", "Mauvais apprentissage"),
             ("mediocre", "Apprentissage médiocre"), ("moyen", "Apprentissage moyen"),
             ("tres_bon", "Très bon apprentissage"))},
+        "theorem.ui.log_result": "valeur {value}, score {score} : {level}",
+        "theorem.ui.reshuffled_one": "La défausse est retournée ({n} carte).",
+        "theorem.ui.reshuffled_other": "La défausse est retournée ({n} cartes).",
+        **{f"theorem.level.{k}": v for k, v in (
+            ("echec", "Échec"), ("grande", "Grande réussite"), ("moyenne", "Réussite moyenne"),
+            ("normale", "Réussite normale"))},
         "versality.ui.played_card": "Carte jouée : {card}",
         "versality.ui.reshuffled": "Deck épuisé : toutes les cartes sont remélangées.",
         "versality.ui.exhausted": "Deck épuisé : toutes ses cartes sont piochées.",
@@ -100,6 +106,12 @@ TEXTS: dict[str, dict[str, str]] = {
             ("exceptionnel", "Exceptional learning"), ("legendaire", "Legendary learning"),
             ("mauvais", "Poor learning"), ("mediocre", "Mediocre learning"), ("moyen", "Average learning"),
             ("tres_bon", "Very good learning"))},
+        "theorem.ui.log_result": "value {value}, score {score}: {level}",
+        "theorem.ui.reshuffled_one": "The discard is turned over ({n} card).",
+        "theorem.ui.reshuffled_other": "The discard is turned over ({n} cards).",
+        **{f"theorem.level.{k}": v for k, v in (
+            ("echec", "Failure"), ("grande", "Grande réussite"), ("moyenne", "Réussite moyenne"),
+            ("normale", "Réussite normale"))},
         "versality.ui.played_card": "Card played: {card}",
         "versality.ui.reshuffled": "Deck exhausted: every card is reshuffled.",
         "versality.ui.exhausted": "Deck exhausted: every card is drawn.",
@@ -166,8 +178,18 @@ def say(words: Any, lang: str) -> str | None:
             if said is None:
                 return None
             params[name] = said
-        out += _fill(texts[seg[0]], params, lang)
+        out += _fill(texts[_plural(seg[0], params, lang)], params, lang)
     return out
+
+
+def _plural(key: str, params: dict[str, str], lang: str) -> str:
+    """A ``_one``/``_other`` key in the form ``lang`` says for its ``n`` (i18n.js ``tn``:
+    French says "0 carte" and "1 carte", English "1 card" only)."""
+    base, _, form = key.rpartition("_")
+    if form not in ("one", "other") or not params.get("n", "").isdigit():
+        return key
+    n = int(params["n"])
+    return f"{base}_{'one' if (n in (0, 1) if lang == 'fr' else n == 1) else 'other'}"
 
 
 def _signed(n: Any) -> str:
@@ -247,6 +269,30 @@ def _sj_learning(request: dict[str, Any], answer: dict[str, Any]) -> Words | Non
                                             "after": str(answer["after"])}]]
 
 
+_TH_LEVELS = ("echec", "grande", "moyenne", "normale")
+
+
+def _th_action(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+    """Théorem (003_0f8319d4d007e1fe.txt, "2) Les actions": value, score and level of success):
+    theorem/table.js ``draw``: the finished action's result, and a discard turned over. An
+    action still drawing (a figure to play, a chain) has the card's name as its line on the
+    page: no words here."""
+    res = answer.get("result")
+    if not isinstance(res, dict) or res.get("done") is not True or res.get("chase_side"):
+        return None
+    if res.get("level") not in _TH_LEVELS or not (_int(res.get("value")) and _int(res.get("score"))):
+        return None
+    words: Words = [["theorem.ui.log_result", {"value": str(res["value"]), "score": str(res["score"]),
+                                               "level": [[f"theorem.level.{res['level']}"]]}]]
+    turned = [e.get("count") for e in res.get("events") or [] if isinstance(e, dict) and e.get("type") == "reshuffle"]
+    if turned and all(_int(n) for n in turned):
+        words.append(" · ")
+        for i, n in enumerate(turned):
+            words += [" "] if i else []
+            words.append([f"theorem.ui.reshuffled_{'one' if n == 1 else 'other'}", {"n": str(n)}])
+    return words
+
+
 _VS_OUTCOMES = ("echec-critique", "non-et", "non-mais", "oui", "oui-et", "oui-mais")
 
 
@@ -275,6 +321,7 @@ OUTCOMES: dict[str, Callable[[dict[str, Any], dict[str, Any]], Words | None]] = 
     "unicreon.test": _uc_test,
     "systmj.learning.roll": _sj_learning,
     "versality.test.resolve": _vs_resolve,
+    "theorem.action.draw": _th_action,
 }
 
 
