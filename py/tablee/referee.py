@@ -69,7 +69,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import held, share
+from . import held, referee_words, share
 from .errors import RulesError, declare
 from .referee_kernel import (
     KERNEL_MOVES,
@@ -611,3 +611,23 @@ def _live_private_log(request: dict[str, Any]) -> dict[str, Any]:
     """:func:`tablee.share.addressed_view` of each entry, in order (static/js/live/hub.js
     ``writePrivate``): no entry leaves the MJ's device unfiltered, whatever path it takes."""
     return {"entries": [share.addressed_view(e) for e in request["entries"]]}
+
+
+@op(
+    "live.outcome_words",
+    properties={"name": {"type": "string", "maxLength": 100}, "request": {"type": "object"},
+                "answer": {"type": "object"}, "lang": {"type": "string", "maxLength": 8}},
+    required=("name", "answer"),
+    summary="The result line and its words an op's answer gives a log entry (the referee's, and "
+    "what « Vérifier / rejouer » compares an entry's with).",
+)
+def _outcome_words(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"summary", "words", "lang", "known"}`` of an op's answer (:func:`tablee.referee_words.outcome`);
+    ``summary`` None when the op has no outcome words, ``known`` false when the rules give its
+    line no words here (a draw's line is its page's: not judged)."""
+    name = request["name"]
+    found = referee_words.outcome(name, request.get("request", {}), request["answer"], request.get("lang", "fr"))
+    if found is None:
+        return {"summary": None, "words": None, "lang": None, "known": name in referee_words.OUTCOMES or name == "roll"}
+    text, words, lang = found
+    return {"summary": text, "words": words, "lang": lang, "known": True}

@@ -10,7 +10,7 @@ are not kept: an older phone build sends them), and ``live.log.label`` changes a
 An op without a recipe here has no result line (its total and dice stay in the result): a
 plain ``roll`` of dice never has one, a system's op has one only when its outcome is in the
 rules (a test's success, its degree). "Vérifier / rejouer" asks the same words of a replay
-(``live.outcome_words``, static/js/views/verify.js) and says when an entry's do not follow.
+(``live.outcome_words``, :mod:`tablee.referee`; static/js/views/verify.js) and says when an entry's do not follow.
 
 The words are language-neutral (catalogue keys and their values, log-words.js's shape); the
 text is said from :data:`TEXTS`, the catalogue texts of those keys in French and English
@@ -23,8 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
-
-from .registry import op
 
 __all__ = ["OUTCOMES", "TEXTS", "outcome", "say"]
 
@@ -350,22 +348,3 @@ def outcome(name: str, request: Any, answer: Any, lang: str = "fr") -> tuple[str
     lang = lang if lang in TEXTS else "fr"
     text = say(words, lang)
     return (text, words, lang) if text is not None else None
-
-
-@op(
-    "live.outcome_words",
-    properties={"name": {"type": "string", "maxLength": 100}, "request": {"type": "object"},
-                "answer": {"type": "object"}, "lang": {"type": "string", "maxLength": 8}},
-    required=("name", "answer"),
-    summary="The result line and its words an op's answer gives a log entry (the referee's, and "
-    "what « Vérifier / rejouer » compares an entry's with).",
-)
-def _outcome_words(request: dict[str, Any]) -> dict[str, Any]:
-    """``{"summary", "words", "lang"}`` of an op's answer, or ``{"summary": None}`` when the op
-    has no outcome words (:func:`outcome`): a roll of dice, an op without a recipe."""
-    found = outcome(request["name"], request.get("request", {}), request["answer"], request.get("lang", "fr"))
-    if found is None:
-        return {"summary": None, "words": None, "lang": None, "known": request["name"] in OUTCOMES or
-                request["name"] == "roll"}
-    text, words, lang = found
-    return {"summary": text, "words": words, "lang": lang, "known": True}
