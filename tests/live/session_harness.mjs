@@ -206,6 +206,8 @@ function fakeApp(doc) {
       await tick();
       // (`app`, not `this`: a phone's session calls it as its own localCall)
       if (app.referee && (request.op === "live.moves" || request.op === "live.move")) return realCall(app, request);
+      // (the one entry filter, py/tablee/share.py addressed_view, the real one in such a world)
+      if (app.referee && request.op === "live.private_log") return python(app.referee, request);
       if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "live.log.label", "test.draw", "test.damage"] };
       if (request.op === "live.move") {
         // (`churn`: the MJ changes the table while the referee runs this many moves)
