@@ -31,7 +31,7 @@ function saveStateLine() {
   </div>`;
 }
 
-export function renderNotices() {
+export function renderNotices({ keepClear = true } = {}) {
   render(
     html`${saveStateLine()}${toastBar()}${notices.map(
       (n) => html`<div class="notice ${n.kind}" role=${n.kind === "error" ? "alert" : "status"}>
@@ -46,7 +46,7 @@ export function renderNotices() {
     )}`,
     document.getElementById("notices"),
   );
-  undo.keepFocusClear(document.querySelector("#notices .undo-toast"));
+  if (keepClear) keepClearOfToast();
 }
 
 /** Set a text or an attribute only when it differs: the chrome is drawn again on every render,
@@ -137,10 +137,33 @@ function notifyDocument() {
   }
 }
 
+/** The undo notice is fixed over the page's bottom: the focused control and every enabled
+ * button are kept clear of it (undo.js), after each drawing of the notices and of the page. */
+function keepClearOfToast() {
+  const bar = document.querySelector("#notices .undo-toast");
+  if (!bar) return;
+  watchScrolls();
+  undo.keepFocusClear(bar);
+  undo.keepButtonsClear(bar);
+}
+
+/** A page also moves without being drawn again (a result brought into view, the person
+ * scrolling): once it comes to rest with the notice shown, no enabled button stays under it. */
+let scrollsWatched = false;
+let settling = null;
+function watchScrolls() {
+  if (scrollsWatched) return;
+  scrollsWatched = true;
+  addEventListener("scroll", () => {
+    clearTimeout(settling);
+    settling = setTimeout(() => undo.keepButtonsClear(document.querySelector("#notices .undo-toast")), 150);
+  }, { passive: true });
+}
+
 export function renderAll() {
   notifyDocument();
   renderChrome();
-  renderNotices();
+  renderNotices({ keepClear: false }); // (the page is drawn next: kept clear once it is)
   const view = currentView();
   const main = document.getElementById("main");
   if (!view) {
@@ -149,6 +172,7 @@ export function renderAll() {
   }
   try {
     render(html`${quarantineBanner()}${view.render(app)}`, main);
+    keepClearOfToast();
   } catch (error) {
     // A page that cannot draw this table says so (the table itself is untouched) instead of
     // leaving a blank page.

@@ -280,6 +280,48 @@ export function keepFocusClear(bar, focused = globalThis.document?.activeElement
   return overlap;
 }
 
+/** The enabled buttons of the page a fixed notice could cover (not its own). */
+function enabledButtons(bar, doc) {
+  return [...doc.querySelectorAll("button, [role=button], input[type=button], input[type=submit], summary")]
+    .filter((el) => !bar.contains(el) && !el.disabled && el.getAttribute("aria-disabled") !== "true" && el.getClientRects().length);
+}
+
+/**
+ * Scroll the page by the least amount that leaves no enabled button under the fixed notice `bar`
+ * (measured from the boxes: a page's main button half under « Tour 1 révélé. Annuler ✕ » could
+ * not be pressed). The focused control stays in view and clear of the notice when it can. The
+ * page keeps room to scroll past its end while the notice is shown (CSS, `main`'s padding), so a
+ * button at the very bottom can always be brought above it. Returns the amount scrolled.
+ */
+export function keepButtonsClear(bar, win = globalThis.window) {
+  if (!bar || !win?.document) return 0;
+  const notice = bar.getBoundingClientRect();
+  if (notice.height === 0) return 0;
+  const doc = win.document;
+  const gap = 8;
+  const boxes = enabledButtons(bar, doc).map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0 && r.right > notice.left && r.left < notice.right);
+  const covered = (d) => boxes.filter((r) => r.top - d < notice.bottom && r.bottom - d > notice.top - gap).length;
+  if (!covered(0)) return 0;
+  const scroller = doc.scrollingElement ?? doc.documentElement;
+  const y = win.scrollY;
+  const most = Math.max(0, scroller.scrollHeight - win.innerHeight);
+  const focused = doc.activeElement && doc.activeElement !== doc.body && !bar.contains(doc.activeElement) ? doc.activeElement.getBoundingClientRect() : null;
+  const focusKept = (d) => !focused || focused.height === 0 || (focused.top - d >= 0 && focused.bottom - d <= notice.top);
+  // Each button caught under the notice can go just above it or just below it; one of those
+  // positions (within what the page can scroll) leaves every button clear, the nearest wins.
+  const candidates = new Set();
+  for (const r of boxes) {
+    candidates.add(Math.ceil(r.bottom + gap - notice.top));
+    candidates.add(Math.floor(r.top - notice.bottom));
+  }
+  const allowed = [...candidates].filter((d) => y + d >= 0 && y + d <= most).sort((a, b) => Math.abs(a) - Math.abs(b));
+  const best = allowed.find((d) => !covered(d) && focusKept(d)) ?? allowed.find((d) => !covered(d));
+  if (best === undefined || best === 0) return 0;
+  win.scrollBy({ top: best, behavior: "instant" });
+  return best;
+}
+
 /** Whether a key press is the undo shortcut (Ctrl+Z, ⌘Z on a Mac) made outside a text field,
  * where it belongs to the field's own undo. */
 export function isUndoKey(event) {
