@@ -138,12 +138,12 @@ function notifyDocument() {
 }
 
 /** The undo notice is fixed over the page's bottom: the focused control and every enabled
- * button are kept clear of it (undo.js), after each drawing of the notices and of the page. */
+ * button are kept clear of it (undo.js keepButtonsClear: the notice rises above them, or the
+ * page scrolls when it cannot), after each drawing of the notices and of the page. */
 function keepClearOfToast() {
   const bar = document.querySelector("#notices .undo-toast");
   if (!bar) return;
   watchScrolls();
-  undo.keepFocusClear(bar);
   undo.keepButtonsClear(bar);
 }
 
@@ -154,10 +154,12 @@ let settling = null;
 function watchScrolls() {
   if (scrollsWatched) return;
   scrollsWatched = true;
-  addEventListener("scroll", () => {
+  const settle = () => {
     clearTimeout(settling);
-    settling = setTimeout(() => undo.keepButtonsClear(document.querySelector("#notices .undo-toast")), 150);
-  }, { passive: true });
+    settling = setTimeout(keepClearOfToast, 150);
+  };
+  addEventListener("scroll", settle, { passive: true });
+  addEventListener("resize", settle, { passive: true });
 }
 
 export function renderAll() {
@@ -218,6 +220,26 @@ export function describeWhenNeeded() {
   });
 }
 
+/** The address the next page opened by openAtTop() is (null: none asked). */
+let openingAtTop = null;
+
+/**
+ * Open `hash` with its top in view and the focus in its first field (a new character's sheet
+ * after « Créer »: the name, the type and the first creation step, never the page scrolled
+ * where the list's button was).
+ */
+export function openAtTop(hash) {
+  openingAtTop = hash;
+  if (location.hash === hash) onRoute();
+  else location.hash = hash;
+}
+
+/** The first field of the page (its name, on a sheet), or null. */
+function firstField(main) {
+  return [...main.querySelectorAll("input, select, textarea")]
+    .find((el) => el.type !== "hidden" && !el.disabled && el.getClientRects().length) ?? null;
+}
+
 export async function onRoute(focus = true) {
   const { route, params, unreadable } = parseRoute();
   app.route = route;
@@ -227,5 +249,12 @@ export async function onRoute(focus = true) {
   describeWhenNeeded();
   await loadSystemView(route);
   renderAll();
-  if (focus) document.getElementById("main").focus({ preventScroll: true });
+  const main = document.getElementById("main");
+  if (openingAtTop !== null && openingAtTop === location.hash) {
+    openingAtTop = null;
+    window.scrollTo({ top: 0, behavior: "instant" });
+    (firstField(main) ?? main).focus({ preventScroll: true });
+    return;
+  }
+  if (focus) main.focus({ preventScroll: true });
 }

@@ -9,6 +9,7 @@ import { errorMessage, t } from "../i18n.js";
 import { newId } from "../storage.js";
 import { engineWhy } from "./forms.js";
 import { callBusy, disabledWhy, fieldLimit, refusalAt } from "./ui.js";
+import { openAtTop } from "../render.js";
 
 /** The characters of one system, in document order. */
 export function systemCharacters(doc, system) {
@@ -85,7 +86,9 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
     if (!response) return;
     if (!app.update((doc) => { doc.characters.push(response.character); }, { at: nameField })) return;
     ui.name = "";
-    location.hash = route("character", id);
+    // The new sheet opens at its top, the focus in its first field (the list's button may be
+    // far down the page that was scrolled to it).
+    openAtTop(route("character", id));
   }
 
   function duplicate(app, c) {
