@@ -6,13 +6,16 @@ import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
 // app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
 import { call } from "./engine.js";
-import { language, t, tn } from "./i18n.js";
+import { language, said, t, tn } from "./i18n.js";
+import { shownTableName } from "./storage.js";
 import * as undo from "./undo.js";
 import { currentView, failedViews, loadSystemView, parseRoute, SYSTEM_VIEWS } from "./routes.js";
 import { currentSaveState } from "./save-queue.js";
 import { dropToastOfAnotherPage, toastBar } from "./undo-bar.js";
 
-/** The notices shown above the page (app.notify): {id, kind, text, actions}. */
+/** The notices shown above the page (app.notify): {id, kind, text, actions}; a text or an
+ * action's label given as the function that makes it (i18n.said) is said again in the language
+ * of each drawing, so a switch of language reaches the notices already shown. */
 export const notices = [];
 
 /** One persistent line while the table is not saved (never a stack of notices). */
@@ -35,10 +38,10 @@ export function renderNotices({ keepClear = true } = {}) {
   render(
     html`${saveStateLine()}${toastBar()}${notices.map(
       (n) => html`<div class="notice ${n.kind}" role=${n.kind === "error" ? "alert" : "status"}>
-        <p>${n.text}</p>
+        <p>${said(n.text)}</p>
         <div class="row">
           ${n.actions.map(
-            (a) => html`<button type="button" @click=${() => { a.run(); if (a.dismiss !== false) app.dismiss(n.id); }}>${a.label}</button>`,
+            (a) => html`<button type="button" @click=${() => { a.run(); if (a.dismiss !== false) app.dismiss(n.id); }}>${said(a.label)}</button>`,
           )}
           <button type="button" @click=${() => app.dismiss(n.id)} aria-label=${t("notice.dismiss")}>✕</button>
         </div>
@@ -61,9 +64,9 @@ function setAttr(element, name, value) {
 }
 
 export function renderChrome() {
-  const title = `Tablée — ${app.doc.name}`;
+  const title = `Tablée — ${shownTableName(app.doc.name, t("table.default_name"))}`;
   if (document.title !== title) document.title = title;
-  setText(document.getElementById("table-name"), app.doc.name);
+  setText(document.getElementById("table-name"), shownTableName(app.doc.name, t("table.default_name")));
   const toggle = document.getElementById("lang-toggle");
   const other = language() === "fr" ? "en" : "fr";
   // The button names the other language in that language ("English", "Français").
@@ -245,7 +248,7 @@ export async function onRoute(focus = true) {
   app.route = route;
   app.params = params;
   dropToastOfAnotherPage();
-  if (unreadable) app.notify("warning", t("route.unreadable"));
+  if (unreadable) app.notify("warning", () => t("route.unreadable"));
   describeWhenNeeded();
   await loadSystemView(route);
   renderAll();

@@ -95,7 +95,7 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
     const copy = structuredClone(c);
     copy.id = newId(prefix);
     copy.name = Array.from(t(key("copy_of"), { name: nameOf(c) })).slice(0, nameMax(app)).join("");
-    if (app.update((doc) => { doc.characters.push(copy); })) app.notify("status", t(key("duplicated"), { name: copy.name }));
+    if (app.update((doc) => { doc.characters.push(copy); })) app.notify("status", () => t(key("duplicated"), { name: copy.name }));
   }
 
   function remove(app, c) {
@@ -104,7 +104,7 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
       doc.characters = doc.characters.filter((x) => x.id !== c.id);
       onRemove?.(doc, c);
     });
-    app.notify("status", t(key("deleted"), { name: nameOf(c) }));
+    app.notify("status", () => t(key("deleted"), { name: nameOf(c) }));
   }
 
   // Each row repeats the same buttons: the character's name, hidden from sight, makes each
