@@ -100,9 +100,9 @@ def test_systmj_an_undone_failed_attack_leaves_no_result_and_no_counter_attack(p
 
 
 def test_versality_theorem_and_unicreon_undone_moves_leave_no_banner_or_result(app_with):
-    """At 360 px: Versality's card played, Théorem's card drawn and Unicreon's new fight, each
-    followed by Annuler, leave neither the result nor the banner of the undone move; the notice
-    covers no button after each move."""
+    """At 360 px: Versality's card played, Théorem's card drawn, Unicreon's new fight and Point
+    Zéro's secret threshold, each followed by Annuler, leave neither the result nor the banner of
+    the undone move; the notice covers no button after each move."""
     theorem = ok({"op": "theorem.state.new", "seed": 2})["state"]
     lina = ok({"op": "unicreon.character.new", "id": "uc-lina", "name": "Lina"})["character"]
     app = app_with(new_table([versality_character("vs-nadia", "Nadia"), theorem_joshua(), lina],
@@ -140,3 +140,12 @@ def test_versality_theorem_and_unicreon_undone_moves_leave_no_banner_or_result(a
     app.get_by_role("button", name="Nouveau combat").click()
     undo_from_the_notice(app, "Nouveau combat")
     expect(app.get_by_role("button", name="Nouveau combat")).to_be_visible()
+
+    # Point Zéro's MJ screen: the secret threshold set, then Annuler: no « Seuil secret fixé ».
+    goto_route(app, "pointzero/mj")
+    app.select_option("#pz-mj-threshold-input", "7")
+    app.click("#pz-mj-threshold-save")
+    status = app.get_by_test_id("pz-mj-status")
+    expect(status).to_contain_text("Seuil secret fixé à 7")
+    undo_from_the_notice(app, "Seuil secret du scénario fixé")
+    expect(status).to_have_text("")
