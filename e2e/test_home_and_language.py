@@ -47,28 +47,25 @@ def test_a_first_visit_says_the_mj_choice_is_not_made_and_shows_the_live_table(d
     assert page.evaluate("localStorage.getItem('tablee.mj-mode')") == "off"
 
 
-def test_a_returning_table_keeps_the_mj_choice_on_the_first_screen_of_a_laptop(page, app_with):
+def test_every_piece_of_chrome_follows_a_switch_of_language_and_the_switch_is_no_change_to_undo(page, app_with):
+    """At 1280×800, a returning table keeps the MJ's choice on the home page's first screen. A table
+    named « My table » (made on an English device) on a French one: the header names it in French;
+    a notice shown before the switch, the header, the navigation and the title follow the switch;
+    no undo notice, and nothing on the Table page, names the switch as a change of the table."""
     page.set_viewport_size({"width": 1280, "height": 800})
     made = [ok({"op": f"{s}.character.new", "id": f"{s[:2]}-ana", "name": "Ana"})["character"]
             for s in ("systmj", "pointzero", "theorem", "unicreon")]
-    app = app_with(new_table(made), "home")
-    expect(app.get_by_test_id("home-summary")).to_be_visible()
+    app = app_with(new_table(made, name="My table"), "home")
+    expect(app.get_by_test_id("home-summary")).to_contain_text("Votre table\u00a0: Ma table")
     box = app.get_by_test_id("home-mj").bounding_box()
     assert box["y"] + box["height"] <= 800, box
-
-
-def test_every_piece_of_chrome_follows_a_switch_of_language_and_the_switch_is_no_change_to_undo(app_with):
-    """A table named « My table » (made on an English device) on a French one: the header names it in French;
-    a notice shown before the switch, the header, the navigation and the title follow the switch;
-    no undo notice, and nothing on the Table page, names the switch as a change of the table."""
-    ana = ok({"op": "unicreon.character.new", "id": "uc-ana", "name": "Ana"})["character"]
-    app = app_with(new_table([ana], name="My table"), "unicreon")
+    goto_route(app, "unicreon")
     expect(app.locator("#table-name")).to_have_text("Ma table")
     assert app.title() == "Tablée — Ma table"
     app.get_by_role("button", name="Dupliquer").first.click()
     notice = app.locator("#notices .notice.status").filter(has_text="Copie créée")
     expect(notice).to_be_visible()
-    wait_saved(app, "d => d.characters.length === 2")
+    wait_saved(app, "d => d.characters.length === 5")
     app.click("#lang-toggle")
     expect(app.locator("html")).to_have_attribute("lang", "en")
     expect(app.locator("#table-name")).to_have_text("My table")
