@@ -27,13 +27,14 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, wait_saved
+from browser_support import ROOT, no_horizontal_scroll, wait_saved
 
 sys.path.insert(0, str(ROOT / "e2e"))
 
 from test_live_first_moves import fresh_table
 from test_live_moves import call
 from test_live_table import ask_and_confirm, seed_table
+from test_rtc15 import axe_clean
 
 USER = "tablee"
 PASSWORD = "relais-de-test-9Q"
@@ -184,3 +185,6 @@ def test_a_phone_joins_plays_drops_and_rejoins_through_a_turn_relay(devices, sit
     mo = phone_at(devices, site).page
     answer_through_relay(mj, mo, url, "Mo")
     expect(mj.locator("[data-testid=live-players] li")).to_have_count(2)
+    # The setting and the relayed rows at 360 px, and for a screen reader.
+    no_horizontal_scroll(mj)
+    axe_clean(mj)

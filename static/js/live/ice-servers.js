@@ -216,6 +216,26 @@ export function relayFailure(errors) {
   return errors.refused() ? "turn_refused" : "turn_unreachable";
 }
 
+/** Why an invitation's first connection cannot serve a phone behind another NAT: null when no
+ * TURN server is set or its SDP holds a relay candidate, else relayFailure's code. */
+export function missingRelay(sdp, servers, errors) {
+  return !hasTurn(servers) || hasRelayCandidate(sdp) ? null : relayFailure(errors);
+}
+
+/**
+ * The code of a connection that did not open (`code`: "unreachable" or "unanswered"), said for a
+ * link that may come through a relay: with TURN servers, this device's relay refused or silent
+ * (no relay candidate in `localSdp`, when given), else "relay_failed" (the relay was set and the
+ * devices still did not meet: a firewall, the time ran out), never the Wi-Fi's words. An
+ * invitation no longer served stays "unanswered".
+ */
+export function failureCode(code, servers, localSdp = null, errors = null) {
+  if (code !== "unreachable" && code !== "unanswered") return code;
+  if (!hasTurn(servers) || code === "unanswered") return code;
+  if (localSdp !== null && localSdp !== undefined && errors && !hasRelayCandidate(localSdp)) return relayFailure(errors);
+  return "relay_failed";
+}
+
 /** Whether a connection's selected candidate pair goes through a TURN relay (either side). */
 export async function throughRelay(pc) {
   let stats;

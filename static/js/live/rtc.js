@@ -32,7 +32,7 @@
 
 import { deflate, fromBase64Url, inflate, ShareError, toBase64Url } from "../share/codec.js";
 import { packSignal, unpackSignal } from "./sdp-pack.js";
-import { checkServers, hasRelayCandidate, hasTurn, relayFailure, rtcConfiguration, settingServers, throughRelay, watchIceErrors } from "./ice-servers.js";
+import { checkServers, failureCode, hasTurn, missingRelay, rtcConfiguration, settingServers, throughRelay, watchIceErrors } from "./ice-servers.js";
 
 export const SIGNAL_APP = "tablee";
 export const SIGNAL_VERSION = 1;
@@ -266,7 +266,9 @@ export async function readSignal(text, expected, { now = Date.now() } = {}) {
     if (!Number.isInteger(body.t) || body.t < 0) throw new LiveError("corrupt");
     if (body.t > 0xffffffff || body.t * 1000 > now + OFFER_CLOCK_SKEW_S * 1000) throw new LiveError("future");
     if (body.t * 1000 + OFFER_LIFETIME_S * 1000 < now) throw new LiveError("expired");
-    return { kind: "offer", id: body.id, t: body.t, sdp: body.sdp, ice: offerServers(body) };
+    const ice = checkServers(body.ice); // (live/ice-servers.js: [] for none)
+    if (ice === null) throw new LiveError("corrupt");
+    return { kind: "offer", id: body.id, t: body.t, sdp: body.sdp, ice };
   }
   if (typeof body.m !== "string" || !ID_RE.test(body.m)) throw new LiveError("corrupt");
   if (typeof body.s !== "string" || !ID_RE.test(body.s)) throw new LiveError("corrupt");
@@ -381,7 +383,11 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
   const holderChannel = holder.createDataChannel("tablee", { ordered: true });
   await holder.setLocalDescription(await holder.createOffer());
   await gathered(holder);
-  checkRelay(holder, servers, iceErrors);
+  const noRelay = missingRelay(holder.localDescription.sdp, servers, iceErrors);
+  if (noRelay) {
+    holder.close();
+    throw new LiveError(noRelay);
+  }
   const sdp = holder.localDescription.sdp;
   const ufrag = sdp.match(UFRAG_LINE)?.[1];
   const pwd = sdp.match(PWD_LINE)?.[1];
@@ -414,7 +420,7 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
       accepted.add(key);
       const pc = await answerConnection(answer);
       const link = await opened(pc, pc.channel, timeoutMs).catch((error) => {
-        throw relayWords(error, servers);
+        throw error instanceof LiveError ? new LiveError(failureCode(error.code, servers)) : error;
       });
       link.peer = { memberId: answer.memberId, name: answer.name, key: answer.key };
       return link;
@@ -461,38 +467,6 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
 
 function answerUfrag(answer) {
   return answer.sdp.match(/^a=ice-ufrag:(\S+)$/m)?.[1] ?? answer.sdp;
-}
-
-/** The ICE servers an offer carries (live/ice-servers.js), [] for none; LiveError("corrupt")
- * when they are not what an RTCIceServer takes. */
-function offerServers(body) {
-  const servers = checkServers(body.ice);
-  if (servers === null) throw new LiveError("corrupt");
-  return servers;
-}
-
-/** The first connection of an invitation with TURN servers must hold a relay candidate (phones
- * behind another NAT come through it): when gathering found none, why (LiveError
- * "turn_refused" or "turn_unreachable"). */
-function checkRelay(pc, servers, errors) {
-  if (!hasTurn(servers) || hasRelayCandidate(pc.localDescription.sdp)) return;
-  pc.close();
-  throw new LiveError(relayFailure(errors));
-}
-
-/** A connection that did not open, said for a link that may come through a relay: with TURN
- * servers, "relay_failed" (the relay was set, the devices still did not meet: a firewall). */
-function relayWords(error, servers) {
-  return error instanceof LiveError && error.code === "unreachable" && hasTurn(servers) ? new LiveError("relay_failed") : error;
-}
-
-/** Why a phone's connection failed, with TURN servers in the invitation: this phone's relay
- * refused or unreachable (no relay candidate), else the relay set and the devices still apart
- * ("relay_failed"); an invitation no longer served stays "unanswered". */
-function answerFailure(code, pc, servers, errors) {
-  if (!hasTurn(servers) || code === "unanswered") return new LiveError(code);
-  if (!hasRelayCandidate(pc.localDescription?.sdp ?? "")) return new LiveError(relayFailure(errors));
-  return new LiveError("relay_failed");
 }
 
 /** The offer a text holds (see readSignal), for the player's page to check before answering. */
@@ -550,7 +524,7 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
     pc.addEventListener("connectionstatechange", () => {
       if (pc.connectionState === "failed" || pc.connectionState === "closed") {
         const state = pc.connectionState;
-        listen().then(() => reject(answerFailure(heard || state === "closed" ? "unreachable" : "unanswered", pc, servers, iceErrors)));
+        listen().then(() => reject(new LiveError(failureCode(heard || state === "closed" ? "unreachable" : "unanswered", servers, pc.localDescription?.sdp, iceErrors))));
       }
     });
   });

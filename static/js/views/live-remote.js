@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 import { MAX_SECRET, MAX_TURN_URLS, relayOnly, remoteSetting, setRelayOnly, setRemote } from "../live/ice-servers.js";
 
 /** The form as typed (null: the saved setting), its error and whether it was just saved. */
-const form = { urls: null, username: null, credential: null, error: null, saved: null };
+const form = { urls: null, username: null, credential: null, error: null, saved: null, open: null };
 
 function errorText(checked) {
   return t(`live.remote.bad.${checked.error}`, { url: checked.url ?? "", max: checked.error === "too_many" ? MAX_TURN_URLS : MAX_SECRET });
@@ -39,7 +39,12 @@ export function remoteSection(app, onSaved) {
     if (refused) document.getElementById(`live-turn-${form.error.field}`)?.focus();
   };
   const described = form.error ? "live-turn-error" : "live-remote-help";
-  return html`<details class="card live-remote" data-testid="live-remote" ?open=${Boolean(saved) || form.error !== null}>
+  // Open when a relay is set (first drawn), then as the MJ leaves it: a redraw (a round trip
+  // measured, an invitation made) never folds it while the MJ types.
+  form.open ??= Boolean(saved);
+  if (form.error) form.open = true;
+  return html`<details class="card live-remote" data-testid="live-remote" .open=${form.open}
+    @toggle=${(e) => { form.open = e.target.open; }}>
     <summary>${t("live.remote_title")}</summary>
     <p class="muted small" id="live-remote-help">${t("live.remote_help")}</p>
     <label for="live-turn-urls">${t("live.remote_urls")}</label>
