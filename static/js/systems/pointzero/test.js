@@ -11,6 +11,7 @@ import { colon, errorMessage, formatNumber, formatPercent, t, tn } from "../../i
 import { newSeed } from "../../storage.js";
 import { liveCharacters } from "../../live/private.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { compareBars, outcomeBar, successBar } from "../../views/odds-bar.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { requestCache, resultShare, reveal } from "../../views/ui.js";
 import { audienceField, audienceOf } from "../../views/audience.js";
@@ -309,10 +310,20 @@ function surpassement(app, odds) {
   </fieldset>`;
 }
 
+const sacrificeLabel = (row) => (row.sacrifice === 0 ? t("pointzero.ui.no_sacrifice")
+  : t(row.sacrifice === 1 ? "pointzero.ui.sacrifice_one" : "pointzero.ui.sacrifice_other", { n: row.sacrifice, bonus: row.bonus }));
+
 function comparison(odds) {
   if (!odds?.comparison || odds.comparison.length < 2) return nothing;
   const best = Math.max(...odds.comparison.map((row) => row.success.percent));
+  const rows = odds.comparison.map((row) => ({
+    key: String(row.sacrifice), current: row.sacrifice === ui.sacrifice, said: sacrificeLabel(row),
+    label: html`${sacrificeLabel(row)}${row.success.percent === best ? html` <span class="pz-star" aria-hidden="true">★</span><span class="visually-hidden"> (${t("pointzero.ui.best")})</span>` : nothing}`,
+    segments: testBar(row),
+  }));
   return html`<h3>${t("pointzero.ui.compare_title")}</h3>
+    ${compareBars(rows, { testid: "pz-compare-bars" })}
+    <p class="small" data-testid="pz-best-note"><span aria-hidden="true">★ </span>${t("pointzero.ui.best_note")}</p>
     <div class="pz-scroll" tabindex="0" role="region" aria-label=${t("pointzero.ui.compare_title")}><table class="odds-table pz-compare" data-testid="pz-compare">
       <thead><tr><th scope="col">${t("pointzero.ui.compare_sacrifice")}</th>
         <th scope="col" class="num">${t("pointzero.ui.success")}</th><th scope="col" class="num">${t("pointzero.ui.crit_short")}</th>
@@ -323,6 +334,12 @@ function comparison(odds) {
         <td class="num"><span data-p=${row.success.p}>${formatPercent(row.success.percent)}</span><br><span class="muted small pz-frac">${row.success.p}</span></td>
         <td class="num small"><span data-p=${row.critical_success.p}>${formatPercent(row.critical_success.percent)}</span></td></tr>`)}</tbody>
     </table></div>`;
+}
+
+/** A test's four outcomes (rule text "Réussites et échecs critiques": a critical failure is a
+ * failure, a critical success a success), from the engine's exact odds. */
+function testBar(o) {
+  return successBar(o.success.p, { criticalFailure: o.critical_failure.p, criticalSuccess: o.critical_success.p });
 }
 
 /** The odds summary (notation, plan, success and criticals) right above the roll button. */
@@ -339,6 +356,7 @@ function oddsBlock(app, odds) {
     <p><strong class="pz-notation" data-testid="pz-notation">${odds.notation}</strong>
       ${plan ? html`<span class="small">· ${t(plan.difference_bonus ? "pointzero.ui.plan_all" : "pointzero.ui.plan", { dice: plan.dice, keep: plan.keep, bonus: signed(plan.bonus) })}</span>` : nothing}</p>
     ${o ? html`<p class="pz-odds-facts">${t("pointzero.ui.success_chance")} <strong>${prob(o.success, "pz-odds-success")}</strong></p>
+      ${outcomeBar(testBar(o), { testid: "pz-odds-bar", label: t("pointzero.ui.success_chance") })}
       <ul class="odds-inline small">
         <li>${t("pointzero.ui.critical_success")} ${prob(o.critical_success, "pz-odds-crit-success")}</li>
         <li>${t("pointzero.ui.critical_failure")} ${prob(o.critical_failure, "pz-odds-crit-failure")}</li>
@@ -351,7 +369,9 @@ function oddsDetails(odds) {
   if (!odds || odds.error) return nothing;
   const o = odds.odds;
   return html`${o ? html`<details class="pz-margin"><summary>${t("pointzero.ui.margin_title")}</summary>
-      <div class="odds-table-box">${renderDistribution(o.margin.map((m) => ({ label: signed(m.margin), p: m.p, percent: m.percent })), t("pointzero.ui.margin"))}</div>
+      <p class="small" data-testid="pz-margin-starts">${t("pointzero.ui.success_from", { margin: signed(0), total: odds.difficulty })}</p>
+      <div class="odds-table-box" data-testid="pz-margin">${renderDistribution(o.margin.map((m, i) => ({ label: signed(m.margin), p: m.p, percent: m.percent,
+        tone: m.margin >= 0 ? "win" : "fail", starts: m.margin >= 0 && (i === 0 || o.margin[i - 1].margin < 0) })), t("pointzero.ui.margin"))}</div>
     </details>` : nothing}
     ${comparison(odds)}`;
 }

@@ -12,6 +12,7 @@ import { said, t, tn } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { fractionMinus, outcomeBar, segment } from "../../views/odds-bar.js";
 import { disabledWhy, engineChange, own, putSystem } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
@@ -442,6 +443,9 @@ function oddsView(odds) {
     <dl class="facts"><dt>${t("unicreon.ui.hit")}</dt><dd>${prob(odds.hit, "uc-odds-hit")}</dd>
       <dt>${t("unicreon.ui.miss")}</dt><dd>${prob(odds.miss)}</dd>
       <dt>${t("unicreon.ui.absorbed")}</dt><dd>${prob(odds.absorbed)}</dd></dl>
+    ${outcomeBar([segment("miss", t("unicreon.ui.miss"), odds.miss.p, "fail-2"),
+      segment("absorbed", t("unicreon.ui.hit_absorbed"), odds.absorbed.p, "win-1"),
+      segment("hit", t("unicreon.ui.hit_clean"), fractionMinus(odds.hit.p, odds.absorbed.p), "win-3")], { testid: "uc-attack-bar", label: t("unicreon.ui.hit") })}
     ${penaltyLine(odds.defender_penalty)}
     ${renderDistribution(rows, t("unicreon.ui.pv_lost"))}
   </div>`;

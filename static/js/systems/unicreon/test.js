@@ -7,6 +7,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { formatSigned, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { outcomeBar, segment } from "../../views/odds-bar.js";
 import { loadPrefs, pick, pickInt, savePrefs } from "../../views/prefs.js";
 import { callBusy, resultShare, reveal } from "../../views/ui.js";
 import { audienceField, audienceOf } from "../../views/audience.js";
@@ -188,7 +189,16 @@ function oddsSummary(odds) {
   return html`<div class="odds-summary" data-testid="uc-odds" data-target=${odds.target}>
     <p class="uc-target small">${t("unicreon.ui.target_line", { value: odds.value, difficulty: t(`unicreon.difficulty.${odds.difficulty}`), dv: formatSigned(odds.difficulty_value), skill: odds.skill_value, target: formatSigned(odds.target) })}</p>
     <p class="uc-chance">${t("unicreon.ui.success_chance")} <strong>${prob(odds.success, "uc-odds-success")}</strong></p>
+    ${outcomeBar(testBar(odds), { testid: "uc-odds-bar", label: t("unicreon.ui.band") })}
   </div>`;
+}
+
+/** The test's outcome bar: failure, then each band of the résultat réel, worst to best
+ * (004_12a5de9999b9d0ad.txt, the test and its résultat réel; the engine's exact odds). */
+const BAND_TONES = ["win-1", "win-2", "win-3", "win-4", "win-4"];
+function testBar(odds) {
+  return [segment("failure", t("unicreon.ui.failure"), odds.failure.p, "fail-2"),
+    ...BANDS.map((b, i) => segment(b, t(`unicreon.ui.band_short.${b}`), odds.bands[b].p, BAND_TONES[i]))];
 }
 
 /** The full distribution (each band and failure), after the roll button. */
