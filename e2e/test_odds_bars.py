@@ -142,8 +142,9 @@ def test_every_test_page_shows_its_outcome_bar_with_the_engines_exact_odds(app_w
     no_horizontal_scroll(app)
 
 
-def test_an_attacks_bar_splits_the_hit_into_absorbed_and_not(app_with):
-    """Unicreon's passe d'armes: missed, hit but absorbed, hit through: the engine's 1296 pairs."""
+def test_an_attacks_bar_splits_the_hit_into_absorbed_and_not_and_compares_the_what_if(app_with):
+    """Unicreon's passe d'armes: missed, hit but absorbed, hit through: the engine's 1296 pairs;
+    with the defender's difficulty changed, the hit now and at Moyen as bars side by side."""
     from test_unicreon import character, duel_state, go, seed_document
 
     bea = character("uc-bea", "Béa")
@@ -155,4 +156,10 @@ def test_an_attacks_bar_splits_the_hit_into_absorbed_and_not(app_with):
     drawn = dict(bar(app, "[data-testid=uc-attack-bar]"))
     assert drawn["miss"] == "89/144"
     assert Fraction(drawn.get("absorbed", "0")) + Fraction(drawn.get("hit", "0")) == Fraction(55, 144)
+    # The MJ's what-if: a surprised defender (one step harder) beside the same one at Moyen.
+    app.check("#uc-a-surprise")
+    expect(app.get_by_test_id("uc-odds-hit")).to_have_attribute("data-p", "85/216")
+    assert bar(app, "[data-testid=uc-whatif-now]") == [("miss", "131/216"), ("hit", "85/216")]
+    assert bar(app, "[data-testid=uc-whatif-moyen]") == [("miss", "89/144"), ("hit", "55/144")]
+    expect(app.locator("[data-testid=uc-whatif] li.ob-current")).to_have_attribute("data-key", "now")
     no_horizontal_scroll(app)

@@ -289,7 +289,9 @@ function oppositionSection(app, c) {
     ${odds && !odds.error ? html`<div data-testid="uc-opp-odds">
       <p class="small">${odds.modified ? t("unicreon.ui.modified_rule") : t("unicreon.ui.plain_rule")} · ${t("unicreon.ui.targets", { a: formatSigned(odds.a.target), b: formatSigned(odds.b.target) })}</p>
       <dl class="facts"><dt>${nameOf(c)}</dt><dd>${prob(odds.a_wins)}</dd><dt>${bName}</dt><dd>${prob(odds.b_wins)}</dd>
-        <dt>${t("unicreon.ui.mj_choice_short")}</dt><dd>${prob(odds.mj_choice)}</dd></dl></div>` : odds?.error ? errorLine(odds.error) : html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`}
+        <dt>${t("unicreon.ui.mj_choice_short")}</dt><dd>${prob(odds.mj_choice)}</dd></dl>
+      ${outcomeBar([segment("b_wins", bName, odds.b_wins.p, "fail-2"), segment("mj_choice", t("unicreon.ui.mj_choice_short"), odds.mj_choice.p, "neutral"),
+        segment("a_wins", nameOf(c), odds.a_wins.p, "win-3")], { testid: "uc-opp-bar" })}</div>` : odds?.error ? errorLine(odds.error) : html`<p class="muted">${t("unicreon.ui.odds_loading")}</p>`}
     <button type="button" class="primary" id="uc-oppose" ?disabled=${!ready(app) || ui.busy} @click=${() => oppose(app, c)}>${r?.mj_choice ? t("unicreon.ui.reroll") : t("unicreon.ui.oppose")}</button>
     ${audienceField(app, "uc-oppose-to")}
     ${errorLine(o.error)}
