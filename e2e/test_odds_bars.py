@@ -9,6 +9,7 @@ Théorem's exploits) are bars side by side, each the engine's answer for its opt
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from playwright.sync_api import expect
@@ -93,6 +94,12 @@ def test_every_test_page_shows_its_outcome_bar_with_the_engines_exact_odds(app_w
     expect(headline.locator(".ob-exact li[data-outcome=failure]")).to_be_visible()
     assert Fraction(headline.locator(".ob-exact li[data-outcome=success]").get_attribute("data-p")) == (
         Fraction(success) - Fraction(oracle["odds"]["critical_success"]["p"]))
+    # The opposition on the same page: its bar is its headline's numbers (the other side wins,
+    # a perfect tie, this one wins), which e2e/test_rules_round2_pz_theorem.py ties to the engine.
+    expect(app.get_by_test_id("pz-opp-a")).to_have_attribute("data-p", re.compile(r"\d"))
+    heads = {k: app.get_by_test_id(f"pz-opp-{k}").get_attribute("data-p") for k in ("a", "b", "tie")}
+    assert bar(app, "[data-testid=pz-opp-bar]") == nonzero(
+        [("b_wins", heads["b"]), ("perfect_tie", heads["tie"]), ("a_wins", heads["a"])])
     no_horizontal_scroll(app)
 
     # SYSTMJ: the six rows of a d100 test, worst to best.
