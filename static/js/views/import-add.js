@@ -136,6 +136,7 @@ export async function addPicked(app) {
       t("import_add.backup", { key: backupLabel(key) })].join(" ");
     adding.offer = null;
     adding.error = null;
+    if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
   }
   app.rerender();
 }

@@ -11,7 +11,8 @@ import { colon, formatPercent, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { compareBars, outcomeBar, segment } from "../../views/odds-bar.js";
+import { compareBars, outcomeBar } from "../../views/odds-bar.js";
+import { levelBar } from "./odds.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { loggedEntry, requestCache, resultShare, reveal } from "../../views/ui.js";
 import { checkOf, verifyControl } from "../../views/verify.js";
@@ -410,7 +411,7 @@ function oddsSection(app, c, state, play) {
       <ul class="th-levels odds-inline small" data-testid="th-level-odds">
         ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong>${colon()}<span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
       </ul>
-      ${outcomeBar(levelBar(r), { testid: "th-odds-bar", label: t("theorem.ui.odds_title") })}
+      ${outcomeBar(levelBar(r.levels), { testid: "th-odds-bar", label: t("theorem.ui.odds_title") })}
     </div>`;
     // The exact fractions after the button: over 56 cards they run to 40 digits, so the shared
     // table shows each percentage with its fraction on demand (views/ui.js probability).
@@ -430,15 +431,6 @@ function oddsSection(app, c, state, play) {
   </section>`;
 }
 
-/** Each level's tone on the bar, worst to best (003_0f8319d4d007e1fe.txt, the success levels, as the
- * engine's theorem.action.odds lists them: échec, normale, moyenne, grande). */
-const LEVEL_TONES = { echec: "fail-2", normale: "win-1", moyenne: "win-2", grande: "win-3" };
-
-/** An action's outcome bar: its levels from the engine's exact odds, worst to best. */
-function levelBar(r) {
-  return r.levels.map((row) => segment(row.level, levelLabel(row.level), row.fraction, LEVEL_TONES[row.level] ?? "neutral"));
-}
-
 /** One answer cache per exploit compared (the odds of the same action with +0, +1, … paid). */
 const exploitOdds = [];
 
@@ -452,7 +444,7 @@ function exploitComparison(app, c, request, r) {
     exploitOdds[n] ??= requestCache({ keepStale: true });
     const answer = n === request.exploit ? r : exploitOdds[n](app, { ...request, exploit: n });
     if (!answer || answer.error) return nothing;
-    rows.push({ key: String(n), current: n === request.exploit, segments: levelBar(answer),
+    rows.push({ key: String(n), current: n === request.exploit, segments: levelBar(answer.levels),
       label: n === 0 ? t("theorem.ui.no_exploit") : t("theorem.ui.exploit_short", { n }) });
   }
   return html`<details class="th-exploits" data-testid="th-exploits"><summary>${t("theorem.ui.exploit_compare")}</summary>
