@@ -201,6 +201,11 @@ def test_a_rule_refusal_reads_as_words():
     want = "État de combat incohérent (une place est attribuée à un combattant absent, ou deux fois)."
     assert words["fr"][0] == want, words
     assert words["en"][0] == "Inconsistent combat state (a seat is given to a missing combatant, or twice).", words
+    # A state the engine could not read (api.handle's request.state_invalid) names no op either.
+    crashed = {"code": "request.state_invalid", "message_key": "error.request.state_invalid",
+               "params": {"op": "versality.view.player", "field": "decks.ana.piles"}}
+    fr, en = (w[0] for w in worded([crashed]).values())
+    assert "versality" not in fr + en and "(Piles)" in fr and "(Piles)" in en, (fr, en)
 
 
 #: Refusals a person meets, and how each reads (the field as the page labels it).
