@@ -121,7 +121,8 @@ def test_every_test_page_shows_its_outcome_bar_with_the_engines_exact_odds(app_w
     summary = app.locator("[data-testid=vs-odds-bar] > summary")
     summary.focus()
     app.keyboard.press("Enter")
-    expect(app.locator("[data-testid=vs-odds-bar] .ob-exact li[data-outcome=oui-et]")).to_contain_text("13/28")
+    expect(app.locator("[data-testid=vs-odds-bar] .vs-fractions li[data-outcome=oui-et]")).to_be_visible()
+    expect(app.locator("[data-testid=vs-odds-bar] .vs-fractions li[data-outcome=oui-et]")).to_contain_text("13/28")
     no_horizontal_scroll(app)
 
     # Théorem: the levels, and the exploits the character can pay compared side by side.

@@ -22,6 +22,9 @@ import { colon, formatPercent, t } from "../i18n.js";
  */
 export const TONES = ["fail-3", "fail-2", "fail-1", "neutral", "win-1", "win-2", "win-3", "win-4"];
 
+/** A bar of more outcomes than this names them on a phone only once opened (views: .ob-many). */
+const MANY = 4;
+
 /** Below this share (percent) a segment writes no percentage inside itself (the key does). */
 const INSIDE_MIN = 18;
 
@@ -80,18 +83,19 @@ function drawn(s) {
 /**
  * One outcome bar. `segments`: [{key, label, p: "num/den", percent, tone}] from the worst
  * outcome to the best (an outcome that cannot happen draws nothing). `label` names the bar for
- * screen readers ("Chances de réussite"); `testid` marks it for tests.
+ * screen readers ("Chances de réussite"); `testid` marks it for tests; `exact` replaces the
+ * list the bar opens onto (a page's own list of each outcome with its exact fraction).
  */
-export function outcomeBar(segments, { testid, label } = {}) {
+export function outcomeBar(segments, { testid, label, exact } = {}) {
   const shown = segments.filter((s) => !isNothing(s.p));
   if (!shown.length) return nothing;
-  return html`<details class="ob" data-testid=${testid ?? nothing}>
+  return html`<details class=${shown.length > MANY ? "ob ob-many" : "ob"} data-testid=${testid ?? nothing}>
     <summary>
       <span class="ob-track" aria-hidden="true">${shown.map(drawn)}</span>
       <span class="ob-key small" aria-hidden="true">${shown.map((s) => html`<span class="ob-key-item"><span class="ob-swatch ob-${s.tone}"></span>${s.label} ${formatPercent(s.percent)}</span>`)}<span class="ob-more">${t("odds.bar_exact")}</span></span>
       <span class="visually-hidden">${label ? `${label}${colon()}` : ""}${shown.map(said).join(", ")}</span>
     </summary>
-    <ul class="ob-exact small">${shown.map((s) => html`<li data-outcome=${s.key} data-p=${s.p}><span class="ob-swatch ob-${s.tone}" aria-hidden="true"></span>${s.label}${colon()}<strong>${formatPercent(s.percent)}</strong> <span class="ob-frac">(${s.p})</span></li>`)}</ul>
+    ${exact ?? html`<ul class="ob-exact small">${shown.map((s) => html`<li data-outcome=${s.key} data-p=${s.p}><span class="ob-swatch ob-${s.tone}" aria-hidden="true"></span>${s.label}${colon()}<strong>${formatPercent(s.percent)}</strong> <span class="ob-frac">(${s.p})</span></li>`)}</ul>`}
   </details>`;
 }
 

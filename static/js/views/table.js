@@ -350,7 +350,9 @@ export function render(app) {
       <h3>${t("import_add.title")}</h3>
       ${addSection(app, { ready })}
     </section>
+    </div>
 
+    <div>
     <section class="card stack" aria-labelledby="backups-title">
       <h2 id="backups-title">${t("backup.title")}</h2>
       <p class="muted small">${t("backup.help")}</p>

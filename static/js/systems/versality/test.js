@@ -214,9 +214,9 @@ function oddsSection(odds, c) {
       ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
       ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
       <p>${t("versality.ui.penalty")}</p></div>` : nothing}
-    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)}${colon()}${probability(r.fraction, r.percent)}</li>`)}</ul>
     ${outcomeBar([...odds.final].reverse().map((r) => segment(r.outcome, outcomeLabel(r.outcome), r.fraction, OUTCOME_TONES[r.outcome] ?? "neutral")),
-      { testid: "vs-odds-bar", label: t("versality.ui.odds_title") })}
+      { testid: "vs-odds-bar", label: t("versality.ui.odds_title"),
+        exact: html`<ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)}${colon()}${probability(r.fraction, r.percent)}</li>`)}</ul>` })}
   </div>`;
 }
 
