@@ -13,7 +13,7 @@ import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { compareBars, fractionMinus, outcomeBar, segment, successBar } from "../../views/odds-bar.js";
-import { disabledWhy, engineChange, own, putSystem } from "../../views/ui.js";
+import { disabledWhy, engineChange, own, putSystem, onUndo } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, skillText, tableState,
@@ -25,6 +25,8 @@ const ui = {
   attackerSkill: "", defenderSkill: "", defenderMalus: 0, escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
   weaponFor: "", protectionFor: "",
 };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { announce: "", error: null }));
 const initOdds = oddsCache();
 const attackOdds = oddsCache();
 const escapeOdds = oddsCache();
