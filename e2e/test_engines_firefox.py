@@ -20,6 +20,8 @@ import pytest
 from engines import journeys as J
 from engines.drivers import FirefoxPage, missing
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def own_site():

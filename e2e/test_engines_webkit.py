@@ -24,7 +24,7 @@ from engines import journeys as J
 from engines.drivers import WebKitPage, missing
 
 # Selenium 4.50's own WebKitGTK driver still builds its connection the deprecated way.
-pytestmark = pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")]
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, no_horizontal_scroll
+
+pytestmark = pytest.mark.slow
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 RTC = "./static/js/live/rtc.js"
