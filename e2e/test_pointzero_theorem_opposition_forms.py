@@ -1,4 +1,4 @@
-"""Point Zéro and Théorem rules of the second round, in a real browser at 360 px.
+"""Point Zéro's and Théorem's opposition forms, in a real browser at 360 px.
 
 Point Zéro: the opposition form offers this character's Tension point and Surpassement (only
 the sacrifices the rules allow), an NPC named by its skill and attribute code (never "ATT"),

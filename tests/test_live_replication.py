@@ -1,4 +1,4 @@
-"""The live table's replication (issue 15): static/js/live/ydoc.js (JSON <-> Y.Doc) and
+"""The live table's replication: static/js/live/ydoc.js (JSON <-> Y.Doc) and
 static/js/live/sync.js (Hub/Member over Links), run in Node by tests/live/harness.mjs (CPython
 cannot run Yjs): one node process for the module, JSON lines both ways.
 

@@ -1,4 +1,4 @@
-"""The live table's transport and pages (issue 15, static/js/live/rtc.js, static/js/views/live.js).
+"""The live table's transport and pages (static/js/live/rtc.js, static/js/views/live.js).
 
 Two browser contexts with separate storage stand for the MJ's laptop and a player's phone, on
 this machine with no internet (every request off the site's origin fails the test). They join

@@ -1,6 +1,5 @@
-"""The second round of rules checks in the browser, storage seeded (no clicking through creation):
-SYSTMJ's round binds the combat (an entity that revealed Mouvement cannot attack, attacking marks
-it as having acted, the counter-attack offers no defence), the wear review logs no table state,
+"""Rules checks in the browser, storage seeded (no clicking through creation): SYSTMJ's round
+binds the combat (an entity that revealed Mouvement cannot attack, attacking marks it as having acted, the counter-attack offers no defence), the wear review logs no table state,
 the card library deletes a card and learns a Pouvoir card with its odds; Unicreon's custom-item
 form makes a ranged weapon. Every wait is for the state checked, never a delay; forced seeds are
 found with the rules package itself."""
