@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, saved_document, wait_saved
+from browser_support import axe_findings, new_table, no_horizontal_scroll, saved_document, wait_saved
 from tablee.api import handle
-from test_accessibility import axe_findings
 
 
 def seed(app_with, characters: list[dict], systems: dict | None = None):
