@@ -93,6 +93,7 @@ declare(
     "live.refused.character",
     "live.refused.invalid",
     "live.refused.no_state",
+    "live.refused.no_fight",
     "live.refused.duplicate",
     "live.refused.result",
     "live.refused.malformed",
@@ -293,6 +294,37 @@ def run_op(request: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+#: What a system's first table state is made from when a move needs it and the MJ's table has
+#: none yet: the op ``<system>.state.new`` (its rules' defaults), seeded for a system whose new
+#: table shuffles (Théorem's 56 cards) with this number mixed into the move's seed, so the
+#: shuffle and the move's own draw never share one stream.
+_FIRST_STATE_SALT = 0x5EED_F1_57
+
+
+def _first_state(document: dict[str, Any], system: str, seed: int) -> dict[str, Any] | None:
+    """A player's first move of ``system`` on a table whose only content is characters: the
+    system's table state as its rules begin it, written on ``document`` (the referee's copy), so
+    a player plays as soon as their character exists. Nothing the MJ keeps secret is needed to
+    begin in any of the five systems: Point Zéro's gauge counts its points before the MJ sets
+    the scenario's threshold (rules/README.md, Point Zéro, "Jauge de Tension": "the gauge starts
+    empty and every Tension point a player uses goes into it"; Tension critique is only reached
+    once a threshold is set, :func:`tablee.systems.pointzero.tension.set_threshold` keeps the
+    gauge), Versality's first session begins with no catastrophe and no MJ token, SYSTMJ's in
+    Jeu libre, Théorem's with the 56 cards shuffled at the centre. None when the system has no
+    ``state.new`` op (the move is refused, ``live.refused.no_state``)."""
+    from .api import _find
+
+    name = f"{system}.state.new"
+    if not _find(name):
+        return None
+    request: dict[str, Any] = {"op": name}
+    if "seed" in OPS[name].schema["properties"]:
+        request["seed"] = (seed ^ _FIRST_STATE_SALT) % 2**53
+    state = run_op(request)["state"]
+    document["systems"] = {**document["systems"], system: state}
+    return state
+
+
 class _Answered(Exception):
     """An op's JSON error, passed on as the move's answer."""
 
@@ -318,11 +350,15 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         request["seed"] = seed
     touched: set[str] = set()
     state = document["systems"].get(spec.system) if spec.system is not None else None
+    if spec.system is not None and spec.needs_state and not isinstance(state, dict):
+        state = _first_state(document, spec.system, seed)
     if spec.system is not None and spec.part is not None:
         state = state.get(spec.part) if isinstance(state, dict) else None
     if spec.system is not None and not isinstance(state, dict):
         if spec.needs_state:
-            raise refuse("live.refused.no_state", system=spec.system)
+            # (a part the MJ opens: Unicreon's fight; a whole state no op makes: none yet)
+            raise refuse("live.refused.no_fight" if spec.part is not None else "live.refused.no_state",
+                         system=spec.system)
         state = None
     acting: dict[str, Any] | None = None
     signer: str | None = None  # the acting character's (or fighter's) name: the entry's ``who``

@@ -12,8 +12,11 @@
 // (the real one is py/tablee/referee.py, tested in Python): a sheet save of one's own
 // character (a blanked `secret` keeps the MJ's), a log entry (dated here), and `test.draw`
 // (the top card of the hidden draw pile into the character's own hand: hidden state); every
-// move it accepts is recorded, in order, so a test can replay them.
+// move it accepts is recorded, in order, so a test can replay them. A world made with
+// `referee` (a Python executable) runs the real referee instead (`realCall`), one Python process
+// per move: a phone's moves of the five systems, checked as the MJ's device checks them.
 import * as encoding from "lib0/encoding";
+import { execFileSync } from "node:child_process";
 import { serveLines } from "./lines.mjs";
 import { memoryStorage } from "./memory_storage.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
@@ -101,6 +104,27 @@ function standInMove(doc, member, move, now) {
   return refusal("live.refused.not_a_move");
 }
 
+/** The real referee (py/tablee/referee.py), for a world made with `referee: <python>`: each
+ * request runs `api.handle` in a Python process of its own (tests/live/referee_bridge.py), so no
+ * worker holds a table (every move sends it whole). */
+function python(executable, request) {
+  const out = execFileSync(executable, ["tests/live/referee_bridge.py"], { input: JSON.stringify(request), maxBuffer: 64 << 20 });
+  return JSON.parse(out.toString("utf-8"));
+}
+
+/** The MJ's `live.move` and a phone's `live.moves` answered by the real referee. */
+function realCall(app, request) {
+  if (request.op === "live.moves") return python(app.referee, { op: "live.moves" });
+  if (Object.hasOwn(request, "held") && request.held !== app.worker.held?.rev) return { stale: true };
+  const source = Object.hasOwn(request, "held") ? app.worker.held.doc : request.document;
+  const { member, move, seed, now } = request;
+  const r = python(app.referee, { op: "live.move", document: source, member, move, seed, now });
+  if (!r.applied) return { ...r, rev: app.hold(source) };
+  app.accepted.push({ member, move, now });
+  const projection = Object.hasOwn(request, "view") ? { data: playerView(r.document) } : undefined;
+  return { applied: true, document: r.document, answer: r.answer, rev: app.hold(r.document), projection };
+}
+
 function fakeApp(doc) {
   const listeners = new Set();
   const app = {
@@ -157,6 +181,8 @@ function fakeApp(doc) {
     },
     async call(request) {
       await tick();
+      // (`app`, not `this`: a phone's session calls it as its own localCall)
+      if (app.referee && (request.op === "live.moves" || request.op === "live.move")) return realCall(app, request);
       if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "live.log.label", "test.draw", "test.damage"] };
       if (request.op === "live.move") {
         // (`churn`: the MJ changes the table while the referee runs this many moves)
@@ -295,14 +321,15 @@ function received(world, name) {
 }
 
 const handlers = {
-  async world({ world, mj }) {
+  async world({ world, mj, referee = null }) {
     worlds.set(world, { devices: new Map(), links: new Map(), received: new Map() });
-    newDevice(worlds.get(world), "mj", "mj", mj);
+    newDevice(worlds.get(world), "mj", "mj", mj).app.referee = referee;
+    worlds.get(world).referee = referee;
     await settle(worlds.get(world));
     return true;
   },
   async player({ world, name, doc, called = null }) {
-    newDevice(worlds.get(world), name, "player", doc, called);
+    newDevice(worlds.get(world), name, "player", doc, called).app.referee = worlds.get(world).referee;
     return true;
   },
   async connect({ world, name, as = null, key = null, called = null }) {

@@ -23,6 +23,8 @@ const CONFLICT = "live.refused.conflict";
 /** A player's « Annuler » at a live table (hub.js undoMove), and how many of each member's
  * changes the hub remembers for it. */
 export const UNDO = "live.undo";
+/** A page's words for the entry of its move (py/tablee/referee_kernel.py label_entry). */
+const LABEL = "live.log.label";
 /** A member's moves and log notes: at most RATE_PER_MINUTE a minute on average, with a burst
  * of RATE_BURST at once (a token bucket per member); beyond, `live.refused.rate` with the wait
  * in ms (`wait`): the phone keeps the move waiting and sends it again then. An honest phone's
@@ -506,6 +508,9 @@ export const hubMethods = {
    * happened (a refusal of another kind is a line of its own: each says what was refused). The
    * last `unseen` lines are the unseen ones (the live page marks them "nouveau"). */
   note(memberId, name, op, code, answer = null, drawn = null) {
+    // A page's words for its move's entry (sent after the answer) are that move's line's words
+    // (the live page reads them from the entry): never a line, nor an unseen one, of their own.
+    if (op === LABEL && !code) return answer;
     const line = { at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
       op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn,
       // the log entry the referee wrote for it: the live page words the line from it

@@ -112,11 +112,13 @@ export const memberMethods = {
     return this.ask(characters);
   },
 
-  /** What only this player sees ({hands, characters}), from its private doc. */
+  /** What only this player sees ({hands, characters}), from its private doc, and the ids of
+   * the characters at the table as published (`table`: private.js ownsCharacter). */
   privateContent() {
     const doc = this.role === "player" ? this.privateDocs.get(this.me) : null;
     const json = doc ? readJson(doc) : {};
-    return { hands: Array.isArray(json.hands) ? json.hands : [], characters: this.assigned() };
+    const table = Array.isArray(this.published?.characters) ? this.published.characters.filter(isObject).map((c) => c.id) : [];
+    return { hands: Array.isArray(json.hands) ? json.hands : [], characters: this.assigned(), table };
   },
 
   /** The referee's list of moves (`live.moves`), asked once. */
@@ -448,6 +450,14 @@ export const memberMethods = {
         }
         this.report(answer);
       });
+    }
+    // A character of the table gone from this phone (deleted here): no move deletes one, only
+    // the MJ's device does. Said on the phone, and its table shows the MJ's again, the
+    // character back: a player's table never drifts from the MJ's without a word.
+    const kept = new Set((doc.characters ?? []).filter(isObject).map((c) => c.id));
+    if ([...before.keys()].some((id) => !kept.has(id))) {
+      this.dispatchEvent(new CustomEvent("refused", { detail: { code: "live.refused.delete" } }));
+      stale = true;
     }
     if (stale) queueMicrotask(() => this.showTable());
     const logged = new Set([...(pub.log ?? []), ...this.privateLog()].map((e) => (isObject(e) ? e.id : null)));

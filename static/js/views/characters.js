@@ -8,6 +8,7 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../i18n.js";
 import { newId } from "../storage.js";
 import { engineWhy } from "./forms.js";
+import { ownsCharacter, playerHides } from "./player-gate.js";
 import { callBusy, disabledWhy, fieldLimit, refusalAt } from "./ui.js";
 
 /** The characters of one system, in document order. */
@@ -135,8 +136,8 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
           </div>
           <div class="row">
             <a class="button" href=${route("test", c.id)}>${t(key("make_test"))}</a>
-            <button type="button" @click=${() => duplicate(app, c)}>${t(key("duplicate"))}${named(c)}</button>
-            ${deleteControls(app, c)}
+            ${ownsCharacter(c.id) ? html`<button type="button" @click=${() => duplicate(app, c)}>${t(key("duplicate"))}${named(c)}</button>` : nothing}
+            ${playerHides(deleteControls(app, c))}
           </div>
         </li>`)}
       </ul>
