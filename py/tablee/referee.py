@@ -39,17 +39,17 @@ state as any player sees it (the same filter as the public doc, :mod:`tablee.sha
 Three moves are the kernel's own (:mod:`tablee.referee_kernel`): ``live.character.save`` (a
 whole-sheet edit of one of the member's characters; a field the player view hides or blanks
 keeps the MJ's value; a new id is a character the player made, added and answered
-``created``), ``live.log.label`` (a page's words for the entry the referee logged for that
-member's move, matched by member id: its result line, known only after the answer) and
+``created``), ``live.log.label`` (a page's label for the entry the referee logged for that
+member's move, matched by member id: a label only, never its result line) and
 ``live.log.add`` (a roll-log line without a result, dated by the MJ's device and stamped with
 the member).
 
 A move carries its own words (:func:`move_words`): the ``label`` its entry is logged under
-(the phone's words for it, « lance des dés », or a roll's expression) and, when the page
-knows it before sending, its result line (``summary``); text only, capped, taken out of the
-request before the op runs. With them, how the phone worded them in its language
-(``label_words``, ``summary_words``, ``words_lang``: checked as a table's entry's words are), so
-every device reads the entry in its own.
+(the phone's words for it, « lance des dés », or a roll's expression); text only, capped,
+taken out of the request before the op runs. With it, how the phone worded it in its language
+(``label_words``, ``words_lang``: checked as a table's entry's words are), so every device
+reads the entry in its own. Never how it came out: the entry's result line is made by the
+referee from its own run (:mod:`tablee.referee_words`); a phone's ``summary`` is ignored.
 
 Who did it comes from the link: every entry the referee writes for a member carries
 ``member`` (its id and joined name), a Tension point is signed with the member's name
@@ -69,7 +69,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import held, share
+from . import held, referee_words, share
 from .errors import RulesError, declare
 from .referee_kernel import (
     KERNEL_MOVES,
@@ -634,3 +634,36 @@ def _held_rev(request: dict[str, Any], source: dict[str, Any]) -> str:
 @op("live.moves", summary="The ops a player may send to the MJ's device as moves.")
 def _live_moves(request: dict[str, Any]) -> dict[str, Any]:
     return {"moves": sorted([*all_moves(), *KERNEL_MOVES])}
+
+
+@op(
+    "live.private_log",
+    properties={"entries": {"type": "array", "maxItems": 1000}},
+    required=("entries",),
+    summary="The entries the MJ sent to one player, as that player's private doc holds them: each "
+    "checked and filtered like a public entry (null for one the store refuses or a secret roll).",
+)
+def _live_private_log(request: dict[str, Any]) -> dict[str, Any]:
+    """:func:`tablee.share.addressed_view` of each entry, in order (static/js/live/hub.js
+    ``writePrivate``): no entry leaves the MJ's device unfiltered, whatever path it takes."""
+    return {"entries": [share.addressed_view(e) for e in request["entries"]]}
+
+
+@op(
+    "live.outcome_words",
+    properties={"name": {"type": "string", "maxLength": 100}, "request": {"type": "object"},
+                "answer": {"type": "object"}, "lang": {"type": "string", "maxLength": 8}},
+    required=("name", "answer"),
+    summary="The result line and its words an op's answer gives a log entry (the referee's, and "
+    "what « Vérifier / rejouer » compares an entry's with).",
+)
+def _outcome_words(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"summary", "words", "lang", "known"}`` of an op's answer (:func:`tablee.referee_words.outcome`);
+    ``summary`` None when the op has no outcome words, ``known`` false when the rules give its
+    line no words here (a draw's line is its page's: not judged)."""
+    name = request["name"]
+    found = referee_words.outcome(name, request.get("request", {}), request["answer"], request.get("lang", "fr"))
+    if found is None:
+        return {"summary": None, "words": None, "lang": None, "known": name in referee_words.OUTCOMES or name == "roll"}
+    text, words, lang = found
+    return {"summary": text, "words": words, "lang": lang, "known": True}
