@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, new_table, no_horizontal_scroll, ok, versality_character
@@ -58,6 +59,7 @@ def four(o: dict) -> list[tuple[str, str]]:
     return nonzero([("critical_failure", cf), ("failure", 1 - s - cf), ("success", s - cs), ("critical_success", cs)])
 
 
+@pytest.mark.slow
 def test_every_test_page_shows_its_outcome_bar_with_the_engines_exact_odds(app_with):
     """One table with a character of each system, each test page in turn at 360 px."""
     from test_unicreon import character
@@ -95,7 +97,7 @@ def test_every_test_page_shows_its_outcome_bar_with_the_engines_exact_odds(app_w
     assert Fraction(headline.locator(".ob-exact li[data-outcome=success]").get_attribute("data-p")) == (
         Fraction(success) - Fraction(oracle["odds"]["critical_success"]["p"]))
     # The opposition on the same page: its bar is its headline's numbers (the other side wins,
-    # a perfect tie, this one wins), which e2e/test_rules_round2_pz_theorem.py ties to the engine.
+    # a perfect tie, this one wins), which e2e/test_pointzero_theorem_opposition_forms.py ties to the engine.
     expect(app.get_by_test_id("pz-opp-a")).to_have_attribute("data-p", re.compile(r"\d"))
     heads = {k: app.get_by_test_id(f"pz-opp-{k}").get_attribute("data-p") for k in ("a", "b", "tie")}
     assert bar(app, "[data-testid=pz-opp-bar]") == nonzero(

@@ -158,6 +158,7 @@ def _leaks(error: dict[str, Any], text: str, validator: bool = True) -> list[str
     return leaks + raw_ids(text) + [f"validator: {w}" for w in (VALIDATOR.findall(text) if validator else ())]
 
 
+@pytest.mark.slow
 def test_every_refusal_the_rules_raise_names_its_field_and_reason_in_words():
     """« La création n'est pas terminée : … (d'abord : characteristics) », « L'état de la table
     Versality est invalide (cards.card.not_in_pile) », « État de combat incohérent (seating names
