@@ -27,6 +27,9 @@ from typing import Any
 __all__ = ["OUTCOMES", "TEXTS", "outcome", "say"]
 
 Words = list[Any]
+#: What the referee knows besides the op's request and answer: ``names`` (character id -> its name
+#: in the MJ's records) and ``state`` (the system's state before the move, the MJ's).
+Ctx = dict[str, Any]
 
 #: The catalogue texts the outcome words use, by language (the catalogues' own, checked by a test).
 TEXTS: dict[str, dict[str, str]] = {
@@ -122,6 +125,79 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
+
+#: The texts of the lines that name a side (an opposition, a passe d'armes, a card drawn), by
+#: language: the catalogues' own too (tests/test_referee_outcome.py).
+TEXTS["fr"].update({
+    "pointzero.ui.perfect_tie": "Égalité parfaite",
+    "pointzero.ui.wins": "{name} l'emporte",
+    "theorem.rank.cavalier": "Cavalier",
+    "theorem.rank.reine": "Reine",
+    "theorem.rank.roi": "Roi",
+    "theorem.rank.valet": "Valet",
+    "theorem.suit.baton": "bâton",
+    "theorem.suit.coupe": "coupe",
+    "theorem.suit.denier": "denier",
+    "theorem.suit.epee": "épée",
+    "theorem.ui.card_name": "{rank} de {suit}",
+    "theorem.ui.side_a": "Premier camp",
+    "theorem.ui.side_b": "Second camp",
+    "theorem.ui.side_drew": "{name} : score {score}.",
+    "theorem.ui.tie": ("Égalité stricte : deux réussites normales (en combat, le défenseur est touché, "
+                       "mais moins durement)."),
+    "theorem.ui.winner": "{name} l'emporte.",
+    "unicreon.ui.hit_absorbed_result": "Touché, tout est absorbé : {d} garde {pv} PV sur {max}.",
+    "unicreon.ui.hit_result": "Touché : {d} −{n} PV → {pv} PV restants sur {max}.",
+    "unicreon.ui.miss_result": "Attaque ratée contre {d} : aucun dégât.",
+    "unicreon.ui.mj_choice": "Égalité : la MJ choisit (match nul ou on rejoue)",
+    "unicreon.ui.opponent": "Adversaire",
+    "unicreon.ui.parry_result": "Coup paré par {d} : aucun dégât.",
+    "unicreon.ui.unnamed": "Sans nom",
+    "unicreon.ui.wins": "{name} l'emporte.",
+    "unicreon.ui.short.canides": "Canidé",
+    "unicreon.ui.short.faible": "PNJ faible",
+    "unicreon.ui.short.fort": "PNJ fort",
+    "unicreon.ui.short.grands_felins": "Grand félin",
+    "unicreon.ui.short.grands_mammiferes": "Grand mammifère",
+    "unicreon.ui.short.mortel": "PNJ mortel",
+    "unicreon.ui.short.moyen": "PNJ moyen",
+    "unicreon.ui.short.rongeurs": "Rongeur",
+})
+TEXTS["en"].update({
+    "pointzero.ui.perfect_tie": "Perfect tie",
+    "pointzero.ui.wins": "{name} wins",
+    "theorem.rank.cavalier": "Knight",
+    "theorem.rank.reine": "Queen",
+    "theorem.rank.roi": "King",
+    "theorem.rank.valet": "Jack",
+    "theorem.suit.baton": "batons",
+    "theorem.suit.coupe": "cups",
+    "theorem.suit.denier": "coins",
+    "theorem.suit.epee": "swords",
+    "theorem.ui.card_name": "{rank} of {suit}",
+    "theorem.ui.side_a": "First side",
+    "theorem.ui.side_b": "Second side",
+    "theorem.ui.side_drew": "{name}: score {score}.",
+    "theorem.ui.tie": "Strict tie: two réussites normales (in a fight, the defender is hit, but softened).",
+    "theorem.ui.winner": "{name} wins.",
+    "unicreon.ui.hit_absorbed_result": "Hit, all absorbed: {d} keeps {pv} PV of {max}.",
+    "unicreon.ui.hit_result": "Hit: {d} −{n} PV → {pv} PV left of {max}.",
+    "unicreon.ui.miss_result": "Attack missed against {d}: no damage.",
+    "unicreon.ui.mj_choice": "Tie: the GM chooses (draw or reroll)",
+    "unicreon.ui.opponent": "Opponent",
+    "unicreon.ui.parry_result": "Parried by {d}: no damage.",
+    "unicreon.ui.unnamed": "Unnamed",
+    "unicreon.ui.wins": "{name} wins.",
+    "unicreon.ui.short.canides": "Canine",
+    "unicreon.ui.short.faible": "Weak NPC",
+    "unicreon.ui.short.fort": "Strong NPC",
+    "unicreon.ui.short.grands_felins": "Big cat",
+    "unicreon.ui.short.grands_mammiferes": "Large mammal",
+    "unicreon.ui.short.mortel": "Deadly NPC",
+    "unicreon.ui.short.moyen": "Average NPC",
+    "unicreon.ui.short.rongeurs": "Rodent",
+})
+
 _NBSP, _NNBSP = "\u00a0", "\u202f"
 
 
@@ -204,7 +280,21 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _pz_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+def _text(value: Any, cap: int = 80) -> str | None:
+    """A name as a line says it: text, cut, control characters made spaces; None when empty."""
+    if not isinstance(value, str):
+        return None
+    text = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in value[:cap]).strip()
+    return text or None
+
+
+def _recorded(ctx: Ctx, cid: Any) -> str | None:
+    """The name of character ``cid`` in the MJ's records (``ctx["names"]``), else None."""
+    names = ctx.get("names") if isinstance(ctx.get("names"), dict) else {}
+    return _text(names.get(cid)) if isinstance(cid, str) else None
+
+
+def _pz_test(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
     """Point Zéro (002_61483667e16cef6b.txt, "Règles de base", "Les réussites critiques"):
     pointzero/test.js ``logResult``: the verdict, then the margin signed."""
     res = answer.get("result")
@@ -221,7 +311,7 @@ _SJ_OUTCOMES = ("automatic_failure", "automatic_success", "critical_failure", "c
 _SJ_DEGREES = ("justesse", "moyenne", "notable")
 
 
-def _sj_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+def _sj_test(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
     """SYSTMJ (000_d267ce9097809d3e.txt, the d100 roll-under and its degrees of success):
     systmj/test.js ``verdict``: the outcome, and a success's degree after a dash."""
     outcome = answer.get("outcome")
@@ -237,7 +327,7 @@ def _sj_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
 _UC_BANDS = ("bof", "bien", "super", "top", "extra")
 
 
-def _uc_test(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+def _uc_test(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
     """Unicreon (004_12a5de9999b9d0ad.txt, "Les tests", the bands of a success): unicreon/test.js
     ``roll``: success and its band, or failure; then the target."""
     if not isinstance(answer.get("success"), bool) or not _int(answer.get("target")):
@@ -255,7 +345,7 @@ _SJ_QUALITIES = ("bon", "echec_critique", "excellent", "exceptionnel", "legendai
                  "tres_bon")
 
 
-def _sj_learning(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+def _sj_learning(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
     """SYSTMJ (000_d267ce9097809d3e.txt, 2.3 "L'apprentissage"): systmj/learning.js: the
     learning's quality, the points gained, the score before and after."""
     if answer.get("quality") not in _SJ_QUALITIES:
@@ -270,31 +360,189 @@ def _sj_learning(request: dict[str, Any], answer: dict[str, Any]) -> Words | Non
 _TH_LEVELS = ("echec", "grande", "moyenne", "normale")
 
 
-def _th_action(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
-    """Théorem (003_0f8319d4d007e1fe.txt, "2) Les actions": value, score and level of success):
-    theorem/table.js ``draw``: the finished action's result, and a discard turned over. An
-    action still drawing (a figure to play, a chain) has the card's name as its line on the
-    page: no words here."""
-    res = answer.get("result")
-    if not isinstance(res, dict) or res.get("done") is not True or res.get("chase_side"):
-        return None
-    if res.get("level") not in _TH_LEVELS or not (_int(res.get("value")) and _int(res.get("score"))):
-        return None
-    words: Words = [["theorem.ui.log_result", {"value": str(res["value"]), "score": str(res["score"]),
-                                               "level": [[f"theorem.level.{res['level']}"]]}]]
-    turned = [e.get("count") for e in res.get("events") or [] if isinstance(e, dict) and e.get("type") == "reshuffle"]
-    if turned and all(_int(n) for n in turned):
-        words.append(" · ")
-        for i, n in enumerate(turned):
-            words += [" "] if i else []
-            words.append([f"theorem.ui.reshuffled_{'one' if n == 1 else 'other'}", {"n": str(n)}])
+def _th_turned(events: Any) -> Words:
+    """theorem/common.js ``eventsText``: each discard turned over, one after the other."""
+    turned = [e.get("count") for e in events or [] if isinstance(e, dict) and e.get("type") == "reshuffle"]
+    if not isinstance(events, list) or not all(_int(n) for n in turned):
+        return []
+    words: Words = []
+    for i, n in enumerate(turned):
+        words += [" "] if i else []
+        words.append([f"theorem.ui.reshuffled_{'one' if n == 1 else 'other'}", {"n": str(n)}])
     return words
+
+
+def _th_card(card: Any) -> Words | None:
+    """theorem/common.js ``cardName``: "7 de coupe", "Roi de denier"."""
+    if not isinstance(card, dict) or card.get("suit") not in ("baton", "coupe", "denier", "epee"):
+        return None
+    rank = card.get("rank")
+    if isinstance(rank, str) and rank.isdigit() and len(rank) <= 2:
+        said: Any = rank
+    elif rank in ("valet", "cavalier", "reine", "roi"):
+        said = [[f"theorem.rank.{rank}"]]
+    else:
+        return None
+    return [["theorem.ui.card_name", {"rank": said, "suit": [[f"theorem.suit.{card['suit']}"]]}]]
+
+
+def _th_action(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Théorem (003_0f8319d4d007e1fe.txt, "2) Les actions": value, score and level of success):
+    theorem/table.js ``draw``: a finished action's result, else the card drawn (a figure to
+    play, a chain going on); then a discard turned over."""
+    res = answer.get("result")
+    if not isinstance(res, dict):
+        return None
+    if res.get("done") is True and not res.get("chase_side"):
+        if res.get("level") not in _TH_LEVELS or not (_int(res.get("value")) and _int(res.get("score"))):
+            return None
+        words: Words | None = [["theorem.ui.log_result", {"value": str(res["value"]), "score": str(res["score"]),
+                                                          "level": [[f"theorem.level.{res['level']}"]]}]]
+    else:
+        words = _th_card(res.get("card"))
+    if words is None:
+        return None
+    turned = _th_turned(res.get("events"))
+    return [*words, " · ", *turned] if turned else words
+
+
+def _th_side_name(side: Any, key: str, ctx: Ctx) -> Any:
+    """A side of a Théorem opposition as the chase page names it (theorem/chase.js ``sideName``):
+    a side played by a character is named by the MJ's record of it, never by what a phone
+    typed; a side of no character by the name it was given, else "Premier camp"."""
+    side = side if isinstance(side, dict) else {}
+    return (_recorded(ctx, side.get("character_id")) or (None if side.get("character_id") else _text(side.get("name")))
+            or [[f"theorem.ui.side_{key}"]])
+
+
+def _th_opposition(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Théorem (003_0f8319d4d007e1fe.txt, "Les oppositions"): theorem/chase.js ``opposition``:
+    the winner (or the strict tie), both scores, a discard turned over."""
+    res = answer.get("result")
+    if not isinstance(res, dict) or res.get("winner") not in ("a", "b", None) or "winner" not in res:
+        return None
+    if not (_int(res.get("score_a")) and _int(res.get("score_b"))):
+        return None
+    winner: Words = ([["theorem.ui.tie"]] if res["winner"] is None else
+                     [["theorem.ui.winner", {"name": _th_side_name(request.get(res["winner"]), res["winner"], ctx)}]])
+    turned = _th_turned(res.get("events"))
+    return [*winner, f" ({res['score_a']} — {res['score_b']})", *([" ", *turned] if turned else [])]
+
+
+def _th_side(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Théorem, one side of a waiting opposition drawn (theorem/opposition.js
+    ``waitingOpposition``): the side's score, the outcome once both have drawn, a discard
+    turned over. The sides are the MJ's state before the move (a replay's: the sides its entry
+    logged, :func:`tablee.referee_log._th_side_request`)."""
+    state = ctx.get("state") if isinstance(ctx.get("state"), dict) else {}
+    held = state.get("opposition") if isinstance(state.get("opposition"), dict) else request.get("sides")
+    held = held if isinstance(held, dict) else {}
+    key = request.get("side")
+    if key not in ("a", "b") or not _int(answer.get("score")):
+        return None
+    words: Words = [["theorem.ui.side_drew", {"name": _th_side_name(held.get(key), key, ctx),
+                                              "score": str(answer["score"])}]]
+    res = answer.get("result")
+    if isinstance(res, dict) and res.get("winner") in ("a", "b", None) and "winner" in res:
+        words += [" ", ["theorem.ui.tie"] if res["winner"] is None else
+                  ["theorem.ui.winner", {"name": _th_side_name(held.get(res["winner"]), res["winner"], ctx)}]]
+    turned = _th_turned(answer.get("events"))
+    return [*words, " ", *turned] if turned else words
+
+
+def _uc_name(ctx: Ctx, record: Any, fallback: str) -> Any:
+    """unicreon/common.js ``nameOf`` of a character a phone named (its id): the MJ's record's."""
+    cid = record.get("id") if isinstance(record, dict) else None
+    if isinstance(cid, str) and cid in (ctx.get("names") or {}):
+        return _recorded(ctx, cid) or [["unicreon.ui.unnamed"]]
+    return [[fallback]]
+
+
+def _uc_opposition(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Unicreon (004_12a5de9999b9d0ad.txt, "Les oppositions"): unicreon/test.js ``oppose``: who
+    wins (or a tie the MJ settles), each side's d66."""
+    sides = [answer.get(k) if isinstance(answer.get(k), dict) else {} for k in ("a", "b")]
+    if not all(_int(side.get("raw")) for side in sides) or answer.get("winner") not in ("a", "b", None):
+        return None
+    winner = answer.get("winner")
+    verdict: Words = ([["unicreon.ui.mj_choice"]] if winner is None else [["unicreon.ui.wins", {
+        "name": _uc_name(ctx, request.get(f"character_{winner}"), "unicreon.ui.unnamed" if winner == "a"
+                         else "unicreon.ui.opponent")}]])
+    return [*verdict, f" ({sides[0]['raw']} / {sides[1]['raw']})"]
+
+
+def _uc_fighter(ctx: Ctx, cid: Any) -> dict[str, Any] | None:
+    state = ctx.get("state") if isinstance(ctx.get("state"), dict) else {}
+    fight = state if "combatants" in state else state.get("combat") if isinstance(state.get("combat"), dict) else {}
+    return next((f for f in fight.get("combatants") or [] if isinstance(f, dict) and f.get("cid") == cid), None)
+
+
+def _uc_fighter_name(ctx: Ctx, fighter: dict[str, Any]) -> Any:
+    """unicreon/combat.js ``cname``: a character's name (the MJ's record's), or an NPC's, its
+    kind said short when it is its kind's ("PNJ moyen 2")."""
+    if fighter.get("kind") == "character":
+        return _recorded(ctx, fighter.get("id")) or _text(fighter.get("name")) or [["unicreon.ui.unnamed"]]
+    name = _text(fighter.get("name")) or ""
+    m = re.search(r"\s(\d+)$", name)
+    base = re.sub(r"\s\d+$", "", name)
+    ref = fighter.get("ref")
+    if base == ref and f"unicreon.ui.short.{ref}" in TEXTS["fr"]:
+        return [[f"unicreon.ui.short.{ref}"], *([f" {m.group(1)}"] if m else [])]
+    return f"{base} {m.group(1)}" if m else base
+
+
+def _uc_attack(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Unicreon (004_12a5de9999b9d0ad.txt, "Le combat", a passe d'armes): unicreon/combat.js
+    ``attack``/``resultLine``: missed, parried, all absorbed or the PV lost, then each side's
+    d66. The defender is the fight's (the MJ's state before the move)."""
+    x = answer.get("exchange")
+    defender = _uc_fighter(ctx, request.get("defender"))
+    if not isinstance(x, dict) or defender is None or not _int(answer.get("defender_pv")):
+        return None
+    sides = [x.get(k) if isinstance(x.get(k), dict) else {} for k in ("attacker", "defender")]
+    if not all(_int(side.get("raw")) for side in sides) or not _int(defender.get("pv_max")):
+        return None
+    d = _uc_fighter_name(ctx, defender)
+    pv, top = str(answer["defender_pv"]), str(defender["pv_max"])
+    if not x.get("hit"):
+        line: Words = [["unicreon.ui.parry_result" if sides[0].get("success") else "unicreon.ui.miss_result", {"d": d}]]
+    elif not x.get("pv_lost"):
+        line = [["unicreon.ui.hit_absorbed_result", {"d": d, "pv": pv, "max": top}]]
+    else:
+        line = [["unicreon.ui.hit_result", {"d": d, "n": str(x["pv_lost"]), "pv": pv, "max": top}]]
+    return [*line, f" ({sides[0]['raw']} / {sides[1]['raw']})"]
+
+
+def _pz_opposition(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Point Zéro (002_61483667e16cef6b.txt, "Les oppositions"): pointzero/test.js ``oppose``:
+    who wins (or a perfect tie), each side's total. A side is named by the MJ's record of its
+    character, else by the name it was given (an NPC's), as its dice term is."""
+    if isinstance(answer.get("sides"), list):
+        rolled = answer["sides"]
+        asked = request.get("sides") if isinstance(request.get("sides"), list) else []
+    else:
+        rolled = [answer.get("a"), answer.get("b")]
+        asked = [request.get("a"), request.get("b")]
+    totals = [(r.get("result") or {}).get("total") if isinstance(r, dict) else None for r in rolled]
+    if not totals or not all(_int(n) for n in totals):
+        return None
+    winner = answer.get("winner")
+    at = 0 if winner == "a" else 1 if winner == "b" else winner if _int(winner) else None
+    if at is not None and not 0 <= at < len(rolled):
+        return None
+    verdict: Words = [["pointzero.ui.perfect_tie"]]
+    if at is not None:
+        side = asked[at] if at < len(asked) and isinstance(asked[at], dict) else {}
+        dice = (rolled[at].get("result") or {}).get("dice") or []
+        name = _recorded(ctx, side.get("character_id")) or _text(side.get("name")) or f"{len(dice)}d6"
+        verdict = [["pointzero.ui.wins", {"name": name}]]
+    return [*verdict, f" ({' / '.join(str(n) for n in totals)})"]
 
 
 _VS_OUTCOMES = ("echec-critique", "non-et", "non-mais", "oui", "oui-et", "oui-mais")
 
 
-def _vs_resolve(request: dict[str, Any], answer: dict[str, Any]) -> Words | None:
+def _vs_resolve(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
     """Versality (001_28decc945b538010.txt, "Le tirage", "Les résultats"): versality/test.js
     ``resolve``: the outcome, the card played, and when the deck ran out, what it did."""
     res = answer.get("result")
@@ -313,13 +561,18 @@ def _vs_resolve(request: dict[str, Any], answer: dict[str, Any]) -> Words | None
 
 
 #: op name -> how its page words its result line from its answer (module docstring).
-OUTCOMES: dict[str, Callable[[dict[str, Any], dict[str, Any]], Words | None]] = {
+OUTCOMES: dict[str, Callable[[dict[str, Any], dict[str, Any], Ctx], Words | None]] = {
     "pointzero.test.roll": _pz_test,
     "systmj.test": _sj_test,
     "unicreon.test": _uc_test,
     "systmj.learning.roll": _sj_learning,
     "versality.test.resolve": _vs_resolve,
     "theorem.action.draw": _th_action,
+    "theorem.opposition.draw": _th_opposition,
+    "theorem.opposition.side": _th_side,
+    "unicreon.opposition": _uc_opposition,
+    "unicreon.combat.attack": _uc_attack,
+    "pointzero.opposition.roll": _pz_opposition,
 }
 
 
@@ -334,14 +587,16 @@ def _joined(words: Words) -> Words:
     return out
 
 
-def outcome(name: str, request: Any, answer: Any, lang: str = "fr") -> tuple[str, Words, str] | None:
+def outcome(name: str, request: Any, answer: Any, lang: str = "fr",
+            ctx: Ctx | None = None) -> tuple[str, Words, str] | None:
     """``(result line, its words, their language)`` of op ``name``'s ``answer`` (to
     ``request``), said in ``lang`` (French when it is not one of :data:`TEXTS`); None when the
-    op has no outcome words or the answer is not of the op's shape."""
+    op has no outcome words or the answer is not of the op's shape. ``ctx``: the names of the
+    MJ's records and the state before the move (:data:`Ctx`), for the lines that name a side."""
     recipe = OUTCOMES.get(name)
     if recipe is None or not isinstance(answer, dict):
         return None
-    words = recipe(request if isinstance(request, dict) else {}, answer)
+    words = recipe(request if isinstance(request, dict) else {}, answer, ctx or {})
     if not words:
         return None
     words = _joined(words)
