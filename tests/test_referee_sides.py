@@ -166,6 +166,11 @@ def test_every_recipes_words_read_on_the_page_as_the_referee_wrote_them():
         ("unicreon.combat.attack", {"defender": "f2"},
          {"exchange": {"hit": False, "pv_lost": 0, "attacker": {"raw": 45, "success": True}, "defender": {"raw": 33}},
           "defender_pv": 9}),
+        ("unicreon.health.day", {}, {"pv_lost": 3, "character": {"pv": 7}}),
+        ("unicreon.health.diagnose", {}, {"test": {"success": False}}),
+        ("systmj.card.learn", {}, {"gain": "1d10", "gained": 6, "before": 20, "after": 26}),
+        ("theorem.hand.draw", {}, {"count": 1, "events": [{"type": "ka"}, {"type": "reshuffle", "count": 2}]}),
+        ("theorem.hand.draw", {}, {"count": 4, "events": []}),
         ("pointzero.opposition.roll", {"a": {"name": "Mira"}, "b": {"name": "Garde"}},
          {"a": {"result": {"total": 11}}, "b": {"result": {"total": 7}}, "winner": "a"}),
     ]
@@ -198,10 +203,12 @@ def _verify_draws(entries, characters):
         rq = entry["request"]
         deck = {k: rq["deck"][k] for k in ("draw", "discard")}
         if rq["op"] == "versality.test.draw":
-            replay = handle({"op": "versality.draw.replay", "deck": deck, "count": rq["count"], "seed": rq["deck"]["seed"]})
+            replay = handle({"op": "versality.draw.replay", "deck": deck, "count": rq["count"],
+                             "seed": rq["deck"]["seed"]})
             name, asked = "versality.test.resolve", rq["resolve"]
         else:
-            replay = handle({"op": "theorem.draw.replay", "kind": kinds[rq["op"]], "deck": deck, "seed": rq["deck"]["seed"]})
+            replay = handle({"op": "theorem.draw.replay", "kind": kinds[rq["op"]], "deck": deck,
+                             "seed": rq["deck"]["seed"]})
             name, asked = rq["op"], rq
         said = handle({"op": "live.outcome_words", "name": name, "request": asked, "answer": entry["result"],
                        "lang": entry.get("words_lang", "fr"), "names": names})
@@ -223,9 +230,10 @@ def test_verify_checks_the_line_of_a_draw_that_replays_through_its_own_op():
     """A Théorem action, a side of a Théorem opposition and a Versality test replay through
     theorem.draw.replay / versality.draw.replay: their line is checked too (the words of the
     outcome they logged, naming the cards the replay drew)."""
+    from test_versality_rules import sample_character
+
     from node_harness import NODE
     from test_referee_log import _theorem_drawing
-    from test_versality_rules import sample_character
 
     if NODE is None:
         pytest.skip("node is not installed")
@@ -263,3 +271,13 @@ def test_verify_checks_the_line_of_a_draw_that_replays_through_its_own_op():
     forged = [_forged(action, "valeur 9, score 20 : Grande réussite"), _forged(side, "Josh : score 40."),
               _forged(versality, "Oui, et… — Carte jouée : Oui, et…"), other_card]
     assert _verify_draws(honest + forged, characters) == ["same"] * 3 + ["words"] * 4
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_hand_drawn_from_a_phone_is_worded_by_the_referee(lang):
+    entry, answer = _logged(table(), LEA, {"op": "theorem.hand.draw", "character": {"id": "josh"}}, 4, lang)
+    n = answer["count"]
+    line = _t(f"theorem.ui.hand_drawn_{'one' if n in ((0, 1) if lang == 'fr' else (1,)) else 'other'}", lang, n=n)
+    if any(e["type"] == "ka" for e in answer["events"]):
+        line += " " + _t("theorem.ui.ka_set_aside", lang)
+    assert entry["result"]["summary"].startswith(_fr(line, lang))

@@ -24,179 +24,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .referee_texts import TEXTS
+
 __all__ = ["OUTCOMES", "TEXTS", "outcome", "say"]
 
 Words = list[Any]
 #: What the referee knows besides the op's request and answer: ``names`` (character id -> its name
 #: in the MJ's records) and ``state`` (the system's state before the move, the MJ's).
 Ctx = dict[str, Any]
-
-#: The catalogue texts the outcome words use, by language (the catalogues' own, checked by a test).
-TEXTS: dict[str, dict[str, str]] = {
-    "fr": {
-        "pointzero.ui.critical_success": "Réussite critique",
-        "pointzero.ui.critical_failure": "Échec critique",
-        "pointzero.ui.success": "Réussite",
-        "pointzero.ui.failure": "Échec",
-        "pointzero.ui.margin": "Marge",
-        "systmj.outcome.automatic_failure": "Échec automatique (Inapte)",
-        "systmj.outcome.automatic_success": "Réussite automatique",
-        "systmj.outcome.critical_failure": "Échec critique",
-        "systmj.outcome.critical_success": "Réussite critique",
-        "systmj.outcome.failure": "Échec",
-        "systmj.outcome.success": "Réussite",
-        "systmj.degree_success.justesse": "de justesse",
-        "systmj.degree_success.moyenne": "moyenne",
-        "systmj.degree_success.notable": "notable",
-        "unicreon.ui.success": "Réussite",
-        "unicreon.ui.failure": "Échec",
-        "unicreon.ui.target": "Seuil",
-        "unicreon.band.bof": "Bof. C'est passé de justesse",
-        "unicreon.band.bien": "Bien. Ça commence à ressembler à quelque chose",
-        "unicreon.band.super": "Super. Une grande réussite",
-        "unicreon.band.top": "Top ! C'est vraiment bien",
-        "unicreon.band.extra": "Extra. Réussi à la perfection",
-        "systmj.ui.learning_summary": "{quality} : +{points} ({before} → {after})",
-        **{f"systmj.quality.{k}": v for k, v in (
-            ("bon", "Bon apprentissage"), ("echec_critique", "Échec critique"),
-            ("excellent", "Excellent apprentissage"), ("exceptionnel", "Apprentissage exceptionnel"),
-            ("legendaire", "Apprentissage légendaire"), ("mauvais", "Mauvais apprentissage"),
-            ("mediocre", "Apprentissage médiocre"), ("moyen", "Apprentissage moyen"),
-            ("tres_bon", "Très bon apprentissage"))},
-        "theorem.ui.log_result": "valeur {value}, score {score} : {level}",
-        "theorem.ui.reshuffled_one": "La défausse est retournée ({n} carte).",
-        "theorem.ui.reshuffled_other": "La défausse est retournée ({n} cartes).",
-        **{f"theorem.level.{k}": v for k, v in (
-            ("echec", "Échec"), ("grande", "Grande réussite"), ("moyenne", "Réussite moyenne"),
-            ("normale", "Réussite normale"))},
-        "versality.ui.played_card": "Carte jouée : {card}",
-        "versality.ui.reshuffled": "Deck épuisé : toutes les cartes sont remélangées.",
-        "versality.ui.exhausted": "Deck épuisé : toutes ses cartes sont piochées.",
-        "versality.ui.penalty": ("Chaque épuisement du deck fait monter l'échelle de catastrophe d'un cran et "
-                                 "donne un pion MJ."),
-        **{f"versality.outcome.{k}": v for k, v in (
-            ("echec-critique", "Échec critique"), ("non-et", "Non, et…"), ("non-mais", "Non, mais…"),
-            ("oui", "Oui"), ("oui-et", "Oui, et…"), ("oui-mais", "Oui, mais…"))},
-    },
-    "en": {
-        "pointzero.ui.critical_success": "Critical success",
-        "pointzero.ui.critical_failure": "Critical failure",
-        "pointzero.ui.success": "Success",
-        "pointzero.ui.failure": "Failure",
-        "pointzero.ui.margin": "Margin",
-        "systmj.outcome.automatic_failure": "Automatic failure (Inapte)",
-        "systmj.outcome.automatic_success": "Automatic success",
-        "systmj.outcome.critical_failure": "Critical failure",
-        "systmj.outcome.critical_success": "Critical success",
-        "systmj.outcome.failure": "Failure",
-        "systmj.outcome.success": "Success",
-        "systmj.degree_success.justesse": "de justesse (narrow)",
-        "systmj.degree_success.moyenne": "moyenne (average)",
-        "systmj.degree_success.notable": "notable",
-        "unicreon.ui.success": "Success",
-        "unicreon.ui.failure": "Failure",
-        "unicreon.ui.target": "Target",
-        "unicreon.band.bof": "Meh. Just made it",
-        "unicreon.band.bien": "Good. Starting to look like something",
-        "unicreon.band.super": "Super. A great success",
-        "unicreon.band.top": "Top! Really good",
-        "unicreon.band.extra": "Extra. Perfectly done",
-        "systmj.ui.learning_summary": "{quality}: +{points} ({before} → {after})",
-        **{f"systmj.quality.{k}": v for k, v in (
-            ("bon", "Good learning"), ("echec_critique", "Critical failure"), ("excellent", "Excellent learning"),
-            ("exceptionnel", "Exceptional learning"), ("legendaire", "Legendary learning"),
-            ("mauvais", "Poor learning"), ("mediocre", "Mediocre learning"), ("moyen", "Average learning"),
-            ("tres_bon", "Very good learning"))},
-        "theorem.ui.log_result": "value {value}, score {score}: {level}",
-        "theorem.ui.reshuffled_one": "The discard is turned over ({n} card).",
-        "theorem.ui.reshuffled_other": "The discard is turned over ({n} cards).",
-        **{f"theorem.level.{k}": v for k, v in (
-            ("echec", "Failure"), ("grande", "Grande réussite"), ("moyenne", "Réussite moyenne"),
-            ("normale", "Réussite normale"))},
-        "versality.ui.played_card": "Card played: {card}",
-        "versality.ui.reshuffled": "Deck exhausted: every card is reshuffled.",
-        "versality.ui.exhausted": "Deck exhausted: every card is drawn.",
-        "versality.ui.penalty": ("Each time the deck runs out, the catastrophe scale rises one step and the GM "
-                                 "gains a token."),
-        # (the rules' own words, kept in French in English too)
-        **{f"versality.outcome.{k}": v for k, v in (
-            ("echec-critique", "Échec critique"), ("non-et", "Non, et…"), ("non-mais", "Non, mais…"),
-            ("oui", "Oui"), ("oui-et", "Oui, et…"), ("oui-mais", "Oui, mais…"))},
-    },
-}
-
-
-#: The texts of the lines that name a side (an opposition, a passe d'armes, a card drawn), by
-#: language: the catalogues' own too (tests/test_referee_outcome.py).
-TEXTS["fr"].update({
-    "pointzero.ui.perfect_tie": "Égalité parfaite",
-    "pointzero.ui.wins": "{name} l'emporte",
-    "theorem.rank.cavalier": "Cavalier",
-    "theorem.rank.reine": "Reine",
-    "theorem.rank.roi": "Roi",
-    "theorem.rank.valet": "Valet",
-    "theorem.suit.baton": "bâton",
-    "theorem.suit.coupe": "coupe",
-    "theorem.suit.denier": "denier",
-    "theorem.suit.epee": "épée",
-    "theorem.ui.card_name": "{rank} de {suit}",
-    "theorem.ui.side_a": "Premier camp",
-    "theorem.ui.side_b": "Second camp",
-    "theorem.ui.side_drew": "{name} : score {score}.",
-    "theorem.ui.tie": ("Égalité stricte : deux réussites normales (en combat, le défenseur est touché, "
-                       "mais moins durement)."),
-    "theorem.ui.winner": "{name} l'emporte.",
-    "unicreon.ui.hit_absorbed_result": "Touché, tout est absorbé : {d} garde {pv} PV sur {max}.",
-    "unicreon.ui.hit_result": "Touché : {d} −{n} PV → {pv} PV restants sur {max}.",
-    "unicreon.ui.miss_result": "Attaque ratée contre {d} : aucun dégât.",
-    "unicreon.ui.mj_choice": "Égalité : la MJ choisit (match nul ou on rejoue)",
-    "unicreon.ui.opponent": "Adversaire",
-    "unicreon.ui.parry_result": "Coup paré par {d} : aucun dégât.",
-    "unicreon.ui.unnamed": "Sans nom",
-    "unicreon.ui.wins": "{name} l'emporte.",
-    "unicreon.ui.short.canides": "Canidé",
-    "unicreon.ui.short.faible": "PNJ faible",
-    "unicreon.ui.short.fort": "PNJ fort",
-    "unicreon.ui.short.grands_felins": "Grand félin",
-    "unicreon.ui.short.grands_mammiferes": "Grand mammifère",
-    "unicreon.ui.short.mortel": "PNJ mortel",
-    "unicreon.ui.short.moyen": "PNJ moyen",
-    "unicreon.ui.short.rongeurs": "Rongeur",
-})
-TEXTS["en"].update({
-    "pointzero.ui.perfect_tie": "Perfect tie",
-    "pointzero.ui.wins": "{name} wins",
-    "theorem.rank.cavalier": "Knight",
-    "theorem.rank.reine": "Queen",
-    "theorem.rank.roi": "King",
-    "theorem.rank.valet": "Jack",
-    "theorem.suit.baton": "batons",
-    "theorem.suit.coupe": "cups",
-    "theorem.suit.denier": "coins",
-    "theorem.suit.epee": "swords",
-    "theorem.ui.card_name": "{rank} of {suit}",
-    "theorem.ui.side_a": "First side",
-    "theorem.ui.side_b": "Second side",
-    "theorem.ui.side_drew": "{name}: score {score}.",
-    "theorem.ui.tie": "Strict tie: two réussites normales (in a fight, the defender is hit, but softened).",
-    "theorem.ui.winner": "{name} wins.",
-    "unicreon.ui.hit_absorbed_result": "Hit, all absorbed: {d} keeps {pv} PV of {max}.",
-    "unicreon.ui.hit_result": "Hit: {d} −{n} PV → {pv} PV left of {max}.",
-    "unicreon.ui.miss_result": "Attack missed against {d}: no damage.",
-    "unicreon.ui.mj_choice": "Tie: the GM chooses (draw or reroll)",
-    "unicreon.ui.opponent": "Opponent",
-    "unicreon.ui.parry_result": "Parried by {d}: no damage.",
-    "unicreon.ui.unnamed": "Unnamed",
-    "unicreon.ui.wins": "{name} wins.",
-    "unicreon.ui.short.canides": "Canine",
-    "unicreon.ui.short.faible": "Weak NPC",
-    "unicreon.ui.short.fort": "Strong NPC",
-    "unicreon.ui.short.grands_felins": "Big cat",
-    "unicreon.ui.short.grands_mammiferes": "Large mammal",
-    "unicreon.ui.short.mortel": "Deadly NPC",
-    "unicreon.ui.short.moyen": "Average NPC",
-    "unicreon.ui.short.rongeurs": "Rodent",
-})
 
 _NBSP, _NNBSP = "\u00a0", "\u202f"
 
@@ -539,6 +374,51 @@ def _pz_opposition(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) ->
     return [*verdict, f" ({' / '.join(str(n) for n in totals)})"]
 
 
+def _uc_day(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Unicreon (004_12a5de9999b9d0ad.txt, "Gestion de la santé", the adventure day):
+    unicreon/sheet.js ``day``: the PV lost and the PV left."""
+    character = answer.get("character") if isinstance(answer.get("character"), dict) else {}
+    if not (_int(answer.get("pv_lost")) and _int(character.get("pv"))):
+        return None
+    return [["unicreon.ui.day_lost", {"n": str(answer["pv_lost"]), "pv": str(character["pv"])}]]
+
+
+def _uc_diagnose(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Unicreon (004_12a5de9999b9d0ad.txt, "Poisons et maladies", a diagnosis): unicreon/sheet.js
+    ``diagnose``: success or failure of the Perception test."""
+    test = answer.get("test")
+    if not isinstance(test, dict) or not isinstance(test.get("success"), bool):
+        return None
+    return [["unicreon.ui.success" if test["success"] else "unicreon.ui.failure"]]
+
+
+_SJ_GAINS = ("1", "1d10", "1d20", "1d4")
+
+
+def _sj_card_learn(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """SYSTMJ (000_d267ce9097809d3e.txt, 4.4, learning a Pouvoir card): systmj/cards.js: the
+    gain die, the points gained, the score before and after."""
+    points = answer.get("gained", answer.get("points"))
+    if str(answer.get("gain")) not in _SJ_GAINS or not all(_int(v) for v in (points, answer.get("before"),
+                                                                               answer.get("after"))):
+        return None
+    return [["systmj.ui.learn_gain", {"gain": [[f"systmj.gain.{answer['gain']}"]], "points": str(points),
+                                      "before": str(answer["before"]), "after": str(answer["after"])}]]
+
+
+def _th_hand(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Théorem (003_0f8319d4d007e1fe.txt, the arcana drawn into a hand): theorem/table.js
+    ``drawHand``: the count drawn, the Ka card set aside, a discard turned over."""
+    if not _int(answer.get("count")) or not isinstance(answer.get("events", []), list):
+        return None
+    n = answer["count"]
+    words: Words = [[f"theorem.ui.hand_drawn_{'one' if n == 1 else 'other'}", {"n": str(n)}]]
+    if any(isinstance(e, dict) and e.get("type") == "ka" for e in answer.get("events", [])):
+        words += [" ", ["theorem.ui.ka_set_aside"]]
+    turned = _th_turned(answer.get("events", []))
+    return [*words, " ", *turned] if turned else words
+
+
 _VS_OUTCOMES = ("echec-critique", "non-et", "non-mais", "oui", "oui-et", "oui-mais")
 
 
@@ -573,6 +453,10 @@ OUTCOMES: dict[str, Callable[[dict[str, Any], dict[str, Any], Ctx], Words | None
     "unicreon.opposition": _uc_opposition,
     "unicreon.combat.attack": _uc_attack,
     "pointzero.opposition.roll": _pz_opposition,
+    "unicreon.health.day": _uc_day,
+    "unicreon.health.diagnose": _uc_diagnose,
+    "systmj.card.learn": _sj_card_learn,
+    "theorem.hand.draw": _th_hand,
 }
 
 
