@@ -167,6 +167,8 @@ def test_every_recipes_words_read_on_the_page_as_the_referee_wrote_them():
          {"exchange": {"hit": False, "pv_lost": 0, "attacker": {"raw": 45, "success": True}, "defender": {"raw": 33}},
           "defender_pv": 9}),
         ("unicreon.health.day", {}, {"pv_lost": 3, "character": {"pv": 7}}),
+        ("unicreon.combat.escape", {"cid": "f2"}, {"escape": {"success": False}}),
+        ("unicreon.combat.escape", {"cid": "f2"}, {"escape": {"success": True}}),
         ("unicreon.health.diagnose", {}, {"test": {"success": False}}),
         ("systmj.card.learn", {}, {"gain": "1d10", "gained": 6, "before": 20, "after": 26}),
         ("theorem.hand.draw", {}, {"count": 1, "events": [{"type": "ka"}, {"type": "reshuffle", "count": 2}]}),

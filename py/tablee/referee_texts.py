@@ -107,6 +107,8 @@ TEXTS: dict[str, dict[str, str]] = {
 #: The texts of the lines that name a side (an opposition, a passe d'armes, a card drawn), by
 #: language: the catalogues' own too (tests/test_referee_outcome.py).
 TEXTS["fr"].update({
+    "unicreon.ui.escape_failed": "Fuite ratée : {name} reste au contact.",
+    "unicreon.ui.escaped": "Fuite réussie : {name} n'est plus au contact.",
     "systmj.gain.1": "1 point",
     "systmj.gain.1d10": "1D10",
     "systmj.gain.1d20": "1D20",
@@ -151,6 +153,8 @@ TEXTS["fr"].update({
     "unicreon.ui.short.rongeurs": "Rongeur",
 })
 TEXTS["en"].update({
+    "unicreon.ui.escape_failed": "Escape failed: {name} stays in contact.",
+    "unicreon.ui.escaped": "Escape: {name} is out of contact.",
     "systmj.gain.1": "1 point",
     "systmj.gain.1d10": "1D10",
     "systmj.gain.1d20": "1D20",

@@ -348,6 +348,17 @@ def _uc_attack(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Wor
     return [*line, f" ({sides[0]['raw']} / {sides[1]['raw']})"]
 
 
+def _uc_escape(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
+    """Unicreon (004_12a5de9999b9d0ad.txt, "Le combat", breaking contact): unicreon/combat.js's
+    escape: failed, else out of contact, naming the fighter (the fight's, the MJ's state)."""
+    fighter = _uc_fighter(ctx, request.get("cid"))
+    if fighter is None or not isinstance(answer.get("escape", {}), dict):
+        return None
+    failed = (answer.get("escape") or {}).get("success") is False
+    key = "unicreon.ui.escape_failed" if failed else "unicreon.ui.escaped"
+    return [[key, {"name": _uc_fighter_name(ctx, fighter)}]]
+
+
 def _pz_opposition(request: dict[str, Any], answer: dict[str, Any], ctx: Ctx) -> Words | None:
     """Point Zéro (002_61483667e16cef6b.txt, "Les oppositions"): pointzero/test.js ``oppose``:
     who wins (or a perfect tie), each side's total. A side is named by the MJ's record of its
@@ -453,6 +464,7 @@ OUTCOMES: dict[str, Callable[[dict[str, Any], dict[str, Any], Ctx], Words | None
     "unicreon.opposition": _uc_opposition,
     "unicreon.combat.attack": _uc_attack,
     "pointzero.opposition.roll": _pz_opposition,
+    "unicreon.combat.escape": _uc_escape,
     "unicreon.health.day": _uc_day,
     "unicreon.health.diagnose": _uc_diagnose,
     "systmj.card.learn": _sj_card_learn,
