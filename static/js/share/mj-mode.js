@@ -20,6 +20,16 @@ export function mjMode() {
   }
 }
 
+/** Whether this device's choice was made (a first visit has none: it is shown unmade, never
+ * silently as « Je joue », though the MJ's screens stay hidden until « Je suis MJ »). */
+export function mjChosen() {
+  try {
+    return localStorage.getItem(MJ_MODE_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
 export function setMjMode(app, on) {
   try {
     localStorage.setItem(MJ_MODE_KEY, on ? "on" : "off");
@@ -49,16 +59,18 @@ export function mjChoice(app, id = "mj-mode") {
     </div>`;
   }
   const on = mjMode();
+  // A device that never chose: neither button pressed, and the line says what holds meanwhile.
+  const chosen = on || mjChosen();
   const pick = (value) => () => {
-    if (value !== mjMode()) setMjMode(app, value);
+    if (value !== mjMode() || !mjChosen()) setMjMode(app, value);
   };
-  return html`<div class="mj-switch" data-testid="mj-mode" data-mj=${on ? "on" : "off"}>
+  return html`<div class="mj-switch" data-testid="mj-mode" data-mj=${on ? "on" : chosen ? "off" : "unset"}>
     <p class="mj-choice-title" id=${`${id}-title`}>${t("mj.choice_title")}</p>
     <div class="mj-choice" role="group" aria-labelledby=${`${id}-title`} aria-describedby=${`${id}-help`}>
       <button type="button" id=${`${id}-mj`} data-testid="mj-mode-mj" aria-pressed=${on ? "true" : "false"} @click=${pick(true)}>${t("mj.choice_mj")}</button>
-      <button type="button" id=${`${id}-player`} data-testid="mj-mode-player" aria-pressed=${on ? "false" : "true"} @click=${pick(false)}>${t("mj.choice_player")}</button>
+      <button type="button" id=${`${id}-player`} data-testid="mj-mode-player" aria-pressed=${chosen && !on ? "true" : "false"} @click=${pick(false)}>${t("mj.choice_player")}</button>
     </div>
-    <p class="muted small" id=${`${id}-help`}>${t(on ? "mj.on_help" : "mj.off_help")}</p>
+    <p class=${chosen ? "muted small" : "small mj-unset"} id=${`${id}-help`}>${t(on ? "mj.on_help" : chosen ? "mj.off_help" : "mj.unset_help")}</p>
   </div>`;
 }
 

@@ -114,7 +114,7 @@ export async function importTableFile(app, file, box = state) {
     noteExport(); // (the table saved now is the file just imported: as safe as an export)
     const dealt = response.shuffled > 0 ? ` ${t("share.players_copy_dealt")}` : "";
     box.importOk = () => `${t("import.done", { name: response.document.name, key: backupLabel(key) })}${dealt}`;
-    if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
+    if (response.quarantined > 0) app.notify("warning", () => tn("quarantine.found", response.quarantined));
   }
   app.rerender();
   return Boolean(key);
@@ -162,16 +162,16 @@ async function restore(app, key) {
   try {
     parsed = JSON.parse(localStorage.getItem(key));
   } catch {
-    app.notify("error", t("backup.unreadable"));
+    app.notify("error", () => t("backup.unreadable"));
     return;
   }
   const response = await app.openTable(parsed);
   if (response.error) {
-    app.notify("error", t("backup.refused", { reason: errorMessage(response.error) }));
+    app.notify("error", () => t("backup.refused", { reason: errorMessage(response.error) }));
     return;
   }
   if (!confirm(t("import.confirm", { name: response.document.name }))) return;
-  if (replace(app, response.document)) app.notify("status", t("backup.restored"));
+  if (replace(app, response.document)) app.notify("status", () => t("backup.restored"));
   app.rerender();
 }
 
@@ -237,7 +237,7 @@ async function repair(app, item) {
   }, { at: "quarantine-draft" });
   if (ok) {
     Object.assign(state, { editing: null, draft: "", repairError: null });
-    app.notify("status", t("quarantine.restored"));
+    app.notify("status", () => t("quarantine.restored"));
   }
 }
 

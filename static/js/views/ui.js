@@ -251,6 +251,10 @@ export function onNavigate(clear) {
   navigateHooks.push(clear);
 }
 
+/** Run `clear()` when this tab undoes or redoes a change: a module's results, banners and
+ * follow-up buttons of moves (undo-bar.js onUndo). */
+export { onUndo } from "../undo-bar.js";
+
 /** `app` whose status notices are dismissed on the next navigation (other calls pass through). */
 export function transientApp(app) {
   return new Proxy(app, {

@@ -9,9 +9,12 @@ import { playerHides } from "../../views/player-gate.js";
 import {
   SYSTEM, characters, errorLine, nameOf, ready, renderGauge, stateOp, tensionView,
 } from "./common.js";
+import { onUndo } from "../../views/ui.js";
 
 const listing = characterList({ system: SYSTEM, prefix: "pz", ns: "pointzero", maxName: 80, nameOf });
 const ui = { who: "", note: "", error: null, busy: false, message: "" };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { message: "", error: null }));
 
 function meta(c) {
   const attrs = c.attributes.map((a) => `${a.code} ${a.level}`).join(" · ");

@@ -9,7 +9,7 @@ import { ensureCardStyles } from "../../views/cards.js";
 import { liveCharacters } from "../../live/private.js";
 import { livePlayer, playerHides } from "../../views/player-gate.js";
 import { newSeed } from "../../storage.js";
-import { engineChange, engineData, onNavigate, putSystem, requestCache } from "../../views/ui.js";
+import { engineChange, engineData, onNavigate, putSystem, requestCache, onUndo } from "../../views/ui.js";
 import {
   backLink, changeLabel, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, sessionGain, stateOp,
   tableState,
@@ -42,6 +42,8 @@ const FIELDS = {
 const FAMILY_ORDER = ["equipement", "ressource", "savoir", "pouvoir"];
 
 const ui = { family: "equipement", form: null, editing: null, error: null, busy: false, give: new Map(), repair: new Map(), gain: new Map(), learned: new Map() };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => { ui.learned.clear(); ui.error = null; });
 onNavigate(() => Object.assign(ui, { error: null }));
 const learnOdds = requestCache();
 
