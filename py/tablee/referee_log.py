@@ -6,10 +6,10 @@ the deck as it stood), its result line (the total, the dice as ``terms``) and a 
 record (the digest of the answer's outcome fields, static/js/views/verify.js ``verifyRecord``),
 which "Vérifier / rejouer" replays and compares. The referee logs a phone's move from its own
 run (:func:`tablee.referee_kernel.log_run`); this module gives that entry the same request and
-result fields, op by op (:data:`RECIPES`), from the op's answer. The words (the label and the
-summary line, in the phone's language) come with the move itself when the phone knows them
-before sending (:func:`tablee.referee.move_words`: the words it waits under, a roll's
-expression), and a page's result line known only from the answer with ``live.log.label``.
+result fields, op by op (:data:`RECIPES`), from the op's answer. The label (in the phone's
+language) comes with the move itself (:func:`tablee.referee.move_words`: the words it waits
+under, a roll's expression) or with ``live.log.label``; the result line is the referee's own
+(:mod:`tablee.referee_words`).
 
 The digest is the page's, byte for byte (:func:`digest`: canonical JSON, keys sorted, then
 FNV-1a twice over the UTF-16 code units), so a replay on the MJ's device compares an entry
@@ -228,8 +228,13 @@ def _th_opposition_result(request: dict[str, Any], answer: dict[str, Any], ctx: 
 
 
 def _th_side_request(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """The side drawn, the deck, and who plays each side (their character ids and names as the
+    opposition held them: what its result line names, so a replay words it the same)."""
+    held = ctx["state"].get("opposition") if isinstance(ctx.get("state"), dict) else None
+    sides = {k: {f: v[f] for f in ("character_id", "name") if f in v}
+             for k, v in (held.items() if isinstance(held, dict) else ()) if k in ("a", "b") and isinstance(v, dict)}
     return {"op": "theorem.opposition.side", "side": request.get("side"),
-            "deck": _hidden_deck(answer.get("deck_used"), ctx["seed"])}
+            "deck": _hidden_deck(answer.get("deck_used"), ctx["seed"]), **({"sides": sides} if sides else {})}
 
 
 def _th_side_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
