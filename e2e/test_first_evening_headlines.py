@@ -212,8 +212,8 @@ def test_long_fractions_fold_behind_the_percentage_on_a_phone_and_open_from_the_
 
 
 def test_versality_odds_line_uses_the_shared_probability_and_fits_a_phone(app_with):
-    """Versality's odds line shows each outcome as the shared probability (percentage, fraction
-    beside it or on demand) and nothing in it overflows at 360 px."""
+    """Versality's odds line (what its outcome bar opens onto) shows each outcome as the shared
+    probability (percentage, fraction beside it or on demand) and nothing in it overflows at 360 px."""
     ana = versality_character("vs-ana", "Ana")
     app = app_with(new_table([ana]))
     goto_route(app, "versality/test/vs-ana")
@@ -222,6 +222,8 @@ def test_versality_odds_line_uses_the_shared_probability_and_fits_a_phone(app_wi
     app.select_option("#vs-test-diff", "facile")
     item = app.locator(".vs-fractions li[data-outcome=oui-et]")
     expect(item).to_have_attribute("data-p", "13/28")
+    app.locator("[data-testid=vs-odds-bar] > summary").click()  # the outcome bar opens onto the list
+    expect(item).to_be_visible()
     expect(item.locator(".prob[data-p='13/28']")).to_contain_text("(13/28)")
     over = app.evaluate("""() => [...document.querySelectorAll('.vs-fractions li, .vs-fractions .prob')]
         .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")

@@ -42,6 +42,7 @@ import json
 import re
 import sys
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, wait_saved
@@ -50,6 +51,8 @@ sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
 from test_live_table import FEED, RECORD_CHANNELS, ask_and_confirm, feed_seeds, h, join, seed_table, unicreon
+
+pytestmark = pytest.mark.slow
 
 SECRET = "SECRET-DU-MJ-4K9"
 

@@ -22,6 +22,7 @@ from fractions import Fraction
 from playwright.sync_api import expect
 
 from browser_support import goto_route, no_horizontal_scroll, ok, open_table, put_table, saved_document, wait_saved
+from test_odds_bars import bar, nonzero
 
 ALICE_SKILLS = [{"name": "Course", "level": 1}]
 
@@ -81,6 +82,8 @@ def test_a_character_side_takes_its_sheet_base_with_its_odds_before_the_draw(pag
     for row in want["a"]["levels"]:
         expect(odds_a.locator(f"li[data-level={row['level']}]")).to_have_attribute("data-p", row["fraction"])
     assert sum(Fraction(r["fraction"]) for r in want["a"]["levels"]) == 1
+    # ... and as one outcome bar, worst level to best (static/js/views/odds-bar.js).
+    assert bar(page, "[data-testid=th-opp-bar-a]") == nonzero((r["level"], r["fraction"]) for r in want["a"]["levels"])
     expect(page.get_by_test_id("th-opp-odds-b")).to_have_attribute("data-base", "6")
     no_horizontal_scroll(page)
 

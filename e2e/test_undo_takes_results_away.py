@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from browser_support import goto_route, new_table, ok, versality_character, wait_saved
 from first_evening_support import theorem_joshua
 from test_combat_wording import force_next_seed
-from test_rules_round2_systmj import fighter, seed_for, sj_entity
+from test_systmj_round_wear_and_library import fighter, seed_for, sj_entity
 
 #: The enabled buttons (page coordinates of their boxes) that the undo notice's box overlaps.
 COVERED_JS = """() => {

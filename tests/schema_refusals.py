@@ -161,3 +161,90 @@ def refusals() -> dict[str, list[dict[str, Any]]]:
     """op -> its refusals, for every op of every system."""
     load_all()
     return {name: list(refusals_of(name)) for name in sorted(OPS)}
+
+
+# --------------------------------------------------------------------------- the rules' refusals
+#: Mutated requests drawn per op (each from a real request: a real state and sheet when the op
+#: takes them), beside each state of each kind broken at every place it has.
+RULE_TRIES = 40
+
+
+def _real_inputs() -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Real states by kind (fresh, and Versality's played: a deck built, a test drawn) and real
+    sheets by system (new, and Versality's created), as the fuzz of the rules starts from."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "versality"))
+    from test_versality_rules import sample_character
+    from versality_store import play
+
+    from tablee.api import handle
+    from test_op_state_fuzz import STATES
+
+    def ok(request: dict[str, Any]) -> dict[str, Any]:
+        response = play(request)
+        assert "error" not in response, response
+        return response
+
+    states = copy.deepcopy(STATES)
+    created = sample_character(created=True)
+    fresh = ok({"op": "versality.state.new"})["state"]
+    built = ok({"op": "versality.deck.build", "state": fresh, "character": created, "seed": 5})["state"]
+    drawn = ok({"op": "versality.test.draw", "state": built, "character": created, "characteristic": "mental",
+                "skill": "traquer", "difficulty": "facile", "seed": 3})["state"]
+    states["versality"] = [fresh, built, drawn]
+    sheets = {s: [ok({"op": f"{s}.character.new", "id": f"{s}-fuzz", "name": "Fuzz"})["character"]]
+              for s in ("pointzero", "theorem", "unicreon", "versality", "systmj")}
+    sheets["versality"].append(created)
+    assert handle({"op": "versality.view.player", "state": drawn}).get("view") is not None
+    return states, sheets
+
+
+def rule_refusals() -> list[dict[str, Any]]:
+    """Every distinct refusal the rules raise (not the schemas': ``request.invalid``) that a fuzz
+    reaches: each op fed its real request mutated :data:`RULE_TRIES` times (a key dropped, a
+    value retyped, a key renamed), each state's every place dropped or retyped through an op
+    that reads it whole, and Versality's merge fed mutated public views. Distinct by code and
+    the params a sentence words (``field``, ``detail``, ``reason``, ``kind``, ``pile``)."""
+    import json
+
+    from tablee.api import handle
+    from test_op_state_fuzz import PROBES, _kind, _structural, mutate
+
+    load_all()
+    states, sheets = _real_inputs()
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def keep(response: dict[str, Any]) -> None:
+        error = response.get("error")
+        if error and error["code"] != "request.invalid":
+            shown = {k: v for k, v in error["params"].items() if k in ("field", "detail", "reason", "kind", "pile")}
+            found.setdefault((error["code"], json.dumps(shown, sort_keys=True, default=str)), error)
+
+    for name in sorted(OPS):
+        op = OPS[name]
+        props = op.schema.get("properties", {})
+        kind, mine = _kind(name), sheets.get(op.system or "", [])
+        for i in range(RULE_TRIES):
+            request = {**minimal(op.schema), "op": name}
+            if kind:
+                request["state"] = copy.deepcopy(states[kind][i % len(states[kind])])
+            if mine and "character" in props:
+                request["character"] = copy.deepcopy(mine[i % len(mine)])
+            if mine and "characters" in props:
+                request["characters"] = [copy.deepcopy(mine[i % len(mine)])]
+            if mine and "character_id" in props:
+                request["character_id"] = mine[i % len(mine)]["id"]
+            if i >= 3:  # the first few as they are: the rules' own refusals of a real request
+                request = {**mutate(request, i), "op": name}
+            keep(handle(request))
+    for kind, probe in PROBES.items():
+        for state in states[kind]:
+            for bad in _structural(state):
+                keep(handle({**probe, "state": bad}))
+    for i in range(200):
+        state = states["versality"][i % 3]
+        view = handle({"op": "versality.view.player", "state": state})["view"]
+        keep(handle({"op": "versality.state.merge", "state": state, "public": mutate(view, i), "penalties": {}}))
+    return list(found.values())

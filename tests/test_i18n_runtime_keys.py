@@ -247,6 +247,8 @@ PAGE_VALUES: dict[str, str] = {
     "save.state.*": "save-queue.js, boot.js: the save states they set themselves",
     "schema.field.*": "i18n.js: the field names it knows, else the raw name is not used",
     "schema.rule.*": "i18n.js: the JSON Schema keywords it words",
+    "reason.*": "i18n.js: the reason codes a rule's refusal gives as its detail, when worded (else the field's label)",
+    "share.kind.*": "i18n.js: the kinds of shared things share.invalid names, when worded",
     "schema.type.*": "i18n.js: the JSON types",
     "share.audience_*": "views/share.js: its audience list",
     "share.bad.*": "views/share.js: ShareError codes of share/codec.js",

@@ -21,7 +21,7 @@ from typing import Any
 import fastjsonschema
 import pytest
 
-from schema_refusals import broken, minimal, refusals
+from schema_refusals import broken, minimal, refusals, rule_refusals
 from tablee import registry, store
 from tablee.api import _validator, _with_violation, handle, load_all
 from tablee.errors import RulesError
@@ -120,6 +120,7 @@ def _all_schema_refusals() -> list[dict[str, Any]]:
     return errors
 
 
+@pytest.mark.slow
 def test_every_refusal_of_every_schema_reads_in_the_page_language():
     errors = _all_schema_refusals()
     shown = _distinct(errors)
@@ -137,6 +138,76 @@ def test_every_refusal_of_every_schema_reads_in_the_page_language():
             bad[fr] = (en, sorted(set(found)), error["params"])
     some = json.dumps(dict(list(bad.items())[:20]), ensure_ascii=False, indent=1)
     assert not bad, f"{len(bad)} of {len(shown)}: {some}"
+
+
+#: The params a rule's refusal words (a path, a reason code, a kind of thing): never shown as they are.
+WORDED_PARAMS = ("field", "detail", "path", "reason", "kind", "pile", "op")
+
+
+def _leaks(error: dict[str, Any], text: str, validator: bool = True) -> list[str]:
+    """The params of ``error`` that ``text`` shows as the engine wrote them (a field path, a
+    reason code), and what else of it reads as a code or the validator's words (in French:
+    English has its own "data"); ids the
+    request itself named (a card's, a combatant's) are the person's own and left out."""
+    params = error["params"]
+    leaks = [f"{k}={v}" for k, v in params.items()
+             if k in WORDED_PARAMS and isinstance(v, str) and len(v) > 2 and v in text]
+    for k, v in params.items():
+        if k not in WORDED_PARAMS and isinstance(v, str) and v:
+            text = text.replace(v, "")
+    return leaks + raw_ids(text) + [f"validator: {w}" for w in (VALIDATOR.findall(text) if validator else ())]
+
+
+@pytest.mark.slow
+def test_every_refusal_the_rules_raise_names_its_field_and_reason_in_words():
+    """« La création n'est pas terminée : … (d'abord : characteristics) », « L'état de la table
+    Versality est invalide (cards.card.not_in_pile) », « État de combat incohérent (seating names
+    an unknown or repeated seat) »: a rule's refusal put the engine's path or words in its
+    sentence. Every refusal a fuzz of every op reaches (tests/schema_refusals.py,
+    ``rule_refusals``) reads in words of the catalogue, in French and in English."""
+    errors = rule_refusals()
+    codes = {e["code"] for e in errors}
+    assert len(errors) > 120, len(errors)
+    assert codes >= {"versality.char.not_finished", "versality.state.invalid", "unicreon.state.invalid",
+                     "unicreon.char.not_finished", "theorem.state.invalid"}, codes
+    assert any(e["params"].get("detail") == "cards.card.not_in_pile" for e in errors)
+    words = worded(errors)
+    bad = {}
+    for error, fr, en in zip(errors, words["fr"], words["en"], strict=True):
+        found = _leaks(error, fr) + english(_leaks_free(error, fr))
+        found += [f"en: {w}" for w in _leaks(error, en, validator=False) + french(_leaks_free(error, en))]
+        if found:
+            bad[fr] = (en, sorted(set(found)), error["code"], error["params"])
+    some = json.dumps(dict(list(bad.items())[:20]), ensure_ascii=False, indent=1, default=str)
+    assert not bad, f"{len(bad)} of {len(errors)}: {some}"
+
+
+def _leaks_free(error: dict[str, Any], text: str) -> str:
+    """``text`` without the ids the request named (checked for the other language's words)."""
+    for k, v in error["params"].items():
+        if k not in WORDED_PARAMS and isinstance(v, str) and v:
+            text = text.replace(v, "")
+    return text
+
+
+def test_a_rule_refusal_reads_as_words():
+    """The walk's examples, as a person reads them."""
+    c = handle({"op": "versality.character.new", "id": "vs-a", "name": "Ana"})["character"]
+    error = handle({"op": "versality.character.finish", "character": c})["error"]
+    fr, en = (w[0] for w in worded([error]).values())
+    assert error["code"] == "versality.char.not_finished" and "(d'abord\u00a0: " in fr, fr
+    assert error["params"]["field"] not in fr and error["params"]["field"] not in en
+    state = handle({"op": "unicreon.combat.new"})["state"]
+    error = handle({"op": "unicreon.combat.next", "state": {**state, "seating": ["nobody"]}})["error"]
+    words = worded([error])
+    want = "État de combat incohérent (une place est attribuée à un combattant absent, ou deux fois)."
+    assert words["fr"][0] == want, words
+    assert words["en"][0] == "Inconsistent combat state (a seat is given to a missing combatant, or twice).", words
+    # A state the engine could not read (api.handle's request.state_invalid) names no op either.
+    crashed = {"code": "request.state_invalid", "message_key": "error.request.state_invalid",
+               "params": {"op": "versality.view.player", "field": "decks.ana.piles"}}
+    fr, en = (w[0] for w in worded([crashed]).values())
+    assert "versality" not in fr + en and "(Piles)" in fr and "(Piles)" in en, (fr, en)
 
 
 #: Refusals a person meets, and how each reads (the field as the page labels it).

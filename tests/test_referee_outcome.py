@@ -136,10 +136,10 @@ def test_a_unicreon_tests_line_is_its_band_and_target(seed):
 
 
 def test_an_op_without_outcome_words_has_no_result_line():
-    """A Théorem opposition's result line was the phone's; the referee has no words for it: none."""
+    """A Théorem arcane's line is its page's effect text, which the referee does not word yet: none."""
     doc, answer = move(table(), LEA, {"op": "roll", "expr": "2d6", **FORGED}, seed=4)
     assert "summary" not in _entry(doc, answer)["result"]
-    answer = ok({"op": "live.outcome_words", "name": "theorem.opposition.draw", "answer": {"result": {}}})
+    answer = ok({"op": "live.outcome_words", "name": "theorem.arcane.play", "answer": {"result": {}}})
     assert answer["summary"] is None and answer["known"] is False
     assert ok({"op": "live.outcome_words", "name": "roll", "answer": {"total": 3}})["known"] is True
 

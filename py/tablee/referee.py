@@ -652,7 +652,9 @@ def _live_private_log(request: dict[str, Any]) -> dict[str, Any]:
 @op(
     "live.outcome_words",
     properties={"name": {"type": "string", "maxLength": 100}, "request": {"type": "object"},
-                "answer": {"type": "object"}, "lang": {"type": "string", "maxLength": 8}},
+                "answer": {"type": "object"}, "lang": {"type": "string", "maxLength": 8},
+                "names": {"type": "object", "maxProperties": 500,
+                          "additionalProperties": {"type": "string", "maxLength": 200}}},
     required=("name", "answer"),
     summary="The result line and its words an op's answer gives a log entry (the referee's, and "
     "what « Vérifier / rejouer » compares an entry's with).",
@@ -660,9 +662,11 @@ def _live_private_log(request: dict[str, Any]) -> dict[str, Any]:
 def _outcome_words(request: dict[str, Any]) -> dict[str, Any]:
     """``{"summary", "words", "lang", "known"}`` of an op's answer (:func:`tablee.referee_words.outcome`);
     ``summary`` None when the op has no outcome words, ``known`` false when the rules give its
-    line no words here (a draw's line is its page's: not judged)."""
+    line no words here (not judged). ``names``: the table's characters' names by id (the MJ's
+    records), for a line that names a side as the referee named it."""
     name = request["name"]
-    found = referee_words.outcome(name, request.get("request", {}), request["answer"], request.get("lang", "fr"))
+    found = referee_words.outcome(name, request.get("request", {}), request["answer"], request.get("lang", "fr"),
+                                  {"names": request.get("names") or {}})
     if found is None:
         return {"summary": None, "words": None, "lang": None, "known": name in referee_words.OUTCOMES or name == "roll"}
     text, words, lang = found

@@ -120,15 +120,18 @@ def worded(entry: dict[str, Any], words: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def outcome_into(entry: dict[str, Any], name: str, request: Any, answer: Any) -> dict[str, Any]:
+def outcome_into(entry: dict[str, Any], name: str, request: Any, answer: Any,
+                 known: dict[str, Any] | None = None) -> dict[str, Any]:
     """``entry`` (a copy) with the result line the referee makes from op ``name``'s ``answer``
     (:func:`tablee.referee_words.outcome`: ``result.summary`` and ``summary_words``, said in
     the language of the entry's label words, else French); without one (a roll of dice, an op
-    without outcome words) the entry has no result line at all."""
+    without outcome words) the entry has no result line at all. ``known``: the names of the
+    MJ's records and the state before the move (:data:`tablee.referee_words.Ctx`): a line
+    naming a side names it from them, never from what the phone sent."""
     out = dict(entry)
     result = {k: v for k, v in out.get("result", {}).items() if k != "summary"}
     out.pop("summary_words", None)
-    found = outcome(name, request, answer, out.get("words_lang") or "fr")
+    found = outcome(name, request, answer, out.get("words_lang") or "fr", known)
     if found is not None:
         text, said, lang = found
         result["summary"] = text[:_MAX_SUMMARY]
@@ -255,13 +258,21 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
              "who": signed[: store.MAX_NAME], "member": stamp(member),
              "label": words.get("label", str(request.get("expr", "")) if name == "roll" else "")[:200],
              "request": logged, "result": result}
-    entry = outcome_into(worded(entry, words), name, request, answer)
+    entry = outcome_into(worded(entry, words), name, request, answer, _known(out, ctx))
     if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
         entry["system"] = name.split(".")[0]
     checked = share.share("entry", entry, "mj")
     out["log"] = [e for e in out["log"] if not (isinstance(e, dict) and e.get("id") == checked["id"])]
     append(out["log"], checked)
     return checked["id"]
+
+
+def _known(document: dict[str, Any], ctx: dict[str, Any] | None) -> dict[str, Any]:
+    """What a result line may name (:data:`tablee.referee_words.Ctx`): the MJ's records' names
+    and the system state before the move."""
+    names = {c["id"]: c.get("name") for c in document.get("characters", [])
+             if isinstance(c, dict) and isinstance(c.get("id"), str)}
+    return {"names": names, "state": (ctx or {}).get("state")}
 
 
 def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, Any], result: dict[str, Any],

@@ -228,8 +228,13 @@ def _th_opposition_result(request: dict[str, Any], answer: dict[str, Any], ctx: 
 
 
 def _th_side_request(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    """The side drawn, the deck, and who plays each side (their character ids and names as the
+    opposition held them: what its result line names, so a replay words it the same)."""
+    held = ctx["state"].get("opposition") if isinstance(ctx.get("state"), dict) else None
+    sides = {k: {f: v[f] for f in ("character_id", "name") if f in v}
+             for k, v in (held.items() if isinstance(held, dict) else ()) if k in ("a", "b") and isinstance(v, dict)}
     return {"op": "theorem.opposition.side", "side": request.get("side"),
-            "deck": _hidden_deck(answer.get("deck_used"), ctx["seed"])}
+            "deck": _hidden_deck(answer.get("deck_used"), ctx["seed"]), **({"sides": sides} if sides else {})}
 
 
 def _th_side_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:

@@ -218,7 +218,7 @@ export function errorMessage(error) {
   if (!error) return "";
   const key = error.message_key ?? `error.${error.code}`;
   if (!has(key)) return t("error.unknown", { code: error.code });
-  const params = readableParams(error.params ?? {}, error.field);
+  const params = readableParams(error.params ?? {}, error.field, error.code);
   // A message about a count may have singular/plural forms (<key>_one, <key>_other).
   const form = typeof params.count === "number" ? `${key}_${pluralForm(params.count)}` : null;
   return t(form && has(form) ? form : key, params);
@@ -250,14 +250,43 @@ function schemaSentence(params, field) {
   return t(key, { field: fieldLabel(params.field ?? params.path ?? field), limit: typeof limit === "number" ? limit : "", expected });
 }
 
+/**
+ * What a rule's `detail` says, in words: a reason code of the catalogue (`reason.<code>`: a
+ * card in no pile, a seat nobody holds), else the name of the part at fault (`kind`, `owner`)
+ * as its label, else the place (`at`, a dotted path) as its label; never the code itself.
+ */
+function detailWords(detail, at) {
+  if (has(`reason.${detail}`)) return at ? t("reason.at", { field: fieldLabel(at), reason: t(`reason.${detail}`) }) : t(`reason.${detail}`);
+  const names = String(detail).split(".").filter((part) => part && !/^\d+$/.test(part));
+  const named = names.length === 1 && /^[a-z_]+$/.test(names[0]) && has(`schema.field.${names[0]}`);
+  return t("schema.rule.other", { field: named ? t(`schema.field.${names[0]}`) : fieldLabel(at) });
+}
+
+/**
+ * A rule's refusal names what is at fault in words (issue: no raw field path or code inside a
+ * sentence): a `field` param (a dotted path, `decks.ana.piles`) becomes its label, a `detail`
+ * (a reason code, or the engine's own words) its sentence, a shared thing's `kind` its name.
+ */
+function wordedParams(params, at, code) {
+  const out = { ...params };
+  if (typeof params.detail === "string" && code !== "request.internal") out.detail = detailWords(params.detail, at ?? params.field);
+  if (typeof params.field === "string") out.field = fieldLabel(params.field);
+  if (typeof params.pile === "string" && has(`schema.field.${params.pile}`)) out.pile = t(`schema.field.${params.pile}`);
+  if (code === "share.invalid" && has(`share.kind.${params.kind}`)) out.kind = t(`share.kind.${params.kind}`);
+  return out;
+}
+
 /** A `reason` param is a code: show its words (store.reason.*, or the system problem it names);
  * a schema violation (`rule`) replaces the validator's English `detail` with a sentence. */
-function readableParams(params, field) {
+function readableParams(params, field, code) {
   // A game is named as people know it (« Point Zéro »), never by its id (`pointzero`).
   if (typeof params.system === "string" && has(`nav.${params.system}`)) params = { ...params, system: t(`nav.${params.system}`) };
   if (typeof params.rule === "string") {
     const detail = schemaSentence(params, field);
     params = { ...params, detail, reason: params.reason ?? detail };
+    if (typeof params.field === "string") params.field = fieldLabel(params.field);
+  } else {
+    params = wordedParams(params, typeof params.field === "string" ? params.field : field, code);
   }
   const { reason } = params;
   if (typeof reason !== "string") return params;

@@ -497,7 +497,9 @@ export async function answerOffer(offer, { member = memberId(), key = memberKey(
     // the client, the phone began its handshake towards the invitation's own connection while
     // waiting, and its retransmissions, further and further apart, came after the MJ's 20 s.
     const answer = await pc.createAnswer();
-    await pc.setLocalDescription({ type: "answer", sdp: answer.sdp.replace(/^a=setup:active(?=\r?$)/m, "a=setup:passive") });
+    // (Firefox stays the client: its answer takes the invitation's own connection, see createOffer.)
+    const sdp = FIREFOX_ORIGIN.test(answer.sdp) ? answer.sdp : answer.sdp.replace(/^a=setup:active(?=\r?$)/m, "a=setup:passive");
+    await pc.setLocalDescription({ type: "answer", sdp });
   } catch {
     pc.close();
     throw new LiveError("sdp");

@@ -48,7 +48,9 @@ const SCROLL_ROWS = 24;
 
 /**
  * An exact distribution as a table: each row with its percentage, its exact fraction
- * (visible, not only in a tooltip) and a bar. rows: [{total|label, p: "num/den", percent}]
+ * (visible, not only in a tooltip) and a bar. rows: [{total|label, p: "num/den", percent, tone?,
+ * starts?}]: `tone` "win"/"fail" colours a row's bar as the outcome bars do (views/odds-bar.js),
+ * `starts` draws a rule above the row where success starts.
  * When a fraction is too long for a phone (a deck's, 20 digits), the percentage and the fraction
  * share one column drawn by the shared `probability()`: the percentage, the fraction on demand
  * (a tap or the keyboard) and always for screen readers. Every row carries its fraction in
@@ -65,7 +67,7 @@ export function renderDistribution(rows, header) {
         <th scope="col" class="bar-cell"><span class="visually-hidden">${t("tray.bar")}</span></th></tr></thead>
       <tbody>
         ${rows.map(
-          (r) => html`<tr data-p=${r.p}>
+          (r) => html`<tr data-p=${r.p} class=${[r.tone ? `row-${r.tone}` : "", r.starts ? "row-starts" : ""].join(" ").trim() || nothing}>
             <th scope="row">${r.label ?? r.total}</th>
             ${folded
               ? html`<td class="num">${probability(r.p, r.percent)}</td>`

@@ -1,9 +1,10 @@
-// The table itself: its name and language, export/import of the whole document, the records
-// set apart "à réparer" (repair as JSON, export, delete), the storage used and the backups.
+// The table itself: first what keeps it safe (export, import that replaces or adds, the
+// backups, the storage used and kept), then its name and its last changes; the records set
+// apart "à réparer" (repair as JSON, export, delete) above all when there are any.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { engineBoot } from "../engine.js";
-import { ensureNamespaces, errorMessage, formatNumber, has, language, said, t, tn } from "../i18n.js";
+import { ensureNamespaces, errorMessage, formatNumber, said, t, tn } from "../i18n.js";
 import { setApartTooDeep } from "../guard.js";
 import { SHARE_APP, SHARE_AUDIENCES, SHARE_VERSION, versionProblem } from "../share/codec.js";
 import {
@@ -11,7 +12,8 @@ import {
 } from "../storage.js";
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
 import { exportTable, keepSection, safeFileName } from "./keep.js";
-import { backupLabel } from "./when.js";
+import { backupLabel, shortDateTime } from "./when.js";
+import { addSection, wrongKindMessage } from "./import-add.js";
 import { mjSetting, playerHides } from "./player-gate.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
@@ -33,17 +35,6 @@ function replace(app, doc, box = state) {
   const key = app.replaceDocument(doc);
   box.replaceFailed = key === null;
   return key;
-}
-
-/** The message for a file that is not a table (filekind.js said what it is). */
-function wrongKindMessage(kind, params, file) {
-  const extra = {
-    file: file.name,
-    system: params.system && has(`nav.${params.system}`) ? t(`nav.${params.system}`) : params.system ?? "",
-    app: params.app ? ` (${params.app})` : "",
-    rolls: typeof params.n === "number" ? tn("filekind.rolls", params.n) : "",
-  };
-  return t(`filekind.${kind}`, { ...params, ...extra });
 }
 
 /**
@@ -287,16 +278,25 @@ function historySection(app) {
       <button type="button" id="undo-last" ?disabled=${!undo.length} @click=${() => app.undo()}>${t("undo.undo")}</button>
       <button type="button" id="redo-last" ?disabled=${!redo.length} @click=${() => app.redo()}>${t("undo.redo")}</button>
     </div>
-    ${undo.length ? html`<ol class="undo-list" data-testid="undo-list">${[...undo].reverse().slice(0, 20).map(item)}</ol>`
-      : html`<p class="muted">${t("undo.none")}</p>`}
+    ${undo.length ? folded([...undo].reverse().slice(0, 20), item, "undo-list") : html`<p class="muted">${t("undo.none")}</p>`}
     ${redo.length ? html`<h3>${t("undo.undone_list")}</h3>
       <ol class="undo-list" data-testid="redo-list">${[...redo].reverse().slice(0, 20).map(item)}</ol>` : nothing}
   </section>`;
 }
 
+/** The last changes shown: the first few as a list, the others folded behind "N de plus". */
+const SHOWN_CHANGES = 5;
+function folded(entries, item, testid) {
+  const first = html`<ol class="undo-list" data-testid=${testid}>${entries.slice(0, SHOWN_CHANGES).map(item)}</ol>`;
+  if (entries.length <= SHOWN_CHANGES) return first;
+  return html`${first}<details class="undo-more" data-testid="undo-more"><summary>${tn("undo.more", entries.length - SHOWN_CHANGES)}</summary>
+    <ol class="undo-list" start=${SHOWN_CHANGES + 1}>${entries.slice(SHOWN_CHANGES).map(item)}</ol></details>`;
+}
+
+/** When a change was made, readable a week later: « mar. 24 nov., 21:05 » (views/when.js). */
 function formatWhen(at) {
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(d.getTime()) ? "" : shortDateTime(d);
 }
 
 /** Each part of the storage in words (storage.js STORAGE_PARTS). */
@@ -334,21 +334,6 @@ export function render(app) {
     ${quarantineSection(app)}
     <div class="split">
     <div>
-    <section class="card stack">
-      ${mjSetting(html`<div class="field">
-        <label for="table-name-input">${t("table.name")}</label>
-        <div class="row">
-          <input id="table-name-input" maxlength="80" .value=${app.doc.name}
-            aria-invalid=${state.nameError ? "true" : "false"} aria-describedby="table-name-error"
-            @change=${(e) => rename(app, e.target.value)}>
-        </div>
-        <p id="table-name-error" class="field-error" role="alert">${state.nameError ?? (app.refusal?.at === "table-name-input" ? app.refusal.text : nothing)}</p>
-      </div>`)}
-      <p class="muted small">${tn("table.characters", app.doc.characters.length)} ${tn("table.log_entries", app.doc.log.length)}</p>
-    </section>
-
-    ${historySection(app)}
-
     <section class="card stack" aria-labelledby="transfer-title">
       <h2 id="transfer-title">${t("table.transfer")}</h2>
       <p class="muted small">${t("table.transfer_help")}</p>
@@ -363,11 +348,12 @@ export function render(app) {
       ${state.replaceFailed ? html`<div class="notice error" role="alert" data-testid="replace-failed"><p>${t("replace.failed")}</p>
         <button type="button" @click=${() => downloadCurrent(app)}>${t("replace.download")}</button></div>` : nothing}
       ${state.importOk ? html`<p role="status" class="outcome-ok">${said(state.importOk)}</p>` : nothing}
+      ${playerHides(html`<h3>${t("import_add.title")}</h3>
+      ${addSection(app, { ready })}`)}
     </section>
-
-    ${keepSection(app)}
     </div>
 
+    <div>
     <section class="card stack" aria-labelledby="backups-title">
       <h2 id="backups-title">${t("backup.title")}</h2>
       <p class="muted small">${t("backup.help")}</p>
@@ -389,6 +375,25 @@ export function render(app) {
           </ul>`
         : html`<p class="muted">${t("backup.none")}</p>`}
     </section>
+
+    ${keepSection(app)}
+    </div>
+    <div>
+    <section class="card stack">
+      ${mjSetting(html`<div class="field">
+        <label for="table-name-input">${t("table.name")}</label>
+        <div class="row">
+          <input id="table-name-input" maxlength="80" .value=${app.doc.name}
+            aria-invalid=${state.nameError ? "true" : "false"} aria-describedby="table-name-error"
+            @change=${(e) => rename(app, e.target.value)}>
+        </div>
+        <p id="table-name-error" class="field-error" role="alert">${state.nameError ?? (app.refusal?.at === "table-name-input" ? app.refusal.text : nothing)}</p>
+      </div>`)}
+      <p class="muted small">${tn("table.characters", app.doc.characters.length)} ${tn("table.log_entries", app.doc.log.length)}</p>
+    </section>
+
+    ${historySection(app)}
+    </div>
     </div>
   `;
 }

@@ -103,6 +103,32 @@ function lineOf(entry, result) {
   return { summary, words, lang };
 }
 
+/** The ids of a list of cards (anything else: null). */
+const idsOf = (cards) => (Array.isArray(cards) ? cards.map((c) => (c && typeof c === "object" ? c.id : null)) : null);
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A draw from a hidden pile replays through its own op (theorem.draw.replay,
+ * versality.draw.replay), which gives the cards drawn, not the outcome: its result line is
+ * checked against the outcome the entry logged (`result`, the referee's answer), once the
+ * cards that outcome names are the replay's (`agrees`). `name`: the op whose words the line
+ * is (a Versality test's is its resolution's). */
+const LOGGED_LINES = new Map([
+  ["theorem.action.draw", { agrees: (res, drawn) => res?.result?.card?.id === drawn?.[0]?.[0] }],
+  ["theorem.opposition.draw", { agrees: (res, drawn) => same(idsOf(res?.result?.chain_a), drawn?.[0]) && same(idsOf(res?.result?.chain_b), drawn?.[1]) }],
+  ["theorem.opposition.side", { agrees: (res, drawn) => same(idsOf(res?.chain), drawn?.[0]) }],
+  ["versality.test.draw", { name: "versality.test.resolve",
+    agrees: (res, drawn) => Array.isArray(drawn?.[0]) && drawn[0].includes(res?.result?.played?.id) }],
+]);
+
+/** The logged outcome a draw's line is checked against (LOGGED_LINES), or null. */
+function loggedLine(request, result) {
+  const how = LOGGED_LINES.get(request.op);
+  if (!how || !result || typeof result !== "object") return null;
+  const resolve = request.resolve && typeof request.resolve === "object" ? request.resolve : null;
+  if (how.name && !resolve) return null;
+  return { name: how.name ?? request.op, request: how.name ? resolve : request, answer: result, agrees: how.agrees };
+}
+
 /** How an (untrusted) log entry can be checked: {request, keys, digest, line} or null. */
 export function checkOf(entry) {
   const request = entry && Object.hasOwn(entry, "request") ? entry.request : null;
@@ -112,7 +138,10 @@ export function checkOf(entry) {
   if (record && Array.isArray(record.keys) && record.keys.length <= 12 && record.keys.every((k) => typeof k === "string" && k.length <= 40)
     && typeof record.digest === "string") {
     const replay = replayRequest(request);
-    return replay ? { request: replay, keys: record.keys, digest: record.digest, line: lineOf(entry, result) } : null;
+    if (!replay) return null;
+    const line = lineOf(entry, result);
+    if (replay !== request) line.logged = loggedLine(request, result);
+    return { request: replay, keys: record.keys, digest: record.digest, line };
   }
   if (request.op === "roll" && result && Object.hasOwn(result, "total") && Array.isArray(result.terms)) {
     return { request, keys: ROLL_KEYS, digest: outcomeDigest(result, ROLL_KEYS), line: lineOf(entry, result) };
@@ -125,19 +154,37 @@ const plain = (text) => String(text ?? "").replace(SPACES, " ").trim();
 
 /** Whether a replayed answer `r` gives the result line `line` an entry was logged with: the
  * words the referee and the pages make from an op's answer (py/tablee/referee_words.py,
- * `live.outcome_words`), said in the entry's words' language (French for an entry without
+ * `live.outcome_words`, with the names of the table's records), said in the entry's words' language (French for an entry without
  * words). An op with no outcome words (a plain roll of dice) follows only with no result
  * line; an op the rules give no words for here (a draw: its line is its page's) is not judged
  * (true). A forged line (« Réussite critique » on a roll of 58, or words that say another
  * outcome) does not follow. */
-async function lineFollows(call, check, r) {
+async function lineFollows(call, check, r, names) {
   const line = check.line;
   if (!line) return true;
-  const said = await call({ op: "live.outcome_words", name: check.request.op, request: check.request, answer: r, lang: line.lang ?? "fr" });
+  if (Object.hasOwn(line, "logged")) return loggedLineFollows(call, line, r, names);
+  const said = await call({ op: "live.outcome_words", name: check.request.op, request: check.request, answer: r, lang: line.lang ?? "fr", ...names });
+  return saidFollows(line, said);
+}
+
+/** Whether `line` is the one `said` (live.outcome_words) gives. */
+function saidFollows(line, said) {
   if (!said || said.error || said.known !== true) return true;
   if (said.summary === null) return line.summary === "" && line.words === null;
   if (line.words !== null && JSON.stringify(line.words) !== JSON.stringify(said.words)) return false;
   return plain(line.summary) === plain(said.summary);
+}
+
+/** A hidden pile's draw (LOGGED_LINES): its line must be the words of the outcome it logged,
+ * and that outcome must name the cards the replay drew. An entry that logged no outcome (a
+ * page's own, `{summary, verify}`) cannot be judged past its cards: not judged. */
+async function loggedLineFollows(call, line, r, names) {
+  const logged = line.logged;
+  if (!logged) return true;
+  const said = await call({ op: "live.outcome_words", name: logged.name, request: logged.request, answer: logged.answer, lang: line.lang ?? "fr", ...names });
+  if (!said || said.error || said.known !== true || said.summary === null) return true;
+  if (!logged.agrees(logged.answer, r.drawn)) return false;
+  return saidFollows(line, said);
 }
 
 /** Whether a log entry offers "Vérifier / rejouer": it holds its seed, or the digest of a result
@@ -158,12 +205,23 @@ const states = new Map();
 /** What the replay of `check` (checkOf) says, `call` running the engine: "same", "different"
  * (another outcome), "words" (the same outcome, but a result line that does not follow from
  * it: `lineFollows`) or "error". */
-export async function replayStatus(call, check) {
+export async function replayStatus(call, check, characters = null) {
   const r = await call(check.request);
   if (r.error) return "error";
   if (outcomeDigest(r, check.keys) !== check.digest) return "different";
   // The dice replay the same: the result line must follow from them too (a line a phone wrote).
-  return (await lineFollows(call, check, r)) ? "same" : "words";
+  return (await lineFollows(call, check, r, namesOf(characters))) ? "same" : "words";
+}
+
+/** The names a result line takes from the table's records (a side of an opposition), as
+ * live.outcome_words takes them: {names: {id: name}}, or nothing. */
+function namesOf(characters) {
+  if (!Array.isArray(characters)) return {};
+  const names = {};
+  for (const c of characters.slice(0, 500)) {
+    if (c && typeof c === "object" && typeof c.id === "string" && typeof c.name === "string") names[c.id] = c.name.slice(0, 200);
+  }
+  return { names };
 }
 
 async function run(app, key, check, seed) {
@@ -177,7 +235,7 @@ async function run(app, key, check, seed) {
   app.rerender();
   // On a live table's phone, app.call sends a roll to the MJ's device as a move (it would roll
   // again, with another seed, and log it): a replay runs on this device's engine.
-  const status = await replayStatus(app.callHere ?? app.call, check);
+  const status = await replayStatus(app.callHere ?? app.call, check, app.doc?.characters);
   states.set(key, { status, seed });
   app.rerender();
 }

@@ -31,3 +31,12 @@ export function backupLabel(key) {
   const date = backupDate(key);
   return date ? formatDateTime(date) : String(key).slice(BACKUP_PREFIX.length);
 }
+
+/** A moment readable a week later, short enough for a list: « mar. 24 nov., 21:05 » (fr),
+ * "Tue 24 Nov, 21:05" (en); the year only when it is not this year's. Local time. */
+export function shortDateTime(date, now = new Date()) {
+  const year = date.getFullYear() === now.getFullYear() ? {} : { year: "numeric" };
+  const day = new Intl.DateTimeFormat(locale(), { weekday: "short", day: "numeric", month: "short", ...year }).format(date);
+  const time = new Intl.DateTimeFormat(locale(), { hour: "2-digit", minute: "2-digit", hour12: false }).format(date);
+  return `${day}, ${time}`;
+}

@@ -242,7 +242,7 @@ def draw_hand(
     new = clone(state)
     if owner not in new["arcana"]:
         if len(new["arcana"]) > MAX_PLAYERS:
-            raise RulesError("theorem.state.invalid", field="arcana", detail="too many decks")
+            raise RulesError("theorem.state.invalid", field="arcana", detail="too_many")
         new["arcana"][owner] = _new_arcana(owner, rng)
         new["hand_size"][owner] = size
     arc = new["arcana"][owner]
@@ -326,7 +326,7 @@ def _may_announce(state: dict[str, Any], character: dict[str, Any], exploit: int
     if exploit > character["realite"]:
         raise RulesError("theorem.realite.not_enough", cost=exploit, realite=character["realite"])
     if len(state["pending"]) >= MAX_PLAYERS:
-        raise RulesError("theorem.state.invalid", field="pending", detail="too many")
+        raise RulesError("theorem.state.invalid", field="pending", detail="too_many")
 
 
 def _announce(
@@ -490,7 +490,7 @@ def figure_choice(
         if held >= character["spheres"]["humanite"]:
             raise RulesError("theorem.action.aside_full", max=character["spheres"]["humanite"])
         if cid not in new["aside"] and len(new["aside"]) >= MAX_PLAYERS:
-            raise RulesError("theorem.state.invalid", field="aside", detail="too many")
+            raise RulesError("theorem.state.invalid", field="aside", detail="too_many")
         new["deck"] = cards.move(new["deck"], [card], "play", "aside")
         new["aside"].setdefault(cid, []).append(card)
         pn["must_play"] = True

@@ -220,24 +220,25 @@ def new_state() -> dict[str, Any]:
 
 
 def state_problems(state: dict[str, Any]) -> list[str]:
-    """Invariants beyond the schema (unique cids, references, PV ≤ max). Returns detail strings."""
+    """Invariants beyond the schema (unique cids, references, PV ≤ max). Returns reason codes
+    (``combat.<what>``), each worded by the catalogue's ``reason.<code>`` (never shown raw)."""
     out = []
     cids = [c["cid"] for c in state["combatants"]]
     if len(set(cids)) != len(cids) or MJ in cids:
-        out.append("duplicate or reserved cid")
+        out.append("combat.cid_repeated")
     known = set(cids)
     for entry in state["order"]:
         if entry != MJ and entry not in known:
-            out.append(f"order names unknown {entry}")
+            out.append("combat.order_unknown")
     for c in state["combatants"]:
         if c["pv"] > c["pv_max"]:
-            out.append(f"{c['cid']} pv above max")
+            out.append("combat.pv_above_max")
     last = state["last"]
     if last is not None and not {last["attacker"], last["defender"]} <= known:
-        out.append("last exchange names an unknown combatant")
+        out.append("combat.last_unknown")
     seats = state.get("seating", [])
     if len(set(seats)) != len(seats) or not set(seats) <= known | {MJ}:
-        out.append("seating names an unknown or repeated seat")
+        out.append("combat.seating_unknown")
     return out
 
 

@@ -270,7 +270,7 @@ def _power(request: dict[str, Any]) -> dict[str, Any]:
         raise RulesError("versality.power.unknown_character", character=request["character_id"])
     state = clone(S.require_state(request["state"]))
     if len(state["power_uses"]) >= 500:
-        raise RulesError("versality.state.invalid", field="power_uses", detail="full")
+        raise RulesError("versality.state.invalid", field="power_uses", detail="too_many")
     state["power_uses"].append(
         {
             "character_id": request["character_id"],

@@ -226,7 +226,7 @@ def build_deck(state: dict[str, Any], character: dict[str, Any], rng: random.Ran
     new["decks"][character["id"]] = deck
     new["pending"].pop(character["id"], None)
     if len(new["decks"]) > 12:
-        raise RulesError("versality.state.invalid", field="decks", detail="too many decks")
+        raise RulesError("versality.state.invalid", field="decks", detail="too_many")
     return new
 
 

@@ -7,10 +7,12 @@
 // a re-roll when a winner must be named. Every roll goes to the log with its request and seed.
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
-import { colon, errorMessage, formatNumber, formatPercent, t, tn } from "../../i18n.js";
+import { colon, errorMessage, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { liveCharacters } from "../../live/private.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { outcomeBar, segment } from "../../views/odds-bar.js";
+import { comparison, testBar } from "./compare.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { requestCache, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { audienceField, audienceOf } from "../../views/audience.js";
@@ -314,22 +316,6 @@ function surpassement(app, odds) {
   </fieldset>`;
 }
 
-function comparison(odds) {
-  if (!odds?.comparison || odds.comparison.length < 2) return nothing;
-  const best = Math.max(...odds.comparison.map((row) => row.success.percent));
-  return html`<h3>${t("pointzero.ui.compare_title")}</h3>
-    <div class="pz-scroll" tabindex="0" role="region" aria-label=${t("pointzero.ui.compare_title")}><table class="odds-table pz-compare" data-testid="pz-compare">
-      <thead><tr><th scope="col">${t("pointzero.ui.compare_sacrifice")}</th>
-        <th scope="col" class="num">${t("pointzero.ui.success")}</th><th scope="col" class="num">${t("pointzero.ui.crit_short")}</th>
-        </tr></thead>
-      <tbody>${odds.comparison.map((row) => html`<tr class=${row.success.percent === best ? "pz-best" : ""} data-sacrifice=${row.sacrifice}>
-        <th scope="row">${row.sacrifice} <span class="muted small">(+${row.bonus})</span>${row.success.percent === best ? html` <span class="pz-star" role="img" aria-label=${t("pointzero.ui.best")}>★</span>` : nothing}
-          <br><span class="muted small">${t(row.dice === 1 ? "pointzero.ui.dice_count_one" : "pointzero.ui.dice_count_other", { n: row.dice })} · ${t("pointzero.ui.mean")} ${formatNumber(row.mean_total_value, 1)}</span></th>
-        <td class="num"><span data-p=${row.success.p}>${formatPercent(row.success.percent)}</span><br><span class="muted small pz-frac">${row.success.p}</span></td>
-        <td class="num small"><span data-p=${row.critical_success.p}>${formatPercent(row.critical_success.percent)}</span></td></tr>`)}</tbody>
-    </table></div>`;
-}
-
 /** The odds summary (notation, plan, success and criticals) right above the roll button. */
 function oddsBlock(app, odds) {
   if (!odds) return html`<p class="muted">${t("pointzero.ui.odds_loading")}</p>`;
@@ -344,6 +330,7 @@ function oddsBlock(app, odds) {
     <p><strong class="pz-notation" data-testid="pz-notation">${odds.notation}</strong>
       ${plan ? html`<span class="small">· ${t(plan.difference_bonus ? "pointzero.ui.plan_all" : "pointzero.ui.plan", { dice: plan.dice, keep: plan.keep, bonus: signed(plan.bonus) })}</span>` : nothing}</p>
     ${o ? html`<p class="pz-odds-facts">${t("pointzero.ui.success_chance")} <strong>${prob(o.success, "pz-odds-success")}</strong></p>
+      ${outcomeBar(testBar(o), { testid: "pz-odds-bar", label: t("pointzero.ui.success_chance") })}
       <ul class="odds-inline small">
         <li>${t("pointzero.ui.critical_success")} ${prob(o.critical_success, "pz-odds-crit-success")}</li>
         <li>${t("pointzero.ui.critical_failure")} ${prob(o.critical_failure, "pz-odds-crit-failure")}</li>
@@ -356,9 +343,11 @@ function oddsDetails(odds) {
   if (!odds || odds.error) return nothing;
   const o = odds.odds;
   return html`${o ? html`<details class="pz-margin"><summary>${t("pointzero.ui.margin_title")}</summary>
-      <div class="odds-table-box">${renderDistribution(o.margin.map((m) => ({ label: signed(m.margin), p: m.p, percent: m.percent })), t("pointzero.ui.margin"))}</div>
+      <p class="small" data-testid="pz-margin-starts">${t("pointzero.ui.success_from", { margin: signed(0), total: odds.difficulty })}</p>
+      <div class="odds-table-box" data-testid="pz-margin">${renderDistribution(o.margin.map((m, i) => ({ label: signed(m.margin), p: m.p, percent: m.percent,
+        tone: m.margin >= 0 ? "win" : "fail", starts: m.margin >= 0 && (i === 0 || o.margin[i - 1].margin < 0) })), t("pointzero.ui.margin"))}</div>
     </details>` : nothing}
-    ${comparison(odds)}`;
+    ${comparison(odds, ui.sacrifice)}`;
 }
 
 function resultBlock(app, c) {
@@ -514,6 +503,9 @@ function oppOddsBlock(odds, sides) {
       <dt>${t("pointzero.ui.wins", { name: b.name })}</dt><dd>${prob(odds.b_wins, "pz-opp-b")}</dd>
       <dt>${t("pointzero.ui.perfect_tie")}</dt><dd>${prob(odds.perfect_tie, "pz-opp-tie")}</dd>
     </dl>
+    ${outcomeBar([segment("b_wins", t("pointzero.ui.wins", { name: b.name }), odds.b_wins.p, "fail-2"),
+      segment("perfect_tie", t("pointzero.ui.perfect_tie"), odds.perfect_tie.p, "neutral"),
+      segment("a_wins", t("pointzero.ui.wins", { name: a.name }), odds.a_wins.p, "win-3")], { testid: "pz-opp-bar" })}
     <p class="small">${t("pointzero.ui.tie_on_total")} ${prob(odds.tie_on_total)} — ${tieTo ? t(`pointzero.ui.tie_to_${odds.tie_reason}`, { name: tieTo }) : t("pointzero.ui.tie_stays")}</p>
     ${!tieTo && odds.eventual && odds.perfect_tie.percent > 0 ? html`<p class="small muted">${t("pointzero.ui.eventual", { a: a.name, b: b.name })}
       ${prob(odds.eventual.a_wins)} / ${prob(odds.eventual.b_wins)}</p>` : nothing}

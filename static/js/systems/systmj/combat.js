@@ -12,6 +12,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { callBusy, disabledWhy, engineChange, onNavigate, putSystem, requestCache, onUndo } from "../../views/ui.js";
+import { outcomeBar, segment } from "../../views/odds-bar.js";
 import { cardRules } from "./cards.js";
 import { backLink, changeLabel, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
 
@@ -46,6 +47,11 @@ async function start(app) {
   const picked = new Set(ui.picked);
   await stateOp(app, ui, (state) => ({ op: "systmj.round.start", state, characters: characters(app.doc).filter((c) => picked.has(c.id)) }));
 }
+
+/** An exchange's outcomes from the attacker's side, worst to best (000_d267ce9097809d3e.txt,
+ * 3.3.2–3.3.3: a failed attack in force opens a counter-attack with no defence; else missed,
+ * defended, hit), as the engine's odds name them (py/tablee/systems/systmj/combat.py). */
+const EXCHANGE_TONES = [["counter_attack", "fail-3"], ["missed", "fail-2"], ["defended", "fail-1"], ["hit", "win-2"]];
 
 function heldCards(state, id) {
   return (state.library?.cards ?? []).filter((c) => c.holder === id && c.family === "equipement");
@@ -333,6 +339,8 @@ function attackCard(app, state) {
     ${odds && !odds.error ? html`<div class="sj-odds" data-testid="sj-combat-odds">
       <ul class="sj-formulas">${Object.entries(odds.scores).filter(([, s]) => s.text).map(([k, s]) => html`<li data-formula=${k}><strong>${t(`systmj.combat.score.${k}`)}</strong> ${s.text}${s.modifiers.length ? html` <span class="muted">(${t("systmj.cards.wear")} ${s.modifiers[0]})</span>` : nothing}</li>`)}</ul>
       <ul>${Object.entries(odds.outcomes).map(([k, p]) => html`<li>${t(`systmj.combat.outcome.${k}`)}${colon()}${prob(p, `sj-odds-${k}`)}</li>`)}</ul>
+      ${outcomeBar(EXCHANGE_TONES.filter(([k]) => odds.outcomes[k]).map(([k, tone]) => segment(k, t(`systmj.combat.outcome.${k}`), odds.outcomes[k].fraction, tone)),
+        { testid: "sj-combat-bar", label: t("systmj.combat.attack_title") })}
       <p class="muted small">${t("systmj.combat.damage_table", { a: odds.damage_table[0], b: odds.damage_table[1], c: odds.damage_table[2] })}</p>
     </div>` : oddsError ? errorLine(oddsError, state, "sj-odds-error") : nothing}
     ${attackButton(app, state, reason)}

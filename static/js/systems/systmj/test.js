@@ -7,6 +7,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { outcomeBar, segment } from "../../views/odds-bar.js";
 import { loadPrefs, pick, savePrefs } from "../../views/prefs.js";
 import { callBusy, onNavigate, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
@@ -213,7 +214,18 @@ function oddsBlock(odds) {
   return html`<div class="odds-summary" data-testid="sj-odds" data-effective=${odds.effective}>
     <p class="small">${t("systmj.ui.effective_line", { score: odds.score, effective: odds.effective, low: Math.max(odds.thirds[0], 0), mid: Math.max(odds.thirds[1], 0) })}</p>
     <p>${t("systmj.ui.success_chance")} <strong>${prob(odds.success, "sj-odds-success")}</strong></p>
+    ${outcomeBar(testBar(odds), { testid: "sj-odds-bar", label: t("systmj.ui.success_chance") })}
   </div>`;
+}
+
+/** The tone of each row of a d100 test, worst to best (000_d267ce9097809d3e.txt, 2.3.3 and
+ * the reading of the degrees by thirds of the effective score: py/tablee/systems/systmj/resolution.py). */
+const ROW_TONES = { critical_failure: "fail-3", failure: "fail-2", justesse: "win-1", moyenne: "win-2", notable: "win-3", critical_success: "win-4" };
+
+/** The test's outcome bar: its six rows (exact fractions of the engine), worst to best. */
+function testBar(odds) {
+  const byRow = new Map(odds.rows.map((r) => [r.outcome, r]));
+  return [...ROWS].reverse().map((k) => segment(k, t(`systmj.row.${k}`), byRow.get(k).fraction, ROW_TONES[k]));
 }
 
 /** The full distribution, after the roll button. */

@@ -26,6 +26,8 @@ import {
   signed, sphereLabel, tableAction, tableState, thError,
 } from "./common.js";
 import { oppositionOdds, waitingOpposition } from "./opposition.js";
+import { levelBar } from "./odds.js";
+import { outcomeBar, segment } from "../../views/odds-bar.js";
 import { liveCharacters, livePlayer } from "../../live/private.js";
 
 const side = (name, base, start) => ({ name, base, start, who: "", sphere: "animalite", skill: "" });
@@ -288,14 +290,16 @@ function roundPanel(app, ch, state) {
       <h3>${sd.name}</h3>
       ${so && !so.drawn ? html`<ul class="th-levels odds-inline small" data-testid=${`th-round-levels-${key}`}>
         ${[...so.levels].reverse().map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong>${colon()}<span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
-      </ul>` : nothing}
+      </ul>${outcomeBar(levelBar(so.levels), { testid: `th-round-bar-${key}`, label: sd.name })}` : nothing}
       ${action}
     </div>`;
   };
   return html`<div class="th-round" data-testid="th-round-panel">
     <h3>${t("theorem.ui.round_n", { n: ch.rounds.length + 1 })}</h3>
     ${odds?.round ? html`<p data-testid="th-round-odds" data-a=${odds.round.a.fraction} data-b=${odds.round.b.fraction} data-tie=${odds.round.tie.fraction}>
-      ${t("theorem.ui.round_odds", { a: ch.a.name, pa: formatPercent(odds.round.a.percent), b: ch.b.name, pb: formatPercent(odds.round.b.percent), tie: formatPercent(odds.round.tie.percent) })}</p>`
+      ${t("theorem.ui.round_odds", { a: ch.a.name, pa: formatPercent(odds.round.a.percent), b: ch.b.name, pb: formatPercent(odds.round.b.percent), tie: formatPercent(odds.round.tie.percent) })}</p>
+      ${outcomeBar([segment("b", ch.b.name, odds.round.b.fraction, "fail-2"), segment("tie", t("theorem.ui.round_tie"), odds.round.tie.fraction, "neutral"),
+        segment("a", ch.a.name, odds.round.a.fraction, "win-3")], { testid: "th-round-bar" })}`
       : html`<p class="muted small">${t("theorem.ui.round_odds_later")}</p>`}
     <div class="th-sides">${sideRow("a")}${sideRow("b")}</div>
   </div>`;

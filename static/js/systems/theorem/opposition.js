@@ -10,6 +10,8 @@ import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { eventsText, levelLabel, logDraw, numberFace, ready, signed } from "./common.js";
+import { outcomeBar } from "../../views/odds-bar.js";
+import { levelBar } from "./odds.js";
 
 /** Each side's chance of each level (theorem.opposition.odds), shown before the draw. */
 export function oppositionOdds(odds, names) {
@@ -18,7 +20,7 @@ export function oppositionOdds(odds, names) {
     <h3 class="th-odds-head">${name}</h3>
     <ul class="th-levels odds-inline small">
       ${[...odds[key].levels].reverse().map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong>${colon()}<span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
-    </ul></div>`;
+    </ul>${outcomeBar(levelBar(odds[key].levels), { testid: `th-opp-bar-${key}`, label: name })}</div>`;
   return html`<div class="th-opp-odds" data-testid="th-opp-odds">
     <p class="small muted">${t("theorem.ui.opp_odds_help")}</p>
     <div class="th-sides">${side("a", names.a)}${side("b", names.b)}</div>

@@ -11,6 +11,8 @@ import { colon, formatPercent, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { compareBars, outcomeBar } from "../../views/odds-bar.js";
+import { levelBar } from "./odds.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
 import { loggedEntry, requestCache, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { checkOf, verifyControl } from "../../views/verify.js";
@@ -411,6 +413,7 @@ function oddsSection(app, c, state, play) {
       <ul class="th-levels odds-inline small" data-testid="th-level-odds">
         ${levels.map((row) => html`<li data-level=${row.level} data-p=${row.fraction}><strong>${levelLabel(row.level)}</strong>${colon()}<span class="nowrap">${formatPercent(row.percent)}</span></li>`)}
       </ul>
+      ${outcomeBar(levelBar(r.levels), { testid: "th-odds-bar", label: t("theorem.ui.odds_title") })}
     </div>`;
     // The exact fractions after the button: over 56 cards they run to 40 digits, so the shared
     // table shows each percentage with its fraction on demand (views/ui.js probability).
@@ -425,8 +428,29 @@ function oddsSection(app, c, state, play) {
     ${play}
     ${r && !r.error ? html`<p class="small">${t("theorem.ui.odds_line", { base: r.base, remaining: r.remaining })}</p>` : nothing}
     <p class="muted small">${t("theorem.ui.odds_help")}</p>
+    ${exploitComparison(app, c, request, r)}
     ${table}
   </section>`;
+}
+
+/** One answer cache per exploit compared (the odds of the same action with +0, +1, … paid). */
+const exploitOdds = [];
+
+/** The exploits the character can pay now, compared as bars side by side (the same action,
+ * the same cards; each exploit point costs a point of Réalité): shown when there is a choice. */
+function exploitComparison(app, c, request, r) {
+  const max = Math.min(c.spheres.divinite, c.realite);
+  if (!r || r.error || ui.retest || max < 1) return nothing;
+  const rows = [];
+  for (let n = 0; n <= max; n += 1) {
+    exploitOdds[n] ??= requestCache({ keepStale: true });
+    const answer = n === request.exploit ? r : exploitOdds[n](app, { ...request, exploit: n });
+    if (!answer || answer.error) return nothing;
+    rows.push({ key: String(n), current: n === request.exploit, segments: levelBar(answer.levels),
+      label: n === 0 ? t("theorem.ui.no_exploit") : t("theorem.ui.exploit_short", { n }) });
+  }
+  return html`<details class="th-exploits" data-testid="th-exploits"><summary>${t("theorem.ui.exploit_compare")}</summary>
+    ${compareBars(rows, { testid: "th-exploit-bars", caption: t("theorem.ui.exploit_compare_help", { realite: c.realite }) })}</details>`;
 }
 
 /** The character's key numbers beside the table (wide screens). */

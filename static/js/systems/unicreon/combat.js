@@ -12,6 +12,7 @@ import { said, t, tn } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { compareBars, fractionMinus, outcomeBar, segment, successBar } from "../../views/odds-bar.js";
 import { disabledWhy, engineChange, own, putSystem, onUndo } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
@@ -444,18 +445,24 @@ function oddsView(odds) {
     <dl class="facts"><dt>${t("unicreon.ui.hit")}</dt><dd>${prob(odds.hit, "uc-odds-hit")}</dd>
       <dt>${t("unicreon.ui.miss")}</dt><dd>${prob(odds.miss)}</dd>
       <dt>${t("unicreon.ui.absorbed")}</dt><dd>${prob(odds.absorbed)}</dd></dl>
-    ${penaltyLine(odds.defender_penalty)}
+    ${outcomeBar([segment("miss", t("unicreon.ui.miss"), odds.miss.p, "fail-2"),
+      segment("absorbed", t("unicreon.ui.hit_absorbed"), odds.absorbed.p, "win-1"),
+      segment("hit", t("unicreon.ui.hit_clean"), fractionMinus(odds.hit.p, odds.absorbed.p), "win-3")], { testid: "uc-attack-bar", label: t("unicreon.ui.hit") })}
+    ${penaltyLine(odds.defender_penalty, odds)}
     ${renderDistribution(rows, t("unicreon.ui.pv_lost"))}
   </div>`;
 }
 
 /** What the defender's difficulty (surprise, extra melee attackers, the MJ's malus) changes:
- * the hit chance the same attack would have against him at Moyen. */
-function penaltyLine(pen) {
+ * the hit chance the same attack would have against him at Moyen, and both side by side. */
+function penaltyLine(pen, odds) {
   if (!pen) return nothing;
+  const hitOrMiss = (hit) => [segment("miss", t("unicreon.ui.miss"), fractionMinus("1/1", hit), "fail-2"), segment("hit", t("unicreon.ui.hit"), hit, "win-3")];
   return html`<p class="small" data-testid="uc-defender-penalty" data-steps=${pen.steps}>
     ${tn(pen.steps > 0 ? "unicreon.ui.defender_harder" : "unicreon.ui.defender_easier", Math.abs(pen.steps))}
-    ${t("unicreon.ui.hit_at_moyen")} ${prob(pen.hit_at_moyen, "uc-odds-hit-at-moyen")}</p>`;
+    ${t("unicreon.ui.hit_at_moyen")} ${prob(pen.hit_at_moyen, "uc-odds-hit-at-moyen")}</p>
+    ${compareBars([{ key: "now", label: t("unicreon.ui.whatif_now"), current: true, segments: hitOrMiss(odds.hit.p) },
+      { key: "moyen", label: t("unicreon.ui.whatif_moyen"), segments: hitOrMiss(pen.hit_at_moyen.p) }], { testid: "uc-whatif" })}`;
 }
 
 async function attack(app, st) {
@@ -518,6 +525,7 @@ function escapeView(app, st, a, foes) {
           ${["opposition", "two_actions"].map((m) => html`<option value=${m} ?selected=${m === ui.escapeMode} ?disabled=${m === "two_actions" && a.actions < 2}>${t(`unicreon.ui.escape_${m}`)}</option>`)}</select></div>
     </div>
     <p>${t("unicreon.ui.chance")} ${odds && !odds.error ? prob(odds.success) : "…"}</p>
+    ${odds && !odds.error ? outcomeBar(successBar(odds.success.p), { testid: "uc-escape-bar", label: t("unicreon.ui.escape") }) : nothing}
     <button type="button" ?disabled=${!ready(app) || ui.busy} @click=${async () => {
       const seed = newSeed();
       const r = await run(app, { op: "unicreon.combat.escape", cid: a.cid, from: ui.escapeFrom, mode: ui.escapeMode, seed },

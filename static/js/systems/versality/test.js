@@ -11,6 +11,7 @@ import { colon, formatSigned, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
+import { outcomeBar, segment } from "../../views/odds-bar.js";
 import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
 import { callBusy, loggedEntry, own, probability, requestCache, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
@@ -215,9 +216,15 @@ function oddsSection(odds, c) {
       ${odds.reshuffle ? html`<p>${t("versality.ui.odds_reshuffle")}</p>` : nothing}
       ${odds.exhausted ? html`<p>${t("versality.ui.odds_exhausted", { drawn: odds.drawn })}</p>` : nothing}
       <p>${t("versality.ui.penalty")}</p></div>` : nothing}
-    <ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)}${colon()}${probability(r.fraction, r.percent)}</li>`)}</ul>
+    ${outcomeBar([...odds.final].reverse().map((r) => segment(r.outcome, outcomeLabel(r.outcome), r.fraction, OUTCOME_TONES[r.outcome] ?? "neutral")),
+      { testid: "vs-odds-bar", label: t("versality.ui.odds_title"),
+        exact: html`<ul class="vs-fractions odds-inline small">${odds.final.filter((r) => r.fraction !== "0/1").map((r) => html`<li data-outcome=${r.outcome} data-p=${r.fraction}>${outcomeLabel(r.outcome)}${colon()}${probability(r.fraction, r.percent)}</li>`)}</ul>` })}
   </div>`;
 }
+
+/** Each outcome's tone on the bar, worst to best (001_28decc945b538010.txt: the ladder from
+ * the critical failure to « Oui, et »; py/tablee/systems/versality/rules.py OUTCOMES). */
+const OUTCOME_TONES = { "echec-critique": "fail-3", "non-et": "fail-2", "non-mais": "fail-1", "oui-mais": "win-1", oui: "win-2", "oui-et": "win-4" };
 
 /** The full distribution (every outcome with its bar), after the cards. */
 function oddsTable(odds) {
