@@ -16,7 +16,7 @@ import re
 from playwright.sync_api import expect
 
 from test_live_table import invitation
-from test_rtc15 import accept, answer_invitation, open_invitation
+from test_live_transport import accept, answer_invitation, open_invitation
 
 WIFI = "Wi-Fi qui isole les appareils"
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "e2e"))
 from test_live_first_moves import fresh_table
 from test_live_moves import call
 from test_live_table import ask_and_confirm, seed_table
-from test_rtc15 import axe_clean
+from test_live_transport import axe_clean
 
 USER = "tablee"
 PASSWORD = "relais-de-test-9Q"
