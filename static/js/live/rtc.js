@@ -348,6 +348,8 @@ async function tableCertificate() {
 }
 
 const FIREFOX_ORIGIN = /^o=mozilla\.\.\.THIS_IS_SDPARTA/m;
+/** An answer whose phone is the DTLS client. */
+const DTLS_CLIENT = /^a=setup:active\r?$/m;
 const UFRAG_LINE = /^a=ice-ufrag:(\S+)$/m;
 const PWD_LINE = /^a=ice-pwd:(\S+)$/m;
 const FINGERPRINT_LINE = /^a=fingerprint:(\S+ \S+)$/m;
@@ -435,11 +437,13 @@ export async function createOffer({ servers = iceServers(), now = Date.now(), ti
   async function answerConnection(answer) {
     // Without a shared certificate (a browser that cannot make one), only the invitation's own
     // connection can take an answer: one phone per invitation, as before.
-    // A Firefox phone's answer takes the invitation's own connection when it is still free:
-    // a Firefox phone reached only from a new connection's ports gives up when the MJ reads its
-    // answer more than a few seconds after it was made (measured with Chromium as the MJ's
-    // device; docs/ARCHITECTURE.md).
-    const fresh = Boolean(cert && ufrag && pwd) && !(first && FIREFOX_ORIGIN.test(answer.sdp));
+    // A phone that answers as the DTLS client (Firefox, or an older Tablée) takes the
+    // invitation's own connection when it is still free: it began its handshake towards those
+    // ports while waiting, and a Firefox phone reached only from a new connection's ports gives
+    // up when the MJ reads its answer a few seconds late (measured with Chromium as the MJ's
+    // device; docs/ARCHITECTURE.md). The role is read from the answer's `a=setup` line, which
+    // the short form keeps (the origin line, which names Firefox, is written back as Chromium's).
+    const fresh = Boolean(cert && ufrag && pwd) && !(first && DTLS_CLIENT.test(answer.sdp));
     if (!fresh && !first) throw new LiveError("used");
     if (!fresh) first = false;
     let pc = holder;
