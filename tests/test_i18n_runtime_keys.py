@@ -238,7 +238,7 @@ PAGE_VALUES: dict[str, str] = {
     "lang.name_*": "render.js: the two interface languages",
     "lang.switch_to_*": "render.js: the two interface languages",
     "live.bad.*": "views/live.js: the live codes of static/js/live (join, offer)",
-    "live.scan_*": "views/scan.js: the states a scan fails in (refused, absent, no_decoder)",
+    "live.scan_*": "views/scan.js: the states a scan fails in (refused, absent, no_decoder, no_decoder_offline)",
     "live.state.*": "views/live.js: the connection states of static/js/live",
     "nav.*": "render.js: the nav routes and the system ids",
     "quarantine.kind.*": "views/table.js: the kinds of records the loader sets apart (storage.js)",
