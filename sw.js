@@ -100,8 +100,13 @@ self.addEventListener("fetch", (event) => {
       const cache = await caches.open(CACHE);
       const url = new URL(request.url);
       url.hash = "";
-      const hit = (await cache.match(url.href)) ?? (url.search ? await cache.match(url.href, { ignoreSearch: true }) : undefined);
+      const hit = await cache.match(url.href);
       if (hit) return hit;
+      // The same file under a query (the engine's interpreter module carries its start's options
+      // in one): answered as a response of its own, so its URL, and a module's import.meta.url,
+      // keep the query.
+      const bare = url.search ? await cache.match(url.href, { ignoreSearch: true }) : undefined;
+      if (bare) return new Response(bare.body, { status: bare.status, statusText: bare.statusText, headers: bare.headers });
       const onDemand = ON_DEMAND.get(url.href);
       if (onDemand) {
         const kept = await cache.match(onDemand);

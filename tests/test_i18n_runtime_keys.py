@@ -234,6 +234,7 @@ PAGE_VALUES: dict[str, str] = {
     "*.*": "versality/common.js, versality/sheet.js: a prefix and a label key the same file names",
     "csv.col.*": "views/exports.js: the CSV's own column list",
     "engine.*": "render.js: the engine states of static/js/engine.js",
+    "engine.progress.*": "engine-progress.js: the steps of static/js/engine.js's onEngineProgress",
     "filekind.*": "views/filekind.js: the kinds it recognises",
     "lang.name_*": "render.js: the two interface languages",
     "lang.switch_to_*": "render.js: the two interface languages",

@@ -360,7 +360,7 @@ def test_the_engine_names_the_snapshot_module_and_the_service_worker_its_cache()
     """PyScript imports the interpreter module engine.js names; sw.js's cleanup spares the
     snapshot's cache on a first install and deletes it on an update, by the module's name."""
     engine = (ROOT / "static/js/engine.js").read_text()
-    assert 'version: abs("static/js/pyodide-snapshot.js"),' in engine
+    assert 'new URL(abs("static/js/pyodide-snapshot.js"))' in engine and "version: module.href," in engine
     module = (ROOT / "static/js/pyodide-snapshot.js").read_text()
     name = re.search(r'export const SNAPSHOT_CACHE = "([^"]+)";', module).group(1)
     sw = (ROOT / "sw.js").read_text()
