@@ -29,7 +29,7 @@ def test_the_live_bench_runs_on_a_tiny_table(browser, site):
     live = bench_live.live_sync(browser, site, changes=12)
     for key in ("move_answer", "move_logged", "move_other", "theorem_answer", "theorem_other", "versality_answer",
                 "mj_to_player"):
-        assert len(live[key]) == (6 if key.startswith("versality") else 12) and all(isinstance(t, float | int) for t in live[key]), (key, live[key])
+        assert len(live[key]) == 12 and all(isinstance(t, float | int) for t in live[key]), (key, live[key])
     assert live["files"] > 0 and live["gzip_bytes"] > 0
     live.update(bench_live.many_phones(browser, site, phones=2, moves=2, rounds=1))
     assert len(live["table_every"]) == 2 and len(live["table_to_mj"]) == 2 and len(live["table_at_once"]) == 1
