@@ -406,6 +406,8 @@ def report_lines(r: dict) -> list[str]:
             continue  # (a results file from before this figure)
         label = label.format(phones=r.get("phones", TABLE_PHONES))
         lines.append(f"| {label} ({s['count']} changes) | {s['p50_ms']:.1f} ms | {s['p95_ms']:.1f} ms |")
+    if r.get("table_error"):
+        lines.append(f"| a table of {TABLE_PHONES} phones | {r['table_error']} | |")
     lines += ["", f"Bytes the page loads for the live table: {r['bytes'] / 1e3:.1f} kB in {r['files']} files"
                   f" ({r['gzip_bytes'] / 1e3:.1f} kB gzipped)."]
     return lines
