@@ -2,17 +2,21 @@
 #   make serve   installs what is missing, vendors the runtime, serves http://localhost:$(PORT)/
 #   make test    installs the test tools in .venv, finds Chromium, runs tests/ and e2e/
 #                (one pytest call over every core: JOBS=1 runs it in one process)
+#   make test-fast   the same, but only the unit tests not marked `slow` and one journey per
+#                engine (marked `journey`): a loop of under 3 minutes while changing code
 PORT ?= 8000
 PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 PYTEST_ARGS ?=
-# pytest-xdist workers for `make test` (one per core; each browser-test worker has its own Chromium).
-JOBS ?= auto
+# pytest-xdist workers for `make test`: one more than the cores (each browser-test worker has its
+# own Chromium; a browser test waits on its pages and timers for part of its time, when another
+# worker's test can use the core). JOBS=1 runs everything in one process.
+JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 XDIST = $(if $(filter 1,$(JOBS)),-p no:xdist,-n $(JOBS) --dist worksteal)
 BENCH_ARGS ?=
 
-.PHONY: serve test setup system-deps browser unit e2e lint bench clean
+.PHONY: serve test test-fast setup system-deps browser unit e2e lint bench clean
 
 serve: setup
 	$(PYTHON) tools/serve.py --port $(PORT)
@@ -35,6 +39,10 @@ browser: $(VENV)/.installed
 test: setup $(VENV)/.installed browser
 	$(VPY) -m ruff check py tests e2e tools conftest.py
 	$(VPY) -m pytest $(XDIST) tests e2e $(PYTEST_ARGS)
+
+test-fast: setup $(VENV)/.installed browser
+	$(VPY) -m ruff check py tests e2e tools conftest.py
+	$(VPY) -m pytest $(XDIST) -m "journey or not (slow or browser)" tests e2e $(PYTEST_ARGS)
 
 unit: $(VENV)/.installed
 	$(VPY) -m pytest $(XDIST) tests $(PYTEST_ARGS)

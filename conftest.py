@@ -8,9 +8,13 @@ worker busy while the others have nothing left to do, so the list is ordered lon
 - by the duration each test took in the last run that ran it (setup, call and teardown),
   kept in pytest's cache (`.pytest_cache`, key `tablee/durations`; a test file that no longer
   exists loses its entries at the end of the next run);
-- on a fresh clone, which has no cache, by a fixed estimate: a browser test that plays a whole
-  journey (`BROWSER_HEAVY`) before the other browser tests (`e2e/`), before a unit test marked
-  `slow` or named in `HEAVY`, before every other unit test.
+- on a fresh clone, which has no cache, by a fixed estimate: a browser test marked `slow` (one that
+  plays a whole journey: several pages, reloads, devices) before the other browser tests
+  (`e2e/`, each marked `browser` here), before a unit test marked `slow` (a fuzz, an exhaustive
+  or statistical check), before every other unit test.
+
+`make test-fast` runs what is neither `slow` nor `browser`, and the tests marked `journey` (one
+journey per engine).
 
 Only the order changes: every test still runs, and a test's outcome never depends on it (each
 test sets up its own state). `pytest -p no:cacheprovider` orders by the estimate alone.
@@ -22,43 +26,6 @@ import pytest
 
 CACHE_KEY = "tablee/durations"
 
-# Unit tests that each take tens of seconds (measured with `--durations`): on a fresh clone they
-# start with the browser tests instead of last. A name that no longer matches only loses its place.
-HEAVY = (
-    "tests/test_store_safety.py::test_loader_fuzz",
-    "tests/theorem/test_theorem_fuzz.py::",
-    "tests/test_store.py::test_any_json_loads_or_fails_cleanly",
-    "tests/test_api_core.py::test_fuzz_op_from_its_schema",
-    "tests/test_ydoc15.py::",
-    "tests/test_op_state_fuzz.py::",
-    "tests/test_store_safety.py::test_the_size_limit",
-    "tests/test_share_filters.py::test_no_secret_survives",
-    "tests/systmj/test_systmj_tests.py::test_every_request_the_schema_allows",
-    "tests/test_suite_setup.py::",
-)
-
-# Browser tests that play a whole journey (several pages, reloads, several devices): on a fresh
-# clone they start before the shorter browser tests.
-BROWSER_HEAVY = (
-    "e2e/test_engines_firefox.py::",
-    "e2e/test_engines_webkit.py::",
-    "e2e/test_scan.py::",
-    "e2e/test_theorem_live_oppositions.py::",
-    "e2e/test_keep_rejoin.py::",
-    "e2e/test_live_table.py::",
-    "e2e/test_live_moves.py::",
-    "e2e/test_rtc15.py::",
-    "e2e/test_systmj.py::",
-    "e2e/test_systmj_card_journey.py::",
-    "e2e/test_theorem.py::",
-    "e2e/test_unicreon.py::",
-    "e2e/test_versality.py::",
-    "e2e/test_pointzero.py::",
-    "e2e/test_data_safety.py::test_two_tabs",
-    "e2e/test_data_safety.py::test_every_accepted_document",
-    "e2e/test_edit_bursts.py::",
-)
-
 # Seconds assumed for a test the cache has no duration for.
 BROWSER_HEAVY_ESTIMATE = 60.0
 BROWSER_ESTIMATE = 20.0
@@ -66,18 +33,25 @@ HEAVY_ESTIMATE = 10.0
 UNIT_ESTIMATE = 0.1
 
 
+def is_browser_test(item: pytest.Item) -> bool:
+    return item.nodeid.startswith("e2e/")
+
+
 def estimate(item: pytest.Item) -> float:
-    nodeid = item.nodeid
-    if nodeid.startswith("e2e/"):
-        return BROWSER_HEAVY_ESTIMATE if nodeid.startswith(BROWSER_HEAVY) else BROWSER_ESTIMATE
-    if item.get_closest_marker("slow") is not None or nodeid.startswith(HEAVY):
-        return HEAVY_ESTIMATE
-    return UNIT_ESTIMATE
+    slow = item.get_closest_marker("slow") is not None
+    if is_browser_test(item):
+        return BROWSER_HEAVY_ESTIMATE if slow else BROWSER_ESTIMATE
+    return HEAVY_ESTIMATE if slow else UNIT_ESTIMATE
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Longest first; ties keep the collection order (every xdist worker must collect the same
-    list in the same order, and each reads the same cache file before any test ran)."""
+    """Every browser test marked `browser` (before `-m` selects), then the order: longest first;
+    ties keep the collection order (every xdist worker must collect the same list in the same
+    order, and each reads the same cache file before any test ran)."""
+    for item in items:
+        if is_browser_test(item):
+            item.add_marker("browser")
     cache = getattr(config, "cache", None)
     known = cache.get(CACHE_KEY, {}) if cache is not None else {}
     if not isinstance(known, dict):

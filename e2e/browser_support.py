@@ -204,6 +204,21 @@ def goto_route(page, route: str) -> None:
     )
 
 
+# ------------------------------------------------------------------ accessibility
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_findings(page) -> list[dict]:
+    """Every violation axe-core finds on the page as it is (any impact)."""
+    # Evaluated, not added as a <script> tag: the page's Content-Security-Policy refuses inline scripts.
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    return page.evaluate(
+        """() => axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+            .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)})))"""
+    )
+
+
 # ------------------------------------------------------------------ table data
 def ok(request: dict) -> dict:
     """The rules package's answer to ``request`` (run here, in CPython), asserted not an error:

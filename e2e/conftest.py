@@ -23,6 +23,10 @@ Fixtures (besides pytest-playwright's ``browser``, ``context`` and ``page``):
 - ``devices(mj=..., scripts=())``: more browser contexts (phones, the MJ's laptop) in the
   same browser.
 - ``new_version``: makes the server publish a new precache list.
+- ``engine_site``, ``firefox``, ``webkit``: the other two engines (e2e/engines/drivers.py) on a
+  site served for them alone; one of each per test process, started by the first test that
+  asks for it and shared by every later one (each test opens the app with
+  ``journeys.open_with``, which empties the site's storage first).
 
 One Chromium per test process: pytest-playwright's ``browser`` is session-scoped, and under
 pytest-xdist (``make test`` runs one worker per core) each worker launches its own and its own
@@ -57,6 +61,8 @@ from browser_support import (
 
 sys.path.insert(0, str(ROOT / "tools"))
 
+from engines import journeys
+from engines.drivers import FirefoxPage, WebKitPage, missing
 from serve import Handler, make_server
 
 BASE = "/tablee/"
@@ -402,3 +408,40 @@ def devices(request, browser, server, site, device_pool):
                 device.context.close()
                 continue
             device_pool.setdefault(device.key, []).append(device)
+
+
+# ------------------------------------------------------------------ Firefox and WebKitGTK
+# A Firefox or a WebKitGTK started costs seconds of CPU, and its first visit of a site pays the
+# precache and the engine's snapshot again: one of each per test process, shared by every test
+# of the process that drives that engine (the journeys, the share links' codec), on one site
+# served for them (journeys.Site: it can be stopped for an offline reload and started again).
+@pytest.fixture(scope="session")
+def engine_site():
+    site = journeys.Site()
+    yield site
+    site.stop()
+
+
+def engine_or_skip(engine: str) -> None:
+    """Skip a test whose engine cannot run here, saying why; under ``CI``, fail instead."""
+    reason = missing(engine)
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def firefox(engine_site):
+    engine_or_skip("firefox")
+    page = FirefoxPage()
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="session")
+def webkit(engine_site):
+    engine_or_skip("webkit")
+    page = WebKitPage()
+    yield page
+    page.close()

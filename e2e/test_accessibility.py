@@ -12,9 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import MJ_MODE_ON, ROOT, goto_route, new_table, ok, versality_character, wait_log
-
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+from browser_support import MJ_MODE_ON, axe_findings, goto_route, new_table, ok, versality_character, wait_log
 
 
 def characters() -> list[dict]:
@@ -33,17 +31,6 @@ ROUTES = [
     "theorem", "theorem/character/th-ana", "theorem/test/th-ana", "theorem/chase", "theorem/mk",
     "unicreon", "unicreon/character/un-ana", "unicreon/test/un-ana", "unicreon/combat",
 ]
-
-
-def axe_findings(page) -> list[dict]:
-    """Every violation axe-core finds on the page as it is (any impact)."""
-    # Evaluated, not added as a <script> tag: the page's Content-Security-Policy refuses inline scripts.
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    return page.evaluate(
-        """() => axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
-            .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)})))"""
-    )
 
 
 @pytest.mark.parametrize("width", [360, 1280])

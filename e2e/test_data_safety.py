@@ -304,6 +304,7 @@ def test_an_older_table_is_not_overwritten_when_the_engine_did_not_start(page, s
 # ---------------------------------------------------------------- 3. two tabs
 
 
+@pytest.mark.slow
 def test_two_tabs_alternating_twenty_changes_lose_none(context, site, guarded):
     pages = [context.new_page(), context.new_page()]
     for p in pages:
@@ -459,6 +460,7 @@ WALK_ROUTES = """async (routes) => {
 }"""
 
 
+@pytest.mark.slow
 def test_every_accepted_document_renders_every_route(app):
     """Documents from the loader fuzz (tests/store_fuzz.py) that store.open accepts, shown as if
     another tab saved them: every route renders, with no page error and no failed render."""

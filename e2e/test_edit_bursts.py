@@ -25,6 +25,8 @@ sys.path.insert(0, str(ROOT / "py"))
 
 from tablee.api import handle
 
+pytestmark = pytest.mark.slow
+
 
 def _character(request: dict) -> dict:
     response = handle(request)

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import (
+    axe_findings,
     goto_route,
     new_table,
     no_horizontal_scroll,
@@ -25,7 +26,6 @@ from browser_support import (
 )
 from tablee.api import handle
 from tablee.systems.theorem.data import ARCANA
-from test_accessibility import axe_findings
 from test_versality import character as versality_character
 
 WIDTHS = [360, 1280]

@@ -36,9 +36,9 @@ def test_one_mj_choice_on_the_home_page_and_on_every_masked_screen(devices, site
     device = devices(mj=False)
     device.server_site = site
     page = open_with(device)
-    # The home page offers the choice; a new device plays.
+    # The home page offers the choice; a new device has not made it (and hides the MJ's screens).
     home = page.get_by_test_id("home-mj")
-    expect(home.get_by_role("button", name="Je joue")).to_have_attribute("aria-pressed", "true")
+    expect(home.get_by_role("button", name="Je joue")).to_have_attribute("aria-pressed", "false")
     expect(home.get_by_role("button", name="Je suis MJ")).to_have_attribute("aria-pressed", "false")
     no_horizontal_scroll(page)
     # Every MJ screen is masked, with the same choice right there.

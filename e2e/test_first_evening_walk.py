@@ -206,8 +206,8 @@ def test_systmj_combat_says_reveal_first_once_and_drops_a_result_of_another_exch
     stayed under the next exchange's form (the form went back to a plain attack at once, and the
     result stayed there through the next rounds)."""
     from test_combat_wording import force_next_seed
-    from test_rules_round2_systmj import fighter, seed_for
-    from test_rules_round2_systmj import sj_entity as fighting
+    from test_systmj_round_wear_and_library import fighter, seed_for
+    from test_systmj_round_wear_and_library import sj_entity as fighting
 
     aldo = fighting("sj-aldo", "Aldo", force=30, resistance=30, rapidite=30)
     brune = fighting("sj-brune", "Brune", force=50, resistance=50, rapidite=50)

@@ -24,6 +24,8 @@ from playwright.sync_api import expect
 
 from browser_support import ok, wait_engine, wait_saved
 
+pytestmark = pytest.mark.slow
+
 #: Everything a site stores, removed from a page of the site that runs none of the app's code
 #: (its web manifest): what a browser deleting the site's data leaves (the cached app files and
 #: the engine's snapshot are not the table's; they stay, as after a real wipe they come back

@@ -13,7 +13,7 @@ import json
 
 from playwright.sync_api import expect
 
-from test_accessibility import axe_findings
+from browser_support import axe_findings
 from test_live_names import answer, table
 
 #: Every value Léa's line in the MJ's list of players takes from now on (a MutationObserver:

@@ -26,6 +26,8 @@ from playwright.sync_api import expect
 from browser_support import ROOT, versality_character, wait_saved
 from tablee.systems.theorem.data import ARCANA
 
+pytestmark = pytest.mark.slow
+
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "tests" / "versality"))
 

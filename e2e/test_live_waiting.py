@@ -17,8 +17,7 @@ import json
 
 from playwright.sync_api import expect
 
-from browser_support import wait_saved
-from test_accessibility import AXE
+from browser_support import AXE, wait_saved
 from test_live_names import answer, table
 
 SESSION = "(await import('./static/js/live/connect.js')).current()"

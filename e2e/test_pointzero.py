@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved_where
+from browser_support import axe_findings, new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved_where
 from tablee.api import handle
 from tablee.systems.pointzero import resolution as R
-from test_accessibility import axe_findings
+
+pytestmark = pytest.mark.slow
 
 
 def go(page, route: str) -> None:

@@ -27,6 +27,8 @@ from playwright.sync_api import expect
 
 from browser_support import ROOT, Device, chromium_launch, no_horizontal_scroll, wait_engine
 
+pytestmark = pytest.mark.slow
+
 NO_BARCODE_DETECTOR = "delete globalThis.BarcodeDetector;"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 #: The fake camera's picture: 4:3, as most cameras.

@@ -2,17 +2,15 @@
 is read by the page's own codec in Firefox and in WebKitGTK (Safari's engine) as in Chromium:
 the dictionary goes in front of the link's bytes as a stored deflate block, and each engine's
 DecompressionStream("deflate-raw") must follow the back-references into it. An older, unmarked
-link still opens, and a damaged packed one is refused. Engines as e2e/test_engines_*.py drive
-them; a missing one skips and says why (fails under CI)."""
+link still opens, and a damaged packed one is refused. In the test process's Firefox and WebKitGTK
+(e2e/conftest.py, as e2e/test_engines.py drives them); a missing one skips and says why (fails
+under CI)."""
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
 from engines import journeys as J
-from engines.drivers import FirefoxPage, WebKitPage, missing
 from tablee.api import handle
 
 pytestmark = pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
@@ -32,13 +30,6 @@ DECODE = """async (payloads) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def own_site():
-    site = J.Site()
-    yield site
-    site.stop()
-
-
 def payloads() -> dict[str, str]:
     doc = handle({"op": "store.new", "name": "Soirée Théorem", "language": "fr"})["document"]
     doc["systems"] = {"theorem": handle({"op": "theorem.state.new", "seed": 3})["state"]}
@@ -48,18 +39,10 @@ def payloads() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("engine", ["firefox", "webkit"])
-def test_each_engine_reads_a_packed_table_link_and_an_older_one(own_site, engine):
-    reason = missing(engine)
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    page = FirefoxPage() if engine == "firefox" else WebKitPage()
-    try:
-        J.open_with(page, own_site.url, None, "share")
-        got = page.call(DECODE, payloads())
-    finally:
-        page.close()
+def test_each_engine_reads_a_packed_table_link_and_an_older_one(request, engine_site, engine):
+    page = request.getfixturevalue(engine)
+    J.open_with(page, engine_site.url, None, "share")
+    got = page.call(DECODE, payloads())
     assert got["packed"] == {"kind": "table", "audience": "player", "name": "Soirée Théorem", "draw": got["packed"]["draw"]}
     assert got["packed"]["draw"] > 40
     assert got["old"] == {"kind": "table", "audience": "player", "name": "Soirée Théorem", "draw": None}

@@ -84,6 +84,7 @@ PRELOADED = [
 ]
 
 
+@pytest.mark.journey
 def test_a_second_load_restores_and_answers_every_system_s_first_op_as_the_rules_do(page, site, guarded):
     made_then_restored(page, site)
     # Restored with the package already imported: no system's first op imports anything (the

@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from browser_support import no_horizontal_scroll, saved_document, wait_engine
+from browser_support import axe_findings, no_horizontal_scroll, saved_document, wait_engine
 from browser_support import wait_saved_where as wait_saved
 from tablee.api import handle  # the rules package (pythonpath "py"): replays the logged requests
-from test_accessibility import axe_findings
+
+pytestmark = pytest.mark.slow
 
 
 def goto(page, route: str) -> None:

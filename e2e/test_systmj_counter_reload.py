@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from browser_support import goto_route, wait_engine, wait_saved
 from tablee.api import handle
 from test_combat_wording import force_next_seed, seed
-from test_rules_round2_systmj import fighter, revealed_round, seed_for, sj_entity
+from test_systmj_round_wear_and_library import fighter, revealed_round, seed_for, sj_entity
 
 
 def test_a_pending_counter_attack_survives_a_reload_and_goes_once_rolled(app_with):

@@ -14,8 +14,15 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, no_horizontal_scroll, saved_document, wait_engine, wait_log
-from test_accessibility import axe_findings
+from browser_support import (
+    axe_findings,
+    goto_route,
+    new_table,
+    no_horizontal_scroll,
+    saved_document,
+    wait_engine,
+    wait_log,
+)
 
 
 @dataclass(frozen=True)

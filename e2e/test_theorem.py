@@ -6,10 +6,13 @@ needs a given card."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, no_horizontal_scroll, put_table, saved_document, wait_engine
 from browser_support import wait_saved_where as wait_saved
+
+pytestmark = pytest.mark.slow
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, wait_saved
@@ -22,6 +23,8 @@ sys.path.insert(0, str(ROOT / "e2e"))
 
 from test_live_moves import live_table, open_page, valid
 from test_live_table import feed_seeds, h
+
+pytestmark = pytest.mark.slow
 
 
 def character(cid: str, name: str, spheres: dict, skills: list) -> dict:

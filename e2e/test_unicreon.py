@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+
+pytestmark = pytest.mark.slow
 
 
 def go(page, route: str) -> None:

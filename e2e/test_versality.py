@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import (
@@ -21,6 +22,8 @@ from browser_support import (
 )
 from browser_support import versality_character as character
 from tablee.systems.versality import state as versality_state
+
+pytestmark = pytest.mark.slow
 
 ORDER = ["echec-critique", "non-et", "non-mais", "oui-mais", "oui", "oui-et"]
 SECRET_NOTE = "vol au-dessus de la foule"

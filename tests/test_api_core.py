@@ -74,6 +74,7 @@ def test_schema_strategies_are_built_once_per_process():
     assert from_schema(schema) is from_schema(json.loads(json.dumps(schema)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", OP_NAMES)
 def test_fuzz_op_from_its_schema(name):
     codes = declared_codes()

@@ -120,6 +120,7 @@ def _all_schema_refusals() -> list[dict[str, Any]]:
     return errors
 
 
+@pytest.mark.slow
 def test_every_refusal_of_every_schema_reads_in_the_page_language():
     errors = _all_schema_refusals()
     shown = _distinct(errors)

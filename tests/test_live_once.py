@@ -200,3 +200,64 @@ def test_a_players_annuler_undoes_their_own_last_sheet_change_and_never_a_draw(n
     node("settle", world=world)
     s = state(node, world)
     assert char(s["mj"]["doc"], "a")["pv"] == 8 and ["warning", "live.refused.conflict"] in s["p1"]["notices"]
+
+
+def test_annuler_on_a_character_the_mj_gave_to_another_is_refused(node, world):
+    """Mo (p1) renames Aube, the MJ gives Aube to p2, Mo presses « Annuler »: the name stays,
+    no « Annulé » line, the refusal said on Mo's phone in a sentence."""
+    node("edit", world=world, name="p1", path=["characters", "a", "name"], value="Aube la Rouge")
+    node("settle", world=world)
+    node("assign", world=world, name="p2", characters=["a", "b"])
+    node("settle", world=world)
+    log = len(state(node, world)["mj"]["doc"]["log"])
+    node("undo", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    assert node("undone", world=world, name="p1") is False
+    assert ["warning", "live.refused.undo_not_yours"] in s["p1"]["notices"]
+    assert s["mj"]["feed"][-1]["code"] == "live.refused.undo_not_yours"
+    for who in ("mj", "p2"):
+        assert char(s[who]["doc"], "a")["name"] == "Aube la Rouge", who
+    assert s["mj"]["doc"]["log"][log:] == []
+
+
+DAMAGE = {"op": "test.damage", "character": {"id": "a"}, "amount": 1}
+
+
+def test_a_move_sent_again_forty_moves_back_after_the_mjs_reload_is_not_run_again(node, world):
+    """A phone keeps at most MAX_QUEUE moves waiting, and sends again only those: the MJ's saved
+    session keeps that many answers per member, so after the MJ's page reloaded, a move sent
+    again 40 moves back gets its answer again and is not run twice."""
+    assert node("bounds")["kept"] >= node("bounds")["queue"] >= 40
+    for i in range(41):
+        node("call", world=world, name="p1", request=DAMAGE)
+        if i % 10 == 9:
+            node("settle", world=world)  # (fewer at once than the table runs for one member)
+    node("settle", world=world)
+    s = state(node, world)
+    assert char(s["mj"]["doc"], "a")["pv"] == 10 - 41
+    node("restart", world=world, name="mj")  # the MJ's page reloads
+    node("disconnect", world=world, name="p1")
+    assert node("connect", world=world, name="p1") is True
+    node("settle", world=world)
+    node("resendAt", world=world, name="p1", back=40)  # its answer lost, say: sent again
+    node("settle", world=world)
+    s = state(node, world)
+    assert char(s["mj"]["doc"], "a")["pv"] == 10 - 41  # not applied twice
+    assert [f["op"] for f in s["mj"]["feed"]].count("test.damage") == 41
+
+
+def test_annuler_never_takes_back_a_field_no_player_sees(node, world):
+    """A save that changed a field the player view hides (the MJ's notes: a referee letting it
+    through, say) is not undone by the player: refused, the MJ's value stays as it is."""
+    node("edit", world=world, name="mj", path=["characters", "a", "mj_notes"], value="MJ-ONLY")
+    node("settle", world=world)
+    forged = {**char(state(node, world)["p1"]["doc"], "a"), "mj_notes": "PHONE"}
+    node("hostile", world=world, name="p1", kind="move", value={"op": "live.character.save", "character": forged})
+    node("settle", world=world)
+    node("undo", world=world, name="p1")
+    node("settle", world=world)
+    s = state(node, world)
+    assert node("undone", world=world, name="p1") is False
+    assert ["warning", "live.refused.undo_not_yours"] in s["p1"]["notices"]
+    assert char(s["mj"]["doc"], "a")["mj_notes"] == "PHONE"  # (not put back to the MJ's by the player)

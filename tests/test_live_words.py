@@ -58,20 +58,47 @@ def test_an_english_phones_test_reads_french_on_the_french_mjs_log(harness):
     assert french == "Point Zéro\u00a0: test de compétence"
     assert harness("read", lang="fr", entry=entry)["label"] == french
     assert harness("read", lang="en", entry=entry)["label"] == "Point Zéro: skill test"
-    # Then the page's own label and result line, in English, name the entry (live.log.label).
+    # The result line is the referee's, made from its own roll (Mira missed by 4), in the
+    # language of the phone's words: read French by the MJ, English by the phone.
+    assert entry["result"]["summary"] == "Failure (Margin \u22124)"
+    assert harness("read", lang="fr", entry=entry)["summary"] == "Échec (Marge \u22124)"
+    # Then the page's own label, in English, names the entry (live.log.label); the page's result
+    # line (its "Success", whatever it says) is not sent.
     named = harness("label", lang="en", logged=answer["logged"], carried=sent["label"],
                     entry={"kind": "pointzero.test", "system": "pointzero", "request": {"op": "pointzero.test.roll"},
                            **PAGE})
     assert named["op"] == "live.log.label" and named["label"] == "3d6 · Tension point"
+    assert not any(k in named for k in ("summary", "summary_words"))
     doc, _ = move(doc, MIRA, named)
     entry = _entry(doc, answer)
-    assert entry["label"] == "3d6 · Tension point" and entry["result"]["summary"] == "Success (Margin +3)"
+    assert entry["label"] == "3d6 · Tension point" and entry["result"]["summary"] == "Failure (Margin \u22124)"
     french = harness("read", lang="fr", entry=entry)
-    assert (french["label"], french["summary"]) == (harness("said", lang="fr", parts=PAGE["label"]),
-                                                    harness("said", lang="fr", parts=PAGE["summary"]))
-    assert (french["label"], french["summary"]) == ("3d6 · point de Tension", "Réussite (Marge +3)")
+    assert french["label"] == harness("said", lang="fr", parts=PAGE["label"]) == "3d6 · point de Tension"
+    assert french["summary"] == harness("said", lang="fr", parts=[["pointzero.ui.failure"], " (",
+                                                                   ["pointzero.ui.margin"], " \u22124)"])
     english = harness("read", lang="en", entry=entry)
-    assert (english["label"], english["summary"]) == ("3d6 · Tension point", "Success (Margin +3)")
+    assert (english["label"], english["summary"]) == ("3d6 · Tension point", "Failure (Margin \u22124)")
+
+
+def test_a_forged_result_line_never_reaches_the_log(harness):
+    """A hostile phone's roll carrying « Réussite critique » as its result line and words, then
+    a relabel of its own entry with another result line after seeing the dice: the entry keeps
+    no result line (a roll of dice has none), every device reads none."""
+    forged = {"op": "roll", "expr": "1d100", "label": "Jet de Force", "summary": "Réussite critique",
+              "summary_words": [["systmj.outcome.critical_success"]], "words_lang": "fr"}
+    doc, answer = move(table(), LEA, forged, seed=58)
+    entry = _entry(doc, answer)
+    assert entry["label"] == "Jet de Force" and "summary" not in entry["result"] and "summary_words" not in entry
+    doc, _ = move(doc, LEA, {"op": "live.log.label", "id": answer["logged"], "label": "Jet de Force",
+                             "summary": "Réussite critique", "summary_words": [["systmj.outcome.critical_success"]],
+                             "words_lang": "fr"})
+    entry = _entry(doc, answer)
+    assert "summary" not in entry["result"] and "summary_words" not in entry
+    for lang in ("fr", "en"):
+        assert harness("read", lang=lang, entry=entry)["summary"] == ""
+    # What an honest phone sends for a move never carries a result line either.
+    sent = harness("move", lang="fr", request=forged)
+    assert not any(k in sent for k in ("summary", "summary_words"))
 
 
 def test_a_french_phones_move_reads_english_on_an_english_page(harness):
@@ -116,3 +143,33 @@ def test_the_log_signs_a_phones_entry_with_its_member_whatever_its_words_say(har
         if member is None:
             e.pop("member")
         assert harness("read", lang="fr", entry=e)["signer"] == shown
+
+
+def test_the_referees_result_line_reads_in_each_language_as_its_words_say(harness):
+    """The referee's result line (py/tablee/referee_words.py) is read by log-words.js in the
+    reader's language from its words: French as the referee wrote it, English as the English
+    catalogue says it, for a line with values of its own words (a learning's quality)."""
+    from tablee import referee_words
+    from test_referee_moves import _sj_learning_table
+
+    ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
+    asked = {"op": "systmj.learning.roll", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}}
+    entries = []
+    doc, answer = move(_sj_learning_table(), ana, asked, seed=21)
+    entries.append(_entry(doc, answer))
+    doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
+    entries.append(_entry(doc, answer))
+    from test_referee_log import _theorem_drawing
+
+    doc, answer = move(_theorem_drawing(), LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
+    entries.append(_entry(doc, answer))
+    entry = {**entries[-1], "summary_words": [*entries[-1]["summary_words"], " · ",
+                                              ["theorem.ui.reshuffled_one", {"n": "3"}]]}
+    entry["result"] = {**entry["result"], "summary": referee_words.say(entry["summary_words"], "fr")}
+    entries.append(entry)  # (with a discard turned over: a count said in each language's plural)
+    for entry in entries:
+        for lang in ("fr", "en"):
+            said = harness("read", lang=lang, entry=entry)["summary"]
+            assert said.replace("\u00a0", " ").replace("\u202f", " ") == referee_words.say(
+                entry["summary_words"], lang).replace("\u00a0", " ").replace("\u202f", " "), (lang, said)
+        assert harness("read", lang="fr", entry=entry)["summary"] == entry["result"]["summary"]

@@ -24,6 +24,8 @@ from tablee import registry
 from tablee.api import handle
 from tablee.errors import declared_codes
 
+pytestmark = pytest.mark.slow
+
 CODES = declared_codes()
 #: Values a mutation puts in place of another (whole floats are left out: another change
 #: reads 3.0 as 3 in the API layer).

@@ -212,21 +212,20 @@ def test_a_versality_test_from_a_phone_is_one_entry_with_its_draw_and_its_resolu
     assert "deck" not in public["request"] and "seed" not in json.dumps(public["request"])
 
 
-def test_the_pages_result_line_joins_the_referees_entry_and_nothing_else_changes():
+def test_the_pages_label_joins_the_referees_entry_and_its_result_line_stays_the_referees():
     doc = _pz_table()
     doc, answer = move(doc, MIRA, _pz_test(), seed=31)
     entry = next(e for e in doc["log"] if e["id"] == answer["logged"])
+    assert entry["result"]["summary"] == "Échec (Marge \u22124)"  # the referee's, from the roll
     after, _ = move(doc, MIRA, {"op": "live.log.label", "id": entry["id"], "label": "Mécanique (6) / ADR (4)",
                                 "summary": "Réussite (marge +3)"})
     labelled = next(e for e in after["log"] if e["id"] == entry["id"])
     assert labelled["label"] == "Mécanique (6) / ADR (4)"
-    assert labelled["result"] == {**entry["result"], "summary": "Réussite (marge +3)"}
+    assert labelled["result"] == entry["result"]  # the phone's result line is ignored
     assert labelled["request"] == entry["request"]
-    from tablee.errors import RulesError
-
-    with pytest.raises(RulesError) as info:
-        move(doc, MIRA, {"op": "live.log.label", "id": entry["id"], "label": "x", "summary": {"total": 99}})
-    assert info.value.code == "live.refused.invalid"
+    # (a result line of any shape is ignored the same way: never read)
+    again, _ = move(doc, MIRA, {"op": "live.log.label", "id": entry["id"], "label": "x", "summary": {"total": 99}})
+    assert next(e for e in again["log"] if e["id"] == entry["id"])["result"] == entry["result"]
 
 
 def test_a_passe_darmes_from_a_phone_is_logged_with_the_pv_lost_and_both_sides_dice():

@@ -23,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablee import referee, store
+from tablee import referee, referee_words, store
 from tablee.errors import RulesError
 from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
     LEA,
@@ -50,7 +50,7 @@ def test_a_waiting_rolls_words_are_its_entrys_label_and_change_nothing_else():
     assert bare["label"] == "2d6"  # a roll without words is logged under its expression
 
 
-def test_a_system_move_is_logged_under_its_words_and_result_line_at_once():
+def test_a_system_move_is_logged_under_its_words_at_once_and_its_result_line_is_the_referees():
     doc = _pz_table()
     bare_doc, bare = move(doc, MIRA, _pz_test(), seed=31)
     assert _entry(bare_doc, bare)["label"] == ""  # (what the words replace: no title at all)
@@ -58,7 +58,8 @@ def test_a_system_move_is_logged_under_its_words_and_result_line_at_once():
                          seed=31)
     entry = _entry(after, answer)
     assert entry["label"] == "Point Zéro : test"
-    assert entry["result"] == {**_entry(bare_doc, bare)["result"], "summary": "Réussite (marge +3)"}
+    # (the roll missed by 4: the phone's "Réussite" is not taken)
+    assert entry["result"] == {**_entry(bare_doc, bare)["result"], "summary": "Échec (Marge \u22124)"}
     assert entry["request"] == _entry(bare_doc, bare)["request"]
     assert entry["member"] == {"id": MIRA["id"], "name": MIRA["name"]}
 
@@ -68,13 +69,13 @@ def test_words_are_text_capped_and_name_no_one():
                                        "summary": "y" * 900}, seed=5)
     entry = _entry(doc, answer)
     assert entry["label"] == ("MJ  a lancé " + "x" * 300)[:200]
-    assert entry["result"]["summary"] == "y" * 500
+    assert "summary" not in entry["result"]  # a roll of dice has no result line, whatever the phone says
     assert entry["who"] == "Tom" and entry["member"]["id"] == TOM["id"]  # the link's, whatever the words say
     blank, answer = move(table(), TOM, {"op": "roll", "expr": "d6", "label": "  "}, seed=5)
     assert _entry(blank, answer)["label"] == "d6"  # empty words: as without
 
 
-@pytest.mark.parametrize("bad", [{"label": 5}, {"label": None}, {"label": ["x"]}, {"summary": {"total": 99}}])
+@pytest.mark.parametrize("bad", [{"label": 5}, {"label": None}, {"label": ["x"]}])
 def test_words_that_are_not_text_are_refused_and_change_nothing(bad):
     doc = table()
     with pytest.raises(RulesError) as info:
@@ -85,12 +86,13 @@ def test_words_that_are_not_text_are_refused_and_change_nothing(bad):
 
 def test_a_label_moves_own_label_is_its_field_not_its_words():
     """``live.log.label`` keeps its own ``label`` (the page's words for an entry, known after the
-    answer): the move's words are not taken out of it."""
+    answer): the move's words are not taken out of it. A result line it carries is not."""
     doc, answer = move(table(), LEA, {"op": "roll", "expr": "3d6", "label": "3d6"}, seed=8)
     after, _ = move(doc, LEA, {"op": "live.log.label", "id": answer["logged"], "label": "Saut du toit",
                                "summary": "Réussi"})
     entry = _entry(after, answer)
-    assert entry["label"] == "Saut du toit" and entry["result"]["summary"] == "Réussi"
+    assert entry["label"] == "Saut du toit" and "summary" not in entry["result"]
+    assert entry["result"] == _entry(doc, answer)["result"]
 
 
 def test_move_words_leaves_the_op_request_whole():
@@ -116,33 +118,38 @@ def test_a_moves_words_join_its_entry_and_change_nothing_else():
     assert answer == bare  # the op ran without them
     entry, plain = _entry(after, answer), _entry(bare_doc, bare)
     assert entry["label_words"] == EN_MOVE["label_words"] and entry["words_lang"] == "en"
-    assert entry["summary_words"] == EN_PAGE["summary_words"]
+    # the result line is the referee's (the roll missed by 4), said in the label's language
+    assert entry["summary_words"] == [["pointzero.ui.failure"], " (", ["pointzero.ui.margin"], " \u22124)"]
+    assert entry["result"]["summary"] == "Failure (Margin \u22124)"
     assert {k: v for k, v in entry.items() if k not in _WORDS and k != "result"} == {
-        k: v for k, v in plain.items() if k != "result"}
-    assert entry["result"] == {**plain["result"], "summary": EN_PAGE["summary"]}
+        k: v for k, v in plain.items() if k not in _WORDS and k != "result"}
+    assert entry["result"] == {**plain["result"], "summary": "Failure (Margin \u22124)"}
     assert not any(k in entry["request"] for k in _WORDS)  # never an input of the op
     assert store.record_ok("entry", entry)
-    # A phone of an older build sends none: its entry has none.
-    assert not any(k in plain for k in _WORDS)
+    # A phone of an older build sends no words: its label has none, its result line is French.
+    assert "label_words" not in plain and plain["words_lang"] == "fr"
 
 
 def test_the_pages_words_name_the_entry_the_referee_logged():
     doc, answer = move(_pz_table(), MIRA, {**_pz_test(), **EN_MOVE}, seed=31)
+    referees = _entry(doc, answer)
     after, _ = move(doc, MIRA, {"op": "live.log.label", "id": answer["logged"], **EN_PAGE})
     entry = _entry(after, answer)
-    assert (entry["label"], entry["result"]["summary"]) == (EN_PAGE["label"], EN_PAGE["summary"])
-    assert {k: entry[k] for k in _WORDS} == {k: EN_PAGE[k] for k in _WORDS}
+    # the label is the page's; the result line stays the referee's (the page's "Success" is not taken)
+    assert (entry["label"], entry["result"]["summary"]) == (EN_PAGE["label"], "Failure (Margin \u22124)")
+    assert entry["label_words"] == EN_PAGE["label_words"] and entry["words_lang"] == "en"
+    assert entry["summary_words"] == referees["summary_words"] and entry["result"] == referees["result"]
     # A label given again without words: the words of the one it replaced go (they would say it).
     again, _ = move(after, MIRA, {"op": "live.log.label", "id": answer["logged"], "label": "Saut du toit"})
     entry = _entry(again, answer)
-    assert "label_words" not in entry and entry["summary_words"] == EN_PAGE["summary_words"]
-    # Words in another language replace the others: an entry has one language.
+    assert "label_words" not in entry and entry["summary_words"] == referees["summary_words"]
+    # Label words in another language than the result line's are not kept (one language an entry).
     french = {"label": "3d6 · point de Tension", "label_words": ["3d6 · ", ["pointzero.ui.log_tension"]],
               "words_lang": "fr"}
     last, _ = move(again, MIRA, {"op": "live.log.label", "id": answer["logged"], **french})
     entry = _entry(last, answer)
-    assert entry["words_lang"] == "fr" and entry["label_words"] == french["label_words"]
-    assert "summary_words" not in entry and entry["result"]["summary"] == EN_PAGE["summary"]
+    assert entry["label"] == french["label"] and "label_words" not in entry and entry["words_lang"] == "en"
+    assert entry["summary_words"] == referees["summary_words"] and entry["result"] == referees["result"]
 
 
 MALFORMED = {
@@ -151,7 +158,7 @@ MALFORMED = {
     "long_text": {"label_words": ["a" * 201]},
     "key_type": {"label_words": [[12]]},
     "three_parts": {"label_words": [["k", {}, "x"]]},
-    "param_type": {"summary_words": [["pointzero.ui.margin", {"n": 3}]]},
+    "param_type": {"label_words": [["pointzero.ui.margin", {"n": 3}]]},
     "too_deep": {"label_words": [["k", {"a": [["k2", {"b": [["k3", {"c": [["k4"]]}]]}]]}]]},
     "too_large": {"label_words": [["k", {f"p{i}": "x" * 190 for i in range(8)}]] * 2},
     "lang": {"label_words": [["pointzero.ui.log_tension"]], "words_lang": "de"},
@@ -189,7 +196,10 @@ def test_words_without_their_text_or_their_language_are_not_kept():
     ]
     for carried in cases:
         after, answer = move(doc, MIRA, {**_pz_test(), **carried}, seed=31)
-        assert not any(k in _entry(after, answer) for k in _WORDS), carried
+        entry = _entry(after, answer)
+        assert "label_words" not in entry, carried
+        # (the referee's own result line, in French: none of the phone's)
+        assert entry["words_lang"] == "fr" and entry["summary_words"][0] == ["pointzero.ui.failure"], carried
 
 
 def test_words_never_sign_the_entry():
@@ -223,7 +233,7 @@ def test_a_versality_tests_words_are_its_resolutions():
                    "summary_words": ["Draw"], "words_lang": "en"}
     doc, drawn = move(doc, ana, {"op": "versality.test.draw", "character": {"id": "ana"}, **asked, **drawn_words},
                       seed=6)
-    assert _entry(doc, drawn)["summary_words"] == ["Draw"]
+    assert "summary_words" not in _entry(doc, drawn)  # a draw's outcome line is never the phone's
     pending = doc["systems"]["versality"]["pending"]["ana"]
     choice = {"choice": drawn["test"]["drawn"][0]["id"]} if pending["rule"] == "choose" else {}
     label = "Mental + Traquer · Épique"
@@ -233,4 +243,8 @@ def test_a_versality_tests_words_are_its_resolutions():
     entry = _entry(doc, resolved)
     assert entry["id"] == drawn["logged"] and entry["label"] == label
     assert (entry["label_words"], entry["words_lang"]) == (words, "fr")
-    assert "summary_words" not in entry and "summary" not in entry["result"]  # the draw's line is gone
+    # the result line is the referee's, from the resolution: its outcome and the card played
+    final, kind = resolved["result"]["final"], resolved["result"]["played"]["kind"]
+    assert entry["summary_words"][:3] == [[f"versality.outcome.{final}"], " — ",
+                                          ["versality.ui.played_card", {"card": [[f"versality.outcome.{kind}"]]}]]
+    assert entry["result"]["summary"].startswith(f"{referee_words.TEXTS['fr'][f'versality.outcome.{final}']} — ")

@@ -117,6 +117,7 @@ TABLES = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TABLES)
 def test_no_secret_survives_a_players_table_share(doc):

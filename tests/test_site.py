@@ -309,6 +309,7 @@ def stdlib() -> zipfile.ZipFile:
     yield from _open_archive("pyodide/python_stdlib.zip")
 
 
+@pytest.mark.slow  # checks every module of the standard library against its source
 def test_the_standard_library_is_pyodide_s_own_precompiled(stdlib, archive):
     """static/vendor/pyodide/python_stdlib.zip is the pinned Pyodide's archive with every
     module as a sourceless .pyc compiled from exactly its source

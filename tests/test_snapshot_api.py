@@ -33,6 +33,7 @@ def test_the_set_up_check_names_what_is_missing(tmp_path):
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.slow  # boots Pyodide in Node
 def test_a_snapshot_made_restores_answers_and_is_reseeded_each_time():
     """Under Node, with the vendored Pyodide and the module's own make/restore: the restored
     interpreter answers, has the pre-imports, draws other random numbers than the snapshot's

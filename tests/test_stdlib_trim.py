@@ -102,6 +102,7 @@ def run(stdlib: str, names: list[str], requests: list[dict], tmp: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # boots Pyodide in Node
 def test_the_trimmed_standard_library_imports_and_answers_as_the_whole_one(tmp_path):
     names = referenced(sources())
     assert "fastjsonschema" in names and "icepool" in names and "json" in names

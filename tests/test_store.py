@@ -321,6 +321,7 @@ NEAR_DOC = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(JSON | NEAR_DOC)
 def test_any_json_loads_or_fails_cleanly(value):

@@ -187,6 +187,7 @@ def test_hostile_ids_are_ordinary_ids():
     assert load_document(doc)[0] == doc
 
 
+@pytest.mark.slow
 def test_the_size_limit_is_measured_like_the_browser():
     """A document whose compact JSON fits is accepted even when the cheap estimate is above
     (many small numbers), and one just above is refused."""
@@ -327,6 +328,7 @@ def test_the_hang_guard_stops_what_never_returns():
             pass
 
 
+@pytest.mark.slow
 def test_loader_fuzz_ten_thousand_documents():
     """store.open over 10 000 generated and mutated documents: no crash (only store.* codes),
     none that never finishes (each has 60 s: a hang guard, not a benchmark), and every accepted

@@ -11,6 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Loads e2e/conftest.py's fixtures into a scratch folder's conftest (importing it under another
@@ -55,10 +59,16 @@ def test_every_browser_test_starts_with_the_suites_expect_timeout(tmp_path):
 
 def test_the_suite_runs_its_longest_tests_first_and_remembers_durations(tmp_path):
     """The root conftest orders tests by the durations of the last run (pytest's cache), longest
-    first, ties in collection order; with no cache, a browser test (e2e/) comes first."""
+    first, ties in collection order; with no cache, a browser test (e2e/, marked `browser`) comes
+    first, one marked `slow` before the others."""
     (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
     (tmp_path / "e2e").mkdir()
-    (tmp_path / "e2e" / "test_b.py").write_text("def test_browser():\n    pass\n")
+    (tmp_path / "e2e" / "test_b.py").write_text(
+        "import pytest\n"
+        "def test_browser():\n    pass\n"
+        "@pytest.mark.slow\n"
+        "def test_journey():\n    pass\n"
+    )
     (tmp_path / "a").mkdir()  # collected before e2e/: only the ordering puts the browser test first
     (tmp_path / "a" / "test_a.py").write_text(
         "import time\n"
@@ -66,19 +76,20 @@ def test_the_suite_runs_its_longest_tests_first_and_remembers_durations(tmp_path
         "def test_slow():\n    time.sleep(0.3)\n"
         "def test_also_quick():\n    pass\n"
     )
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = --strict-markers\nmarkers =\n    slow\n    browser\n")
 
-    def order() -> list[str]:
-        run = run_pytest(tmp_path, "--collect-only")
+    def order(*args: str) -> list[str]:
+        run = run_pytest(tmp_path, "--collect-only", *args)
         assert run.returncode == 0, run.stdout + run.stderr
         return [line.split("::")[-1] for line in run.stdout.splitlines() if "::" in line]
 
-    assert order() == ["test_browser", "test_quick", "test_slow", "test_also_quick"]
+    assert order() == ["test_journey", "test_browser", "test_quick", "test_slow", "test_also_quick"]
+    assert order("-m", "browser") == ["test_journey", "test_browser"]
     run = run_pytest(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     durations = json.loads((tmp_path / ".pytest_cache" / "v" / "tablee" / "durations").read_text())
     assert set(durations) == {"a/test_a.py::test_quick", "a/test_a.py::test_slow", "a/test_a.py::test_also_quick",
-                              "e2e/test_b.py::test_browser"}
+                              "e2e/test_b.py::test_browser", "e2e/test_b.py::test_journey"}
     assert durations["a/test_a.py::test_slow"] >= 0.3
     assert order()[0] == "test_slow"
     # a test file that is gone loses its durations at the end of the next run

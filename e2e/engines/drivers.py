@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -80,10 +81,23 @@ def call_source(source: str, args: tuple) -> str:
     return f"({source})(...{json.dumps(list(args), ensure_ascii=False)})"
 
 
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 class EnginePage:
-    """What FirefoxPage and WebKitPage share: the waits, written once on ``call``."""
+    """What FirefoxPage and WebKitPage share: the waits, written once on ``call``; the origins
+    this browser has opened (a test that needs a first visit of a site knows whether it has one)."""
 
     name = "?"
+    visited: set[str]
+
+    def went_to(self, url: str) -> None:
+        self.visited.add(origin(url))
+
+    def has_visited(self, url: str) -> bool:
+        return origin(url) in self.visited
 
     def call(self, source: str, *args):
         raise NotImplementedError
@@ -141,10 +155,12 @@ class FirefoxPage(EnginePage):
     name = "firefox"
 
     def __init__(self, width: int = 360, height: int = 740, prefs: dict | None = None) -> None:
+        self.visited = set()
         self.harness = NodeHarness(BRIDGE)
         self.version = self.harness("launch", executablePath=FIREFOX, width=width, height=height, prefs=prefs or {})
 
     def goto(self, url: str) -> None:
+        self.went_to(url)
         self.harness("goto", url=url)
 
     def reload(self) -> None:
@@ -215,6 +231,7 @@ class WebKitPage(EnginePage):
         from selenium.webdriver.webkitgtk.options import Options
         from selenium.webdriver.webkitgtk.service import Service
 
+        self.visited = set()
         self.xvfb = Xvfb()
         options = Options()
         browsers = sorted(glob.glob(MINIBROWSER_GLOB))
@@ -236,6 +253,7 @@ class WebKitPage(EnginePage):
         self.version = self.driver.capabilities.get("browserVersion", "?")
 
     def goto(self, url: str) -> None:
+        self.went_to(url)
         self.driver.get(url)
 
     def reload(self) -> None:

@@ -1,4 +1,4 @@
-"""The journeys every engine plays (e2e/test_engines_firefox.py, e2e/test_engines_webkit.py), written
+"""The journeys every engine plays (e2e/test_engines.py, parametrised by engine), written
 once on the page interface of e2e/engines/drivers.py: boot to ready with the engine's memory
 snapshot made, a reload that restores it, an offline reload (the server stopped: the service worker
 serves the app); each system's signature test (a character created through its page, a test with

@@ -39,17 +39,17 @@ state as any player sees it (the same filter as the public doc, :mod:`tablee.sha
 Three moves are the kernel's own (:mod:`tablee.referee_kernel`): ``live.character.save`` (a
 whole-sheet edit of one of the member's characters; a field the player view hides or blanks
 keeps the MJ's value; a new id is a character the player made, added and answered
-``created``), ``live.log.label`` (a page's words for the entry the referee logged for that
-member's move, matched by member id: its result line, known only after the answer) and
+``created``), ``live.log.label`` (a page's label for the entry the referee logged for that
+member's move, matched by member id: a label only, never its result line) and
 ``live.log.add`` (a roll-log line without a result, dated by the MJ's device and stamped with
 the member).
 
 A move carries its own words (:func:`move_words`): the ``label`` its entry is logged under
-(the phone's words for it, « lance des dés », or a roll's expression) and, when the page
-knows it before sending, its result line (``summary``); text only, capped, taken out of the
-request before the op runs. With them, how the phone worded them in its language
-(``label_words``, ``summary_words``, ``words_lang``: checked as a table's entry's words are), so
-every device reads the entry in its own.
+(the phone's words for it, « lance des dés », or a roll's expression); text only, capped,
+taken out of the request before the op runs. With it, how the phone worded it in its language
+(``label_words``, ``words_lang``: checked as a table's entry's words are), so every device
+reads the entry in its own. Never how it came out: the entry's result line is made by the
+referee from its own run (:mod:`tablee.referee_words`); a phone's ``summary`` is ignored.
 
 Who did it comes from the link: every entry the referee writes for a member carries
 ``member`` (its id and joined name), a Tension point is signed with the member's name
@@ -69,7 +69,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import held, share
+from . import held, referee_words, share
 from .errors import RulesError, declare
 from .referee_kernel import (
     KERNEL_MOVES,
@@ -93,6 +93,7 @@ declare(
     "live.refused.character",
     "live.refused.invalid",
     "live.refused.no_state",
+    "live.refused.no_fight",
     "live.refused.duplicate",
     "live.refused.result",
     "live.refused.malformed",
@@ -293,6 +294,37 @@ def run_op(request: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+#: What a system's first table state is made from when a move needs it and the MJ's table has
+#: none yet: the op ``<system>.state.new`` (its rules' defaults), seeded for a system whose new
+#: table shuffles (Théorem's 56 cards) with this number mixed into the move's seed, so the
+#: shuffle and the move's own draw never share one stream.
+_FIRST_STATE_SALT = 0x5EED_F1_57
+
+
+def _first_state(document: dict[str, Any], system: str, seed: int) -> dict[str, Any] | None:
+    """A player's first move of ``system`` on a table whose only content is characters: the
+    system's table state as its rules begin it, written on ``document`` (the referee's copy), so
+    a player plays as soon as their character exists. Nothing the MJ keeps secret is needed to
+    begin in any of the five systems: Point Zéro's gauge counts its points before the MJ sets
+    the scenario's threshold (rules/README.md, Point Zéro, "Jauge de Tension": "the gauge starts
+    empty and every Tension point a player uses goes into it"; Tension critique is only reached
+    once a threshold is set, :func:`tablee.systems.pointzero.tension.set_threshold` keeps the
+    gauge), Versality's first session begins with no catastrophe and no MJ token, SYSTMJ's in
+    Jeu libre, Théorem's with the 56 cards shuffled at the centre. None when the system has no
+    ``state.new`` op (the move is refused, ``live.refused.no_state``)."""
+    from .api import _find
+
+    name = f"{system}.state.new"
+    if not _find(name):
+        return None
+    request: dict[str, Any] = {"op": name}
+    if "seed" in OPS[name].schema["properties"]:
+        request["seed"] = (seed ^ _FIRST_STATE_SALT) % 2**53
+    state = run_op(request)["state"]
+    document["systems"] = {**document["systems"], system: state}
+    return state
+
+
 class _Answered(Exception):
     """An op's JSON error, passed on as the move's answer."""
 
@@ -318,11 +350,15 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         request["seed"] = seed
     touched: set[str] = set()
     state = document["systems"].get(spec.system) if spec.system is not None else None
+    if spec.system is not None and spec.needs_state and not isinstance(state, dict):
+        state = _first_state(document, spec.system, seed)
     if spec.system is not None and spec.part is not None:
         state = state.get(spec.part) if isinstance(state, dict) else None
     if spec.system is not None and not isinstance(state, dict):
         if spec.needs_state:
-            raise refuse("live.refused.no_state", system=spec.system)
+            # (a part the MJ opens: Unicreon's fight; a whole state no op makes: none yet)
+            raise refuse("live.refused.no_fight" if spec.part is not None else "live.refused.no_state",
+                         system=spec.system)
         state = None
     acting: dict[str, Any] | None = None
     signer: str | None = None  # the acting character's (or fighter's) name: the entry's ``who``
@@ -598,3 +634,36 @@ def _held_rev(request: dict[str, Any], source: dict[str, Any]) -> str:
 @op("live.moves", summary="The ops a player may send to the MJ's device as moves.")
 def _live_moves(request: dict[str, Any]) -> dict[str, Any]:
     return {"moves": sorted([*all_moves(), *KERNEL_MOVES])}
+
+
+@op(
+    "live.private_log",
+    properties={"entries": {"type": "array", "maxItems": 1000}},
+    required=("entries",),
+    summary="The entries the MJ sent to one player, as that player's private doc holds them: each "
+    "checked and filtered like a public entry (null for one the store refuses or a secret roll).",
+)
+def _live_private_log(request: dict[str, Any]) -> dict[str, Any]:
+    """:func:`tablee.share.addressed_view` of each entry, in order (static/js/live/hub.js
+    ``writePrivate``): no entry leaves the MJ's device unfiltered, whatever path it takes."""
+    return {"entries": [share.addressed_view(e) for e in request["entries"]]}
+
+
+@op(
+    "live.outcome_words",
+    properties={"name": {"type": "string", "maxLength": 100}, "request": {"type": "object"},
+                "answer": {"type": "object"}, "lang": {"type": "string", "maxLength": 8}},
+    required=("name", "answer"),
+    summary="The result line and its words an op's answer gives a log entry (the referee's, and "
+    "what « Vérifier / rejouer » compares an entry's with).",
+)
+def _outcome_words(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"summary", "words", "lang", "known"}`` of an op's answer (:func:`tablee.referee_words.outcome`);
+    ``summary`` None when the op has no outcome words, ``known`` false when the rules give its
+    line no words here (a draw's line is its page's: not judged)."""
+    name = request["name"]
+    found = referee_words.outcome(name, request.get("request", {}), request["answer"], request.get("lang", "fr"))
+    if found is None:
+        return {"summary": None, "words": None, "lang": None, "known": name in referee_words.OUTCOMES or name == "roll"}
+    text, words, lang = found
+    return {"summary": text, "words": words, "lang": lang, "known": True}

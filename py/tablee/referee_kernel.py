@@ -10,8 +10,9 @@ carries it (``member``: ``{"id", "name"}``, store schema) besides its ``who`` (t
 character's name, as the same action made on the MJ's device signs it): a phone that renames
 its character "MJ" or to another player's character's name changes what ``who`` reads, never
 ``member``, and ``live.log.label`` is allowed only on an entry whose ``member.id`` is the
-member's; the words a move carries (its entry's label and result line) are text and name
-nothing. A Tension point (Point Zéro) has only a ``who``: it is the :func:`signature`, the
+member's; the words a move carries (its entry's label) are text and name nothing, and the
+result line is the referee's (:mod:`tablee.referee_words`). A Tension point (Point Zéro)
+has only a ``who``: it is the :func:`signature`, the
 character's name with the member's ("Aube (Léa)").
 
 The log keeps at most ``store.MAX_LOG`` entries. A member's entry never pushes one of the MJ's
@@ -29,6 +30,7 @@ from typing import Any
 from . import share, store
 from .errors import RulesError
 from .referee_log import RECIPES
+from .referee_words import outcome
 from .registry import SYSTEM_IDS
 from .store_records import WORDS_KEYS, words_problem
 from .tree import clone
@@ -38,7 +40,7 @@ __all__ = ["KERNEL_MOVES", "add_entry", "append", "label_entry", "log_run", "mov
 
 #: The moves every system shares (run here, not by an op).
 KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
-#: The longest result line a phone's page gives its move's entry (``live.log.label``).
+#: The longest result line an entry keeps.
 _MAX_SUMMARY = 500
 #: Answer keys read as the total a log entry shows, in this order.
 _TOTALS = ("total", "roll", "raw", "score")
@@ -50,28 +52,33 @@ def refuse(code: str, **params: Any) -> RulesError:
 
 
 #: A move's own words (:func:`move_words`): the text's key, its longest text, the key of its words.
-_TEXTS = (("label", 200, "label_words"), ("summary", _MAX_SUMMARY, "summary_words"))
+_TEXTS = (("label", 200, "label_words"),)
+#: What a phone may send of a result line, never kept: the referee words the outcome itself.
+_IGNORED = ("summary", "summary_words")
 
 
 def move_words(move: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(the move without its words, its words)``: the ``label`` a phone's move carries (the
-    words it waits and is logged under: « lance des dés », an expression, the page's own label)
-    and the ``summary`` a page words its result with when it knows it before sending. They
-    travel with the move, so its entry is never logged under its bare op, and no second move
-    (``live.log.label``) is needed to name it. Text only, cut to 200 and 500 characters,
-    control characters made spaces; anything else than text is refused
-    (``live.refused.invalid`` naming the field). Only the entry's title and result line: never
-    who did it (the link says that), never an input of the op.
+    words it waits and is logged under: « lance des dés », an expression, the page's own label).
+    It travels with the move, so its entry is never logged under its bare op, and no second
+    move (``live.log.label``) is needed to name it. Text only, cut to 200 characters, control
+    characters made spaces; anything else than text is refused (``live.refused.invalid``
+    naming the field). Only the entry's title: never who did it (the link says that), never an
+    input of the op, never how it came out: a ``summary`` and ``summary_words`` the phone sends
+    are dropped unread (the result line is the referee's, :mod:`tablee.referee_words`).
 
-    With them, how the phone worded them (static/js/views/log-words.js ``withWords``), so every
-    device reads the entry in its own language: ``label_words``, ``summary_words`` and
-    ``words_lang``, checked as a table's log entry's words are (:func:`tablee.store_records.words_problem`:
-    the same bounds and shape, catalogue keys and text, nothing else); words out of them are
-    refused (``live.refused.invalid`` naming the key). They are optional (a phone of an older
-    build sends none), kept only with the text they word and the language they were said in
-    (words without it are never read: log-words.js ``stillSays``). They say the label and the
-    result line in catalogue texts, never who did it: the entry's ``who`` and ``member`` are the
-    link's whatever they say."""
+    With it, how the phone worded it (static/js/views/log-words.js ``withWords``), so every
+    device reads the entry in its own language: ``label_words`` and ``words_lang``, checked as
+    a table's log entry's words are (:func:`tablee.store_records.words_problem`: the same
+    bounds and shape, catalogue keys and text, nothing else); words out of them are refused
+    (``live.refused.invalid`` naming the key). They are optional (a phone of an older build
+    sends none), kept only with the text they word and the language they were said in (words
+    without it are never read: log-words.js ``stillSays``). They say the label in catalogue
+    texts, never who did it: the entry's ``who`` and ``member`` are the link's whatever they
+    say."""
+    # A phone's result line is never taken (:mod:`tablee.referee_words` makes it from the
+    # answer): its ``summary`` and their words are dropped unread, whatever they hold.
+    move = {k: v for k, v in move.items() if k not in _IGNORED}
     words: dict[str, Any] = {}
     for key, cap, _ in _TEXTS:
         if key not in move:
@@ -95,27 +102,41 @@ def move_words(move: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return {k: v for k, v in move.items() if k not in carried}, words
 
 
-def worded(entry: dict[str, Any], words: dict[str, Any], *, label: bool, summary: bool) -> dict[str, Any]:
-    """``entry`` (a copy) with the words (:func:`move_words`) of what a move just set of it: its
-    label (``label``) and its result line (``summary``); the words of a text set without words
-    go (they would say the text it replaced). Words kept from before stay when they were said
-    in the language of the new ones: an entry has one ``words_lang``."""
+def worded(entry: dict[str, Any], words: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` (a copy) with the words (:func:`move_words`) of the label a move just set of
+    it; the words of a label set without words go (they would say the text it replaced). An
+    entry has one ``words_lang``: label words said in another language than the result line's
+    (the referee's, :func:`outcome_into`) are not kept (the label shows as written)."""
     out = dict(entry)
     lang = words.get("words_lang")
-    if lang is not None and out.get("words_lang") != lang:
-        for _, _, said in _TEXTS:
-            out.pop(said, None)
-    for key, _, said in _TEXTS:
-        if (label if key == "label" else summary):
-            if said in words:
-                out[said] = clone(words[said])
-            else:
-                out.pop(said, None)
-    if any(said in out for _, _, said in _TEXTS) and (lang or out.get("words_lang")):
-        out["words_lang"] = lang or out["words_lang"]
+    if "label_words" in words and (out.get("summary_words") is None or out.get("words_lang") in (None, lang)):
+        out["label_words"] = clone(words["label_words"])
+        out["words_lang"] = lang
     else:
+        out.pop("label_words", None)
+    if not any(said in out for said in ("label_words", "summary_words")):
         for said in WORDS_KEYS:
             out.pop(said, None)
+    return out
+
+
+def outcome_into(entry: dict[str, Any], name: str, request: Any, answer: Any) -> dict[str, Any]:
+    """``entry`` (a copy) with the result line the referee makes from op ``name``'s ``answer``
+    (:func:`tablee.referee_words.outcome`: ``result.summary`` and ``summary_words``, said in
+    the language of the entry's label words, else French); without one (a roll of dice, an op
+    without outcome words) the entry has no result line at all."""
+    out = dict(entry)
+    result = {k: v for k, v in out.get("result", {}).items() if k != "summary"}
+    out.pop("summary_words", None)
+    found = outcome(name, request, answer, out.get("words_lang") or "fr")
+    if found is not None:
+        text, said, lang = found
+        result["summary"] = text[:_MAX_SUMMARY]
+        out["summary_words"] = said
+        out["words_lang"] = lang
+    elif "label_words" not in out:
+        out.pop("words_lang", None)
+    out["result"] = result
     return out
 
 
@@ -196,8 +217,9 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
     test (:func:`_join_draw`).
 
     ``words``: the move's own words (:func:`move_words`): its ``label`` is the entry's (else a
-    roll's expression, else none), its ``summary`` the result line, each with how the phone
-    worded it when it did (``label_words``, ``summary_words``, ``words_lang``: :func:`worded`)."""
+    roll's expression, else none), with how the phone worded it when it did (``label_words``,
+    ``words_lang``: :func:`worded`). The result line is the referee's, made from ``answer``
+    (:func:`outcome_into`); a plain roll has none."""
     words = words or {}
     # A character record in the request (an actor's, or one a phone sent along: Unicreon's
     # opposition) is logged as its id: a full record may hold what only the MJ sees.
@@ -224,18 +246,16 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
     if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
         result = {k: v for k, v in result.items()
                   if isinstance(v, (int, str, bool)) or v is None or k in ("verify", "terms")}
-    if "summary" in words:
-        result = {**result, "summary": words["summary"][:_MAX_SUMMARY]}
     signed = who if isinstance(who, str) and who else _member_name(member)
     if name == "versality.test.resolve":
-        joined = _join_draw(out, member, logged, result, now, words)
+        joined = _join_draw(out, member, logged, result, now, words, answer)
         if joined is not None:
             return joined
     entry = {"id": _entry_id(seed, now), "at": now, "kind": spec.kind or name, "system": spec.system,
              "who": signed[: store.MAX_NAME], "member": stamp(member),
              "label": words.get("label", str(request.get("expr", "")) if name == "roll" else "")[:200],
              "request": logged, "result": result}
-    entry = worded(entry, words, label=True, summary=True)
+    entry = outcome_into(worded(entry, words), name, request, answer)
     if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
         entry["system"] = name.split(".")[0]
     checked = share.share("entry", entry, "mj")
@@ -245,15 +265,15 @@ def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, r
 
 
 def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, Any], result: dict[str, Any],
-               now: str, words: dict[str, Any] | None = None) -> str | None:
+               now: str, words: dict[str, Any] | None = None, answer: Any = None) -> str | None:
     """A Versality resolution (001_28decc945b538010.txt, "Le tirage": the card played) logged
     as the page logs a test: one entry, the draw's (its request with the deck, the count and
     the seed that replay it, its ``verify``), the resolution's request under ``resolve`` and
     its outcome in the result (static/js/systems/versality/test.js). The entry replaced is the
     member's last draw of that character not resolved yet; None when there is none (the
     resolution is then logged alone). The resolution's seed is not logged: it reshuffles the
-    hidden deck. The resolution's own label, when it carries one, names the test; its result
-    line is the resolution's, and so are their words (:func:`worded`)."""
+    hidden deck. The resolution's own label, when it carries one, names the test, with its
+    words (:func:`worded`); its result line is the referee's (:func:`outcome_into`)."""
     words = words or {}
     label = words.get("label")
     cid = logged.get("character_id")
@@ -275,7 +295,7 @@ def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, An
     if len(json.dumps(merged["result"])) > store.MAX_ENTRY_SIZE:
         merged["result"] = {k: v for k, v in merged["result"].items()
                             if isinstance(v, (int, str, bool)) or v is None or k == "verify"}
-    merged = worded(merged, words, label=bool(label), summary=True)
+    merged = outcome_into(worded(merged, words) if label else merged, "versality.test.resolve", logged, answer)
     checked = share.share("entry", merged, "mj")
     out["log"] = [*out["log"][:at], checked, *out["log"][at + 1:]]
     return checked["id"]
@@ -378,28 +398,21 @@ def label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str
     """``live.log.label``: the label a phone's page gives the entry the referee logged for that
     phone's move (the page words it: "Force (45)"): text only, on an entry the referee wrote
     (id ``live-…``) for this member, matched by member id (``member.id``), never by the name
-    it shows; its request and result stay the referee's. The page's result line (``summary``,
-    text: "Réussite normale (score 12)") may come with it, as the page writes it on one device
-    (the words of the referee's outcome, in the phone's language): it becomes the entry's
-    ``result.summary``, and nothing else of the result changes. Each with how the page worded
-    it (``label_words``, ``summary_words``, ``words_lang``), checked as a move's words are
-    (:func:`move_words`); a label or a result line given without words loses the words of
-    the one it replaces (:func:`worded`)."""
-    eid, label, summary = move.get("id"), move.get("label"), move.get("summary")
+    it shows; its request and result stay the referee's, its result line too: a ``summary``
+    (and its words) the move carries is ignored, as a move's is (:func:`move_words`), so a
+    player never picks the outcome words after seeing the dice. The label comes with how the
+    page worded it (``label_words``, ``words_lang``), checked as a move's words are; a label
+    given without words loses the words of the one it replaces (:func:`worded`)."""
+    eid, label = move.get("id"), move.get("label")
     if not isinstance(eid, str) or not eid.startswith("live-") or not isinstance(label, str):
         raise refuse("live.refused.invalid", field="label")
-    if summary is not None and not isinstance(summary, str):
-        raise refuse("live.refused.invalid", field="summary")
     _, words = move_words(move)
     at = next((i for i, e in enumerate(document["log"]) if isinstance(e, dict) and e.get("id") == eid), -1)
     signer = document["log"][at].get("member") if at >= 0 else None
     if not (isinstance(signer, dict) and signer.get("id") == member["id"]):
         raise refuse("live.refused.label")  # another's entry, the MJ's, or one this referee did not write
-    entry = {**document["log"][at], "label": label[:200]}
-    summed = bool(summary) and isinstance(entry.get("result"), dict)
-    if summed:
-        entry["result"] = {**entry["result"], "summary": summary[:_MAX_SUMMARY]}
-    entry = worded(entry, words, label=True, summary=summed)
+    text = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in label[:200])
+    entry = worded({**document["log"][at], "label": text}, words)
     try:
         checked = share.share("entry", entry, "mj")
     except RulesError:

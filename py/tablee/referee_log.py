@@ -6,10 +6,10 @@ the deck as it stood), its result line (the total, the dice as ``terms``) and a 
 record (the digest of the answer's outcome fields, static/js/views/verify.js ``verifyRecord``),
 which "Vérifier / rejouer" replays and compares. The referee logs a phone's move from its own
 run (:func:`tablee.referee_kernel.log_run`); this module gives that entry the same request and
-result fields, op by op (:data:`RECIPES`), from the op's answer. The words (the label and the
-summary line, in the phone's language) come with the move itself when the phone knows them
-before sending (:func:`tablee.referee.move_words`: the words it waits under, a roll's
-expression), and a page's result line known only from the answer with ``live.log.label``.
+result fields, op by op (:data:`RECIPES`), from the op's answer. The label (in the phone's
+language) comes with the move itself (:func:`tablee.referee.move_words`: the words it waits
+under, a roll's expression) or with ``live.log.label``; the result line is the referee's own
+(:mod:`tablee.referee_words`).
 
 The digest is the page's, byte for byte (:func:`digest`: canonical JSON, keys sorted, then
 FNV-1a twice over the UTF-16 code units), so a replay on the MJ's device compares an entry

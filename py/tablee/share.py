@@ -38,9 +38,11 @@ __all__ = [
     "SECRET_ROLL",
     "SHARE_FILTERS",
     "ShareFilter",
+    "addressed_view",
     "conceal_cards",
     "container_changes",
     "deal_hidden",
+    "entry_view",
     "list_changes",
     "pack_link",
     "project",
@@ -198,6 +200,59 @@ def _character(character: dict[str, Any], audience: str) -> dict[str, Any]:
     return fn(clone(character)) if fn else clone(character)
 
 
+def _record_in_entry(node: Any) -> bool:
+    """Whether ``node`` is a character record a log entry carries (a page logs an op's request
+    and answer as they were: Unicreon's health ops hold the whole character)."""
+    return isinstance(node, dict) and isinstance(node.get("id"), str) and node.get("system") in SYSTEM_IDS \
+        and isinstance(node.get("name"), str)
+
+
+def _records_filtered(node: Any, depth: int = 0) -> Any:
+    """``node`` with every character record in it (:func:`_record_in_entry`) as its system's
+    player filter makes it (a secret blanked: Unicreon's terrible secret, 004_12a5de9999b9d0ad.txt,
+    "Le terrible secret", is kept from the other players), or only its id when that filter
+    cannot read it. The store bounds an entry's depth; past 64 levels a node goes."""
+    if depth > 64:
+        return None
+    if isinstance(node, list):
+        return [_records_filtered(v, depth + 1) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if depth > 0 and _record_in_entry(node):
+        fn = _filters(node["system"]).character
+        try:
+            node = fn(clone(node)) if fn else node
+        except Exception:  # (a partial record the filter cannot read: its id only)
+            return {"id": node["id"]}
+        return {k: ("" if k == "secret" else _records_filtered(v, depth + 1)) for k, v in node.items()}
+    return {k: _records_filtered(v, depth + 1) for k, v in node.items()}
+
+
+def entry_view(entry: dict[str, Any]) -> dict[str, Any]:
+    """The one player filter of a log entry that passed the store's check, whatever path it
+    leaves the MJ's device by (the live table's public doc, a player's private doc, a share link
+    of the entry or of the table): its system's log filter (a seed, a hidden pile's order, the
+    MJ's fields), then every character record it carries through that record's system's
+    player filter (:func:`_records_filtered`), and no system state its request or result holds."""
+    fn = _filters(entry["system"]).log_entry if entry["system"] is not None else None
+    view = _records_filtered(fn(entry) if fn else entry)
+    for part in ("request", "result"):
+        # (a system's whole state a page logged with its op: the MJ's, never a player's)
+        if isinstance(view.get(part), dict) and isinstance(view[part].get("state"), dict):
+            view[part] = {k: v for k, v in view[part].items() if k != "state"}
+    return view
+
+
+def addressed_view(entry: Any) -> dict[str, Any] | None:
+    """An entry the MJ sent to one player (``to``: a member id), as that player's private doc
+    holds it: checked by the store and filtered by :func:`entry_view`, like a public one; None
+    for an entry the store refuses or a secret roll of the MJ's (``to`` is ``mj``)."""
+    if not store.record_ok("entry", entry) or entry.get("to") == SECRET_ROLL:
+        return None
+    view = entry_view(clone(entry))
+    return view if store.record_ok("entry", view) else None
+
+
 def _entry(entry: Any, audience: str) -> dict[str, Any]:
     # The store's own check of a log entry: open a table holding only this entry.
     doc = store.new_document("Table", "fr")
@@ -210,10 +265,9 @@ def _entry(entry: Any, audience: str) -> dict[str, Any]:
     if audience == "player" and "to" in checked:
         # A secret roll, or a result the MJ sent to one player only: never in a player's share.
         raise RulesError("share.private_entry")
-    if audience == "mj" or checked["system"] is None:
+    if audience == "mj":
         return checked
-    fn = _filters(checked["system"]).log_entry
-    return fn(checked) if fn else checked
+    return entry_view(checked)
 
 
 def _table(document: Any, audience: str) -> dict[str, Any]:
@@ -231,8 +285,7 @@ def _table(document: Any, audience: str) -> dict[str, Any]:
     for entry in doc["log"]:
         if "to" in entry:
             continue  # the MJ's secret rolls and what was sent to one player only (its private doc)
-        fn = _filters(entry["system"]).log_entry if entry["system"] is not None else None
-        out_log.append(fn(entry) if fn else entry)
+        out_log.append(entry_view(entry))
     doc["log"] = out_log
     for sid in list(doc["systems"]):
         fn = _filters(sid).state
@@ -289,7 +342,7 @@ def _record_view(kind: str, system: str | None, record: Any) -> Any:
     elif kind == "entry":
         if "to" in data:
             return _HIDDEN
-        fn = _filters(data["system"]).log_entry if data["system"] is not None else None
+        fn = entry_view
     else:
         fn = _filters(system).state
     view = fn(data) if fn else data

@@ -220,6 +220,8 @@ export const app = {
     noteExport();
   },
 
+  /** Show a notice above the page: `text` (and each action's `label`) a string, or the function
+   * that makes it, said again in the language of each drawing (a switch of language reaches it). */
   notify(kind, text, actions = []) {
     const id = newId("notice");
     notices.push({ id, kind, text, actions });

@@ -28,7 +28,7 @@ import { toastKind } from "./undo-bar.js";
 /** Every file the app downloads confirms itself: a notice names the file (storage.downloadBlob). */
 function confirmDownload(event) {
   const file = event.detail?.filename;
-  if (typeof file === "string") app.notify("status", t("download.done", { file }));
+  if (typeof file === "string") app.notify("status", () => t("download.done", { file }));
 }
 
 /**
@@ -41,13 +41,13 @@ function setAside(raw, messageKey, params = {}) {
   const key = backup(raw);
   if (key) {
     setWriteBlock(null);
-    app.notify("error", t(messageKey, { ...params, key: backupLabel(key) }));
+    app.notify("error", () => t(messageKey, { ...params, key: backupLabel(key) }));
     persist();
     return key;
   }
   setWriteBlock("backup");
-  app.notify("error", t("storage.backup_failed"), [
-    { label: t("storage.download_saved"), dismiss: false, run: () => downloadBlob(`tablee-sauvegarde-${todayStamp()}.json`, new Blob([raw], { type: "application/json" })) },
+  app.notify("error", () => t("storage.backup_failed"), [
+    { label: () => t("storage.download_saved"), dismiss: false, run: () => downloadBlob(`tablee-sauvegarde-${todayStamp()}.json`, new Blob([raw], { type: "application/json" })) },
   ]);
   setSaveState({ kind: "blocked" });
   return null;
@@ -77,9 +77,9 @@ async function validateSaved(saved) {
       renderAll();
       return;
     }
-    app.notify("status", t("storage.migrated", { from: response.migrated_from }));
+    app.notify("status", () => t("storage.migrated", { from: response.migrated_from }));
   }
-  if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
+  if (response.quarantined > 0) app.notify("warning", () => tn("quarantine.found", response.quarantined));
   setWriteBlock(null);
   app.doc = response.document;
   if (changed || currentSaveState()) persist();
@@ -190,7 +190,7 @@ export async function boot() {
   if (saved.status === "unusable") setAside(saved.raw, `storage.unusable.${saved.reason}`);
   // An older layout or a record to set apart: nothing is written before the engine opened it.
   if (saved.status === "needs-engine") setWriteBlock("engine");
-  if (saved.status === "no-storage") app.notify("warning", t("storage.unavailable"));
+  if (saved.status === "no-storage") app.notify("warning", () => t("storage.unavailable"));
   if (navigator.storage?.persist) navigator.storage.persist().catch(() => {});
 
   document.getElementById("lang-toggle").addEventListener("click", async () => {
@@ -198,9 +198,11 @@ export async function boot() {
     await ensureLanguage(next);
     chooseLanguage(next); // the device's language, kept apart from any table
     setLanguage(next);
+    // The table's field follows (a new table's language), but the switch is the device's: no
+    // change of the table to undo, no notice naming one.
     app.update((doc) => {
       doc.language = next;
-    });
+    }, { record: false });
   });
   window.addEventListener("hashchange", () => onRoute());
   window.addEventListener("storage", onStorage);
@@ -225,7 +227,7 @@ export async function boot() {
     if (state === "loading" && wasIdle) return;
     if (state === "ready" && !detail.limits.error) app.limits = detail.limits;
     if (state === "failed" && wasReady) {
-      app.notify("error", t("engine.stopped"), [{ label: t("storage.reload"), run: () => location.reload() }]);
+      app.notify("error", () => t("engine.stopped"), [{ label: () => t("storage.reload"), run: () => location.reload() }]);
     }
     describeWhenNeeded();
     renderAll();
@@ -266,8 +268,8 @@ export async function boot() {
       // app.limits came with the engine's readiness (engine.js's probe is store.limits).
       if (saved.status === "ok" || saved.status === "needs-engine") await validateSaved(saved);
     })
-    .catch((error) => app.notify("error", t(error?.hung ? "engine.hung" : "engine.failed_detail"), [
-      { label: t("storage.reload"), run: () => location.reload() },
+    .catch((error) => app.notify("error", () => t(error?.hung ? "engine.hung" : "engine.failed_detail"), [
+      { label: () => t("storage.reload"), run: () => location.reload() },
     ]));
 }
 

@@ -82,7 +82,7 @@ export async function startEngineSoon() {
  * unpacked by py/worker.py when first needed), given as an object with absolute URLs. Given as
  * the file's URL, the worker would fetch pyscript.toml and then PyScript's TOML parser
  * before it even starts fetching Pyodide: two round trips on the engine's critical path.
- * tests/test_perf14.py checks that WORKER_FILES is exactly pyscript.toml's [files].
+ * tests/test_boot_serving_and_preloads.py checks that WORKER_FILES is exactly pyscript.toml's [files].
  */
 export const WORKER_FILES = {
   "./static/vendor/tablee.zip": "./*",

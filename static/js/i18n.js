@@ -253,6 +253,8 @@ function schemaSentence(params, field) {
 /** A `reason` param is a code: show its words (store.reason.*, or the system problem it names);
  * a schema violation (`rule`) replaces the validator's English `detail` with a sentence. */
 function readableParams(params, field) {
+  // A game is named as people know it (« Point Zéro »), never by its id (`pointzero`).
+  if (typeof params.system === "string" && has(`nav.${params.system}`)) params = { ...params, system: t(`nav.${params.system}`) };
   if (typeof params.rule === "string") {
     const detail = schemaSentence(params, field);
     params = { ...params, detail, reason: params.reason ?? detail };

@@ -6,13 +6,16 @@ import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
 // app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
 import { call } from "./engine.js";
-import { language, t, tn } from "./i18n.js";
+import { language, said, t, tn } from "./i18n.js";
+import { shownTableName } from "./storage.js";
 import * as undo from "./undo.js";
 import { currentView, failedViews, loadSystemView, parseRoute, SYSTEM_VIEWS } from "./routes.js";
 import { currentSaveState } from "./save-queue.js";
 import { dropToastOfAnotherPage, toastBar } from "./undo-bar.js";
 
-/** The notices shown above the page (app.notify): {id, kind, text, actions}. */
+/** The notices shown above the page (app.notify): {id, kind, text, actions}; a text or an
+ * action's label given as the function that makes it (i18n.said) is said again in the language
+ * of each drawing, so a switch of language reaches the notices already shown. */
 export const notices = [];
 
 /** One persistent line while the table is not saved (never a stack of notices). */
@@ -31,14 +34,14 @@ function saveStateLine() {
   </div>`;
 }
 
-export function renderNotices() {
+export function renderNotices({ keepClear = true } = {}) {
   render(
     html`${saveStateLine()}${toastBar()}${notices.map(
       (n) => html`<div class="notice ${n.kind}" role=${n.kind === "error" ? "alert" : "status"}>
-        <p>${n.text}</p>
+        <p>${said(n.text)}</p>
         <div class="row">
           ${n.actions.map(
-            (a) => html`<button type="button" @click=${() => { a.run(); if (a.dismiss !== false) app.dismiss(n.id); }}>${a.label}</button>`,
+            (a) => html`<button type="button" @click=${() => { a.run(); if (a.dismiss !== false) app.dismiss(n.id); }}>${said(a.label)}</button>`,
           )}
           <button type="button" @click=${() => app.dismiss(n.id)} aria-label=${t("notice.dismiss")}>✕</button>
         </div>
@@ -46,7 +49,7 @@ export function renderNotices() {
     )}`,
     document.getElementById("notices"),
   );
-  undo.keepFocusClear(document.querySelector("#notices .undo-toast"));
+  if (keepClear) keepClearOfToast();
 }
 
 /** Set a text or an attribute only when it differs: the chrome is drawn again on every render,
@@ -61,9 +64,9 @@ function setAttr(element, name, value) {
 }
 
 export function renderChrome() {
-  const title = `Tablée — ${app.doc.name}`;
+  const title = `Tablée — ${shownTableName(app.doc.name, t("table.default_name"))}`;
   if (document.title !== title) document.title = title;
-  setText(document.getElementById("table-name"), app.doc.name);
+  setText(document.getElementById("table-name"), shownTableName(app.doc.name, t("table.default_name")));
   const toggle = document.getElementById("lang-toggle");
   const other = language() === "fr" ? "en" : "fr";
   // The button names the other language in that language ("English", "Français").
@@ -137,10 +140,35 @@ function notifyDocument() {
   }
 }
 
+/** The undo notice is fixed over the page's bottom: the focused control and every enabled
+ * button are kept clear of it (undo.js keepButtonsClear: the notice rises above them, or the
+ * page scrolls when it cannot), after each drawing of the notices and of the page. */
+function keepClearOfToast() {
+  const bar = document.querySelector("#notices .undo-toast");
+  if (!bar) return;
+  watchScrolls();
+  undo.keepButtonsClear(bar);
+}
+
+/** A page also moves without being drawn again (a result brought into view, the person
+ * scrolling): once it comes to rest with the notice shown, no enabled button stays under it. */
+let scrollsWatched = false;
+let settling = null;
+function watchScrolls() {
+  if (scrollsWatched) return;
+  scrollsWatched = true;
+  const settle = () => {
+    clearTimeout(settling);
+    settling = setTimeout(keepClearOfToast, 150);
+  };
+  addEventListener("scroll", settle, { passive: true });
+  addEventListener("resize", settle, { passive: true });
+}
+
 export function renderAll() {
   notifyDocument();
   renderChrome();
-  renderNotices();
+  renderNotices({ keepClear: false }); // (the page is drawn next: kept clear once it is)
   const view = currentView();
   const main = document.getElementById("main");
   if (!view) {
@@ -149,6 +177,7 @@ export function renderAll() {
   }
   try {
     render(html`${quarantineBanner()}${view.render(app)}`, main);
+    keepClearOfToast();
   } catch (error) {
     // A page that cannot draw this table says so (the table itself is untouched) instead of
     // leaving a blank page.
@@ -194,14 +223,41 @@ export function describeWhenNeeded() {
   });
 }
 
+/** The address the next page opened by openAtTop() is (null: none asked). */
+let openingAtTop = null;
+
+/**
+ * Open `hash` with its top in view and the focus in its first field (a new character's sheet
+ * after « Créer »: the name, the type and the first creation step, never the page scrolled
+ * where the list's button was).
+ */
+export function openAtTop(hash) {
+  openingAtTop = hash;
+  if (location.hash === hash) onRoute();
+  else location.hash = hash;
+}
+
+/** The first field of the page (its name, on a sheet), or null. */
+function firstField(main) {
+  return [...main.querySelectorAll("input, select, textarea")]
+    .find((el) => el.type !== "hidden" && !el.disabled && el.getClientRects().length) ?? null;
+}
+
 export async function onRoute(focus = true) {
   const { route, params, unreadable } = parseRoute();
   app.route = route;
   app.params = params;
   dropToastOfAnotherPage();
-  if (unreadable) app.notify("warning", t("route.unreadable"));
+  if (unreadable) app.notify("warning", () => t("route.unreadable"));
   describeWhenNeeded();
   await loadSystemView(route);
   renderAll();
-  if (focus) document.getElementById("main").focus({ preventScroll: true });
+  const main = document.getElementById("main");
+  if (openingAtTop !== null && openingAtTop === location.hash) {
+    openingAtTop = null;
+    window.scrollTo({ top: 0, behavior: "instant" });
+    (firstField(main) ?? main).focus({ preventScroll: true });
+    return;
+  }
+  if (focus) main.focus({ preventScroll: true });
 }

@@ -302,8 +302,9 @@ function offerBack(refused) {
   const shown = offered ? notices.findIndex((n) => n.id === offered.id) : -1;
   if (shown >= 0) notices.splice(shown, 1);
   const changes = [...(shown >= 0 ? offered.changes : []), ...refused.map((r) => r.change)];
-  const text = tn("save.refused_at_write", changes.length, { reason: refusalText(refused[refused.length - 1].problem) });
-  const id = app.notify("error", text, [{ label: t("save.retry"), run: () => retryRefused(changes) }]);
+  const problem = refused[refused.length - 1].problem;
+  const text = () => tn("save.refused_at_write", changes.length, { reason: refusalText(problem) });
+  const id = app.notify("error", text, [{ label: () => t("save.retry"), run: () => retryRefused(changes) }]);
   offered = { id, changes };
 }
 

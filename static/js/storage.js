@@ -11,6 +11,16 @@ export const BACKUP_PREFIX = "tablee.backup.";
 export const SCHEMA = 1;
 export const LOG_LIMIT = 1000;
 
+/** The names a new table is given, one per language (`table.default_name`): a table still
+ * bearing one is shown under the name of the language on screen (never « My table » in French). */
+export const DEFAULT_TABLE_NAMES = Object.freeze(["Ma table", "My table"]);
+
+/** The table's name as shown: its own, or the default name in the current language (`defaultName`)
+ * when it still bears a default one. */
+export function shownTableName(name, defaultName) {
+  return DEFAULT_TABLE_NAMES.includes(name) ? defaultName : name;
+}
+
 export function newDocument(name = "Ma table", language = "fr") {
   return {
     schema: SCHEMA,

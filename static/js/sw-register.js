@@ -10,9 +10,9 @@ export function registerServiceWorker(app) {
     if (refreshing) location.reload();
   });
   const announce = (registration) => {
-    app.notify("status", app.t("update.available"), [
+    app.notify("status", () => app.t("update.available"), [
       {
-        label: app.t("update.apply"),
+        label: () => app.t("update.apply"),
         run: () => {
           refreshing = true;
           registration.waiting?.postMessage({ type: "SKIP_WAITING" });

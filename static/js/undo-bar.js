@@ -66,7 +66,29 @@ export function undoEntry(entry, direction) {
     if (doc.log.length > LOG_LIMIT) doc.log.splice(0, doc.log.length - LOG_LIMIT);
     trimLogToFit(doc, app.limits);
   };
-  return app.update(mutate, { history: { kind: direction, entry } });
+  const accepted = app.update(mutate, { history: { kind: direction, entry } });
+  if (accepted) {
+    forgetMoveResults();
+    renderAll();
+  }
+  return accepted;
+}
+
+// A page shows the result of a move from its own memory (a verdict, a banner « Résultat : Oui »,
+// a follow-up button such as « Contre-attaquer »), not from the table. When this tab undoes or
+// redoes a change (the bar, Ctrl+Z, the Table page's list: all through undoEntry), such a result
+// may show a move the table no longer holds, and its follow-up button would act on it: each page
+// module registers what to forget then (views/ui.js re-exports onUndo; the log keeps every result).
+const undoHooks = [];
+
+/** Run `clear()` when this tab undoes or redoes a change. */
+export function onUndo(clear) {
+  undoHooks.push(clear);
+}
+
+/** Forget every page's results of moves (after an undo or a redo was accepted). */
+function forgetMoveResults() {
+  for (const clear of undoHooks) clear();
 }
 
 /** Forget an entry that can no longer be applied (its paths changed since). */

@@ -262,22 +262,65 @@ export function record(history, kind, { entry = null, before, after, id, at, lab
 // ------------------------------------------------------------------ the undo notice
 // The notice that offers « Annuler » after a change is fixed to the bottom of the screen (CSS
 // `.undo-toast`, above the safe area), so it is in reach right where the change was made, however
-// far down a page: it must not hide the control that made the change, and a keyboard must reach
-// it from where the focus is.
+// far down a page: it must not hide the control that made the change nor any other button, and a
+// keyboard must reach it from where the focus is.
+
+/** The enabled buttons of the page a fixed notice could cover (not its own). */
+function enabledButtons(bar, doc) {
+  return [...doc.querySelectorAll("button, [role=button], input[type=button], input[type=submit], summary")]
+    .filter((el) => !bar.contains(el) && !el.disabled && el.getAttribute("aria-disabled") !== "true" && el.getClientRects().length);
+}
+
+/** Room kept between the notice and what it stays clear of (px). */
+const CLEAR_GAP = 6;
 
 /**
- * Scroll the page so that the focused control is not under the fixed notice `bar` (the notice
- * covers the bottom of the screen; a control just pressed there would vanish under it).
- * Nothing happens when no notice is shown or the focus is clear of it.
+ * Keep every enabled button, and the focused control, clear of the fixed notice `bar`, measured
+ * from the boxes (a page's main button half under « Tour 1 révélé. Annuler ✕ » could not be
+ * pressed). The notice moves, not the page: it rises from the bottom of the screen to the lowest
+ * band of the screen that holds none of them (a new sheet keeps its top in view, a result keeps
+ * its place). Only when no such band exists is the page scrolled, by the least amount that clears
+ * them (the page keeps room to scroll past its end while the notice is shown: CSS, `main`'s
+ * padding). Returns {raised, scrolled} in px.
  */
-export function keepFocusClear(bar, focused = globalThis.document?.activeElement, win = globalThis.window) {
-  if (!bar || !focused || focused === win?.document?.body || !focused.getBoundingClientRect) return 0;
-  const under = focused.getBoundingClientRect();
-  const notice = bar.getBoundingClientRect();
-  const overlap = under.bottom + 8 - notice.top;
-  if (notice.height === 0 || under.height === 0 || overlap <= 0 || under.top >= notice.bottom) return 0;
-  win.scrollBy({ top: overlap, behavior: "instant" });
-  return overlap;
+export function keepButtonsClear(bar, win = globalThis.window) {
+  if (!bar || !win?.document) return { raised: 0, scrolled: 0 };
+  bar.style.bottom = "";
+  const home = bar.getBoundingClientRect();
+  if (home.height === 0) return { raised: 0, scrolled: 0 };
+  const doc = win.document;
+  const view = win.innerHeight;
+  const beside = (r) => r.width > 0 && r.height > 0 && r.right > home.left && r.left < home.right;
+  const boxes = enabledButtons(bar, doc).map((el) => el.getBoundingClientRect()).filter(beside);
+  const active = doc.activeElement && doc.activeElement !== doc.body && !bar.contains(doc.activeElement) ? doc.activeElement.getBoundingClientRect() : null;
+  // (a region taller than the room above the notice, such as the page's main, binds nothing)
+  const focused = active && beside(active) && active.height <= view - home.height - 4 * CLEAR_GAP ? active : null;
+  const obstacles = focused ? [...boxes, focused] : boxes;
+  const hits = (top, bottom, d = 0) => obstacles.filter((r) => r.top - d < bottom && r.bottom - d > top).length;
+  if (!hits(home.top, home.bottom)) return { raised: 0, scrolled: 0 };
+  // The lowest band of the screen, as tall as the notice, that holds no button: just above one.
+  const bands = obstacles.map((r) => r.top - CLEAR_GAP)
+    .filter((bottom) => bottom <= home.bottom && bottom - home.height >= CLEAR_GAP && !hits(bottom - home.height, bottom))
+    .sort((a, b) => b - a);
+  if (bands.length) {
+    const raised = Math.round(home.bottom - bands[0]);
+    bar.style.bottom = `calc(${raised}px + 0.5rem + env(safe-area-inset-bottom, 0px))`;
+    return { raised, scrolled: 0 };
+  }
+  const scroller = doc.scrollingElement ?? doc.documentElement;
+  const y = win.scrollY;
+  const most = Math.max(0, scroller.scrollHeight - view);
+  const candidates = new Set();
+  for (const r of obstacles) {
+    candidates.add(Math.ceil(r.bottom + CLEAR_GAP - home.top));
+    candidates.add(Math.floor(r.top - home.bottom));
+  }
+  const focusKept = (d) => !focused || (focused.top - d >= 0 && focused.bottom - d <= home.top);
+  const allowed = [...candidates].filter((d) => y + d >= 0 && y + d <= most).sort((a, b) => Math.abs(a) - Math.abs(b));
+  const best = allowed.find((d) => !hits(home.top, home.bottom, d) && focusKept(d)) ?? allowed.find((d) => !hits(home.top, home.bottom, d));
+  if (best === undefined || best === 0) return { raised: 0, scrolled: 0 };
+  win.scrollBy({ top: best, behavior: "instant" });
+  return { raised: 0, scrolled: best };
 }
 
 /** Whether a key press is the undo shortcut (Ctrl+Z, ⌘Z on a Mac) made outside a text field,

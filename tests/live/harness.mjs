@@ -1,5 +1,5 @@
 // Test harness for the live table's JS (static/js/live/ydoc.js, sync.js): CPython cannot run
-// Yjs, so tests/test_ydoc15.py keeps one `node` process per test module and talks to it in JSON
+// Yjs, so tests/test_live_replication.py keeps one `node` process per test module and talks to it in JSON
 // lines: one command per line on stdin ({"id", "op", ...}), one answer per line on stdout
 // ({"id", "ok", "result"} or {"id", "ok": false, "error"}). Bytes cross as base64.
 // `yjs`, `y-protocols` and `lib0` resolve from node_modules, as the import map does in the page.

@@ -6,18 +6,23 @@
 // replaceDocument, onDocument, call) with its own storage, joined by in-memory links
 // (sync.js's memoryLinkPair, held until the test delivers them). The MJ's `store.share` is a
 // stand-in filter (the real one is Python, checked by the e2e test with the engine): it
-// blanks each character's `secret`, drops every state's `mj` key, empties every pile shown to
+// blanks each character's `secret` and drops its `mj_notes`, drops every state's `mj` key, empties every pile shown to
 // its owner (its cards left out, so a hand's cards are sentinels a test can look for in every
 // byte a player received) and sorts the `draw` pile. Its `live.move` is a stand-in referee
 // (the real one is py/tablee/referee.py, tested in Python): a sheet save of one's own
 // character (a blanked `secret` keeps the MJ's), a log entry (dated here), and `test.draw`
 // (the top card of the hidden draw pile into the character's own hand: hidden state); every
-// move it accepts is recorded, in order, so a test can replay them.
+// move it accepts is recorded, in order, so a test can replay them. A world made with
+// `referee` (a Python executable) runs the real referee instead (`realCall`), one Python process
+// per move: a phone's moves of the five systems, checked as the MJ's device checks them.
 import * as encoding from "lib0/encoding";
+import { execFileSync } from "node:child_process";
 import { serveLines } from "./lines.mjs";
 import { memoryStorage } from "./memory_storage.mjs";
 import { MESSAGE_MOVE, memoryLinkPair } from "../../static/js/live/sync.js";
-import { Session, adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges } from "../../static/js/live/session.js";
+import { MAX_QUEUE, Session, adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges } from "../../static/js/live/session.js";
+import { MAX_KEPT_ANSWERS } from "../../static/js/live/hub.js";
+import { nameKey } from "../../static/js/live/names.js";
 import { readJson, writeJson } from "../../static/js/live/ydoc.js";
 import { toBase64Url } from "../../static/js/share/codec.js";
 import * as Y from "yjs";
@@ -30,7 +35,10 @@ function playerView(doc) {
   const out = structuredClone(doc);
   delete out.quarantine;
   if (Array.isArray(out.log)) out.log = out.log.filter((e) => !Object.hasOwn(e, "to")); // a secret roll, a roll sent to one player
-  for (const c of out.characters) if (typeof c.secret === "string") c.secret = "";
+  for (const c of out.characters) {
+    if (typeof c.secret === "string") c.secret = "";
+    delete c.mj_notes; // (a field only the MJ sees)
+  }
   for (const state of Object.values(out.systems ?? {})) {
     if (!isObject(state)) continue;
     delete state.mj;
@@ -39,6 +47,24 @@ function playerView(doc) {
       if (isObject(state.piles.draw)) state.piles.draw.cards.sort();
     }
   }
+  return out;
+}
+
+/** The stand-in for live.private_log (py/tablee/share.py addressed_view, the one entry filter):
+ * an entry sent to one player without its seed, its deck, Point Zéro's threshold and what is
+ * left, and any character's secret; a secret roll of the MJ's (`to: "mj"`) never. */
+function addressedView(entry) {
+  if (!isObject(entry) || entry.to === "mj") return null;
+  const out = structuredClone(entry);
+  const walk = (node) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (isObject(node)) {
+      for (const key of ["seed", "deck", "threshold", "left", "secret"]) delete node[key];
+      Object.values(node).forEach(walk);
+    }
+  };
+  walk(out.request);
+  walk(out.result);
   return out;
 }
 
@@ -101,6 +127,27 @@ function standInMove(doc, member, move, now) {
   return refusal("live.refused.not_a_move");
 }
 
+/** The real referee (py/tablee/referee.py), for a world made with `referee: <python>`: each
+ * request runs `api.handle` in a Python process of its own (tests/live/referee_bridge.py), so no
+ * worker holds a table (every move sends it whole). */
+function python(executable, request) {
+  const out = execFileSync(executable, ["tests/live/referee_bridge.py"], { input: JSON.stringify(request), maxBuffer: 64 << 20 });
+  return JSON.parse(out.toString("utf-8"));
+}
+
+/** The MJ's `live.move` and a phone's `live.moves` answered by the real referee. */
+function realCall(app, request) {
+  if (request.op === "live.moves") return python(app.referee, { op: "live.moves" });
+  if (Object.hasOwn(request, "held") && request.held !== app.worker.held?.rev) return { stale: true };
+  const source = Object.hasOwn(request, "held") ? app.worker.held.doc : request.document;
+  const { member, move, seed, now } = request;
+  const r = python(app.referee, { op: "live.move", document: source, member, move, seed, now });
+  if (!r.applied) return { ...r, rev: app.hold(source) };
+  app.accepted.push({ member, move, now });
+  const projection = Object.hasOwn(request, "view") ? { data: playerView(r.document) } : undefined;
+  return { applied: true, document: r.document, answer: r.answer, rev: app.hold(r.document), projection };
+}
+
 function fakeApp(doc) {
   const listeners = new Set();
   const app = {
@@ -157,6 +204,10 @@ function fakeApp(doc) {
     },
     async call(request) {
       await tick();
+      // (`app`, not `this`: a phone's session calls it as its own localCall)
+      if (app.referee && (request.op === "live.moves" || request.op === "live.move")) return realCall(app, request);
+      // (the one entry filter, py/tablee/share.py addressed_view, the real one in such a world)
+      if (app.referee && request.op === "live.private_log") return python(app.referee, request);
       if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "live.log.label", "test.draw", "test.damage"] };
       if (request.op === "live.move") {
         // (`churn`: the MJ changes the table while the referee runs this many moves)
@@ -185,6 +236,7 @@ function fakeApp(doc) {
         return { applied: true, document: structuredClone(r[0]), answer: r[1], rev, projection };
       }
       if (request.op === "local.echo") return { echo: true };
+      if (request.op === "live.private_log") return { entries: request.entries.map(addressedView) };
       if (request.op !== "store.share") return { error: { code: "unknown" } };
       let data = request.data;
       if (Object.hasOwn(request, "held")) {
@@ -295,14 +347,15 @@ function received(world, name) {
 }
 
 const handlers = {
-  async world({ world, mj }) {
+  async world({ world, mj, referee = null }) {
     worlds.set(world, { devices: new Map(), links: new Map(), received: new Map() });
-    newDevice(worlds.get(world), "mj", "mj", mj);
+    newDevice(worlds.get(world), "mj", "mj", mj).app.referee = referee;
+    worlds.get(world).referee = referee;
     await settle(worlds.get(world));
     return true;
   },
   async player({ world, name, doc, called = null }) {
-    newDevice(worlds.get(world), name, "player", doc, called);
+    newDevice(worlds.get(world), name, "player", doc, called).app.referee = worlds.get(world).referee;
     return true;
   },
   async connect({ world, name, as = null, key = null, called = null }) {
@@ -427,6 +480,17 @@ const handlers = {
     const last = d.app.sentMoves.at(-1);
     for (let i = 0; i < times; i += 1) d.session.member.send(last.id, last.move);
     return last.id;
+  },
+  async resendAt({ world, name, back }) {
+    // The phone sends its move `back` moves before the last again, under the same id.
+    const d = device(worlds.get(world), name);
+    const sent = d.app.sentMoves.at(-back);
+    d.session.member.send(sent.id, sent.move);
+    return sent.id;
+  },
+  bounds() {
+    // what the MJ's saved session keeps of each member's answers, and what a phone keeps waiting
+    return { kept: MAX_KEPT_ANSWERS, queue: MAX_QUEUE };
   },
   async answers({ world, name }) {
     return device(worlds.get(world), name).answers ?? [];
@@ -559,6 +623,10 @@ const handlers = {
     const session = watched(new Session(d.app, { role: d.role, me: d.session.me, key: d.session.key, name, storage: d.storage }), d.app);
     d.session = session;
     return true;
+  },
+  nameKeys({ names }) {
+    // the key names are compared by at the table (static/js/live/names.js)
+    return names.map(nameKey);
   },
   pure({ fn, args }) {
     const fns = { adopt, applyChanges, applyViewChanges, privateView, shared, tableChanges };

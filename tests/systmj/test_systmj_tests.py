@@ -149,6 +149,7 @@ def test_outcome_rules_hold_for_any_roll(score, mod, roll):
 NUMBER_OPS = ["systmj.test", "systmj.test.odds", "systmj.learning.odds", "systmj.learning.roll", "systmj.review.grant"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NUMBER_OPS)
 def test_every_request_the_schema_allows_answers_or_gives_a_declared_code(name):
     """More examples than the project-wide fuzz for the ops a table calls all the time."""

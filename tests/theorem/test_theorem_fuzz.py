@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
@@ -18,6 +19,8 @@ from th_helpers import character, force_top
 from tablee.api import handle
 from tablee.errors import declared_codes
 from tablee.registry import OPS
+
+pytestmark = pytest.mark.slow
 
 MINE = sorted(n for n in OPS if n.startswith("theorem."))
 

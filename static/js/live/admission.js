@@ -8,14 +8,18 @@
 // held (`claims`): the phone is told to wait (`live.wait.recognise`), is not in the player
 // list, gets no doc (nothing syncs on its link) and none of its moves runs, until the MJ says on
 // their own screen either « C'est Léa » (`recognise`: the new device takes the old member's
-// place, its characters and so its private doc and hand, and the old device's id and key are
-// refused from then on, `live.refused.replaced`) or « Refuser » (`refuseClaim`:
+// place, its characters and so its private doc and hand, and the old device's id is refused
+// from then on whatever key or name it brings, `live.refused.replaced`, and what was sent to it
+// is sent to the new device) or « Refuser » (`refuseClaim`:
 // `live.refused.name_taken`). What it sent meanwhile (its sync requests, its presence) is kept,
 // bounded, and read once it is admitted: the doc it asked for reaches it then.
 import * as encoding from "lib0/encoding";
 
+import { nameKey } from "./names.js";
 import { MESSAGE_ANSWER, refusal } from "./sync.js";
 import { isObject } from "./ystore.js";
+
+export { nameKey };
 
 /** A name already at the table (refusalFor). */
 export const NAME_TAKEN = "live.refused.name_taken";
@@ -23,17 +27,17 @@ export const NAME_TAKEN = "live.refused.name_taken";
 export const CLAIM = "live.wait.recognise";
 /** A device whose place the MJ gave to another (recognise): it is not admitted again. */
 export const REPLACED = "live.refused.replaced";
+/** A log entry's `to` for a roll the MJ made in secret (py/tablee/share.py SECRET_ROLL). */
+const SECRET_ROLL = "mj";
 /** Devices waiting for the MJ's choice at once (more: the oldest is refused). */
 export const MAX_CLAIMS = 8;
 /** What a held device may send before it is admitted (its sync requests and presence: three
  * messages for an honest phone); beyond, its messages are dropped. */
 const MAX_HELD_MESSAGES = 32;
 const MAX_HELD_BYTES = 512 * 1024;
-/** Former devices a member remembers as replaced (the oldest are forgotten). */
-const MAX_REPLACED = 20;
-
-/** A name as a person reads it: "Léa", " léa " and "LÉA" are one name at the table. */
-export const nameKey = (name) => (typeof name === "string" ? name.normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("fr") : "");
+/** Former devices a member remembers as replaced (refused for good: the oldest are forgotten
+ * past this many, far more than a table's devices). */
+const MAX_REPLACED = 200;
 
 function closeLink(link) {
   try {
@@ -47,16 +51,21 @@ export const admissionMethods = {
   /** The MJ's side: whether a link answering for member `id` with `key` may take its place
    * (a new member, or a known one with its own key). */
   admits(id, key) {
+    // ("mj" is what a secret roll of the MJ's is sent to, `to`: never a member's id)
+    if (id === SECRET_ROLL) return false;
     const known = this.members.get(id);
     return typeof key === "string" && key !== "" && (!known?.key || known.key === key);
   },
 
-  /** The member whose place device `id` (with `key`) had before the MJ gave it to that member's
-   * new device: {id, name} of the member now, or null. */
-  replacedBy(id, key) {
+  /** The member whose place device `id` had before the MJ gave it to that member's new device:
+   * {id, name} of the member now, or null. Whatever key and name a link answering for that id
+   * brings (the id is public: presence carries it), it is that former device's place, given
+   * away: refused for good. The former ids are kept with the member (`replaces`), in the saved
+   * session: the MJ's reload keeps them refused. */
+  replacedBy(id) {
     for (const [other, m] of this.members) {
-      const was = Array.isArray(m.replaces) ? m.replaces.find((r) => isObject(r) && r.id === id) : undefined;
-      if (was && was.key === key) return { id: other, name: m.name };
+      if (other === id) continue;
+      if (Array.isArray(m.replaces) && m.replaces.some((r) => isObject(r) && r.id === id)) return { id: other, name: m.name };
     }
     return null;
   },
@@ -78,9 +87,10 @@ export const admissionMethods = {
    * its key (`live.refused.identity`), a name the MJ or a member present at the table has, or
    * for a known member another member's name (`live.refused.name_taken`); a new member under
    * the name of a known member who is away waits for the MJ's choice (`live.wait.recognise`).
-   * Names are compared as a person reads them (case, accents' forms, spaces). */
+   * Names are compared as a person reads them (names.js nameKey: case, accents, spacing,
+   * invisible characters and look-alike letters folded). */
   refusalFor(id, key, name) {
-    if (this.replacedBy(id, key) !== null) return REPLACED;
+    if (this.replacedBy(id) !== null) return REPLACED;
     if (!this.admits(id, key)) return "live.refused.identity";
     const wanted = nameKey(name);
     if (wanted === "" || wanted === nameKey(this.name)) return NAME_TAKEN;
@@ -113,7 +123,7 @@ export const admissionMethods = {
     if (this.role !== "mj") return false;
     const refused = this.refusalFor(memberId, key, name);
     if (refused === REPLACED) {
-      const now = this.replacedBy(memberId, key);
+      const now = this.replacedBy(memberId);
       this.note(memberId, name, "live.identity", REPLACED);
       this.hub.refuse(link, REPLACED); // (the old device is told why, then its link closes)
       this.dispatchEvent(new CustomEvent("refused", { detail: { code: REPLACED, name: now.name } }));
@@ -185,6 +195,18 @@ export const admissionMethods = {
     return this.role === "mj" && this.dropClaim(id, NAME_TAKEN);
   },
 
+  /** The entries of the MJ's log sent to one of the former devices `ids` ("Envoyer à…": `to`)
+   * sent to member `id` instead, its new device: they reach it in its private doc, the MJ's log
+   * and « Qui voit ce jet » name it, and no device presenting a former id is ever sent them. */
+  readdress(ids, id) {
+    const former = new Set(ids.filter((x) => typeof x === "string" && x !== id));
+    const log = this.app?.doc?.log;
+    if (!former.size || !Array.isArray(log) || !log.some((e) => isObject(e) && former.has(e.to))) return;
+    this.app.update((doc) => {
+      doc.log = doc.log.map((e) => (isObject(e) && former.has(e.to) ? { ...e, to: id } : e));
+    }, { shallow: true, record: false });
+  },
+
   /** The MJ's « C'est Léa : lui rendre sa place »: device `id` takes the place of the member it
    * presented itself as (its name, its characters, and so its private doc and hand); that
    * member's former device is refused from then on (its id and key are kept as replaced). The
@@ -213,6 +235,7 @@ export const admissionMethods = {
     }
     this.members.set(id, { characters: old.characters ?? [], asked: [], name: claim.name, key: claim.key,
       seen: new Date().toISOString(), replaces: replaces.slice(-MAX_REPLACED) });
+    this.readdress(replaces.map((r) => r?.id), id);
     this.note(id, claim.name, "live.recognised", null);
     // admitted as the member it is now; what it sent while held is read now (its sync requests
     // are answered: its table and private doc reach it)

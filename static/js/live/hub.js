@@ -14,15 +14,25 @@ export const MAX_FEED = 200;
 export const MAX_IN_FLIGHT = 20;
 /** Answers kept per member, so a move resent after a broken link is not applied twice. */
 const MAX_ANSWERED = 100;
-/** Of them, kept in the saved session (a reload of the MJ's page): the last 30 per member, an
- * answer of more than 2,000 characters (a whole hand's view) kept as "already applied". */
-const MAX_KEPT_ANSWERS = 30;
+/** Of them, kept in the saved session (a reload of the MJ's page): as many as a phone can still
+ * send again, its waiting moves, which member.js bounds by MAX_QUEUE (50; a test keeps the two
+ * equal). A phone sends its moves in order and sends again, once its link is back, only those
+ * it holds no answer for: all of them in its queue, so at most MAX_QUEUE moves back. The last
+ * MAX_KEPT_WHOLE are kept whole (an answer of more than 2,000 characters, a whole hand's view,
+ * as "already applied"); the older ones as "already applied" (`live.refused.duplicate`: the
+ * move is not run again, its result is on the table), a hundred characters each. */
+export const MAX_KEPT_ANSWERS = 50;
+const MAX_KEPT_WHOLE = 30;
 const MAX_KEPT_ANSWER_CHARS = 2000;
 const BUSY = "live.refused.busy";
 const CONFLICT = "live.refused.conflict";
+/** An undo of a character the member no longer plays, or of a field no player may edit. */
+const UNDO_NOT_YOURS = "live.refused.undo_not_yours";
 /** A player's « Annuler » at a live table (hub.js undoMove), and how many of each member's
  * changes the hub remembers for it. */
 export const UNDO = "live.undo";
+/** A page's words for the entry of its move (py/tablee/referee_kernel.py label_entry). */
+const LABEL = "live.log.label";
 /** A member's moves and log notes: at most RATE_PER_MINUTE a minute on average, with a burst
  * of RATE_BURST at once (a token bucket per member); beyond, `live.refused.rate` with the wait
  * in ms (`wait`): the phone keeps the move waiting and sends it again then. An honest phone's
@@ -249,14 +259,16 @@ export const hubMethods = {
   },
 
   /** The answered moves as the saved session keeps them: {memberId: [[id, answer]]}, the last
-   * MAX_KEPT_ANSWERS of each, an answer longer than MAX_KEPT_ANSWER_CHARS replaced by "already
+   * MAX_KEPT_ANSWERS of each (what a phone can still send again), the older ones beyond the last
+   * MAX_KEPT_WHOLE and any answer longer than MAX_KEPT_ANSWER_CHARS replaced by "already
    * applied" (live.refused.duplicate: the move is not run again, its result is on the table). */
   answersToKeep() {
     const out = {};
     for (const [member, kept] of this.answered) {
-      out[member] = [...kept].slice(-MAX_KEPT_ANSWERS).map(([id, answer]) => {
-        const text = JSON.stringify(answer ?? null);
-        return [id, text.length <= MAX_KEPT_ANSWER_CHARS ? answer : refusal("live.refused.duplicate", { id })];
+      const last = [...kept].slice(-MAX_KEPT_ANSWERS);
+      out[member] = last.map(([id, answer], i) => {
+        const whole = i >= last.length - MAX_KEPT_WHOLE && JSON.stringify(answer ?? null).length <= MAX_KEPT_ANSWER_CHARS;
+        return [id, whole ? answer : refusal("live.refused.duplicate", { id })];
       });
     }
     return out;
@@ -376,8 +388,11 @@ export const hubMethods = {
 
   /** A player's « Annuler » (`live.undo`): the member's own last change undone, when it is a
    * sheet save whose fields still hold what it wrote; refused otherwise (a roll or a draw is
-   * never undone into a re-roll: `live.refused.undo`; a field changed since: a conflict). The
-   * log says « Annulé » only then, signed by the member. */
+   * never undone into a re-roll: `live.refused.undo`; a field changed since: a conflict). Only
+   * on a character the member still plays, and only fields a player may edit (those the
+   * player view of that character shows: a key it hides is the MJ's): else
+   * `live.refused.undo_not_yours`, a sentence on the phone. The log says « Annulé » only
+   * then, signed by the member. */
   undoMove(memberId, member) {
     const list = this.changes.get(memberId) ?? [];
     const last = list.at(-1);
@@ -385,6 +400,13 @@ export const hubMethods = {
     const record = (doc) => doc.characters.findIndex((c) => isObject(c) && c.id === last.id);
     const at = record(this.app.doc);
     const keys = new Set([...Object.keys(last.before), ...Object.keys(last.after)].filter((k) => !same(last.before[k], last.after[k])));
+    // (the MJ gave the character to someone else since, or a field no player sees: never undone by this one)
+    const view = Array.isArray(this.published?.characters) ? this.published.characters.find((c) => isObject(c) && c.id === last.id) : null;
+    const editable = (k) => k !== "id" && k !== "system" && isObject(view) && Object.hasOwn(view, k);
+    if (!(member.characters ?? []).includes(last.id) || ![...keys].every(editable)) {
+      list.pop(); // (not this member's to take back, now or later)
+      return this.note(memberId, member.name, UNDO, UNDO_NOT_YOURS, refusal(UNDO_NOT_YOURS));
+    }
     const now = at >= 0 ? this.app.doc.characters[at] : null;
     if (!now || [...keys].some((k) => !same(now[k], last.after[k]))) {
       list.pop(); // (what it wrote is gone: nothing of it to take back later either)
@@ -506,6 +528,9 @@ export const hubMethods = {
    * happened (a refusal of another kind is a line of its own: each says what was refused). The
    * last `unseen` lines are the unseen ones (the live page marks them "nouveau"). */
   note(memberId, name, op, code, answer = null, drawn = null) {
+    // A page's words for its move's entry (sent after the answer) are that move's line's words
+    // (the live page reads them from the entry): never a line, nor an unseen one, of their own.
+    if (op === LABEL && !code) return answer;
     const line = { at: new Date().toISOString(), member: memberId, name: typeof name === "string" ? name : "",
       op: typeof op === "string" ? op.slice(0, 64) : "", code, seed: drawn,
       // the log entry the referee wrote for it: the live page words the line from it
@@ -619,13 +644,26 @@ export const hubMethods = {
   },
 
   /** Member `id`'s private doc written from the MJ's table (one no longer a member, a device
-   * whose place went to another, holds nothing). */
+   * whose place went to another, holds nothing). The entries sent to that member only go
+   * through the filter every entry leaving this device goes through (`live.private_log`:
+   * py/tablee/share.py entry_view, the public doc's and the share links' own), once each: an
+   * entry not filtered yet is left out until its view comes, then the doc is written again. */
   writePrivate(id) {
     const m = this.members.get(id);
     const characters = m?.characters ?? [];
     // (the entries sent to the devices it replaced are its player's too)
     const ids = [id, ...(Array.isArray(m?.replaces) ? m.replaces.map((r) => r?.id) : [])];
+    const sent = m ? sentTo(this.app.doc.log, ids) : [];
+    this.entryViews ??= new WeakMap(); // a log entry (never changed in place) -> its player view, or null
+    const missing = sent.filter((e) => !this.entryViews.has(e));
     writeJson(this.privateDoc(id), { ...privateView(this.app.doc, characters), characters, asked: m?.asked ?? [],
-      log: m ? sentTo(this.app.doc.log, ids) : [] }, LOCAL);
+      log: sent.map((e) => this.entryViews.get(e)).filter(isObject) }, LOCAL);
+    if (!missing.length) return;
+    Promise.resolve(this.app.call({ op: "live.private_log", entries: missing })).then((answer) => {
+      const views = Array.isArray(answer?.entries) ? answer.entries : [];
+      // (an entry the filter refused, or no answer: never sent whole)
+      missing.forEach((e, i) => this.entryViews.set(e, isObject(views[i]) ? views[i] : null));
+      this.writePrivate(id);
+    }, () => missing.forEach((e) => this.entryViews.set(e, null)));
   },
 };

@@ -25,9 +25,8 @@ const RATE_RETRIES = 20;
 /** The player is told of the table's pace once in this long, not once per waiting move. */
 const RATE_TOLD_MS = 10_000;
 const BUSY = "live.refused.busy";
-/** The longest label and result line a move's entry takes (py/tablee/referee.py move_words). */
+/** The longest label a move's entry takes (py/tablee/referee_kernel.py move_words). */
 const MAX_LABEL = 200;
-const MAX_SUMMARY = 500;
 /** Entries' words remembered for the page's addLog (member.js keepCarried). */
 const MAX_CARRIED = 50;
 /** The moves the referee runs itself, which carry no words of an entry: live.log.label's own
@@ -50,15 +49,15 @@ export function adopt(pub, local, mine = []) {
   return out;
 }
 
-/** How a move's label and result line are worded in this device's language (log-words.js
- * withWords, as app.addLog words an entry): `label_words`, `summary_words`, `words_lang`, for
- * the entry the referee logs (py/tablee/referee_kernel.py move_words), so every device reads it
- * in its own language; {} when none of it is catalogue text (a dice expression). `labelKey`:
- * the key of the words a move waits under (`live.op.<op>`). */
-function wordsFor(label, summary, system, labelKey = null) {
-  const entry = withWords({ label, ...(summary ? { result: { summary } } : {}), system }, { labelKey });
+/** How a move's label is worded in this device's language (log-words.js withWords, as
+ * app.addLog words an entry): `label_words`, `words_lang`, for the entry the referee logs
+ * (py/tablee/referee_kernel.py move_words), so every device reads it in its own language; {}
+ * when none of it is catalogue text (a dice expression). `labelKey`: the key of the words a
+ * move waits under (`live.op.<op>`). Its result line is the referee's (referee_words.py). */
+function wordsFor(label, system, labelKey = null) {
+  const entry = withWords({ label, system }, { labelKey });
   const out = {};
-  for (const key of ["label_words", "summary_words", "words_lang"]) if (Object.hasOwn(entry, key)) out[key] = entry[key];
+  for (const key of ["label_words", "words_lang"]) if (Object.hasOwn(entry, key)) out[key] = entry[key];
   return out;
 }
 
@@ -112,11 +111,13 @@ export const memberMethods = {
     return this.ask(characters);
   },
 
-  /** What only this player sees ({hands, characters}), from its private doc. */
+  /** What only this player sees ({hands, characters}), from its private doc, and the ids of
+   * the characters at the table as published (`table`: private.js ownsCharacter). */
   privateContent() {
     const doc = this.role === "player" ? this.privateDocs.get(this.me) : null;
     const json = doc ? readJson(doc) : {};
-    return { hands: Array.isArray(json.hands) ? json.hands : [], characters: this.assigned() };
+    const table = Array.isArray(this.published?.characters) ? this.published.characters.filter(isObject).map((c) => c.id) : [];
+    return { hands: Array.isArray(json.hands) ? json.hands : [], characters: this.assigned(), table };
   },
 
   /** The referee's list of moves (`live.moves`), asked once. */
@@ -203,18 +204,18 @@ export const memberMethods = {
   addLog(entry) {
     const op = isObject(entry?.request) ? entry.request.op : null;
     if (this.joined && this.moveOps?.has(op) && op !== "live.log.add") {
-      // The page's words for it (its label and its result line, known once answered) go to the
-      // referee's entry when they say more than the words the move carried, nothing else: the
-      // request, the outcome and the replay are the referee's (referee_log.py).
+      // The page's label for it (known once answered) goes to the referee's entry when it says
+      // more than the words the move carried, nothing else: the request, the outcome, its result
+      // line and the replay are the referee's (referee_log.py, referee_words.py: a result line
+      // a phone sends is ignored there).
       const id = this.logged;
       this.logged = null;
       const carried = this.carried?.get(id);
       const label = typeof entry.label === "string" ? entry.label.slice(0, MAX_LABEL) : "";
-      const summary = typeof entry.result?.summary === "string" ? entry.result.summary.slice(0, MAX_SUMMARY) : "";
-      if (typeof id === "string" && label && (label !== carried || summary)) {
-        // (with how the page worded them, as its addLog keeps them on one device)
-        const words = wordsFor(label, summary, typeof entry.system === "string" ? entry.system : null);
-        this.move({ op: "live.log.label", id, label, ...(summary ? { summary } : {}), ...words }).then((answer) => this.report(answer));
+      if (typeof id === "string" && label && label !== carried) {
+        // (with how the page worded it, as its addLog keeps it on one device)
+        const words = wordsFor(label, typeof entry.system === "string" ? entry.system : null);
+        this.move({ op: "live.log.label", id, label, ...words }).then((answer) => this.report(answer));
       }
       return true;
     }
@@ -236,11 +237,16 @@ export const memberMethods = {
       const label = move.op === "roll" && typeof move.expr === "string" ? move.expr.slice(0, MAX_LABEL) : listed;
       if (label) move = { ...move, label };
     }
-    // And how they are worded, so the MJ's device and every phone read the entry in their own
-    // language (an English phone's test reads French on a French MJ's log).
+    // And how it is worded, so the MJ's device and every phone read the entry in their own
+    // language (an English phone's test reads French on a French MJ's log). A result line is
+    // never sent: the referee words the outcome from its own run (referee_words.py).
+    if (!KERNEL_OPS.has(move.op) && (Object.hasOwn(move, "summary") || Object.hasOwn(move, "summary_words"))) {
+      move = { ...move };
+      delete move.summary;
+      delete move.summary_words;
+    }
     if (!KERNEL_OPS.has(move.op) && typeof move.label === "string" && move.label_words === undefined) {
-      const summary = typeof move.summary === "string" ? move.summary : "";
-      move = { ...move, ...wordsFor(move.label, summary, systemOf(move.op), listed && move.label === listed ? `live.op.${move.op}` : null) };
+      move = { ...move, ...wordsFor(move.label, systemOf(move.op), listed && move.label === listed ? `live.op.${move.op}` : null) };
     }
     const entry = { id: moveId(), move, at: new Date().toISOString(), sent: false };
     if (listed) entry.label = listed;
@@ -448,6 +454,14 @@ export const memberMethods = {
         }
         this.report(answer);
       });
+    }
+    // A character of the table gone from this phone (deleted here): no move deletes one, only
+    // the MJ's device does. Said on the phone, and its table shows the MJ's again, the
+    // character back: a player's table never drifts from the MJ's without a word.
+    const kept = new Set((doc.characters ?? []).filter(isObject).map((c) => c.id));
+    if ([...before.keys()].some((id) => !kept.has(id))) {
+      this.dispatchEvent(new CustomEvent("refused", { detail: { code: "live.refused.delete" } }));
+      stale = true;
     }
     if (stale) queueMicrotask(() => this.showTable());
     const logged = new Set([...(pub.log ?? []), ...this.privateLog()].map((e) => (isObject(e) ? e.id : null)));

@@ -21,13 +21,16 @@ import * as review from "./systmj/review.js";
 import * as sheet from "./systmj/sheet.js";
 import * as test from "./systmj/test.js";
 import { mjOnly } from "../share/mj-mode.js";
+import { mjSetting } from "../views/player-gate.js";
 
 const PAGES = {
   character: { id: true, render: sheet.render },
   test: { id: true, render: test.render },
   learning: { id: true, render: learning.render },
-  review: { render: review.render },
-  chronoste: { render: chronoste.render },
+  // The review (experience, wear) and the Chronoste are the MJ's: a player's phone shows them as
+  // the table has them, not changed there (views/player-gate.js).
+  review: { render: (app) => mjSetting(review.render(app)) },
+  chronoste: { render: (app) => mjSetting(chronoste.render(app)) },
   cards: { render: cards.render },
   // At a live table a player's phone gets its own view: its characters' secret choices.
   combat: { render: (app, id) => (liveCharacters() ? combat.renderPlayer(app, liveCharacters()) : mjOnly(combat.render)(app, id)) },

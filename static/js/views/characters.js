@@ -8,7 +8,9 @@ import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, t } from "../i18n.js";
 import { newId } from "../storage.js";
 import { engineWhy } from "./forms.js";
+import { ownsCharacter, playerHides } from "./player-gate.js";
 import { callBusy, disabledWhy, fieldLimit, refusalAt } from "./ui.js";
+import { openAtTop } from "../render.js";
 
 /** The characters of one system, in document order. */
 export function systemCharacters(doc, system) {
@@ -85,14 +87,16 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
     if (!response) return;
     if (!app.update((doc) => { doc.characters.push(response.character); }, { at: nameField })) return;
     ui.name = "";
-    location.hash = route("character", id);
+    // The new sheet opens at its top, the focus in its first field (the list's button may be
+    // far down the page that was scrolled to it).
+    openAtTop(route("character", id));
   }
 
   function duplicate(app, c) {
     const copy = structuredClone(c);
     copy.id = newId(prefix);
     copy.name = Array.from(t(key("copy_of"), { name: nameOf(c) })).slice(0, nameMax(app)).join("");
-    if (app.update((doc) => { doc.characters.push(copy); })) app.notify("status", t(key("duplicated"), { name: copy.name }));
+    if (app.update((doc) => { doc.characters.push(copy); })) app.notify("status", () => t(key("duplicated"), { name: copy.name }));
   }
 
   function remove(app, c) {
@@ -101,7 +105,7 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
       doc.characters = doc.characters.filter((x) => x.id !== c.id);
       onRemove?.(doc, c);
     });
-    app.notify("status", t(key("deleted"), { name: nameOf(c) }));
+    app.notify("status", () => t(key("deleted"), { name: nameOf(c) }));
   }
 
   // Each row repeats the same buttons: the character's name, hidden from sight, makes each
@@ -135,8 +139,8 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
           </div>
           <div class="row">
             <a class="button" href=${route("test", c.id)}>${t(key("make_test"))}</a>
-            <button type="button" @click=${() => duplicate(app, c)}>${t(key("duplicate"))}${named(c)}</button>
-            ${deleteControls(app, c)}
+            ${ownsCharacter(c.id) ? html`<button type="button" @click=${() => duplicate(app, c)}>${t(key("duplicate"))}${named(c)}</button>` : nothing}
+            ${playerHides(deleteControls(app, c))}
           </div>
         </li>`)}
       </ul>

@@ -1,11 +1,12 @@
-// The home page (issue 13, "a first visit that explains itself"): what Tablée is in two lines,
-// the next step (first, so a phone shows it on the first screen), and the five systems
+// The home page ("a first visit that explains itself"): what Tablée is in two lines, the next
+// step (first, so a phone shows it on the first screen), the MJ's choice with what the live table
+// is and how players join (first beside it on a laptop, in view without scrolling), and the five systems
 // (mechanic, what is playable, this table's characters, a link each). The next step — create a character in a system, open the dice tray, import a table. A returning
 // table (characters or a log) gets the same page with its summary and "continue" links.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { said, t, tn } from "../i18n.js";
-import { lastRollText, tableSummary } from "../storage.js";
+import { lastRollText, shownTableName, tableSummary } from "../storage.js";
 import { mjChoice } from "../share/mj-mode.js";
 import { labelOf, summaryOf } from "./log-words.js";
 import { disabledWhy } from "./ui.js";
@@ -30,7 +31,7 @@ function summarySection(app, summary) {
   const when = last && typeof last.at === "string" && !Number.isNaN(new Date(last.at).getTime()) ? formatDateTime(new Date(last.at)) : null;
   const inUse = HOME_SYSTEMS.filter((id) => summary.bySystem.get(id) > 0);
   return html`<section class="card stack" aria-labelledby="home-summary-title" data-testid="home-summary">
-    <h2 id="home-summary-title">${t("home.your_table", { name: summary.name })}</h2>
+    <h2 id="home-summary-title">${t("home.your_table", { name: shownTableName(summary.name, t("table.default_name")) })}</h2>
     <ul class="home-facts">
       <li>${summary.characters ? tn("home.characters", summary.characters) : t("home.no_characters")}${inUse.length
         ? html` (${inUse.map((id, i) => html`${i ? ", " : ""}${t(`nav.${id}`)} ${summary.bySystem.get(id)}`)})` : nothing}</li>
@@ -116,18 +117,21 @@ export function render(app) {
         <div>
           ${returning ? summarySection(app, summary) : nothing}
           ${nextSteps(app)}
+        </div>
+        <div>
           <section class="card" aria-labelledby="home-mj-title" data-testid="home-mj">
             <h2 id="home-mj-title">${t("home.mj_title")}</h2>
             <p class="small">${t("home.mj_help")}</p>
             ${mjChoice(app, "home-mj-mode")}
+            <p class="small home-live" data-testid="home-live">${t("home.live")} <a href="#/live">${t("home.live_link")}</a></p>
+          </section>
+          <section aria-labelledby="home-systems-title">
+            <h2 id="home-systems-title">${t("home.systems")}</h2>
+            <ul class="home-systems" data-testid="home-systems">
+              ${HOME_SYSTEMS.map((id) => systemCard(id, summary ? summary.bySystem.get(id) : 0))}
+            </ul>
           </section>
         </div>
-        <section aria-labelledby="home-systems-title">
-          <h2 id="home-systems-title">${t("home.systems")}</h2>
-          <ul class="home-systems" data-testid="home-systems">
-            ${HOME_SYSTEMS.map((id) => systemCard(id, summary ? summary.bySystem.get(id) : 0))}
-          </ul>
-        </section>
       </div>
     </div>
   `;

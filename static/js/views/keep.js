@@ -189,7 +189,7 @@ function remindIfDue(app) {
   if (due) {
     noteReminded(localStorage, now);
     const since = formatDateTime(new Date(keep.since));
-    reminder.id = app.notify("status", t("keep.reminder", { since }), [{ label: t("keep.reminder_export"), run: () => exportTable(app) }]);
+    reminder.id = app.notify("status", () => t("keep.reminder", { since }), [{ label: () => t("keep.reminder_export"), run: () => exportTable(app) }]);
   }
   document.documentElement.dataset.keepReminder = due ? "shown" : live ? "live" : "none";
 }

@@ -624,6 +624,17 @@ function feedWhat(app, f) {
   return html`<span data-op=${f.op} data-testid="live-feed-words">${labelOf(entry, app) || opLabel(f.op)}${summary || total ? `${colon()}${summary}${total}` : ""}</span>`;
 }
 
+/** What the MJ still has to decide for the moves that arrived, with its one tap: Point Zéro's
+ * gauge counts the players' points from their first move (py/tablee/referee.py _first_state),
+ * and its Tension critique waits for the scenario's secret threshold, the MJ's alone
+ * (rules/README.md, Point Zéro, "Jauge de Tension"). */
+function feedToDecide(session, app) {
+  const pz = app.doc.systems?.pointzero;
+  if (!pz || pz.threshold !== null || !session.feed.some((f) => !f.code && String(f.op).startsWith("pointzero."))) return nothing;
+  return html`<p class="notice" data-testid="live-feed-decide">${t("live.feed_pz_threshold")}
+    <a class="button" href="#/pointzero/mj">${t("live.feed_pz_threshold_go")}</a></p>`;
+}
+
 /** The MJ's feed of the moves that arrived (newest first), with how many are unseen: the last
  * `unseen` lines, each marked "nouveau" (every one of them is shown). */
 function feedSection(session, app) {
@@ -633,9 +644,17 @@ function feedSection(session, app) {
     host.fresh = session.unseen;
     queueMicrotask(() => session.seen());
   }
-  const items = session.feed.slice(-Math.max(30, host.fresh ?? 0)).reverse();
-  return html`<section class="card" aria-labelledby="live-feed-title" data-testid="live-feed" data-unseen=${session.unseen}><h2 id="live-feed-title">${t("live.feed_title", { n: session.unseen })}</h2>
-    ${items.length ? html`<ul>${items.map((f, i) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${i < host.fresh ? "yes" : "no"}>${i < host.fresh ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · ${feedWhat(app, f)}
+  // One line per move: a page's words for its move's entry (live.log.label) are that line's
+  // words (feedWhat), never a line (a feed kept from before said them apart). The lines marked
+  // "nouveau" are the last `fresh` of the feed, and the heading counts those marks.
+  const fresh = host.fresh ?? 0;
+  const shown = session.feed.map((f, at) => ({ f, fresh: at >= session.feed.length - fresh }))
+    .filter(({ f }) => !(f.op === "live.log.label" && !f.code));
+  const items = shown.slice(-Math.max(30, fresh)).reverse();
+  const marked = items.filter((line) => line.fresh).length;
+  return html`<section class="card" aria-labelledby="live-feed-title" data-testid="live-feed" data-unseen=${marked}><h2 id="live-feed-title">${marked ? t("live.feed_title", { n: marked }) : t("live.feed_title_none")}</h2>
+    ${feedToDecide(session, app)}
+    ${items.length ? html`<ul>${items.map(({ f, fresh: isNew }) => html`<li data-code=${f.code ?? ""} data-count=${f.count ?? 1} data-new=${isNew ? "yes" : "no"}>${isNew ? html`<span class="live-new">${t("live.feed_new")}</span> ` : nothing}<strong>${f.name}</strong> · ${feedWhat(app, f)}
       <span class="muted small">(${formatClock(f.at, { seconds: true })})</span></li>`)}</ul>` : html`<p class="muted">${t("live.feed_empty")}</p>`}
     ${session.unseen ? html`<button type="button" @click=${() => session.seen()}>${t("live.feed_seen")}</button>` : nothing}
   </section>`;

@@ -12,6 +12,7 @@ import {
 import { looksLikeATable, recognise, sniffFile } from "./filekind.js";
 import { exportTable, keepSection, safeFileName } from "./keep.js";
 import { backupLabel } from "./when.js";
+import { mjSetting, playerHides } from "./player-gate.js";
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 const state = { importError: null, importOk: null, nameError: null, replaceFailed: false, editing: null, draft: "", repairError: null };
@@ -113,7 +114,7 @@ export async function importTableFile(app, file, box = state) {
     noteExport(); // (the table saved now is the file just imported: as safe as an export)
     const dealt = response.shuffled > 0 ? ` ${t("share.players_copy_dealt")}` : "";
     box.importOk = () => `${t("import.done", { name: response.document.name, key: backupLabel(key) })}${dealt}`;
-    if (response.quarantined > 0) app.notify("warning", tn("quarantine.found", response.quarantined));
+    if (response.quarantined > 0) app.notify("warning", () => tn("quarantine.found", response.quarantined));
   }
   app.rerender();
   return Boolean(key);
@@ -161,16 +162,16 @@ async function restore(app, key) {
   try {
     parsed = JSON.parse(localStorage.getItem(key));
   } catch {
-    app.notify("error", t("backup.unreadable"));
+    app.notify("error", () => t("backup.unreadable"));
     return;
   }
   const response = await app.openTable(parsed);
   if (response.error) {
-    app.notify("error", t("backup.refused", { reason: errorMessage(response.error) }));
+    app.notify("error", () => t("backup.refused", { reason: errorMessage(response.error) }));
     return;
   }
   if (!confirm(t("import.confirm", { name: response.document.name }))) return;
-  if (replace(app, response.document)) app.notify("status", t("backup.restored"));
+  if (replace(app, response.document)) app.notify("status", () => t("backup.restored"));
   app.rerender();
 }
 
@@ -236,7 +237,7 @@ async function repair(app, item) {
   }, { at: "quarantine-draft" });
   if (ok) {
     Object.assign(state, { editing: null, draft: "", repairError: null });
-    app.notify("status", t("quarantine.restored"));
+    app.notify("status", () => t("quarantine.restored"));
   }
 }
 
@@ -334,7 +335,7 @@ export function render(app) {
     <div class="split">
     <div>
     <section class="card stack">
-      <div class="field">
+      ${mjSetting(html`<div class="field">
         <label for="table-name-input">${t("table.name")}</label>
         <div class="row">
           <input id="table-name-input" maxlength="80" .value=${app.doc.name}
@@ -342,7 +343,7 @@ export function render(app) {
             @change=${(e) => rename(app, e.target.value)}>
         </div>
         <p id="table-name-error" class="field-error" role="alert">${state.nameError ?? (app.refusal?.at === "table-name-input" ? app.refusal.text : nothing)}</p>
-      </div>
+      </div>`)}
       <p class="muted small">${tn("table.characters", app.doc.characters.length)} ${tn("table.log_entries", app.doc.log.length)}</p>
     </section>
 
@@ -353,9 +354,9 @@ export function render(app) {
       <p class="muted small">${t("table.transfer_help")}</p>
       <div class="row">
         <button type="button" id="export-table" @click=${() => exportTable(app)}>${t("table.export")}</button>
-        <label class="button" for="import-table">${t("table.import")}</label>
+        ${playerHides(html`<label class="button" for="import-table">${t("table.import")}</label>
         <input id="import-table" class="visually-hidden" type="file" accept="application/json,.json"
-          ?disabled=${!ready} @change=${(e) => importFile(app, e.target)}>
+          ?disabled=${!ready} @change=${(e) => importFile(app, e.target)}>`)}
       </div>
       ${ready ? nothing : html`<p class="muted small">${t("engine.wait_for_import")}</p>`}
       <p id="import-error" class="field-error" role="alert">${state.importError ?? nothing}</p>

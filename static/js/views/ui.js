@@ -5,6 +5,7 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { errorMessage, formatPercent, t } from "../i18n.js";
+import { ownOnly } from "./player-gate.js";
 
 const loadedSheets = new Set();
 
@@ -22,7 +23,9 @@ export function loadStylesheet(href) {
 export function renderSystemPage(app, system, pages, fallback) {
   const [page, id] = app.params;
   const entry = Object.hasOwn(pages, page) ? pages[page] : null;
-  const body = entry && (!entry.id || id) ? entry.render(app, id) : fallback(app);
+  // A page of one character (its sheet, its test) on a player's phone at a live table changes
+  // nothing of a character that is not this phone's: shown, its controls disabled (player-gate.js).
+  const body = entry && (!entry.id || id) ? (entry.id ? ownOnly(id, entry.render(app, id)) : entry.render(app, id)) : fallback(app);
   // Every system's character sheet can be shared from where it is.
   const character = page === "character" && id ? app.doc.characters.find((c) => c.id === id && c.system === system) : null;
   return html`<div class=${system} data-page=${page ?? "list"}>${character
@@ -247,6 +250,10 @@ const navigateHooks = [];
 export function onNavigate(clear) {
   navigateHooks.push(clear);
 }
+
+/** Run `clear()` when this tab undoes or redoes a change: a module's results, banners and
+ * follow-up buttons of moves (undo-bar.js onUndo). */
+export { onUndo } from "../undo-bar.js";
 
 /** `app` whose status notices are dismissed on the next navigation (other calls pass through). */
 export function transientApp(app) {

@@ -14,6 +14,9 @@
 // take out the deck and every seed of a Théorem or Versality entry: with the public discard, a
 // seed tells a hidden deck's order, py/tablee/systems/theorem/share.py): it keeps its digest, so
 // the control is offered (`offersVerify`) and says that the draw cannot be replayed there.
+// The result line is checked too: when the replay's outcome is the same, the words the rules
+// give that outcome (py/tablee/referee_words.py) must be the entry's (`lineFollows`), else the
+// control says the line does not follow from the replay (an older entry's included).
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
@@ -91,7 +94,16 @@ function replayRequest(request) {
   return deck ? DECK_REPLAYS.get(request.op)(request, deck) : null;
 }
 
-/** How an (untrusted) log entry can be checked: {request, keys, digest} or null. */
+/** An entry's result line as logged (its text, its words and their language), for the replay
+ * to check it follows (`lineFollows`). */
+function lineOf(entry, result) {
+  const summary = result && typeof result === "object" && typeof result.summary === "string" ? result.summary : "";
+  const words = Object.hasOwn(entry, "summary_words") && Array.isArray(entry.summary_words) ? entry.summary_words : null;
+  const lang = Object.hasOwn(entry, "words_lang") && typeof entry.words_lang === "string" ? entry.words_lang : null;
+  return { summary, words, lang };
+}
+
+/** How an (untrusted) log entry can be checked: {request, keys, digest, line} or null. */
 export function checkOf(entry) {
   const request = entry && Object.hasOwn(entry, "request") ? entry.request : null;
   const result = entry && Object.hasOwn(entry, "result") ? entry.result : null;
@@ -100,12 +112,32 @@ export function checkOf(entry) {
   if (record && Array.isArray(record.keys) && record.keys.length <= 12 && record.keys.every((k) => typeof k === "string" && k.length <= 40)
     && typeof record.digest === "string") {
     const replay = replayRequest(request);
-    return replay ? { request: replay, keys: record.keys, digest: record.digest } : null;
+    return replay ? { request: replay, keys: record.keys, digest: record.digest, line: lineOf(entry, result) } : null;
   }
   if (request.op === "roll" && result && Object.hasOwn(result, "total") && Array.isArray(result.terms)) {
-    return { request, keys: ROLL_KEYS, digest: outcomeDigest(result, ROLL_KEYS) };
+    return { request, keys: ROLL_KEYS, digest: outcomeDigest(result, ROLL_KEYS), line: lineOf(entry, result) };
   }
   return null;
+}
+
+const SPACES = /[\s\u00a0\u202f]+/g;
+const plain = (text) => String(text ?? "").replace(SPACES, " ").trim();
+
+/** Whether a replayed answer `r` gives the result line `line` an entry was logged with: the
+ * words the referee and the pages make from an op's answer (py/tablee/referee_words.py,
+ * `live.outcome_words`), said in the entry's words' language (French for an entry without
+ * words). An op with no outcome words (a plain roll of dice) follows only with no result
+ * line; an op the rules give no words for here (a draw: its line is its page's) is not judged
+ * (true). A forged line (« Réussite critique » on a roll of 58, or words that say another
+ * outcome) does not follow. */
+async function lineFollows(call, check, r) {
+  const line = check.line;
+  if (!line) return true;
+  const said = await call({ op: "live.outcome_words", name: check.request.op, request: check.request, answer: r, lang: line.lang ?? "fr" });
+  if (!said || said.error || said.known !== true) return true;
+  if (said.summary === null) return line.summary === "" && line.words === null;
+  if (line.words !== null && JSON.stringify(line.words) !== JSON.stringify(said.words)) return false;
+  return plain(line.summary) === plain(said.summary);
 }
 
 /** Whether a log entry offers "Vérifier / rejouer": it holds its seed, or the digest of a result
@@ -123,6 +155,17 @@ export function offersVerify(entry) {
 /** State of each control, by its key: {status: busy|same|different|error|unavailable, seed}. */
 const states = new Map();
 
+/** What the replay of `check` (checkOf) says, `call` running the engine: "same", "different"
+ * (another outcome), "words" (the same outcome, but a result line that does not follow from
+ * it: `lineFollows`) or "error". */
+export async function replayStatus(call, check) {
+  const r = await call(check.request);
+  if (r.error) return "error";
+  if (outcomeDigest(r, check.keys) !== check.digest) return "different";
+  // The dice replay the same: the result line must follow from them too (a line a phone wrote).
+  return (await lineFollows(call, check, r)) ? "same" : "words";
+}
+
 async function run(app, key, check, seed) {
   if (states.get(key)?.status === "busy") return; // the button stays focusable meanwhile
   if (!check) {
@@ -134,8 +177,7 @@ async function run(app, key, check, seed) {
   app.rerender();
   // On a live table's phone, app.call sends a roll to the MJ's device as a move (it would roll
   // again, with another seed, and log it): a replay runs on this device's engine.
-  const r = await (app.callHere ?? app.call)(check.request);
-  const status = r.error ? "error" : outcomeDigest(r, check.keys) === check.digest ? "same" : "different";
+  const status = await replayStatus(app.callHere ?? app.call, check);
   states.set(key, { status, seed });
   app.rerender();
 }
@@ -153,13 +195,14 @@ export function verifyControl(app, key, check, seed = seedOf(check?.request)) {
   if (state?.status === "busy") text = t("verify.busy");
   else if (state?.status === "same") text = t("verify.same");
   else if (state?.status === "different") text = t("verify.different");
+  else if (state?.status === "words") text = t("verify.words_differ");
   else if (state?.status === "error") text = t("verify.error");
   else if (state?.status === "unavailable") text = t("verify.unavailable");
   return html`<div class="verify" data-testid="verify">
     <button type="button" class="verify-button small" id=${id} aria-describedby=${`${id}-out`}
       ?disabled=${!ready} aria-busy=${state?.status === "busy" ? "true" : "false"} @click=${() => run(app, key, check, seed)}>${t("verify.button")}</button>
     <p class="verify-out small" id=${`${id}-out`} role="status" data-testid="verify-out" data-status=${state?.status ?? "idle"}>${text
-      ? html`<span class=${state.status === "same" ? "outcome-ok" : state.status === "different" ? "outcome-bad" : ""}>${text}</span>${seed !== null && seed !== undefined
+      ? html`<span class=${state.status === "same" ? "outcome-ok" : state.status === "different" || state.status === "words" ? "outcome-bad" : ""}>${text}</span>${seed !== null && seed !== undefined
         ? html` <span class="muted">${t("verify.seed", { seed: String(seed) })}</span>` : nothing}` : nothing}</p>
   </div>`;
 }

@@ -5,12 +5,16 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { said, t, tn } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
+import { playerHides } from "../../views/player-gate.js";
 import {
   SYSTEM, characters, errorLine, nameOf, ready, renderGauge, stateOp, tensionView,
 } from "./common.js";
+import { onUndo } from "../../views/ui.js";
 
 const listing = characterList({ system: SYSTEM, prefix: "pz", ns: "pointzero", maxName: 80, nameOf });
 const ui = { who: "", note: "", error: null, busy: false, message: "" };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { message: "", error: null }));
 
 function meta(c) {
   const attrs = c.attributes.map((a) => `${a.code} ${a.level}`).join(" · ");
@@ -74,10 +78,10 @@ export function render(app) {
     <p class="muted">${t("pointzero.ui.intro")}</p>
     ${listing.render(app, { meta })}
     ${tensionCard(app)}
-    <section class="card" aria-labelledby="pz-mj-title">
+    ${playerHides(html`<section class="card" aria-labelledby="pz-mj-title">
       <h2 id="pz-mj-title">${t("pointzero.ui.mj_section")}</h2>
       <p class="muted small">${t("pointzero.ui.mj_hint")}</p>
       <a class="button" href="#/pointzero/mj" id="pz-mj-link">${t("pointzero.ui.mj_link")}</a>
-    </section>
+    </section>`)}
   `;
 }

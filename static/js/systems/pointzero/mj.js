@@ -6,10 +6,12 @@
 
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { said, t } from "../../i18n.js";
-import { requestCache } from "../../views/ui.js";
+import { requestCache, onUndo } from "../../views/ui.js";
 import { backLink, errorLine, ready, stateOp, storedState } from "./common.js";
 
 const ui = { threshold: "", next: "", error: null, message: "", confirmNew: false };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { message: "", error: null, confirmNew: false }));
 const mjView = requestCache({ keepStale: true });
 
 const thresholdValue = (v) => (v === "" ? null : Number(v));

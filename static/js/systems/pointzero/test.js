@@ -12,7 +12,7 @@ import { newSeed } from "../../storage.js";
 import { liveCharacters } from "../../live/private.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
-import { requestCache, resultShare, reveal } from "../../views/ui.js";
+import { requestCache, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { audienceField, audienceOf } from "../../views/audience.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
@@ -35,6 +35,11 @@ const ui = {
 };
 const testOdds = requestCache();
 const oppOdds = requestCache({ keepStale: true });
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => {
+  Object.assign(ui, { result: null, keep: null, liveEntry: null, logId: null, error: null });
+  Object.assign(ui.opp, { result: null, error: null });
+});
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, Math.trunc(Number(v)) || 0));
 /** Problems of the number fields of this page (a bad value is refused there and changes nothing). */

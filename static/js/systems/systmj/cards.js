@@ -7,8 +7,9 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { has, t } from "../../i18n.js";
 import { ensureCardStyles } from "../../views/cards.js";
 import { liveCharacters } from "../../live/private.js";
+import { livePlayer, playerHides } from "../../views/player-gate.js";
 import { newSeed } from "../../storage.js";
-import { engineChange, engineData, onNavigate, putSystem, requestCache } from "../../views/ui.js";
+import { engineChange, engineData, onNavigate, putSystem, requestCache, onUndo } from "../../views/ui.js";
 import {
   backLink, changeLabel, characters, errorLine, findCharacter, nameOf, ready, replaceCharacter, sessionGain, stateOp,
   tableState,
@@ -41,6 +42,8 @@ const FIELDS = {
 const FAMILY_ORDER = ["equipement", "ressource", "savoir", "pouvoir"];
 
 const ui = { family: "equipement", form: null, editing: null, error: null, busy: false, give: new Map(), repair: new Map(), gain: new Map(), learned: new Map() };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => { ui.learned.clear(); ui.error = null; });
 onNavigate(() => Object.assign(ui, { error: null }));
 const learnOdds = requestCache();
 
@@ -320,7 +323,7 @@ function cardActions(app, r, card, state) {
   const pcs = characters(app.doc);
   const number = card.number;
   return html`<div class="row sj-card-actions no-print">
-    <button type="button" @click=${() => { ui.form = { ...structuredClone(card) }; delete ui.form.holder; ui.editing = number; ui.family = card.family; app.rerender(); }}>${t("systmj.cards.edit")}<span class="visually-hidden"> ${number}</span></button>
+    ${playerHides(html`<button type="button" @click=${() => { ui.form = { ...structuredClone(card) }; delete ui.form.holder; ui.editing = number; ui.family = card.family; app.rerender(); }}>${t("systmj.cards.edit")}<span class="visually-hidden"> ${number}</span></button>`)}
     ${card.holder
       ? html`<button type="button" data-testid="sj-take" ?disabled=${!ready(app) || ui.busy} @click=${() => takeBack(app, number, card.holder)}>${t("systmj.cards.take_back")}<span class="visually-hidden"> ${number}</span></button>`
       : html`<label class="visually-hidden" for=${`sj-give-${number}`}>${t("systmj.cards.give_to", { number })}</label>
@@ -329,10 +332,10 @@ function cardActions(app, r, card, state) {
           ${pcs.map((c) => html`<option value=${c.id} ?selected=${ui.give.get(number) === c.id}>${nameOf(c)}</option>`)}
         </select>
         <button type="button" data-testid="sj-give" ?disabled=${!ready(app) || ui.busy} @click=${() => give(app, number)}>${t("systmj.cards.give")}<span class="visually-hidden"> ${number}</span></button>`}
-    ${"pu" in card ? html`<label class="visually-hidden" for=${`sj-repair-${number}`}>${t("systmj.cards.repair_points", { number })}</label>
+    ${"pu" in card && !livePlayer() ? html`<label class="visually-hidden" for=${`sj-repair-${number}`}>${t("systmj.cards.repair_points", { number })}</label>
       <input id=${`sj-repair-${number}`} class="sj-small" inputmode="numeric" placeholder=${t("systmj.cards.pu")} @input=${(e) => ui.repair.set(number, e.target.value)}>
       <button type="button" ?disabled=${!ready(app)} @click=${() => repair(app, number)}>${t("systmj.cards.repair")}<span class="visually-hidden"> ${number}</span></button>` : nothing}
-    ${card.holder ? nothing : html`<button type="button" class="danger" data-testid="sj-card-delete" ?disabled=${!ready(app) || ui.busy} @click=${() => deleteCard(app, card)}>${t("systmj.ui.delete")}<span class="visually-hidden"> ${number}</span></button>`}
+    ${card.holder || livePlayer() ? nothing : html`<button type="button" class="danger" data-testid="sj-card-delete" ?disabled=${!ready(app) || ui.busy} @click=${() => deleteCard(app, card)}>${t("systmj.ui.delete")}<span class="visually-hidden"> ${number}</span></button>`}
   </div>
   ${learnControls(app, card)}`;
 }
@@ -374,7 +377,7 @@ export function render(app) {
     ${backLink("#/systmj", t("systmj.ui.back"))}
     <h1>${t("systmj.cards.title")}</h1>
     <p class="muted">${t("systmj.cards.intro")}</p>
-    ${ui.form ? cardForm(app, r, state) : html`<section class="card no-print" aria-labelledby="sj-cnew-title">
+    ${ui.form && !livePlayer() ? cardForm(app, r, state) : playerHides(html`<section class="card no-print" aria-labelledby="sj-cnew-title">
       <h2 id="sj-cnew-title">${t("systmj.cards.new")}</h2>
       <div class="row">
         <label for="sj-card-family">${t("systmj.cards.family")}</label>
@@ -385,8 +388,8 @@ export function render(app) {
         <button type="button" id="sj-card-print" @click=${() => window.print()}>${t("systmj.cards.print")}</button>
       </div>
       ${errorLine(ui.error, state)}
-    </section>`}
+    </section>`)}
     ${cards.length ? html`<ul class="sj-cards" data-testid="sj-cards">${cards.map((c) => html`<li>${renderCardFace(r, c, holder(c.holder))}${cardActions(app, r, c, state)}</li>`)}</ul>`
-      : ui.form ? html`<p class="muted">${t("systmj.cards.empty")}</p>` : emptyLibrary(app, r)}
+      : ui.form || livePlayer() ? html`<p class="muted">${t("systmj.cards.empty")}</p>` : emptyLibrary(app, r)}
   `;
 }

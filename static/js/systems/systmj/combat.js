@@ -11,7 +11,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { callBusy, disabledWhy, engineChange, onNavigate, putSystem, requestCache } from "../../views/ui.js";
+import { callBusy, disabledWhy, engineChange, onNavigate, putSystem, requestCache, onUndo } from "../../views/ui.js";
 import { cardRules } from "./cards.js";
 import { backLink, changeLabel, characters, d100Term, errorLine, findCharacter, nameOf, prob, ready, stateOp, tableState } from "./common.js";
 
@@ -351,6 +351,11 @@ const sent = new Map(); // entity id -> the choice the MJ's device accepted (thi
 const defended = new Map(); // entity id -> the defence the MJ's device accepted for a round
 /** The phone's forms, per entity of the player's: the defence to declare, the attack. */
 const phone = { defence: {}, card: {}, target: {}, kind: {}, weapon: {}, result: null };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => {
+  Object.assign(ui, { result: null, initiative: null, counter: false, error: null });
+  phone.result = null;
+});
 
 /** The defence one of the player's characters will try this round if an attack on it
  * succeeds (3.3.3): a move (systmj.round.defend) the MJ's device keeps hidden from the others. */

@@ -11,13 +11,15 @@ import { formatNumber, t } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { disabledWhy, engineChange, onNavigate, reveal } from "../../views/ui.js";
+import { disabledWhy, engineChange, onNavigate, reveal, onUndo } from "../../views/ui.js";
 import {
   GENERIC_SKILLS, backLink, characters, d100Term, renderD100, degreeLabel, errorLine, findCharacter, nameOf, ready,
   replaceCharacter, requestCache, rules, scoreOf, sessionGain, skillLabel, specialSkills, stateOp, tableState, withScore,
 } from "./common.js";
 
 const ui = { id: null, skill: "lire_ecrire", mode: "self", mentor: "", da: null, result: null, error: null, busy: false };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { result: null, error: null }));
 const oddsCache = requestCache();
 
 onNavigate(() => { ui.error = null; });

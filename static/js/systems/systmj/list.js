@@ -5,6 +5,7 @@ import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { newId } from "../../storage.js";
 import { characterList } from "../../views/characters.js";
+import { mjSetting } from "../../views/player-gate.js";
 import { onNavigate } from "../../views/ui.js";
 import { SYSTEM, errorLine, nameOf, ready, specialSkills, stateOp, tableState } from "./common.js";
 
@@ -113,7 +114,7 @@ export function render(app) {
       <a class="button" href="#/systmj/cards" id="sj-cards-link">${t("systmj.cards.title")}</a>
       <a class="button" href="#/systmj/combat" id="sj-combat-link">${t("systmj.combat.title")}</a>
     </nav>
-    ${state ? html`${universeCard(app, state)}${phaseCard(app, state)}` : html`<p class="muted">${t("systmj.ui.engine_wait")}</p>`}
+    ${state ? mjSetting(html`${universeCard(app, state)}${phaseCard(app, state)}`) : html`<p class="muted">${t("systmj.ui.engine_wait")}</p>`}
   `;
 }
 

@@ -9,7 +9,7 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { colon, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
-import { engineChange, onNavigate } from "../../views/ui.js";
+import { engineChange, onNavigate, onUndo } from "../../views/ui.js";
 import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, characters, errorLine, nameOf, ready, replaceCharacter,
   requestCache, rules, scoreOf, stateOp, sjError, skillLabel, specialSkills, tableState, withScore,
@@ -23,6 +23,8 @@ const wear = { busy: false, error: null, results: null };
 /** character id -> that PJ's form (a Map: ids are untrusted keys). */
 const forms = new Map();
 const page = { busy: false, error: null };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(wear, { results: null, error: null }));
 
 onNavigate(() => {
   page.error = null;

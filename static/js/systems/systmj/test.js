@@ -8,7 +8,7 @@ import { t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, savePrefs } from "../../views/prefs.js";
-import { callBusy, onNavigate, resultShare, reveal } from "../../views/ui.js";
+import { callBusy, onNavigate, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
   ATTRIBUTES, GENERIC_SKILLS, attrLabel, backLink, d100Term, degreeLabel, errorLine, findCharacter, nameOf,
@@ -18,6 +18,8 @@ import { cardRules, wearOf } from "./cards.js";
 import { audienceField, audienceOf } from "../../views/audience.js";
 
 const ui = { id: null, item: "", pick: "skill:detection", modifier: "normal", custom: "0", substitute: "0", result: null, error: null, busy: false, inputError: null };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { result: null, error: null }));
 const oddsCache = requestCache();
 
 const MOD_ORDER = ["normal", "facilite", "aise", "tres_facile", "extremement_simple", "petite_difficulte", "ardu", "tres_difficile", "quasiment_impossible", "custom"];

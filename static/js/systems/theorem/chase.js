@@ -20,7 +20,7 @@ import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { colon, formatPercent, language, said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
-import { disabledWhy, requestCache } from "../../views/ui.js";
+import { disabledWhy, requestCache, onUndo } from "../../views/ui.js";
 import {
   SPHERES, backLink, characters, ensureState, eventsText, findCharacter, levelLabel, logDraw, nameOf, numberFace, ready,
   signed, sphereLabel, tableAction, tableState, thError,
@@ -32,6 +32,8 @@ const side = (name, base, start) => ({ name, base, start, who: "", sphere: "anim
 const ui = { a: side("", 6, 0), b: side("", 6, 0), target: 5, busy: false, error: null, opposition: null, announce: "", exploit: { a: 0, b: 0 } };
 const roundOdds = requestCache({ keepStale: true });
 const oppOdds = requestCache({ keepStale: true });
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { opposition: null, announce: "", error: null }));
 
 /** A chase op on the latest table state (and the latest sheet of the character `id`, when the
  * op plays one): tableAction replaces the request's `state` (and `character`) by the saved ones

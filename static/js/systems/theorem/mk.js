@@ -11,8 +11,11 @@ import { newSeed } from "../../storage.js";
 import { renderCard } from "../../views/cards.js";
 import { ARCANA, MK, arcaneFace, arcaneName, backLink, characters, ensureState, eventsText, levelLabel, logDraw, nameOf,
   ready, tableAction, tableState, thError, tn } from "./common.js";
+import { onUndo } from "../../views/ui.js";
 
 const ui = { size: 5, looking: false, hand: null, busy: false, error: null, message: "", table: null, effects: null, effectsOpen: false, editing: null, pick: null };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { message: "", error: null }));
 
 /** An MJ op on the latest table state (tableAction: the `state` of `request` is replaced by
  * the saved one when its turn comes, and the answer written only if that state is unchanged);

@@ -12,7 +12,7 @@ import { newSeed } from "../../storage.js";
 import { renderCard, renderPile } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
-import { loggedEntry, requestCache, resultShare, reveal } from "../../views/ui.js";
+import { loggedEntry, requestCache, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { checkOf, verifyControl } from "../../views/verify.js";
 import { liveCharacters, livePlayer, ownPile } from "../../live/private.js";
 import {
@@ -25,6 +25,8 @@ const ui = {
   id: null, sphere: "animalite", skill: "", modifier: 0, exploit: 0, retest: false, arcaneOdds: false,
   mortal: false, looking: false, hand: null, busy: false, error: null, result: null, announce: "", last: null, effect: null,
 };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { result: null, announce: "", last: null, effect: null, error: null }));
 
 const odds = requestCache({ keepStale: true });
 

@@ -12,7 +12,7 @@ import { said, t, tn } from "../../i18n.js";
 import { livePlayer } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
-import { disabledWhy, engineChange, own, putSystem } from "../../views/ui.js";
+import { disabledWhy, engineChange, own, putSystem, onUndo } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
   findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, skillText, tableState,
@@ -24,6 +24,8 @@ const ui = {
   attackerSkill: "", defenderSkill: "", defenderMalus: 0, escapeFrom: "", escapeMode: "opposition", surpriseSet: [],
   weaponFor: "", protectionFor: "",
 };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { announce: "", error: null }));
 const initOdds = oddsCache();
 const attackOdds = oddsCache();
 const escapeOdds = oddsCache();

@@ -4,6 +4,7 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
+import { mjSetting } from "../../views/player-gate.js";
 import { BEASTS, CHARACTERISTICS, SYSTEM, TIERS, charLabel, creationPay, effective, nameOf, rulesData, tableState } from "./common.js";
 
 // A duplicate keeps `created`: the flag is a field of the character.
@@ -52,7 +53,7 @@ export function render(app) {
       <p class="muted small">${combat && combat.phase !== "over" ? t("unicreon.ui.combat_running", { round: combat.round, count: combat.combatants.length }) : t("unicreon.ui.combat_hint")}</p>
       <a class="button primary" href="#/unicreon/combat" id="uc-combat-link">${t("unicreon.ui.combat_link")}</a>
     </section>
-    <section class="card" aria-labelledby="uc-settings-title">
+    ${mjSetting(html`<section class="card" aria-labelledby="uc-settings-title">
       <h2 id="uc-settings-title">${t("unicreon.ui.table_settings")}</h2>
       <label class="check"><input type="checkbox" id="uc-creation-pay" .checked=${creationPay(app.doc)}
         aria-describedby="uc-creation-pay-help"
@@ -60,7 +61,7 @@ export function render(app) {
           doc.systems.unicreon = { combat: null, custom_items: [], ...(doc.systems.unicreon ?? {}), creation_pay: e.target.checked };
         })}> ${t("unicreon.ui.creation_pay")}</label>
       <p class="muted small" id="uc-creation-pay-help">${t("unicreon.ui.creation_pay_help")}</p>
-    </section>
+    </section>`)}
     <details class="card" id="uc-reference">
       <summary><h2 class="uc-inline">${t("unicreon.ui.reference")}</h2></summary>
       ${reference(app)}

@@ -9,7 +9,7 @@ import { liveCharacters } from "../../live/private.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { engineWhy, focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
-import { callBusy, disabledWhy, engineChange, fieldLimit, refusalAt } from "../../views/ui.js";
+import { callBusy, disabledWhy, engineChange, fieldLimit, refusalAt, onUndo } from "../../views/ui.js";
 import {
   CHARACTERISTICS, SKILL_LEVELS, VALUES, backLink, charLabel, characters, checkOf, combatantOf, creationPay, d66Term, effective, errorLine,
   fieldErrors, fieldId, findCharacter, hasProblem, itemLabel, nameOf, oddsCache, prob, ready,
@@ -32,6 +32,8 @@ const ui = {
   custom: { name: "", category: "gear", cost: 0, pe: 0, uses: "", heal: 0, bonus_steps: 0, characteristic: "agilite", kind: "fixed", value: 1, pay: false, cures: false,
     ranged: false, thrown: false, melee_ok: false, ideal: "", max: "" },
 };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { message: null, lastRoll: null, error: null }));
 // Which of the check's problems are shown: a field's once it was left, all once the player
 // tried to finish (views/forms.js).
 const form = touchedForm();

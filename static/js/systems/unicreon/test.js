@@ -8,7 +8,7 @@ import { formatSigned, t, tn } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickInt, savePrefs } from "../../views/prefs.js";
-import { callBusy, resultShare, reveal } from "../../views/ui.js";
+import { callBusy, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { audienceField, audienceOf } from "../../views/audience.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";
 import {
@@ -21,6 +21,11 @@ const ui = {
   result: null, error: null, busy: false,
   opp: { who: "", value: 40, characteristic: "agilite", difficulty: "moyen", initiator: "a", mode: "auto", result: null, error: null },
 };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => {
+  Object.assign(ui, { result: null, error: null });
+  Object.assign(ui.opp, { result: null, error: null });
+});
 const testOdds = oddsCache();
 const oppOdds = oddsCache();
 

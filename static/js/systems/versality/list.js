@@ -4,6 +4,7 @@
 import { html } from "../../../vendor/lit-html/lit-html.js";
 import { t } from "../../i18n.js";
 import { characterList } from "../../views/characters.js";
+import { playerHides } from "../../views/player-gate.js";
 import { SYSTEM, isCreated, nameOf, tn, transientApp } from "./common.js";
 import { deckSize, forgetCharacter, playerView } from "./table.js";
 
@@ -26,10 +27,10 @@ export function render(app) {
     <h1>${t("versality.ui.title")}</h1>
     <p class="muted">${t("versality.ui.intro")}</p>
     ${listing.render(transientApp(app), { meta })}
-    <section class="card" aria-labelledby="vs-mj-title">
+    ${playerHides(html`<section class="card" aria-labelledby="vs-mj-title">
       <h2 id="vs-mj-title">${t("versality.ui.mj_section")}</h2>
       <p class="muted small">${t("versality.ui.mj_hint")}</p>
       <a class="button" href="#/versality/mj" id="vs-mj-link">${t("versality.ui.mj_link")}</a>
-    </section>
+    </section>`)}
   `;
 }

@@ -10,12 +10,14 @@
 import { html, nothing } from "../../../vendor/lit-html/lit-html.js";
 import { live } from "../../../vendor/lit-html/directives/live.js";
 import { said, t } from "../../i18n.js";
-import { engineChange, putSystem } from "../../views/ui.js";
+import { engineChange, putSystem, onUndo } from "../../views/ui.js";
 import { backLink, characters, nameOf, ready, replaceCharacter, rules, tn, onNavigate, vsError } from "./common.js";
 import { fullState as tableState } from "./table.js";
 
 const ui = { power: { character: "", points: 1, note: "" }, error: null, message: null,
   scenario: { objective: false, unhurt: new Map() }, confirmAward: false };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { message: null, error: null, confirmAward: false }));
 
 onNavigate(() => {
   Object.assign(ui, { error: null, message: null, confirmAward: false });

@@ -8,7 +8,7 @@ import { said, t } from "../../i18n.js";
 import { newSeed } from "../../storage.js";
 import { renderStrip } from "../../views/cards.js";
 import { engineWhy, focusFirstInvalid, touchedForm, typedValue } from "../../views/forms.js";
-import { disabledWhy, fieldLimit, own, refusalAt } from "../../views/ui.js";
+import { disabledWhy, fieldLimit, own, refusalAt, onUndo } from "../../views/ui.js";
 import {
   CHARACTERISTICS, KINDS, SKILLS, backLink, cardFace, characters, checkOf, fieldErrors, fieldId,
   characterOp, findCharacter, hasProblem, isCreated, nameOf, outcomeLabel, ready, rules,
@@ -19,6 +19,8 @@ import { hasTableDeck, playerCall } from "./table.js";
 
 const ui = { id: null, error: null, heal: { ally: "", characteristic: "physique", outcome: "oui" },
   improve: { power: "", characteristic: "physique", skill: "traquer", compensation: "" }, message: null };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { message: null, error: null }));
 
 // Which of the check's problems are shown (a field's once left, all once the player tried to
 // validate), and the scores being typed before they commit (views/forms.js).

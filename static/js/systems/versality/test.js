@@ -12,7 +12,7 @@ import { newSeed } from "../../storage.js";
 import { renderHand, renderPile, renderStrip } from "../../views/cards.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { loadPrefs, pick, pickBool, savePrefs } from "../../views/prefs.js";
-import { callBusy, loggedEntry, own, probability, requestCache, resultShare, reveal } from "../../views/ui.js";
+import { callBusy, loggedEntry, own, probability, requestCache, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { checkOf, verifyControl, verifyRecord } from "../../views/verify.js";
 import { mjMode } from "../../share/mj-mode.js";
 import { livePlayer } from "../../live/private.js";
@@ -31,6 +31,8 @@ const ui = {
   odds: null, error: null, busy: false,
   result: null, announce: "", fresh: false,
 };
+// An undo or redo here takes away what this page showed of a move (views/ui.js onUndo).
+onUndo(() => Object.assign(ui, { result: null, announce: "", runout: "", healMessage: "", choice: null, fresh: false, error: null }));
 
 /** versality.test.odds for the form as it stands; the last answer stays shown while asking. */
 const testOdds = requestCache({ keepStale: true });

@@ -1,4 +1,4 @@
-"""The first evening, round three: a player's copy of the table and the device's language.
+"""A player's copy of the table and the device's language.
 
 - A player's copy deals its hidden piles again: "Partager" → "Pour les joueurs" → the link opened
   on a fresh phone → "Remplacer" → Théorem → Table de jeu dealt 1, 2, 3… de bâton, in order (the

@@ -1,4 +1,4 @@
-"""Issue 14 (perf14): what the boot's speed relies on, checked without timing anything.
+"""What the boot's speed relies on, checked without timing anything.
 
 - tools/serve.py sends text gzipped as GitHub Pages does, and keeps the plain behaviour the
   service worker and the e2e tests rely on (identity without Accept-Encoding, 304, Range,

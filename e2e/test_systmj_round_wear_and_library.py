@@ -1,6 +1,5 @@
-"""The second round of rules checks in the browser, storage seeded (no clicking through creation):
-SYSTMJ's round binds the combat (an entity that revealed Mouvement cannot attack, attacking marks
-it as having acted, the counter-attack offers no defence), the wear review logs no table state,
+"""Rules checks in the browser, storage seeded (no clicking through creation): SYSTMJ's round
+binds the combat (an entity that revealed Mouvement cannot attack, attacking marks it as having acted, the counter-attack offers no defence), the wear review logs no table state,
 the card library deletes a card and learns a Pouvoir card with its odds; Unicreon's custom-item
 form makes a ranged weapon. Every wait is for the state checked, never a delay; forced seeds are
 found with the rules package itself."""
@@ -11,7 +10,7 @@ import json
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, put_table, saved_document, wait_saved
+from browser_support import goto_route, new_table, saved_document, wait_saved
 from tablee.api import handle
 from test_combat_wording import force_next_seed, seed
 
@@ -124,11 +123,8 @@ def test_the_wear_review_logs_no_table_state(app_with):
                                          "subject": {"character": "sj-aldo", "target": "skill", "key": "nage",
                                                      "session": 1, "item": "EQ-00001"}},
             "result": {"summary": "ok"}}
-    # The table, then the test that used the sword in its roll log (both seeded in storage).
-    app = seed(app_with, [aldo], {"systmj": state})
-    doc = saved_document(app)
-    doc["log"].append(used)
-    put_table(app, doc)
+    # The table with the test that used the sword in its roll log, seeded in storage (one boot).
+    app = app_with(new_table([aldo], {"systmj": state}, log=[used]))
     goto_route(app, "systmj/review")
     expect(app.locator("[data-testid=sj-wear-item]")).to_have_count(1)
     app.click("#sj-wear-apply")

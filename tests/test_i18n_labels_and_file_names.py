@@ -1,6 +1,6 @@
-"""Words a person read wrong in the first evening's third walk (issue 38), through the page's own
-modules in Node: a difficulty's value after its label without brackets in brackets, the home
-page's last roll ("… = Garde l'emporte. (11 — 55)"), and a table's name in a file name
+"""Words a person read wrong at a first evening, through the page's own modules in Node: a
+difficulty's value after its label without brackets in brackets, the home page's last roll
+("… = Garde l'emporte. (11 — 55)"), and a table's name in a file name
 (`tablee-Soire-e-The-orem-…`)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The live table's replication (issue 15): static/js/live/ydoc.js (JSON <-> Y.Doc) and
+"""The live table's replication: static/js/live/ydoc.js (JSON <-> Y.Doc) and
 static/js/live/sync.js (Hub/Member over Links), run in Node by tests/live/harness.mjs (CPython
 cannot run Yjs): one node process for the module, JSON lines both ways.
 
@@ -30,7 +30,10 @@ from node_harness import NODE, NodeHarness
 ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "tests" / "live" / "harness.mjs"
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript"),
+]
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORLDS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,4 @@
-"""Point Zéro and Théorem rules of the second round, in a real browser at 360 px.
+"""Point Zéro's and Théorem's opposition forms, in a real browser at 360 px.
 
 Point Zéro: the opposition form offers this character's Tension point and Surpassement (only
 the sacrifices the rules allow), an NPC named by its skill and attribute code (never "ATT"),
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, saved_document, wait_saved
+from browser_support import axe_findings, new_table, no_horizontal_scroll, saved_document, wait_saved
 from tablee.api import handle
-from test_accessibility import axe_findings
 
 
 def seed(app_with, characters: list[dict], systems: dict | None = None):

@@ -1,4 +1,4 @@
-"""Issue 15, the live table's vendored replication in the real page, under its CSP.
+"""The live table's vendored replication in the real page, under its CSP.
 
 - the boot fetches none of the live modules (yjs, y-protocols, lib0, static/js/live/): they load
   lazily, only when a live page imports them;

@@ -1,5 +1,5 @@
-"""Issue 38's minor points, each where it could fail: a secret roll on one device, the export's
-file name and confirmation, and the wording and layout points a person met."""
+"""Small points a person met at the table, each where it could fail: a secret roll on one device,
+the export's file name and confirmation, and the wording and layout of a few messages."""
 
 from __future__ import annotations
 

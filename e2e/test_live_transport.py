@@ -1,4 +1,4 @@
-"""The live table's transport and pages (issue 15, static/js/live/rtc.js, static/js/views/live.js).
+"""The live table's transport and pages (static/js/live/rtc.js, static/js/views/live.js).
 
 Two browser contexts with separate storage stand for the MJ's laptop and a player's phone, on
 this machine with no internet (every request off the site's origin fails the test). They join
@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, no_horizontal_scroll
+
+pytestmark = pytest.mark.slow
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 RTC = "./static/js/live/rtc.js"
