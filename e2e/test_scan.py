@@ -189,9 +189,15 @@ def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, s
     loaded = mj.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /zxing|barcode/.test(n))")
     assert any(n.endswith("/static/vendor/zxing-wasm/dist/reader/zxing_reader.wasm") for n in loaded), loaded
 
-    # Offline, a page of the app still decodes: the service worker precached the decoder.
+    # Offline, a page of the app still decodes: the decoder is not downloaded with the app, but
+    # the service worker keeps it once a scan loaded it (here before the worker was installed).
     wait_engine(mj)  # the service worker registers once the engine is ready
     mj.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    kept = """async () => { for (const name of await caches.keys()) {
+        const keys = await (await caches.open(name)).keys();
+        const kept = keys.filter((r) => /(ponyfill|zxing-exported)\\.js[?]tablee-hash=|zxing_reader\\.wasm[?]tablee-hash=/.test(r.url));
+        if (kept.length === 3) return true; } return false; }"""
+    mj.wait_for_function(kept, timeout=60_000, polling=200)
     mj_device.context.set_offline(True)
     offline = mj_device.context.new_page()
     offline.goto(site + "#/join")
@@ -204,6 +210,18 @@ def test_both_sides_join_by_scanning_with_the_vendored_decoder(camera_devices, s
       render(qr.qrSvg(qr.qrMatrix('hors ligne'), 'code'), box);
       return decodeQr(qr.qrCanvasOf(box.querySelector('svg')));
     }""") == "hors ligne"
+    # A device offline that never scanned (its kept decoder removed, a fresh page): the scan
+    # says the reader is not on this device yet.
+    offline.evaluate("""async () => { for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const r of await cache.keys()) if (/[?]tablee-hash=/.test(r.url)) await cache.delete(r); } }""")
+    fresh = mj_device.context.new_page()
+    fresh.goto(site + "#/live")
+    fresh.click("#live-scan")
+    missing = fresh.locator("[data-scan-error]")
+    expect(missing).to_have_attribute("data-scan-error", "no_decoder_offline")
+    expect(missing).to_contain_text("pas encore sur cet appareil")
+    expect(fresh.locator("#live-answer")).to_be_editable()
 
 
 def test_a_refused_or_absent_camera_says_so_in_one_sentence_and_the_paste_field_stays(camera_devices, devices, site):

@@ -145,15 +145,18 @@ def test_a_bad_snapshot_falls_back_to_a_plain_start_and_the_next_load_restores(p
 
 def in_engine(page, site: str, code: str):
     """The value of Python ``code`` (its last expression, converted to JS) in the engine's
-    worker, run beside the app (the module's `started` interpreter)."""
+    worker, run beside the app (the module's `started` interpreter, imported by the URL the
+    worker loaded it from: static/js/engine.js puts the start's options in its query)."""
     workers = page.workers
     assert workers, "no worker"
     url = site + "static/js/pyodide-snapshot.js"
     for worker in workers:
         try:
             values = worker.evaluate(
-                "async ([url, code]) => { const m = await import(url); if (!m.started) return null;"
-                " const v = m.started.runPython(code); return { value: v?.toJs ? v.toJs() : v }; }",
+                "async ([url, code]) => { const urls = performance.getEntriesByType('resource').map((e) => e.name)"
+                "  .filter((n) => n.split('?')[0] === url);"
+                " for (const u of urls) { const m = await import(u); if (!m.started) continue;"
+                " const v = m.started.runPython(code); return { value: v?.toJs ? v.toJs() : v }; } return null; }",
                 [url, code],
             )
         except Exception:  # not the engine's worker

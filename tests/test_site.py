@@ -80,7 +80,8 @@ def test_archives_hold_exactly_the_sources_bytecode_the_wheels_and_the_answers(a
     assert {"tablee/api.pyc", "tablee/answer.describe.json", "tablee/answer.store.limits.json"} <= set(first)
     assert not any(n.startswith(("tablee/systems/unicreon/", "icepool/", "fastjsonschema/")) for n in first)
     for z in (archive, library):
-        assert z.comment.decode() == vendor.ARCHIVE_STAMP.format(version=vendor.pyodide_version())
+        stamp = vendor.ARCHIVE_STAMP.format(version=vendor.pyodide_version(), compiler=vendor.compiler_digest())
+        assert z.comment.decode() == stamp
     stale = [n for n, data in sources.items() if n.endswith(".py") and not vendor.pyc_matches(stored[n + "c"], data)]
     data_files = [n for n in sources if not n.endswith(".py") and not n.startswith("tablee/answer.")]
     stale += [n for n in data_files if stored[n] != sources[n]]
@@ -330,7 +331,9 @@ def test_the_standard_library_is_pyodide_s_own_precompiled(stdlib, archive):
     # A module's file name is the one Pyodide's own import of the source would give it.
     assert b"/lib/python314.zip/json/decoder.py" in stored["json/decoder.pyc"]
     digest = hashlib.sha256(source_path.read_bytes()).hexdigest()
-    assert stdlib.comment.decode() == vendor.STDLIB_STAMP.format(version=vendor.pyodide_version(), digest=digest)
+    version, compiler = vendor.pyodide_version(), vendor.compiler_digest()
+    stamp = vendor.STDLIB_STAMP.format(version=version, compiler=compiler, digest=digest)
+    assert stdlib.comment.decode() == stamp
     rebuilt = vendor.archive_bytes(stored, stdlib.comment.decode())
     assert rebuilt == (ROOT / "static/vendor/pyodide/python_stdlib.zip").read_bytes()
     assert '"./static/vendor/pyodide/python_stdlib.zip"' not in (ROOT / "static/vendor/precache.js").read_text()
@@ -358,7 +361,7 @@ def test_the_engine_names_the_snapshot_module_and_the_service_worker_its_cache()
     """PyScript imports the interpreter module engine.js names; sw.js's cleanup spares the
     snapshot's cache on a first install and deletes it on an update, by the module's name."""
     engine = (ROOT / "static/js/engine.js").read_text()
-    assert 'version: abs("static/js/pyodide-snapshot.js"),' in engine
+    assert 'new URL(abs("static/js/pyodide-snapshot.js"))' in engine and "version: module.href," in engine
     module = (ROOT / "static/js/pyodide-snapshot.js").read_text()
     name = re.search(r'export const SNAPSHOT_CACHE = "([^"]+)";', module).group(1)
     sw = (ROOT / "sw.js").read_text()

@@ -54,6 +54,14 @@ FOLLOW = f"""async () => {{
     if (hit && !window.__seen.has(hit[1])) window.__seen.set(hit[1], {CLOCK});
   }});
 }}"""
+#: On the MJ's device: lift the table's pace limit (hub.js, a member's moves at most 30 a minute,
+#: a burst of 10): the bench sends 100 moves from one phone in a row to time the link and the
+#: referee, not the pace a table keeps (beyond the burst, each move waited for its token and the
+#: assignment after them never came: the bench stopped on a 60 s timeout).
+UNPACED = """async () => {
+  const m = await import('./static/js/live/connect.js');
+  m.current().rate = { perMinute: 1e9, burst: 1e9 };
+}"""
 #: On the MJ's device: when each entry id first appears in its table.
 FOLLOW_LOG = f"""async () => {{
   const m = await import('./static/js/live/connect.js');
@@ -134,17 +142,20 @@ def _join(mj, player, site: str, name: str = "Banc", used: str | None = None) ->
     return offer
 
 
-def _direction(source, target, start: int) -> list[float]:
+def _direction(source, target, start: int, count: int = CHANGES) -> list[float]:
     target.evaluate(FOLLOW)
     times = []
-    for i in range(start, start + CHANGES):
+    for i in range(start, start + count):
         sent = source.evaluate(CHANGE, i)
         target.wait_for_function("(i) => window.__seen.has(String(i))", arg=i, timeout=60_000, polling=10)
         times.append(target.evaluate("(i) => window.__seen.get(String(i))", i) - sent)
     return times
 
 
-def _moves(phone, mj, other) -> tuple[list[float], list[float], list[float], list[float], list[float]]:
+Times = list[float]
+
+
+def _moves(phone, mj, other, count: int = CHANGES) -> tuple[Times, Times, Times, Times, Times]:
     """100 rolls sent from the phone: (until the phone's answer, until the MJ's table has it,
     until the phone's table has it from the public doc, until the other phone's table has it,
     until both phones have the answer or the table with it, whichever comes last)."""
@@ -152,7 +163,7 @@ def _moves(phone, mj, other) -> tuple[list[float], list[float], list[float], lis
     phone.evaluate(FOLLOW_LOG)
     other.evaluate(FOLLOW_LOG)
     answered, logged, shown, elsewhere, both = [], [], [], [], []
-    for _ in range(CHANGES):
+    for _ in range(count):
         sent, back, entry, error = phone.evaluate(MOVE)
         if error or not entry:
             raise RuntimeError(f"a move was refused: {error}")
@@ -179,7 +190,7 @@ def _page_move(phone, other, click: str, answers: int) -> tuple[float, float]:
     return back - clicked, other.evaluate("(id) => window.__logged.get(id)", entry) - clicked
 
 
-def _card_moves(phone, other, site: str) -> dict[str, tuple[list[float], list[float]]]:
+def _card_moves(phone, other, site: str, count: int = CHANGES) -> dict[str, tuple[list[float], list[float]]]:
     """The Théorem oppositions and the Versality tests, played on the phone's pages."""
     out: dict[str, tuple[list[float], list[float]]] = {}
     phone.goto(site + "#/theorem/chase")
@@ -187,7 +198,7 @@ def _card_moves(phone, other, site: str) -> dict[str, tuple[list[float], list[fl
     phone.select_option("#th-a-who", BENCH_THEOREM)
     phone.evaluate(WATCH_PAGE, ["theorem.opposition.draw"])
     mine, elsewhere = [], []
-    for n in range(1, CHANGES + 1):
+    for n in range(1, count + 1):
         back, seen = _page_move(phone, other, "#th-opp-draw:enabled", n)
         mine.append(back)
         elsewhere.append(seen)
@@ -197,7 +208,7 @@ def _card_moves(phone, other, site: str) -> dict[str, tuple[list[float], list[fl
     phone.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
     phone.evaluate(WATCH_PAGE, ["versality.test.draw", "versality.test.resolve"])
     mine, elsewhere = [], []
-    for n in range(1, CHANGES // 2 + 1):
+    for n in range(1, max(1, count // 2) + 1):
         back, seen = _page_move(phone, other, "#vs-draw:enabled", 2 * n - 1)
         mine.append(back)
         elsewhere.append(seen)
@@ -224,7 +235,7 @@ def _assign(mj, phone, name: str, ids: list[str]) -> None:
                                 timeout=60_000)
 
 
-def live_sync(browser, site: str) -> dict:
+def live_sync(browser, site: str, changes: int = CHANGES) -> dict:
     """Join two contexts on the big table and time 100 moves from the phone ("move_answer",
     "move_logged", "move_shown") and 100 changes from the MJ ("mj_to_player"), in ms; the bytes
     of the live page's files."""
@@ -254,11 +265,12 @@ def live_sync(browser, site: str) -> dict:
             raw += len(data)
             packed += len(gzip.compress(data, 9))
         _join(mj, other, site, "Autre", used)
-        move_answer, move_logged, move_shown, move_other, move_both = _moves(player, mj, other)
+        mj.evaluate(UNPACED)
+        move_answer, move_logged, move_shown, move_other, move_both = _moves(player, mj, other, changes)
         mj.goto(site + "#/live")
         _assign(mj, player, "Banc", [BENCH_THEOREM, BENCH_VERSALITY])
-        cards = _card_moves(player, other, site)
-        mj_to_player = _direction(mj, player, 0)
+        cards = _card_moves(player, other, site, changes)
+        mj_to_player = _direction(mj, player, 0, changes)
     finally:
         mj_context.close()
         player_context.close()
@@ -268,6 +280,83 @@ def live_sync(browser, site: str) -> dict:
             **{f"{system}_{key}": times for system, (mine, seen) in cards.items() for key, times in (
                 ("answer", mine), ("other", seen), ("both", [max(a, b) for a, b in zip(mine, seen, strict=True)]))},
             "mj_to_player": mj_to_player, "bytes": raw, "gzip_bytes": packed, "files": len(files)}
+
+
+#: On a phone: a roll sent at the shared clock's time ``at`` (not awaited: every phone waits for
+#: the same moment), its [sent, logged id, error] in ``window.__fired`` once answered.
+FIRE_AT = f"""async (at) => {{
+  const m = await import('./static/js/live/connect.js');
+  window.__fired = null;
+  setTimeout(async () => {{
+    const sent = {CLOCK};
+    const r = await m.current().app.call({{ op: 'roll', expr: '1d6' }});
+    window.__fired = [sent, r?.logged ?? null, r?.error?.code ?? null];
+  }}, Math.max(0, at - ({CLOCK})));
+}}"""
+#: Phones of the larger table, and its moves in turn and rounds of every phone at once.
+TABLE_PHONES, TABLE_MOVES, AT_ONCE_ROUNDS = 6, 30, 3
+
+
+def many_phones(browser, site: str, phones: int = TABLE_PHONES, moves: int = TABLE_MOVES,
+                rounds: int = AT_ONCE_ROUNDS) -> dict:
+    """A table of the MJ and ``phones`` players (360-px contexts of one browser), joined through
+    the pages on the big table. ``moves`` rolls, the phones in turn: ms until the move shows on
+    every phone (the answer on the one that moved, the log entry on each other one) and until
+    the MJ's table holds it. Then ``rounds`` times every phone rolls at the same moment: ms from
+    that moment until every device holds every one of these moves."""
+    from bench_table import saved_table
+
+    mj_context = browser.new_context(service_workers="block")
+    mj_context.add_init_script(MJ_MODE_ON)
+    phone_contexts = [browser.new_context(service_workers="block", viewport={"width": 360, "height": 740})
+                      for _ in range(phones)]
+    try:
+        mj = mj_context.new_page()
+        pages = [c.new_page() for c in phone_contexts]
+        mj.goto(site + "manifest.webmanifest")
+        mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(saved_table()))
+        used = None
+        for i, phone in enumerate(pages):
+            used = _join(mj, phone, site, f"Joueur {i + 1}", used)
+        everyone = [mj, *pages]
+        for page in everyone:
+            page.evaluate(FOLLOW_LOG)
+        every, to_mj = [], []
+        for k in range(moves):
+            phone = pages[k % phones]
+            sent, back, entry, error = phone.evaluate(MOVE)
+            if error or not entry:
+                raise RuntimeError(f"a move was refused: {error}")
+            for page in everyone:
+                page.wait_for_function("(id) => window.__logged.has(id)", arg=entry, timeout=60_000, polling=10)
+            seen_at = "(id) => window.__logged.get(id)"
+            others = [page.evaluate(seen_at, entry) - sent for page in pages if page is not phone]
+            every.append(max([back - sent, *others]))
+            to_mj.append(mj.evaluate("(id) => window.__logged.get(id)", entry) - sent)
+        at_once = []
+        for _ in range(rounds):
+            at = mj.evaluate(CLOCK) + 500
+            for phone in pages:
+                phone.evaluate(FIRE_AT, at)
+            entries = []
+            for phone in pages:
+                phone.wait_for_function("() => window.__fired !== null", timeout=60_000, polling=10)
+                _sent, entry, error = phone.evaluate("() => window.__fired")
+                if error or not entry:
+                    raise RuntimeError(f"a move was refused: {error}")
+                entries.append(entry)
+            held = 0.0
+            for page in everyone:
+                page.wait_for_function("(ids) => ids.every((id) => window.__logged.has(id))", arg=entries,
+                                       timeout=60_000, polling=10)
+                last = page.evaluate("(ids) => Math.max(...ids.map((id) => window.__logged.get(id)))", entries)
+                held = max(held, last)
+            at_once.append(held - at)
+    finally:
+        mj_context.close()
+        for context in phone_contexts:
+            context.close()
+    return {"phones": phones, "table_every": every, "table_to_mj": to_mj, "table_at_once": at_once}
 
 
 #: Each timed figure (a list of ms per move or change) and its row in the report.
@@ -287,6 +376,11 @@ LABELS = {
     "versality_other": "the same move, until the other phone's table holds it",
     "versality_both": "the same move, on both phones (the goal)",
     "mj_to_player": "a change on the MJ's device, until the player's table has it",
+    "table_every": "{phones} phones: a roll from each phone in turn, until it shows on every phone (the goal: "
+                   "p95 ≤ 150 ms)",
+    "table_to_mj": "{phones} phones: the same move, until the MJ's table holds it",
+    "table_at_once": "{phones} phones rolling at the same moment, until every device holds every move (goal: "
+                     "≤ 500 ms; one figure per round)",
 }
 
 
@@ -310,7 +404,10 @@ def report_lines(r: dict) -> list[str]:
         s = r.get(key)
         if s is None:
             continue  # (a results file from before this figure)
+        label = label.format(phones=r.get("phones", TABLE_PHONES))
         lines.append(f"| {label} ({s['count']} changes) | {s['p50_ms']:.1f} ms | {s['p95_ms']:.1f} ms |")
+    if r.get("table_error"):
+        lines.append(f"| a table of {TABLE_PHONES} phones | {r['table_error']} | |")
     lines += ["", f"Bytes the page loads for the live table: {r['bytes'] / 1e3:.1f} kB in {r['files']} files"
                   f" ({r['gzip_bytes'] / 1e3:.1f} kB gzipped)."]
     return lines

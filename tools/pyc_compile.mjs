@@ -10,19 +10,30 @@
 // instead of compiling the rules, icepool and fastjsonschema at each start (CPython can check
 // a .pyc's hash against its source, but cannot write Pyodide's bytecode: only its own
 // interpreter can).
+//
+// Docstrings are left out of the bytecode (tools/pyc_strip.py: about a seventh of the bytes the
+// engine downloads; nothing the worker runs reads one, tests/test_pyc_strip.py), except in
+// Pyodide's own packages (pyodide, _pyodide), which are kept as they are.
 
 import { pathToFileURL } from "node:url";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const [pyodideDir, workDir] = process.argv.slice(2, 4).map((p) => resolve(p));
 const prefix = process.argv[4] ?? "";
+const tools = dirname(fileURLToPath(import.meta.url));
 const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
 const py = await loadPyodide({ indexURL: `${pyodideDir}/` });
 py.FS.mkdirTree("/work");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: workDir }, "/work");
+py.FS.mkdirTree("/tools");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: tools }, "/tools");
 py.globals.set("prefix", prefix);
 py.runPython(`
-import os, py_compile
+import os, sys
+
+sys.path.insert(0, "/tools")
+import pyc_strip
 
 for folder, _dirs, files in sorted(os.walk("/work/src")):
     for name in sorted(files):
@@ -32,6 +43,8 @@ for folder, _dirs, files in sorted(os.walk("/work/src")):
         rel = os.path.relpath(source, "/work/src")
         target = os.path.join("/work/out", rel + "c")
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        py_compile.compile(source, cfile=target, dfile=prefix + rel, doraise=True,
-                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+        with open(source, "rb") as file:
+            data = file.read()
+        with open(target, "wb") as out:
+            out.write(pyc_strip.pyc_bytes(data, prefix + rel, strip=pyc_strip.strips(rel)))
 `);

@@ -54,9 +54,40 @@ def _is_main_guard(test: ast.expr) -> bool:
             and test.comparators[0].value == "__main__")
 
 
+#: Platform tests whose branch never runs in Pyodide (``sys.platform`` is "emscripten",
+#: ``os.name`` "posix"): Windows' and macOS's. An ``if`` on one of them keeps only the other
+#: branch's imports (asyncio's windows_events, ntpath's and subprocess's Windows modules).
+_FOREIGN_PLATFORMS = {"win32", "cygwin", "darwin", "nt", "ios"}
+_PLATFORM_NAMES = {("sys", "platform"), ("os", "name"), ("_os", "name"), ("_sys", "platform")}
+
+
+def _names_platform(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and (node.value.id, node.attr) in _PLATFORM_NAMES)
+
+
+def _foreign_platform(test: ast.expr) -> bool | None:
+    """True when ``test`` holds only on another platform (``sys.platform == "win32"``,
+    ``os.name == 'nt'``, ``sys.platform.startswith("win")``), False when it holds on every
+    platform but those (``!=``), None when it is not such a test."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and _names_platform(test.left):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value in _FOREIGN_PLATFORMS:
+            if isinstance(test.ops[0], ast.Eq):
+                return True
+            if isinstance(test.ops[0], ast.NotEq):
+                return False
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith"
+            and _names_platform(test.func.value) and len(test.args) == 1 and isinstance(test.args[0], ast.Constant)
+            and test.args[0].value in ("win", "darwin", "cygwin")):
+        return True
+    return None
+
+
 def imports(tree: ast.AST, lazy: bool) -> list[tuple[str | None, list[str], int]]:
     """(module, names imported from it, level) of each import statement: in function bodies too
-    when `lazy`, never under ``if __name__ == "__main__":``."""
+    when `lazy`, never under ``if __name__ == "__main__":`` nor in a branch for another
+    platform (see _foreign_platform)."""
     found: list[tuple[str | None, list[str], int]] = []
 
     def visit(node: ast.AST) -> None:
@@ -64,6 +95,11 @@ def imports(tree: ast.AST, lazy: bool) -> list[tuple[str | None, list[str], int]
             return
         if isinstance(node, ast.If) and _is_main_guard(node.test):
             for child in node.orelse:
+                visit(child)
+            return
+        foreign = _foreign_platform(node.test) if isinstance(node, ast.If) else None
+        if foreign is not None:
+            for child in node.orelse if foreign else node.body:
                 visit(child)
             return
         if isinstance(node, ast.Import):

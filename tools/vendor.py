@@ -82,8 +82,18 @@ NOT_PRECACHED = re.compile(
     r"\.map$|^static/vendor/wheels/"
     # (the whole precompiled standard library: the engine fetches the trimmed one, STDLIB_TRIMMED)
     r"|^static/vendor/pyodide/python_stdlib\.zip$"
-    r"|^static/vendor/pyscript/(codemirror|py-editor|py-game|py-terminal|xterm|donkey)[-_.]"
+    # PyScript: only its core and the error chunk it imports are ever requested (index.html's
+    # <py-config> switches the page-side plugins off, the worker's config is an object, not
+    # TOML, and Pyodide unpacks the archives): every other chunk (editor, terminal, game,
+    # donkey, TOML and zip readers, the packages' graph, its own service worker) is not
+    # precached (~100 kB on the wire).
+    r"|^static/vendor/pyscript/(?!core[-.]|error-)"
 )
+#: Precached on demand (static/vendor/precache.js's `ondemand`): the service worker keeps each
+#: the first time the page fetches it, not at install. The camera scan's QR decoder (0.48 MB on
+#: the wire, needed only on the device that scans, and there often never): an offline scan
+#: works once the decoder was used online (static/js/views/scan.js says so when it is missing).
+ON_DEMAND = re.compile(r"^static/vendor/(barcode-detector|zxing-wasm)/")
 
 # The app's own files, precached for offline use (globs relative to ROOT). The rules
 # package reaches the worker inside static/vendor/tablee.zip: only the worker's entry is
@@ -108,14 +118,14 @@ LIB_ARCHIVE = VENDOR / "tablee-lib.zip"
 #: The set-up's store.limits for the page's guard at boot (see page_limits).
 PAGE_LIMITS = VENDOR / "store-limits.json"
 #: The archive's zip comment: which Pyodide compiled its bytecode (see with_bytecode).
-ARCHIVE_STAMP = "tablee: bytecode of Pyodide {version}"
+ARCHIVE_STAMP = "tablee: bytecode of Pyodide {version}, compiler {compiler}"
 # Every entry gets this timestamp (zip's earliest), so the archive's bytes depend on content only.
 ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 
 #: Pyodide's standard library, precompiled (see write_stdlib), at the URL Pyodide fetches it from.
 STDLIB = VENDOR / "pyodide" / "python_stdlib.zip"
 #: The precompiled standard library's zip comment: what it was compiled from.
-STDLIB_STAMP = "tablee: bytecode of Pyodide {version}, from python_stdlib.zip sha256 {digest}"
+STDLIB_STAMP = "tablee: bytecode of Pyodide {version}, compiler {compiler}, from python_stdlib.zip sha256 {digest}"
 #: The standard library the engine fetches (Pyodide's `stdLibURL`, set by
 #: static/js/pyodide-snapshot.js): only the modules the worker's code can import (see
 #: write_stdlib_trimmed).
@@ -322,6 +332,15 @@ def pyodide_version() -> str:
     return json.loads((NODE / "pyodide" / "package.json").read_text())["version"]
 
 
+def compiler_digest() -> str:
+    """A digest of the compiler's own files (tools/pyc_compile.mjs, tools/pyc_strip.py), in the
+    archives' stamps: a change to how bytecode is made rebuilds them."""
+    total = hashlib.sha256()
+    for name in ("pyc_compile.mjs", "pyc_strip.py"):
+        total.update((ROOT / "tools" / name).read_bytes())
+    return total.hexdigest()[:12]
+
+
 def pyc_matches(pyc: bytes, source: bytes) -> bool:
     """Whether ``pyc`` is an unchecked hash-based .pyc of ``source`` (any interpreter: the
     header holds that interpreter's magic number, the key of its source hash)."""
@@ -428,7 +447,7 @@ def write_archive(wheels: list[Path]) -> None:
     """Build static/vendor/tablee.zip, static/vendor/tablee-lib.zip and
     static/vendor/store-limits.json; rewrite each only when its bytes change."""
     answers = live_answers(wheels)
-    stamp = ARCHIVE_STAMP.format(version=pyodide_version())
+    stamp = ARCHIVE_STAMP.format(version=pyodide_version(), compiler=compiler_digest())
     boot, lib = split_entries(with_bytecode(archive_entries(wheels, answers), stamp), boot_modules())
     for path, entries in ((ARCHIVE, boot), (LIB_ARCHIVE, lib)):
         data = archive_bytes(entries, stamp)
@@ -486,7 +505,8 @@ def write_stdlib() -> None:
     like a module. Served at the URL Pyodide fetches, so nothing else changes. Rebuilt only
     when its zip comment does not name this Pyodide and this source archive."""
     source = (NODE / "pyodide" / "python_stdlib.zip").read_bytes()
-    stamp = STDLIB_STAMP.format(version=pyodide_version(), digest=hashlib.sha256(source).hexdigest())
+    digest = hashlib.sha256(source).hexdigest()
+    stamp = STDLIB_STAMP.format(version=pyodide_version(), compiler=compiler_digest(), digest=digest)
     try:
         with zipfile.ZipFile(STDLIB) as current:
             if current.comment.decode() == stamp:
@@ -630,22 +650,26 @@ def precache_list() -> list[Path]:
 
 
 def write_precache() -> None:
-    entries = []
+    """static/vendor/precache.js: `files`, cached when the service worker installs, and
+    `ondemand` (ON_DEMAND), cached the first time the page fetches one; each with its content
+    hash, and a version derived from all of them."""
+    lists: dict[str, list[dict]] = {"files": [], "ondemand": []}
     total = hashlib.sha256()
     for path in precache_list():
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         rel = path.relative_to(ROOT).as_posix()
-        entries.append({"url": "./" + rel if rel != "index.html" else "./", "hash": digest})
+        lists["ondemand" if ON_DEMAND.search(rel) else "files"].append(
+            {"url": "./" + rel if rel != "index.html" else "./", "hash": digest})
         total.update(f"{rel}:{digest}\n".encode())
     version = total.hexdigest()[:12]
     body = (
         "// Generated by tools/vendor.py: the files the app needs offline, with content hashes.\n"
-        f"self.TABLEE_PRECACHE = {json.dumps({'version': version, 'files': entries}, indent=1)};\n"
+        f"self.TABLEE_PRECACHE = {json.dumps({'version': version, **lists}, indent=1)};\n"
     )
     target = VENDOR / "precache.js"
     if not target.exists() or target.read_text() != body:
         target.write_text(body)
-        log(f"precache.js: {len(entries)} files, version {version}")
+        log(f"precache.js: {len(lists['files'])} files and {len(lists['ondemand'])} on demand, version {version}")
 
 
 def main() -> None:

@@ -2,7 +2,8 @@
 // that first paint, then open the saved table with it (tablee.store: validate, migrate,
 // repair); and the events of the page (another tab's save, the language, the keyboard).
 
-import { onEngineState, startEngineSoon } from "./engine.js";
+import { onEngineState, startEngine, startEngineSoon } from "./engine.js";
+import { showEngineProgress } from "./engine-progress.js";
 import { chooseLanguage, deviceLanguage, ensureLanguage, errorMessage, initI18n, LANGUAGE_KEY, language, setLanguage, t, tn } from "./i18n.js";
 // app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
@@ -168,6 +169,11 @@ function readLiveFlag() {
 }
 
 export async function boot() {
+  // A return visit (a service worker controls the page: every file comes from this device) starts
+  // the engine at once, before the first render: the worker's start, mostly off the main thread,
+  // then overlaps the shell's texts and render instead of following them. A first visit keeps
+  // the network for the shell first (the engine starts once its render is painted, below).
+  if (navigator.serviceWorker?.controller) startEngine();
   const saved = readSaved();
   app.doc = saved.doc ?? newDocument();
   rememberSaved(saved.raw, saved.status === "ok" ? saved.doc : null);
@@ -234,6 +240,7 @@ export async function boot() {
   // browser could paint or answer input, the page itself.
   renderChrome();
   renderNotices();
+  showEngineProgress(); // the header's bar while the engine loads (gone at ready)
   await yieldToMain();
   document.getElementById("main").replaceChildren(); // the static boot message goes
   await onRoute(false);
@@ -261,6 +268,8 @@ export async function boot() {
       // app.limits came with the engine's readiness (engine.js's probe is store.limits).
       if (saved.status === "ok" || saved.status === "needs-engine") await validateSaved(saved);
     })
-    .catch(() => app.notify("error", () => t("engine.failed_detail")));
+    .catch((error) => app.notify("error", () => t(error?.hung ? "engine.hung" : "engine.failed_detail"), [
+      { label: () => t("storage.reload"), run: () => location.reload() },
+    ]));
 }
 

@@ -93,44 +93,188 @@ function workerConfig() {
   return { files: Object.fromEntries(Object.entries(WORKER_FILES).map(([from, to]) => [abs(from), to])) };
 }
 
+/** A start that shows no sign of life for this long is taken as hung: its worker was killed
+ * (a phone short of memory), a download or a lock never finished. Every download's bytes, and
+ * each step of the interpreter's start, count as signs of life (PROGRESS_CHANNEL), so a slow
+ * phone on a slow network is never cut short: only silence is. The page's
+ * `TABLEE_ENGINE_STALL_MS` shortens it (the browser tests). */
+export const STALL_MS = 60_000;
+/** The BroadcastChannel static/js/pyodide-snapshot.js reports the start's progress on. */
+export const PROGRESS_CHANNEL = "tablee-engine-progress";
+/** Roughly how many bytes each followed download brings (decompressed; the bar only needs the
+ * proportion), and the share of the bar the downloads fill. */
+const DOWNLOAD_BYTES = { runtime: 9_600_000, stdlib: 1_800_000, package: 800_000 };
+const DOWNLOADS_SHARE = 0.8;
+
+/** Why a start is given up: the worker died or stayed silent for STALL_MS. */
+export class EngineHung extends Error {
+  constructor(why) {
+    super(`engine start ${why}`);
+    this.hung = true;
+  }
+}
+
+let progressState = { step: "core", fraction: 0 };
+const progressListeners = new Set();
+
+/** The first start's progress: {step: "core" | "runtime" | "stdlib" | "package" | "interpreter"
+ * | "snapshot" | "retry", fraction: 0..1}; `fn` is called at each change (the header's bar,
+ * static/js/engine-progress.js). */
+export function onEngineProgress(fn) {
+  progressListeners.add(fn);
+  fn(progressState);
+  return () => progressListeners.delete(fn);
+}
+
+/** The bar never goes back, but at a new try (`restart`). */
+function setProgress(step, fraction, restart = false) {
+  const floor = restart ? 0 : progressState.fraction;
+  progressState = { step, fraction: Math.max(floor, Math.min(fraction, 0.99)) };
+  for (const fn of progressListeners) fn(progressState);
+}
+
+/** The workers PyScript creates, recorded so a hung one can be ended (PyScript keeps the Worker
+ * constructor it finds when its core is evaluated: it is wrapped for that moment only). */
+let spawned = null;
+let onSpawn = () => {};
+
+async function importCore() {
+  const Native = globalThis.Worker;
+  if (typeof Native !== "function") return import(CORE);
+  globalThis.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      spawned = this;
+      onSpawn(this);
+    }
+  };
+  try {
+    return await import(CORE);
+  } finally {
+    globalThis.Worker = Native;
+  }
+}
+
+/** One start of the worker, until its first answer. `plain`: no snapshot read or made. */
+async function runWorker(core, id, plain) {
+  const { PyWorker, hooks } = await core;
+  // PyScript turns every worker hook into code with Function(), which the site's CSP (no
+  // 'unsafe-eval') refuses. Its one default worker hook registers the `_pyscript` module
+  // for pyscript.fs, which py/worker.py never uses: with no hooks, nothing is evaluated.
+  for (const set of Object.values(hooks.worker)) set.clear();
+  // The core's evaluation is one main-thread task; yield before the worker is created so
+  // the page can paint and answer input in between (two tasks of about 60 ms, not one).
+  await yieldTask();
+  const module = new URL(abs("static/js/pyodide-snapshot.js"));
+  module.searchParams.set("start", id);
+  if (plain) module.searchParams.set("plain", "1");
+  const worker = await PyWorker(abs("py/worker.py"), {
+    config: workerConfig(),
+    // A worker ignores `interpreter` from the config and would fetch Pyodide from a CDN:
+    // naming a module here keeps every request on this origin. PyScript imports it and
+    // calls its loadPyodide: ours wraps the vendored Pyodide's, to start from this
+    // device's memory snapshot (static/js/pyodide-snapshot.js; its URL carries this start's
+    // progress channel id, and `plain` on a second try).
+    version: module.href,
+  });
+  // One real round trip before announcing readiness: store.limits, the answer the shell
+  // needs first (its forms check against it). Not `describe`: its 620 kB of schemas would
+  // cross the thread boundary and be parsed on the main thread at every start, for the
+  // five system names two pages show (app.describe() asks for it when one of them does).
+  const limits = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "store.limits" })));
+  if (limits.error) throw new Error(limits.error.code);
+  // How the interpreter started (and, when it made a memory snapshot, the moment to store it).
+  const boot = JSON.parse(await worker.sync.boot());
+  return { worker, limits, boot };
+}
+
+/** runWorker, given up (EngineHung) when it stays silent for STALL_MS or its worker dies. */
+async function watchedStart(core, plain) {
+  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  let alive = performance.now();
+  const bytes = {};
+  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(PROGRESS_CHANNEL) : null;
+  if (channel) {
+    channel.onmessage = ({ data }) => {
+      if (data?.start !== id) return;
+      alive = performance.now();
+      if (data.step in DOWNLOAD_BYTES) bytes[data.step] = Math.max(bytes[data.step] ?? 0, data.loaded ?? 0);
+      const total = Object.values(DOWNLOAD_BYTES).reduce((a, b) => a + b, 0);
+      const got = Object.entries(bytes).reduce((sum, [step, n]) => sum + Math.min(n, DOWNLOAD_BYTES[step]), 0);
+      const base = data.step === "interpreter" || data.step === "snapshot" ? 0.05 : 0.05 + DOWNLOADS_SHARE * (got / total);
+      setProgress(data.step, data.step === "snapshot" ? Math.max(base, 0.9) : base);
+    };
+  }
+  let timer = null;
+  let died = null;
+  const given_up = new Promise((_, reject) => {
+    died = (why) => reject(new EngineHung(why));
+    const stall = () => globalThis.TABLEE_ENGINE_STALL_MS ?? STALL_MS;
+    timer = setInterval(() => {
+      if (performance.now() - alive > stall()) died("stalled");
+    }, Math.min(1000, stall() / 4));
+  });
+  onSpawn = (worker) => {
+    alive = performance.now();
+    worker.addEventListener("error", () => died("worker error"));
+  };
+  try {
+    return await Promise.race([runWorker(core, id, plain), given_up]);
+  } catch (error) {
+    if (error?.hung) {
+      spawned?.terminate();
+      spawned = null;
+    }
+    throw error;
+  } finally {
+    clearInterval(timer);
+    channel?.close();
+    onSpawn = () => {};
+  }
+}
+
+/** static/js/pyodide-snapshot.js's SNAPSHOT_CACHE and SNAPSHOT_URL (not imported: that
+ * module imports Pyodide's). */
+async function dropSnapshot() {
+  try {
+    const cache = await caches.open("tablee-snapshot");
+    await cache.delete(abs("static/vendor/pyodide/engine.snapshot"));
+  } catch {
+    // no Cache Storage: no snapshot either
+  }
+}
+
 export function startEngine() {
   if (workerPromise) return workerPromise;
   const started = performance.now();
   performance.mark("tablee-engine-start");
   // The core's download begins before the page redraws for the "loading" state (below).
-  const core = import(CORE);
+  const core = importCore();
+  core.then(() => setProgress("core", 0.05), () => {});
   workerPromise = (async () => {
-    const { PyWorker, hooks } = await core;
-    // PyScript turns every worker hook into code with Function(), which the site's CSP (no
-    // 'unsafe-eval') refuses. Its one default worker hook registers the `_pyscript` module
-    // for pyscript.fs, which py/worker.py never uses: with no hooks, nothing is evaluated.
-    for (const set of Object.values(hooks.worker)) set.clear();
-    // The core's evaluation is one main-thread task; yield before the worker is created so
-    // the page can paint and answer input in between (two tasks of about 60 ms, not one).
-    await yieldTask();
-    const worker = await PyWorker(abs("py/worker.py"), {
-      config: workerConfig(),
-      // A worker ignores `interpreter` from the config and would fetch Pyodide from a CDN:
-      // naming a module here keeps every request on this origin. PyScript imports it and
-      // calls its loadPyodide: ours wraps the vendored Pyodide's, to start from this
-      // device's memory snapshot (static/js/pyodide-snapshot.js).
-      version: abs("static/js/pyodide-snapshot.js"),
-    });
-    // One real round trip before announcing readiness: store.limits, the answer the shell
-    // needs first (its forms check against it). Not `describe`: its 620 kB of schemas would
-    // cross the thread boundary and be parsed on the main thread at every start, for the
-    // five system names two pages show (app.describe() asks for it when one of them does).
-    const limits = JSON.parse(await worker.sync.handle(JSON.stringify({ op: "store.limits" })));
-    if (limits.error) throw new Error(limits.error.code);
+    let result;
+    try {
+      result = await watchedStart(core, false);
+    } catch (error) {
+      // Told on screen, then once more without the memory snapshot (a snapshot that never
+      // finishes loading, a heap too large for this device): the pages that need no engine
+      // work meanwhile.
+      console.warn("Tablée engine start failed, trying once more without the snapshot", error);
+      // A snapshot that may be what hung is not tried again: the next visit makes a new one.
+      await dropSnapshot();
+      setProgress("retry", 0, true);
+      setState("retrying", { hung: Boolean(error?.hung) });
+      result = await watchedStart(core, true);
+    }
+    const { worker, limits, boot } = result;
     performance.mark("tablee-engine-ready");
-    // How the interpreter started (and, when it made a memory snapshot, the moment to store it).
-    bootInfo = JSON.parse(await worker.sync.boot());
+    bootInfo = boot;
     document.documentElement.dataset.engineBoot = bootInfo.boot;
     setState("ready", { ms: performance.now() - started, limits });
     return worker;
   })().catch((error) => {
     console.error("Tablée engine failed to start", error);
-    setState("failed", { error: String(error) });
+    setState("failed", { error: String(error), hung: Boolean(error?.hung) });
     throw error;
   });
   setState("loading");

@@ -62,6 +62,56 @@ export const PRE_IMPORTS = [
 const PACKAGE_ARCHIVES = [here("../vendor/tablee.zip"), here("../vendor/tablee-lib.zip")];
 const PACKAGE_PRELOAD = "import tablee.api as _a\n_a.load_all()\nimport icepool, fastjsonschema\ndel _a, icepool, fastjsonschema";
 
+/** This start's options, from the module's URL (static/js/engine.js): `start`, the id of the
+ * page's progress channel; `plain=1`, a second try that neither restores nor makes a snapshot. */
+const SEARCH = new URL(import.meta.url).searchParams;
+const PLAIN = SEARCH.get("plain") === "1";
+/** static/js/engine.js's PROGRESS_CHANNEL. */
+const PROGRESS_CHANNEL = "tablee-engine-progress";
+const progressChannel = typeof BroadcastChannel === "function" && SEARCH.get("start") ? new BroadcastChannel(PROGRESS_CHANNEL) : null;
+
+/** Tell the page how the start goes: `step` (runtime, stdlib, package, snapshot, interpreter)
+ * and, for a download, the bytes read so far. The page's bar moves, and its watchdog sees the
+ * start is alive. */
+function progress(step, loaded = 0) {
+  try {
+    progressChannel?.postMessage({ start: SEARCH.get("start"), step, loaded });
+  } catch {
+    // (a closed channel: nothing to tell)
+  }
+}
+
+/** The downloads the page's bar follows, by the end of their URL. */
+const TRACKED = [["pyodide.asm.wasm", "runtime"], ["stdlib-trimmed.zip", "stdlib"], ["tablee-lib.zip", "package"], ["tablee.zip", "package"]];
+
+/** The worker's fetch, counting the bytes of TRACKED downloads as they arrive (at most one
+ * message every 150 ms a file). The response is the same but for its body's stream. */
+function followDownloads() {
+  const plain = globalThis.fetch;
+  if (!progressChannel || typeof plain !== "function" || typeof TransformStream !== "function") return;
+  globalThis.fetch = async (input, init) => {
+    const response = await plain(input, init);
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input?.url ?? "";
+    const tracked = TRACKED.find(([end]) => url.split("?")[0].endsWith(end));
+    if (!tracked || !response.ok || !response.body) return response;
+    let loaded = 0;
+    let said = 0;
+    const counting = new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        const now = Date.now();
+        if (now - said > 150) {
+          said = now;
+          progress(tracked[1], loaded);
+        }
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(counting), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+followDownloads();
+
 /** How long a made snapshot waits for the page's `boot` call (see storeWhenReady). */
 const STORE_FALLBACK_MS = 30_000;
 
@@ -79,9 +129,11 @@ async function snapshotKey() {
   return key;
 }
 
-/** The stored snapshot's bytes when it has this key and is byte for byte the one stored; null
- * when there is none or it has another key (deleted: an update made it stale). Throws when
- * it cannot be read or is not what was stored. */
+/** The stored snapshot when it has this key: {bytes, sound}, where `sound` resolves to whether
+ * the bytes are byte for byte the ones stored (their SHA-256, computed while the interpreter
+ * is restored from them: the browser hashes off the worker's thread, so the check costs the
+ * start nothing, and no interpreter is handed on before it passed); null when there is none
+ * or it has another key (deleted: an update made it stale). Throws when it cannot be read. */
 async function readSnapshot(cache, key) {
   const response = await cache.match(SNAPSHOT_URL);
   if (!response) return null;
@@ -90,8 +142,8 @@ async function readSnapshot(cache, key) {
     return null;
   }
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if ((await sha256(bytes)) !== response.headers.get(DIGEST_HEADER)) throw new Error("snapshot: digest mismatch");
-  return bytes;
+  const expected = response.headers.get(DIGEST_HEADER);
+  return { bytes, sound: sha256(bytes).then((digest) => digest === expected) };
 }
 
 async function storeSnapshot(cache, key, bytes) {
@@ -218,7 +270,10 @@ function storeWhenReady(store) {
 /** Pyodide's loadPyodide, from this device's snapshot when it has a good one (see above). */
 export async function loadPyodide(options = {}) {
   performance.mark("tablee-interpreter-start");
+  progress("interpreter");
   const base = { ...options, indexURL: INDEX_URL, stdLibURL: STDLIB_URL };
+  // A second try after a start that hung: no snapshot read, none made.
+  if (PLAIN) return mark(await loadPlain(base), "plain", 0);
   let cache = null;
   let key = null;
   let stored = null;
@@ -232,9 +287,11 @@ export async function loadPyodide(options = {}) {
     await cache?.delete(SNAPSHOT_URL).catch(() => {});
   }
   if (stored) {
+    progress("snapshot");
     try {
-      const pyodide = await restoreSnapshot(base, stored);
-      return mark(pyodide, "snapshot", stored.byteLength);
+      const [pyodide, sound] = await Promise.all([restoreSnapshot(base, stored.bytes), stored.sound]);
+      if (!sound) throw new Error("snapshot: digest mismatch");
+      return mark(pyodide, "snapshot", stored.bytes.byteLength);
     } catch (error) {
       console.warn("Tablée: engine snapshot not restored, starting without it", error);
       failed = true;

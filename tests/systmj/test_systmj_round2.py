@@ -224,7 +224,8 @@ def test_review_grant_accepts_special_skills():
 
 def test_player_share_of_a_log_entry_hides_round_choices():
     """3.2: the cards are laid hidden until the round starts. A log entry whose request holds
-    the table state (before the reveal) reaches a player with the choices emptied."""
+    the table state (before the reveal) reaches a player without that state: a shared entry
+    carries no system state at all (share.entry_view), so no hidden choice can ride in it."""
     chars = [character("a"), character("b")]
     state = call({"op": "systmj.round.start", "state": new_state(), "characters": chars})["state"]
     state = call({"op": "systmj.round.choose", "state": state, "entity": "b", "choice": "mouvement"})["state"]
@@ -233,7 +234,7 @@ def test_player_share_of_a_log_entry_hides_round_choices():
              "result": {"summary": ""}}
     shared = call({"op": "store.share", "kind": "entry", "data": entry, "audience": "player"})["data"]
     assert '"choice": "mouvement"' not in json.dumps(shared)
-    assert shared["request"]["state"]["rounds"]["entities"][1]["choice"] == ""
+    assert "state" not in shared["request"] and shared["request"]["op"] == "systmj.wear.review"
     mj = call({"op": "store.share", "kind": "entry", "data": entry, "audience": "mj"})["data"]
     assert '"choice": "mouvement"' in json.dumps(mj)
 

@@ -4,7 +4,9 @@
 // The decoder is the browser's own `BarcodeDetector` where it reads QR codes (Chrome on Android
 // and macOS), else the vendored `barcode-detector` ponyfill (zxing-wasm's reader, the same API),
 // imported only when a scan starts, its .wasm taken from static/vendor (never zxing's CDN
-// default) and precached by the service worker like the rest, so a scan works offline too.
+// default). It is not downloaded with the app (0.48 MB): the service worker keeps it once it
+// loaded (asked here: KEEP_ON_DEMAND), so a scan works offline after one use; missing offline,
+// the scan says so (`no_decoder_offline`) and the paste field stays.
 //
 // The camera: the back one where there is one (a phone), else the front one (a laptop), else
 // any; a front camera's preview is mirrored, as people expect to see themselves. A framing box
@@ -15,7 +17,7 @@
 // the first QR code in an image (an <img>, <canvas>, <video>, ImageData, ImageBitmap or Blob),
 // `openCamera()` the stream; `new Scan({...})` is the start/stop/preview of one page. Its markup
 // carries `data-testid="scan"` with `data-scan` (idle, starting, scanning, found, refused,
-// absent, no_decoder), `data-decoder` (native, zxing) and `data-facing` (environment, user).
+// absent, no_decoder, no_decoder_offline), `data-decoder` (native, zxing) and `data-facing` (environment, user).
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { t } from "../i18n.js";
@@ -51,6 +53,13 @@ async function nativeReadsQr() {
   }
 }
 
+/** Ask the service worker (now, or once one is active) to keep the decoder for an offline scan. */
+function keepForOffline() {
+  navigator.serviceWorker?.ready
+    .then((registration) => registration.active?.postMessage({ type: "KEEP_ON_DEMAND" }))
+    .catch(() => {});
+}
+
 async function loadDetector() {
   if (await nativeReadsQr()) return { kind: "native", detector: new globalThis.BarcodeDetector({ formats: ["qr_code"] }) };
   let module;
@@ -63,8 +72,9 @@ async function loadDetector() {
       fireImmediately: true,
     });
   } catch {
-    throw new ScanError("no_decoder");
+    throw new ScanError(navigator.onLine === false ? "no_decoder_offline" : "no_decoder");
   }
+  keepForOffline();
   return { kind: "zxing", detector: new module.BarcodeDetector({ formats: ["qr_code"] }) };
 }
 
@@ -219,7 +229,7 @@ export class Scan {
    * framing box, and the sentence of a scan that cannot run. */
   view() {
     if (!cameraAvailable()) return nothing;
-    const failed = ["refused", "absent", "no_decoder"].includes(this.state);
+    const failed = ["refused", "absent", "no_decoder", "no_decoder_offline"].includes(this.state);
     return html`<div class="scan" data-testid="scan" data-scan=${this.state} data-decoder=${this.kind} data-facing=${this.facing}>
       ${this.active
         ? html`<div class="scan-frame" data-facing=${this.facing}>
