@@ -444,12 +444,12 @@ def test_unicreon_passe_darmes_from_a_phone(devices, site):
     expect(feed.locator("li[data-code='live.refused.character']")).to_contain_text(
         "Léa · Unicreon : passe d'armes · refusée : ce personnage n'est pas l'un des siens")
     # A move the referee logged reads as its entry: the page's words for it. Its result line is
-    # the referee's own words, and the referee has none for a Théorem opposition: the phone's
-    # page does not supply one (py/tablee/referee_words.py).
+    # the referee's own words (py/tablee/referee_words.py): the winner named from the MJ's
+    # records, then both scores; the phone's page supplies none.
     opposition = next(e for e in wait_saved(mj, "d => true")["log"] if e["kind"] == "theorem.opposition")
     words = feed.locator("[data-op='theorem.opposition.draw']").first
     expect(words).to_contain_text(opposition["label"])
-    assert "summary" not in opposition["result"] and "summary_words" not in opposition
+    assert re.fullmatch(r"(.+ l'emporte|Égalité.*)\. \(\d+ — \d+\)", opposition["result"]["summary"]), opposition["result"]
     # Mo's opposition, drawn from the hidden deck, replays on the MJ's log ("Vérifier /
     # rejouer": its deck and seed are in the MJ's entry only; no phone's copy of it holds them).
     mj.evaluate("() => { location.hash = '#/log'; }")

@@ -234,6 +234,8 @@ function pluralForm(n, lang = current) {
  * path (`test.skill`, `skills.0.level`): `schema.field.<name>`, else "Une valeur".
  */
 export function fieldLabel(path) {
+  // A page that named the field itself ("ATT", "Poids") passes words, not a path: kept as they are.
+  if (typeof path === "string" && !path.includes(".") && /[A-Z\u00C0-\u024F ]/.test(path)) return path;
   const names = String(path ?? "").split(".").filter((part) => part && !/^\d+$/.test(part));
   for (const name of names.reverse()) {
     if (has(`schema.field.${name}`)) return t(`schema.field.${name}`);
