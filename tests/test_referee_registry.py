@@ -1,6 +1,8 @@
-"""The referee's registration API (py/tablee/referee.py): each system declares its moves beside its
-ops, in ``tablee/systems/<id>/moves.py`` (``MOVES``: op name -> ``referee.Move``), loaded on
-that system's first move; the referee itself imports no system."""
+"""Each system is one declared object (py/tablee/system.py ``System``, built in
+``tablee/systems/<id>/__init__.py``): its ops, its moves (op name -> ``Move``, written in
+``tablee/systems/<id>/moves.py``), its player views, its log recipes and its store hooks, loaded
+on the system's first use; the referee itself imports no system and no core module of the
+referee names one."""
 
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tablee import referee
+from tablee import referee, registry, share, store
 from tablee.api import handle
 from tablee.registry import SYSTEM_IDS
+from tablee.system import REC, Move, System
+from tablee.systems import load
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,7 +40,7 @@ def test_importing_the_referee_imports_no_system_and_a_move_loads_only_its_own()
 def test_each_system_declares_its_own_moves_beside_its_ops(system):
     moves = referee.moves_of(system)
     assert moves, system  # every system has moves at a live table
-    assert all(name.startswith(f"{system}.") and isinstance(spec, referee.Move) for name, spec in moves.items())
+    assert all(name.startswith(f"{system}.") and isinstance(spec, Move) for name, spec in moves.items())
     assert all(referee.is_move(name) for name in moves)
     module = __import__(f"tablee.systems.{system}.moves", fromlist=["MOVES"])
     assert module.MOVES == moves
@@ -52,12 +56,32 @@ def test_the_phones_list_is_every_systems_moves_and_the_kernels():
         assert not referee.is_move(name), name
 
 
-def test_a_system_declaring_anothers_move_is_a_registration_mistake(monkeypatch):
-    import types
-
-    fake = types.ModuleType("tablee.systems.versality.moves")
-    fake.MOVES = {"theorem.hand.draw": referee.Move("theorem", referee.REC)}
-    monkeypatch.setitem(sys.modules, "tablee.systems.versality.moves", fake)
-    monkeypatch.setattr(referee, "_LOADED", {})
+def test_a_system_declaring_anothers_move_is_a_registration_mistake():
+    declared = load("versality")
     with pytest.raises(ValueError, match=r"theorem\.hand\.draw"):
-        referee.moves_of("versality")
+        System("versality", ops=declared.ops, store=declared.store,
+               moves={"theorem.hand.draw": Move("theorem", REC)})
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_loading_a_system_installs_everything_it_declares(system):
+    declared = load(system)
+    assert isinstance(declared, System) and declared.id == system and load(system) is declared
+    ops = {name: op for table in declared.ops for name, op in table.ops.items()}
+    assert ops and {name: registry.OPS[name] for name in ops} == ops
+    assert {n for n, op in registry.OPS.items() if op.system == system} == set(ops)
+    assert store.CHARACTER_VALIDATORS[system] is declared.store.character
+    assert store.STATE_VALIDATORS[system] is declared.store.state
+    views = share.SHARE_FILTERS[system]
+    assert (views.character, views.state, views.log_entry) == (
+        declared.views.character, declared.views.state, declared.views.log_entry)
+    assert all(name.startswith(f"{system}.") for name in declared.recipes)
+
+
+def test_no_system_is_named_in_the_referee_or_its_log():
+    """The referee's core reads what a system declares: no system's name in its code."""
+    for module in ("referee.py", "referee_kernel.py", "referee_log.py"):
+        text = (ROOT / "py" / "tablee" / module).read_text(encoding="utf-8")
+        code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+        named = [s for s in SYSTEM_IDS if f'"{s}.' in code or f"'{s}." in code]
+        assert not named, (module, named)

@@ -33,6 +33,7 @@ from api_calls import call as ok
 from api_calls import versality_character
 from tablee import api, referee_log, share
 from tablee.share_dictionary import DICTIONARY_1
+from tablee.systems import load as load_system
 
 #: Seeds as static/js/storage.js ``newSeed`` makes them (53 bits).
 SEEDS = st.integers(2**40, 2**53 - 1)
@@ -352,10 +353,10 @@ PAGE_MOVES = st.lists(st.sampled_from(["action", "hand_tia", "hand_leo", "arcane
 
 
 def _old_referee_entry(doc: dict, seed: int) -> None:
-    """A phone's draw as the live table's referee logs it (tablee/referee_log.py: the seed kept
+    """A phone's draw as the live table's referee logs it (tablee/systems/theorem/log.py: the seed kept
     inside the deck it drew from)."""
     state = doc["systems"]["theorem"]
-    recipe = referee_log.RECIPES["theorem.opposition.side"]
+    recipe = load_system("theorem").recipes["theorem.opposition.side"]
     logged = recipe.request({"side": "a"}, {"deck_used": deck_used(state)}, {"seed": seed})
     doc["log"].append(page_entry(len(doc["log"]), "theorem.opposition", "theorem", "Léo", "Léo", logged,
                                  {"summary": "ok"}))

@@ -37,8 +37,8 @@ MAX_REQUEST_DEPTH = 64
 
 
 #: An op's whole name, else the first segment of its name -> the module that registers the op
-#: (kernel modules here, each system's package below). A static table, so finding an op
-#: imports nothing else.
+#: (kernel modules here, each system's package below, which declares them: :func:`_load`). A
+#: static table, so finding an op imports nothing else.
 ROUTES: dict[str, str] = {
     "describe": __name__,
     "store.share": "tablee.share",
@@ -53,10 +53,22 @@ ROUTES: dict[str, str] = {
 }
 
 
+def _load(module: str) -> None:
+    """Import a kernel module that registers ops, or load a system (its package declares its
+    ops: :func:`tablee.systems.load` installs them)."""
+    system = module.removeprefix("tablee.systems.")
+    if system in SYSTEM_IDS:
+        from .systems import load
+
+        load(system)
+    else:
+        importlib.import_module(module)
+
+
 def load_all() -> None:
     """Import every module that registers ops (the live ``describe``, the set-up, the tests)."""
     for module in dict.fromkeys(ROUTES.values()):
-        importlib.import_module(module)
+        _load(module)
 
 
 def _find(name: str) -> bool:
@@ -66,7 +78,7 @@ def _find(name: str) -> bool:
         if module is None:
             load_all()  # an op of a module missing from ROUTES still answers (slowly, once)
         else:
-            importlib.import_module(module)
+            _load(module)
     return name in OPS
 
 

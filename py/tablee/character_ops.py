@@ -3,7 +3,7 @@
 The shared character list creates through ``<system>.character.new`` (``id`` and ``name``),
 the sheets check through ``<system>.character.check`` and finish a creation through
 ``<system>.character.finish`` (both take the ``character``). Each system gives its handlers
-and summaries to :func:`character_ops`, which registers the ops with the request schemas every
+and summaries to :func:`character_ops`, which declares the ops in the system's table with the request schemas every
 system shares (the id and name bounds, the character under its system's schema) and adds only
 what a system declares besides (:class:`CharacterOp` ``properties`` / ``required``).
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .registry import op
+from .registry import SystemOps
 from .schema import ID_SCHEMA
 
 __all__ = ["ID_SCHEMA", "CharacterOp", "character_ops"]
@@ -34,7 +34,7 @@ class CharacterOp:
 
 
 def character_ops(
-    system: str,
+    system_op: SystemOps,
     *,
     character: dict[str, Any],
     name_max: int = 80,
@@ -42,15 +42,16 @@ def character_ops(
     check: CharacterOp | None = None,
     finish: CharacterOp | None = None,
 ) -> None:
-    """Register ``<system>.character.new`` / ``.check`` / ``.finish`` (those given).
+    """Declare ``<system>.character.new`` / ``.check`` / ``.finish`` (those given) in the
+    system's ops table ``system_op``.
 
     ``character`` is the schema the request's character is validated against (a loose
     ``{"type": "object"}`` where the handler reports the problems at their fields itself)."""
     if new is not None:
         props = {"id": ID_SCHEMA, "name": {"type": "string", "maxLength": name_max}, **new.properties}
-        op(f"{system}.character.new", system=system, properties=props, required=("id", *new.required),
-           summary=new.summary)(new.handler)
+        system_op("character.new", properties=props, required=("id", *new.required),
+                  summary=new.summary)(new.handler)
     for verb, spec in (("check", check), ("finish", finish)):
         if spec is not None:
-            op(f"{system}.character.{verb}", system=system, properties={"character": character, **spec.properties},
-               required=("character", *spec.required), summary=spec.summary)(spec.handler)
+            system_op(f"character.{verb}", properties={"character": character, **spec.properties},
+                      required=("character", *spec.required), summary=spec.summary)(spec.handler)

@@ -13,16 +13,23 @@ state and records it reads from the MJ's table, the seed it draws, the log entry
 who signs it (:mod:`tablee.referee_kernel`), and what of the answer goes back. What a system's
 move reads and checks is declared beside that system's ops.
 
-**Registering a system's moves.** A system declares its moves in
-``tablee/systems/<id>/moves.py`` as a module-level ``MOVES: dict[str, Move]``: op name ->
-:class:`Move` (which system state the op reads and writes, which request fields name an acting
-character of the member's and how, the fields only the MJ sets, the answer keys a phone never
-gets, the log kind, and hooks that fill in what only the MJ's table knows). Every op name must
-start with ``<id>.``. The module imports what it needs from here (``Move``, ``REC``, ``ID``,
-``refuse``, ``run_op``, ``signature``) and nothing imports it but :func:`moves_of`, which loads
-it the first time a move of that system arrives (the phone's list of moves, ``live.moves``,
-loads them all). An op listed nowhere is not a move. The kernel's own moves (``roll``, a
-sheet saved, a note, a label) are this module's and :mod:`tablee.referee_kernel`'s.
+**A system's moves.** A system declares its moves in its :class:`tablee.system.System`
+(``moves``: op name -> :class:`tablee.system.Move`: which system state the op reads and writes,
+which request fields name an acting character of the member's and how, the fields only the MJ
+sets, the answer keys a phone never gets, the log kind, and hooks that fill in what only the
+MJ's table knows, or merge what the op answered), written in ``tablee/systems/<id>/moves.py``.
+Every op name must start with ``<id>.``. :func:`moves_of` loads the system the first time a
+move of it arrives (the phone's list of moves, ``live.moves``, loads them all). An op listed
+nowhere is not a move. The kernel's own moves (``roll``, a sheet saved, a note, a label) are
+this module's and :mod:`tablee.referee_kernel`'s.
+
+**One pipeline.** A system's move goes through four steps (:func:`_system_move`): validate
+(the op's request made from the move: the MJ-only fields dropped, the MJ's state, records and
+seed filled in, every actor checked to be the member's as the system declares, then the
+system's ``prepare``), apply (the op run; the new state, the acting character and the others
+written on the referee's copy of the table), log (the entry the referee writes from its own
+run, :func:`tablee.referee_kernel.log_run`) and filter (the answer without what never leaves
+the MJ's device, its records and state as a player sees them).
 
 A move is the request a system page already makes on one device, minus the hidden state: the
 referee fills the system's table state in from the MJ's table, replaces every character the
@@ -64,8 +71,7 @@ error with only the params of :data:`_SAFE_PARAMS` (:func:`phone_error`).
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +79,7 @@ from . import held, referee_words, share
 from .errors import RulesError, declare
 from .referee_kernel import (
     KERNEL_MOVES,
+    Run,
     add_entry,
     label_entry,
     log_run,
@@ -80,13 +87,13 @@ from .referee_kernel import (
     own,
     refuse,
     save_character,
-    signature,
 )
 from .registry import OPS, SEED_SCHEMA, SYSTEM_IDS, from_json, op
+from .system import Move
+from .systems import load as load_system
 from .tree import clone
 
-__all__ = ["ID", "REC", "Move", "apply_changes", "apply_move", "changes", "is_move", "move_words", "moves_of",
-           "phone_error", "refuse", "run_op", "signature"]
+__all__ = ["apply_changes", "apply_move", "changes", "is_move", "moves_of", "phone_error", "run_op"]
 
 declare(
     "live.refused.not_a_move",
@@ -114,98 +121,15 @@ _DRAW_ORDERS = frozenset({"deck_used"})
 
 
 
-@dataclass(frozen=True)
-class Move:
-    """What a move may touch.
-
-    ``system``: the system whose state the op reads and writes (``None``: no state).
-    ``actors``: request fields naming an acting character: ``("character", "record")`` (the
-    record, replaced by the MJ's) or ``("character_id", "id")``; each must be the member's.
-    ``merge``: the op answers ``public``/``penalties``, merged by ``versality.state.merge``.
-    ``mj_fields``: request fields only the MJ sets (dropped from a player's move).
-    ``part``: the op's state is this key of the system's state (Unicreon's ``combat``).
-    An actor ``("attacker", "cid")`` names a combatant of that state whose ``character_id``
-    must be one of the member's; ``("attacker", "fighter")`` a fighter object whose ``id`` must.
-    An actor ``("a", "side")`` is a side object of an
-    opposition whose ``character_id`` must be one of the member's; ``("b", "side?")`` the
-    same when the side names a character at all (an NPC side names none).
-    ``state``: the op takes the system state as ``state`` (False: the op is stateless, the
-    move still reads and may write the state through ``prepare``/``record``).
-    ``prepare(request, ctx)``: fills in what only the MJ's table knows and checks what the
-    phone declared against the MJ's record (``ctx``: the member's acting ``character`` as the
-    MJ holds it, the system ``state``); it returns the op request (move-only fields removed).
-    ``record(answer, request, ctx)``: the new system state the move leaves besides the op's
-    own (None: unchanged), e.g. the Tension point a Point Zéro test spends.
-    ``log_only``: fields ``prepare`` leaves in the request for the move's log entry only, never
-    sent to the op (a Méticuleux choice's ``entry``: the roll it resolves).
-    ``sheet(answer, request, ctx)``: the acting character's record as the move leaves it, for an
-    op that answers no ``character`` although its outcome belongs on the sheet (a SYSTMJ
-    learning roll: the new score and the roll in the sheet's progress); None: unchanged.
-    ``needs_state``: False when the move may run on a table without the system's state (a
-    Unicreon table holds none until the MJ opens a fight or adds an item): ``prepare`` and
-    ``record`` then get ``state`` None.
-    An actor ``("healer", "id?")`` is an ``id`` actor the request may leave out; ``("subject",
-    "subject")`` a SYSTMJ test subject whose ``character`` must be one of the member's.
-    ``others``: request fields naming, by a record the request may leave out, a character the
-    move acts on that need not be the member's (the patient of a care item, the victim of a
-    poison): a character of the move's system on the MJ's table, replaced by the MJ's record;
-    the op's answer of the same key is that character as the move leaves it, written to the
-    table and answered as its player view.
-    ``kind``: the log kind of the move's entry when the system pages log that op under another
-    name (so the pages that read the log, e.g. SYSTMJ's session review, find a phone's tests
-    too); None: the op's name.
-    ``hidden``: answer keys the phone never gets besides the whole state (Versality's merge
-    inputs); every ``deck_used`` at any depth goes too, whatever the system.
-    ``prepare`` and ``record`` read ``ctx["member"]`` (the link's member) too: who did it.
-    """
-
-    system: str | None
-    actors: tuple[tuple[str, str], ...] = ()
-    merge: bool = False
-    mj_fields: tuple[str, ...] = ()
-    part: str | None = None
-    state: bool = True
-    prepare: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
-    record: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any] | None] | None = None
-    log_only: tuple[str, ...] = ()
-    sheet: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any] | None] | None = None
-    needs_state: bool = True
-    others: tuple[str, ...] = ()
-    kind: str | None = None
-    hidden: tuple[str, ...] = ()
-
-
-#: An actor named by a ``character`` record (replaced by the MJ's) / by a ``character_id``.
-REC = (("character", "record"),)
-ID = (("character_id", "id"),)
-
 #: The kernel's moves that run an op: any system's roll of dice, seeded by the MJ's device.
 _KERNEL_OPS: dict[str, Move] = {"roll": Move(None)}
 
-#: system id -> its moves, once loaded (:func:`moves_of`).
-_LOADED: dict[str, dict[str, Move]] = {}
-
-
-def moves_of(system: str) -> dict[str, Move]:
-    """The moves ``system`` declares (``tablee.systems.<system>.moves.MOVES``; none without that
-    module), its module imported on the first call. Each op name must be ``<system>.…`` (a
-    ``ValueError`` says which is not: a registration mistake, found by the first test of that
-    system)."""
-    if system not in _LOADED:
-        if system not in SYSTEM_IDS:
-            raise ValueError(f"unknown system {system!r}")
-        name = f"{__package__}.systems.{system}.moves"
-        try:
-            declared = importlib.import_module(name).MOVES
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            declared = {}  # a system without a moves module has no moves
-        stray = [op_name for op_name in declared if op_name.split(".")[0] != system]
-        if stray:
-            raise ValueError(f"{system} declares moves of another system: {stray}")
-        _LOADED[system] = dict(declared)
-    return _LOADED[system]
+def moves_of(system: str) -> Mapping[str, Move]:
+    """The moves ``system`` declares (its :class:`tablee.system.System`), the system loaded on
+    the first call."""
+    if system not in SYSTEM_IDS:
+        raise ValueError(f"unknown system {system!r}")
+    return load_system(system).moves
 
 
 def _spec(name: Any) -> Move | None:
@@ -227,7 +151,7 @@ def all_moves() -> dict[str, Move]:
 
 
 def __getattr__(name: str) -> Any:
-    # ``referee.MOVES`` (every system's, loaded on first read) and ``referee._KERNEL_MOVES``,
+    # ``referee.MOVES`` (every system's, loaded on first read) and ``referee._KERNEL_MOVES``:
     # the names the i18n check reads (tests/test_i18n_runtime_keys.py).
     if name == "MOVES":
         return all_moves()
@@ -276,11 +200,6 @@ def _character_index(document: dict[str, Any], cid: str) -> int:
         if isinstance(character, dict) and character.get("id") == cid:
             return i
     return -1
-
-
-def _player_state(system: str, state: dict[str, Any]) -> dict[str, Any]:
-    fn = share._filters(system).state
-    return fn(clone(state)) if fn else clone(state)
 
 
 def run_op(request: dict[str, Any]) -> dict[str, Any]:
@@ -333,68 +252,73 @@ class _Answered(Exception):
         self.answer = answer
 
 
+@dataclass
+class _Checked:
+    """A move as :func:`_validate` leaves it, ready to run: the op's request (the MJ's records
+    and seed filled in), the system state part the op works on (None: none), the member's
+    characters it acts with (``touched``), the other characters it names (``others``), who
+    signs it (the acting character's or fighter's name) and the hooks' ``ctx``."""
+
+    name: str
+    spec: Move
+    request: dict[str, Any]
+    seeded: bool
+    state: dict[str, Any] | None
+    touched: set[str]
+    others: set[str]
+    who: str | None
+    ctx: dict[str, Any]
+
+
 def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int,
                  now: str, words: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A system's move (or a roll) on the referee's copy of the table, in four steps: validate
+    (identity and ownership as the system declares them, the MJ's records and seed filled in,
+    the system's own checks), apply (the op run, its new state and records written), log (the
+    entry the referee writes from its own run) and filter (the answer as the phone may read it)."""
+    checked = _validate(document, member, move, seed)
+    answer = _apply(document, checked)
+    public = _withheld(checked, answer)
+    if checked.seeded:
+        public["logged"] = log_run(document, Run(
+            checked.name, checked.spec, member, checked.request, answer, public, seed, now,
+            frozenset(checked.touched), checked.who, checked.ctx, words or {}))
+    return _phone_view(document, checked, public)
+
+
+def _validate(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int) -> _Checked:
+    """The move made the op's request, or refused: the fields only the MJ sets dropped, a
+    phone's copy of a state never taken, the seed the MJ's device's; the system's state read
+    (made when the table holds none yet); every actor the member's as the system declares
+    (:class:`tablee.system.Move` ``actors``) and replaced by the MJ's record; then the
+    system's own checks (``prepare``)."""
     name = move["op"]
     spec = _spec(name)
+    assert spec is not None  # (apply_move let only moves through)
     from .api import _find
 
     _find(name)
-    props = OPS[name].schema["properties"]
+    seeded = "seed" in OPS[name].schema["properties"]
     request = {k: clone(v) for k, v in move.items() if k not in spec.mj_fields}
     if spec.state or isinstance(request.get("state"), dict):
         # A phone's copy of a system state is never taken (the MJ's is filled in below). A
         # ``state`` that is no object is an op's own field (Unicreon's state at 0 PV).
         request.pop("state", None)
-    if "seed" in props:
+    if seeded:
         request["seed"] = seed
+    state = _system_state(document, spec, seed)
     touched: set[str] = set()
-    state = document["systems"].get(spec.system) if spec.system is not None else None
-    if spec.system is not None and spec.needs_state and not isinstance(state, dict):
-        state = _first_state(document, spec.system, seed)
-    if spec.system is not None and spec.part is not None:
-        state = state.get(spec.part) if isinstance(state, dict) else None
-    if spec.system is not None and not isinstance(state, dict):
-        if spec.needs_state:
-            # (a part the MJ opens: Unicreon's fight; a whole state no op makes: none yet)
-            raise refuse("live.refused.no_fight" if spec.part is not None else "live.refused.no_state",
-                         system=spec.system)
-        state = None
     acting: dict[str, Any] | None = None
-    signer: str | None = None  # the acting character's (or fighter's) name: the entry's ``who``
+    who: str | None = None
     for field, kind in spec.actors:
-        value = request.get(field)
-        if kind == "id?":
-            if value is None:
-                continue  # not named: the prepare hook reads the acting character instead
-            kind = "id"
-        if kind == "subject":
-            value = value.get("character") if isinstance(value, dict) else None
-        if kind == "cid":
-            fighters = state.get("combatants", [])
-            fighter = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == value), None)
-            cid = own(member, fighter.get("character_id") if fighter else None)
-            # signed with the fighter's name, as the combat page signs it on one device
-            at = _character_index(document, cid)
-            signer = signer or (document["characters"][at].get("name") if at >= 0 else fighter.get("name"))
+        found = _actor(document, member, spec, request, state, field, kind)
+        if found is None:
             continue
-        if kind in ("side", "side?"):
-            if not isinstance(value, dict):
-                raise refuse("live.refused.invalid", field=field)
-            if kind == "side?" and "character_id" not in value:
-                continue  # an NPC side: the numbers the table declared
-            value = value.get("character_id")
-        if kind == "fighter":
-            value = value.get("id") if isinstance(value, dict) else None
-        cid = own(member, value.get("id") if kind == "record" and isinstance(value, dict) else value)
-        at = _character_index(document, cid)
-        if at < 0 or (spec.system and document["characters"][at].get("system") != spec.system):
-            raise refuse("live.refused.character", character=cid)
-        if kind == "record":
-            request[field] = clone(document["characters"][at])
-        touched.add(cid)
-        acting = acting or document["characters"][at]
-        signer = signer or document["characters"][at].get("name")
+        cid, at, name_of = found
+        if at >= 0:
+            touched.add(cid)
+            acting = acting or document["characters"][at]
+        who = who or name_of
     others: set[str] = set()
     for field in spec.others:
         value = request.get(field)
@@ -412,47 +336,121 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
         request = spec.prepare(request, ctx)
     if spec.system is not None and spec.state:
         request["state"] = clone(state)
+    return _Checked(name, spec, request, seeded, state, touched, others, who, ctx)
+
+
+def _system_state(document: dict[str, Any], spec: Move, seed: int) -> dict[str, Any] | None:
+    """The part of the MJ's system state the move works on (the whole state, or its ``part``),
+    the system's first state written on the table when it holds none and the move needs one;
+    refused when the move needs a state the table does not hold. None: the move reads none."""
+    if spec.system is None:
+        return None
+    state = document["systems"].get(spec.system)
+    if spec.needs_state and not isinstance(state, dict):
+        state = _first_state(document, spec.system, seed)
+    if spec.part is not None:
+        state = state.get(spec.part) if isinstance(state, dict) else None
+    if not isinstance(state, dict):
+        if spec.needs_state:
+            # (a part the MJ opens: Unicreon's fight; a whole state no op makes: none yet)
+            raise refuse("live.refused.no_fight" if spec.part is not None else "live.refused.no_state",
+                         system=spec.system)
+        return None
+    return state
+
+
+def _actor(document: dict[str, Any], member: dict[str, Any], spec: Move, request: dict[str, Any],
+           state: dict[str, Any] | None, field: str, kind: str) -> tuple[str, int, str | None] | None:
+    """One actor of the move checked (``(field, kind)`` of :attr:`tablee.system.Move.actors`):
+    ``(character id, its index on the table, the name the entry is signed with)``, the
+    request's record replaced by the MJ's for a ``record`` actor; None for an actor the
+    request may leave out and did (``id?``, an NPC ``side?``). A combatant (``cid``) is the
+    member's through its ``character_id`` and signs with the fighter's name when the table
+    holds no such character (index -1). Refused when it is not the member's."""
+    value = request.get(field)
+    if kind == "id?":
+        if value is None:
+            return None  # not named: the prepare hook reads the acting character instead
+        kind = "id"
+    if kind == "subject":
+        value = value.get("character") if isinstance(value, dict) else None
+    if kind == "cid":
+        fighters = state.get("combatants", []) if isinstance(state, dict) else []
+        fighter = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == value), None)
+        cid = own(member, fighter.get("character_id") if fighter else None)
+        # signed with the fighter's name, as the combat page signs it on one device
+        at = _character_index(document, cid)
+        return cid, -1, (document["characters"][at].get("name") if at >= 0 else fighter.get("name"))
+    if kind in ("side", "side?"):
+        if not isinstance(value, dict):
+            raise refuse("live.refused.invalid", field=field)
+        if kind == "side?" and "character_id" not in value:
+            return None  # an NPC side: the numbers the table declared
+        value = value.get("character_id")
+    if kind == "fighter":
+        value = value.get("id") if isinstance(value, dict) else None
+    cid = own(member, value.get("id") if kind == "record" and isinstance(value, dict) else value)
+    at = _character_index(document, cid)
+    if at < 0 or (spec.system and document["characters"][at].get("system") != spec.system):
+        raise refuse("live.refused.character", character=cid)
+    if kind == "record":
+        request[field] = clone(document["characters"][at])
+    return cid, at, document["characters"][at].get("name")
+
+
+def _apply(out: dict[str, Any], checked: _Checked) -> dict[str, Any]:
+    """Run the op and write what the move leaves on the referee's copy of the table: the
+    system's new state (the op's, a ``record`` hook's, a ``merge`` hook's; a ``part`` of the
+    whole), the acting character's record (the op's, or a ``sheet`` hook's) and the other
+    characters the op answers. The op's whole answer (its error: the move's answer)."""
+    spec, request, ctx = checked.spec, checked.request, checked.ctx
     answer = run_op({k: v for k, v in request.items() if k not in spec.log_only})
     if spec.sheet is not None:
         sheet = spec.sheet(answer, request, ctx)
         if sheet is not None:
             answer = {**answer, "character": sheet}
-    out = document
     if spec.system is not None:
         new_state = answer.get("state") if spec.state else None
-        if spec.record is not None and state is not None:
+        if spec.record is not None and checked.state is not None:
             new_state = spec.record(answer, request, ctx) or new_state
-        if spec.merge and "public" in answer:
-            merged = run_op({"op": "versality.state.merge", "state": request["state"], "public": answer["public"],
-                             "penalties": answer.get("penalties", {})})
-            new_state = merged["state"]
+        if spec.merge is not None:
+            new_state = spec.merge(request["state"], answer) or new_state
         if isinstance(new_state, dict) and spec.part is not None:
             out["systems"][spec.system] = {**out["systems"][spec.system], spec.part: new_state}
         elif isinstance(new_state, dict):
             out["systems"][spec.system] = new_state
     changed = answer.get("character")
-    if isinstance(changed, dict) and changed.get("id") in touched:
+    if isinstance(changed, dict) and changed.get("id") in checked.touched:
         out["characters"][_character_index(out, changed["id"])] = changed
     for field in spec.others:
         other = answer.get(field)
-        if isinstance(other, dict) and other.get("id") in others | touched and other is not changed:
+        if isinstance(other, dict) and other.get("id") in checked.others | checked.touched and other is not changed:
             out["characters"][_character_index(out, other["id"])] = other
-    hidden = (*_ANSWER_SECRETS, *spec.hidden)
+    return answer
+
+
+def _withheld(checked: _Checked, answer: dict[str, Any]) -> dict[str, Any]:
+    """The op's answer without what never leaves the MJ's device: the whole state and the keys
+    the move hides, every draw order, and the seed of a move that read a hidden state (with
+    the public discard it would let the phone shuffle again and know the new draw order)."""
+    hidden = (*_ANSWER_SECRETS, *checked.spec.hidden)
     reply = share.scrub({k: v for k, v in answer.items() if k not in hidden}, _DRAW_ORDERS)
-    if spec.system is not None or touched:
-        # The seed of a move that read a hidden state: with the public discard it would let the
-        # phone shuffle again and know the new draw order. The MJ's feed keeps it.
+    if checked.spec.system is not None or checked.touched:
         reply.pop("seed", None)
-    if "seed" in props:
-        reply["logged"] = log_run(out, member, name, spec, request, reply, seed, now, touched, signer, answer, ctx,
-                                  words=words)
-    if isinstance(reply.get("character"), dict) and reply["character"].get("id") in touched:
+    return reply
+
+
+def _phone_view(document: dict[str, Any], checked: _Checked, reply: dict[str, Any]) -> dict[str, Any]:
+    """The answer as the phone gets it: every character it holds as a player sees it, and the
+    system state the move left, as any player sees it (the public doc's filter)."""
+    spec = checked.spec
+    if isinstance(reply.get("character"), dict) and reply["character"].get("id") in checked.touched:
         reply["character"] = share.share("character", reply["character"], "player")
     for field in spec.others:
         if isinstance(reply.get(field), dict):
             reply[field] = share.share("character", reply[field], "player")
-    if spec.system is not None and isinstance(out["systems"].get(spec.system), dict):
-        view = _player_state(spec.system, out["systems"][spec.system])
+    if spec.system is not None and isinstance(document["systems"].get(spec.system), dict):
+        view = share.state_view(spec.system, document["systems"][spec.system])
         reply["state"] = view.get(spec.part) if spec.part is not None else view
     return reply
 
@@ -613,11 +611,10 @@ def _projection(document: dict[str, Any], since: Any) -> dict[str, Any]:
     when the move cut a player's entry out of a full log: the public view's log is then the
     view before with that one entry out and the new one in, which the projection's generic diff
     sends whole (every view record is shared by identity between two views of the kept path)."""
-    last = getattr(share, "_LAST", None)
-    before = last.get("view") if isinstance(last, dict) and since is not None and since == last.get("id") else None
+    before = share.kept_view(since)
     found = share.project(document, since)
     log = found.get("changes", {}).get("log") if isinstance(found.get("changes"), dict) else None
-    after = last.get("view") if isinstance(last, dict) else None
+    after = share.kept_view(found.get("view"))
     if isinstance(log, dict) and "all" in log and isinstance(before, dict) and isinstance(after, dict):
         shorter = _cut_changes(before.get("log", []), after.get("log", []))
         if shorter is not None:

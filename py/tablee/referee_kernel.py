@@ -25,18 +25,35 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import share, store
 from .errors import RulesError
-from .referee_log import RECIPES
 from .referee_words import outcome
 from .registry import SYSTEM_IDS
 from .store_records import WORDS_KEYS, words_problem
+from .system import Move, Recipe
+from .systems import load as load_system
 from .tree import clone
 
-__all__ = ["KERNEL_MOVES", "add_entry", "append", "label_entry", "log_run", "move_words", "overlay", "own",
-           "refuse", "save_character", "signature", "stamp", "worded"]
+__all__ = [
+    "KERNEL_MOVES",
+    "Run",
+    "add_entry",
+    "append",
+    "is_members",
+    "label_entry",
+    "log_run",
+    "move_words",
+    "overlay",
+    "own",
+    "refuse",
+    "save_character",
+    "signature",
+    "stamp",
+    "worded",
+]
 
 #: The moves every system shares (run here, not by an op).
 KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
@@ -173,7 +190,7 @@ def stamp(member: dict[str, Any]) -> dict[str, str]:
     return {"id": member["id"][: store.MAX_ID], "name": _member_name(member)}
 
 
-def _is_members(entry: Any) -> bool:
+def is_members(entry: Any) -> bool:
     return isinstance(entry, dict) and isinstance(entry.get("member"), dict)
 
 
@@ -183,7 +200,7 @@ def append(log: list[Any], entry: dict[str, Any]) -> None:
     only a log holding no other member entry loses its oldest entry."""
     log.append(entry)
     while len(log) > store.MAX_LOG:
-        at = next((i for i, e in enumerate(log[:-1]) if _is_members(e)), 0)
+        at = next((i for i, e in enumerate(log[:-1]) if is_members(e)), 0)
         del log[at]
 
 
@@ -197,68 +214,97 @@ def _entry_id(seed: int, now: str) -> str:
     return "live-" + hashlib.sha256(f"tablee.live.entry:{seed}:{now}".encode()).hexdigest()[:16]
 
 
-def log_run(out: dict[str, Any], member: dict[str, Any], name: str, spec: Any, request: dict[str, Any],
-            reply: dict[str, Any], seed: int, now: str, touched: set[str], who: str | None,
-            answer: dict[str, Any] | None = None, ctx: dict[str, Any] | None = None,
-            words: dict[str, str] | None = None) -> str:
+@dataclass(frozen=True)
+class Run:
+    """One move as the referee ran it, what its log entry is written from (:func:`log_run`).
+
+    ``name``: the op; ``move``: what it may touch (:class:`tablee.system.Move`); ``member``: the
+    link's; ``request``: the op's request as run (the MJ's device's seed, the MJ's records);
+    ``answer``: the op's whole answer; ``reply``: the answer as the phone gets it; ``seed`` and
+    ``now``: the MJ's device's; ``touched``: the member's characters the move acted with;
+    ``who``: the acting character's (or fighter's) name; ``ctx``: the acting character as the
+    MJ holds it and the system state before the move; ``words``: the move's own
+    (:func:`move_words`)."""
+
+    name: str
+    move: Move
+    member: dict[str, Any]
+    request: dict[str, Any]
+    answer: dict[str, Any]
+    reply: dict[str, Any]
+    seed: int
+    now: str
+    touched: frozenset[str] = frozenset()
+    who: str | None = None
+    ctx: dict[str, Any] = field(default_factory=dict)
+    words: dict[str, Any] = field(default_factory=dict)
+
+
+def _recipe(name: str) -> Recipe | None:
+    """How the system that owns op ``name`` logs it as its page does (None: the generic way)."""
+    system = name.split(".", 1)[0]
+    return load_system(system).recipes.get(name) if system in SYSTEM_IDS else None
+
+
+def log_run(out: dict[str, Any], run: Run) -> str:
     """Write the log entry of a random move (an op that takes a seed) into the MJ's table, from
     the referee's own run: its request (the MJ's device's seed) and its answer. A phone never
     writes a result into the log (:func:`add_entry` refuses one): it could log a roll that
-    never happened, or roll until the result suits and log only that one. ``who`` is the acting
-    character's (or fighter's) name, as the page signs the same action on one device; without
-    one, the member's name; ``member`` is the link's (:func:`stamp`).
+    never happened, or roll until the result suits and log only that one. The entry is signed
+    with ``run.who``, as the page signs the same action on one device; without one, the
+    member's name; its ``member`` is the link's (:func:`stamp`).
 
     The entry keeps the seed (for "Vérifier / rejouer") only when its request is whole: a
     move that read a hidden state or a character's full record is logged with the character
     ids and without its seed, the way a share filter would take its deck out.
 
     An op the pages log with a replayable request and a ``verify`` record (a test, a draw) is
-    logged the same way from the op's whole ``answer`` (:data:`tablee.referee_log.RECIPES`;
-    ``ctx``: the acting character as the MJ holds it and the system state before the move), so
-    the MJ's log shows its result line and "Vérifier / rejouer" as for the same action made on
-    the MJ's device. A Versality resolution joins the entry of its draw, as the page logs one
-    test (:func:`_join_draw`).
+    logged the same way from the op's whole answer, as its system declares
+    (:class:`tablee.system.Recipe`), so the MJ's log shows its result line and "Vérifier /
+    rejouer" as for the same action made on the MJ's device; a recipe's ``join`` completes an
+    entry already logged instead (one test logged as one entry).
 
-    ``words``: the move's own words (:func:`move_words`): its ``label`` is the entry's (else a
-    roll's expression, else none), with how the phone worded it when it did (``label_words``,
-    ``words_lang``: :func:`worded`). The result line is the referee's, made from ``answer``
-    (:func:`outcome_into`); a plain roll has none."""
-    words = words or {}
+    The move's own words give the entry its ``label`` (else a roll's expression, else none),
+    with how the phone worded it when it did (:func:`worded`). The result line is the
+    referee's, made from the answer (:func:`outcome_into`); a plain roll has none."""
+    name, spec, request, member, words = run.name, run.move, run.request, run.member, run.words
     # A character record in the request (an actor's, or one a phone sent along: Unicreon's
     # opposition) is logged as its id: a full record may hold what only the MJ sees.
     records = {k for k, v in request.items() if isinstance(v, dict) and "id" in v and "system" in v}
-    whole = spec.system is None and not touched and not records
+    whole = spec.system is None and not run.touched and not records
     logged = {k: v for k, v in request.items() if k != "state" and (whole or k != "seed")}
-    for field in records | {f for f, kind in spec.actors if kind == "record" and isinstance(logged.get(f), dict)}:
-        logged[field] = {"id": logged[field].get("id")}
-    for field, kind in spec.actors:
-        if kind == "id" and len(touched) == 1:
-            logged[field] = next(iter(touched))  # whose move it was (a Méticuleux choice checks it)
-    result = {k: v for k, v in reply.items() if k not in ("seed", "character", "state", "logged")}
+    for field_name in records | {f for f, kind in spec.actors if kind == "record" and isinstance(logged.get(f), dict)}:
+        logged[field_name] = {"id": logged[field_name].get("id")}
+    for field_name, kind in spec.actors:
+        if kind == "id" and len(run.touched) == 1:
+            logged[field_name] = next(iter(run.touched))  # whose move it was (a Méticuleux choice checks it)
+    result = {k: v for k, v in run.reply.items() if k not in ("seed", "character", "state", "logged")}
     total = next((result[k] for k in _TOTALS
                   if isinstance(result.get(k), int) and not isinstance(result[k], bool)), None)
     if name == "roll":
-        result = {"total": reply.get("total"), "terms": reply.get("terms", [])}
+        result = {"total": run.reply.get("total"), "terms": run.reply.get("terms", [])}
     elif total is not None:
         result = {"total": total, **result}
-    recipe = RECIPES.get(name)
-    if recipe is not None and isinstance(answer, dict):
-        known = {"seed": seed, "character": (ctx or {}).get("character"), "state": (ctx or {}).get("state")}
-        logged = recipe.request(request, answer, known) if recipe.request is not None else logged
-        result = {**result, **recipe.result(request, answer, known)}
+    recipe = _recipe(name)
+    if recipe is not None:
+        known = {"seed": run.seed, "character": run.ctx.get("character"), "state": run.ctx.get("state")}
+        logged = recipe.request(request, run.answer, known) if recipe.request is not None else logged
+        result = {**result, **recipe.result(request, run.answer, known)}
     if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
         result = {k: v for k, v in result.items()
                   if isinstance(v, (int, str, bool)) or v is None or k in ("verify", "terms")}
-    signed = who if isinstance(who, str) and who else _member_name(member)
-    if name == "versality.test.resolve":
-        joined = _join_draw(out, member, logged, result, now, words, answer)
-        if joined is not None:
-            return joined
-    entry = {"id": _entry_id(seed, now), "at": now, "kind": spec.kind or name, "system": spec.system,
+    signed = run.who if isinstance(run.who, str) and run.who else _member_name(member)
+    entry = {"id": _entry_id(run.seed, run.now), "at": run.now, "kind": spec.kind or name, "system": spec.system,
              "who": signed[: store.MAX_NAME], "member": stamp(member),
              "label": words.get("label", str(request.get("expr", "")) if name == "roll" else "")[:200],
              "request": logged, "result": result}
-    entry = outcome_into(worded(entry, words), name, request, answer, _known(out, ctx))
+    joined = recipe.join(out["log"], member, entry, run.answer, words) if recipe and recipe.join else None
+    if joined is not None:
+        at, merged = joined
+        checked = share.share("entry", merged, "mj")
+        out["log"] = [*out["log"][:at], checked, *out["log"][at + 1:]]
+        return checked["id"]
+    entry = outcome_into(worded(entry, words), name, request, run.answer, _known(out, run.ctx))
     if spec.system is None and name.split(".")[0] in SYSTEM_IDS:
         entry["system"] = name.split(".")[0]
     checked = share.share("entry", entry, "mj")
@@ -273,43 +319,6 @@ def _known(document: dict[str, Any], ctx: dict[str, Any] | None) -> dict[str, An
     names = {c["id"]: c.get("name") for c in document.get("characters", [])
              if isinstance(c, dict) and isinstance(c.get("id"), str)}
     return {"names": names, "state": (ctx or {}).get("state")}
-
-
-def _join_draw(out: dict[str, Any], member: dict[str, Any], logged: dict[str, Any], result: dict[str, Any],
-               now: str, words: dict[str, Any] | None = None, answer: Any = None) -> str | None:
-    """A Versality resolution (001_28decc945b538010.txt, "Le tirage": the card played) logged
-    as the page logs a test: one entry, the draw's (its request with the deck, the count and
-    the seed that replay it, its ``verify``), the resolution's request under ``resolve`` and
-    its outcome in the result (static/js/systems/versality/test.js). The entry replaced is the
-    member's last draw of that character not resolved yet; None when there is none (the
-    resolution is then logged alone). The resolution's seed is not logged: it reshuffles the
-    hidden deck. The resolution's own label, when it carries one, names the test, with its
-    words (:func:`worded`); its result line is the referee's (:func:`outcome_into`)."""
-    words = words or {}
-    label = words.get("label")
-    cid = logged.get("character_id")
-    at = next((i for i in range(len(out["log"]) - 1, -1, -1)
-               if isinstance(out["log"][i], dict) and _is_members(out["log"][i])
-               and out["log"][i]["member"].get("id") == member["id"]
-               and isinstance(out["log"][i].get("request"), dict)
-               and out["log"][i]["request"].get("op") == "versality.test.draw"
-               and out["log"][i]["request"].get("character_id") == cid
-               and "resolve" not in out["log"][i]["request"]), -1)
-    if at < 0:
-        return None
-    draw = out["log"][at]
-    resolve = {k: v for k, v in logged.items() if k != "seed"}
-    merged = {**draw, "at": now, "kind": "versality.test", "request": {**draw["request"], "resolve": resolve},
-              **({"label": label[:200]} if label else {}),
-              "result": {**result, **({"verify": draw["result"]["verify"]} if isinstance(draw.get("result"), dict)
-                                      and "verify" in draw["result"] else {})}}
-    if len(json.dumps(merged["result"])) > store.MAX_ENTRY_SIZE:
-        merged["result"] = {k: v for k, v in merged["result"].items()
-                            if isinstance(v, (int, str, bool)) or v is None or k == "verify"}
-    merged = outcome_into(worded(merged, words) if label else merged, "versality.test.resolve", logged, answer)
-    checked = share.share("entry", merged, "mj")
-    out["log"] = [*out["log"][:at], checked, *out["log"][at + 1:]]
-    return checked["id"]
 
 
 def overlay(full: Any, view: Any, edited: Any) -> Any:

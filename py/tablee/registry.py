@@ -21,6 +21,7 @@ __all__ = [
     "SystemOps",
     "from_json",
     "guard_state",
+    "install_ops",
     "op",
     "request_schema",
     "rng_from",
@@ -106,13 +107,33 @@ def op(
     if system is not None and system not in SYSTEM_IDS:
         raise ValueError(f"unknown system {system!r}")
 
+    return _into(OPS, name, system, properties, required, summary)
+
+
+def _into(
+    table: dict[str, Op],
+    name: str,
+    system: str | None,
+    properties: dict[str, Any] | None,
+    required: tuple[str, ...] | list[str],
+    summary: str,
+) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
-        if name in OPS:
+        if name in table:
             raise ValueError(f"op {name!r} registered twice")
-        OPS[name] = Op(name, system, request_schema(name, properties, required), handler, summary)
+        table[name] = Op(name, system, request_schema(name, properties, required), handler, summary)
         return handler
 
     return register
+
+
+def install_ops(ops: dict[str, Op]) -> None:
+    """Put a system's declared ops (:attr:`SystemOps.ops`) in :data:`OPS`, where
+    :mod:`tablee.api` finds them (:func:`tablee.systems.load`)."""
+    twice = sorted(name for name in ops if name in OPS and OPS[name] is not ops[name])
+    if twice:
+        raise ValueError(f"op {twice[0]!r} registered twice")
+    OPS.update(ops)
 
 
 class SystemOps:
@@ -120,8 +141,10 @@ class SystemOps:
 
     ``system_op = SystemOps("versality", state=S.STATE_SCHEMA, character=C.CHARACTER_SCHEMA)``,
     then ``@system_op("deck.build", state=True, character=True, seed=True, summary=...)``
-    registers ``versality.deck.build`` (the name prefix and ``system=`` are fixed here) with the
-    request schema its flags and fields declare, in this order:
+    declares ``versality.deck.build`` in :attr:`ops` (the system's :class:`tablee.system.System`
+    lists this table; :func:`tablee.systems.load` installs it in :data:`OPS`), the name prefix
+    and ``system=`` fixed here, with the request schema its flags and fields declare, in this
+    order:
 
     - ``state=True``: ``state``, required, under the system's table-state schema (the very object
       given here, so :data:`STATE_GUARDS` checks it before the handler runs);
@@ -141,6 +164,8 @@ class SystemOps:
         from .schema import share
 
         self.system = system
+        #: op name -> op, as this system's modules declared them (not yet in :data:`OPS`).
+        self.ops: dict[str, Op] = {}
         # Every op of the system holds these very objects: compiled once (schema.share).
         self.state = share(state) if state is not None else None
         self.character = share(character) if character is not None else None
@@ -162,8 +187,7 @@ class SystemOps:
         if properties is not None or required:
             if state or character or seed or takes or may:
                 raise ValueError(f"{name}: properties/required go alone, without flags, takes or may")
-            return op(f"{self.system}.{name}", system=self.system, properties=properties, required=required,
-                      summary=summary)
+            return _into(self.ops, f"{self.system}.{name}", self.system, properties, required, summary)
         props: dict[str, Any] = {}
         if state:
             props["state"] = self._declared("state", self.state)
@@ -177,7 +201,7 @@ class SystemOps:
             needed.append("seed")
         if len(props) != state + character + len(takes or {}) + len(may or {}) + seed:
             raise ValueError(f"{name}: a field is declared twice")
-        return op(f"{self.system}.{name}", system=self.system, properties=props, required=needed, summary=summary)
+        return _into(self.ops, f"{self.system}.{name}", self.system, props, needed, summary)
 
     def _declared(self, what: str, schema: dict[str, Any] | None) -> dict[str, Any]:
         if schema is None:

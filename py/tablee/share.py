@@ -5,10 +5,10 @@ Issue 13 ("Between devices"): "The MJ screen (hidden information) sits behind an
 switch and never travels in a player's share." A share is validated first, exactly as an
 import is (``store.open`` for a table, ``store.check_character`` for a character, the
 store's log-entry check for a roll), then, for the ``player`` audience, passed through the
-share filter each system registers here (:func:`register_share_filter`), the way systems
-register their store validators. The result is still valid data (a player imports it like a
-file): secrets are removed or reset to their neutral value, never replaced by placeholders
-the store would refuse.
+share filter each system declares (its :class:`tablee.system.Views`, installed here by
+:func:`tablee.systems.load` through :func:`register_share_filter`). The result is still valid
+data (a player imports it like a file): secrets are removed or reset to their neutral value,
+never replaced by placeholders the store would refuse.
 
 Fail closed: a player's share of data from a system with no registered filter is refused
 (``share.no_filter``), so a new system cannot leak by being forgotten here.
@@ -17,7 +17,6 @@ Fail closed: a player's share of data from a system with no registered filter is
 from __future__ import annotations
 
 import base64
-import importlib
 import json
 import random
 import secrets
@@ -43,12 +42,14 @@ __all__ = [
     "container_changes",
     "deal_hidden",
     "entry_view",
+    "kept_view",
     "list_changes",
     "pack_link",
     "project",
     "register_share_filter",
     "scrub",
     "share",
+    "state_view",
     "table_view",
     "view_changes",
 ]
@@ -92,8 +93,10 @@ def register_share_filter(
 
 def _filters(system: str) -> ShareFilter:
     if system not in SHARE_FILTERS and system in SYSTEM_IDS:
-        # Systems may be imported lazily: importing the package registers its filters.
-        importlib.import_module(f"{__package__}.systems.{system}")
+        # Systems load lazily: loading one installs its views here.
+        from .systems import load
+
+        load(system)
     found = SHARE_FILTERS.get(system)
     if found is None:
         raise RulesError("share.no_filter", system=system)
@@ -521,6 +524,19 @@ def table_view(document: Any) -> dict[str, Any]:
     answer is for JSON text too: its records are the kept views, never to be changed in place."""
     fast = _fast_view(document)
     return fast if fast is not None else _table(document, "player")
+
+
+def kept_view(view_id: Any) -> dict[str, Any] | None:
+    """The public view :func:`project` answered last, when ``view_id`` names it (else None):
+    what a caller compares the next projection with."""
+    return _LAST["view"] if view_id is not None and view_id == _LAST["id"] else None
+
+
+def state_view(system: str, state: dict[str, Any]) -> dict[str, Any]:
+    """``system``'s table ``state`` as any player sees it (a copy: the system's player view of
+    its state, or the whole state when the system hides nothing in it). ``state`` is valid."""
+    fn = _filters(system).state
+    return fn(clone(state)) if fn else clone(state)
 
 
 def project(document: Any, since: Any) -> dict[str, Any]:

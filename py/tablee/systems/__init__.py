@@ -1,10 +1,12 @@
 """The five game systems: who wrote them, under which licence, and their rules modules.
 
-Importing this package imports no system: a system's package (which registers its
-``<id>.*`` ops and its store validators) is imported by :func:`load` on the first request
-that needs it (tablee.api for an op, tablee.store for a document holding that system's
-characters or state), so the engine's boot does not grow with the number of systems
-(issue 14). :func:`load_all` imports them all (the live ``describe``, tests, the set-up).
+:data:`SYSTEMS` is the one list of the systems. Each system's package declares it as one
+object, its ``SYSTEM`` (:class:`tablee.system.System`: its ops, moves, player views, log
+recipes and store hooks). Importing this package imports no system: :func:`load` imports a
+system's package on the first request that needs it (tablee.api for an op, tablee.store for a
+document holding that system's characters or state, the referee for a move) and installs what
+it declares in the core's tables, so the engine's boot does not grow with the number of
+systems. :func:`load_all` loads them all (the live ``describe``, tests, the set-up).
 Summaries shown on the "À propos" page are UI text (static/i18n/<lang>/core.json,
 key ``system.<id>.summary``); the facts below come from each seed text.
 """
@@ -12,9 +14,12 @@ key ``system.<id>.summary``); the facts below come from each seed text.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry import SYSTEM_IDS
+
+if TYPE_CHECKING:
+    from ..system import System
 
 __all__ = ["SYSTEMS", "load", "load_all"]
 
@@ -68,18 +73,49 @@ SYSTEMS: dict[str, dict[str, Any]] = {
 }
 
 
-def load(system: str) -> None:
-    """Import ``system``'s package (registering its ops and validators) unless already done.
+#: system id -> its declaration, once installed (:func:`load`).
+_INSTALLED: dict[str, System] = {}
+
+
+def load(system: str) -> System:
+    """``system``'s declaration (:class:`tablee.system.System`), its package imported and what
+    it declares installed in the core's tables on the first call (:func:`_install`).
 
     ``system`` must be one of :data:`tablee.registry.SYSTEM_IDS` (callers check untrusted
-    ids first); importing an already imported package costs a dictionary lookup.
+    ids first); a loaded system costs a dictionary lookup.
     """
+    found = _INSTALLED.get(system)
+    if found is not None:
+        return found
     if system not in SYSTEM_IDS:
         raise ValueError(f"unknown system {system!r}")
-    importlib.import_module(f"{__name__}.{system}")
+    declared: System = importlib.import_module(f"{__name__}.{system}").SYSTEM
+    if declared.id != system:
+        raise ValueError(f"{system}'s package declares {declared.id!r}")
+    _install(declared)
+    _INSTALLED[system] = declared
+    return declared
+
+
+def _install(system: System) -> None:
+    """Put what ``system`` declares where the core looks it up: its ops in the op table, its
+    state checks before every op that takes its state, its player views in the share filters,
+    its store hooks in the store's validators."""
+    from .. import registry, share, store_records
+
+    for table in dict.fromkeys(system.ops):
+        registry.install_ops(table.ops)
+    hooks = system.store
+    store_records.register_character_validator(system.id, hooks.character, schema=hooks.character_schema)
+    store_records.register_state_validator(system.id, hooks.state, schema=hooks.state_schema,
+                                           require=hooks.require_state)
+    for schema, require in system.guards:
+        registry.guard_state(schema, require)
+    views = system.views
+    share.register_share_filter(system.id, character=views.character, state=views.state, log_entry=views.log_entry)
 
 
 def load_all() -> None:
-    """Import every system (what ``describe``'s live answer and the tests need)."""
+    """Load every system (what ``describe``'s live answer and the tests need)."""
     for system in SYSTEM_IDS:
         load(system)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...referee import Move, refuse, signature
+from ...referee_kernel import refuse, signature
+from ...system import Move
 from ...tree import clone
 
 __all__ = ["MOVES"]

@@ -17,7 +17,6 @@ from typing import Any
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SEED_SCHEMA, SystemOps, rng_from
-from ...store import register_character_validator, register_state_validator
 from ...tree import clone
 from . import character as C
 from . import resolution as R
@@ -37,8 +36,6 @@ declare(
 MAX_SIDES = 8
 
 S = "pointzero"
-register_character_validator(S, C.validate_character, schema=C.CHARACTER_SCHEMA)
-register_state_validator(S, T.validate_state, schema=T.STATE_SCHEMA, require=T.require_state)
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _LEVEL = {"type": "integer", "minimum": 0, "maximum": LEVEL_MAX}
@@ -149,7 +146,7 @@ def _char_check(request: dict[str, Any]) -> dict[str, Any]:
 
 
 character_ops(
-    S,
+    pointzero_op,
     character={"type": "object", "maxProperties": 20},
     new=CharacterOp(_char_new, "A fresh sheet: Vigueur, Adresse, Perception, Cognition at 2, no skill yet.",
                     required=("name",)),

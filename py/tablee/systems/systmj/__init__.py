@@ -3,15 +3,23 @@ experience, the end-of-session review, phases of play and the Chronoste.
 
 Modules: data (tables), entity (PJ, PNJ, Créature), state (universe, phase, session,
 Chronoste), resolution (d100 tests and exact odds), learning (learning sessions and XP),
-ops (API; importing this package registers the ``systmj.*`` ops and the store validators).
+ops and ops_cards (API). :data:`SYSTEM` declares it (:class:`tablee.system.System`).
 """
 
-from . import (
-    ops,  # noqa: F401  (registers the systmj.* ops and the store validators)
-    ops_cards,  # noqa: F401  (issue 12: cards, wear, rounds, combat)
-    share,  # noqa: F401  (registers the player share filter)
-)
+from ...system import StoreHooks, System, Views
+from . import entity, log, moves, ops, ops_cards, share, state
 
 PLAYABLE = True
 
-__all__ = ["PLAYABLE"]
+SYSTEM = System(
+    "systmj",
+    # ops_cards declares its ops (cards, wear, rounds, combat) in the same table as ops
+    ops=(ops.systmj_op, ops_cards.systmj_op),
+    store=StoreHooks(entity.validate_entity, entity.CHARACTER_SCHEMA, state.validate_state, state.STATE_SCHEMA,
+                     state.require_state),
+    views=Views(state=share.player_state, log_entry=share.player_entry),
+    moves=moves.MOVES,
+    recipes=log.RECIPES,
+)
+
+__all__ = ["PLAYABLE", "SYSTEM"]

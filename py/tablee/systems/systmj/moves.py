@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...referee import REC, Move, refuse
+from ...referee_kernel import refuse
+from ...system import REC, Move
 from ...tree import clone
 
 __all__ = ["MOVES"]

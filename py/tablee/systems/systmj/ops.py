@@ -18,7 +18,6 @@ from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SystemOps, rng_from
 from ...schema import array, record
-from ...store import register_character_validator, register_state_validator
 from . import data as D
 from . import entity as E
 from . import learning as L
@@ -29,8 +28,6 @@ __all__ = ["systmj_op"]
 
 declare("systmj.test.modifiers", "systmj.review.duplicate", "systmj.review.unknown_key")
 
-register_character_validator("systmj", E.validate_entity, schema=E.CHARACTER_SCHEMA)
-register_state_validator("systmj", S.validate_state, schema=S.STATE_SCHEMA, require=S.require_state)
 
 _ID = ID_SCHEMA
 _SCORE = {"type": "integer", "minimum": D.SCORE_MIN, "maximum": D.SCORE_MAX}
@@ -163,7 +160,7 @@ def _entity_new(request: dict[str, Any]) -> dict[str, Any]:
 
 # The list page of every system creates through "<system>.character.new"; same op, same rules.
 character_ops(
-    "systmj",
+    systmj_op,
     character=_CHAR,
     new=CharacterOp(_entity_new, "Alias of systmj.entity.new (the shared character list creates through "
                     "<system>.character.new).", {"kind": {"enum": list(D.KINDS)}}),

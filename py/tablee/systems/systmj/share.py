@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...share import register_share_filter, scrub
+from ...share import scrub
 
 __all__ = ["player_entry", "player_state"]
 
@@ -57,5 +57,3 @@ def player_entry(entry: dict[str, Any]) -> dict[str, Any]:
     _hide_choices(out)
     return out
 
-
-register_share_filter("systmj", state=player_state, log_entry=player_entry)

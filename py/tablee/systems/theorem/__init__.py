@@ -1,11 +1,23 @@
 """Théorem (003_0f8319d4d007e1fe.txt): a tarot table, figure chains, arcana and réalité.
 
-Importing this package registers its ops (``theorem.*``) and the store validators.
+:data:`SYSTEM` declares it (:class:`tablee.system.System`): its ops (``ops``, and
+``replay``'s ``theorem.draw.replay`` in the same table), its moves, its player views, how its
+moves are logged and its store hooks.
 """
 
-# Each registers: the ops, theorem.draw.replay, the player share filter.
-from . import ops, replay, share  # noqa: F401
+from ...system import StoreHooks, System, Views
+from . import character, log, moves, ops, replay, share, state
 
 PLAYABLE = True
 
-__all__ = ["PLAYABLE"]
+SYSTEM = System(
+    "theorem",
+    ops=(ops.theorem_op, replay.theorem_op),
+    store=StoreHooks(character.validate_character, character.CHARACTER_SCHEMA, state.validate_state,
+                     state.STATE_SCHEMA, state.require_state),
+    views=Views(state=share.player_state, log_entry=share.player_entry),
+    moves=moves.MOVES,
+    recipes=log.RECIPES,
+)
+
+__all__ = ["PLAYABLE", "SYSTEM"]

@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import declare
-from ...referee import ID, REC, Move, refuse
+from ...referee_kernel import refuse
+from ...system import ID, REC, Move
 
 __all__ = ["MOVES"]
 

@@ -9,7 +9,6 @@ from ... import cards
 from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SystemOps, rng_from
-from ...store import register_character_validator, register_state_validator
 from ...tree import clone
 from . import character as C
 from . import data as D
@@ -21,8 +20,6 @@ __all__: list[str] = []
 
 declare("theorem.char.not_valid")
 
-register_character_validator("theorem", C.validate_character, schema=C.CHARACTER_SCHEMA)
-register_state_validator("theorem", S.validate_state, schema=S.STATE_SCHEMA, require=S.require_state)
 
 _CHAR = C.CHARACTER_SCHEMA
 _STATE = S.STATE_SCHEMA
@@ -98,7 +95,7 @@ def _char_check(request: dict[str, Any]) -> dict[str, Any]:
 
 
 character_ops(
-    "theorem",
+    theorem_op,
     character={"type": "object", "maxProperties": 20},
     name_max=100,
     new=CharacterOp(_char_new, "A fresh character (spheres 2, dés de Ka = lowest sphere + 1)."),

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...referee import REC, Move, refuse, run_op
+from ...referee import run_op
+from ...referee_kernel import refuse
+from ...system import REC, Move
 
 __all__ = ["MOVES"]
 

@@ -12,9 +12,8 @@ import fastjsonschema
 
 from tablee.character_ops import CharacterOp, character_ops
 from tablee.errors import Problem, RulesError, declare
-from tablee.registry import SystemOps, guard_state, rng_from
+from tablee.registry import SystemOps, rng_from
 from tablee.schema import compile_schema, shape_problems
-from tablee.store import register_character_validator, register_state_validator
 
 from ...tree import clone
 from . import character as ch
@@ -117,8 +116,9 @@ def validate_state(state: Any) -> list[Problem]:
     return [Problem("combat", "unicreon.state.invalid", {"detail": d}) for d in details]
 
 
-register_character_validator(S, ch.validate_character, schema=ch.CHARACTER_SCHEMA)
-register_state_validator(S, validate_state, schema=SYSTEM_STATE_SCHEMA)
+def require_combat(state: Any) -> Any:
+    """The fight an op takes (``state``: :data:`STATE`), or the error its rules give it."""
+    return _state({"state": state})
 
 
 def _state(request: dict[str, Any]) -> dict[str, Any]:
@@ -134,8 +134,6 @@ def _state(request: dict[str, Any]) -> dict[str, Any]:
         raise RulesError("unicreon.state.invalid", detail=details[0])
     return state
 
-
-guard_state(STATE, lambda state: _state({"state": state}))
 
 
 def _refuse(problems: list[Problem], key: str) -> None:
@@ -243,7 +241,7 @@ def _character_finish(request: dict[str, Any]) -> dict[str, Any]:
 
 
 character_ops(
-    S,
+    unicreon_op,
     character=CHARACTER,
     new=CharacterOp(_character_new, "A blank character sheet with the starting values (12 PV, 40 PO)."),
     check=CharacterOp(_character_check, "Every rule the sheet breaks, as field-level problems (the creation-only "

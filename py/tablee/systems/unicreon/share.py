@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...share import register_share_filter
-
 __all__ = ["player_character"]
 
 
 def player_character(character: dict[str, Any]) -> dict[str, Any]:
     return {**character, "secret": ""} if "secret" in character else dict(character)
 
-
-register_share_filter("unicreon", character=player_character)

@@ -9,7 +9,6 @@ from ... import cards
 from ...character_ops import ID_SCHEMA, CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SystemOps, rng_from
-from ...store import register_character_validator, register_state_validator
 from ...tree import clone
 from . import character as C
 from . import rules as R
@@ -61,8 +60,6 @@ def _player_answer(new: dict[str, Any], events: list[dict[str, Any]], spent: int
     return {"view": S.player_view(new), "public": S.public_state(new), "penalties": S.penalties(events, spent)}
 
 
-register_character_validator("versality", C.validate_character, schema=C.CHARACTER_SCHEMA)
-register_state_validator("versality", S.validate_state, schema=S.STATE_SCHEMA, require=S.require_state)
 
 
 def _dist(dist: dict[str, Fraction]) -> list[dict[str, Any]]:
@@ -125,7 +122,7 @@ def _char_finish(request: dict[str, Any]) -> dict[str, Any]:
 
 
 character_ops(
-    "versality",
+    versality_op,
     character=_CHAR,
     new=CharacterOp(_char_new, "A blank character to start guided creation (base deck of 4 cards)."),
     check=CharacterOp(_char_check, "Creation problems (French messages by key), deck ledger and status."),

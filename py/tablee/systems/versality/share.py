@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...share import conceal_cards, register_share_filter, scrub
+from ...share import conceal_cards, scrub
 from . import state as S
 
 __all__ = ["player_entry", "player_state"]
@@ -43,5 +43,3 @@ def player_state(state: dict[str, Any]) -> dict[str, Any]:
 def player_entry(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "request": scrub(entry["request"], _LOG_SECRETS), "result": scrub(entry["result"], _LOG_SECRETS)}
 
-
-register_share_filter("versality", state=player_state, log_entry=player_entry)
