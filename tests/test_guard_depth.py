@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from node_harness import NODE, ROOT
-from tablee import store
+from tablee import store, store_shape
 from tablee.api import handle
 from tablee.store import new_document, open_document
 from tablee.systems.unicreon.character import new_character as unicreon_character
@@ -42,11 +42,11 @@ def test_the_depth_rule_is_the_stores():
     cases, expected = [], []
     for at in (1, 2, 3):
         for levels in range(25, 36):
-            cases.append({"op": "deep", "value": {"x": _nest(levels)}, "max": store.MAX_DEPTH, "at": at})
+            cases.append({"op": "deep", "value": {"x": _nest(levels)}, "max": store_shape.MAX_DEPTH, "at": at})
             try:
-                store._within_depth({"x": _nest(levels)}, "", at)
+                store_shape._within_depth({"x": _nest(levels)}, "", at)
                 expected.append(False)
-            except store._Invalid:
+            except store_shape._Invalid:
                 expected.append(True)
     assert guard(*cases) == expected
 
@@ -89,7 +89,7 @@ def test_the_page_sets_apart_what_store_open_sets_apart(levels):
     [apart] = guard({"op": "apart", "doc": d})
     assert apart["parked"] == 4
     in_page = apart["doc"]
-    assert store._json_size(in_page, "", limit=10**9, depth_limit=10**6) > 0  # plain JSON
+    assert store_shape._json_size(in_page, "", limit=10**9, depth_limit=10**6) > 0  # plain JSON
     # the engine then finds nothing more to set apart, and keeps what the page set apart
     opened, _, parked = open_document(in_page)
     assert parked == 0 and opened["characters"] == [good]

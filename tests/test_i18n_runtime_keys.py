@@ -39,7 +39,7 @@ from tablee.systems.systmj import wear as SJW
 from tablee.systems.theorem import data as TH
 from tablee.systems.theorem import state as THS
 from tablee.systems.unicreon import character as UCC
-from tablee.systems.unicreon import combat as UCB
+from tablee.systems.unicreon import combat_state as UCS
 from tablee.systems.unicreon import data as UC
 from tablee.systems.versality import character as VSC
 from tablee.systems.versality import rules as VS
@@ -214,7 +214,7 @@ ENGINE_VALUES: dict[str, Callable[[], set[str]]] = {
     "unicreon.category.*": lambda: keys(UCC.CATEGORIES),
     "unicreon.condition.*": lambda: enum(UCC.CHARACTER_SCHEMA, "conditions", "[]", "kind"),
     "unicreon.down.*": lambda: enum(UCC.CHARACTER_SCHEMA, "down"),
-    "unicreon.ui.phase_*": lambda: enum(UCB.STATE_SCHEMA, "phase"),
+    "unicreon.ui.phase_*": lambda: enum(UCS.STATE_SCHEMA, "phase"),
     "unicreon.ui.reason_*": lambda: literals("systems/unicreon/resolution.py", "reason"),
     "versality.characteristic.*": lambda: keys(VS.CHARACTERISTICS),
     "versality.skill.*": lambda: keys(VS.SKILLS),

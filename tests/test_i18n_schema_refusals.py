@@ -22,7 +22,7 @@ import fastjsonschema
 import pytest
 
 from schema_refusals import broken, minimal, refusals, rule_refusals
-from tablee import registry, store
+from tablee import registry, store_records
 from tablee.api import _validator, _with_violation, handle, load_all
 from tablee.errors import RulesError
 from tablee.schema import compile_schema, schema_params
@@ -89,7 +89,7 @@ def _guard_refusals() -> Iterator[dict[str, Any]]:
     (Unicreon's fight) checks the state with its own schema: the systems' state records are
     broken for it too. Kept: the refusals that come from a schema (they carry its keyword, or
     the validator's English)."""
-    states = [r for schema in store.STATE_SCHEMAS.values() for r in _records(schema)]
+    states = [r for schema in store_records.STATE_SCHEMAS.values() for r in _records(schema)]
     for schema, require in registry.STATE_GUARDS:
         passes = compile_schema(schema)
         for source in (schema, *(states if not schema.get("properties") else ())):
@@ -112,10 +112,10 @@ def _guard_refusals() -> Iterator[dict[str, Any]]:
 def _all_schema_refusals() -> list[dict[str, Any]]:
     load_all()
     errors = [e for found in refusals().values() for e in found]
-    for system, schema in store.CHARACTER_SCHEMAS.items():
-        errors += _problems_of(store.CHARACTER_VALIDATORS[system], schema)
-    for system, schema in store.STATE_SCHEMAS.items():
-        errors += _problems_of(store.STATE_VALIDATORS[system], schema)
+    for system, schema in store_records.CHARACTER_SCHEMAS.items():
+        errors += _problems_of(store_records.CHARACTER_VALIDATORS[system], schema)
+    for system, schema in store_records.STATE_SCHEMAS.items():
+        errors += _problems_of(store_records.STATE_VALIDATORS[system], schema)
     errors += _guard_refusals()
     return errors
 

@@ -33,6 +33,7 @@ ARCHIVE = ROOT / "static" / "vendor" / "tablee.zip"
 _PROBE = r"""
 import json, sys
 from tablee.api import handle_json
+from tablee import store_records
 def loaded():
     systems = sorted({m.split(".")[2] for m in sys.modules if m.startswith("tablee.systems.") and m.count(".") >= 2})
     kernel = sorted(m for m in ("tablee.store", "tablee.dice_ops", "fastjsonschema") if m in sys.modules)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent / "theorem"))
 
 from th_helpers import character as th_character
 
-from tablee import referee, store
+from tablee import referee, store_shape
 from tablee.api import handle
 from tablee.errors import RulesError
 
@@ -157,12 +157,12 @@ def test_at_the_cap_a_players_entry_pushes_out_the_oldest_players_entry_never_th
     doc = table()
     doc["log"] = [_entry(i, to="mj" if i == 0 else None) for i in range(995)]
     doc["log"][10:10] = [_entry(1000 + i, member=TOM if i % 2 else LEA) for i in range(5)]
-    assert len(doc["log"]) == store.MAX_LOG
+    assert len(doc["log"]) == store_shape.MAX_LOG
     mj_ids = [e["id"] for e in doc["log"] if "member" not in e]
     doc, _ = move(doc, LEA, note("n1", "Léa"))
     doc, answer = move(doc, LEA, {"op": "roll", "expr": "1d6"}, seed=3)
     doc, _ = move(doc, TOM, note("n2", "Tom"))
-    assert len(doc["log"]) == store.MAX_LOG
+    assert len(doc["log"]) == store_shape.MAX_LOG
     assert [e["id"] for e in doc["log"] if "member" not in e] == mj_ids
     members = [e["id"] for e in doc["log"] if "member" in e]
     assert members == ["e1003", "e1004", "n1", answer["logged"], "n2"]
@@ -177,7 +177,7 @@ def test_a_flood_of_notes_never_takes_the_mjs_history_out_of_the_log():
     before = json.dumps(doc["log"])
     for i in range(1000):
         doc, _ = move(doc, LEA, note(f"flood-{i}", "Léa", label="spam"))
-    assert len(doc["log"]) == store.MAX_LOG
+    assert len(doc["log"]) == store_shape.MAX_LOG
     assert json.dumps(doc["log"][:32]) == before
     assert doc["log"][32]["id"] == "flood-32" and doc["log"][-1]["id"] == "flood-999"
 
@@ -186,11 +186,11 @@ def test_a_log_of_the_mjs_entries_only_gives_up_its_oldest_one_for_a_player():
     """A log full of the MJ's entries, no member entry to push out: the player's line still goes
     in, in place of the oldest entry, once; the next ones push out that player's line."""
     doc = table()
-    doc["log"] = [_entry(i) for i in range(store.MAX_LOG)]
+    doc["log"] = [_entry(i) for i in range(store_shape.MAX_LOG)]
     doc, _ = move(doc, LEA, note("n1", "Léa"))
     doc, _ = move(doc, LEA, note("n2", "Léa"))
     ids = [e["id"] for e in doc["log"]]
-    assert ids[0] == "e1" and ids[-1] == "n2" and "n1" not in ids and len(ids) == store.MAX_LOG
+    assert ids[0] == "e1" and ids[-1] == "n2" and "n1" not in ids and len(ids) == store_shape.MAX_LOG
 
 
 def _uc_fight():
@@ -247,7 +247,7 @@ def test_whatever_the_order_a_members_entry_never_costs_the_mj_an_entry_while_a_
         had_member_entry = any(e["id"].startswith("n") for e in doc["log"])
         mj_before = [e["id"] for e in doc["log"] if e["id"].startswith("e")]
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(store, "MAX_LOG", cap)
+            patch.setattr(store_shape, "MAX_LOG", cap)
             doc, _ = move(doc, member, note(f"n{n}", member["name"]))
         mj_after = [e["id"] for e in doc["log"] if e["id"].startswith("e")]
         assert len(doc["log"]) <= cap and doc["log"][-1]["id"] == f"n{n}"
@@ -264,7 +264,7 @@ def test_a_full_logs_cut_reaches_the_mjs_device_as_a_few_records_not_the_whole_l
     1,000 entries whole while the cut is within the first hundred; the changes make the
     referee's log again."""
     doc = table()
-    doc["log"] = [_entry(i, member=LEA if i % 4 == 3 else None) for i in range(store.MAX_LOG)]
+    doc["log"] = [_entry(i, member=LEA if i % 4 == 3 else None) for i in range(store_shape.MAX_LOG)]
     for n in range(20):
         after, _ = move(doc, TOM, note(f"n{n}", "Tom"))
         found = referee.changes(doc, after)
@@ -272,7 +272,8 @@ def test_a_full_logs_cut_reaches_the_mjs_device_as_a_few_records_not_the_whole_l
         assert len(found["log"].get("set", {})) <= 3 + 3 * n and found["log"]["add"][0]["id"] == f"n{n}"
         assert referee.apply_changes(copy.deepcopy(doc), json.loads(json.dumps(found)))["log"] == after["log"]
         doc = after
-    assert [e["id"] for e in doc["log"] if "member" not in e] == [f"e{i}" for i in range(store.MAX_LOG) if i % 4 != 3]
+    kept = [f"e{i}" for i in range(store_shape.MAX_LOG) if i % 4 != 3]
+    assert [e["id"] for e in doc["log"] if "member" not in e] == kept
 
 
 def test_the_public_views_change_for_a_cut_is_a_few_records_too():
@@ -282,7 +283,7 @@ def test_the_public_views_change_for_a_cut_is_a_few_records_too():
 
     doc = table()
     doc["log"] = [_entry(i, member=LEA if i % 4 == 3 else None, to="mj" if i == 5 else None)
-                  for i in range(store.MAX_LOG)]
+                  for i in range(store_shape.MAX_LOG)]
 
     def live(request):
         return json.loads(handle_json(json.dumps({"op": "live.move", "member": TOM, "now": NOW, "changes": True,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tablee import referee, registry, share, store
+from tablee import referee, registry, share, store_records
 from tablee.api import handle
 from tablee.registry import SYSTEM_IDS
 from tablee.system import REC, Move, System
@@ -64,14 +64,16 @@ def test_a_system_declaring_anothers_move_is_a_registration_mistake():
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
-def test_loading_a_system_installs_everything_it_declares(system):
+def test_each_table_of_the_core_holds_what_the_system_declares(system):
+    """Once the door has loaded every system (tests/conftest.py: ``api.load_all``), each table
+    the core reads holds what the system declared, and nothing else of that system."""
     declared = load(system)
     assert isinstance(declared, System) and declared.id == system and load(system) is declared
     ops = {name: op for table in declared.ops for name, op in table.ops.items()}
     assert ops and {name: registry.OPS[name] for name in ops} == ops
     assert {n for n, op in registry.OPS.items() if op.system == system} == set(ops)
-    assert store.CHARACTER_VALIDATORS[system] is declared.store.character
-    assert store.STATE_VALIDATORS[system] is declared.store.state
+    assert store_records.CHARACTER_VALIDATORS[system] is declared.store.character
+    assert store_records.STATE_VALIDATORS[system] is declared.store.state
     views = share.SHARE_FILTERS[system]
     assert (views.character, views.state, views.log_entry) == (
         declared.views.character, declared.views.state, declared.views.log_entry)

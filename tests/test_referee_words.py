@@ -23,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablee import referee, referee_words, store
+from tablee import referee, referee_words, store_records
 from tablee.errors import RulesError
 from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
     LEA,
@@ -125,7 +125,7 @@ def test_a_moves_words_join_its_entry_and_change_nothing_else():
         k: v for k, v in plain.items() if k not in _WORDS and k != "result"}
     assert entry["result"] == {**plain["result"], "summary": "Failure (Margin \u22124)"}
     assert not any(k in entry["request"] for k in _WORDS)  # never an input of the op
-    assert store.record_ok("entry", entry)
+    assert store_records.record_ok("entry", entry)
     # A phone of an older build sends no words: its label has none, its result line is French.
     assert "label_words" not in plain and plain["words_lang"] == "fr"
 
@@ -182,7 +182,7 @@ def test_malformed_words_are_refused_naming_their_key_and_change_nothing(case, o
     assert info.value.params["field"] == ("words_lang" if case == "lang" else next(iter(bad)))
     assert info.value.params["problems"][0]["field"].split(".")[0] == info.value.params["field"]
     # The same words in a table's entry: the store refuses them too (one check of them).
-    assert not store.record_ok("entry", {**_entry(doc, answer), **texts, **bad, "label": texts["label"]})
+    assert not store_records.record_ok("entry", {**_entry(doc, answer), **texts, **bad, "label": texts["label"]})
 
 
 def test_words_without_their_text_or_their_language_are_not_kept():

@@ -109,7 +109,7 @@ def test_the_smaller_validator_passes_and_refuses_as_fastjsonschema_does(request
 def test_a_system_state_is_one_shared_validator_called_by_each_op():
     """Each op holding Théorem's state calls the state's one validator (it was written out in
     every op's module), and the refusal inside it names the path from the request's root."""
-    from tablee.systems.theorem import state as S
+    from tablee.systems.theorem import schemas as S
 
     assert id(S.STATE_SCHEMA) in _SHARED
     request = copy.deepcopy(_theorem_pending())

@@ -22,7 +22,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tablee import referee, share, store
+from tablee import referee, share, store_records
 from tablee.api import _find, handle
 from tablee.registry import OPS
 from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
@@ -105,7 +105,7 @@ def _assert_clean(entry, views):
         assert not keys & HIDDEN_KEYS.get(system, set()), (entry["kind"], path, keys & HIDDEN_KEYS.get(system, set()))
         for part in ("request", "result"):
             assert not isinstance(view.get(part, {}).get("state"), dict), (entry["kind"], path)
-        assert store.record_ok("entry", view), path
+        assert store_records.record_ok("entry", view), path
 
 
 @pytest.mark.parametrize("name", _seeded_moves())
@@ -113,7 +113,7 @@ def test_no_entry_of_any_logged_op_reaches_a_player_with_anything_hidden(name):
     doc = table()
     doc["characters"].append(_uc("uc-other", "Autre"))
     entry = _worst_entry(name)
-    assert store.record_ok("entry", entry)
+    assert store_records.record_ok("entry", entry)
     _assert_clean(entry, _views(doc, entry))
 
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import store_fuzz
-from tablee import api, referee, share, store
+from tablee import api, referee, share, store_shape
 from test_share_filters import TABLES, build_table
 
 
@@ -95,7 +95,7 @@ def test_a_table_over_the_limits_takes_the_uncached_path():
     rng = random.Random(3)
     doc = store_fuzz.base_document(rng)
     doc["log"] = [{"id": f"e{i}", "at": "2026-01-01T10:00:00.000Z", "kind": "roll", "system": None,
-                   "label": "", "request": {}, "result": {}} for i in range(store.MAX_LOG + 1)]
+                   "label": "", "request": {}, "result": {}} for i in range(store_shape.MAX_LOG + 1)]
     assert share._fast_view(json.loads(json.dumps(doc))) is None  # the oldest entry goes: the loader's
     kept, uncached = _answers(doc)
     assert kept == uncached

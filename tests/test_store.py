@@ -10,10 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tablee import store
+from tablee import store, store_records, store_shape
 from tablee.api import handle
 from tablee.errors import Problem, RulesError
-from tablee.store import CURRENT_SCHEMA, check_character, load_document, new_document
+from tablee.store import load_document, new_document
+from tablee.store_records import check_character
+from tablee.store_shape import CURRENT_SCHEMA
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -74,8 +76,8 @@ def test_load_returns_new_objects():
 def kernel_only(monkeypatch):
     """The kernel's checks alone: the system validators (each system tests its own) set aside,
     so a bare {"id", "system", "name"} character exercises the kernel's paths."""
-    for key in list(store.CHARACTER_VALIDATORS):
-        monkeypatch.delitem(store.CHARACTER_VALIDATORS, key)
+    for key in list(store_records.CHARACTER_VALIDATORS):
+        monkeypatch.delitem(store_records.CHARACTER_VALIDATORS, key)
 
 
 def test_full_valid_document_loads(kernel_only):
@@ -160,7 +162,7 @@ def test_newer():
 
 def test_too_large():
     err = load_error("x" * (2 * 1024 * 1024))
-    assert err.code == "store.too_large" and err.params["max"] == store.MAX_DOCUMENT_SIZE
+    assert err.code == "store.too_large" and err.params["max"] == store_shape.MAX_DOCUMENT_SIZE
     err = load_error(doc(settings={"blob": "x" * (2 * 1024 * 1024)}))
     assert err.code == "store.too_large"
 
@@ -236,7 +238,7 @@ def _reject_bad(character):
 
 
 def test_character_hook_rejects_at_character_path(monkeypatch):
-    monkeypatch.setitem(store.CHARACTER_VALIDATORS, "systmj", _reject_bad)
+    monkeypatch.setitem(store_records.CHARACTER_VALIDATORS, "systmj", _reject_bad)
     good = {"id": "a", "system": "systmj", "name": "Good"}
     bad = {"id": "b", "system": "systmj", "name": "Bad"}
     assert load_document(doc(characters=[good]))[0]["characters"] == [good]
@@ -254,7 +256,7 @@ def test_state_hook_rejects_at_state_path(monkeypatch):
     def no_tokens(state):
         return [Problem("tokens", "store.char.rejected", {"kind": "test"})] if "tokens" in state else []
 
-    monkeypatch.setitem(store.STATE_VALIDATORS, "theorem", no_tokens)
+    monkeypatch.setitem(store_records.STATE_VALIDATORS, "theorem", no_tokens)
     assert load_document(doc(systems={"theorem": {"round": 1}}))[1] is None
     err = load_error(doc(systems={"theorem": {"tokens": 3}}))
     assert (err.params["path"], err.params["reason"]) == ("systems.theorem.tokens", "store.char.rejected")
@@ -264,7 +266,7 @@ def test_crashing_hook_rejects_instead_of_raising(monkeypatch):
     def crash(character):
         return character["missing"]
 
-    monkeypatch.setitem(store.CHARACTER_VALIDATORS, "pointzero", crash)
+    monkeypatch.setitem(store_records.CHARACTER_VALIDATORS, "pointzero", crash)
     err = load_error(doc(characters=[{"id": "a", "system": "pointzero", "name": "P"}]))
     assert err.params["path"] == "characters.0" and err.params["problem"]["params"] == {"kind": "KeyError"}
 
@@ -274,7 +276,7 @@ def test_hook_cannot_mutate_the_document(monkeypatch):
         character["name"] = "changed"
         return []
 
-    monkeypatch.setitem(store.CHARACTER_VALIDATORS, "systmj", vandal)
+    monkeypatch.setitem(store_records.CHARACTER_VALIDATORS, "systmj", vandal)
     d = doc(characters=[{"id": "a", "system": "systmj", "name": "Keep"}])
     assert load_document(d)[0]["characters"][0]["name"] == "Keep"
 

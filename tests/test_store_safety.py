@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from store_fuzz import HOSTILE_KEYS, documents
-from tablee import store
+from tablee import store_shape
 from tablee.api import handle
 from tablee.errors import RulesError
 from tablee.store import load_document, new_document, open_document, validate_document
@@ -46,7 +46,7 @@ def test_the_pages_limits_are_the_stores():
     js = {k: int(v) for k, v in re.findall(r"(\w+): (\d+)", block)}
     live = ok({"op": "store.limits"})
     assert js == {k: v for k, v in live.items() if isinstance(v, int)}
-    assert js["name"] == store.MAX_NAME == 80 and js["document_size"] == store.MAX_DOCUMENT_SIZE
+    assert js["name"] == store_shape.MAX_NAME == 80 and js["document_size"] == store_shape.MAX_DOCUMENT_SIZE
 
 
 def test_no_system_allows_more_than_the_kernel():
@@ -56,8 +56,8 @@ def test_no_system_allows_more_than_the_kernel():
     assert set(limits["character_schemas"]) == {"unicreon", "versality", "pointzero", "theorem", "systmj"}
     for system, schema in limits["character_schemas"].items():
         props = schema["properties"]
-        assert props["name"].get("maxLength", math.inf) <= store.MAX_NAME, system
-        assert props["id"].get("maxLength", math.inf) <= store.MAX_ID, system
+        assert props["name"].get("maxLength", math.inf) <= store_shape.MAX_NAME, system
+        assert props["id"].get("maxLength", math.inf) <= store_shape.MAX_ID, system
     assert limits["character_schemas"]["unicreon"]["properties"]["skills"]["maxItems"] == 40
 
 
@@ -160,7 +160,7 @@ def test_one_record_too_deep_is_set_apart_and_the_rest_opens(levels):
         assert json.loads(item["data"]) == deep[item["path"]]  # kept whole
         if item["path"] != "extra":  # an unknown field is set apart for being unknown
             assert item["problems"][0]["params"]["reason"] == "too_deep"
-            assert item["problems"][0]["params"]["max"] == store.MAX_DEPTH
+            assert item["problems"][0]["params"]["max"] == store_shape.MAX_DEPTH
     assert ok({"op": "store.open", "document": d})["quarantined"] == 6
     # strict loading (store.load) still refuses it, naming the record
     with pytest.raises(RulesError) as caught:
@@ -170,7 +170,7 @@ def test_one_record_too_deep_is_set_apart_and_the_rest_opens(levels):
 
 def test_only_a_value_past_the_read_bound_is_refused_whole_for_depth():
     d = new_document("T", "fr")
-    d["settings"] = {"x": _nest(store.MAX_READ_DEPTH + 5)}
+    d["settings"] = {"x": _nest(store_shape.MAX_READ_DEPTH + 5)}
     with pytest.raises(RulesError) as caught:
         open_document(d)
     assert caught.value.params["reason"] == "too_deep"
@@ -194,10 +194,10 @@ def test_the_size_limit_is_measured_like_the_browser():
     d = new_document("T", "fr")
     d["settings"] = {"n": [7] * 600_000}  # "7," is 2 characters: 1.2 MB of JSON
     assert load_document(d)[0] == d
-    room = store.MAX_DOCUMENT_SIZE - len(json.dumps(d, separators=(",", ":")))
+    room = store_shape.MAX_DOCUMENT_SIZE - len(json.dumps(d, separators=(",", ":")))
     d["settings"]["pad"] = "x" * (room - len(',"pad":""'))
     size = len(json.dumps(d, ensure_ascii=False, separators=(",", ":")))
-    assert size == store.MAX_DOCUMENT_SIZE
+    assert size == store_shape.MAX_DOCUMENT_SIZE
     assert load_document(d)[0] == d
     d["settings"]["pad"] += "x"
     assert handle({"op": "store.load", "document": d})["error"]["code"] == "store.too_large"
@@ -229,7 +229,7 @@ def _apply(doc: dict[str, Any], step: tuple[str, Any], n: int) -> None:
     def replace(c: dict[str, Any]) -> None:
         doc["characters"] = [c if x["id"] == c["id"] else x for x in doc["characters"]]
 
-    if kind in ("new_unicreon", "new_versality") and len(doc["characters"]) < store.MAX_CHARACTERS:
+    if kind in ("new_unicreon", "new_versality") and len(doc["characters"]) < store_shape.MAX_CHARACTERS:
         system = kind.removeprefix("new_")
         r = handle({"op": f"{system}.character.new", "id": f"{system}-{n}", "name": arg})
         if "error" not in r:
@@ -241,7 +241,7 @@ def _apply(doc: dict[str, Any], step: tuple[str, Any], n: int) -> None:
         result = ok(request)
         doc["log"].append({"id": f"log-{n}", "at": "2026-01-01T10:00:00.000Z", "kind": "roll", "system": None,
                            "label": arg, "request": request, "result": result})
-        doc["log"] = doc["log"][-store.MAX_LOG:]
+        doc["log"] = doc["log"][-store_shape.MAX_LOG:]
     elif kind in ("damage", "heal") and unicreon:
         r = handle({"op": f"unicreon.health.{kind}", "character": unicreon[0], "amount": arg})
         if "error" not in r:

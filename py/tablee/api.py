@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -60,15 +61,21 @@ def _load(module: str) -> None:
     if system in SYSTEM_IDS:
         from .systems import load
 
-        load(system)
+        registry.install(load(system))
     else:
         importlib.import_module(module)
 
 
 def load_all() -> None:
-    """Import every module that registers ops (the live ``describe``, the set-up, the tests)."""
+    """Import every module that registers ops and install every system in each of the core's
+    tables (the live ``describe``, the set-up, the tests)."""
+    from . import share, store_records
+
     for module in dict.fromkeys(ROUTES.values()):
         _load(module)
+    for system in SYSTEM_IDS:
+        store_records.plug(system)
+        share.plug(system)
 
 
 def _find(name: str) -> bool:
@@ -83,7 +90,7 @@ def _find(name: str) -> bool:
 
 
 @cache
-def _validator(name: str):
+def _validator(name: str) -> Callable[[Any], Any]:
     from .schema import compile_schema  # fastjsonschema on the first validated request
 
     return compile_schema(OPS[name].schema)
@@ -99,7 +106,7 @@ def _validate(name: str, request: dict[str, Any]) -> None:
         from .schema import schema_params
 
         params = schema_params(exc)
-        raise RulesError("request.invalid", op=name, path=str(exc.name or ""), **params) from None
+        raise RulesError("request.invalid", op=name, path=str(getattr(exc, "name", "") or ""), **params) from None
 
 
 def _is_whole(value: Any) -> bool:

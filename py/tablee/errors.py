@@ -8,7 +8,8 @@ every declared code has a French and an English message).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any
 
 __all__ = ["Problem", "RulesError", "declare", "declared_codes"]
@@ -60,7 +61,7 @@ class Problem:
 
     field: str
     code: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = _field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _check(self.code)

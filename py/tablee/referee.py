@@ -73,12 +73,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from . import held, referee_words, share
 from .errors import RulesError, declare
 from .referee_kernel import (
     KERNEL_MOVES,
+    Member,
     Run,
     add_entry,
     label_entry,
@@ -93,7 +94,8 @@ from .system import Move
 from .systems import load as load_system
 from .tree import clone
 
-__all__ = ["apply_changes", "apply_move", "changes", "is_move", "moves_of", "phone_error", "run_op"]
+__all__ = ["LiveAnswer", "Member", "apply_changes", "apply_move", "changes", "is_move", "moves_of", "phone_error",
+           "run_op"]
 
 declare(
     "live.refused.not_a_move",
@@ -109,6 +111,22 @@ declare(
     "live.refused.no_round",
     "live.refused.label",
 )
+
+class LiveAnswer(TypedDict, total=False):
+    """``live.move``'s answer: whether the move was applied; the refusal's code; the answer for
+    the phone (filtered); the new table (``document``) or its ``changes``; the revision the
+    worker holds (``rev``); the public view's ``projection``; ``stale`` when the worker holds
+    another table than the one named."""
+
+    applied: bool
+    refused: str
+    answer: dict[str, Any]
+    document: dict[str, Any]
+    changes: dict[str, Any]
+    rev: str
+    projection: dict[str, Any]
+    stale: bool
+
 
 #: Keys of an op's answer that never go back to a phone (the whole state; a system adds its own,
 #: :attr:`Move.hidden`).
@@ -181,7 +199,7 @@ def phone_error(error: Any) -> dict[str, Any]:
     if not isinstance(inner, dict) or not isinstance(inner.get("code"), str):
         return refuse("live.refused.malformed").to_json()
     code = inner["code"][:100]
-    raw = inner.get("params") if isinstance(inner.get("params"), dict) else {}
+    raw: dict[str, Any] = inner["params"] if isinstance(inner.get("params"), dict) else {}
     params = {k: v for k, v in raw.items() if k in _SAFE_PARAMS and _safe_value(v)}
     if isinstance(raw.get("problems"), list):
         params["problems"] = [
@@ -270,7 +288,7 @@ class _Checked:
     ctx: dict[str, Any]
 
 
-def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int,
+def _system_move(document: dict[str, Any], member: Member, move: dict[str, Any], seed: int,
                  now: str, words: dict[str, Any] | None = None) -> dict[str, Any]:
     """A system's move (or a roll) on the referee's copy of the table, in four steps: validate
     (identity and ownership as the system declares them, the MJ's records and seed filled in,
@@ -286,7 +304,7 @@ def _system_move(document: dict[str, Any], member: dict[str, Any], move: dict[st
     return _phone_view(document, checked, public)
 
 
-def _validate(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], seed: int) -> _Checked:
+def _validate(document: dict[str, Any], member: Member, move: dict[str, Any], seed: int) -> _Checked:
     """The move made the op's request, or refused: the fields only the MJ sets dropped, a
     phone's copy of a state never taken, the seed the MJ's device's; the system's state read
     (made when the table holds none yet); every actor the member's as the system declares
@@ -324,12 +342,12 @@ def _validate(document: dict[str, Any], member: dict[str, Any], move: dict[str, 
         value = request.get(field)
         if value is None:
             continue
-        cid = value.get("id") if isinstance(value, dict) else None
-        at = _character_index(document, cid) if isinstance(cid, str) else -1
-        if at < 0 or document["characters"][at].get("system") != spec.system:
-            raise refuse("live.refused.character", character=cid if isinstance(cid, str) else None)
+        other = value.get("id") if isinstance(value, dict) else None
+        at = _character_index(document, other) if isinstance(other, str) else -1
+        if not isinstance(other, str) or at < 0 or document["characters"][at].get("system") != spec.system:
+            raise refuse("live.refused.character", character=other if isinstance(other, str) else None)
         request[field] = clone(document["characters"][at])
-        others.add(cid)
+        others.add(other)
     ctx = {"character": clone(acting) if acting else None, "state": clone(state), "document": document,
            "member": member}
     if spec.prepare is not None:
@@ -359,7 +377,7 @@ def _system_state(document: dict[str, Any], spec: Move, seed: int) -> dict[str, 
     return state
 
 
-def _actor(document: dict[str, Any], member: dict[str, Any], spec: Move, request: dict[str, Any],
+def _actor(document: dict[str, Any], member: Member, spec: Move, request: dict[str, Any],
            state: dict[str, Any] | None, field: str, kind: str) -> tuple[str, int, str | None] | None:
     """One actor of the move checked (``(field, kind)`` of :attr:`tablee.system.Move.actors`):
     ``(character id, its index on the table, the name the entry is signed with)``, the
@@ -377,7 +395,9 @@ def _actor(document: dict[str, Any], member: dict[str, Any], spec: Move, request
     if kind == "cid":
         fighters = state.get("combatants", []) if isinstance(state, dict) else []
         fighter = next((f for f in fighters if isinstance(f, dict) and f.get("cid") == value), None)
-        cid = own(member, fighter.get("character_id") if fighter else None)
+        if fighter is None:
+            raise refuse("live.refused.character", character=None)
+        cid = own(member, fighter.get("character_id"))
         # signed with the fighter's name, as the combat page signs it on one device
         at = _character_index(document, cid)
         return cid, -1, (document["characters"][at].get("name") if at >= 0 else fighter.get("name"))
@@ -456,7 +476,7 @@ def _phone_view(document: dict[str, Any], checked: _Checked, reply: dict[str, An
 
 
 def apply_move(
-    document: dict[str, Any], member: dict[str, Any], move: Any, *, seed: int, now: str
+    document: dict[str, Any], member: Member, move: Any, *, seed: int, now: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(new document, answer for the phone)`` after ``member``'s ``move`` on the MJ's whole
     ``document`` (not changed in place). Raises :class:`RulesError` (the table unchanged)
@@ -568,6 +588,10 @@ _MEMBER = {
     "(or, asked for, its changes), the player's answer and, asked for, the public view's changes.",
 )
 def _live_move(request: dict[str, Any]) -> dict[str, Any]:
+    return {**_referee_answer(request)}
+
+
+def _referee_answer(request: dict[str, Any]) -> LiveAnswer:
     """The MJ's table is ``document``, or ``held``: the revision of the table the worker holds
     (:mod:`tablee.held`); another revision than the one held (or none) is answered
     ``{"stale": true}``, and the page sends its table. Read from JSON text, the worker then holds the table the move
@@ -588,7 +612,7 @@ def _live_move(request: dict[str, Any]) -> dict[str, Any]:
                                       seed=request["seed"], now=request["now"])
     except RulesError as exc:
         # A refusal: the phone gets it filtered like any error (:func:`phone_error`).
-        out = {"applied": False, "refused": exc.code, "answer": phone_error(exc.to_json())}
+        out: LiveAnswer = {"applied": False, "refused": exc.code, "answer": phone_error(exc.to_json())}
         return {**out, "rev": _held_rev(request, source)} if keep else out
     if "error" in answer:
         out = {"applied": False, "answer": answer}

@@ -15,7 +15,7 @@ result line is the referee's (:mod:`tablee.referee_words`). A Tension point (Poi
 has only a ``who``: it is the :func:`signature`, the
 character's name with the member's ("Aube (Léa)").
 
-The log keeps at most ``store.MAX_LOG`` entries. A member's entry never pushes one of the MJ's
+The log keeps at most ``store_shape.MAX_LOG`` entries. A member's entry never pushes one of the MJ's
 own out (an entry without ``member``: written on the MJ's device, or imported): at the cap it
 pushes out the oldest member entry (:func:`append`); only a log holding no member entry at all
 loses its oldest entry, so a flood from phones costs the MJ's history one entry at most.
@@ -26,9 +26,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from . import share, store
+from . import share, store_records, store_shape
 from .errors import RulesError
 from .referee_words import outcome
 from .registry import SYSTEM_IDS
@@ -54,6 +54,15 @@ __all__ = [
     "stamp",
     "worded",
 ]
+
+class Member(TypedDict):
+    """A live table's member as the MJ's device knows the link's: its id, the name it joined with
+    and the characters the MJ assigned to it (never what a message claims)."""
+
+    id: str
+    name: NotRequired[str]
+    characters: list[str]
+
 
 #: The moves every system shares (run here, not by an op).
 KERNEL_MOVES = ("live.character.save", "live.log.add", "live.log.label")
@@ -160,7 +169,7 @@ def outcome_into(entry: dict[str, Any], name: str, request: Any, answer: Any,
     return out
 
 
-def own(member: dict[str, Any], cid: Any) -> str:
+def own(member: Member, cid: Any) -> str:
     """``cid`` when it is one of the member's characters, else refused (the id is not echoed
     unless it is a string: the refusal names what the phone sent, nothing of the table)."""
     if not isinstance(cid, str) or cid not in member["characters"]:
@@ -168,26 +177,26 @@ def own(member: dict[str, Any], cid: Any) -> str:
     return cid
 
 
-def _member_name(member: dict[str, Any]) -> str:
+def _member_name(member: Member) -> str:
     name = member.get("name")
-    return (name if isinstance(name, str) and name.strip() else member["id"])[: store.MAX_NAME]
+    return (name if isinstance(name, str) and name.strip() else member["id"])[: store_shape.MAX_NAME]
 
 
-def signature(member: dict[str, Any], character: Any = None) -> str:
-    """Who did it, as one text of at most ``store.MAX_NAME`` characters: the name the member
+def signature(member: Member, character: Any = None) -> str:
+    """Who did it, as one text of at most ``store_shape.MAX_NAME`` characters: the name the member
     joined with, after the name of its character when the move was that character's ("Aube
     (Léa)"; the character's name is cut first). The character's name alone would let a phone
     sign "MJ" or as another player's character by renaming its own."""
     name = _member_name(member)
     if not isinstance(character, str) or not character.strip() or character == name:
         return name
-    room = store.MAX_NAME - len(name) - 3
+    room = store_shape.MAX_NAME - len(name) - 3
     return f"{character[:room]} ({name})" if room > 0 else name
 
 
-def stamp(member: dict[str, Any]) -> dict[str, str]:
+def stamp(member: Member) -> dict[str, str]:
     """The ``member`` of a log entry written for ``member``: its id and the name it joined with."""
-    return {"id": member["id"][: store.MAX_ID], "name": _member_name(member)}
+    return {"id": member["id"][: store_shape.MAX_ID], "name": _member_name(member)}
 
 
 def is_members(entry: Any) -> bool:
@@ -195,11 +204,11 @@ def is_members(entry: Any) -> bool:
 
 
 def append(log: list[Any], entry: dict[str, Any]) -> None:
-    """Add a member's ``entry`` to ``log`` (a list the move owns), trimmed to ``store.MAX_LOG``:
+    """Add a member's ``entry`` to ``log`` (a list the move owns), trimmed to ``store_shape.MAX_LOG``:
     what goes is the oldest member entry, never one of the MJ's (an entry without ``member``);
     only a log holding no other member entry loses its oldest entry."""
     log.append(entry)
-    while len(log) > store.MAX_LOG:
+    while len(log) > store_shape.MAX_LOG:
         at = next((i for i, e in enumerate(log[:-1]) if is_members(e)), 0)
         del log[at]
 
@@ -228,7 +237,7 @@ class Run:
 
     name: str
     move: Move
-    member: dict[str, Any]
+    member: Member
     request: dict[str, Any]
     answer: dict[str, Any]
     reply: dict[str, Any]
@@ -290,12 +299,12 @@ def log_run(out: dict[str, Any], run: Run) -> str:
         known = {"seed": run.seed, "character": run.ctx.get("character"), "state": run.ctx.get("state")}
         logged = recipe.request(request, run.answer, known) if recipe.request is not None else logged
         result = {**result, **recipe.result(request, run.answer, known)}
-    if len(json.dumps(result)) > store.MAX_ENTRY_SIZE:
+    if len(json.dumps(result)) > store_shape.MAX_ENTRY_SIZE:
         result = {k: v for k, v in result.items()
                   if isinstance(v, (int, str, bool)) or v is None or k in ("verify", "terms")}
     signed = run.who if isinstance(run.who, str) and run.who else _member_name(member)
     entry = {"id": _entry_id(run.seed, run.now), "at": run.now, "kind": spec.kind or name, "system": spec.system,
-             "who": signed[: store.MAX_NAME], "member": stamp(member),
+             "who": signed[: store_shape.MAX_NAME], "member": stamp(member),
              "label": words.get("label", str(request.get("expr", "")) if name == "roll" else "")[:200],
              "request": logged, "result": result}
     joined = recipe.join(out["log"], member, entry, run.answer, words) if recipe and recipe.join else None
@@ -349,14 +358,14 @@ def _character_index(document: dict[str, Any], cid: str) -> int:
     return -1
 
 
-def save_character(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+def save_character(document: dict[str, Any], member: Member, move: dict[str, Any]) -> dict[str, Any]:
     """``live.character.save``: a whole-sheet edit of one of the member's characters; a field the
     player view hides or blanks keeps the MJ's value (:func:`overlay`). A new id is a character
     the player made on their phone (:func:`_new_character`)."""
     edited = move.get("character")
     if not isinstance(edited, dict):
         raise refuse("live.refused.invalid", field="character")
-    at = _character_index(document, edited.get("id")) if isinstance(edited.get("id"), str) else -1
+    at = _character_index(document, edited["id"]) if isinstance(edited.get("id"), str) else -1
     if at < 0:
         return _new_character(document, edited)
     own(member, edited.get("id"))
@@ -364,7 +373,7 @@ def save_character(document: dict[str, Any], member: dict[str, Any], move: dict[
     view = share.share("character", full, "player")
     record = overlay(full, view, edited)
     record["id"], record["system"] = full["id"], full["system"]
-    problems = store.check_character(record)
+    problems = store_records.check_character(record)
     if problems:
         raise refuse("live.refused.invalid", field="character", problems=[p.to_json() for p in problems[:5]])
     document["characters"][at] = record
@@ -374,16 +383,16 @@ def save_character(document: dict[str, Any], member: dict[str, Any], move: dict[
 def _new_character(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
     """A character a player made on their phone joins the table (and becomes theirs: the MJ's
     device assigns it, ``created``), once the store accepts it like an imported one."""
-    problems = store.check_character(record)
+    problems = store_records.check_character(record)
     if problems:
         raise refuse("live.refused.invalid", field="character", problems=[p.to_json() for p in problems[:5]])
-    if len(document["characters"]) >= store.MAX_CHARACTERS:
+    if len(document["characters"]) >= store_shape.MAX_CHARACTERS:
         raise refuse("live.refused.invalid", field="characters")
     document["characters"].append(clone(record))
     return {"character": share.share("character", record, "player"), "created": record["id"]}
 
 
-def add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any], now: str) -> dict[str, Any]:
+def add_entry(document: dict[str, Any], member: Member, move: dict[str, Any], now: str) -> dict[str, Any]:
     """``live.log.add``: a roll-log line without a result (a note), checked like an imported one,
     dated by the MJ's device and stamped with the member (``member``, :func:`stamp`, whatever
     the phone sent). Its ``who`` is the :func:`signature`: the member's name, after the name of
@@ -414,7 +423,7 @@ def add_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, 
     return {"entry": share.share("entry", checked, "player")}
 
 
-def label_entry(document: dict[str, Any], member: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+def label_entry(document: dict[str, Any], member: Member, move: dict[str, Any]) -> dict[str, Any]:
     """``live.log.label``: the label a phone's page gives the entry the referee logged for that
     phone's move (the page words it: "Force (45)"): text only, on an entry the referee wrote
     (id ``live-…``) for this member, matched by member id (``member.id``), never by the name

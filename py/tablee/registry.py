@@ -10,7 +10,10 @@ import contextvars
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .system import System
 
 __all__ = [
     "OPS",
@@ -21,7 +24,7 @@ __all__ = [
     "SystemOps",
     "from_json",
     "guard_state",
-    "install_ops",
+    "install",
     "op",
     "request_schema",
     "rng_from",
@@ -127,13 +130,27 @@ def _into(
     return register
 
 
-def install_ops(ops: dict[str, Op]) -> None:
-    """Put a system's declared ops (:attr:`SystemOps.ops`) in :data:`OPS`, where
-    :mod:`tablee.api` finds them (:func:`tablee.systems.load`)."""
-    twice = sorted(name for name in ops if name in OPS and OPS[name] is not ops[name])
+#: The systems whose ops are in :data:`OPS` (:func:`install`).
+_INSTALLED: set[str] = set()
+
+
+def install(system: System) -> None:
+    """Put what ``system`` declares for requests where :mod:`tablee.api` finds it, once: its ops
+    (each :attr:`SystemOps.ops` table) in :data:`OPS`, and its state checks (the store hook's
+    ``require_state`` under its state schema, and its further ``guards``) in :data:`STATE_GUARDS`."""
+    if system.id in _INSTALLED:
+        return
+    ops = {name: one for table in system.ops for name, one in table.ops.items()}
+    twice = sorted(name for name in ops if name in OPS)
     if twice:
         raise ValueError(f"op {twice[0]!r} registered twice")
+    hooks = system.store
+    if hooks.state_schema is not None and hooks.require_state is not None:
+        guard_state(hooks.state_schema, hooks.require_state)
+    for schema, require in system.guards:
+        guard_state(schema, require)
     OPS.update(ops)
+    _INSTALLED.add(system.id)
 
 
 class SystemOps:

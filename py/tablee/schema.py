@@ -113,8 +113,9 @@ def _compile(schema: dict[str, Any]) -> Callable[[Any], Any]:
     from fastjsonschema import _factory
 
     resolver, generator = _factory(schema, {})
-    generator.exc = types.MethodType(_exc_out_of_line, generator)
-    generator._generate_func_code_block = types.MethodType(_block_or_shared_call, generator)
+    # (two of the generator's methods replaced on this one instance, on purpose)
+    generator.exc = types.MethodType(_exc_out_of_line, generator)  # type: ignore[method-assign]
+    generator._generate_func_code_block = types.MethodType(_block_or_shared_call, generator)  # type: ignore[method-assign]
     namespace = generator.global_state  # generates the code (and the definitions' globals)
     exec(generator.func_code, namespace)  # (as fastjsonschema.compile does)
     return namespace[resolver.get_scope_name()]
@@ -157,8 +158,8 @@ def schema_params(exc: fastjsonschema.JsonSchemaException) -> dict[str, Any]:
     the page turns ``rule`` into a sentence of its language (``schema.rule.<rule>``: "Score : 99
     au plus") naming the field by its label (``schema.field.<name>``), never "must be integer".
     """
-    field = _dotted(str(exc.name or "").removeprefix("data").lstrip("."))
-    params: dict[str, Any] = {"detail": str(exc.message)[:200], "field": field}
+    field = _dotted(str(getattr(exc, "name", "") or "").removeprefix("data").lstrip("."))
+    params: dict[str, Any] = {"detail": str(getattr(exc, "message", exc))[:200], "field": field}
     rule = getattr(exc, "rule", None)
     if isinstance(rule, str):
         params["rule"] = rule

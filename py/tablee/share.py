@@ -6,7 +6,7 @@ switch and never travels in a player's share." A share is validated first, exact
 import is (``store.open`` for a table, ``store.check_character`` for a character, the
 store's log-entry check for a roll), then, for the ``player`` audience, passed through the
 share filter each system declares (its :class:`tablee.system.Views`, installed here by
-:func:`tablee.systems.load` through :func:`register_share_filter`). The result is still valid
+:func:`plug` on its first need of it). The result is still valid
 data (a player imports it like a file): secrets are removed or reset to their neutral value,
 never replaced by placeholders the store would refuse.
 
@@ -25,10 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import held, store
+from . import held, store, store_records, store_shape
 from .errors import RulesError, declare
 from .registry import SEED_SCHEMA, SYSTEM_IDS, from_json, op, rng_from
 from .share_dictionary import DICTIONARY_1
+from .systems import load as load_system
 from .tree import clone
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "kept_view",
     "list_changes",
     "pack_link",
+    "plug",
     "project",
     "register_share_filter",
     "scrub",
@@ -91,12 +93,23 @@ def register_share_filter(
     SHARE_FILTERS[system] = ShareFilter(character=character, state=state, log_entry=log_entry)
 
 
-def _filters(system: str) -> ShareFilter:
-    if system not in SHARE_FILTERS and system in SYSTEM_IDS:
-        # Systems load lazily: loading one installs its views here.
-        from .systems import load
+#: The systems whose views are in :data:`SHARE_FILTERS` (:func:`plug`).
+_PLUGGED: set[str] = set()
 
-        load(system)
+
+def plug(system: str) -> None:
+    """Put ``system``'s player views (its :class:`tablee.system.Views`) in :data:`SHARE_FILTERS`,
+    once, the system loaded first. ``system`` is one of SYSTEM_IDS."""
+    if system in _PLUGGED:
+        return
+    views = load_system(system).views
+    register_share_filter(system, character=views.character, state=views.state, log_entry=views.log_entry)
+    _PLUGGED.add(system)
+
+
+def _filters(system: str) -> ShareFilter:
+    if system in SYSTEM_IDS:
+        plug(system)
     found = SHARE_FILTERS.get(system)
     if found is None:
         raise RulesError("share.no_filter", system=system)
@@ -194,7 +207,7 @@ def deal_hidden(
 
 
 def _character(character: dict[str, Any], audience: str) -> dict[str, Any]:
-    problems = store.check_character(character)
+    problems = store_records.check_character(character)
     if problems:
         raise RulesError("share.invalid", kind="character", problems=[p.to_json() for p in problems[:5]])
     if audience == "mj":
@@ -250,10 +263,10 @@ def addressed_view(entry: Any) -> dict[str, Any] | None:
     """An entry the MJ sent to one player (``to``: a member id), as that player's private doc
     holds it: checked by the store and filtered by :func:`entry_view`, like a public one; None
     for an entry the store refuses or a secret roll of the MJ's (``to`` is ``mj``)."""
-    if not store.record_ok("entry", entry) or entry.get("to") == SECRET_ROLL:
+    if not store_records.record_ok("entry", entry) or entry.get("to") == SECRET_ROLL:
         return None
     view = entry_view(clone(entry))
-    return view if store.record_ok("entry", view) else None
+    return view if store_records.record_ok("entry", view) else None
 
 
 def _entry(entry: Any, audience: str) -> dict[str, Any]:
@@ -337,7 +350,7 @@ def _record_view(kind: str, system: str | None, record: Any) -> Any:
     """The player view of one record as :func:`_table` makes it, once the record passed the
     store's check; :data:`_BAD` when the record or its view fails the check (:data:`_HIDDEN`
     for a valid entry only the MJ or one player sees)."""
-    if not store.record_ok(kind, record, system):
+    if not store_records.record_ok(kind, record, system):
         return _BAD
     data = clone(record)
     if kind == "character":
@@ -347,9 +360,9 @@ def _record_view(kind: str, system: str | None, record: Any) -> Any:
             return _HIDDEN
         fn = entry_view
     else:
-        fn = _filters(system).state
+        fn = _filters(system).state if system is not None else None
     view = fn(data) if fn else data
-    if not store.record_ok(kind, view, system):
+    if not store_records.record_ok(kind, view, system):
         return _BAD
     return view, len(_text(view))
 
@@ -358,11 +371,12 @@ def _fast_view(document: Any) -> dict[str, Any] | None:
     """:func:`_table` for a player from the per-record views, or ``None`` when the table is not
     a plain valid one (anything :func:`store.open_document` would set apart, refuse or change,
     a view over the size limit): the caller then takes the uncached path."""
-    if not (isinstance(document, dict) and set(document) == set(store.TOP_KEYS) and document["app"] == store.APP
-            and type(document["schema"]) is int and document["schema"] == store.CURRENT_SCHEMA
+    if not (isinstance(document, dict) and set(document) == set(store_records.TOP_KEYS)
+            and document["app"] == store_shape.APP
+            and type(document["schema"]) is int and document["schema"] == store_shape.CURRENT_SCHEMA
             and isinstance(document["characters"], list) and isinstance(document["log"], list)
-            and isinstance(document["systems"], dict) and len(document["characters"]) <= store.MAX_CHARACTERS
-            and len(document["log"]) <= store.MAX_LOG and store.top_fields_ok(document)):
+            and isinstance(document["systems"], dict) and len(document["characters"]) <= store_shape.MAX_CHARACTERS
+            and len(document["log"]) <= store_shape.MAX_LOG and store_records.top_fields_ok(document)):
         return None
     used: dict[tuple[str, str | None, str], Any] = {}
     texts: dict[int, tuple[Any, str]] = {}
@@ -403,29 +417,31 @@ def _fast_view(document: Any) -> dict[str, Any] | None:
             view_lengths.append(view[1])
     sizes["log"] = _array_size(lengths)
     view_sizes["log"] = _array_size(view_lengths)
-    systems, lengths, view_lengths = {}, {}, {}
+    systems: dict[str, Any] = {}
+    state_lengths: dict[str, int] = {}
+    state_view_lengths: dict[str, int] = {}
     for sid, state in document["systems"].items():
         view, n = view_of("state", sid, state)
         if view is _BAD:
             return None
         systems[sid] = view[0]
-        lengths[sid] = n
-        view_lengths[sid] = view[1]
-    sizes["systems"] = _object_size(lengths)
-    view_sizes["systems"] = _object_size(view_lengths)
+        state_lengths[sid] = n
+        state_view_lengths[sid] = view[1]
+    sizes["systems"] = _object_size(state_lengths)
+    view_sizes["systems"] = _object_size(state_view_lengths)
     for key in ("schema", "app", "name", "language", "settings"):
         sizes[key] = view_sizes[key] = len(_text(document[key]))
     # The table and its view within the size limit, measured as store.open_document measures
     # them (their compact JSON text, added up from the records').
-    if _object_size({k: sizes[k] for k in document}) > store.MAX_DOCUMENT_SIZE:
+    if _object_size({k: sizes[k] for k in document}) > store_shape.MAX_DOCUMENT_SIZE:
         return None
-    if _object_size(view_sizes) > store.MAX_DOCUMENT_SIZE:
+    if _object_size(view_sizes) > store_shape.MAX_DOCUMENT_SIZE:
         return None
     _VIEWS.clear()
     _VIEWS.update(used)
     _TEXTS.clear()
     _TEXTS.update(texts)
-    return {"schema": store.CURRENT_SCHEMA, "app": store.APP, "name": document["name"],
+    return {"schema": store_shape.CURRENT_SCHEMA, "app": store_shape.APP, "name": document["name"],
             "language": document["language"], "characters": characters, "log": log, "systems": systems,
             "settings": clone(document["settings"])}
 

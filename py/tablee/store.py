@@ -19,8 +19,8 @@ Current layout (schema 1)::
 
 Every key above is required (``who``, ``to``, ``member`` and the words excepted) and no other key is allowed, at the top
 level and in log entries. Characters only need ``id``/``system``/``name`` here; the
-system checks the rest through :func:`register_character_validator`. Same for
-``systems[<id>]`` with :func:`register_state_validator`. Systems plug their own checks in
+system checks the rest (its :class:`tablee.system.StoreHooks`, installed in
+:mod:`tablee.store_records`). Same for ``systems[<id>]``. Systems plug their own checks in
 with these two hooks, so an imported file is validated down to each character before it
 can touch saved data.
 
@@ -61,21 +61,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from . import answers
+from . import answers, store_records
 from .errors import RulesError, declare
-from .registry import op
+from .registry import SYSTEM_IDS, op
 from .store_records import (
     _TOP_KEYS,
     CHARACTER_SCHEMAS,
-    CHARACTER_VALIDATORS,
-    MAX_WORD_PARAMS,
-    MAX_WORDS,
-    MAX_WORDS_DEPTH,
-    MAX_WORDS_SIZE,
-    RESERVED_ID_PREFIX,
     STATE_SCHEMAS,
-    STATE_VALIDATORS,
-    TOP_KEYS,
     _check_log_entry,
     _check_one_character,
     _check_quarantine_item,
@@ -83,11 +75,6 @@ from .store_records import (
     _check_state,
     _validate_v1,
     check_character,
-    record_ok,
-    register_character_validator,
-    register_state_validator,
-    reserved_id,
-    top_fields_ok,
 )
 from .store_shape import (
     APP,
@@ -100,11 +87,8 @@ from .store_shape import (
     MAX_ID,
     MAX_LOG,
     MAX_NAME,
-    MAX_PROBLEMS,
     MAX_QUARANTINE,
     MAX_READ_DEPTH,
-    QUARANTINE_KINDS,
-    REASONS,
     _enum,
     _exact_size,
     _Invalid,
@@ -116,39 +100,14 @@ from .store_shape import (
     _text,
     _within_depth,
 )
-from .systems import load_all as load_all_systems
 from .tree import clone
 
 __all__ = [
-    "CHARACTER_VALIDATORS",
-    "CURRENT_SCHEMA",
-    "MAX_CHARACTERS",
-    "MAX_DEPTH",
-    "MAX_DOCUMENT_SIZE",
-    "MAX_ENTRY_SIZE",
-    "MAX_ID",
-    "MAX_LOG",
-    "MAX_PROBLEMS",
-    "MAX_WORDS",
-    "MAX_WORDS_DEPTH",
-    "MAX_WORDS_SIZE",
-    "MAX_WORD_PARAMS",
     "MIGRATIONS",
-    "QUARANTINE_KINDS",
-    "REASONS",
-    "RESERVED_ID_PREFIX",
-    "STATE_VALIDATORS",
-    "TOP_KEYS",
-    "check_character",
     "limits",
     "load_document",
     "new_document",
     "open_document",
-    "record_ok",
-    "register_character_validator",
-    "register_state_validator",
-    "reserved_id",
-    "top_fields_ok",
     "validate_document",
 ]
 
@@ -451,8 +410,9 @@ def limits() -> dict[str, Any]:
 
 
 def limits_live() -> dict[str, Any]:
-    """:func:`limits` computed now, every system imported."""
-    load_all_systems()
+    """:func:`limits` computed now, every system's store hooks plugged in."""
+    for system in SYSTEM_IDS:
+        store_records.plug(system)
     return {
         "document_size": MAX_DOCUMENT_SIZE,
         "depth": MAX_DEPTH,

@@ -2,8 +2,9 @@
 label and result line were worded), system states, quarantined records, the whole current
 layout; and the hooks the systems plug their own checks into.
 
-:mod:`tablee.store` re-exports the public names here (the systems register their validators through
-``tablee.store``); the layout and its bounds are described there.
+Callers import these names from here; :func:`tablee.systems.load` plugs each system's checks in
+(its :class:`tablee.system.StoreHooks`). The layout and its bounds are described in
+:mod:`tablee.store`.
 """
 
 from __future__ import annotations
@@ -90,17 +91,32 @@ def _run_hook(fn: Callable[[dict[str, Any]], list[Problem]], data: dict[str, Any
     return problems
 
 
+#: The systems whose store hooks are in the tables above (:func:`plug`).
+_PLUGGED: set[str] = set()
+
+
+def plug(system: str) -> None:
+    """Put ``system``'s store hooks (its :class:`tablee.system.StoreHooks`) in the tables above,
+    once, the system loaded first (systems load on demand, so a document imports exactly the
+    systems its characters and states use). ``system`` is one of SYSTEM_IDS: callers check the
+    untrusted id before."""
+    if system in _PLUGGED:
+        return
+    hooks = load_system(system).store
+    register_character_validator(system, hooks.character, schema=hooks.character_schema)
+    register_state_validator(system, hooks.state, schema=hooks.state_schema)
+    _PLUGGED.add(system)
+
+
 def _character_validator(system: str) -> Callable[[dict[str, Any]], list[Problem]] | None:
-    """``system``'s character check, its package imported first (issue 14: systems load on
-    demand, so a document imports exactly the systems its characters and states use).
-    ``system`` is one of SYSTEM_IDS: callers check the untrusted id before."""
-    load_system(system)
+    """``system``'s character check (:func:`plug`)."""
+    plug(system)
     return CHARACTER_VALIDATORS.get(system)
 
 
 def _state_validator(system: str) -> Callable[[dict[str, Any]], list[Problem]] | None:
-    """``system``'s table-state check, its package imported first (see above)."""
-    load_system(system)
+    """``system``'s table-state check (:func:`plug`)."""
+    plug(system)
     return STATE_VALIDATORS.get(system)
 
 

@@ -1,8 +1,8 @@
 """The table document's bounds and the checks every record's check is made of.
 
 The limits (:data:`MAX_LOG`, :data:`MAX_DOCUMENT_SIZE`, :data:`MAX_DEPTH`, ...) and the
-reasons of ``store.invalid`` are described with the layout in :mod:`tablee.store`, which
-re-exports the public names here; :class:`_Invalid` carries the first problem found, at its dotted
+reasons of ``store.invalid`` are described with the layout in :mod:`tablee.store`; callers
+import them from here. :class:`_Invalid` carries the first problem found, at its dotted
 path, up to the loader that turns it into ``store.invalid``. The JSON walk measures a value's
 size and depth without recursion, so no untrusted nesting can blow the stack.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import RulesError
@@ -95,7 +96,7 @@ def _json_size(value: Any, path: str, *, limit: int, depth_limit: int = MAX_DEPT
                 if type(k) is not str and not isinstance(k, str):
                     raise _Invalid(_path(where), "not_json")
                 size += len(k)
-            children = item.items()
+            children: Iterable[tuple[Any, Any]] = item.items()
         else:
             size += 2 + len(item)
             children = enumerate(item)

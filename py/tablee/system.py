@@ -17,19 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .registry import SystemOps
-    from .store_records import Problem
+    from .errors import Problem
 
-__all__ = ["ID", "REC", "Move", "Recipe", "StoreHooks", "System", "Views"]
+__all__ = ["ID", "REC", "Move", "OpTable", "Recipe", "StoreHooks", "System", "Views"]
 
 Record = dict[str, Any]
 #: ``prepare(request, ctx) -> request``: fills in what only the MJ's table knows.
 Prepare = Callable[[Record, Record], Record]
 #: ``hook(answer, request, ctx) -> record or None``.
 AfterHook = Callable[[Record, Record, Record], "Record | None"]
+
+
+class OpTable(Protocol):
+    """A table of declared ops (:class:`tablee.registry.SystemOps`): op name -> op."""
+
+    ops: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,7 @@ class Move:
 
     system: str | None
     actors: tuple[tuple[str, str], ...] = ()
-    merge: Callable[[Record, Record], Record] | None = None
+    merge: Callable[[Record, Record], Record | None] | None = None
     mj_fields: tuple[str, ...] = ()
     part: str | None = None
     state: bool = True
@@ -101,7 +106,7 @@ class Recipe:
 
     request: Callable[[Record, Record, Record], Record] | None
     result: Callable[[Record, Record, Record], Record]
-    join: Callable[[list[Any], Record, Record, Any, Record], tuple[int, Record] | None] | None = None
+    join: Callable[[list[Any], Mapping[str, Any], Record, Any, Record], tuple[int, Record] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -131,12 +136,13 @@ class StoreHooks:
 
 @dataclass(frozen=True)
 class System:
-    """One game system as the core reads it (module docstring). ``ops``: each :class:`SystemOps`
-    table its modules filled; ``guards``: further ``(schema, require)`` state checks (a part of
-    the state an op takes alone: Unicreon's fight); ``recipes``: op name -> :class:`Recipe`."""
+    """One game system as the core reads it (module docstring). ``ops``: each op table
+    (:class:`tablee.registry.SystemOps`) its modules filled; ``guards``: further ``(schema,
+    require)`` state checks (a part of the state an op takes alone: Unicreon's fight);
+    ``recipes``: op name -> :class:`Recipe`."""
 
     id: str
-    ops: tuple[SystemOps, ...]
+    ops: tuple[OpTable, ...]
     store: StoreHooks
     views: Views = Views()
     moves: Mapping[str, Move] = field(default_factory=dict)

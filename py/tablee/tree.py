@@ -26,9 +26,10 @@ def clone(value: T) -> T:
     ``Fraction``, a subclass of dict) goes to ``copy.deepcopy``, so the copy is always deep."""
     kind = type(value)
     if kind is dict:
-        return {key: item if type(item) in _ATOMS else clone(item) for key, item in value.items()}
+        # (``kind is dict`` is the fast test mypy does not narrow by)
+        return {key: item if type(item) in _ATOMS else clone(item) for key, item in value.items()}  # type: ignore[attr-defined,return-value]
     if kind is list:
-        return [item if type(item) in _ATOMS else clone(item) for item in value]
+        return [item if type(item) in _ATOMS else clone(item) for item in value]  # type: ignore[attr-defined,return-value]
     if kind in _ATOMS:
         return value
     return copy.deepcopy(value)

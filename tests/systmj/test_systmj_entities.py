@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from api_calls import call, err
-from tablee.store import check_character, load_document, new_document
+from tablee.store import load_document, new_document
+from tablee.store_records import check_character
 from tablee.systems.systmj import data as D
 
 

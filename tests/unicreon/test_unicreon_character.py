@@ -12,7 +12,7 @@ import pytest
 
 from api_calls import call, err
 from tablee.api import handle
-from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
+from tablee.store_records import CHARACTER_VALIDATORS, STATE_VALIDATORS
 from tablee.systems.unicreon.character import new_character
 
 

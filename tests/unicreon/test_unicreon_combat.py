@@ -10,6 +10,8 @@ import pytest
 from api_calls import call, err
 from tablee.api import handle
 from tablee.systems.unicreon import combat as cb
+from tablee.systems.unicreon import combat_state as cs
+from tablee.systems.unicreon import passe_darmes as pa
 from tablee.systems.unicreon.character import new_character
 
 
@@ -27,7 +29,7 @@ def fight(seed: int = 1) -> tuple[dict, str, str]:
     state, robin = resp["state"], resp["cid"]
     resp = call({"op": "unicreon.combat.add_npc", "state": state, "beast": "canides", "count": 3})
     state, wolves = resp["state"], resp["cids"]
-    assert len(wolves) == 3 and cb.get(state, wolves[0])["natural"] == {
+    assert len(wolves) == 3 and cs.get(state, wolves[0])["natural"] == {
         "characteristic": "puissance",
         "damage": 3,
     }
@@ -54,7 +56,7 @@ def test_initiative_highest_success_starts_then_clockwise():
     """ "Initiative": the highest raw result among the successes starts, then clockwise in the
     seating order (rules/README.md, Unicreon); one MJ roll for all NPCs, against the best
     Agilité among them (reading)."""
-    state = cb.new_state()
+    state = cs.new_state()
     a, b, c = (new_character(cid=x, name=x) for x in "abc")
     for ch in (a, b, c):
         state = cb.add_character(state, ch)
@@ -64,7 +66,7 @@ def test_initiative_highest_success_starts_then_clockwise():
     # a: 32 < 40 fails; b: 61; c: 45; MJ: 55 ≥ 50 succeeds. Seats a, b, c, MJ: b, c, MJ, a.
     assert out["order"] == [ids[1], ids[2], "mj", ids[0]]
     assert out["npc_initiative"]["success"] is True and out["round"] == 1
-    assert cb.get(out, ids[1])["actions"] == 2 and cb.get(out, ids[2])["actions"] == 0
+    assert cs.get(out, ids[1])["actions"] == 2 and cs.get(out, ids[2])["actions"] == 0
 
 
 def test_initiative_seeded_replay_and_odds():
@@ -85,7 +87,7 @@ def test_turns_and_two_actions():
         {"op": "unicreon.combat.attack", "state": state, "attacker": robin, "defender": wolf, "seed": 1}
     )
     state = resp["state"]
-    assert cb.get(state, robin)["actions"] == 0
+    assert cs.get(state, robin)["actions"] == 0
     assert err(
         {"op": "unicreon.combat.attack", "state": state, "attacker": robin, "defender": wolf, "seed": 2}
     ) == ("unicreon.combat.no_actions")
@@ -97,7 +99,7 @@ def test_turns_and_two_actions():
         c["actions"] == 2 for c in state["combatants"] if c["side"] == "npc"
     )
     state = call({"op": "unicreon.combat.next", "state": state})["state"]
-    assert state["round"] == 2 and state["turn"] == 0 and cb.get(state, robin)["actions"] == 2
+    assert state["round"] == 2 and state["turn"] == 0 and cs.get(state, robin)["actions"] == 2
 
 
 @pytest.mark.parametrize(("distance", "steps"), [(0, 0), (30, 0), (31, 1), (55, 1), (56, 2), (80, 2)])
@@ -105,7 +107,7 @@ def test_bow_range_steps(distance, steps):
     """ "Combat à distance": arc, portée idéale 30 m, maximale 80 m: harder beyond the ideal range."""
     state, robin, wolf = fight()
     state = robin_turn(state, robin)
-    bow = cb.get(state, robin)["weapons"][0]["uid"]
+    bow = cs.get(state, robin)["weapons"][0]["uid"]
     odds = call(
         {
             "op": "unicreon.combat.attack.odds",
@@ -123,13 +125,13 @@ def test_bow_range_steps(distance, steps):
 def test_bow_out_of_range_aim_and_no_melee():
     state, robin, wolf = fight()
     state = robin_turn(state, robin)
-    bow = cb.get(state, robin)["weapons"][0]["uid"]
+    bow = cs.get(state, robin)["weapons"][0]["uid"]
     base = {"state": state, "attacker": robin, "defender": wolf, "weapon": bow}
     assert (
         err({"op": "unicreon.combat.attack.odds", **base, "distance": 81}) == "unicreon.combat.out_of_range"
     )
     aimed = call({"op": "unicreon.combat.attack", **base, "distance": 60, "aim": True, "seed": 3})
-    assert aimed["setup"]["attack"]["steps"] == 1 and cb.get(aimed["state"], robin)["actions"] == 0
+    assert aimed["setup"]["attack"]["steps"] == 1 and cs.get(aimed["state"], robin)["actions"] == 0
     assert err({"op": "unicreon.combat.attack.odds", **base, "ranged": False}) == "unicreon.combat.not_melee"
     assert err({"op": "unicreon.combat.attack.odds", **base, "weapon": None, "ranged": True}) == (
         "unicreon.combat.ranged_needs_weapon"
@@ -139,7 +141,7 @@ def test_bow_out_of_range_aim_and_no_melee():
 def test_thrown_knife_is_lost_until_picked_up():
     state, robin, wolf = fight()
     state = robin_turn(state, robin)
-    knife = cb.get(state, robin)["weapons"][1]["uid"]
+    knife = cs.get(state, robin)["weapons"][1]["uid"]
     req = {
         "op": "unicreon.combat.attack",
         "attacker": robin,
@@ -148,16 +150,16 @@ def test_thrown_knife_is_lost_until_picked_up():
         "distance": 3,
     }
     state = call({**req, "state": state, "seed": 5})["state"]
-    assert cb.get(state, robin)["lost"] == [knife]
+    assert cs.get(state, robin)["lost"] == [knife]
     assert err({**req, "state": state, "seed": 6}) == "unicreon.combat.weapon_lost"
     state = call({"op": "unicreon.combat.pickup", "state": state, "cid": robin, "uid": knife})["state"]
-    assert cb.get(state, robin)["lost"] == [] and cb.get(state, robin)["actions"] == 0
+    assert cs.get(state, robin)["lost"] == [] and cs.get(state, robin)["actions"] == 0
 
 
 def test_melee_needs_contact_and_surprise_makes_defence_harder():
     state, robin, wolf = fight()
     state = robin_turn(state, robin)
-    knife = cb.get(state, robin)["weapons"][1]["uid"]
+    knife = cs.get(state, robin)["weapons"][1]["uid"]
     base = {"attacker": robin, "defender": wolf, "weapon": knife, "ranged": False}
     assert err({"op": "unicreon.combat.attack.odds", "state": state, **base}) == "unicreon.combat.not_engaged"
     state = call({"op": "unicreon.combat.engage", "state": state, "cid": robin, "target": wolf})["state"]
@@ -171,7 +173,7 @@ def test_surprise_round_then_initiative():
     state, robin, wolf = fight()
     state = call({"op": "unicreon.combat.surprise", "state": state, "attackers": [robin]})["state"]
     assert state["phase"] == "surprise" and state["order"] == [robin]
-    bow = cb.get(state, robin)["weapons"][0]["uid"]
+    bow = cs.get(state, robin)["weapons"][0]["uid"]
     state = call(
         {
             "op": "unicreon.combat.attack",
@@ -220,7 +222,7 @@ def test_escape_two_actions_and_no_return_next_round():
     )
     state = resp["state"]
     assert (
-        resp["escape"]["success"] and cb.get(state, robin)["engaged"] == [] == cb.get(state, wolf)["engaged"]
+        resp["escape"]["success"] and cs.get(state, robin)["engaged"] == [] == cs.get(state, wolf)["engaged"]
     )
     state = call({"op": "unicreon.combat.next", "state": state})["state"]  # MJ, round 2
     state = call({"op": "unicreon.combat.next", "state": state})["state"]  # Robin, round 3
@@ -240,9 +242,9 @@ def test_escape_by_opposition_forced_dice_and_odds():
     state = robin_turn(state, robin)
     state = cb.engage(state, robin, wolf)
     tie = cb.escape(state, robin, wolf, "opposition", ([3, 3], [3, 3]))
-    assert tie["escape"]["success"] and cb.get(tie["state"], robin)["actions"] == 0
+    assert tie["escape"]["success"] and cs.get(tie["state"], robin)["actions"] == 0
     lose = cb.escape(state, robin, wolf, "opposition", ([3, 3], [3, 4]))
-    assert not lose["escape"]["success"] and wolf in cb.get(lose["state"], robin)["engaged"]
+    assert not lose["escape"]["success"] and wolf in cs.get(lose["state"], robin)["engaged"]
     odds = call(
         {
             "op": "unicreon.combat.escape.odds",
@@ -258,7 +260,7 @@ def test_escape_by_opposition_forced_dice_and_odds():
 def test_down_at_zero_and_end_copies_pv_back():
     state, robin, _wolf = fight()
     state = call({"op": "unicreon.combat.adjust", "state": state, "cid": robin, "pv_delta": -20})["state"]
-    assert cb.get(state, robin)["pv"] == 0 and cb.get(state, robin)["down"] == "down"
+    assert cs.get(state, robin)["pv"] == 0 and cs.get(state, robin)["down"] == "down"
     state = call({"op": "unicreon.combat.adjust", "state": state, "cid": robin, "down": "unconscious"})[
         "state"
     ]
@@ -272,9 +274,9 @@ def test_damage_can_drop_defender_to_zero():
     state, robin, wolf = fight()
     state = robin_turn(state, robin)
     state = cb.engage(state, robin, wolf)
-    res = cb.attack(state, {"attacker": robin, "defender": wolf, "weapon": None}, [6, 6], [1, 1])
+    res = pa.attack(state, {"attacker": robin, "defender": wolf, "weapon": None}, [6, 6], [1, 1])
     assert res["defender_pv"] == 5 and res["exchange"]["pv_lost"] == 1
-    cb.get(res["state"], wolf)["pv"] = 1
-    cb.get(res["state"], robin)["actions"] = 1
-    res = cb.attack(res["state"], {"attacker": robin, "defender": wolf}, [6, 6], [1, 1])
-    assert res["defender_pv"] == 0 and cb.get(res["state"], wolf)["down"] == "down"
+    cs.get(res["state"], wolf)["pv"] = 1
+    cs.get(res["state"], robin)["actions"] = 1
+    res = pa.attack(res["state"], {"attacker": robin, "defender": wolf}, [6, 6], [1, 1])
+    assert res["defender_pv"] == 0 and cs.get(res["state"], wolf)["down"] == "down"

@@ -11,9 +11,11 @@ import pytest
 
 from tablee.api import handle
 from tablee.systems.unicreon import combat as cb
+from tablee.systems.unicreon import combat_state as cs
+from tablee.systems.unicreon import passe_darmes as pa
 from tablee.systems.unicreon.character import custom_item, new_character
-from tablee.systems.unicreon.combat import resolve_exchange
 from tablee.systems.unicreon.data import DIFFICULTIES
+from tablee.systems.unicreon.passe_darmes import resolve_exchange
 from tablee.systems.unicreon.resolution import (
     difficulty_label,
     difficulty_value,
@@ -185,7 +187,7 @@ def test_sophisticated_spyglass():
 
 def two_fighters(a: dict, b: dict) -> tuple[dict, str, str]:
     """A fight with a as PC and b as important NPC, engaged, a's turn with two actions."""
-    state = cb.add_character(cb.new_state(), a)
+    state = cb.add_character(cs.new_state(), a)
     state = cb.add_character(state, b, side="npc")
     ca, cbid = state["combatants"][0]["cid"], state["combatants"][1]["cid"]
     state = cb.initiative_from_dice(state, {ca: [6, 6]}, [1, 1])
@@ -203,7 +205,7 @@ def test_estelle_foil_vs_daniel():
     )
     daniel = pc("daniel", "Daniel")
     state, e, d = two_fighters(estelle, daniel)
-    res = cb.attack(state, {"attacker": e, "defender": d, "weapon": foil}, [5, 1], [2, 6])
+    res = pa.attack(state, {"attacker": e, "defender": d, "weapon": foil}, [5, 1], [2, 6])
     ex = res["exchange"]
     assert ex["hit"] and ex["damage"] == 2 and ex["pv_lost"] == 2
     assert res["defender_pv"] == 10
@@ -233,7 +235,7 @@ def test_alice_vs_camille_shield_absorbs_2():
         camille, name="Bouclier", category="shield", carried="hand", protection=shield("agilite", "fixed", 2)
     )
     state, a, c = two_fighters(alice, camille)
-    res = cb.attack(state, {"attacker": a, "defender": c, "weapon": sword, "protection": sh}, [5, 1], [4, 5])
+    res = pa.attack(state, {"attacker": a, "defender": c, "weapon": sword, "protection": sh}, [5, 1], [4, 5])
     ex = res["exchange"]
     assert (ex["hit"], ex["damage"], ex["protection_held"], ex["absorbed"], ex["pv_lost"]) == (
         True,
@@ -265,7 +267,7 @@ def test_camille_vs_alice_antique_shield_fails():
         protection=shield("puissance", "max", 3),
     )
     state, c, a = two_fighters(camille, alice)
-    res = cb.attack(
+    res = pa.attack(
         state, {"attacker": c, "defender": a, "weapon": blade, "protection": antique}, [4, 5], [2, 1]
     )
     ex = res["exchange"]
@@ -276,22 +278,22 @@ def test_camille_vs_alice_antique_shield_fails():
 def test_three_attackers_on_alice():
     """ "Combat à plusieurs": Bob attacks Alice twice (Moyen), Camille twice (Difficile), Daniel
     engages then attacks (Très difficile). Next round Alice hits Camille then Daniel: Moyen each."""
-    state = cb.add_character(cb.new_state(), pc("alice", "Alice"))
+    state = cb.add_character(cs.new_state(), pc("alice", "Alice"))
     for who in ("bob", "camille", "daniel"):
         state = cb.add_character(state, pc(who, who.title()), side="npc")
     alice, bob, camille, daniel = (c["cid"] for c in state["combatants"])
     state = cb.initiative_from_dice(state, {alice: [6, 6]}, [5, 5])
     assert state["order"] == [alice, "mj"]
     for x, y in ((alice, bob), (alice, camille)):
-        cb.get(state, x)["engaged"].append(y)
-        cb.get(state, y)["engaged"].append(x)
+        cs.get(state, x)["engaged"].append(y)
+        cs.get(state, y)["engaged"].append(x)
     state = cb.next_turn(state)  # Alice waits; the MJ plays Bob, Camille, Daniel
     seen = []
     for attacker in (bob, bob, camille, camille, None, daniel):
         if attacker is None:
             state = cb.engage(state, daniel, alice)
             continue
-        res = cb.attack(state, {"attacker": attacker, "defender": alice}, [1, 1], [6, 6])
+        res = pa.attack(state, {"attacker": attacker, "defender": alice}, [1, 1], [6, 6])
         state = res["state"]
         seen.append(res["setup"]["defence"]["steps"])
     assert seen == [0, 0, 1, 1, 2]
@@ -299,7 +301,7 @@ def test_three_attackers_on_alice():
     assert state["round"] == 2 and state["order"][state["turn"]] == alice
     steps = []
     for foe in (camille, daniel):
-        res = cb.attack(state, {"attacker": alice, "defender": foe}, [1, 1], [6, 6])
+        res = pa.attack(state, {"attacker": alice, "defender": foe}, [1, 1], [6, 6])
         state = res["state"]
         steps.append(res["setup"]["defence"]["steps"])
     assert steps == [0, 0]
@@ -332,7 +334,7 @@ def test_unarmed_attack_is_puissance_one_damage():
     """ "Passer d'armes": à mains nues → Puissance, 1 dégât; defender without protection → Agilité."""
     a, b = pc("a", "A", puissance=20, volonte=50), pc("b", "B")
     state, ca, cbid = two_fighters(a, b)
-    res = cb.attack(copy.deepcopy(state), {"attacker": ca, "defender": cbid}, [6, 6], [1, 1])
+    res = pa.attack(copy.deepcopy(state), {"attacker": ca, "defender": cbid}, [6, 6], [1, 1])
     assert res["setup"]["attack"]["characteristic"] == "puissance"
     assert res["setup"]["defence"]["characteristic"] == "agilite"
     assert res["exchange"]["pv_lost"] == 1

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablee.api import handle
-from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
+from tablee.store_records import CHARACTER_VALIDATORS, STATE_VALIDATORS
 from tablee.systems.unicreon.character import play_problems
 from tablee.systems.unicreon.data import BESTIARY, CARRIED, CATALOGUE, CHARACTERISTICS, NPC_TIERS
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from api_calls import call
 from api_calls import error as err
-from tablee.store import STATE_VALIDATORS
+from tablee.store_records import STATE_VALIDATORS
 from tablee.systems.unicreon import combat as cb
+from tablee.systems.unicreon import combat_state as cs
+from tablee.systems.unicreon import passe_darmes as pa
 from tablee.systems.unicreon.character import new_character
 
 
@@ -71,7 +73,7 @@ def test_catalogue_antidote_cures_without_pv_and_the_mj_medicament_gives_its_fix
 
 def _fight() -> tuple[dict, str, str, dict]:
     bea = new_character(cid="bea", name="Béa")
-    state = cb.add_character(cb.new_state(), bea)
+    state = cb.add_character(cs.new_state(), bea)
     state = cb.add_npcs(state, beast="canides")
     pc, wolf = (c["cid"] for c in state["combatants"])
     state = cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1])
@@ -82,7 +84,7 @@ def _fight() -> tuple[dict, str, str, dict]:
 def test_last_exchange_is_kept_in_the_state_until_the_turn_ends():
     state, pc, wolf, _ = _fight()
     assert state["last"] is None
-    out = cb.attack(state, {"attacker": pc, "defender": wolf}, [6, 6], [1, 1])
+    out = pa.attack(state, {"attacker": pc, "defender": wolf}, [6, 6], [1, 1])
     last = out["state"]["last"]
     assert last["attacker"] == pc and last["defender"] == wolf
     assert last["exchange"] == out["exchange"] and last["defender_pv"] == 5  # unarmed: 1 PV
@@ -99,15 +101,15 @@ def test_sheet_pv_change_during_a_fight_reaches_the_combatant_and_survives_the_e
     used on the sheet is copied onto it, so ending the fight writes back the right PV."""
     state, pc, wolf, bea = _fight()
     state = call({"op": "unicreon.combat.adjust", "state": state, "cid": pc, "pv_delta": -4})["state"]
-    assert cb.get(state, pc)["pv"] == 8
+    assert cs.get(state, pc)["pv"] == 8
     # The sheet works on the combat PV (8) and heals 2 with a kit.
     bea = {**rich("bea", "trousse_basique"), "pv": 8}
     healed = call({"op": "unicreon.item.use", "character": bea, "uid": bea["inventory"][1]["uid"]})["character"]
     state = call({"op": "unicreon.combat.sync", "state": state, "character": healed})["state"]
-    assert cb.get(state, pc)["pv"] == 10 and cb.get(state, wolf)["pv"] == 6
+    assert cs.get(state, pc)["pv"] == 10 and cs.get(state, wolf)["pv"] == 6
     back = call({"op": "unicreon.combat.end", "state": state})["characters"]
     assert back == [{"character_id": "bea", "pv": 10, "down": None}]
     # A character outside the fight leaves the state as it was; down is copied and stops actions.
     assert call({"op": "unicreon.combat.sync", "state": state, "character": new_character(cid="x")})["state"] == state
     out = cb.sync_character(state, {**healed, "pv": 0, "down": "unconscious"})
-    assert cb.get(out, pc)["down"] == "unconscious" and cb.get(out, pc)["actions"] == 0
+    assert cs.get(out, pc)["down"] == "unconscious" and cs.get(out, pc)["actions"] == 0

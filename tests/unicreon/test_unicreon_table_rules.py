@@ -11,6 +11,8 @@ from fractions import Fraction
 
 from api_calls import call
 from tablee.systems.unicreon import combat as cb
+from tablee.systems.unicreon import combat_state as cs
+from tablee.systems.unicreon import passe_darmes as pa
 from tablee.systems.unicreon.character import new_character
 
 
@@ -23,7 +25,7 @@ def duel(defender_agilite: int = 40) -> tuple[dict, str, str]:
     bea = new_character(cid="bea", name="Béa")
     bea["characteristics"] = {"puissance": 50, "agilite": defender_agilite, "perception": 30, "volonte": 30}
     assert sum(bea["characteristics"].values()) == 150
-    state = cb.add_character(cb.add_character(cb.new_state(), ana), bea, side="npc")
+    state = cb.add_character(cb.add_character(cs.new_state(), ana), bea, side="npc")
     a, d = (c["cid"] for c in state["combatants"])
     state = cb.initiative_from_dice(state, {a: [6, 6]}, [1, 1])
     state = cb.engage(state, a, d)
@@ -39,19 +41,19 @@ def test_a_defender_who_fails_his_harder_test_loses_even_with_the_higher_roll():
     succeed and win."""
     state, a, d = duel()
     req = {"attacker": a, "defender": d, "weapon": "i1", "surprise": True}
-    ex = cb.attack(state, req, [4, 5], [4, 6])["exchange"]
+    ex = pa.attack(state, req, [4, 5], [4, 6])["exchange"]
     assert (ex["defender"]["target"], ex["defender"]["success"]) == (50, False)
     assert ex["hit"] and ex["winner"] == "attacker" and ex["pv_lost"] == 2
-    ex = cb.attack(state, {**req, "surprise": False}, [4, 5], [4, 6])["exchange"]
+    ex = pa.attack(state, {**req, "surprise": False}, [4, 5], [4, 6])["exchange"]
     assert not ex["hit"] and ex["winner"] == "defender"
 
 
 def test_when_both_succeed_the_attacker_needs_a_raw_at_least_the_defenders():
     state, a, d = duel()
     req = {"attacker": a, "defender": d, "weapon": "i1", "surprise": True}
-    assert not cb.attack(state, req, [4, 5], [5, 2])["exchange"]["hit"]  # 45 vs 52 (≥ 50)
-    assert cb.attack(state, req, [5, 2], [5, 2])["exchange"]["hit"]  # tie: the attacker
-    assert not cb.attack(state, req, [3, 6], [1, 1])["exchange"]["hit"]  # the attacker failed
+    assert not pa.attack(state, req, [4, 5], [5, 2])["exchange"]["hit"]  # 45 vs 52 (≥ 50)
+    assert pa.attack(state, req, [5, 2], [5, 2])["exchange"]["hit"]  # tie: the attacker
+    assert not pa.attack(state, req, [3, 6], [1, 1])["exchange"]["hit"]  # the attacker failed
 
 
 def test_the_odds_show_what_the_defenders_penalty_changes():
@@ -133,7 +135,7 @@ def sheet() -> dict:
 
 def requests_taking_a_character(c: dict, other: dict) -> list[dict]:
     """One request per op and per character it takes, each answered when both sheets are sound."""
-    state = call({"op": "unicreon.combat.add_character", "state": cb.new_state(), "character": other})["state"]
+    state = call({"op": "unicreon.combat.add_character", "state": cs.new_state(), "character": other})["state"]
     test = {"characteristic": "agilite"}
     return [
         {"op": "unicreon.shop.buy", "character": c, "ref": "briquet"},
@@ -160,7 +162,7 @@ def requests_taking_a_character(c: dict, other: dict) -> list[dict]:
         {"op": "unicreon.health.diagnose.odds", "character": c, "condition": 0, "perception": 30},
         {"op": "unicreon.health.day", "character": c, "seed": 1},
         {"op": "unicreon.health.day.odds", "character": c},
-        {"op": "unicreon.combat.add_character", "state": cb.new_state(), "character": c},
+        {"op": "unicreon.combat.add_character", "state": cs.new_state(), "character": c},
         {"op": "unicreon.combat.sync", "state": state, "character": c},
         {"op": "unicreon.combat.apply", "state": state, "character": {**c, "id": other["id"]}},
     ]
@@ -280,7 +282,7 @@ def test_a_healed_condition_leaves_the_sheet_and_stops_costing_pv():
 
 def table() -> tuple[dict, list[str]]:
     """Around the table: Ana, Béa, Chloé (Agilité 40 each), then the MJ (a PNJ faible, Agilité 50)."""
-    state = cb.new_state()
+    state = cs.new_state()
     for x in ("ana", "bea", "chloe"):
         state = cb.add_character(state, new_character(cid=x, name=x))
     state = cb.add_npcs(state, tier="faible", count=2)
@@ -294,7 +296,7 @@ def test_the_highest_success_starts_then_play_goes_clockwise_round_the_table():
     assert cb.seating(state) == [a, b, c, "mj"] == state["seating"]
     out = cb.initiative_from_dice(state, {a: [3, 2], b: [4, 5], c: [6, 1]}, [5, 5])
     assert out["order"] == [c, "mj", a, b]
-    assert out["npc_initiative"]["success"] and not cb.get(out, a)["initiative"]["success"]
+    assert out["npc_initiative"]["success"] and not cs.get(out, a)["initiative"]["success"]
 
 
 def test_a_tie_between_successes_goes_to_the_earlier_seat_and_nobody_succeeding_still_starts():
@@ -461,7 +463,7 @@ def test_only_one_handed_ranged_weapons_are_usable_in_melee():
     robin["created"] = True
     for ref in ("arc", "fronde", "arbalete_une_main", "couteau_lancer"):
         robin = call({"op": "unicreon.shop.buy", "character": robin, "ref": ref})["character"]
-    state = cb.add_npcs(cb.add_character(cb.new_state(), robin), beast="canides", count=2)
+    state = cb.add_npcs(cb.add_character(cs.new_state(), robin), beast="canides", count=2)
     me, wolf, other = (c["cid"] for c in state["combatants"])
     state = cb.initiative_from_dice(state, {me: [6, 6]}, [1, 1])
     base = {"op": "unicreon.combat.attack.odds", "state": state, "attacker": me, "defender": wolf}

@@ -9,7 +9,7 @@ from versality_store import play
 
 from tablee.api import handle
 from tablee.registry import OPS
-from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
+from tablee.store_records import CHARACTER_VALIDATORS, STATE_VALIDATORS
 
 
 def _game(api, roundtrip):

@@ -4,9 +4,9 @@
 object, its ``SYSTEM`` (:class:`tablee.system.System`: its ops, moves, player views, log
 recipes and store hooks). Importing this package imports no system: :func:`load` imports a
 system's package on the first request that needs it (tablee.api for an op, tablee.store for a
-document holding that system's characters or state, the referee for a move) and installs what
-it declares in the core's tables, so the engine's boot does not grow with the number of
-systems. :func:`load_all` loads them all (the live ``describe``, tests, the set-up).
+document holding that system's characters or state, the referee for a move), so the engine's
+boot does not grow with the number of systems. :func:`load_all` loads them all (the live
+``describe``, tests, the set-up).
 Summaries shown on the "À propos" page are UI text (static/i18n/<lang>/core.json,
 key ``system.<id>.summary``); the facts below come from each seed text.
 """
@@ -73,18 +73,20 @@ SYSTEMS: dict[str, dict[str, Any]] = {
 }
 
 
-#: system id -> its declaration, once installed (:func:`load`).
-_INSTALLED: dict[str, System] = {}
+#: system id -> its declaration, once loaded (:func:`load`).
+_LOADED: dict[str, System] = {}
 
 
 def load(system: str) -> System:
-    """``system``'s declaration (:class:`tablee.system.System`), its package imported and what
-    it declares installed in the core's tables on the first call (:func:`_install`).
+    """``system``'s declaration (:class:`tablee.system.System`), its package imported on the
+    first call. The core's tables take what it declares from here, each on its first need of
+    it: the ops and state checks (:func:`tablee.registry.install`), the store hooks
+    (:func:`tablee.store_records.plug`), the player views (:func:`tablee.share.plug`).
 
     ``system`` must be one of :data:`tablee.registry.SYSTEM_IDS` (callers check untrusted
     ids first); a loaded system costs a dictionary lookup.
     """
-    found = _INSTALLED.get(system)
+    found = _LOADED.get(system)
     if found is not None:
         return found
     if system not in SYSTEM_IDS:
@@ -92,27 +94,8 @@ def load(system: str) -> System:
     declared: System = importlib.import_module(f"{__name__}.{system}").SYSTEM
     if declared.id != system:
         raise ValueError(f"{system}'s package declares {declared.id!r}")
-    _install(declared)
-    _INSTALLED[system] = declared
+    _LOADED[system] = declared
     return declared
-
-
-def _install(system: System) -> None:
-    """Put what ``system`` declares where the core looks it up: its ops in the op table, its
-    state checks before every op that takes its state, its player views in the share filters,
-    its store hooks in the store's validators."""
-    from .. import registry, share, store_records
-
-    for table in dict.fromkeys(system.ops):
-        registry.install_ops(table.ops)
-    hooks = system.store
-    store_records.register_character_validator(system.id, hooks.character, schema=hooks.character_schema)
-    store_records.register_state_validator(system.id, hooks.state, schema=hooks.state_schema,
-                                           require=hooks.require_state)
-    for schema, require in system.guards:
-        registry.guard_state(schema, require)
-    views = system.views
-    share.register_share_filter(system.id, character=views.character, state=views.state, log_entry=views.log_entry)
 
 
 def load_all() -> None:

@@ -13,8 +13,7 @@ PLAYABLE = True
 
 SYSTEM = System(
     "systmj",
-    # ops_cards declares its ops (cards, wear, rounds, combat) in the same table as ops
-    ops=(ops.systmj_op, ops_cards.systmj_op),
+    ops=(ops.systmj_op, ops_cards.cards_op),
     store=StoreHooks(entity.validate_entity, entity.CHARACTER_SCHEMA, state.validate_state, state.STATE_SCHEMA,
                      state.require_state),
     views=Views(state=share.player_state, log_entry=share.player_entry),

@@ -13,7 +13,7 @@ from typing import Any
 
 from ... import cards
 from ...errors import RulesError, declare
-from ...registry import SEED_SCHEMA, rng_from
+from ...registry import SEED_SCHEMA, SystemOps, rng_from
 from ...tree import clone
 from . import combat as C
 from . import data as D
@@ -24,7 +24,6 @@ from . import resolution as R
 from . import rounds as RD
 from . import state as S
 from . import wear as W
-from .ops import systmj_op
 
 __all__ = ["items_used"]
 
@@ -33,6 +32,8 @@ declare("systmj.card.not_pouvoir")
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _STATE = S.STATE_SCHEMA
 _CHAR = E.CHARACTER_SCHEMA
+#: The card ops' own table (the system lists it beside its other ops).
+cards_op = SystemOps("systmj", state=_STATE, character=_CHAR)
 _NUMBER = {"type": "string", "pattern": LIB.NUMBER_PATTERN}
 _SCORE = {"type": "integer", "minimum": D.SCORE_MIN, "maximum": D.SCORE_MAX}
 _POOL = {"type": "integer", "minimum": 0, "maximum": 999}
@@ -51,7 +52,7 @@ def _with(state: dict[str, Any], **parts: Any) -> dict[str, Any]:
     return {**state, **parts}
 
 
-@systmj_op("cards.rules", summary="The card families' closed lists, the wear scale and dice, the combat formulas.")
+@cards_op("cards.rules", summary="The card families' closed lists, the wear scale and dice, the combat formulas.")
 def _cards_rules(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "families": LIB.FAMILIES,
@@ -79,7 +80,7 @@ def _library_op(name: str, summary: str, change: Any, answer: str, **fields: Any
     :class:`~tablee.registry.SystemOps` takes them), an op that changes the table's card library:
     ``change(library, request)`` gives the new library and what the answer holds as ``answer``."""
 
-    @systmj_op(name, state=True, summary=summary, **fields)
+    @cards_op(name, state=True, summary=summary, **fields)
     def _handler(request: dict[str, Any]) -> dict[str, Any]:
         state = S.require_state(request["state"])
         library, out = change(_library(state), request)
@@ -101,7 +102,7 @@ _library_op("card.take", "A character's card goes back to the table's library.",
             character=True, takes={"number": _NUMBER})
 
 
-@systmj_op("card.delete", state=True, takes={"number": _NUMBER},
+@cards_op("card.delete", state=True, takes={"number": _NUMBER},
            summary="Delete a card of the table's library (a held card must be taken back first); its number is never "
            "given again, and Savoir cards stop naming a deleted Pouvoir card.")
 def _card_delete(request: dict[str, Any]) -> dict[str, Any]:
@@ -160,7 +161,7 @@ def _pouvoir_plan(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
     return state, card, plan
 
 
-@systmj_op("card.learn.odds", **_LEARN_CARD,
+@cards_op("card.learn.odds", **_LEARN_CARD,
            summary="Learning a Pouvoir card before the roll: the limit and the exact distribution of the points gained "
            "(the card's score and DA, the learner's INT and PER).")
 def _card_learn_odds(request: dict[str, Any]) -> dict[str, Any]:
@@ -171,7 +172,7 @@ def _card_learn_odds(request: dict[str, Any]) -> dict[str, Any]:
             "improve": _p(sum((v for k, v in gains.items() if k > 0), Fraction(0)))}
 
 
-@systmj_op("card.learn", **_LEARN_CARD, seed=True,
+@cards_op("card.learn", **_LEARN_CARD, seed=True,
            summary="Learning a Pouvoir card (seeded): d100 capped at the cognitive limit, quality, gain × the XP "
            "multiplier; the card's new score in the returned state, the roll in the learner's progress (returned "
            "character). Once per card and learner per session.")
@@ -196,7 +197,7 @@ def _card_learn(request: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------ wear (3.4.1)
 
 
-@systmj_op("wear.of", takes={"pu": _SCORE},
+@cards_op("wear.of", takes={"pu": _SCORE},
            summary="Degree and malus of an item's PU on the wear scale, and the test modifier it gives.")
 def _wear_of(request: dict[str, Any]) -> dict[str, Any]:
     w = W.wear_of(request["pu"])
@@ -224,7 +225,7 @@ def items_used(log: list[Any], session: int) -> list[str]:
     return used
 
 
-@systmj_op("wear.plan", state=True, takes={"log": {"type": "array", "maxItems": 1000, "items": {"type": "object"}}},
+@cards_op("wear.plan", state=True, takes={"log": {"type": "array", "maxItems": 1000, "items": {"type": "object"}}},
            summary="The wear review's list: every card with PU used during the current session (from the log).")
 def _wear_plan(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
@@ -237,7 +238,7 @@ def _wear_plan(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@systmj_op(
+@cards_op(
     "wear.review", state=True, seed=True,
     takes={
         "items": {
@@ -260,7 +261,7 @@ def _wear_review(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], "state": _with(state, library=library), "results": results}
 
 
-@systmj_op("wear.repair", state=True,
+@cards_op("wear.repair", state=True,
            takes={"number": _NUMBER, "points": {"type": "integer", "minimum": 1, "maximum": 99}},
            summary="Entretien & Réparation: the item regains PU (never past 99).")
 def _wear_repair(request: dict[str, Any]) -> dict[str, Any]:
@@ -290,7 +291,7 @@ def armour_pa(library: dict[str, Any], character: dict[str, Any]) -> int:
     return min(999, sum(c["pa_bonus"] for c in worn)) if worn else character["pa_max"]
 
 
-@systmj_op(
+@cards_op(
     "round.start", state=True,
     takes={
         "characters": {"type": "array", "minItems": 1, "maxItems": RD.MAX_ENTITIES,
@@ -309,7 +310,7 @@ def _round_start(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _round_op(name: str, summary: str, props: dict[str, Any], fn: Any) -> None:
-    @systmj_op(name, state=True, takes=props, summary=summary)
+    @cards_op(name, state=True, takes=props, summary=summary)
     def _handler(request: dict[str, Any]) -> dict[str, Any]:
         state = S.require_state(request["state"])
         rounds = fn(_rounds(state), request)
@@ -329,7 +330,7 @@ def _defend(rounds: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     return RD.defend(rounds, request["entity"], request["defence"], card)
 
 
-@systmj_op("round.defend", state=True, takes={"entity": _ID, "defence": {"enum": list(RD.DEFENCES)}},
+@cards_op("round.defend", state=True, takes={"entity": _ID, "defence": {"enum": list(RD.DEFENCES)}},
            may={"card": _NUMBER},
            summary="The defence an entity will try this round when an attack on it succeeds (esquive, parade, "
            "encaissement or none), with the card it holds for it; hidden from players, taken by an exchange "
@@ -352,7 +353,7 @@ _round_op("round.vitals", "A fighter's current PV and PA.",
           lambda r, q: RD.set_vitals(r, q["entity"], q["pv"], q["pa"]))
 
 
-@systmj_op("round.next", state=True,
+@cards_op("round.next", state=True,
            summary="The next round: new hidden choices (the same counter as systmj.phase.next_round).")
 def _round_next(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
@@ -361,14 +362,14 @@ def _round_next(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": new, "view": RD.view(new["rounds"])}
 
 
-@systmj_op("round.view", state=True,
+@cards_op("round.view", state=True,
            summary="The round as the table may see it: before the reveal, who has chosen but never what.")
 def _round_view(request: dict[str, Any]) -> dict[str, Any]:
     state = S.require_state(request["state"])
     return {"view": RD.view(_rounds(state))}
 
 
-@systmj_op("round.end", state=True, summary="Back to Jeu libre: the round is over.")
+@cards_op("round.end", state=True, summary="Back to Jeu libre: the round is over.")
 def _round_end(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": S.set_phase(S.require_state(request["state"]), "jeu_libre")}
 
@@ -431,7 +432,7 @@ _EXCHANGE: dict[str, Any] = {
 _EXCHANGE_REQUIRED = ("kind", "attacker", "defender")
 
 
-@systmj_op("combat.score", takes={"formula": {"enum": list(C.FORMULAS)}, "attributes": _ATTRS},
+@cards_op("combat.score", takes={"formula": {"enum": list(C.FORMULAS)}, "attributes": _ATTRS},
            may={"card": LIB.CARD_SCHEMA},
            summary="A combat score with its formula and numbers (rounded down, + the card's ATT or DEF) and the card's "
            "wear malus.")
@@ -488,7 +489,7 @@ def _check(request: dict[str, Any]) -> None:
                 raise RulesError("systmj.card.not_valid", field=f"{key}.{problems[0].field}")
 
 
-@systmj_op("combat.odds", properties=_EXCHANGE, required=_EXCHANGE_REQUIRED,
+@cards_op("combat.odds", properties=_EXCHANGE, required=_EXCHANGE_REQUIRED,
            summary="Exact chances of an attack before it is rolled: counter-attack, missed, defended, hit; damage and "
            "PV lost.")
 def _combat_odds(request: dict[str, Any]) -> dict[str, Any]:
@@ -522,7 +523,7 @@ def _declared(request: dict[str, Any], state: dict[str, Any] | None) -> dict[str
     return out
 
 
-@systmj_op("combat.exchange", properties={**_EXCHANGE, "seed": SEED_SCHEMA},
+@cards_op("combat.exchange", properties={**_EXCHANGE, "seed": SEED_SCHEMA},
            required=(*_EXCHANGE_REQUIRED, "seed"),
            summary="One attack rolled (seeded): Discrétion/Détection for a stealth attack, the attack, the defence, "
            "the damage through PA then PV. With the table state, bound to the round: only an attacker who revealed "
@@ -539,7 +540,7 @@ def _combat_exchange(request: dict[str, Any]) -> dict[str, Any]:
     return {"seed": request["seed"], **result, **echo, **bound}
 
 
-@systmj_op(
+@cards_op(
     "combat.initiative", seed=True,
     takes={
         "fighters": {

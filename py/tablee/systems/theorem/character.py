@@ -37,7 +37,7 @@ declare(
 )
 
 #: Owners the app keeps for itself start with this (the MK's arcana deck is ``"@mk"``,
-#: state.MK); the kernel refuses such character ids too (store.RESERVED_ID_PREFIX).
+#: state.MK); the kernel refuses such character ids too (store_records.RESERVED_ID_PREFIX).
 RESERVED_PREFIX = "@"
 
 LIMITS = {
@@ -150,5 +150,5 @@ def check_character(c: Any) -> list[Problem]:
 
 
 def validate_character(c: dict[str, Any]) -> list[Problem]:
-    """Store hook (``store.register_character_validator``)."""
+    """Store hook (:class:`tablee.system.StoreHooks`)."""
     return check_character(c)

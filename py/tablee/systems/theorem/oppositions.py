@@ -18,9 +18,9 @@ from typing import Any
 from ... import cards
 from ...errors import RulesError
 from ...tree import clone
+from . import announce as A
 from . import data as D
 from . import rules as R
-from .state import _announce, _card, _chain_json, _may_announce, _skill_level
 
 __all__ = [
     "auto_chain",
@@ -49,7 +49,7 @@ def auto_chain(deck: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any]
         if not drawn:
             break
         chain.append(drawn[0])
-        if _card(drawn[0])["kind"] == "number":
+        if A.card(drawn[0])["kind"] == "number":
             break
     deck = cards.move(deck, chain, "play", "discard")
     return deck, chain, events
@@ -100,8 +100,8 @@ def chase_round(
     deck, cb, ev = auto_chain(deck, rng)
     events += ev
     new["deck"] = deck
-    va = R.chain_value([_card(c) for c in ca])
-    vb = R.chain_value([_card(c) for c in cb])
+    va = R.chain_value([A.card(c) for c in ca])
+    vb = R.chain_value([A.card(c) for c in cb])
     sa = ch["a"]["base"] + ch["a"]["start"] + ch["total_a"] + va
     sb = ch["b"]["base"] + ch["b"]["start"] + ch["total_b"] + vb
     rec = R.chase_round(ch, sa, sb, new["success_table"])
@@ -111,7 +111,7 @@ def chase_round(
     c2 = new["chase"]
     c2["rounds"].append(rec)
     c2["total_a"], c2["total_b"], c2["done"] = rec["total_a"], rec["total_b"], rec["done"]
-    return new, {**rec, "chain_a": _chain_json(ca), "chain_b": _chain_json(cb), "events": events}
+    return new, {**rec, "chain_a": A.chain_json(ca), "chain_b": A.chain_json(cb), "events": events}
 
 
 def _running_chase(state: dict[str, Any]) -> dict[str, Any]:
@@ -131,7 +131,7 @@ def _side_base(ch: dict[str, Any], side: str) -> int:
 def chase_side_done(state: dict[str, Any], side: str, chain: list[str], value: int, score: int) -> dict[str, Any]:
     """A side's action of the round is over (mutates ``state``): its draw is recorded, and
     when both sides have drawn the round is settled by :func:`rules.chase_round`."""
-    out: dict[str, Any] = {"done": True, "chase_side": side, "chain": _chain_json(chain), "value": value,
+    out: dict[str, Any] = {"done": True, "chase_side": side, "chain": A.chain_json(chain), "value": value,
                            "score": score, "round": None}
     ch = state["chase"]
     if ch is None or ch["done"] is not None:  # the chase was closed meanwhile: the draw stands alone
@@ -180,13 +180,13 @@ def chase_begin(
         new = clone(state)
         deck, chain, events = auto_chain(new["deck"], rng)
         new["deck"] = deck
-        value = R.chain_value([_card(c) for c in chain])
+        value = R.chain_value([A.card(c) for c in chain])
         info = chase_side_done(new, side, chain, value, base + value)
         return new, None, {**info, "events": events}
     if character is None or character["id"] != sd["character_id"]:
         raise RulesError("theorem.chase.side_character", side=side, character=sd["character_id"])
-    _may_announce(state, character, exploit, retest=False)
-    new, paid = _announce(state, character, {
+    A.may_announce(state, character, exploit, retest=False)
+    new, paid = A.announce(state, character, {
         "sphere": None,
         "skill": None,
         "sphere_level": 0,
@@ -274,7 +274,7 @@ def sheet_side(side: dict[str, Any], sheets: dict[str, dict[str, Any]], key: str
         raise RulesError("theorem.opposition.sheet", side=key)
     skill = side.get("skill")
     out["skill"] = skill
-    out["base"] = sheet["spheres"][side["sphere"]] + _skill_level(sheet, skill)
+    out["base"] = sheet["spheres"][side["sphere"]] + A.skill_level(sheet, skill)
     return out
 
 
@@ -287,11 +287,11 @@ def _sides(a: dict[str, Any], b: dict[str, Any], sheets: dict[str, dict[str, Any
 
 def _result(ch_a: list[str], ch_b: list[str], a: dict[str, Any], b: dict[str, Any],
             table: list[dict[str, Any]]) -> dict[str, Any]:
-    va = R.chain_value([_card(x) for x in ch_a])
-    vb = R.chain_value([_card(x) for x in ch_b])
+    va = R.chain_value([A.card(x) for x in ch_a])
+    vb = R.chain_value([A.card(x) for x in ch_b])
     sa, sb = a["base"] + a["start"] + va, b["base"] + b["start"] + vb
     return {**R.opposition(sa, sb, table), "score_a": sa, "score_b": sb, "value_a": va, "value_b": vb,
-            "base_a": a["base"], "base_b": b["base"], "chain_a": _chain_json(ch_a), "chain_b": _chain_json(ch_b)}
+            "base_a": a["base"], "base_b": b["base"], "chain_a": A.chain_json(ch_a), "chain_b": A.chain_json(ch_b)}
 
 
 def opposition_draw(state: dict[str, Any], a: dict[str, Any], b: dict[str, Any], rng: random.Random,
@@ -365,11 +365,11 @@ def opposition_side(state: dict[str, Any], side: str, rng: random.Random) -> tup
     deck, chain, events = auto_chain(new["deck"], rng)
     new["deck"] = deck
     sd = op[side]
-    value = R.chain_value([_card(c) for c in chain])
+    value = R.chain_value([A.card(c) for c in chain])
     score = sd["base"] + sd["start"] + value
     held = new["opposition"]
     held["current"][side] = {"cards": chain, "value": value, "score": score}
-    info: dict[str, Any] = {"side": side, "chain": _chain_json(chain), "value": value, "score": score,
+    info: dict[str, Any] = {"side": side, "chain": A.chain_json(chain), "value": value, "score": score,
                             "events": events, "result": None}
     if "a" in held["current"] and "b" in held["current"]:
         res = _result(held["current"]["a"]["cards"], held["current"]["b"]["cards"], held["a"], held["b"],

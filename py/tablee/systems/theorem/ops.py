@@ -10,10 +10,12 @@ from ...character_ops import CharacterOp, character_ops
 from ...errors import RulesError, declare
 from ...registry import SystemOps, rng_from
 from ...tree import clone
+from . import announce as A
 from . import character as C
 from . import data as D
 from . import oppositions as P
 from . import rules as R
+from . import schemas as SC
 from . import state as S
 
 __all__: list[str] = []
@@ -22,7 +24,7 @@ declare("theorem.char.not_valid")
 
 
 _CHAR = C.CHARACTER_SCHEMA
-_STATE = S.STATE_SCHEMA
+_STATE = SC.STATE_SCHEMA
 #: How Théorem declares its ops (here and in replay): ``theorem.<name>``, ``state=True`` for the
 #: table state, ``character=True`` for a sheet.
 theorem_op = SystemOps("theorem", state=_STATE, character=_CHAR)
@@ -246,7 +248,7 @@ def _odds(request: dict[str, Any]) -> dict[str, Any]:
             raise RulesError("theorem.exploit.too_many", exploit=exploit, max=c["spheres"]["divinite"])
         base = (
             c["spheres"][request["sphere"]]
-            + S._skill_level(c, request.get("skill"))
+            + A.skill_level(c, request.get("skill"))
             + request["modifier"]
             + exploit
             - (D.RETEST_MALUS if request.get("retest") else 0)
@@ -271,7 +273,7 @@ def _odds(request: dict[str, Any]) -> dict[str, Any]:
         "score_a": {"type": "integer", "minimum": -999, "maximum": 999},
         "score_b": {"type": "integer", "minimum": -999, "maximum": 999},
     },
-    may={"success_table": S.SUCCESS_TABLE_SCHEMA},
+    may={"success_table": SC.SUCCESS_TABLE_SCHEMA},
     summary="Two scores face off: the winner keeps its cases minus the loser's (at least a réussite normale).",
 )
 def _opposition(request: dict[str, Any]) -> dict[str, Any]:
@@ -285,7 +287,7 @@ def _opposition(request: dict[str, Any]) -> dict[str, Any]:
 #: device the page's; at a live table the referee puts the MJ's records here
 #: (systems/theorem/moves.py).
 _SHEETS = {"sheets": {"type": "array", "items": _CHAR, "maxItems": 2}}
-_SIDES = {"a": S.SIDE_SCHEMA, "b": S.SIDE_SCHEMA}
+_SIDES = {"a": SC.SIDE_SCHEMA, "b": SC.SIDE_SCHEMA}
 
 
 def _sheets(request: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -409,7 +411,7 @@ def _chase_end(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": state}
 
 
-@theorem_op("table.set", state=True, may={"success_table": S.SUCCESS_TABLE_SCHEMA, "effects": S.EFFECTS_SCHEMA},
+@theorem_op("table.set", state=True, may={"success_table": SC.SUCCESS_TABLE_SCHEMA, "effects": SC.EFFECTS_SCHEMA},
             summary="MK: edit the success table (levels in order, minima increasing) and the arcana's effects.")
 def _table_set(request: dict[str, Any]) -> dict[str, Any]:
     state = clone(S.require_state(request["state"]))

@@ -24,10 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from ... import cards
-from ...registry import rng_from
+from ...registry import SystemOps, rng_from
 from . import data as D
 from . import oppositions as P
-from .ops import theorem_op
+from .schemas import STATE_SCHEMA
 
 __all__ = ["KINDS", "replay"]
 
@@ -50,7 +50,11 @@ def replay(kind: str, deck_used: dict[str, Any], rng: Any) -> dict[str, Any]:
     return {"drawn": [chain_a, chain_b], "events": ev_a + ev_b}
 
 
-@theorem_op("draw.replay", seed=True, takes={"kind": {"enum": list(KINDS)}, "deck": cards.DECK_AS_IT_STOOD_SCHEMA},
+#: The replay's own op table (the system lists it beside its ops).
+replay_op = SystemOps("theorem", state=STATE_SCHEMA)
+
+
+@replay_op("draw.replay", seed=True, takes={"kind": {"enum": list(KINDS)}, "deck": cards.DECK_AS_IT_STOOD_SCHEMA},
             summary="Replay a logged draw of the numbered deck (an action's card, an opposition, a chase round) from "
             "its seed and the deck as it stood: the cards drawn, chain by chain.")
 def _replay(request: dict[str, Any]) -> dict[str, Any]:

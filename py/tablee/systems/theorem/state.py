@@ -31,35 +31,14 @@ from ... import cards
 from ...errors import Problem, RulesError, declare
 from ...schema import compiled, shape_problems
 from ...tree import clone
+from . import announce as A
 from . import data as D
 from . import rules as R
-from .schemas import (  # data in their own module; read from here too (the ops, the tests)
-    CHASE_SCHEMA,
-    EFFECTS_SCHEMA,
-    MAX_PLAYERS,
-    OPPOSITION_SCHEMA,
-    PENDING_SCHEMA,
-    ROUND_SCHEMA,
-    ROW_SCHEMA,
-    SIDE_DRAW_SCHEMA,
-    SIDE_SCHEMA,
-    STATE_SCHEMA,
-    SUCCESS_TABLE_SCHEMA,
-)
+from .oppositions import chase_side_done
+from .schemas import MAX_PLAYERS, STATE_SCHEMA
 
 __all__ = [
-    "CHASE_SCHEMA",
-    "EFFECTS_SCHEMA",
-    "MAX_PLAYERS",
     "MK",
-    "OPPOSITION_SCHEMA",
-    "PENDING_SCHEMA",
-    "ROUND_SCHEMA",
-    "ROW_SCHEMA",
-    "SIDE_DRAW_SCHEMA",
-    "SIDE_SCHEMA",
-    "STATE_SCHEMA",
-    "SUCCESS_TABLE_SCHEMA",
     "arcane_play",
     "begin_action",
     "card_name",
@@ -115,7 +94,6 @@ ARCANA_PILES = ("draw", "hand", "discard", "ka")
 #: The very schema every Théorem op's request holds (schema.share): one validator for both (the
 #: "$schema" the copy named chose the same fastjsonschema draft as none does).
 _shape = compiled(STATE_SCHEMA)
-_NUMBERED = {d["id"]: d for d in D.numbered_definitions()}
 _ARCANA = {d["id"]: d for d in D.arcana_definitions()}
 
 
@@ -160,7 +138,7 @@ def validate_state(data: Any) -> list[Problem]:
     problems = cards.check_state(deck, field="deck")
     if problems:
         return problems
-    if set(deck["piles"]) != set(DECK_PILES) or deck["cards"] != _NUMBERED:
+    if set(deck["piles"]) != set(DECK_PILES) or deck["cards"] != A.NUMBERED:
         return _invalid("deck", "cards")
     if any(
         deck["piles"][p]["visibility"] != v
@@ -170,7 +148,7 @@ def validate_state(data: Any) -> list[Problem]:
     listed = [c for ids in data["aside"].values() for c in ids]
     if sorted(listed) != sorted(deck["piles"]["aside"]["cards"]):
         return _invalid("aside", "aside")
-    if any(_NUMBERED[c]["kind"] != "figure" for c in listed):
+    if any(A.NUMBERED[c]["kind"] != "figure" for c in listed):
         return _invalid("aside", "figure")
     chains = [c for p in data["pending"].values() for c in p["chain"]]
     chains += [p["awaiting"] for p in data["pending"].values() if p["awaiting"]]
@@ -269,15 +247,6 @@ def retest_status(state: dict[str, Any], cid: str) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- actions
-def _skill_level(character: dict[str, Any], skill: str | None) -> int:
-    if skill is None:
-        return 0
-    for sk in character["skills"]:
-        if sk["name"] == skill:
-            return sk["level"]
-    raise RulesError("theorem.action.unknown_skill", skill=skill)
-
-
 def begin_action(
     state: dict[str, Any],
     character: dict[str, Any],
@@ -294,11 +263,11 @@ def begin_action(
     "6) Accomplir un Exploit" (up to Divinité points of réalité, +1 each). The exploit's
     réalité is paid now. Returns the new state and the new character.
     """
-    _may_announce(state, character, exploit, retest)
+    A.may_announce(state, character, exploit, retest)
     sphere_level = character["spheres"][sphere]
-    skill_level = _skill_level(character, skill)
+    skill_level = A.skill_level(character, skill)
     base = sphere_level + skill_level + modifier + exploit - (D.RETEST_MALUS if retest else 0)
-    return _announce(state, character, {
+    return A.announce(state, character, {
         "sphere": sphere,
         "skill": skill,
         "sphere_level": sphere_level,
@@ -310,53 +279,10 @@ def begin_action(
     })
 
 
-def _may_announce(state: dict[str, Any], character: dict[str, Any], exploit: int, retest: bool) -> None:
-    """Refuse an action the character may not announce now (a simple action, or its side of a
-    chase): one already pending; an exploit during a re-test ("2) Le re-test": no exploit then);
-    more exploit points than Divinité or than the réalité left ("6) Accomplir un Exploit": up to
-    Divinité points of réalité, +1 each); a table already holding every player's action."""
-    cid = character["id"]
-    if cid in state["pending"]:
-        raise RulesError("theorem.action.pending", character=cid)
-    divinite = character["spheres"]["divinite"]
-    if retest and exploit:
-        raise RulesError("theorem.exploit.retest")
-    if exploit > divinite:
-        raise RulesError("theorem.exploit.too_many", exploit=exploit, max=divinite)
-    if exploit > character["realite"]:
-        raise RulesError("theorem.realite.not_enough", cost=exploit, realite=character["realite"])
-    if len(state["pending"]) >= MAX_PLAYERS:
-        raise RulesError("theorem.state.invalid", field="pending", detail="too_many")
-
-
-def _announce(
-    state: dict[str, Any], character: dict[str, Any], action: dict[str, Any], **extra: Any
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The state with the character's announced ``action`` pending (no card drawn yet), and the
-    character with the exploit's réalité paid (checked first by :func:`_may_announce`)."""
-    new = clone(state)
-    new["pending"][character["id"]] = {
-        **action,
-        "chain": [],
-        "drawn": False,
-        "awaiting": None,
-        "must_play": False,
-        "effect": None,
-        **extra,
-    }
-    paid = clone(character)
-    paid["realite"] -= action["exploit"]
-    return new, paid
-
-
 def _pending(state: dict[str, Any], cid: str) -> dict[str, Any]:
     if cid not in state["pending"]:
         raise RulesError("theorem.action.none", character=cid)
     return state["pending"][cid]
-
-
-def _card(cid: str) -> dict[str, Any]:
-    return _NUMBERED[cid]
 
 
 _SUIT_NAMES = {"baton": "bâton", "coupe": "coupe", "denier": "denier", "epee": "épée"}
@@ -365,17 +291,15 @@ _SUIT_NAMES = {"baton": "bâton", "coupe": "coupe", "denier": "denier", "epee": 
 def card_name(cid: str) -> str:
     """A card as players name it, for messages: « Valet de bâton », « 7 de coupe », « Le Mat »
     (game terms keep their French names in both languages); an unknown id as is."""
-    if cid in _NUMBERED:
-        c = _NUMBERED[cid]
+    if cid in A.NUMBERED:
+        c = A.NUMBERED[cid]
         return f"{c['rank'].capitalize()} de {_SUIT_NAMES[c['suit']]}"
     if cid in _ARCANA:
         return D.ARCANA[_ARCANA[cid]["number"]]
     return cid[:64]
 
 
-def _chain_json(ids: list[str]) -> list[dict[str, Any]]:
-    chain = [_card(c) for c in ids]
-    return [{**c, "term": t} for c, t in zip(chain, R.chain_terms(chain), strict=True)]
+
 
 
 def _resolve(state: dict[str, Any], cid: str, *, value: int | None = None) -> dict[str, Any]:
@@ -384,14 +308,12 @@ def _resolve(state: dict[str, Any], cid: str, *, value: int | None = None) -> di
     p = state["pending"].pop(cid)
     chain = list(p["chain"])
     if value is None:
-        value = R.chain_value([_card(c) for c in chain])
+        value = R.chain_value([A.card(c) for c in chain])
     score = p["base"] + value
     row = R.level_of(score, state["success_table"])
     if chain:
         state["deck"] = cards.move(state["deck"], chain, "play", "discard")
     if p.get("chase"):
-        from .oppositions import chase_side_done
-
         return chase_side_done(state, p["chase"], chain, value, score)
     if row["level"] == "echec":
         prev = state["fails"].get(cid)
@@ -401,7 +323,7 @@ def _resolve(state: dict[str, Any], cid: str, *, value: int | None = None) -> di
         state["fails"].pop(cid, None)
     return {
         "done": True,
-        "chain": _chain_json(chain),
+        "chain": A.chain_json(chain),
         "value": value,
         "base": p["base"],
         "score": score,
@@ -431,7 +353,7 @@ def play_aside(state: dict[str, Any], cid: str, card: str) -> tuple[dict[str, An
     if not new["aside"][cid]:
         del new["aside"][cid]
     new["pending"][cid]["chain"].append(card)
-    return new, {"done": False, "card": _card(card), "chain": _chain_json(new["pending"][cid]["chain"])}
+    return new, {"done": False, "card": A.card(card), "chain": A.chain_json(new["pending"][cid]["chain"])}
 
 
 def draw_action(
@@ -458,17 +380,17 @@ def draw_action(
     card = drawn[0]
     pn = new["pending"][cid]
     pn["drawn"] = True
-    info: dict[str, Any] = {"card": _card(card), "events": events}
-    if _card(card)["kind"] == "number":
+    info: dict[str, Any] = {"card": A.card(card), "events": events}
+    if A.card(card)["kind"] == "number":
         pn["chain"].append(card)
         return new, {**info, **_resolve(new, cid)}
     held = len(new["aside"].get(cid, []))
     if not pn["chain"] and not pn["must_play"] and held < character["spheres"]["humanite"]:
         pn["awaiting"] = card
-        return new, {**info, "done": False, "awaiting": card, "chain": _chain_json(pn["chain"])}
+        return new, {**info, "done": False, "awaiting": card, "chain": A.chain_json(pn["chain"])}
     pn["chain"].append(card)
     pn["must_play"] = False
-    return new, {**info, "done": False, "forced": True, "chain": _chain_json(pn["chain"])}
+    return new, {**info, "done": False, "forced": True, "chain": A.chain_json(pn["chain"])}
 
 
 def figure_choice(
@@ -496,7 +418,7 @@ def figure_choice(
         pn["must_play"] = True
     else:
         pn["chain"].append(card)
-    return new, {"done": False, "decision": decision, "card": _card(card), "chain": _chain_json(pn["chain"])}
+    return new, {"done": False, "decision": decision, "card": A.card(card), "chain": A.chain_json(pn["chain"])}
 
 
 def arcane_play(

@@ -28,41 +28,25 @@ from typing import Any
 from tablee.errors import RulesError
 
 from ...tree import clone
-from .combat_state import (  # noqa: F401  (re-exported: ops.py and the tests use combat.<name>)
-    CID,
-    COMBATANT_SCHEMA,
-    LAST_SCHEMA,
+from .combat_state import (
     MAX_COMBATANTS,
     MJ,
-    PROTECTION_RECORD,
-    STATE_SCHEMA,
-    WEAPON_RECORD,
     _actor,
     get,
-    new_state,
-    state_problems,
 )
 from .data import BESTIARY, CHARACTERISTICS, NPC_TIERS
-from .passe_darmes import attack, attack_odds, attack_setup, damage_amount, resolve_exchange
 from .resolution import resolve_opposition, resolve_test, roll_d66, target
 
 __all__ = [
-    "STATE_SCHEMA",
     "add_character",
     "add_npcs",
-    "attack",
-    "attack_odds",
-    "attack_setup",
-    "damage_amount",
     "end_combat",
     "engage",
     "escape",
     "initiative",
     "move_seat",
-    "new_state",
     "next_turn",
     "pickup",
-    "resolve_exchange",
     "seating",
     "sync_character",
 ]

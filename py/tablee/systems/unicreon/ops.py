@@ -18,7 +18,9 @@ from tablee.schema import compile_schema, shape_problems
 from ...tree import clone
 from . import character as ch
 from . import combat as cb
+from . import combat_state as cs
 from . import health as hl
+from . import passe_darmes as pa
 from .character import nullable
 from .data import (
     BESTIARY,
@@ -61,7 +63,7 @@ CHARACTER: dict[str, Any] = {"type": "object", "maxProperties": 40}
 #: per request, so the request schema stays light and the check happens in ``_state``.
 STATE: dict[str, Any] = {"type": "object", "maxProperties": 20}
 UID = {"type": "string", "minLength": 1, "maxLength": 40}
-CID = cb.CID
+CID = cs.CID
 #: How Unicreon declares its ops: ``unicreon.<name>``, ``state=True`` for the combat tracker,
 #: ``character=True`` for a character (both checked in the handlers, see above).
 unicreon_op = SystemOps(S, state=STATE, character=CHARACTER)
@@ -91,7 +93,7 @@ TEST_SCHEMA: dict[str, Any] = {
 SYSTEM_STATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "combat": nullable(cb.STATE_SCHEMA),
+        "combat": nullable(cs.STATE_SCHEMA),
         "custom_items": {"type": "array", "items": ch.ITEM_SCHEMA, "maxItems": 200},
         "creation_pay": {"type": "boolean"},
     },
@@ -101,7 +103,7 @@ SYSTEM_STATE_SCHEMA: dict[str, Any] = {
 
 @cache
 def _validator(which: str) -> Any:
-    return compile_schema(SYSTEM_STATE_SCHEMA if which == "system" else cb.STATE_SCHEMA)
+    return compile_schema(SYSTEM_STATE_SCHEMA if which == "system" else cs.STATE_SCHEMA)
 
 
 def validate_state(state: Any) -> list[Problem]:
@@ -110,7 +112,7 @@ def validate_state(state: Any) -> list[Problem]:
     if problems:
         return problems
     try:
-        details = cb.state_problems(state["combat"]) if state["combat"] is not None else []
+        details = cs.state_problems(state["combat"]) if state["combat"] is not None else []
     except Exception as exc:  # pragma: no cover - defensive: untrusted data must never raise
         return [Problem("", "unicreon.state.malformed", {"detail": type(exc).__name__})]
     return [Problem("combat", "unicreon.state.invalid", {"detail": d}) for d in details]
@@ -127,9 +129,10 @@ def _state(request: dict[str, Any]) -> dict[str, Any]:
         _validator("combat")(state)
     except fastjsonschema.JsonSchemaException as exc:
         raise RulesError(
-            "unicreon.state.malformed", detail=f"{exc.name or ''}: {exc.message}"[:200]
+            "unicreon.state.malformed",
+            detail=f"{getattr(exc, 'name', '') or ''}: {getattr(exc, 'message', exc)}"[:200]
         ) from None
-    details = cb.state_problems(state)
+    details = cs.state_problems(state)
     if details:
         raise RulesError("unicreon.state.invalid", detail=details[0])
     return state
@@ -201,7 +204,7 @@ def _schemas(request: dict[str, Any]) -> dict[str, Any]:
     return clone(
         {
             "character": ch.CHARACTER_SCHEMA,
-            "combat_state": cb.STATE_SCHEMA,
+            "combat_state": cs.STATE_SCHEMA,
             "system_state": SYSTEM_STATE_SCHEMA,
         }
     )
@@ -485,7 +488,7 @@ def _day_odds(request: dict[str, Any]) -> dict[str, Any]:
 
 @unicreon_op("combat.new", summary="An empty combat tracker.")
 def _combat_new(request: dict[str, Any]) -> dict[str, Any]:
-    return {"state": cb.new_state()}
+    return {"state": cs.new_state()}
 
 
 @unicreon_op("combat.add_character", state=True, character=True, may={"side": {"enum": ["pc", "npc"]}},
@@ -552,7 +555,7 @@ def _combat_initiative_odds(request: dict[str, Any]) -> dict[str, Any]:
     }
     npcs = [c for c in state["combatants"] if c["side"] == "npc" and c["down"] is None]
     if npcs:
-        entries[cb.MJ] = test_odds(target(min(c["characteristics"]["agilite"] for c in npcs)))
+        entries[cs.MJ] = test_odds(target(min(c["characteristics"]["agilite"] for c in npcs)))
     return {"entries": entries}
 
 
@@ -599,12 +602,12 @@ def _combat_attack(request: dict[str, Any]) -> dict[str, Any]:
     state = _state(request)
     rng = rng_from(request)
     a_dice, d_dice = roll_d66(rng), roll_d66(rng)
-    return {"seed": request["seed"], **cb.attack(state, request, a_dice, d_dice)}
+    return {"seed": request["seed"], **pa.attack(state, request, a_dice, d_dice)}
 
 
 @unicreon_op("combat.attack.odds", **ATTACK, summary="Exact odds of a passe d'armes (hit, absorption, PV lost).")
 def _combat_attack_odds(request: dict[str, Any]) -> dict[str, Any]:
-    return cb.attack_odds(_state(request), request)
+    return pa.attack_odds(_state(request), request)
 
 
 #: The request of an escape and of its odds (the roll adds its seed).
@@ -626,7 +629,7 @@ def _combat_escape(request: dict[str, Any]) -> dict[str, Any]:
 @unicreon_op("combat.escape.odds", **ESCAPE, summary="Exact odds of an escape.")
 def _combat_escape_odds(request: dict[str, Any]) -> dict[str, Any]:
     state = _state(request)
-    c, foe = cb.get(state, request["cid"]), cb.get(state, request["from"])
+    c, foe = cs.get(state, request["cid"]), cs.get(state, request["from"])
     if request["mode"] == "two_actions":
         return {"success": {"p": "1/1", "percent": 100.0}}
     odds = opposition_odds(

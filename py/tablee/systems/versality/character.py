@@ -77,7 +77,7 @@ _SCORE = {"type": "integer", "minimum": 0, "maximum": 20}
 CHARACTER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        # the name at the store's own limit (store.MAX_NAME): a longer one would save, then be refused at load
+        # the name at the store's own limit (store_shape.MAX_NAME): a longer one would save, then be refused at load
         **character_head("versality"),
         "created": {"type": "boolean"},
         "powers": array(record({"text": _TEXT, "approved": {"type": "boolean"}}), 12),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from ... import store
+from ... import store_shape
 from ...referee_kernel import is_members, outcome_into, worded
 from ...referee_log import hidden_deck, verify_record
 from ...system import Recipe
@@ -34,7 +35,7 @@ def _no_result(request: dict[str, Any], answer: dict[str, Any], ctx: dict[str, A
     return {}
 
 
-def join_draw(log: list[Any], member: dict[str, Any], entry: dict[str, Any], answer: Any,
+def join_draw(log: list[Any], member: Mapping[str, Any], entry: dict[str, Any], answer: Any,
               words: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
     """A resolution (001_28decc945b538010.txt, "Le tirage": the card played) logged as the page
     logs a test: one entry, the draw's (its request with the deck, the count and the seed that
@@ -62,7 +63,7 @@ def join_draw(log: list[Any], member: dict[str, Any], entry: dict[str, Any], ans
               **({"label": label[:200]} if label else {}),
               "result": {**result, **({"verify": draw["result"]["verify"]} if isinstance(draw.get("result"), dict)
                                       and "verify" in draw["result"] else {})}}
-    if len(json.dumps(merged["result"])) > store.MAX_ENTRY_SIZE:
+    if len(json.dumps(merged["result"])) > store_shape.MAX_ENTRY_SIZE:
         merged["result"] = {k: v for k, v in merged["result"].items()
                             if isinstance(v, (int, str, bool)) or v is None or k == "verify"}
     return at, outcome_into(worded(merged, words) if label else merged, "versality.test.resolve", logged, answer)

@@ -22,9 +22,9 @@ from typing import Any
 
 from ... import cards
 from ...errors import RulesError, declare
-from ...registry import rng_from
+from ...registry import SystemOps, rng_from
 from . import rules as R
-from .ops import versality_op
+from .state import STATE_SCHEMA
 
 __all__ = ["replay"]
 
@@ -54,7 +54,11 @@ def replay(deck_used: dict[str, Any], count: int, rng: Any) -> dict[str, Any]:
     return {"drawn": [drawn], "events": events}
 
 
-@versality_op(
+#: The replay's own op table (the system lists it beside its ops).
+replay_op = SystemOps("versality", state=STATE_SCHEMA)
+
+
+@replay_op(
     "draw.replay", seed=True,
     takes={
         "deck": cards.DECK_AS_IT_STOOD_SCHEMA,
