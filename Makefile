@@ -38,10 +38,12 @@ browser: $(VENV)/.installed
 
 test: setup $(VENV)/.installed browser
 	$(VPY) -m ruff check py tests e2e tools conftest.py
+	$(VPY) -m mypy
 	$(VPY) -m pytest $(XDIST) tests e2e $(PYTEST_ARGS)
 
 test-fast: setup $(VENV)/.installed browser
 	$(VPY) -m ruff check py tests e2e tools conftest.py
+	$(VPY) -m mypy
 	$(VPY) -m pytest $(XDIST) -m "journey or not (slow or browser)" tests e2e $(PYTEST_ARGS)
 
 unit: $(VENV)/.installed
@@ -52,6 +54,7 @@ e2e: setup $(VENV)/.installed browser
 
 lint: $(VENV)/.installed
 	$(VPY) -m ruff check py tests e2e tools conftest.py
+	$(VPY) -m mypy
 
 # make bench BENCH_ARGS="--readme"  also rewrites README.md's Performance figures (Chromium);
 # tools/bench_engines.py then gives engine ready cold and warm in Firefox and WebKitGTK.
