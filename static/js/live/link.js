@@ -16,8 +16,10 @@
 import { toBase64Url } from "../share/codec.js";
 import { throughRelay } from "./ice-servers.js";
 
-/** A connection "disconnected" for this long is closed (a phone asleep, out of the Wi-Fi). */
-const DISCONNECT_GRACE_MS = 8_000;
+/** A connection "disconnected" for this long is closed (a phone asleep, out of the Wi-Fi);
+ * meanwhile ICE keeps checking the same pair and the link comes back by itself when the network
+ * lets it (the pages say « connexion perdue, nouvel essai… » while `unstable`). */
+export const DISCONNECT_GRACE_MS = 15_000;
 /** The largest message a Link reassembles (a peer sending more is cut off). */
 export const MAX_MESSAGE = 32 * 1024 * 1024;
 /** Part size: well under every browser's data-channel limit (Chromium 256 KiB, Firefox 1 GiB). */
@@ -42,7 +44,8 @@ function frame(type, bytes) {
   return out;
 }
 
-/** A Link over one RTCDataChannel (the interface live/sync.js uses); also an EventTarget: "close", "rtt". */
+/** A Link over one RTCDataChannel (the interface live/sync.js uses); also an EventTarget: "close",
+ * "rtt", "unstable" and "steady" (the connection lost for now, then back). */
 export class RtcLink extends EventTarget {
   #pc;
   #channel;
@@ -72,12 +75,22 @@ export class RtcLink extends EventTarget {
       const state = pc.connectionState;
       if (state === "failed" || state === "closed") this.#end();
       else if (state === "disconnected") {
-        if (this.#grace === null) this.#grace = setTimeout(() => this.#end(), DISCONNECT_GRACE_MS);
+        if (this.#grace === null) {
+          this.#grace = setTimeout(() => this.#end(), DISCONNECT_GRACE_MS);
+          this.dispatchEvent(new Event("unstable"));
+        }
       } else if (this.#grace !== null) {
         clearTimeout(this.#grace);
         this.#grace = null;
+        this.dispatchEvent(new Event("steady"));
       }
     });
+  }
+
+  /** Whether the connection is lost for now and ICE is trying again ("unstable", then "steady"
+   * when it came back or "close" after DISCONNECT_GRACE_MS). */
+  get unstable() {
+    return this.#grace !== null && !this.#closed;
   }
 
   get open() {

@@ -6,11 +6,11 @@
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { live } from "../../vendor/lit-html/directives/live.js";
-import { formatClock, t } from "../i18n.js";
+import { colon, formatClock, t } from "../i18n.js";
 import { mjOnly } from "../share/mj-mode.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import { announce, createOffer, iceServers, LiveError, MAX_SIGNAL_TEXT, OFFER_LIFETIME_S, readSignal, setStun, stunSetting, webrtcAvailable } from "../live/rtc.js";
-import { current, ensure } from "../live/connect.js";
+import { clearClosed, closeTable, current, ensure, tableClosed } from "../live/connect.js";
 import { noteRoute, relayTag, remoteSection } from "./live-remote.js";
 import { hasTurn } from "../live/ice-servers.js";
 import { Scan } from "./scan.js";
@@ -109,6 +109,7 @@ export function listPlayer(app, member, name, link, replaced = null) {
       app.rerender();
     }
   }, { once: true });
+  for (const event of ["unstable", "steady"]) link.addEventListener(event, () => app.rerender());
   keepMeasuring(app, link);
   noteRoute(link, () => app.rerender());
   app.rerender();
@@ -184,7 +185,7 @@ function answerScan(app) {
 /** Once the table is open (a live session of the MJ's, also after a reload), an invitation is
  * always on screen: a phone that reloaded or slept rejoins with one scan. */
 function keepInvitation(app) {
-  if (host.current || host.making || host.makeError || current()?.role !== "mj" || !webrtcAvailable()) return;
+  if (host.current || host.making || host.makeError || current()?.role !== "mj" || tableClosed() || !webrtcAvailable()) return;
   queueMicrotask(() => makeInvitation(app));
 }
 
@@ -245,8 +246,8 @@ function playersSection(app) {
       ${players.length === 0
         ? html`<p class="muted" data-testid="live-no-player">${t("live.no_player")}</p>`
         : html`<ul class="live-players" data-testid="live-players">
-            ${players.map(([id, p]) => html`<li data-member=${id} data-state=${p.state}>
-              <strong>${p.name}</strong> — <span class="live-state">${t(`live.state.${p.state}`)}</span>
+            ${players.map(([id, p]) => html`<li data-member=${id} data-state=${p.state === "connected" && p.link?.unstable ? "retrying" : p.state}>
+              <strong>${p.name}</strong>${colon()}<span class="live-state">${t(`live.state.${p.state === "connected" && p.link?.unstable ? "retrying" : p.state}`)}</span>
               ${p.state === "connected" ? html`<span class="muted small live-rtt">${rttText(p.link)}</span>${relayTag(p.link)}` : nothing}
               ${p.state === "connecting" && hasTurn(iceServers()) ? html`<span class="muted small">${t("live.relay_connecting")}</span>` : nothing}</li>`)}
           </ul>`}
@@ -275,9 +276,50 @@ function stunSection(app) {
   </details>`;
 }
 
+/**
+ * The MJ closes the table for everyone (« Quitter la table en direct », confirmed): no invitation
+ * is served any more, the list of players goes, each phone is told before its link closes
+ * (connect.js closeTable), and this page says the table is closed, with « Rouvrir la table ».
+ */
+export async function closeForEveryone(app) {
+  for (const offer of host.pending.values()) offer.close();
+  host.pending.clear();
+  clearTimeout(host.renew);
+  host.scan?.stop();
+  host.players.clear();
+  Object.assign(host, { current: null, answer: "", answerError: null, unreachable: false, copied: false, makeError: null });
+  host.closing = true;
+  const closing = closeTable();
+  app.rerender();
+  queueMicrotask(() => document.getElementById("live-closed-title")?.focus({ preventScroll: true }));
+  await closing;
+  host.closing = false;
+  app.rerender();
+}
+
+/** A fresh invitation after the table was closed: each phone scans it to come back. */
+async function reopen(app) {
+  clearClosed();
+  await makeInvitation(app);
+  document.getElementById("live-offer")?.focus({ preventScroll: true });
+}
+
+/** The table this device closed: said in words, with the way to open it again (and no
+ * invitation, no list of players as if they could still come back through it). */
+function closedSection(app) {
+  return html`<section class="card" aria-labelledby="live-closed-title" data-testid="live-closed">
+    <h2 id="live-closed-title" tabindex="-1">${t("live.closed_title")}</h2>
+    <p role="status">${t("live.closed_mj")}</p>
+    <div class="row"><button type="button" class="primary" id="live-reopen" ?disabled=${host.making || host.closing} @click=${() => reopen(app)}>${t("live.reopen")}</button></div>
+    <p class="muted small">${t("live.reopen_help")}</p>
+  </section>`;
+}
+
 export const renderHost = mjOnly((app) => html`<h1 tabindex="-1">${t("live.title")}</h1>
   <p class="muted">${t("live.intro")}</p>
-  ${webrtcAvailable()
+  ${webrtcAvailable() && tableClosed() && current()?.role !== "player"
+    ? html`${closedSection(app)}${stunSection(app)}`
+    : webrtcAvailable()
     ? html`<div class="split">${invitationSection(app)}${answerSection(app)}</div>${playersSection(app)}${stunSection(app)}${remoteSection(app, () => {
       host.makeError = null;
       if (host.current) makeInvitation(app);

@@ -8,7 +8,7 @@ import { live } from "../../vendor/lit-html/directives/live.js";
 import { t } from "../i18n.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import { announce, answerOffer, cleanName, iceServers, LiveError, MAX_NAME, MAX_SIGNAL_TEXT, memberId, memberKey, readOffer, savedName, saveName, webrtcAvailable } from "../live/rtc.js";
-import { awaitingRecognition } from "../live/connect.js";
+import { awaitingRecognition, current, tableClosed } from "../live/connect.js";
 import { noteRoute, relayTag } from "./live-remote.js";
 import { hasTurn } from "../live/ice-servers.js";
 import { Scan } from "./scan.js";
@@ -77,6 +77,7 @@ async function makeAnswer(app) {
       }
     }, { once: true });
     announce(link, "player", memberId(), name, memberKey());
+    for (const event of ["unstable", "steady"]) link.addEventListener(event, () => app.rerender());
     keepMeasuring(app, link);
     noteRoute(link, () => app.rerender());
   } catch (error) {
@@ -145,17 +146,34 @@ function joinBody(app) {
       if (awaitingRecognition()) {
         return html`<p role="status" data-testid="live-join-state" data-state="recognition">${t("live.recognise_wait", { name: join.name })}</p>`;
       }
+      if (join.link?.unstable) {
+        return html`<p role="status" data-testid="live-join-state" data-state="retrying">${t("live.retrying")}</p>`;
+      }
       return html`<p role="status" class="live-connected" data-testid="live-join-state" data-state="connected">${t("live.connected", { name: join.name })}
         <span class="muted small live-rtt">${rttText(join.link)}</span>${relayTag(join.link)}</p>`;
     case "away":
-      return html`<p role="status" data-testid="live-join-state" data-state="away">${t("live.away")}</p>${pasteForm(app)}`;
+      return tableClosed() ? closedNotice(app)
+        : html`<div class="notice warning" role="status" data-testid="live-join-state" data-state="away"><p><strong>${t("live.lost")}</strong> ${t("live.away")}</p></div>${pasteForm(app)}`;
     case "unreachable":
       return html`<div role="status" data-testid="live-join-state" data-state="unreachable">${unreachableNotice(app, join.code)}</div>${pasteForm(app)}`;
     case "unanswered":
       return html`<div class="notice warning" role="alert" data-testid="live-join-state" data-state="unanswered"><p>${t("live.unanswered")}</p></div>${pasteForm(app)}`;
     default:
+      // A phone that follows a table and has no link (its page reloaded, or opened again): its
+      // table and hand are below, and the way back is here (the MJ's invitation).
+      if (current()?.role === "player") {
+        return tableClosed() ? closedNotice(app)
+          : html`<p role="status" data-testid="live-join-state" data-state="offline">${t("live.offline")}</p>${pasteForm(app)}`;
+      }
       return html`<p>${t("live.join_none")}</p>${pasteForm(app)}`;
   }
+}
+
+/** The MJ closed the table (a message received, never a cut link): what this phone keeps, and
+ * the way back if the MJ opens it again. */
+function closedNotice(app) {
+  return html`<div class="notice" role="status" data-testid="live-join-state" data-state="closed">
+    <p><strong>${t("live.closed_by_mj")}</strong> ${t("live.closed_keeps")}</p></div>${pasteForm(app)}`;
 }
 
 export function renderJoin(app) {

@@ -4,7 +4,8 @@
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { colon, t } from "../i18n.js";
 import { arcaneName } from "../systems/theorem/common.js";
-import { current, leave } from "../live/connect.js";
+import { current, leave, tableClosed } from "../live/connect.js";
+import { closeForEveryone } from "./live-host.js";
 import { opLabel } from "./live-feed.js";
 
 function characterName(app, id) {
@@ -16,7 +17,7 @@ function peopleList(app, session) {
   return html`<ul class="live-people" data-testid="live-people">
     ${people.map((p) => html`<li data-member=${p.id} data-here=${p.here ? "yes" : "no"}>
       <strong>${p.name}</strong>${p.me ? html` <span class="muted">(${t("live.you")})</span>` : nothing}
-      — ${p.role === "mj" ? t("live.role_mj") : t("live.role_player")}, ${p.here ? t("live.here") : t("live.away_short")}
+      — ${p.role === "mj" ? t("live.role_mj") : t("live.role_player")}, ${p.here ? t("live.here") : p.me ? t("live.me_offline") : t("live.away_short")}
       ${p.characters.length ? html`<span class="muted"> · ${t("live.plays", { names: p.characters.map((id) => characterName(app, id)).join(", ") })}</span>` : nothing}
     </li>`)}
   </ul>`;
@@ -86,7 +87,7 @@ function handsSection(app, session) {
 
 export function sessionSection(app) {
   const session = current();
-  if (!session) return nothing;
+  if (!session || (session.role === "mj" && tableClosed())) return nothing; // (closing: the page says it)
   if (session.role === "player" && !session.joined) {
     return html`<section class="card" data-testid="live-session" data-joined="no"><p role="status">${t("live.syncing")}</p></section>`;
   }
@@ -95,8 +96,35 @@ export function sessionSection(app) {
     <div aria-live="polite">${peopleList(app, session)}</div>
     ${session.role === "player" ? html`${pendingSection(session)}${claimForm(app, session)}${handsSection(app, session)}`
       : assignSection(app, session)}
-    <div class="row"><button type="button" id="live-leave" @click=${() => { leave(); app.rerender(); }}>${t("live.leave")}</button></div>
-    <p class="muted small">${t("live.leave_help")}</p>
+    ${session.role === "mj" ? closeControls(app) : html`<div class="row"><button type="button" id="live-leave" @click=${() => { leave(); app.rerender(); }}>${t("live.leave")}</button></div>
+    <p class="muted small">${t("live.leave_help")}</p>`}
   </section>`;
+}
+
+/** Whether the MJ is asked to confirm closing the table. */
+let confirming = false;
+
+/** The MJ's « Quitter la table en direct »: it closes the table for every device, so it asks
+ * first (views/live-host.js closeForEveryone). */
+function closeControls(app) {
+  const ask = () => {
+    confirming = true;
+    app.rerender();
+    queueMicrotask(() => document.getElementById("live-close-cancel")?.focus());
+  };
+  const cancel = () => {
+    confirming = false;
+    app.rerender();
+    queueMicrotask(() => document.getElementById("live-leave")?.focus());
+  };
+  if (!confirming) {
+    return html`<div class="row"><button type="button" id="live-leave" @click=${ask}>${t("live.leave")}</button></div>
+      <p class="muted small">${t("live.close_help")}</p>`;
+  }
+  return html`<div class="notice warning" role="alertdialog" aria-labelledby="live-close-ask" data-testid="live-close-ask">
+    <p id="live-close-ask">${t("live.close_ask")}</p>
+    <div class="row"><button type="button" class="danger" id="live-close-confirm" @click=${() => { confirming = false; closeForEveryone(app); }}>${t("live.close_confirm")}</button>
+      <button type="button" id="live-close-cancel" @click=${cancel}>${t("live.close_cancel")}</button></div>
+  </div>`;
 }
 

@@ -42,9 +42,11 @@ export function render(app) {
     watching = true;
     watch(() => app.rerender());
   }
-  if (app.route === JOIN_ROUTE) return html`${renderJoin(app)}${sessionSection(app)}`;
-  // The MJ's feed first: what the phones did (and what was refused) is what the MJ looks for.
   const session = current();
+  // A phone that follows a table gets its own page on either route (reloaded on « Table en
+  // direct »): its table, its hand and the way back, never the MJ's screen to claim first.
+  if (app.route === JOIN_ROUTE || session?.role === "player") return html`${renderJoin(app)}${sessionSection(app)}`;
+  // The MJ's feed first: what the phones did (and what was refused) is what the MJ looks for.
   const feed = session?.role === "mj" ? feedSection(session, app) : nothing;
   // A new device under a known player's name comes before all: the MJ's choice is awaited.
   const recognise = session?.role === "mj" ? recogniseSection(app, session, (id, name, link, was) => listPlayer(app, id, name, link, was)) : nothing;
