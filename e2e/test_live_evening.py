@@ -15,6 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from browser_support import no_horizontal_scroll
 from test_live_names import answer, invitation, table
 
 pytestmark = pytest.mark.slow
@@ -88,6 +89,7 @@ def test_closing_the_table_tells_every_phone_and_reopening_brings_them_back(devi
         expect(phone.locator("[data-testid=live-hands]")).to_be_visible()
     expect(lea.locator("[data-testid=live-join-state]")).to_contain_text("garde sa copie de la table telle qu'elle était, et sa main")
     expect(mo.locator("[data-testid=live-join-state]")).to_contain_text("keeps its copy of the table as it was, and its hand")
+    no_horizontal_scroll(lea)
     kept = lea.evaluate("() => JSON.parse(localStorage.getItem('tablee.document')).characters.map((c) => c.name)")
     assert kept == ["Aube"]
 
@@ -140,6 +142,7 @@ def test_a_cut_link_and_reloads_say_what_happened_on_both_screens(devices, site)
     expect(lea.get_by_test_id("mj-mode-mj")).to_have_count(0)
     expect(lea.locator("[data-testid=live-people] li[data-here=no]")).to_contain_text("hors ligne")
     expect(lea.locator("[data-testid=live-session]")).to_have_attribute("data-joined", "yes")
+    no_horizontal_scroll(lea)
     expect(row(mj, "Léa")).to_have_text(re.compile(r"Léa\s*:\s*connexion perdue"))
     rejoin(mj, lea, "Léa")
     expect(state).to_have_attribute("data-state", "connected")
@@ -151,6 +154,7 @@ def test_a_cut_link_and_reloads_say_what_happened_on_both_screens(devices, site)
     expect(state).to_have_attribute("data-state", "away")
     expect(state).to_contain_text("Connexion perdue.")
     expect(mj.get_by_test_id("live-closed")).to_have_count(0)
+    expect(row(mj, "Léa")).to_have_text(re.compile(r"^\s*Léa\s*:\s*connexion perdue\s*$"))
     rejoin(mj, lea, "Léa")
     expect(state).to_have_attribute("data-state", "connected")
     expect(row(mj, "Léa")).to_have_attribute("data-state", "connected")

@@ -52,6 +52,8 @@ export function ensure(role) {
       // and closes its side of the link at once, so the MJ's device is not kept waiting.
       markClosed();
       made.member?.detach();
+      // (said on whatever page the phone shows, in the language of each drawing)
+      app.notify("status", () => `${app.t("live.closed_by_mj")} ${app.t("live.closed_keeps")}`);
       changed();
       return;
     }

@@ -239,7 +239,10 @@ function answerSection(app) {
 }
 
 function playersSection(app) {
-  const players = [...host.players.entries()];
+  // The players this table knows whose link is not on this page (it reloaded): their link is lost
+  // until they scan the invitation again.
+  const known = current()?.role === "mj" ? [...current().members] : [];
+  const players = [...host.players.entries(), ...known.filter(([id]) => !host.players.has(id)).map(([id, m]) => [id, { name: m.name, state: "away", link: null }])];
   return html`<section class="card" aria-labelledby="live-players-title">
     <h2 id="live-players-title">${t("live.players_title")}</h2>
     <div aria-live="polite">
