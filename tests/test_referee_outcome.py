@@ -188,6 +188,54 @@ def test_verify_says_when_a_result_line_does_not_follow_from_its_replay():
         "same", "same", "same", "words", "words", "words"]
 
 
+def _page_words(cases):
+    """The words a page stores for each text it logged (log-words.js wordsOf, what app.addLog
+    keeps: the page reads its own line back into words), run by Node."""
+    page = subprocess.run([NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "tests/js/words_roundtrip.mjs"],
+                          cwd=ROOT, input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(page.stdout)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_pages_own_unicreon_lines_verify_as_the_same_for_every_band_and_an_unnamed_side():
+    """An MJ's own Unicreon test (unicreon/test.js ``roll``: « Réussite — Bof. C'est passé de
+    justesse (cible 24) ») logged with the words the page reads back from it, then « Vérifier /
+    rejouer »: the same, whichever band came out. A band's text holds two sentences; the page
+    once cut it in two and left it as text, and the replay then said the line did not follow
+    from its dice (the test page's journey failed whenever its roll succeeded)."""
+    from tablee.referee_log import digest
+
+    keys = ["dice", "raw", "real", "target", "success", "band"]
+    entries, bands = [], set()
+    for seed in range(80):
+        value = 10 if seed % 2 else 40
+        request = {"op": "unicreon.test", "test": {"value": value, "difficulty": "moyen"}, "seed": seed}
+        answer = handle(request)
+        if (answer["band"], answer["success"]) in bands:
+            continue
+        bands.add((answer["band"], answer["success"]))
+        for lang in ("fr", "en"):
+            text, said, _ = referee_words.outcome("unicreon.test", request, answer, lang)
+            [words] = _page_words([{"words": said, "lang": lang, "system": "unicreon"}])
+            entries.append({"id": f"e{seed}{lang}", "kind": "unicreon.test", "system": "unicreon", "label": "Volonté",
+                            "request": request, "summary_words": words, "words_lang": lang,
+                            "result": {"total": answer["raw"], "summary": text,
+                                       "verify": {"keys": keys, "digest": digest(answer, keys)}}})
+    assert {band for band, success in bands if success} == {"bof", "bien", "top"} and (None, False) in bands
+    # A page may leave a name as text where the referee keys it (« Adversaire l'emporte »: the
+    # unnamed side): the same line, read as written in every language, never another outcome.
+    request = next(r for r in ({"op": "unicreon.opposition", "a": {"value": 30}, "b": {"value": 40}, "seed": seed}
+                               for seed in range(40)) if handle(r)["winner"] == "b")
+    answer = handle(request)
+    text, said, _ = referee_words.outcome("unicreon.opposition", request, answer, "fr")
+    [words] = _page_words([{"words": said, "lang": "fr", "system": "unicreon"}])
+    assert words != said and words[0] == ["unicreon.ui.wins", {"name": "Adversaire"}]
+    entries.append({"id": "opp", "kind": "unicreon.opposition", "system": "unicreon", "label": "Opposition",
+                    "request": request, "summary_words": words, "words_lang": "fr",
+                    "result": {"summary": text, "verify": {"keys": ["winner"], "digest": digest(answer, ["winner"])}}})
+    assert _verify(entries) == ["same"] * len(entries)
+
+
 def test_a_systmj_learning_rolls_line_is_the_pages():
     from test_referee_moves import _sj_learning_table
 
