@@ -235,7 +235,7 @@ function writePending({ final = false } = {}) {
   let shown = null;
   const refusedHere = []; // (accepted on this tab's copy, refused on the table as saved now)
   for (const change of batch) {
-    const { mutate, at, history: kind = null, record = true, label = null, shallow = false, made = null, page = null } = change;
+    const { mutate, history: kind = null, record = true, label = null, shallow = false, made = null, page = null } = change;
     const reused = made !== null && made.base === doc; // (the table it was made on: nothing came between)
     const next = reused ? made.next : copyFor(doc, shallow);
     try {
