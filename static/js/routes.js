@@ -1,8 +1,7 @@
 // The shell's routes: which page each address shows, and the pages' modules, loaded with their
 // route (the home page's comes with the shell).
 
-// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
-import { app } from "./app.js";
+import { app, DEFAULT_ROUTE } from "./app.js";
 import { ensureNamespaces } from "./i18n.js";
 import * as home from "./views/home.js";
 
@@ -30,17 +29,9 @@ export const SYSTEM_VIEWS = {
   live: () => import("./views/live.js"),
   join: () => import("./views/live.js"),
 };
-// `#/`, an empty hash and an unknown one land on the home page (issue 13: a first visit that
-// explains itself).
-export const DEFAULT_ROUTE = "home";
 
 /** The pages' modules loaded so far, by route. */
 const systemModules = new Map();
-
-/** A page as the bar knows it: its route and parameters ("unicreon/character/uc-marie"). */
-export function pageOf({ route, params }) {
-  return [route, ...params].join("/");
-}
 
 /**
  * The route and its parameters from the address. An address that cannot be read (a broken
