@@ -19,6 +19,7 @@ from browser_support import (
     new_table,
     no_horizontal_scroll,
     saved_document,
+    versality_character,
     wait_engine,
     wait_log,
     wait_saved,
@@ -26,7 +27,6 @@ from browser_support import (
 )
 from tablee.api import handle
 from tablee.systems.theorem.data import ARCANA
-from test_versality import character as versality_character
 
 WIDTHS = [360, 1280]
 LADDER = {

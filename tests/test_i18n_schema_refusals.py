@@ -21,12 +21,12 @@ from typing import Any
 import fastjsonschema
 import pytest
 
+from i18n_words import english, raw_ids, worded
 from schema_refusals import broken, minimal, refusals, rule_refusals
 from tablee import registry, store
 from tablee.api import _validator, _with_violation, handle, load_all
 from tablee.errors import RulesError
 from tablee.schema import compile_schema, schema_params
-from test_i18n_sentences import english, raw_ids, worded
 
 #: French words that have no business in an English sentence.
 FRENCH = re.compile(

@@ -10,16 +10,16 @@ from itertools import permutations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_versality_rules import sample_character
 from versality_store import play
 
+from api_calls import versality_character
 from tablee.api import handle
 from tablee.systems.versality import rules as R
 from tablee.systems.versality import state as S
 
 
 def created(**over):
-    return sample_character(created=True, **over)
+    return versality_character(created=True, **over)
 
 
 def err(request):
@@ -228,7 +228,7 @@ def test_play_refuses_a_deck_that_breaks_the_creation_ledger(api):
     e = _draw(stripped, table)["error"]
     assert (e["code"], e["params"]) == (first["code"], first["params"])
     # an unfinished character (creation not validated) cannot draw, even with a sound deck
-    unfinished = sample_character()
+    unfinished = versality_character()
     assert api({"op": "versality.character.check", "character": unfinished})["valid"]
     assert _draw(unfinished)["error"]["code"] == "versality.deck.not_created"
     assert _draw(created())["test"]["count"] == 4
