@@ -1,4 +1,4 @@
-"""Issue 14, the page's side of boot: the saved table is painted before any runtime code.
+"""The page's side of boot: the saved table is painted before any runtime code.
 
 With a large saved table (50 characters, a 1000-entry log, in the store's real shapes) and
 every request for PyScript's or Pyodide's files held back, the log and the character list

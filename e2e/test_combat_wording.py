@@ -1,4 +1,4 @@
-"""Issue 13, combat and MJ screens, at 360 px and 1280 px: a Unicreon passe d'armes played with
+"""Combat and MJ screens, at 360 px and 1280 px: a Unicreon passe d'armes played with
 forced seeds (found with the rules package itself: seed 5 is a parry, seed 0 a hit for 2 PV)
 whose successful defence is never shown in the failure colour and whose damage line says
 "−2 PV → 10 PV restants sur 12"; the weapon the character holds chosen by default (not the first

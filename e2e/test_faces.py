@@ -1,4 +1,4 @@
-"""Dice and card faces (issue 13, "Look and feel") in a real browser at 360 px and 1280 px.
+"""Dice and card faces ("Look and feel") in a real browser at 360 px and 1280 px.
 
 Dice: a d6 shows its pips (counted as elements, each die's count equal to the value the log
 holds, itself replayed from its seed by the Python rules), a d66 is a dark tens die and a light

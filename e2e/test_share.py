@@ -1,4 +1,4 @@
-"""Sharing between devices (issue 13): links and QR codes, opening a link in another browser
+"""Sharing between devices: links and QR codes, opening a link in another browser
 profile, the MJ switch, and the Content-Security-Policy on every screen.
 
 Two devices are two browser contexts (``browser.new_context()``: separate storage), each

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 
 def open_more(page) -> None:
-    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    """Unfold a test page's rarer settings (folds them in "Plus d'options")."""
     more = page.locator("[data-testid=more-options]")
     if more.get_attribute("open") is None:
         more.locator("summary").click()
@@ -45,7 +45,7 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.click("#uc-create")
     expect(app.locator("#uc-char-puissance")).to_be_visible()
 
-    # A new sheet shows no message before anything is typed (issue 13).
+    # A new sheet shows no message before anything is typed.
     expect(app.locator("[data-field=job]")).to_have_text("")
     expect(app.locator("#uc-job")).to_have_attribute("aria-invalid", "false")
     # 40 + 40 + 40 + 40 = 160: the running sum at once, the rule's message at the

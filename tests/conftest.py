@@ -1,6 +1,6 @@
 """Unit tests run the rules package on CPython exactly as the worker runs it.
 
-The engine imports a system on its first request (issue 14); the tests read ``OPS`` and
+The engine imports a system on its first request; the tests read ``OPS`` and
 ``declared_codes()`` at collection, so every op module is imported here first
 (tests/test_lazy_boot.py checks the lazy path in fresh interpreters).
 """

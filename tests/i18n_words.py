@@ -34,7 +34,7 @@ ALLOWED_RAW = {"lit-html", "oui-mais", "non-mais", "oui-et", "non-et", "stun.exa
 @cache
 def rendered() -> dict[str, dict[str, list[str]]]:
     out = subprocess.run(
-        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(ROOT / "tests/i18n_render.mjs")],
+        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(ROOT / "tests/js/i18n_render.mjs")],
         cwd=ROOT, capture_output=True, text=True, encoding="utf-8", check=True,
     )
     return json.loads(out.stdout)
@@ -50,7 +50,7 @@ def english(text: str) -> list[str]:
 
 def worded(errors: list[dict]) -> dict[str, list[str]]:
     out = subprocess.run(
-        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(ROOT / "tests/i18n_render.mjs"), "errors"],
+        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(ROOT / "tests/js/i18n_render.mjs"), "errors"],
         cwd=ROOT, input=json.dumps(errors), capture_output=True, text=True, encoding="utf-8", check=True,
     )
     return json.loads(out.stdout)

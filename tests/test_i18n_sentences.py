@@ -1,6 +1,6 @@
 """Every message a person reads is a sentence of the interface language.
 
-tests/i18n_render.mjs renders every key of static/i18n, in both languages, through the page's
+tests/js/i18n_render.mjs renders every key of static/i18n, in both languages, through the page's
 own i18n layer (static/js/i18n.js: plural forms, inline `{n|one|other}` words, French elision)
 with sample parameters (a name where the parameter names a thing, else 1, then 2). Each
 rendering is then checked: no "1 points" (a count of one with a plural noun), no raw id (an

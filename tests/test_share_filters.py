@@ -1,5 +1,5 @@
-"""store.share: a player's share link never carries a system's hidden information (issue 13,
-"Between devices"), and what it carries is still valid data a player can import.
+"""store.share: a player's share link never carries a system's hidden information, and
+what it carries is still valid data a player can import.
 
 The oracle: a table is built through the real ops with every system's secrets set (the
 Versality catastrophe, tokens and power uses, the Point Zéro threshold, Théorem hands and

@@ -6,7 +6,7 @@ import { ensureNamespaces } from "./i18n.js";
 import * as home from "./views/home.js";
 
 export const VIEWS = { home };
-// Pages loaded with their route (issue 14: the first paint waits for none of them, and the
+// Pages loaded with their route (the first paint waits for none of them, and the
 // shell's module graph stays the home page's). The table page brings the file import and
 // export, the share page the QR code generator, the dice tray and the log their dice and card
 // faces, the log its exports and replays; a system's page brings its own texts (i18n namespace
@@ -24,7 +24,7 @@ export const SYSTEM_VIEWS = {
   versality: () => import("./systems/versality.js"),
   pointzero: () => import("./systems/pointzero.js"),
   theorem: () => import("./systems/theorem.js"),
-  // The live table's pages (issue 15), loaded on demand like a system's: the MJ's #/live and
+  // The live table's pages, loaded on demand like a system's: the MJ's #/live and
   // the player's #/join/<offer>.
   live: () => import("./views/live.js"),
   join: () => import("./views/live.js"),

@@ -1,4 +1,4 @@
-"""Issue 8, Versality point 2: a player op never answers the MJ's data.
+"""Versality: a player op never answers the MJ's data.
 
 The player ops (deck build/sync, test odds/draw/resolve) answer ``view``, ``public`` and
 ``penalties`` (:mod:`tablee.systems.versality.ops`); the store's op versality.state.merge

@@ -1,4 +1,4 @@
-"""versality.wound.remove (issue 13): la MJ takes back a wound added by mistake.
+"""versality.wound.remove: la MJ takes back a wound added by mistake.
 
 Source of the states: 001 "Blessure, incapacité et mort"; README (Versality): two wounds on
 one characteristic, or one on each, put the character hors de combat; the next wound

@@ -360,7 +360,7 @@ export function render(app) {
   ensureState(app);
   const state = tableState(app.doc);
   const ch = state?.chase ?? null;
-  // A disabled button says why (issue 13): the engine first, then a chase still running.
+  // A disabled button says why: the engine first, then a chase still running.
   const engineWhy = !ready(app) || !state ? t("theorem.ui.why_engine") : null;
   const startWhy = engineWhy ?? (ch && !ch.done ? t("theorem.ui.why_chase_running") : null);
   const own = { a: owner(app, ui.a), b: owner(app, ui.b) };
