@@ -84,10 +84,10 @@ def test_a_player_joins_messages_flow_both_ways_and_leaving_shows_away(devices, 
     assert reply["info"] == {"role": "mj", "name": "Léa", "memberId": member}
     assert reply["text"] == f"player:Léa:1500000:{reply['sum']}"
 
-    # The phone leaves (page closed): the MJ's list shows the player away.
+    # The phone leaves (page closed): the MJ's list says the link is lost.
     player.close()
     expect(row).to_have_attribute("data-state", "away")
-    expect(row).to_contain_text("absent")
+    expect(row).to_contain_text("connexion perdue")
 
 
 def test_a_player_who_left_rejoins_as_the_same_member(devices, site):
@@ -108,10 +108,10 @@ def test_a_player_who_left_rejoins_as_the_same_member(devices, site):
     expect(row).to_have_attribute("data-state", "connected")
     expect(again.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
 
-    # The MJ's device leaves: the phone says it is disconnected and how to come back.
+    # The MJ's device leaves: the phone says its link is lost and how to come back.
     mj.close()
     expect(again.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "away")
-    expect(again.locator("[data-testid=live-join-state]")).to_contain_text("nouvelle invitation")
+    expect(again.locator("[data-testid=live-join-state]")).to_contain_text("Connexion perdue. Pour revenir, scannez l'invitation")
 
 
 def test_bad_pastes_say_why_and_change_nothing(devices, site):
