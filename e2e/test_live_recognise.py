@@ -14,7 +14,7 @@ import json
 from playwright.sync_api import expect
 
 from browser_support import axe_findings
-from test_live_names import answer, table
+from live_join_by_name import answer, table
 
 #: Every value Léa's line in the MJ's list of players takes from now on (a MutationObserver:
 #: a state shown for a moment is recorded too).

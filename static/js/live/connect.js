@@ -1,4 +1,4 @@
-// The live table's one session per page: the links rtc.js opens go to it (issue 15).
+// The live table's one session per page: the links rtc.js opens go to it.
 //
 // `start(app)` is called once by the live pages (and at boot when this device already follows a
 // live table, so its changes keep reaching the Y docs while no link is open). The session is

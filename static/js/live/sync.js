@@ -47,7 +47,6 @@ export const MAX_MOVE_BYTES = 256 * 1024;
 const MAX_MOVE_ID = 64;
 /** Default bound on one message: a table document is kept under a few MB in localStorage. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
-const DOC_NAMES = ["public", "private"];
 /** A refused link (Hub.refuse) stays open this long, for the refusal to reach the phone. */
 const REFUSE_CLOSE_MS = 2000;
 /** The code of the message that tells a phone the MJ closed the table (Hub.farewell): a link

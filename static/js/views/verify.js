@@ -1,4 +1,4 @@
-// "Vérifier / rejouer" (issue 13: "the roll's seed is jargon: keep it for verification behind a
+// "Vérifier / rejouer" ("the roll's seed is jargon: keep it for verification behind a
 // control, not on every roll"). A roll or test result records, next to its request (which holds
 // the seed), a digest of the outcome fields of the engine's answer (`verifyRecord`). The control
 // sends the same request again (same seed: the rules are pure and every roll uses
