@@ -6,6 +6,7 @@
 
 import { memberId, memberKey, onLink, savedName } from "./rtc.js";
 import { LIVE_KEY, readLive, Session, Y_BASE_KEY, Y_DELTA_KEY } from "./session.js";
+import { applyUpdate, updateWaiting } from "../sw-register.js";
 
 let app = null;
 let session = null;
@@ -46,11 +47,25 @@ export function ensure(role) {
     else app.notify("warning", app.t(`error.${code}`, { op: "", field: "", system: "" }));
     changed();
   });
+  session.addEventListener("version", (e) => tellVersion(made, e.detail));
   session.addEventListener("error", (e) => {
     if (e.detail?.code === "live.storage_full") app.notify("warning", app.t("live.storage_full"));
   });
   changed();
   return session;
+}
+
+/** The notice of each device at the table whose version differs in a way that matters (one per
+ * device: a new link replaces its notice), saying which device must update and how, with a
+ * one-tap update on a phone whose new version is already waiting (versions.js). */
+const versionNotices = new Map();
+function tellVersion(made, { member, name, who }) {
+  if (made !== session) return;
+  const key = made.role === "mj" ? `live.version.mj_${who}` : `live.version.phone_${who}`;
+  const here = made.role === "player" && who === "here";
+  const actions = here && updateWaiting() ? [{ label: () => app.t("live.version.update_now"), run: () => applyUpdate() }] : [];
+  if (versionNotices.has(member)) app.dismiss(versionNotices.get(member));
+  versionNotices.set(member, app.notify("warning", () => app.t(key, { name }), actions));
 }
 
 /** Follow the links and, when this device already follows a live table, resume it. */
