@@ -16,6 +16,16 @@ const listeners = new Set();
 let recognising = false;
 const WAIT = "live.wait.recognise";
 const REPLACED = "live.refused.replaced";
+const NAME_TAKEN = "live.refused.name_taken";
+/** A phone's name was refused (taken, or the MJ's « Refuser »): its join page asks for another. */
+let nameRefused = false;
+
+/** Whether this phone's name was refused since the last ask (asked once: the flag goes). */
+export function takeNameRefusal() {
+  const was = nameRefused;
+  nameRefused = false;
+  return was;
+}
 
 function changed() {
   for (const fn of listeners) fn(session);
@@ -42,6 +52,7 @@ export function ensure(role) {
       return;
     }
     recognising = false;
+    if (made.role === "player" && code === NAME_TAKEN) nameRefused = true;
     if (made.role === "mj" && code === REPLACED) app.notify("warning", app.t("live.replaced_refused", { name: e.detail?.name ?? "" }));
     else if (e.detail?.name !== undefined) app.notify("warning", app.t("live.identity_refused", { name: e.detail.name }));
     else app.notify("warning", app.t(`error.${code}`, { op: "", field: "", system: "" }));

@@ -40,7 +40,8 @@ import {
   stunSetting,
   webrtcAvailable,
 } from "../live/rtc.js";
-import { awaitingRecognition, current, ensure, leave, start, watch } from "../live/connect.js";
+import { awaitingRecognition, current, ensure, leave, start, takeNameRefusal, watch } from "../live/connect.js";
+import { forgetInvitation, keepInvitation as keepForThisTab, keptInvitation } from "../live/join-memory.js";
 import { recogniseSection } from "./live-recognise.js";
 import { noteRoute, relayFailureText, relayTag, remoteSection } from "./live-remote.js";
 import { hasTurn } from "../live/ice-servers.js";
@@ -388,6 +389,7 @@ async function readInvitation(app, text) {
     const offer = await readOffer(text);
     join = { status: "name", offer, name: savedName() };
   } catch (error) {
+    forgetInvitation(); // (it cannot serve: a reload does not show it again)
     join = { status: "bad", error: reason(error) };
   }
   app.rerender();
@@ -428,10 +430,13 @@ async function makeAnswer(app) {
     playerLink = link;
     join = { status: "connected", name, link };
     link.addEventListener("close", () => {
-      if (join.link === link) {
-        join = { status: "away", name };
-        app.rerender();
-      }
+      if (join.link !== link) return;
+      // A name refused (taken, or the MJ's « Refuser »): the same invitation answers again
+      // under another name (join-memory.js); any other close is a link away.
+      const taken = takeNameRefusal();
+      join = taken ? { status: "name", offer, name, nameError: t("live.name_again", { name }) } : { status: "away", name };
+      app.rerender();
+      if (taken) document.getElementById("live-name")?.focus();
     }, { once: true });
     announce(link, "player", memberId(), name, memberKey());
     keepMeasuring(app, link);
@@ -521,8 +526,13 @@ function renderJoin(app) {
     // Consumed at once: the invitation leaves the address bar (and the history entry).
     app.params = [];
     history.replaceState(history.state, "", `${location.pathname}${location.search}#/${JOIN_ROUTE}`);
+    keepForThisTab(payload); // (a reload before the name is typed keeps it)
     join = { status: "reading" };
     queueMicrotask(() => readInvitation(app, payload));
+  } else if (join.status === "none" && keptInvitation()) {
+    const kept = keptInvitation();
+    join = { status: "reading" };
+    queueMicrotask(() => readInvitation(app, kept));
   }
   if (!webrtcAvailable()) return html`<h1 tabindex="-1">${t("live.join_title")}</h1>${unsupportedNotice()}`;
   return html`<h1 tabindex="-1">${t("live.join_title")}</h1>
