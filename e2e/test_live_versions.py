@@ -1,7 +1,8 @@
 """Two builds at one live table (static/js/live/versions.js): the same tree served twice, the
 second time as an older Tablée (another build id, an older protocol number), the MJ's laptop on
 the first and Léa's phone on the second. When the link opens, both pages say which device must
-update and how, the phone still gets the table, and nothing closes without a word.
+update and how, the phone still gets the table, and nothing closes without a word. A service-
+worker update published meanwhile waits: the MJ's device asks before reloading mid-table.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def older_site():
     httpd.shutdown()
 
 
-def test_an_older_phone_at_a_newer_mjs_table_is_told_to_update_on_both_screens(devices, site, browser, older_site):
+def test_an_older_phone_at_a_newer_mjs_table_is_told_to_update_on_both_screens(
+        devices, site, browser, older_site, new_version):
     mj = devices(mj=True).page
     phone = Device(browser, older_site, mj=False)
     try:
@@ -76,6 +78,24 @@ def test_an_older_phone_at_a_newer_mjs_table_is_told_to_update_on_both_screens(d
         expect(mj.locator("[data-testid=live-players] li:has-text('Léa')")).to_have_attribute("data-state", "connected")
         assert lea.evaluate("() => import('./static/js/live/versions.js').then(m => m.OURS.build)").startswith("older")
         assert not re.search("older", mj.evaluate("() => import('./static/js/live/versions.js').then(m => m.OURS.build)"))
+
+        # A new version published mid-table: the MJ's device says it waits until the table is
+        # left, and « Mettre à jour maintenant » asks first; declined, nothing reloads.
+        mj.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        new_version("next")
+        mj.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        notice = mj.locator(".notice", has_text="Une nouvelle version de Tablée est prête")
+        expect(notice).to_contain_text("Elle attendra que vous quittiez la table en direct", timeout=60_000)
+        mj.wait_for_function("() => navigator.serviceWorker.getRegistration().then(r => r.waiting !== null)")
+        asked = []
+        mj.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        mj.evaluate("() => { window.__samePage = true; }")
+        notice.get_by_role("button", name="Mettre à jour maintenant").click()
+        expect(notice).to_be_visible()  # (still offered)
+        assert asked and "les liens de la table en direct de cet appareil se coupent" in asked[0]
+        assert mj.evaluate("() => window.__samePage === true")  # no reload
+        assert mj.evaluate("navigator.serviceWorker.getRegistration().then(r => r.waiting !== null)")
+        expect(mj.locator("[data-testid=live-players] li:has-text('Léa')")).to_have_attribute("data-state", "connected")
         phone.check()
     finally:
         phone.context.close()
