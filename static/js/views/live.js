@@ -405,6 +405,7 @@ async function makeAnswer(app) {
     return;
   }
   saveName(name);
+  takeNameRefusal(); // (a refusal heard before this answer is not this answer's)
   const { offer } = join;
   join = { status: "answering", offer, name };
   app.rerender();
