@@ -7,6 +7,7 @@ worker update published meanwhile waits: the MJ's device asks before reloading m
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 
@@ -15,9 +16,8 @@ from playwright.sync_api import expect
 
 from browser_support import Device
 from conftest import BASE, SiteHandler, free_port
+from live_join_by_name import invitation, table
 from serve import make_server
-from test_live_names import invitation
-from test_live_recognise import open_table
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +60,10 @@ def test_an_older_phone_at_a_newer_mjs_table_is_told_to_update_on_both_screens(
     mj = devices(mj=True).page
     phone = Device(browser, older_site, mj=False)
     try:
-        open_table(mj, site)
+        mj.goto(site + "manifest.webmanifest")
+        mj.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(table(), ensure_ascii=False))
+        mj.goto(site + "#/live")
+        expect(mj.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
         lea = phone.page
         # (the MJ's invitation, opened by Léa's phone on its own, older, site)
         lea.goto(invitation(mj).replace(site, older_site + BASE))

@@ -13,10 +13,9 @@ import sys
 
 import pytest
 
-from live_world import harness
+from live_world import HARNESS, harness, phone_table, state
 from node_harness import NODE, ROOT
-from test_live_first_moves_reach_the_referee import fresh_table
-from test_live_session import HARNESS, phone_table, state
+from tablee.api import handle
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
@@ -97,13 +96,22 @@ def test_every_version_sentence_has_its_french_and_english_text():
     assert "Mettez Tablée à jour sur ce téléphone : fermez puis rouvrez la page" in fr["live.version.phone_here"]
 
 
-def test_a_move_with_a_field_the_mjs_build_does_not_know_is_refused_in_words(tmp_path):
+def pointzero_table() -> dict:
+    """A fresh table holding one Point Zéro character, Mira (Mécanique 6)."""
+    doc = handle({"op": "store.new", "name": "Table", "language": "fr"})["document"]
+    mira = handle({"op": "pointzero.character.new", "id": "pz", "name": "Mira"})["character"]
+    mira["skills"] = [{"name": "Mécanique", "level": 6}]
+    doc["characters"] = [mira]
+    return doc
+
+
+def test_a_move_with_a_field_the_mjs_build_does_not_know_is_refused_in_words():
     """A newer phone's Point Zéro test carries a field the referee's schema does not know: the
     MJ's device answers « live.refused.unknown_field » naming it (never a bare request.invalid),
     the MJ's feed says so, and nothing is logged."""
     with harness(HARNESS) as node:
         world = "versions"
-        node("world", world=world, mj=fresh_table(), referee=sys.executable)
+        node("world", world=world, mj=pointzero_table(), referee=sys.executable)
         node("player", world=world, name="lea", doc=phone_table("lea"), called="Léa")
         node("connect", world=world, name="lea", called="Léa")
         node("claim", world=world, name="lea", characters=["pz"])
