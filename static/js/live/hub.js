@@ -5,6 +5,7 @@
 // only that player may see. Methods of Session (session.js), and the pure table helpers they use.
 import { admissionMethods } from "./admission.js";
 import { refusal } from "./sync.js";
+import { versionedAnswer } from "./versions.js";
 import { jsonEqual, writeJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, Y_SAVE_DELAY_MS } from "./ystore.js";
 
@@ -321,7 +322,11 @@ export const hubMethods = {
       // The referee's own failure (not a refusal: those come filtered as answers): its code only,
       // as an error's params may quote the table (py/tablee/referee.py, phone_error).
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
-      if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
+      if (!r.applied) {
+        // (a move's shape refused: in words of versions, when a version explains it)
+        const answer = versionedAnswer(r.answer, this.versions?.get(memberId));
+        return this.note(memberId, member.name, move.op, answer?.error?.code ?? null, answer, drawn);
+      }
       const next = r.document;
       // The session publishes this move itself (below): the app's change is not projected again.
       this.refereeing = true;
