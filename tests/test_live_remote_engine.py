@@ -109,3 +109,14 @@ def test_the_mjs_engine_answers_a_phone_at_its_own_pace_without_slowing_its_move
     node("sleep", ms=1100)
     node("settle", world=world)
     assert node("answers", world=world, name="lea")[slots[2]] == handle({**ODDS, "at_least": 7})
+
+
+def test_a_request_made_while_the_link_is_down_waits_for_it_then_the_mjs_engine_answers(node, world):
+    node("engine", world=world, name="lea", state="loading")
+    node("disconnect", world=world, name="lea")
+    slot = node("call", world=world, name="lea", request=ODDS)
+    node("settle", world=world)
+    assert node("answers", world=world, name="lea")[slot] is None  # (neither engine can answer yet)
+    node("connect", world=world, name="lea", called="Léa")
+    node("settle", world=world)
+    assert node("answers", world=world, name="lea")[slot] == handle(ODDS)

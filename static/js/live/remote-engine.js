@@ -117,8 +117,9 @@ export const memberRelayMethods = {
       this.app.engine.relayed = serves;
       this.app.rerender?.();
     }
-    if (localReady(this.app)) {
-      // (asked there and not answered yet: asked here instead, the engine that answers now)
+    if (localReady(this.app) || !serves) {
+      // (asked there and not answered yet: asked here instead, the engine that answers now, or
+      // again once the link is back)
       for (const resolve of [...this.relayWaiting.values()]) resolve(null);
     }
     for (const resolve of this.engineWaiters.splice(0)) resolve();
@@ -144,8 +145,12 @@ export const memberRelayMethods = {
       if (this.relayServes()) {
         const answer = await this.relayed(request);
         if (answer !== null) return answer.engine;
-        break;
+        // (refused while the link serves: this device's engine; the link gone: wait again)
+        if (this.relayServes()) break;
+        continue;
       }
+      // (an engine that failed to start, and no link: its own failure, as before)
+      if (this.app.engine?.state === "failed") break;
       // (no link yet: whichever comes first, the link or this device's engine)
       await new Promise((resolve) => this.engineWaiters.push(resolve));
     }
