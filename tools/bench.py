@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
 import bench_join  # noqa: E402  (four phones joining one invitation together)
-import bench_live  # noqa: E402  (the live table's sync latency and bytes, issue 15)
+import bench_live  # noqa: E402  (the live table's sync latency and bytes)
 import bench_phone  # noqa: E402  (a phone: CPU 4×, 4G, first and return visits)
 import bench_relay  # noqa: E402  (a phone's first roll at a live table, before its engine is ready)
 import bench_storage  # noqa: E402  (the live table's storage on each device)
