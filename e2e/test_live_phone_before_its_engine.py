@@ -21,7 +21,7 @@ from browser_support import ROOT, wait_saved
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
-from test_live_table import ask_and_confirm, join, seed_table, unicreon
+from live_support import ask_and_confirm, join, seed_table, unicreon
 
 pytestmark = pytest.mark.slow
 

@@ -10,17 +10,25 @@ import sys
 
 import pytest
 
-from live_world import harness
+from live_world import HARNESS, harness, phone_table
 from node_harness import NODE
 from tablee.api import handle
-from test_live_first_moves_reach_the_referee import fresh_table
-from test_live_session import HARNESS, phone_table
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
 ODDS = {"op": "odds", "expr": "2d6", "at_least": 8}
 HERE = {"engine": "this device's"}
 _NAMES = itertools.count()
+
+
+def solene() -> dict:
+    return handle({"op": "unicreon.character.new", "id": "uc", "name": "Solène"})["character"]
+
+
+def mj_table() -> dict:
+    """The MJ's table: Solène (Unicreon), no system state yet."""
+    doc = handle({"op": "store.new", "name": "Soirée", "language": "fr"})["document"]
+    return {**doc, "characters": [solene()]}
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +41,7 @@ def node():
 def world(node):
     """Léa's phone, joined and playing Solène (Unicreon), its engine still loading."""
     name = f"relay{next(_NAMES)}"
-    node("world", world=name, mj=fresh_table(), referee=sys.executable)
+    node("world", world=name, mj=mj_table(), referee=sys.executable)
     node("player", world=name, name="lea", doc=phone_table("lea"), called="Léa")
     node("connect", world=name, name="lea", called="Léa")
     node("claim", world=name, name="lea", characters=["uc"])
@@ -54,7 +62,7 @@ def test_until_its_engine_is_ready_a_phone_gets_the_mjs_answers_and_then_its_own
     assert node("engine", world=world, name="lea", state="loading") == {"relayed": True}
     # what needs no table: the MJ's engine answers it, exactly as an engine does
     assert ask(node, world, ODDS) == handle(ODDS)
-    check = ask(node, world, {"op": "unicreon.character.check", "character": fresh_table()["characters"][4]})
+    check = ask(node, world, {"op": "unicreon.character.check", "character": solene()})
     assert "problems" in check, check
     # a move still goes to the referee, which rolls and logs it on the MJ's device
     roll = ask(node, world, {"op": "unicreon.test", "character": {"id": "uc"},
