@@ -176,6 +176,7 @@ export class Session extends EventTarget {
       // « Annuler » on a phone is a move: the MJ's device undoes this player's last change, or
       // says why not (app.js undoEntry asks here first).
       app.liveUndo = () => this.undo();
+      this.watchEngine(); // (the MJ's engine answers for this one while it starts: remote-engine.js)
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
       setPrivateReader(() => this.privateContent());
     }
@@ -434,6 +435,7 @@ export class Session extends EventTarget {
       this.save();
     }
     if (this.localCall) {
+      this.stopEngine();
       this.app.call = this.localCall;
       this.app.addLog = this.localAddLog;
       delete this.app.callHere;
