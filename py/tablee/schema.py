@@ -184,7 +184,8 @@ def _unknown_keys(definition: Any, value: dict[str, Any]) -> list[str]:
     """The keys of ``value`` that the object schema ``definition`` neither names nor matches."""
     if not isinstance(definition, dict):
         return []
-    names = definition.get("properties") if isinstance(definition.get("properties"), dict) else {}
+    named = definition.get("properties")
+    names = named if isinstance(named, dict) else {}
     patterns = [p for p in (definition.get("patternProperties") or {}) if isinstance(p, str)]
     return [k for k in value if isinstance(k, str) and k not in names
             and not any(re.search(p, k) for p in patterns)]
