@@ -71,7 +71,8 @@ def test_system_op_lays_out_flags_takes_may_and_seed_in_order(table):
     declare = SystemOps("theorem", state=STATE, character=CHAR)
     declare("x.roll", state=True, character=True, takes={"a": text(3)}, may={"b": integer(0, 2)}, seed=True,
             summary="s")(_handler)
-    op = table["theorem.x.roll"]
+    op = declare.ops["theorem.x.roll"]
+    assert table == {}  # declared in the system's table; installed when the system loads
     assert (op.system, op.summary, op.handler) == ("theorem", "s", _handler)
     assert list(op.schema["properties"]) == ["op", "state", "character", "a", "b", "seed"]
     assert op.schema["required"] == ["op", "state", "character", "a", "seed"]
@@ -83,8 +84,9 @@ def test_system_op_lays_out_flags_takes_may_and_seed_in_order(table):
 
 
 def test_system_op_without_fields_takes_the_op_alone(table):
-    SystemOps("pointzero")("rules", summary="tables")(_handler)
-    schema = table["pointzero.rules"].schema
+    declare = SystemOps("pointzero")
+    declare("rules", summary="tables")(_handler)
+    schema = declare.ops["pointzero.rules"].schema
     assert schema["properties"] == {"op": {"const": "pointzero.rules"}} and schema["required"] == ["op"]
 
 
@@ -93,16 +95,16 @@ def test_system_op_shared_request_gives_the_roll_the_odds_fields_and_a_seed(tabl
     shared = {"state": True, "takes": {"cid": text(9)}, "may": {"aim": {"type": "boolean"}}}
     declare("escape.odds", **shared, summary="odds")(_handler)
     declare("escape", **shared, seed=True, summary="roll")(_handler)
-    odds, roll = table["unicreon.escape.odds"].schema, table["unicreon.escape"].schema
+    odds, roll = declare.ops["unicreon.escape.odds"].schema, declare.ops["unicreon.escape"].schema
     assert {k: v for k, v in roll["properties"].items() if k not in ("op", "seed")} == {
         k: v for k, v in odds["properties"].items() if k != "op"}
     assert roll["required"][1:] == [*odds["required"][1:], "seed"]
 
 
 def test_system_op_general_form_is_op_as_written(table):
-    SystemOps("versality", state=STATE)("t", properties={"state": STATE, "c": text(2)}, required=("c",),
-                                          summary="s")(_handler)
-    schema = table["versality.t"].schema
+    declare = SystemOps("versality", state=STATE)
+    declare("t", properties={"state": STATE, "c": text(2)}, required=("c",), summary="s")(_handler)
+    schema = declare.ops["versality.t"].schema
     assert list(schema["properties"]) == ["op", "state", "c"] and schema["required"] == ["op", "c"]
 
 
