@@ -16,7 +16,7 @@ JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 XDIST = $(if $(filter 1,$(JOBS)),-p no:xdist,-n $(JOBS) --dist worksteal)
 BENCH_ARGS ?=
 
-.PHONY: serve test test-fast setup system-deps browser unit e2e lint bench clean
+.PHONY: serve test test-fast setup system-deps browser unit e2e lint bench clean durations
 
 serve: setup
 	$(PYTHON) tools/serve.py --port $(PORT)
@@ -49,6 +49,11 @@ unit: $(VENV)/.installed
 
 e2e: setup $(VENV)/.installed browser
 	$(VPY) -m pytest $(XDIST) e2e $(PYTEST_ARGS)
+
+# After a whole `make test`: e2e/durations.json, the longest-first order a fresh clone (CI) starts
+# from, written again from the durations that run measured (tools/durations.py).
+durations:
+	$(VPY) tools/durations.py
 
 lint: $(VENV)/.installed
 	$(VPY) -m ruff check py tests e2e tools conftest.py
