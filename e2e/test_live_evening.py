@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import no_horizontal_scroll
-from test_live_names import answer, invitation, table
+from live_join_by_name import answer, invitation, table
 
 pytestmark = pytest.mark.slow
 

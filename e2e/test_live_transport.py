@@ -15,46 +15,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, no_horizontal_scroll
+from browser_support import no_horizontal_scroll
+from live_support import accept, answer_invitation, axe_clean, open_invitation
 
 pytestmark = pytest.mark.slow
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 RTC = "./static/js/live/rtc.js"
-
-
-def axe_clean(page) -> None:
-    page.evaluate(AXE.read_text(encoding="utf-8"))
-    bad = page.evaluate(
-        """() => axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)})))"""
-    )
-    assert bad == []
-
-
-def open_invitation(mj, site: str) -> str:
-    mj.goto(site + "#/live")
-    expect(mj.get_by_role("heading", name="Table en direct", level=1)).to_be_visible()
-    mj.click("#live-open")
-    expect(mj.locator("#live-offer")).to_have_value(re.compile(r"#/join/T\.[A-Za-z0-9_-]+$"))
-    return mj.locator("#live-offer").input_value()
-
-
-def answer_invitation(player, url: str, name: str) -> str:
-    player.goto(url)
-    expect(player.locator("#live-name")).to_be_visible()
-    # The invitation left the address bar at once (as share links do).
-    assert player.url.endswith("#/join")
-    player.fill("#live-name", name)
-    player.click("#live-join")
-    expect(player.locator("#live-answer-text")).to_have_value(re.compile(r"^T\.[A-Za-z0-9_-]{100,}$"))
-    return player.locator("#live-answer-text").input_value()
-
-
-def accept(mj, answer: str) -> None:
-    mj.fill("#live-answer", answer)
-    mj.click("#live-accept")
 
 
 def test_a_player_joins_messages_flow_both_ways_and_leaving_shows_away(devices, site):

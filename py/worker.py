@@ -13,7 +13,7 @@ before this file runs, holds what answers the first requests (``tablee.api`` and
 answers for ``store.limits`` and ``describe``); ``tablee-lib.zip`` (the systems, the kernel,
 icepool, fastjsonschema) is copied beside it and unpacked by :class:`Library` on the first
 import the first archive cannot answer, so the engine is ready without unpacking 130 files it
-may not need yet (issue 14).
+may not need yet.
 """
 
 import importlib

@@ -1,4 +1,4 @@
-// The evening's states in the live layer, run in Node by tests/test_live_evening.py: the MJ's
+// The evening's states in the live layer, run in Node by tests/test_live_closing_and_lost_links.py: the MJ's
 // closing reaches every phone as a message before its link closes (sync.js Hub.farewell), and a
 // link whose connection is lost for a while says so and comes back by itself, or closes after
 // its grace (link.js RtcLink). Prints one JSON object of outcomes.

@@ -1,4 +1,4 @@
-// The live table's connections (issue 15): one WebRTC data channel per player, with no server.
+// The live table's connections: one WebRTC data channel per player, with no server.
 //
 // Signalling is done by hand: the MJ's device makes an offer, shown as a QR code of a join link
 // (`#/join/<offer>`) and as a text to copy; the player's phone answers with a text (and a QR

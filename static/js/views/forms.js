@@ -1,4 +1,4 @@
-// Forms that speak when it helps (issue 13: "a new sheet opens with six « Ce champ est
+// Forms that speak when it helps ("a new sheet opens with six « Ce champ est
 // obligatoire » errors before anything is typed"). The engine's check stays the source of
 // truth for what is wrong (its `problems` list); this module only decides which of those
 // problems are shown, and keeps what a person is typing as a preview until the field commits.
@@ -137,7 +137,7 @@ export function focusFirstInvalid(root = null) {
 /** Why an engine-backed button is disabled: the engine still starting, or an action under
  * way (null when neither). Give it to ui.disabledWhy with the page's own reasons first. */
 export function engineWhy(app, busy = false) {
-  if (app.engine.state !== "ready") return t("forms.engine_wait");
+  if (!app.engineAnswers()) return t("forms.engine_wait");
   return busy ? t("forms.busy") : null;
 }
 

@@ -1,4 +1,4 @@
-// The live table's pages (issue 15): `#/live`, where the MJ opens the table to the players, and
+// The live table's pages: `#/live`, where the MJ opens the table to the players, and
 // `#/join/<offer>`, where a player's phone (its camera app opening the QR code's link is enough)
 // answers the MJ's invitation.
 //

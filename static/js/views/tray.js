@@ -99,20 +99,20 @@ async function roll(app, event) {
 }
 
 /** A preset die: its expression goes in the field (its odds follow) and, once the engine is
- * up, it is rolled at once (issue 13: "a preset button rolls at once"). Before the engine is
+ * up, it is rolled at once ("a preset button rolls at once"). Before the engine is
  * ready it only fills the field, as the roll button says why it waits. */
 function quickRoll(app, expr) {
   clearTimeout(debounce);
   state.expr = expr;
   refreshOdds(app);
-  if (app.engine.state === "ready") roll(app);
+  if (app.engineAnswers()) roll(app);
   else app.rerender();
 }
 
 let started = false;
 
 export function render(app) {
-  const ready = app.engine.state === "ready";
+  const ready = app.engineAnswers();
   if (ready && !started) {
     started = true;
     refreshOdds(app);
