@@ -148,10 +148,28 @@ def log(msg: str) -> None:
     print(f"[vendor] {msg}", flush=True)
 
 
+def installed_as_locked() -> bool:
+    """Whether node_modules/ holds what package-lock.json pins: every package npm installed
+    (node_modules/.package-lock.json) at its locked version and every locked package that is
+    not optional installed. Read from the files' content, not their dates: a fresh checkout's
+    lock file is newer than any install, though it pins the same packages."""
+    try:
+        locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+        installed = json.loads((NODE / ".package-lock.json").read_text())["packages"]
+    except (OSError, ValueError, KeyError):
+        return False
+    wanted = {k: v for k, v in locked.items() if k.startswith("node_modules/")}
+    return all(wanted.get(k, {}).get("version") == v.get("version") for k, v in installed.items()) and all(
+        k in installed for k, v in wanted.items() if not v.get("optional"))
+
+
 def npm_ci() -> None:
-    lock = ROOT / "package-lock.json"
-    stamp = NODE / ".package-lock.json"
-    if stamp.exists() and stamp.stat().st_mtime >= lock.stat().st_mtime:
+    if installed_as_locked():
+        return
+    if NODE.is_symlink():
+        # npm ci empties node_modules/ through the link: the install others share would be gone
+        log(f"node_modules/ is a link to {os.readlink(NODE)} and differs from package-lock.json:"
+            " run `npm ci` there, not through the link")
         return
     if shutil.which("npm") is None:
         sys.exit("[vendor] npm is missing: install Node.js (Debian: apt-get install nodejs npm)")
