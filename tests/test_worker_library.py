@@ -2,7 +2,7 @@
 unpacked, and the rest of the package is unpacked on the first import that needs it.
 
 The layout is the worker's (tools/vendor.py's split of the package between tablee.zip and
-tablee-lib.zip, the library copied beside the package as pyscript.toml's [files] says), built
+tablee-lib.zip.xz, the library copied beside the package as pyscript.toml's [files] says), built
 from the sources: the archives hold Pyodide's bytecode, which CPython cannot run
 (tests/test_site.py checks that bytecode against these very sources).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import shutil
 import subprocess
 import sys
@@ -31,7 +32,7 @@ try:
 except ImportError:
     pass
 def state():
-    return {"library_left": os.path.exists("tablee-lib.zip"), "icepool_dir": os.path.isdir("icepool"),
+    return {"library_left": os.path.exists("tablee-lib.zip.xz"), "icepool_dir": os.path.isdir("icepool"),
             "systems": sorted(m for m in sys.modules if m.startswith("tablee.systems.")),
             "finders": [type(f).__name__ for f in sys.meta_path]}
 out = [{"step": "start", **state()}]
@@ -62,7 +63,7 @@ def worker_dir(tmp_path_factory) -> Path:
     with zipfile.ZipFile(buffer, "w") as z:
         for name, data in lib.items():
             z.writestr(name, data)
-    (dest / "tablee-lib.zip").write_bytes(buffer.getvalue())
+    (dest / "tablee-lib.zip.xz").write_bytes(lzma.compress(buffer.getvalue()))
     shutil.copy(ROOT / "py/worker.py", dest / "worker.py")
     return dest
 
