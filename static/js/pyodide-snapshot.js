@@ -297,6 +297,10 @@ function storeWhenReady(store) {
 export async function loadPyodide(options = {}) {
   performance.mark("tablee-interpreter-start");
   progress("interpreter");
+  // Pyodide's Emscripten module (1.25 MB of JavaScript to fetch and compile) is imported now,
+  // while the snapshot's key and bytes are read: the restore, or Pyodide's own start, then
+  // finds it loaded (one module map: the same URL is imported once).
+  import(`${INDEX_URL}pyodide.asm.mjs`).catch(() => {}); // (a failure is Pyodide's to report)
   const base = { ...options, indexURL: INDEX_URL, stdLibURL: STDLIB_URL };
   // A second try after a start that hung: no snapshot read, none made.
   if (PLAIN) return mark(await loadPlain(base), "plain", 0);
