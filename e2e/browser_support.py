@@ -15,7 +15,9 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_TIMEOUT_MS = 120_000
+# How long a test waits for the engine: static/js/engine.js's STALL_MS (60 s of silence, then a
+# second start without the snapshot) and that second start, on a loaded machine.
+ENGINE_TIMEOUT_MS = 150_000
 
 CONSOLE: list[str] = []
 
@@ -101,12 +103,36 @@ addEventListener('securitypolicyviolation', (e) => {
 """
 
 
+# Where an engine start stood when a test gave up waiting for it: the engine's state (a start
+# that stalled for static/js/engine.js's STALL_MS is retried without the snapshot, "retrying"),
+# the progress bar's step, and the engine files still loading. A start that never ended on a
+# machine no one watched then says whether it hung, and where.
+ENGINE_WHERE = """() => {
+  const html = document.documentElement;
+  const bar = document.querySelector('[data-testid=engine-progress]');
+  const files = performance.getEntriesByType('resource')
+    .filter((e) => /vendor|py\\/|worker/.test(e.name))
+    .map((e) => `${e.name.split('/').slice(-2).join('/')} ${Math.round(e.startTime)}+${Math.round(e.duration)}ms`);
+  return `engine=${html.dataset.engine ?? 'unset'} step=${bar?.dataset.step ?? '-'} ${bar?.dataset.percent ?? '-'}% `
+    + `page=${Math.round(performance.now())}ms sw=${navigator.serviceWorker?.controller ? 'controls' : 'none'}; `
+    + `engine files: ${files.slice(-12).join(', ')}`;
+}"""
+
+
 def wait_engine(page, state: str = "ready") -> None:
-    page.wait_for_function(
-        "s => document.documentElement.dataset.engine === s || document.documentElement.dataset.engine === 'failed'",
-        arg=state,
-        timeout=ENGINE_TIMEOUT_MS,
-    )
+    try:
+        page.wait_for_function(
+            "s => document.documentElement.dataset.engine === s || document.documentElement.dataset.engine === 'failed'",
+            arg=state,
+            timeout=ENGINE_TIMEOUT_MS,
+        )
+    except Exception as error:
+        try:
+            where = page.evaluate(ENGINE_WHERE)
+        except Exception as unreadable:  # a page that does not answer at all: say that
+            where = f"page unreadable: {str(unreadable).splitlines()[0][:200]}"
+        raise AssertionError(f"engine not {state} after {ENGINE_TIMEOUT_MS} ms: {where}; console:\n"
+                             + "\n".join(CONSOLE[-30:])) from error
     engine = page.evaluate("document.documentElement.dataset.engine")
     assert engine == state, "engine " + engine + "; console:\n" + "\n".join(CONSOLE[-30:])
 

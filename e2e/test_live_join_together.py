@@ -91,7 +91,7 @@ def test_an_invitation_no_longer_served_is_said_in_words_on_both_screens(devices
     # the invitation on the MJ's screen now, without blaming the Wi-Fi (ICE gives up by itself).
     state = phone.locator("[data-testid=live-join-state]")
     expect(state).to_have_attribute("data-state", "unanswered", timeout=60_000)
-    expect(state).to_contain_text("ouvrez celle qui est à l'écran du MJ maintenant")
+    expect(state).to_contain_text("ouvrez celle qui est à son écran maintenant")
     expect(state).not_to_contain_text(WIFI)
     # The one on screen now works from the same page.
     phone.fill("#live-invitation", now)

@@ -488,7 +488,9 @@ def test_a_learning_roll_and_a_health_roll_from_the_phones(devices, site):
     lea.click("#sj-l-roll")
     result = lea.locator("[data-testid=sj-l-result]")
     expect(result).to_be_visible()
-    learned = wait_saved(mj, "d => d.characters[0].progress.length === 1 && d.log.some(e => e.label)")
+    # The page names the entry once the roll is answered (member.js addLog: a live.log.label after
+    # the move), so the saved table is read once it holds that name, not the op's own.
+    learned = wait_saved(mj, "d => d.characters[0].progress.length === 1 && d.log.some(e => e.label === 'Apprentissage\u00a0: Lire / écrire')")
     [seed] = feed_seeds(mj, "systmj.learning.roll")
     same = h({"op": "systmj.learning.roll", "score": 30, "intelligence": 60, "personnalite": 40, "da": 1, "gain": "1d4",
               "subject": {"character": "s-ana", "target": "skill", "key": "lire_ecrire", "session": 2},
