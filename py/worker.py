@@ -21,6 +21,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import io
+import json
 import lzma
 import os
 import sys
@@ -34,13 +35,20 @@ class Library(importlib.abc.MetaPathFinder):
     to the package, once, then lets the path finder look again. The archive is an xz-compressed
     zip (tools/vendor.py LIB_PACKED), decompressed in memory on first need."""
 
-    def __init__(self, archive: str, into: str = ".") -> None:
+    def __init__(self, archive: str, into: str = ".", names: str = "tablee-lib.names.json") -> None:
         self.archive = archive
+        self.names = names
         self.into = into
         self.tops: set[str] | None = None  # the archive's top-level names, read on first need
         self.zip: bytes | None = None  # the decompressed zip, from first need until unpacked
 
     def holds(self, name: str) -> bool:
+        if self.tops is None:
+            try:  # (the names tools/vendor.py wrote beside the first archive's modules: no decompression)
+                with open(self.names) as names:
+                    self.tops = set(json.load(names))
+            except (OSError, ValueError):
+                self.tops = None
         if self.tops is None:
             try:
                 with open(self.archive, "rb") as packed:
@@ -55,6 +63,9 @@ class Library(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if not self.holds(name):
             return None
+        if self.zip is None:
+            with open(self.archive, "rb") as packed:
+                self.zip = lzma.decompress(packed.read())
         with zipfile.ZipFile(io.BytesIO(self.zip)) as library:
             library.extractall(self.into)
         self.zip = None

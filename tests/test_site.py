@@ -72,6 +72,9 @@ def test_archives_hold_exactly_the_sources_bytecode_the_wheels_and_the_answers(a
     sources = vendor.archive_entries(wheels, answers=dict.fromkeys(answers.OPS, b""))
     first = {name: archive.read(name) for name in archive.namelist()}
     rest = {name: library.read(name) for name in library.namelist()}
+    # (the first archive names the library's top-level packages, for py/worker.py's finder)
+    tops = json.loads(first.pop(vendor.LIBRARY_NAMES))
+    assert tops == sorted({n.split("/")[0].removesuffix(".pyc") for n in rest}) and "icepool" in tops
     assert not set(first) & set(rest)
     stored = first | rest
     expected = sorted(n + "c" if n.endswith(".py") else n for n in sources)

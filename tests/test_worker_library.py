@@ -34,7 +34,8 @@ except ImportError:
 def state():
     return {"library_left": os.path.exists("tablee-lib.zip.xz"), "icepool_dir": os.path.isdir("icepool"),
             "systems": sorted(m for m in sys.modules if m.startswith("tablee.systems.")),
-            "finders": [type(f).__name__ for f in sys.meta_path]}
+            "finders": [type(f).__name__ for f in sys.meta_path],
+            "decompressed": any(getattr(f, "zip", None) is not None for f in sys.meta_path)}
 out = [{"step": "start", **state()}]
 for line in sys.stdin:
     request = json.loads(line)
@@ -91,6 +92,8 @@ def test_ready_with_the_first_archive_then_the_library_on_first_need(worker_dir)
     for step in ("start", "store.limits", "describe"):
         assert by[step]["library_left"] is True and by[step]["icepool_dir"] is False, by[step]
         assert by[step]["finders"][-1] == "Library"
+        # (a miss is answered from the names beside the first archive: nothing decompressed)
+        assert by[step]["decompressed"] is False, by[step]
     assert by["store.limits"]["error"] is None and by["describe"]["error"] is None
     # The first system op unpacks it (once: the finder leaves), and everything answers.
     unicreon = by["unicreon.test"]

@@ -513,10 +513,19 @@ def boot_names(entries: dict[str, bytes], modules: list[str]) -> set[str]:
     return names
 
 
+#: In the first archive: the library archive's top-level names (a JSON list), which py/worker.py's
+#: Library finder reads to know whether a missing module is the library's without decompressing it.
+LIBRARY_NAMES = "tablee-lib.names.json"
+
+
 def split_entries(entries: dict[str, bytes], modules: list[str]) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    """(first archive, library archive) of ``entries``."""
+    """(first archive, library archive) of ``entries``; the first also names the library's
+    top-level packages and modules (LIBRARY_NAMES)."""
     boot = boot_names(entries, modules)
-    return ({n: d for n, d in entries.items() if n in boot}, {n: d for n, d in entries.items() if n not in boot})
+    lib = {n: d for n, d in entries.items() if n not in boot}
+    tops = sorted({n.split("/")[0].removesuffix(".pyc").removesuffix(".py") for n in lib})
+    first = {n: d for n, d in entries.items() if n in boot} | {LIBRARY_NAMES: json.dumps(tops).encode()}
+    return first, lib
 
 
 def write_archive(wheels: list[Path]) -> None:
