@@ -15,6 +15,10 @@ PYTEST_ARGS ?=
 JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 XDIST = $(if $(filter 1,$(JOBS)),-p no:xdist,-n $(JOBS) --dist worksteal)
 BENCH_ARGS ?=
+# ESLint (eslint.config.mjs) on the project's own JavaScript: the app, the service worker, the
+# Node scripts of the tests and tools. npm ci (tools/vendor.py, or the rule below) installs it
+# with the other devDependencies pinned in package-lock.json.
+ESLINT_PATHS := static/js sw.js tests tools e2e eslint.config.mjs
 
 .PHONY: serve test test-fast setup system-deps browser unit e2e lint bench clean
 
@@ -36,12 +40,10 @@ $(VENV)/.installed: requirements-test.txt requirements-runtime.txt
 browser: $(VENV)/.installed
 	@bash tools/browser.sh $(VPY)
 
-test: setup $(VENV)/.installed browser
-	$(VPY) -m ruff check py tests e2e tools conftest.py
+test: setup $(VENV)/.installed browser lint
 	$(VPY) -m pytest $(XDIST) tests e2e $(PYTEST_ARGS)
 
-test-fast: setup $(VENV)/.installed browser
-	$(VPY) -m ruff check py tests e2e tools conftest.py
+test-fast: setup $(VENV)/.installed browser lint
 	$(VPY) -m pytest $(XDIST) -m "journey or not (slow or browser)" tests e2e $(PYTEST_ARGS)
 
 unit: $(VENV)/.installed
@@ -50,8 +52,14 @@ unit: $(VENV)/.installed
 e2e: setup $(VENV)/.installed browser
 	$(VPY) -m pytest $(XDIST) e2e $(PYTEST_ARGS)
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed node_modules/.package-lock.json
 	$(VPY) -m ruff check py tests e2e tools conftest.py
+	node_modules/.bin/eslint $(ESLINT_PATHS)
+
+# npm writes node_modules/.package-lock.json at each install: newer than the lock file when
+# node_modules holds what the lock file pins (tools/vendor.py reads the same stamp).
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
 
 # make bench BENCH_ARGS="--readme"  also rewrites README.md's Performance figures (Chromium);
 # tools/bench_engines.py then gives engine ready cold and warm in Firefox and WebKitGTK.

@@ -9,7 +9,6 @@
 // The engine's memory snapshot (static/js/pyodide-snapshot.js) has its own cache: kept across
 // a first install, deleted when an update replaces an older version (it was made by that
 // version; the next start makes the new version's).
-/* global self, caches */
 
 importScripts("./static/vendor/precache.js");
 

@@ -366,3 +366,51 @@ class Device:
         assert not self.errors, f"uncaught page errors: {self.errors}"
         assert not self.csp, f"Content-Security-Policy violations: {self.csp}"
 
+
+#: The enabled buttons (page coordinates of their boxes) that the undo notice's box overlaps.
+COVERED_JS = """() => {
+  const bar = document.querySelector('[data-testid=undo-toast]');
+  if (!bar) return null;
+  const n = bar.getBoundingClientRect();
+  return [...document.querySelectorAll('button, [role=button], summary')]
+    .filter((b) => !bar.contains(b) && !b.disabled && b.getClientRects().length)
+    .map((b) => [b, b.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && r.height > 0 && r.top < n.bottom && r.bottom > n.top && r.left < n.right && r.right > n.left)
+    .map(([b, r]) => `${b.id || b.textContent.trim().slice(0, 30)} ${Math.round(r.top)}-${Math.round(r.bottom)} under ${Math.round(n.top)}`);
+}"""
+
+
+def covered_buttons(page) -> list[str]:
+    return page.evaluate(COVERED_JS) or []
+
+
+def no_button_covered(page) -> None:
+    """Once the page is at rest (a result brought into view scrolls it), no enabled button is
+    under the undo notice."""
+    try:
+        page.wait_for_function(f"() => {{ const c = ({COVERED_JS})(); return c !== null && c.length === 0; }}", timeout=10_000)
+    except Exception:
+        assert covered_buttons(page) == []
+        raise
+
+
+def seed(app_with, characters: list[dict], systems: dict | None = None):
+    """The app opened on a new table holding these characters and system states (one engine boot)."""
+    return app_with(new_table(characters, systems))
+
+
+def force_next_seed(page, value: int) -> None:
+    """The next roll's seed is ``value``: storage.newSeed reads two words of
+    crypto.getRandomValues (high 21 bits, low 32); the next such call gets them, then the
+    browser's own generator is back. The app's ids (storage.newId) read the same two words, and
+    the write of a change makes some (its revision, its undo entry): the hook is set once every
+    change is saved, or a late write of the change before (under load) took the seed."""
+    page.evaluate(
+        """async v => { const { app } = await import('./static/js/app.js'); await app.saved();
+          const own = crypto.getRandomValues.bind(crypto);
+          crypto.getRandomValues = (a) => {
+            if (a instanceof Uint32Array && a.length === 2) {
+              a[0] = Math.floor(v / 2 ** 32); a[1] = v % 2 ** 32; crypto.getRandomValues = own; return a; }
+            return own(a); }; }""",
+        value,
+    )

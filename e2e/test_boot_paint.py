@@ -1,4 +1,4 @@
-"""Issue 14, the page's side of boot: the saved table is painted before any runtime code.
+"""The page's side of boot: the saved table is painted before any runtime code.
 
 With a large saved table (50 characters, a 1000-entry log, in the store's real shapes) and
 every request for PyScript's or Pyodide's files held back, the log and the character list
@@ -124,7 +124,7 @@ def test_a_first_visit_paints_before_it_asks_for_the_app(page, site, guarded):
     before = sorted(name.rsplit("/tablee/", 1)[-1] for name, start in found["fetched"] if start < found["fcp"])
     assert not [n for n in before if n.endswith((".js", ".mjs", ".json"))], before
     after = {name.rsplit("/tablee/", 1)[-1] for name, start in found["fetched"] if start >= found["fcp"]}
-    assert {"static/js/app.js", "static/i18n/fr/core.json", "static/js/engine.js"} <= after, after
+    assert {"static/js/main.js", "static/js/app.js", "static/i18n/fr/core.json", "static/js/engine.js"} <= after, after
 
 
 def test_the_runtime_core_throws_no_error_while_it_starts(page, site, guarded):
@@ -189,16 +189,16 @@ def test_index_modulepreloads_the_shell_graph_and_nothing_else():
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
     graph = static_graph()
-    assert graph[0] == "static/js/app.js" and "static/vendor/lit-html/lit-html.js" in graph
+    assert graph[0] == "static/js/main.js" and "static/vendor/lit-html/lit-html.js" in graph
     assert len(preloads) == len(set(preloads))
     # The runtime is never preloaded: it starts after the first paint.
     assert not [p for p in preloads if "pyscript" in p or "pyodide" in p]
-    assert sorted(preloads) == sorted(graph[1:]), "index.html's modulepreload list is not app.js's static graph"
+    assert sorted(preloads) == sorted(graph[1:]), "index.html's modulepreload list is not main.js's static graph"
     assert index_with_preloads(html) == html, "index.html is stale: run python3 tools/vendor.py"
     # The module, the preloads and the shell's texts sit in the template copied in after the
     # first paint: outside it, the head asks for nothing a first paint does not need.
     template = re.search(r'<template id="boot-load">(.*?)</template>', html, re.S).group(1)
-    assert '<script type="module" src="static/js/app.js"></script>' in template
+    assert '<script type="module" src="static/js/main.js"></script>' in template
     assert all(f'href="{p}"' in template for p in preloads)
     outside = html.replace(template, "")
     assert re.findall(r'<(?:link|script)[^>]*\b(?:href|src)="([^"]+)"', outside) == [

@@ -1,4 +1,4 @@
-"""Issue 13, combat and MJ screens, at 360 px and 1280 px: a Unicreon passe d'armes played with
+"""Combat and MJ screens, at 360 px and 1280 px: a Unicreon passe d'armes played with
 forced seeds (found with the rules package itself: seed 5 is a parry, seed 0 a hit for 2 PV)
 whose successful defence is never shown in the failure colour and whose damage line says
 "−2 PV → 10 PV restants sur 12"; the weapon the character holds chosen by default (not the first
@@ -16,11 +16,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from browser_support import (
+    force_next_seed,
     goto_route,
-    new_table,
     no_horizontal_scroll,
     put_table,
     saved_document,
+    seed,
     wait_saved,
 )
 from browser_support import versality_character as vs_character
@@ -62,28 +63,6 @@ def duel(bea: dict) -> tuple[dict, str, str]:
     pc, foe = (c["cid"] for c in state["combatants"])
     state = cb.engage(cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1]), pc, foe)
     return cb.next_turn(cb.next_turn(state)), pc, foe
-
-
-def seed(app_with, characters: list[dict], systems: dict | None = None):
-    """The app opened on a new table holding these characters and system states (one engine boot)."""
-    return app_with(new_table(characters, systems))
-
-
-def force_next_seed(page, value: int) -> None:
-    """The next roll's seed is ``value``: storage.newSeed reads two words of
-    crypto.getRandomValues (high 21 bits, low 32); the next such call gets them, then the
-    browser's own generator is back. The app's ids (storage.newId) read the same two words, and
-    the write of a change makes some (its revision, its undo entry): the hook is set once every
-    change is saved, or a late write of the change before (under load) took the seed."""
-    page.evaluate(
-        """async v => { const { app } = await import('./static/js/app.js'); await app.saved();
-          const own = crypto.getRandomValues.bind(crypto);
-          crypto.getRandomValues = (a) => {
-            if (a instanceof Uint32Array && a.length === 2) {
-              a[0] = Math.floor(v / 2 ** 32); a[1] = v % 2 ** 32; crypto.getRandomValues = own; return a; }
-            return own(a); }; }""",
-        value,
-    )
 
 
 def described_by(page, selector: str) -> str:

@@ -1,4 +1,4 @@
-"""Issue 7, "a saved table is never lost", in Chromium: each reproduction of the issue (writes
+"""A saved table is never lost, in Chromium: each way it was lost, reproduced (writes
 the loader refused, backups that were not there, two tabs, ids that broke pages, a stack of
 save notices), the "à réparer" area, two tabs alternating 20 changes, and a render fuzz of
 documents the loader accepts (every route, no page error)."""
@@ -65,7 +65,7 @@ def free_storage(page) -> None:
 
 
 def roll(page, expr: str = "2d6") -> None:
-    if "#/tray" not in page.url:  # the site lands on the home page (issue 13)
+    if "#/tray" not in page.url:  # the site lands on the home page
         go(page, "#/tray")
     page.fill("#dice-expr", expr)
     page.click("#roll-button")

@@ -1,4 +1,4 @@
-"""Dice and card faces (issue 13, "Look and feel") in a real browser at 360 px and 1280 px.
+"""Dice and card faces ("Look and feel") in a real browser at 360 px and 1280 px.
 
 Dice: a d6 shows its pips (counted as elements, each die's count equal to the value the log
 holds, itself replayed from its seed by the Python rules), a d66 is a dark tens die and a light
@@ -19,6 +19,7 @@ from browser_support import (
     new_table,
     no_horizontal_scroll,
     saved_document,
+    versality_character,
     wait_engine,
     wait_log,
     wait_saved,
@@ -26,7 +27,6 @@ from browser_support import (
 )
 from tablee.api import handle
 from tablee.systems.theorem.data import ARCANA
-from test_versality import character as versality_character
 
 WIDTHS = [360, 1280]
 LADDER = {

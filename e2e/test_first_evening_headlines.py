@@ -19,6 +19,7 @@ from fractions import Fraction
 from playwright.sync_api import expect
 
 from browser_support import goto_route, new_table, no_horizontal_scroll, ok, versality_character
+from first_evening_support import systmj_character, theorem_table
 from tablee.systems.systmj.data import MODIFIERS as SJ_MODIFIERS
 
 # The fractions a page shows: the headline's and every distribution table's rows (in order).
@@ -34,14 +35,6 @@ def page_fractions(page, headline: str | None, table: str) -> dict:
 
 def fractions(values) -> list[Fraction]:
     return [Fraction(v) for v in values]
-
-
-# ------------------------------------------------------------------ SYSTMJ
-def systmj_character() -> dict:
-    c = ok({"op": "systmj.character.new", "id": "sj-ada", "name": "Ada"})["character"]
-    c["skills"]["detection"] = 47
-    c["attributes"]["agilite"] = 35
-    return c
 
 
 def test_systmj_headline_and_outcome_table_agree_with_the_engine_for_each_bonus(app_with):
@@ -110,15 +103,6 @@ def test_versality_inline_odds_and_outcome_table_agree_with_the_engine_with_forc
             ".map(r => r.dataset.p)) === JSON.stringify(w)", arg=want)
         assert sum(fractions(want)) == 1
     no_horizontal_scroll(app)
-
-
-# ------------------------------------------------------------------ Théorem
-def theorem_table() -> tuple[dict, dict]:
-    josh = ok({"op": "theorem.character.new", "id": "th-josh", "name": "Joshua"})["character"]
-    josh["spheres"] = {"animalite": 4, "humanite": 2, "divinite": 3}
-    josh["skills"] = [{"name": "Escalade", "level": 2}]
-    josh["realite"] = 20
-    return josh, ok({"op": "theorem.state.new", "seed": 7})["state"]
 
 
 def test_theorem_level_line_level_table_and_value_table_agree_with_the_engine(app_with):
@@ -236,7 +220,7 @@ def test_unicreon_headline_and_band_table_agree_with_the_engine_with_a_skill(app
     """The success chance is the sum of the band rows (all but the failure row), the failure row
     its complement, and every row the engine's, with and without the character's skill and for
     each difficulty."""
-    from test_unicreon import character
+    from unicreon_sheets import character
 
     bea = character("uc-bea", "Béa")
     bea["skills"] = [{"name": "Escrime", "level": "bon"}]

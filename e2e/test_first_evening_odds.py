@@ -9,6 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from browser_support import goto_route, no_horizontal_scroll, open_table
+from first_evening_support import pz_sheet
 from tablee.api import handle
 
 
@@ -17,13 +18,6 @@ def seed(page, site: str, characters: list[dict]) -> None:
     doc["characters"] = characters
     doc = handle({"op": "store.open", "document": doc})["document"]
     open_table(page, site, doc)
-
-
-def pz_sheet() -> dict:
-    c = handle({"op": "pointzero.character.new", "id": "pz-eve", "name": "Ève"})["character"]
-    c["attributes"][0]["level"] = 3
-    c["skills"] = [{"name": "Escalade", "level": 3}]
-    return c
 
 
 def engine_odds(tension: bool, sacrifice: int) -> dict:
@@ -72,7 +66,7 @@ def test_unicreon_skill_on_the_first_screen_and_combat_offers_the_characters_own
     """Unicreon's skill is on the test's first screen (it turns 83 % into 100 % on one test); in
     a passe d'armes the attacker's list is her own skills by name ("Escrime — Bon"), not the
     generic levels, and the headline's odds move with it as the engine says."""
-    from test_unicreon import character, duel_state, go, seed_document
+    from unicreon_sheets import character, duel_state, go, seed_document
 
     bea = character("uc-bea", "Béa")
     bea["skills"] = [{"name": "Escrime", "level": "bon"}]

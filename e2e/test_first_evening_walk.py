@@ -119,7 +119,7 @@ def test_english_odds_take_an_english_colon(app_with):
 def test_unicreon_last_action_line_follows_the_page_into_english(app_with):
     """The last action's line was written once, in French, and stayed on the English page (then
     it went away on a switch); it is now said again in the language shown."""
-    from test_unicreon import character
+    from unicreon_sheets import character
 
     app = app_with(new_table([character("uc-lina", "Lina")]), "unicreon/combat")
     app.click("#uc-new-combat")
@@ -133,7 +133,7 @@ def test_unicreon_last_action_line_follows_the_page_into_english(app_with):
 
 
 def test_unicreon_negative_threshold_has_a_true_minus(app_with):
-    from test_unicreon import character
+    from unicreon_sheets import character
 
     lina = character("uc-lina", "Lina")
     lina["characteristics"] = {"puissance": 50, "agilite": 20, "perception": 50, "volonte": 30}
@@ -205,9 +205,9 @@ def test_systmj_combat_says_reveal_first_once_and_drops_a_result_of_another_exch
     (under the attack button, and as the odds' refusal above it); and a counter-attack's result
     stayed under the next exchange's form (the form went back to a plain attack at once, and the
     result stayed there through the next rounds)."""
-    from test_combat_wording import force_next_seed
-    from test_systmj_round_wear_and_library import fighter, seed_for
-    from test_systmj_round_wear_and_library import sj_entity as fighting
+    from browser_support import force_next_seed
+    from systmj_fight import fighter, seed_for
+    from systmj_fight import sj_entity as fighting
 
     aldo = fighting("sj-aldo", "Aldo", force=30, resistance=30, rapidite=30)
     brune = fighting("sj-brune", "Brune", force=50, resistance=50, rapidite=50)
@@ -323,7 +323,7 @@ def test_pointzero_result_lists_the_dice_kept_and_adds_them_only_when_there_is_a
     """Point Zéro's result read "Dés gardés 11 = 11": the sum of the kept dice shown as one term
     equal to itself. It now lists what it adds: each kept die, then the bonuses, "= total" only
     when there is more than one term; "Dé gardé" for one."""
-    from test_pointzero import sheet
+    from first_evening_support import sheet
 
     ana = sheet("pz-ana", "Ana", [("Vigilance", 2), ("Discrétion", 1)], [])
     ana["attributes"].append({"code": "CHA", "name": "Charme", "level": 1})
@@ -364,7 +364,7 @@ def test_unicreon_creation_counts_errors_once_they_show_and_its_choices_fit_a_ph
     A skill read "Tir à l'arc (Bon (+20))", now "Tir à l'arc — Bon (+20)"; the weapon chosen for a
     passe d'armes was cut on a phone (a select, "Arbalète (avec malus) [Perception max 9 PV] ·
     portée 15 m (max 30 m)"), as were the custom weapon's damage and the opposition's choices."""
-    from test_unicreon import character, duel_state, with_items
+    from unicreon_sheets import character, duel_state, with_items
 
     lina = ok({"op": "unicreon.character.new", "id": "uc-lina", "name": "Lina"})["character"]
     bea = with_items(character("uc-bea", "Béa"), "arbalete", "arc_long")

@@ -1,4 +1,4 @@
-"""Issue 13 in Chromium, at 360 px and 1280 px: the welcome a first visit lands on, the
+"""In Chromium, at 360 px and 1280 px: the welcome a first visit lands on, the
 navigation, the home page's import, the journal's spreadsheet export (bytes read from the
 downloaded file), files of the wrong kind, and backups named by local date and time.
 

@@ -18,29 +18,11 @@ device referees), one journey on two browser contexts joined through the pages:
 from __future__ import annotations
 
 import json
-import sys
 
 from playwright.sync_api import expect
 
-from browser_support import ROOT, versality_character, wait_saved
-
-sys.path.insert(0, str(ROOT / "py"))
-sys.path.insert(0, str(ROOT / "e2e"))
-
-from test_live_moves import call, open_page, pz_character, valid
-from test_live_table import FEED, RECORD_CHANNELS, ask_and_confirm, h, join, seed_table, unicreon
-
-
-def fresh_table() -> dict:
-    """Léa's characters in the five systems and Marc's Point Zéro character; no system state."""
-    theorem = h({"op": "theorem.character.new", "id": "t-lea", "name": "Tia"})["character"]
-    systmj = h({"op": "systmj.character.new", "id": "s-lea", "name": "Sam"})["character"]
-    doc = valid({"schema": 1, "app": "tablee", "name": "Première soirée", "language": "fr",
-                 "characters": [pz_character("p-mira", "Mira"), pz_character("p-marc", "Marc"), theorem, systmj,
-                                versality_character("v-lea", "Vic"), unicreon("u-lea", "Solène")],
-                 "log": [], "systems": {}, "settings": {}})
-    assert doc["systems"] == {}
-    return doc
+from browser_support import wait_saved
+from live_support import FEED, RECORD_CHANNELS, ask_and_confirm, call, fresh_table, h, join, open_page, seed_table
 
 
 def saved(page) -> dict:

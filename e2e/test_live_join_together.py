@@ -15,8 +15,7 @@ import re
 
 from playwright.sync_api import expect
 
-from test_live_table import invitation
-from test_live_transport import accept, answer_invitation, open_invitation
+from live_support import accept, answer_invitation, invitation, open_invitation
 
 WIFI = "Wi-Fi qui isole les appareils"
 

@@ -40,17 +40,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, wait_saved
-
-sys.path.insert(0, str(ROOT / "py"))
-sys.path.insert(0, str(ROOT / "e2e"))
-
-from test_live_table import FEED, RECORD_CHANNELS, ask_and_confirm, feed_seeds, h, join, seed_table, unicreon
+from live_support import FEED, call, feed_seeds, h, live_table, open_page, pz_character, unicreon, valid
 
 pytestmark = pytest.mark.slow
 
@@ -80,39 +75,6 @@ def storage(page) -> str:
 
 def saved(page) -> dict:
     return json.loads(page.evaluate("() => localStorage.getItem('tablee.document')"))
-
-
-def valid(doc: dict) -> dict:
-    opened = h({"op": "store.open", "document": doc})
-    assert opened["quarantined"] == 0, opened
-    return opened["document"]
-
-
-def live_table(devices, site, doc: dict, players: list[tuple[str, list[str]]]):
-    """The MJ's device on `doc`, each player's phone joined through the pages and given its
-    characters (asked under "Mes personnages", confirmed by the MJ). Returns (mj, phones)."""
-    mj = devices(mj=True).page
-    phones = [devices(mj=False, scripts=(RECORD_CHANNELS,)).page for _ in players]
-    seed_table(mj, site, doc)
-    mj.goto(site + "#/live")
-    expect(mj.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
-    for phone, (name, _ids) in zip(phones, players, strict=True):
-        join(mj, phone, name)
-    for phone, (name, ids) in zip(phones, players, strict=True):
-        wait_saved(phone, "(d, n) => d.name === n", doc["name"])
-        ask_and_confirm(mj, phone, name, ids)
-    return mj, phones
-
-
-def open_page(page, site: str, route: str) -> None:
-    page.goto(site + "#/" + route)
-    expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=120_000)
-
-
-def call(page, request: dict) -> dict:
-    """A request as the phone's pages make it (app.call, which the live session wraps)."""
-    return page.evaluate(
-        "async (r) => (await import('./static/js/live/connect.js')).current().app.call(r)", request)
 
 
 def without_log(doc: dict) -> dict:
@@ -211,13 +173,6 @@ def test_systmj_secret_choices_a_defence_and_an_attack_from_the_phones(devices, 
 
 
 # ------------------------------------------------------------------ Point Zéro
-
-def pz_character(cid: str, name: str) -> dict:
-    c = h({"op": "pointzero.character.new", "id": cid, "name": name})["character"]
-    c["skills"] = [{"name": "Mécanique", "level": 6}]
-    c["attributes"][1]["level"] = 4  # Adresse
-    assert c["attributes"][1]["code"] == "ADR"
-    return c
 
 
 def french_summary(english: str) -> str:

@@ -15,7 +15,7 @@ import json
 from playwright.sync_api import expect
 
 from browser_support import wait_saved
-from test_live_names import answer, table
+from live_join_by_name import answer, table
 
 SESSION = "(await import('./static/js/live/connect.js')).current()"
 #: The MJ's device closes the link of the member whose roll it just applied, before the hub

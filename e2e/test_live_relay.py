@@ -31,10 +31,7 @@ from browser_support import ROOT, no_horizontal_scroll, wait_saved
 
 sys.path.insert(0, str(ROOT / "e2e"))
 
-from test_live_first_moves import fresh_table
-from test_live_moves import call
-from test_live_table import ask_and_confirm, seed_table
-from test_live_transport import axe_clean
+from live_support import ask_and_confirm, axe_clean, call, fresh_table, seed_table
 
 USER = "tablee"
 PASSWORD = "relais-de-test-9Q"

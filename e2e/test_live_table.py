@@ -24,71 +24,14 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import ROOT, versality_character, wait_saved
+from live_support import RECORD_CHANNELS, ask_and_confirm, feed_seeds, h, join, seed_table, unicreon
 from tablee.systems.theorem.data import ARCANA
 
 pytestmark = pytest.mark.slow
 
-sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "tests" / "versality"))
 
 SECRET = "SECRET-DE-SOLENE-7Q"
-# Every byte a player's page receives on its data channels, as latin-1 text (Yjs writes strings
-# as UTF-8, so an ASCII secret shows up as itself), recorded before the app sees it.
-RECORD_CHANNELS = """
-(() => {
-  window.__liveReceived = [];
-  const record = (event) => {
-    const data = event.data;
-    const push = (buf) => { const b = new Uint8Array(buf); let s = '';
-      for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
-      window.__liveReceived.push(s); };
-    if (data instanceof ArrayBuffer) push(data);
-    else if (data instanceof Blob) data.arrayBuffer().then(push);
-    else window.__liveReceived.push(String(data));
-  };
-  const Original = window.RTCPeerConnection;
-  if (!Original) return;
-  const orig = Original.prototype.createDataChannel;
-  Original.prototype.createDataChannel = function (...args) {
-    const channel = orig.apply(this, args);
-    channel.addEventListener('message', record);
-    return channel;
-  };
-  const add = Original.prototype.addEventListener;
-  Original.prototype.addEventListener = function (type, fn, ...rest) {
-    if (type === 'datachannel') {
-      const inner = fn;
-      fn = function (event) { event.channel.addEventListener('message', record); return typeof inner === 'function' ? inner.call(this, event) : inner.handleEvent(event); };
-    }
-    return add.call(this, type, fn, ...rest);
-  };
-  const desc = Object.getOwnPropertyDescriptor(Original.prototype, 'ondatachannel');
-  if (desc && desc.set) {
-    Object.defineProperty(Original.prototype, 'ondatachannel', {
-      configurable: true, get: desc.get,
-      set(fn) { desc.set.call(this, fn && function (event) { event.channel.addEventListener('message', record); return fn.call(this, event); }); },
-    });
-  }
-})();
-"""
-
-
-def h(request: dict) -> dict:
-    from tablee import api
-
-    answer = api.handle(request)
-    assert "error" not in answer, answer
-    return answer
-
-
-def unicreon(cid: str, name: str, secret: str = "") -> dict:
-    return {
-        "id": cid, "system": "unicreon", "name": name, "created": True, "story": "", "origins": "", "job": "Guide",
-        "description": "", "don": "", "defaut": "", "secret": secret,
-        "characteristics": {"puissance": 20, "agilite": 40, "perception": 40, "volonte": 50},
-        "skills": [], "pv": 12, "pv_max": 12, "po": 0, "inventory": [], "conditions": [], "down": None,
-        "ignore_encumbrance": False, "important_npc": False,
-    }
 
 
 @pytest.fixture(scope="module")
@@ -112,35 +55,6 @@ def mj_table() -> dict:
 
 def hand(doc: dict, owner: str) -> list[str]:
     return doc["systems"]["theorem"]["arcana"][owner]["piles"]["hand"]["cards"]
-
-
-def seed_table(page, site: str, doc: dict) -> None:
-    page.goto(site + "manifest.webmanifest")  # same origin, not the app
-    page.evaluate("raw => localStorage.setItem('tablee.document', raw)", json.dumps(doc, ensure_ascii=False))
-
-
-def invitation(mj) -> str:
-    """The invitation on the MJ's page: the one shown, the next one being made (after an answer
-    the page makes one for the next player), or a new one."""
-    expect(mj.locator("#live-offer, #live-open:enabled").first).to_be_visible()
-    if mj.locator("#live-offer").count() == 0:
-        mj.click("#live-open")
-    expect(mj.locator("#live-offer")).to_have_value(re.compile(r"#/join/T\.[A-Za-z0-9_-]+$"))
-    return mj.locator("#live-offer").input_value()
-
-
-def join(mj, player, name: str) -> None:
-    """The player opens the MJ's invitation link, gives a name; its answer is pasted on the MJ's page."""
-    url = invitation(mj)
-    player.goto(url)
-    player.fill("#live-name", name)
-    player.click("#live-join")
-    expect(player.locator("#live-answer-text")).to_have_value(re.compile(r"^T\."))
-    mj.fill("#live-answer", player.locator("#live-answer-text").input_value())
-    mj.click("#live-accept")
-    expect(mj.locator("#live-answer")).to_have_value("")  # spent: ready for the next player's answer
-    expect(player.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
-    expect(mj.locator(f"[data-testid=live-players] li:has-text('{name}')")).to_have_attribute("data-state", "connected")
 
 
 def character(doc: dict, cid: str) -> dict:
@@ -174,24 +88,6 @@ def no_secret_on(page) -> None:
     for owner, arcana in doc["systems"]["theorem"]["arcana"].items():
         assert arcana["piles"]["hand"]["cards"] == [], owner  # no hand in the public table, the MK's included
     assert character(doc, "u-s")["secret"] == ""
-
-
-FEED = "async () => (await import('./static/js/live/connect.js')).current().feed"
-
-
-def feed_seeds(mj, op: str) -> list[int]:
-    """The seeds the MJ's device drew for the applied moves `op` (its feed, never a phone's)."""
-    return [f["seed"] for f in mj.evaluate(FEED) if f["op"] == op and f["code"] is None]
-
-
-def ask_and_confirm(mj, phone, name: str, ids: list[str]) -> None:
-    """The player ticks their characters under "Mes personnages"; the MJ confirms."""
-    for cid in ids:
-        phone.check(f"[data-testid=live-session] input[data-character={cid}]")
-        expect(mj.locator("[data-testid=live-assign]")).to_contain_text(name)
-    mj.locator(f"[data-testid=live-assign] li:has-text('{name}') button").click()
-    for cid in ids:
-        expect(phone.locator(f"[data-testid=live-session] input[data-character={cid}]")).to_have_attribute("data-assigned", "yes")
 
 
 def test_phones_play_their_moves_refereed_by_the_mjs_device(devices, site, mj_table):

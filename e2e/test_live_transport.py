@@ -15,46 +15,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import ROOT, no_horizontal_scroll
+from browser_support import no_horizontal_scroll
+from live_support import accept, answer_invitation, axe_clean, open_invitation
 
 pytestmark = pytest.mark.slow
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 RTC = "./static/js/live/rtc.js"
-
-
-def axe_clean(page) -> None:
-    page.evaluate(AXE.read_text(encoding="utf-8"))
-    bad = page.evaluate(
-        """() => axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)})))"""
-    )
-    assert bad == []
-
-
-def open_invitation(mj, site: str) -> str:
-    mj.goto(site + "#/live")
-    expect(mj.get_by_role("heading", name="Table en direct", level=1)).to_be_visible()
-    mj.click("#live-open")
-    expect(mj.locator("#live-offer")).to_have_value(re.compile(r"#/join/T\.[A-Za-z0-9_-]+$"))
-    return mj.locator("#live-offer").input_value()
-
-
-def answer_invitation(player, url: str, name: str) -> str:
-    player.goto(url)
-    expect(player.locator("#live-name")).to_be_visible()
-    # The invitation left the address bar at once (as share links do).
-    assert player.url.endswith("#/join")
-    player.fill("#live-name", name)
-    player.click("#live-join")
-    expect(player.locator("#live-answer-text")).to_have_value(re.compile(r"^T\.[A-Za-z0-9_-]{100,}$"))
-    return player.locator("#live-answer-text").input_value()
-
-
-def accept(mj, answer: str) -> None:
-    mj.fill("#live-answer", answer)
-    mj.click("#live-accept")
 
 
 def test_a_player_joins_messages_flow_both_ways_and_leaving_shows_away(devices, site):
@@ -118,10 +84,10 @@ def test_a_player_joins_messages_flow_both_ways_and_leaving_shows_away(devices, 
     assert reply["info"] == {"role": "mj", "name": "Léa", "memberId": member}
     assert reply["text"] == f"player:Léa:1500000:{reply['sum']}"
 
-    # The phone leaves (page closed): the MJ's list shows the player away.
+    # The phone leaves (page closed): the MJ's list says the link is lost.
     player.close()
     expect(row).to_have_attribute("data-state", "away")
-    expect(row).to_contain_text("absent")
+    expect(row).to_contain_text("connexion perdue")
 
 
 def test_a_player_who_left_rejoins_as_the_same_member(devices, site):
@@ -142,10 +108,10 @@ def test_a_player_who_left_rejoins_as_the_same_member(devices, site):
     expect(row).to_have_attribute("data-state", "connected")
     expect(again.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
 
-    # The MJ's device leaves: the phone says it is disconnected and how to come back.
+    # The MJ's device leaves: the phone says its link is lost and how to come back.
     mj.close()
     expect(again.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "away")
-    expect(again.locator("[data-testid=live-join-state]")).to_contain_text("nouvelle invitation")
+    expect(again.locator("[data-testid=live-join-state]")).to_contain_text("Connexion perdue. Pour revenir, scannez l'invitation")
 
 
 def test_bad_pastes_say_why_and_change_nothing(devices, site):

@@ -18,7 +18,7 @@ import json
 from playwright.sync_api import expect
 
 from browser_support import AXE, wait_saved
-from test_live_names import answer, table
+from live_join_by_name import answer, table
 
 SESSION = "(await import('./static/js/live/connect.js')).current()"
 #: The phone's session forgets the referee's list of moves and learns it again only when the

@@ -1,7 +1,7 @@
 """A log entry written in French reads in English on an English page, and the reverse: the entry
 keeps the catalogue keys its label was worded from (static/js/views/log-words.js), and the log
-page and the home summary say it in the page's language (issue 38, English: "Log entries
-written in French stay French")."""
+page and the home summary say it in the page's language (log entries written in French do not
+stay French on an English page)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, ok
-from test_undo_takes_results_away import no_button_covered
+from browser_support import goto_route, new_table, no_button_covered, ok
 
 #: Each system and the prefix of its list's fields.
 SYSTEMS = [("systmj", "sj"), ("versality", "vs"), ("pointzero", "pz"), ("theorem", "th"), ("unicreon", "uc")]

@@ -16,27 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, new_table, no_horizontal_scroll, ok, versality_character
-from test_first_evening_headlines import systmj_character, theorem_table
-from test_first_evening_odds import pz_sheet
-
-#: A bar as drawn: each segment's outcome, fraction and width, and the track's width.
-READ_BAR = """(bar) => {
-  const track = bar.querySelector('.ob-track');
-  return { width: track.clientWidth, segments: [...track.querySelectorAll('.ob-seg')].map(s => ({
-    outcome: s.dataset.outcome, p: s.dataset.p, width: s.getBoundingClientRect().width })) };
-}"""
-
-
-def bar(page, selector: str) -> list[tuple[str, str]]:
-    """The bar's segments as (outcome, fraction), checked: they add up to 1, and each is drawn
-    as wide as its share (a thin one is drawn 3 px wide at least, taken from the others)."""
-    drawn = page.locator(selector).evaluate(READ_BAR)
-    fractions = [Fraction(s["p"]) for s in drawn["segments"]]
-    assert sum(fractions) == 1, drawn
-    slack = 1 + 3 * len(fractions)
-    for s, f in zip(drawn["segments"], fractions, strict=True):
-        assert abs(s["width"] - float(f) * drawn["width"]) <= slack, (s, float(f) * drawn["width"])
-    return [(s["outcome"], s["p"]) for s in drawn["segments"]]
+from first_evening_support import pz_sheet, systmj_character, theorem_table
+from odds_bar_reading import bar, nonzero
 
 
 def wait_bar(page, selector: str, want: list[tuple[str, str]]) -> None:
@@ -46,10 +27,6 @@ def wait_bar(page, selector: str, want: list[tuple[str, str]]) -> None:
         "[...b.querySelectorAll('.ob-track .ob-seg')].map(s => [s.dataset.outcome, s.dataset.p])) === JSON.stringify(w); }",
         arg=[selector, [list(x) for x in want]])
     assert bar(page, selector) == want
-
-
-def nonzero(pairs) -> list[tuple[str, str]]:
-    return [(k, str(p)) for k, p in pairs if Fraction(p) != 0]
 
 
 def four(o: dict) -> list[tuple[str, str]]:
@@ -62,7 +39,7 @@ def four(o: dict) -> list[tuple[str, str]]:
 @pytest.mark.slow
 def test_every_test_page_shows_its_outcome_bar_with_the_engines_exact_odds(app_with):
     """One table with a character of each system, each test page in turn at 360 px."""
-    from test_unicreon import character
+    from unicreon_sheets import character
 
     josh, th_state = theorem_table()
     bea = character("uc-bea", "Béa")
@@ -155,7 +132,7 @@ def test_every_test_page_shows_its_outcome_bar_with_the_engines_exact_odds(app_w
 def test_an_attacks_bar_splits_the_hit_into_absorbed_and_not_and_compares_the_what_if(app_with):
     """Unicreon's passe d'armes: missed, hit but absorbed, hit through: the engine's 1296 pairs;
     with the defender's difficulty changed, the hit now and at Moyen as bars side by side."""
-    from test_unicreon import character, duel_state, go, seed_document
+    from unicreon_sheets import character, duel_state, go, seed_document
 
     bea = character("uc-bea", "Béa")
     state, _, _ = duel_state(bea)

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, ok, saved_document, wait_engine, wait_saved
-from test_share import Device, make_link, table, unpack
+from share_links import Device, make_link, table, unpack
 
 IN_ORDER = [f"baton-0{i}" for i in range(1, 7)]
 

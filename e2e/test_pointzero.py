@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import axe_findings, new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved_where
+from first_evening_support import sheet
 from tablee.api import handle
 from tablee.systems.pointzero import resolution as R
 
@@ -23,7 +24,7 @@ def go(page, route: str) -> None:
 
 
 def open_more(page) -> None:
-    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    """Unfold a test page's rarer settings (folds them in "Plus d'options")."""
     more = page.locator("[data-testid=more-options]")
     if more.get_attribute("open") is None:
         more.locator("summary").click()
@@ -171,15 +172,6 @@ def test_lock_opposition_tension_critique_and_reload(app):
 def seed_table(app_with, chars: list[dict]):
     """The app opened on a new table holding these characters: one engine boot."""
     return app_with(new_table(chars))
-
-
-def sheet(cid: str, name: str, skills: list[tuple[str, int]], atouts: list[str]) -> dict:
-    return {
-        "id": cid, "system": "pointzero", "name": name,
-        "attributes": [{"code": "VIG", "name": "Vigueur", "level": 3}, {"code": "ADR", "name": "Adresse", "level": 2},
-                       {"code": "PER", "name": "Perception", "level": 3}, {"code": "COG", "name": "Cognition", "level": 2}],
-        "skills": [{"name": n, "level": lv} for n, lv in skills], "atouts": atouts, "notes": "",
-    }
 
 
 def test_skill_at_zero_meticuleux_other_use_and_new_scenario(app_with):

@@ -13,9 +13,8 @@ from fractions import Fraction
 
 from playwright.sync_api import expect
 
-from browser_support import new_table, no_horizontal_scroll, wait_saved
+from browser_support import force_next_seed, new_table, no_horizontal_scroll, wait_saved
 from tablee.api import handle
-from test_combat_wording import force_next_seed
 
 
 def mira() -> dict:

@@ -1,7 +1,7 @@
 """A change accepted on a tab's own copy but refused when it is written (another tab's change
 made the table reach a limit meanwhile) says so on the page that made it, and is offered back.
 
-Issue 38: two tabs each add characters; each tab's change is accepted against its own copy, but
+Two tabs each add characters; each tab's change is accepted against its own copy, but
 written together the table would pass 200 characters, and the changes past the limit were
 dropped at the write without a word (80 changes in the probe). Here a table holds 190
 characters; two tabs add 10 each at the same moment: 10 of the 20 cannot be written. Each tab

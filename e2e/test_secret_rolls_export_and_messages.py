@@ -81,7 +81,7 @@ def test_unicreon_a_choice_refused_for_the_characteristics_says_so_with_them(pag
 
 def _table_link(site: str, doc: dict) -> str:
     """A link sharing ``doc`` for the players, as the share page writes it."""
-    from test_share import payload
+    from share_links import payload
 
     return site + "#/share/" + payload({"app": "tablee", "kind": "table", "v": 1, "audience": "player", "data": doc})
 

@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, ok, saved_document, wait_saved
-from test_live_table import RECORD_CHANNELS, join, seed_table
-from test_share import Device, make_link, table, unpack
+from live_support import RECORD_CHANNELS, join, seed_table
+from share_links import Device, make_link, table, unpack
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from browser_support import goto_route, ok, wait_engine
-from test_share import table
+from share_links import table
 
 
 def fails_table() -> dict:

@@ -1,4 +1,4 @@
-"""Sheets and forms of the five systems (issue 13), at 360 and 1280 px.
+"""Sheets and forms of the five systems, at 360 and 1280 px.
 
 - A new sheet shows no error before anything is typed; a required field left empty shows
   exactly its own message; trying to finish (or asking why a change was not saved) shows all.

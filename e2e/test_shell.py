@@ -49,7 +49,7 @@ def test_tray_shows_odds_then_every_die_kept_and_dropped(app):
 
 
 def test_quick_buttons_and_d100_read_00_to_99(app):
-    app.click("button.quick[data-expr=d100]")  # a preset rolls at once (issue 13)
+    app.click("button.quick[data-expr=d100]")  # a preset rolls at once
     expect(app.locator("#dice-expr")).to_have_value("d100")
     expect(app.locator("#odds tbody tr")).to_have_count(100)
     expect(app.locator("#odds tbody tr").first.locator("th")).to_have_text("0")

@@ -61,7 +61,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
 
     # A PJ: language, attributes, skills; a bad value stays a message at its field.
     aldo = create(page, "Aldo")
-    # Nothing flagged before anything is typed; the language left empty says so (issue 13).
+    # Nothing flagged before anything is typed; the language left empty says so.
     expect(page.locator("[data-field=language]")).to_have_text("")
     page.focus("#sj-language")
     page.focus("#sj-name")
@@ -103,7 +103,7 @@ def test_journey_pj_test_learning_review_chronoste_and_reload(app):
     odds = page.locator("[data-testid=sj-odds]")
     expect(odds).to_have_attribute("data-effective", "44")
     expect(page.locator("[data-testid=sj-odds-success]")).to_have_attribute("data-p", "9/20")
-    # The full distribution follows the roll button (issue 13), outside the odds summary.
+    # The full distribution follows the roll button, outside the odds summary.
     expect(page.locator("[data-testid=sj-odds-table]")).to_contain_text("Réussite critique")
     no_horizontal_scroll(page)
     page.click("#sj-roll")

@@ -11,16 +11,15 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import axe_findings, no_horizontal_scroll, saved_document, wait_engine
+from browser_support import axe_findings, force_next_seed, no_horizontal_scroll, saved_document, wait_engine
 from browser_support import wait_saved_where as wait_saved
 from tablee.api import handle
-from test_combat_wording import force_next_seed
 
 pytestmark = pytest.mark.slow
 
 
 def open_more(page) -> None:
-    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    """Unfold a test page's rarer settings (folds them in "Plus d'options")."""
     more = page.locator("[data-testid=more-options]")
     if more.get_attribute("open") is None:
         more.locator("summary").click()

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, wait_engine, wait_saved
+from browser_support import force_next_seed, goto_route, seed, wait_engine, wait_saved
+from systmj_fight import fighter, revealed_round, seed_for, sj_entity
 from tablee.api import handle
-from test_combat_wording import force_next_seed, seed
-from test_systmj_round_wear_and_library import fighter, revealed_round, seed_for, sj_entity
 
 
 def test_a_pending_counter_attack_survives_a_reload_and_goes_once_rolled(app_with):

@@ -31,7 +31,7 @@ def backups(page) -> list[str]:
 
 
 def test_import_adds_the_ticked_characters_and_states_renaming_clashing_ids(app_with):
-    from test_unicreon import character
+    from unicreon_sheets import character
 
     bea, ana = character("uc-bea", "Béa"), versality_character("vs-ana", "Ana")
     app = app_with(new_table([bea, ana]))

@@ -1,4 +1,4 @@
-"""The test pages of the five systems (issue 13) at 360 px and 1280 px: the common setup, the odds
+"""The test pages of the five systems at 360 px and 1280 px: the common setup, the odds
 summary and the roll button within the first phone screen; no horizontal scroll; no exact fraction
 broken over two lines; two columns on a laptop (the odds to the right of the setup, the character's
 key numbers beside the test); after a keyboard roll the focus is on the result, and the roll button

@@ -43,7 +43,7 @@ def character(page) -> dict:
 
 
 def open_more(page) -> None:
-    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    """Unfold a test page's rarer settings (folds them in "Plus d'options")."""
     more = page.locator("[data-testid=more-options]")
     if more.get_attribute("open") is None:
         more.locator("summary").click()

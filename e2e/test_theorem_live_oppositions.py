@@ -21,8 +21,7 @@ from browser_support import ROOT, wait_saved
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
-from test_live_moves import live_table, open_page, valid
-from test_live_table import feed_seeds, h
+from live_support import feed_seeds, h, live_table, open_page, valid
 
 pytestmark = pytest.mark.slow
 

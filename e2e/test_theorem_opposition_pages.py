@@ -22,7 +22,7 @@ from fractions import Fraction
 from playwright.sync_api import expect
 
 from browser_support import goto_route, no_horizontal_scroll, ok, open_table, put_table, saved_document, wait_saved
-from test_odds_bars import bar, nonzero
+from odds_bar_reading import bar, nonzero
 
 ALICE_SKILLS = [{"name": "Course", "level": 1}]
 

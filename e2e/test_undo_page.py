@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from browser_support import goto_route, new_table, saved_document, versality_character, wait_saved
 from tablee.api import handle
-from test_unicreon import character as uc_character
+from unicreon_sheets import character as uc_character
 
 TOAST = "[data-testid=undo-toast]"
 TOAST_ACTION = "[data-testid=undo-toast-action]"

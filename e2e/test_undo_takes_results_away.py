@@ -14,36 +14,17 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from browser_support import goto_route, new_table, ok, versality_character, wait_saved
+from browser_support import (
+    force_next_seed,
+    goto_route,
+    new_table,
+    no_button_covered,
+    ok,
+    versality_character,
+    wait_saved,
+)
 from first_evening_support import theorem_joshua
-from test_combat_wording import force_next_seed
-from test_systmj_round_wear_and_library import fighter, seed_for, sj_entity
-
-#: The enabled buttons (page coordinates of their boxes) that the undo notice's box overlaps.
-COVERED_JS = """() => {
-  const bar = document.querySelector('[data-testid=undo-toast]');
-  if (!bar) return null;
-  const n = bar.getBoundingClientRect();
-  return [...document.querySelectorAll('button, [role=button], summary')]
-    .filter((b) => !bar.contains(b) && !b.disabled && b.getClientRects().length)
-    .map((b) => [b, b.getBoundingClientRect()])
-    .filter(([, r]) => r.width > 0 && r.height > 0 && r.top < n.bottom && r.bottom > n.top && r.left < n.right && r.right > n.left)
-    .map(([b, r]) => `${b.id || b.textContent.trim().slice(0, 30)} ${Math.round(r.top)}-${Math.round(r.bottom)} under ${Math.round(n.top)}`);
-}"""
-
-
-def covered_buttons(page) -> list[str]:
-    return page.evaluate(COVERED_JS) or []
-
-
-def no_button_covered(page) -> None:
-    """Once the page is at rest (a result brought into view scrolls it), no enabled button is
-    under the undo notice."""
-    try:
-        page.wait_for_function(f"() => {{ const c = ({COVERED_JS})(); return c !== null && c.length === 0; }}", timeout=10_000)
-    except Exception:
-        assert covered_buttons(page) == []
-        raise
+from systmj_fight import fighter, seed_for, sj_entity
 
 
 def undo_from_the_notice(app, says: str) -> None:

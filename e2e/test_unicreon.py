@@ -15,16 +15,13 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import new_table, no_horizontal_scroll, saved_document, wait_engine, wait_saved
+from unicreon_sheets import character, duel_state, go, seed_document, with_items
 
 pytestmark = pytest.mark.slow
 
 
-def go(page, route: str) -> None:
-    page.goto(page.url.split("#")[0] + route)
-
-
 def open_more(page) -> None:
-    """Unfold a test page's rarer settings (issue 13 folds them in "Plus d'options")."""
+    """Unfold a test page's rarer settings (folds them in "Plus d'options")."""
     more = page.locator("[data-testid=more-options]")
     if more.get_attribute("open") is None:
         more.locator("summary").click()
@@ -40,25 +37,6 @@ def saved_when(page, predicate: str) -> dict:
     return saved_document(page)
 
 
-def character(cid: str, name: str) -> dict:
-    """A finished character (created): Puissance 20 (Fort), a couteau long in hand, 0 PO left."""
-    return {
-        "id": cid, "system": "unicreon", "name": name, "created": True, "story": "Ancienne gardienne de phare.",
-        "origins": "Les côtes du nord", "job": "Escrimeuse", "description": "Grande, cheveux gris",
-        "don": "Voit dans le noir", "defaut": "A peur des chats", "secret": "",
-        "characteristics": {"puissance": 20, "agilite": 40, "perception": 40, "volonte": 50},
-        "skills": [], "pv": 12, "pv_max": 12, "po": 0, "conditions": [], "down": None,
-        "ignore_encumbrance": False, "important_npc": False,
-        "inventory": [{
-            "uid": "i1", "ref": "couteau_long", "name": "", "cost": 50, "pe": 0, "category": "weapon",
-            "capacity": 0, "uses": None, "heal": 0, "cures": False, "bonus_steps": 0, "npc_tier": None,
-            "carried": "hand", "protection": None,
-            "weapon": {"characteristic": "agilite", "damage": {"kind": "fixed", "value": 2}, "ranged": False,
-                       "thrown": False, "melee_ok": True, "range": None, "malus_steps": 0},
-        }],
-    }
-
-
 def test_create_shop_and_test_with_odds_before_the_roll(app):
     go(app, "#/unicreon")
     expect(app.get_by_role("heading", name="Unicreon", exact=True)).to_be_visible()
@@ -67,7 +45,7 @@ def test_create_shop_and_test_with_odds_before_the_roll(app):
     app.click("#uc-create")
     expect(app.locator("#uc-char-puissance")).to_be_visible()
 
-    # A new sheet shows no message before anything is typed (issue 13).
+    # A new sheet shows no message before anything is typed.
     expect(app.locator("[data-field=job]")).to_have_text("")
     expect(app.locator("#uc-job")).to_have_attribute("aria-invalid", "false")
     # 40 + 40 + 40 + 40 = 160: the running sum at once, the rule's message at the
@@ -282,19 +260,6 @@ def test_fight_a_canide_then_reload_and_end(app_with):
 LONG = "Marie-Éléonore de Villeneuve-Saint-Georges"
 
 
-def seed_document(app_with, characters: list[dict], combat: dict | None = None):
-    """The app opened on a new table holding these characters (and this fight): one engine boot."""
-    return app_with(new_table(characters, {"unicreon": {"combat": combat, "custom_items": []}} if combat is not None else None))
-
-
-def with_items(c: dict, *refs: str) -> dict:
-    from tablee.systems.unicreon.data import CATALOGUE
-
-    for n, ref in enumerate(refs):
-        c["inventory"].append({"uid": f"x{n}", "ref": ref, "name": "", **CATALOGUE[ref]})
-    return c
-
-
 def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(app_with):
     """Every Unicreon screen at 360 px with a long name; a surprise round played with the keyboard
     alone; the last passe d'armes back after a reload; PV lost in the fight shown on the list and
@@ -459,16 +424,6 @@ def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app_with):
     go(app, "#/unicreon/character/uc-bea")
     expect(app.locator("[data-testid=uc-down]")).to_have_text("Sans connaissance")
     no_horizontal_scroll(app)
-
-
-def duel_state(bea: dict) -> tuple[dict, str, str]:
-    """Béa against a PNJ moyen (every characteristic 40), Béa's turn (forced dice), engaged."""
-    from tablee.systems.unicreon import combat as cb
-
-    state = cb.add_npcs(cb.add_character(cb.new_state(), bea), tier="moyen")
-    pc, foe = (c["cid"] for c in state["combatants"])
-    state = cb.engage(cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1]), pc, foe)
-    return state, pc, foe
 
 
 def test_the_defenders_penalty_shows_in_the_passe_odds(app_with):

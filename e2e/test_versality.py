@@ -57,7 +57,7 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     app.fill("#vs-new-name", "Nadia")
     app.click("#vs-create")
     expect(app.locator("#vs-power-0")).to_be_visible()
-    # Nothing is flagged before the player types (issue 13): a field's message shows once
+    # Nothing is flagged before the player types: a field's message shows once
     # it is left, and follows the typing from then on.
     expect(app.locator("[data-field=powers]")).to_have_text("")
     expect(app.locator("#vs-power-0")).to_have_attribute("aria-invalid", "false")
@@ -175,7 +175,7 @@ def test_guided_creation_shows_rules_at_fields_then_wounds_and_progression(app):
     app.fill("#vs-new-power", "   ")
     expect(app.locator("#vs-buy-power")).to_be_disabled()
     app.fill("#vs-new-power", "Vol")
-    # Too dear (5 points, 1 left): still disabled, and the button says why (issue 13).
+    # Too dear (5 points, 1 left): still disabled, and the button says why.
     expect(app.locator("#vs-buy-power")).to_be_disabled()
     expect(app.locator("#vs-buy-power")).to_have_accessible_description("Coûte 5 points d'amélioration ; il y en a 1.")
     doc = wait_saved(app, "d => d.characters.some((c) => c.name === 'Nadia' && c.skills.combattre === 2)")
@@ -395,7 +395,7 @@ def test_list_duplicate_delete_with_confirmation_and_heal_an_ally(page, app_with
 
 
 def test_player_pages_hold_no_mj_data_and_the_mj_screen_needs_its_switch(page, app_with):
-    """Issue 8 point 2: what the player pages receive from the engine (the answers of the
+    """What the player pages receive from the engine (the answers of the
     player calls, the player view) and what they show hold none of the MJ's data; the MJ
     screen opens only on "Je suis MJ", and a link, a reload or a player page does not
     get past it. Also: an incapacitated healer's buttons are disabled and say why, and a

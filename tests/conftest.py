@@ -1,6 +1,6 @@
 """Unit tests run the rules package on CPython exactly as the worker runs it.
 
-The engine imports a system on its first request (issue 14); the tests read ``OPS`` and
+The engine imports a system on its first request; the tests read ``OPS`` and
 ``declared_codes()`` at collection, so every op module is imported here first
 (tests/test_lazy_boot.py checks the lazy path in fresh interpreters).
 """
@@ -61,3 +61,48 @@ def api():
     from api_calls import call
 
     return call
+
+
+@pytest.fixture
+def every_move_is_its_changes(monkeypatch):
+    """Every move of a referee test module that asks for it (``pytest.mark.usefixtures``), however
+    it is made: the table it was made on is not changed in place, and its changes
+    (``referee.changes``: what the MJ's device receives instead of the whole table) make the
+    referee's new table again."""
+    import copy
+    import json
+
+    from tablee import referee
+
+    made = referee.apply_move
+
+    def checked(document, member, move_, *, seed, now):
+        before = copy.deepcopy(document)
+        out, answer = made(document, member, move_, seed=seed, now=now)
+        assert document == before
+        found = referee.changes(document, out) if isinstance(out, dict) else None
+        if found is not None:
+            assert referee.apply_changes(before, found) == out
+            assert json.loads(json.dumps(found)) == found  # what crosses to the page is JSON
+        return out, answer
+
+    monkeypatch.setattr(referee, "apply_move", checked)
+
+
+@pytest.fixture(scope="module")
+def node():
+    """The live session harness (tests/live/session_harness.mjs): one Node process per test module.
+    A module that drives another harness defines its own ``node``."""
+    from live_world import HARNESS, harness
+
+    with harness(HARNESS) as running:
+        yield running
+
+
+@pytest.fixture
+def world(node):
+    """An MJ's table (live_world.mj_table) and two phones joined, each holding its character."""
+    from live_world import mj_table, phone_table, two_phone_world
+
+    with two_phone_world(node, "w", mj_table(), phone_table) as name:
+        yield name

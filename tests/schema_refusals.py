@@ -176,11 +176,11 @@ def _real_inputs() -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).parent / "versality"))
-    from test_versality_rules import sample_character
     from versality_store import play
 
+    from api_calls import versality_character
+    from op_state_probes import STATES
     from tablee.api import handle
-    from test_op_state_fuzz import STATES
 
     def ok(request: dict[str, Any]) -> dict[str, Any]:
         response = play(request)
@@ -188,7 +188,7 @@ def _real_inputs() -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
         return response
 
     states = copy.deepcopy(STATES)
-    created = sample_character(created=True)
+    created = versality_character(created=True)
     fresh = ok({"op": "versality.state.new"})["state"]
     built = ok({"op": "versality.deck.build", "state": fresh, "character": created, "seed": 5})["state"]
     drawn = ok({"op": "versality.test.draw", "state": built, "character": created, "characteristic": "mental",
@@ -209,8 +209,8 @@ def rule_refusals() -> list[dict[str, Any]]:
     the params a sentence words (``field``, ``detail``, ``reason``, ``kind``, ``pile``)."""
     import json
 
+    from op_state_probes import PROBES, mutate, state_kind, structural_probes
     from tablee.api import handle
-    from test_op_state_fuzz import PROBES, _kind, _structural, mutate
 
     load_all()
     states, sheets = _real_inputs()
@@ -225,7 +225,7 @@ def rule_refusals() -> list[dict[str, Any]]:
     for name in sorted(OPS):
         op = OPS[name]
         props = op.schema.get("properties", {})
-        kind, mine = _kind(name), sheets.get(op.system or "", [])
+        kind, mine = state_kind(name), sheets.get(op.system or "", [])
         for i in range(RULE_TRIES):
             request = {**minimal(op.schema), "op": name}
             if kind:
@@ -241,7 +241,7 @@ def rule_refusals() -> list[dict[str, Any]]:
             keep(handle(request))
     for kind, probe in PROBES.items():
         for state in states[kind]:
-            for bad in _structural(state):
+            for bad in structural_probes(state):
                 keep(handle({**probe, "state": bad}))
     for i in range(200):
         state = states["versality"][i % 3]

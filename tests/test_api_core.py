@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 
 from tablee import api, registry
 from tablee.errors import declared_codes
-from test_whole_numbers import floats_for_ints
+from whole_numbers import floats_for_ints
 
 REPO = Path(__file__).resolve().parent.parent
 I18N = REPO / "static" / "i18n"

@@ -1,7 +1,7 @@
 """tools/bench_requests.py: every request `make bench` times is complete and valid.
 
 The bench (tools/bench.py) times these in the worker; here each must answer without error in
-CPython, and the list must hold what issue 14 names: the heaviest odds request of each system
+CPython, and the list must hold the heaviest odds request of each system
 and one cheap first op per system.
 """
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent / "theorem"))
 sys.path.insert(0, str(Path(__file__).parent / "versality"))
 
-from test_versality_rules import sample_character
 from th_helpers import character
 from versality_store import play
 
+from api_calls import versality_character
 from tablee.api import handle
 
 
@@ -105,7 +105,7 @@ def test_theorem_replay_refuses_a_tampered_deck(deck, code):
 
 
 def _versality_draw(seed: int, discard_all_but: int | None = None):
-    c = sample_character(created=True)
+    c = versality_character(created=True)
     state = play({"op": "versality.state.new"})["state"]
     state = play({"op": "versality.deck.build", "state": state, "character": c, "seed": 11})["state"]
     if discard_all_but is not None:

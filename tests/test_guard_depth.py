@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from guard_checks import LIMITS, guard
 from node_harness import NODE, ROOT
 from tablee import store
 from tablee.api import handle
@@ -18,16 +19,6 @@ from tablee.store import new_document, open_document
 from tablee.systems.unicreon.character import new_character as unicreon_character
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
-LIMITS = store.limits_live()
-
-
-def guard(*cases: dict) -> list:
-    done = subprocess.run(
-        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "tests/js/guard_checks.mjs"],
-        cwd=ROOT, input=json.dumps({"limits": LIMITS, "cases": list(cases)}), capture_output=True,
-        text=True, timeout=60, check=True,
-    )
-    return json.loads(done.stdout)
 
 
 def _nest(levels: int):

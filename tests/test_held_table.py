@@ -16,8 +16,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee_tables import LEA, MEMBERS, MOVE, NOW, TOM, table
 from tablee import api, held, referee
-from test_referee import LEA, MEMBERS, MOVE, NOW, TOM, table
 
 
 def worker(request: dict) -> dict:

@@ -1,12 +1,12 @@
 """Every schema refusal reads entirely in the page's language, naming the field by its label.
 
-Issue 38 found « Cette demande ne peut pas être traitée : data.modifier must be integer. » in
+A play-through found « Cette demande ne peut pas être traitée : data.modifier must be integer. » in
 15 of 45 refusals drawn from the five systems' schemas: a system's own check of a state it
 holds passed fastjsonschema's English sentence on. Here every kind of refusal of every op's
 schema (tests/schema_refusals.py: each keyword of each value the schema describes, broken
 once), every refusal of the systems' character and state schemas as the store's checks give
 them, and the refusals of the states the engine checks before an op runs, are worded through
-the page's own i18n layer (tests/i18n_render.mjs) in French and in English: no English word in
+the page's own i18n layer (tests/js/i18n_render.mjs) in French and in English: no English word in
 French, no French word in English, no path or code, and the field named as the catalogue
 labels it ("Modificateur : un nombre entier", "Score : 99 au plus").
 """
@@ -21,12 +21,12 @@ from typing import Any
 import fastjsonschema
 import pytest
 
+from i18n_words import english, raw_ids, worded
 from schema_refusals import broken, minimal, refusals, rule_refusals
 from tablee import registry, store
 from tablee.api import _validator, _with_violation, handle, load_all
 from tablee.errors import RulesError
 from tablee.schema import compile_schema, schema_params
-from test_i18n_sentences import english, raw_ids, worded
 
 #: French words that have no business in an English sentence.
 FRENCH = re.compile(

@@ -1,6 +1,6 @@
 """Every message a person reads is a sentence of the interface language.
 
-tests/i18n_render.mjs renders every key of static/i18n, in both languages, through the page's
+tests/js/i18n_render.mjs renders every key of static/i18n, in both languages, through the page's
 own i18n layer (static/js/i18n.js: plural forms, inline `{n|one|other}` words, French elision)
 with sample parameters (a name where the parameter names a thing, else 1, then 2). Each
 rendering is then checked: no "1 points" (a count of one with a plural noun), no raw id (an
@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-from functools import cache
 
 import pytest
 
+from i18n_words import english, raw_ids, rendered, worded
 from node_harness import NODE, ROOT
 from tablee.api import handle
 
@@ -36,34 +35,6 @@ SINGULAR_S = {
 }
 #: "1 points": a count of one (not part of a bigger number, a decimal or a range) then a plural noun.
 ONE_THEN_PLURAL = re.compile(r"(?<![\d,.\-−+/×])\b1 (?:[a-zà-ÿ]+ )?([A-Za-zÀ-ÿ]+s)\b")
-#: What an id looks like when it reaches a person.
-RAW_ID = re.compile(
-    r"\{\w+\}"  # an unfilled placeholder
-    r"|\b[a-z]+(?:\.[a-z0-9_]+){2,}\b"  # a message key (error.theorem.char.invalid)
-    r"|\b[a-z]+-\d+\b"  # an id with a number (arcane-03)
-    r"|\b[a-z]+_[a-z_]+\b"  # snake_case
-    r"|\b(?:theorem|pointzero|systmj|unicreon|versality)\b"  # a system's code name in lower case
-)
-#: English words that have no business in a French sentence.
-ENGLISH = re.compile(
-    r"\b(the|and|of|must|be|is|are|with|without|integer|string|should|not|from|this|that|will|your|"
-    r"please|error|failed|true|false|null|undefined|none|items|item|properties|property|bigger|smaller|"
-    r"equal|than|longer|shorter|valid|object|array|number|boolean|data|seed|backup|link|share|player|"
-    r"players|draw|roll)\b",
-    re.IGNORECASE,
-)
-#: Words the checks allow because the interface names them so on purpose ("deck" is
-#: Versality's own word, rule text 001).
-ALLOWED_RAW = {"lit-html", "oui-mais", "non-mais", "oui-et", "non-et", "stun.example.org", "turn.example.org"}
-
-
-@cache
-def rendered() -> dict[str, dict[str, list[str]]]:
-    out = subprocess.run(
-        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(ROOT / "tests/i18n_render.mjs")],
-        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", check=True,
-    )
-    return json.loads(out.stdout)
 
 
 #: French typography (static/js/i18n.js, frenchSpaced): a space a line may break at, before a
@@ -77,14 +48,6 @@ def breakable_signs(text: str) -> list[str]:
 
 def one_plural(text: str, lang: str) -> list[str]:
     return [m.group(0) for m in ONE_THEN_PLURAL.finditer(text) if m.group(1).lower() not in SINGULAR_S[lang]]
-
-
-def raw_ids(text: str) -> list[str]:
-    return [m.group(0) for m in RAW_ID.finditer(text) if m.group(0) not in ALLOWED_RAW]
-
-
-def english(text: str) -> list[str]:
-    return [m.group(0) for m in ENGLISH.finditer(text)]
 
 
 @pytest.mark.parametrize(
@@ -142,14 +105,6 @@ def test_french_never_breaks_a_line_before_a_high_sign_and_english_is_untouched(
     assert r["en"]["colon()"] == ["Escrime: 12"]
     english_ = json.dumps(r["en"], ensure_ascii=False)
     assert "\u00a0" not in english_ and "\u202f" not in english_
-
-
-def worded(errors: list[dict]) -> dict[str, list[str]]:
-    out = subprocess.run(
-        [NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(ROOT / "tests/i18n_render.mjs"), "errors"],
-        cwd=ROOT, input=json.dumps(errors), capture_output=True, text=True, encoding="utf-8", check=True,
-    )
-    return json.loads(out.stdout)
 
 
 PZ_TEST = {"kind": "skill", "skill": 2, "attribute": 2, "difficulty": "moyen"}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from node_harness import NODE, NodeHarness
-from test_sdp_pack import CAMERA_OFFER, HARNESS, OFFER
+from sdp_offers import CAMERA_OFFER, HARNESS, OFFER
 
 ROOT = Path(__file__).resolve().parent.parent
 ICE_HARNESS = ROOT / "tests" / "live" / "ice_servers_harness.mjs"

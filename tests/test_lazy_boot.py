@@ -1,4 +1,4 @@
-"""Issue 14: the engine imports only what a request needs, and describe needs no system.
+"""The engine imports only what a request needs, and describe needs no system.
 
 Each lazy-loading check runs in a fresh interpreter (``sys.modules`` of this one holds every
 system: tests/conftest.py imports them all). Two layouts are checked: the worker's (the
@@ -98,8 +98,9 @@ def test_first_answers_import_no_system_and_icepool_only_for_odds(unpacked):
     by = {s["step"]: s for s in steps}
     for step in ("import", "describe", "store.limits", "roll"):
         assert by[step]["systems"] == [] and by[step]["icepool"] is False, by[step]
-    # The readiness probe (store.limits) and describe import not even the kernel (perf14): the
-    # store, the dice ops and fastjsonschema come with the first request that uses them.
+    # The readiness probe (store.limits) and describe import not even the kernel (the first
+    # paint waits for them): the store, the dice ops and fastjsonschema come with the first
+    # request that uses them.
     for step in ("import", "describe", "store.limits"):
         assert by[step]["kernel"] == [], by[step]
     assert by["roll"]["kernel"] == ["fastjsonschema", "tablee.dice_ops"], by["roll"]

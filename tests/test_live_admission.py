@@ -18,9 +18,8 @@ import json
 
 import pytest
 
-from live_world import harness, two_phone_world
+from live_world import mj_table, phone_table, state, two_phone_world
 from node_harness import NODE
-from test_live_session import HARNESS, mj_table, phone_table, state
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
@@ -31,18 +30,6 @@ SENT = {"id": "for-lea", "at": "2026-11-23T10:01:00.000Z", "kind": "theorem.acti
                                         "deck": {"draw": ["DECK-ORDER-1", "DECK-ORDER-2"], "seed": 987654321}},
         "result": {"threshold": "THRESHOLD-7", "left": "LEFT-3", "total": 4}, "to": "m-p1"}
 HIDDEN = ("987654321", "DECK-ORDER", "THRESHOLD-7", "LEFT-3")
-
-
-@pytest.fixture(scope="module")
-def node():
-    with harness(HARNESS) as running:
-        yield running
-
-
-@pytest.fixture
-def world(node):
-    with two_phone_world(node, "adm", mj_table(), phone_table) as name:
-        yield name
 
 
 def everything(s, who):

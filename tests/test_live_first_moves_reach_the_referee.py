@@ -13,10 +13,9 @@ import sys
 import pytest
 
 from api_calls import versality_character
-from live_world import harness
+from live_world import phone_table, state
 from node_harness import NODE
 from tablee.api import handle
-from test_live_session import HARNESS, phone_table, state
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
@@ -58,12 +57,6 @@ FIRSTS = [
     ({"op": "unicreon.test", "character": {"id": "uc"},
       "test": {"characteristic": "agilite", "difficulty": "difficile", "bonus": 0, "malus": 0}}, "unicreon.test"),
 ]
-
-
-@pytest.fixture(scope="module")
-def node():
-    with harness(HARNESS) as running:
-        yield running
 
 
 def test_a_phones_first_move_in_each_system_is_accepted_and_logged_on_the_mjs_device(node):

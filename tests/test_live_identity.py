@@ -7,23 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from live_world import harness, two_phone_world
+from live_world import (
+    HAND_A,
+    HAND_B,
+    assert_nothing_hidden_reached,
+    phone_table,
+    state,
+)
 from node_harness import NODE
-from test_live_session import HAND_A, HAND_B, HARNESS, assert_nothing_hidden_reached, mj_table, phone_table, state
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
-
-
-@pytest.fixture(scope="module")
-def node():
-    with harness(HARNESS) as running:
-        yield running
-
-
-@pytest.fixture
-def world(node):
-    with two_phone_world(node, "who", mj_table(), phone_table) as name:
-        yield name
 
 
 def roster(s, who):

@@ -14,25 +14,12 @@ from __future__ import annotations
 
 import pytest
 
-from live_world import harness, two_phone_world
+from live_world import HAND_A, char, state
 from node_harness import NODE
-from test_live_session import HAND_A, HARNESS, char, mj_table, phone_table, state
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
 
 DRAW = {"op": "test.draw", "character": {"id": "a"}}
-
-
-@pytest.fixture(scope="module")
-def node():
-    with harness(HARNESS) as running:
-        yield running
-
-
-@pytest.fixture
-def world(node):
-    with two_phone_world(node, "once", mj_table(), phone_table) as name:
-        yield name
 
 
 def hand(s, who="mj"):

@@ -7,25 +7,14 @@ compared with the same table made whole."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from live_world import harness
 from node_harness import NODE
 
-ROOT = Path(__file__).resolve().parent.parent
-HARNESS = ROOT / "tests" / "live" / "session_harness.mjs"
-
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
-
-
-@pytest.fixture(scope="module")
-def node():
-    with harness(HARNESS) as running:
-        yield running
 
 
 def test_the_mjs_device_makes_the_referees_table_from_the_changes_of_a_move(node):
@@ -33,8 +22,8 @@ def test_the_mjs_device_makes_the_referees_table_from_the_changes_of_a_move(node
     not the whole table: session.js ``applyChanges`` on the table the move was made on gives the
     referee's new table, for a new log entry, a full log (the oldest goes), a page's label (an
     entry replaced in place), a sheet save (a character replaced) and a hand drawn (a state)."""
+    from referee_tables import LEA, NOW, table
     from tablee.api import handle
-    from test_referee import LEA, NOW, table
 
     doc = table()
     moves = [{"op": "roll", "expr": "1d6"}, {"op": "theorem.hand.draw", "character": {"id": "josh"}}]
@@ -68,8 +57,8 @@ def test_the_mjs_device_makes_the_next_view_from_the_changes_the_worker_answers(
     """The projection asks the worker for the changes since its last view (store.share
     ``since``): session.js ``applyViewChanges`` on that view gives the uncached share of the new
     table, through moves (a new entry, a full log, a state, a sheet) and an MJ's rename."""
+    from referee_tables import LEA, NOW, table
     from tablee.api import handle, handle_json
-    from test_referee import LEA, NOW, table
 
     def share(doc, since):
         request = {"op": "store.share", "kind": "table", "data": doc, "audience": "player", "since": since}

@@ -21,79 +21,25 @@ What a table relies on:
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from live_world import harness, two_phone_world
+from live_world import (
+    HAND_A,
+    HAND_B,
+    SECRET,
+    assert_nothing_hidden_reached,
+    char,
+    character,
+    mj_table,
+    phone_table,
+    state,
+)
 from node_harness import NODE
 
-ROOT = Path(__file__).resolve().parent.parent
-HARNESS = ROOT / "tests" / "live" / "session_harness.mjs"
-
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: Yjs runs only in JavaScript")
-
-SECRET = "SECRET-OF-THE-MJ"
-HAND_A = ["arcane-HAND-A-1", "arcane-HAND-A-2"]
-HAND_B = ["arcane-HAND-B-1"]
-
-
-@pytest.fixture(scope="module")
-def node():
-    with harness(HARNESS) as running:
-        yield running
-
-
-def character(cid: str, name: str, **more) -> dict:
-    return {"id": cid, "system": "unicreon", "name": name, "secret": "", "pv": 10, "skills": [], **more}
-
-
-def mj_table() -> dict:
-    return {
-        "schema": 1, "app": "tablee", "name": "Campagne", "language": "fr",
-        "characters": [character("a", "Aube", secret=SECRET), character("b", "Brume")],
-        "log": [{"id": "l1", "at": "2026-11-23T10:00:00.000Z", "kind": "roll", "system": None, "label": "d6",
-                 "request": {"op": "roll"}, "result": {"total": 3}}],
-        "systems": {
-            "theorem": {"mj": {"threshold": SECRET}, "round": 1, "piles": {
-                "draw": {"cards": ["c3", "c1"], "visibility": "hidden", "owner": None},
-                "hand-a": {"cards": HAND_A, "visibility": "owner", "owner": "a"},
-                "hand-b": {"cards": HAND_B, "visibility": "owner", "owner": "b"},
-                "table": {"cards": [], "visibility": "public", "owner": None},
-            }},
-            "unicreon": {"round": 2, "fighters": ["a", "b"]},
-        },
-        "settings": {},
-        "quarantine": [{"kind": "character", "path": "characters.9", "problems": [], "data": {"note": SECRET}}],
-    }
-
-
-def phone_table(name: str) -> dict:
-    return {"schema": 1, "app": "tablee", "name": f"Table de {name}", "language": "en", "characters": [],
-            "log": [], "systems": {}, "settings": {}}
-
-
-@pytest.fixture
-def world(node):
-    with two_phone_world(node, "w", mj_table(), phone_table) as name:
-        yield name
-
-
-def state(node, world):
-    return node("state", world=world)
-
-
-def char(doc, cid):
-    return next(c for c in doc["characters"] if c["id"] == cid)
-
-
-def assert_nothing_hidden_reached(s, player, others_hand):
-    text = json.dumps(s[player]["doc"]) + json.dumps(s[player]["private"]) + "".join(s[player]["received"])
-    assert SECRET not in text
-    for card in others_hand:
-        assert card not in text
 
 
 def test_a_player_takes_the_public_table_and_nothing_hidden(node, world):

@@ -21,15 +21,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from node_harness import NODE, ROOT, NodeHarness
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
-    LEA,
-    _every_move_is_its_changes,
-    move,
-    table,
-)
-from test_referee_moves import MIRA, _pz_table, _pz_test
+from referee_tables import LEA, MIRA, move, pz_table, pz_test, table
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+pytestmark = [
+    pytest.mark.skipif(NODE is None, reason="node is not installed"),
+    pytest.mark.usefixtures("every_move_is_its_changes"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +46,9 @@ PAGE = {"label": ["3d6 · ", ["pointzero.ui.log_tension"]],
 
 
 def test_an_english_phones_test_reads_french_on_the_french_mjs_log(harness):
-    sent = harness("move", lang="en", request=_pz_test())
+    sent = harness("move", lang="en", request=pz_test())
     assert sent["label"] == "Point Zéro: skill test" and sent["words_lang"] == "en"
-    doc, answer = move(_pz_table(), MIRA, sent, seed=31)
+    doc, answer = move(pz_table(), MIRA, sent, seed=31)
     entry = _entry(doc, answer)
     # Logged at once under the phone's English words: read French by the MJ, English by the phone.
     french = harness("said", lang="fr", parts=[["live.op.pointzero.test.roll"]])
@@ -102,8 +99,8 @@ def test_a_forged_result_line_never_reaches_the_log(harness):
 
 
 def test_a_french_phones_move_reads_english_on_an_english_page(harness):
-    sent = harness("move", lang="fr", request=_pz_test())
-    doc, answer = move(_pz_table(), MIRA, sent, seed=31)
+    sent = harness("move", lang="fr", request=pz_test())
+    doc, answer = move(pz_table(), MIRA, sent, seed=31)
     assert harness("read", lang="en", entry=_entry(doc, answer))["label"] == "Point Zéro: skill test"
 
 
@@ -118,8 +115,8 @@ def test_words_that_do_not_say_the_label_are_not_read(harness):
     """A phone's words reword its own label only: words that say something else than the text
     they came with (a hostile phone's "MJ a annulé…") are not read, the label is shown as
     written; words that say it read as the catalogue's texts, and the signer stays the link's."""
-    sent = {**_pz_test(), "label": "Léa lance", "label_words": [["live.op.roll"]], "words_lang": "en"}
-    doc, answer = move(_pz_table(), MIRA, sent, seed=31)
+    sent = {**pz_test(), "label": "Léa lance", "label_words": [["live.op.roll"]], "words_lang": "en"}
+    doc, answer = move(pz_table(), MIRA, sent, seed=31)
     entry = _entry(doc, answer)
     assert entry["label_words"] == [["live.op.roll"]]  # kept (well formed), but says another text
     assert harness("read", lang="fr", entry=entry)["label"] == "Léa lance"
@@ -129,9 +126,9 @@ def test_words_that_do_not_say_the_label_are_not_read(harness):
 def test_the_log_signs_a_phones_entry_with_its_member_whatever_its_words_say(harness):
     """A phone whose character is named "MJ", its words saying "MJ" too: the log shows the
     member the link belongs to after it (views/log.js signerOf), as the referee stamped it."""
-    doc = _pz_table()
+    doc = pz_table()
     doc["characters"][0]["name"] = "MJ"
-    sent = {**_pz_test(), "label": "MJ", "label_words": ["MJ"], "words_lang": "fr"}
+    sent = {**pz_test(), "label": "MJ", "label_words": ["MJ"], "words_lang": "fr"}
     doc, answer = move(doc, MIRA, sent, seed=31)
     entry = _entry(doc, answer)
     assert entry["who"] == "MJ" and entry["member"]["name"] == "Léa"
@@ -149,19 +146,19 @@ def test_the_referees_result_line_reads_in_each_language_as_its_words_say(harnes
     """The referee's result line (py/tablee/referee_words.py) is read by log-words.js in the
     reader's language from its words: French as the referee wrote it, English as the English
     catalogue says it, for a line with values of its own words (a learning's quality)."""
+    from referee_tables import sj_learning_table
     from tablee import referee_words
-    from test_referee_moves import _sj_learning_table
 
     ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
     asked = {"op": "systmj.learning.roll", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}}
     entries = []
-    doc, answer = move(_sj_learning_table(), ana, asked, seed=21)
+    doc, answer = move(sj_learning_table(), ana, asked, seed=21)
     entries.append(_entry(doc, answer))
-    doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
+    doc, answer = move(pz_table(), MIRA, pz_test(), seed=31)
     entries.append(_entry(doc, answer))
-    from test_referee_log import _theorem_drawing
+    from referee_tables import theorem_drawing
 
-    doc, answer = move(_theorem_drawing(), LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
+    doc, answer = move(theorem_drawing(), LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
     entries.append(_entry(doc, answer))
     entry = {**entries[-1], "summary_words": [*entries[-1]["summary_words"], " · ",
                                               ["theorem.ui.reshuffled_one", {"n": "3"}]]}

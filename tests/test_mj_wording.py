@@ -1,4 +1,4 @@
-"""Issue 13, "le MJ" / "la MJ": one convention per system, as its rule text uses it.
+"""« le MJ » / « la MJ »: one convention per system, as its rule text uses it.
 
 The conventions (read in /work/shared/rules/; noted at the top of each system's page module):
 - SYSTMJ (000): "le MJ" ("Le MJ décide…"); Point Zéro (002): "le MJ" ("le seuil fixé par le MJ").
@@ -12,7 +12,7 @@ The conventions (read in /work/shared/rules/; noted at the top of each system's 
 Each check is run on the French strings of the namespace (the English ones say "GM" or keep the
 system's French term, one per system) and the scanner is itself checked on strings that break
 the rule, so a check that cannot fail would show here. Combat lines name fighters of any gender:
-the gendered phrases issue 13 found ("n'est pas atteint", "s'est enfui", "Inconscient") are gone.
+the gendered phrases once written ("n'est pas atteint", "s'est enfui", "Inconscient") are gone.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def test_the_scanner_catches_what_breaks_a_convention(text, convention, caught):
     assert problems(text, convention) == caught
 
 
-#: Gendered combat lines issue 13 found, and the phrasing they became: a fighter is named, never
+#: Gendered combat lines once written, and the phrasing they became: a fighter is named, never
 #: agreed with ("Alice Moreau n'est pas atteint" → "Coup paré par Alice Moreau : aucun dégât").
 GENDERED = [
     r"n'est pas atteinte?\b",

@@ -22,55 +22,12 @@ sys.path.insert(0, str(Path(__file__).parent / "versality"))
 from th_helpers import character as th_character
 from versality_store import play
 
+from referee_tables import LEA, MEMBERS, MOVE, NOW, SECRET, TOM, move, ok, systmj_table, table, uc_fight
 from tablee import referee, referee_kernel
 from tablee.api import handle
 from tablee.errors import RulesError
 
-NOW = "2026-11-25T12:00:00Z"
-LEA = {"id": "m-lea", "name": "Léa", "characters": ["josh"]}
-TOM = {"id": "m-tom", "name": "Tom", "characters": ["kim"]}
-SECRET = "zq-secret-du-mj-77"
-
-
-@pytest.fixture(autouse=True)
-def _every_move_is_its_changes(monkeypatch):
-    """Every move of this module, however it is made: the table it was made on is not changed in
-    place, and its changes (``referee.changes``: what the MJ's device receives instead of the
-    whole table) make the referee's new table again."""
-    made = referee.apply_move
-
-    def checked(document, member, move_, *, seed, now):
-        before = copy.deepcopy(document)
-        out, answer = made(document, member, move_, seed=seed, now=now)
-        assert document == before
-        found = referee.changes(document, out) if isinstance(out, dict) else None
-        if found is not None:
-            assert referee.apply_changes(before, found) == out
-            assert json.loads(json.dumps(found)) == found  # what crosses to the page is JSON
-        return out, answer
-
-    monkeypatch.setattr(referee, "apply_move", checked)
-
-
-def ok(request):
-    answer = handle(request)
-    assert "error" not in answer, answer
-    return answer
-
-
-def table():
-    """A table with two Théorem characters (Léa plays josh, Tom plays kim), an MJ's NPC and a
-    Point Zéro gauge with its hidden threshold."""
-    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
-    doc["characters"] = [th_character("josh"), th_character("kim"), {**th_character("pnj"), "notes": SECRET}]
-    doc["systems"]["theorem"] = ok({"op": "theorem.state.new", "seed": 7})["state"]
-    pz = ok({"op": "pointzero.state.new"})["state"]
-    doc["systems"]["pointzero"] = ok({"op": "pointzero.mj.threshold", "state": pz, "threshold": 7})["state"]
-    return doc
-
-
-def move(doc, member, request, seed=11):
-    return referee.apply_move(doc, member, request, seed=seed, now=NOW)
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 
 def test_a_hand_drawn_from_a_phone_is_what_the_same_op_gives_on_one_device():
@@ -297,10 +254,10 @@ def test_an_error_keeps_only_the_params_proven_safe():
 
 
 def test_versality_moves_are_merged_and_the_mj_tokens_stay_the_mjs():
-    from test_versality_rules import sample_character
+    from api_calls import versality_character
 
     c = ok({"op": "versality.character.finish",
-            "character": {**sample_character(improvement_points=9), "id": "ana"}})["character"]
+            "character": {**versality_character(improvement_points=9), "id": "ana"}})["character"]
     doc = table()
     doc["characters"].append(c)
     doc["systems"]["versality"] = {**ok({"op": "versality.state.new"})["state"], "tokens": 3, "catastrophe": 5}
@@ -332,20 +289,6 @@ def test_the_op_is_registered_and_answers_json_errors():
 
 
 # ------------------------------------------------------------------ property
-
-MEMBERS = [LEA, TOM, {"id": "m-eve", "name": "Eve", "characters": []}]
-MOVE = st.one_of(
-    st.builds(lambda c: {"op": "theorem.hand.draw", "character": {"id": c}}, st.sampled_from(["josh", "kim", "pnj"])),
-    st.builds(lambda c, s: {"op": "theorem.action.begin", "character": {"id": c}, "sphere": s, "modifier": 0},
-              st.sampled_from(["josh", "kim"]), st.sampled_from(["animalite", "humanite"])),
-    st.builds(lambda c: {"op": "theorem.action.draw", "character": {"id": c}}, st.sampled_from(["josh", "kim"])),
-    st.builds(lambda c: {"op": "theorem.action.cancel", "character": {"id": c}}, st.sampled_from(["josh", "kim"])),
-    st.just({"op": "pointzero.tension.use", "kind": "other"}),
-    st.builds(lambda c: {"op": "theorem.opposition.draw", "a": {"name": "A", "base": 6, "start": 0, "character_id": c},
-                         "b": {"name": "Garde", "base": 6, "start": 0}}, st.sampled_from(["josh", "kim"])),
-    st.just({"op": "theorem.turn.next"}),
-    st.just({"op": "pointzero.mj.threshold", "threshold": 1}),
-)
 
 
 def _hand(doc, cid):
@@ -415,31 +358,12 @@ def test_a_secret_round_choice_from_a_phone_stays_hidden_until_the_reveal():
     assert info.value.code == "live.refused.not_a_move"
 
 
-def _uc_fight(a, b):
-    """A Unicreon fight of the MJ's table: ``a`` (a player's, side pc) engaged with ``b`` (an
-    NPC), initiative rolled, ``a``'s turn with two actions. Returns (doc, combat, a's cid, b's cid)."""
-    combat = ok({"op": "unicreon.combat.new"})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
-    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
-    attacker = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
-    defender = next(f["cid"] for f in combat["combatants"] if f["side"] == "npc")
-    for f in combat["combatants"]:
-        f["engaged"] = [defender if f["cid"] == attacker else attacker]
-        f["actions"] = 2
-    combat["turn"] = combat["order"].index(attacker)
-    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
-    doc["characters"] = [a, b]
-    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
-    return doc, combat, attacker, defender
-
-
 def test_a_passe_darmes_from_a_phone_by_ones_own_fighter_only():
     """Unicreon's combat state is ``systems.unicreon.combat``: the attacker named by its
     combatant id must be one of the member's characters; the result is the op's on one device."""
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
-    doc, combat, attacker, defender = _uc_fight(a, b)
+    doc, combat, attacker, defender = uc_fight(a, b)
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     request = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender}
     after, answer = move(doc, lea, request, seed=9)
@@ -613,24 +537,11 @@ def test_an_opposition_is_drawn_for_ones_own_side():
     assert info.value.code == "live.refused.invalid"
 
 
-def _systmj_table():
-    s1 = ok({"op": "systmj.character.new", "id": "s1", "name": "Ana"})["character"]
-    s2 = ok({"op": "systmj.character.new", "id": "s2", "name": "Bo"})["character"]
-    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
-    doc["characters"] = [s1, s2, {**ok({"op": "systmj.character.new", "id": "npc", "name": "Orc"})["character"]}]
-    state = ok({"op": "systmj.state.new"})["state"]
-    for card in ({"name": "Épée", "types": ["arme"], "categories": ["corps_a_corps"], "att": 5},
-                 {"name": "Bouclier", "types": ["arme"], "categories": ["bouclier"], "def": 5}):
-        state = ok({"op": "systmj.card.save", "state": state, "card": {"family": "equipement", **card}})["state"]
-    doc["systems"]["systmj"] = state
-    return doc
-
-
 def test_systmj_cards_are_taken_and_handed_back_by_their_own_player():
     """SYSTMJ 4 (a card's ``holder``): Ana's player takes a free card of the library for Ana
     and hands it back; Bo's card is Bo's player's; a card someone holds is refused by the op.
     Each step is the op on one device (the state and the sheet compared)."""
-    doc = _systmj_table()
+    doc = systmj_table()
     ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
     bo = {"id": "m-bo", "name": "Bo", "characters": ["s2"]}
     number = doc["systems"]["systmj"]["library"]["cards"][0]["number"]
@@ -663,7 +574,7 @@ def test_systmj_cards_are_taken_and_handed_back_by_their_own_player():
 def test_systmj_choices_stay_hidden_in_every_answer_until_the_reveal():
     """After Bo chose Action and Ana chooses Mouvement, nothing in Ana's answer says Bo's
     choice, nor hers (the player view has every choice empty before the reveal)."""
-    doc = _systmj_table()
+    doc = systmj_table()
     s1, s2 = doc["characters"][:2]
     doc["systems"]["systmj"] = ok({"op": "systmj.round.start", "state": doc["systems"]["systmj"],
                                    "characters": [s1, s2]})["state"]

@@ -16,17 +16,14 @@ from pathlib import Path
 import pytest
 
 from api_calls import versality_character
+from i18n_words import worded
 from node_harness import NODE
+from referee_tables import NOW, move, ok
 from tablee import referee
 from tablee.api import handle
 from tablee.errors import RulesError
-from test_i18n_schema_refusals import worded
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
-    NOW,
-    _every_move_is_its_changes,
-    move,
-    ok,
-)
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 
 def _fresh(*characters):

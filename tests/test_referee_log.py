@@ -20,17 +20,23 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from node_harness import NODE, ROOT
-from tablee.api import handle
-from tablee.referee_log import digest, verify_record
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
+from referee_tables import (
     LEA,
-    _every_move_is_its_changes,
-    _systmj_table,
+    MIRA,
+    MODS,
     move,
     ok,
+    pz_table,
+    pz_test,
+    sj_learning_table,
+    systmj_table,
     table,
+    theorem_drawing,
 )
-from test_referee_moves import MIRA, _pz_table, _pz_test, _sj_learning_table
+from tablee.api import handle
+from tablee.referee_log import digest, verify_record
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 
 def _public_entry(doc, eid):
@@ -71,9 +77,9 @@ def test_the_referees_digest_is_the_pages_byte_for_byte():
 
 
 def test_a_point_zero_test_from_a_phone_is_logged_with_its_dice_outcome_and_replay():
-    doc = _pz_table()
-    after, answer = move(doc, MIRA, _pz_test(), seed=31)
-    local_request = {k: v for k, v in {**_pz_test(), "seed": 31}.items() if k != "character_id"}
+    doc = pz_table()
+    after, answer = move(doc, MIRA, pz_test(), seed=31)
+    local_request = {k: v for k, v in {**pz_test(), "seed": 31}.items() if k != "character_id"}
     local = ok(local_request)  # the page's request on the MJ's device, the referee's seed
     entry = next(e for e in after["log"] if e["id"] == answer["logged"])
     assert entry["request"]["seed"] == 31 and entry["request"]["test"] == local_request["test"]
@@ -86,11 +92,8 @@ def test_a_point_zero_test_from_a_phone_is_logged_with_its_dice_outcome_and_repl
     assert _public_entry(after, entry["id"])["request"]["seed"] == 31  # no hidden pile: the phones may replay
 
 
-MODS = [{"source": "mj", "value": 10, "label": "Bonus"}]
-
-
 def test_a_systmj_test_and_learning_roll_from_a_phone_are_logged_as_the_pages():
-    doc = _systmj_table()
+    doc = systmj_table()
     ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
     after, answer = move(doc, ana, {"op": "systmj.test", "score": 45, "modifiers": MODS, "seed": 1}, seed=77)
     local = ok({"op": "systmj.test", "score": 45, "modifiers": MODS, "seed": 77})
@@ -103,7 +106,7 @@ def test_a_systmj_test_and_learning_roll_from_a_phone_are_logged_as_the_pages():
                                          "dice": [{"value": v, "kept": True} for v in local["dice"]]}]
     assert _replays(entry)
 
-    doc = _sj_learning_table()
+    doc = sj_learning_table()
     asked = {"op": "systmj.learning.roll", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}}
     after, answer = move(doc, ana, asked, seed=21)
     entry = next(e for e in after["log"] if e["id"] == answer["logged"])
@@ -132,16 +135,8 @@ def test_a_unicreon_test_from_a_phone_is_logged_without_the_character_and_replay
     assert "zq-secret" not in json.dumps(after["log"])
 
 
-def _theorem_drawing():
-    doc = table()
-    doc, _ = move(doc, LEA, {"op": "theorem.hand.draw", "character": {"id": "josh"}}, seed=4)
-    doc, _ = move(doc, LEA, {"op": "theorem.action.begin", "character": {"id": "josh"}, "sphere": "animalite",
-                             "modifier": 0})
-    return doc
-
-
 def test_a_theorem_draw_from_a_phone_replays_on_the_mjs_log_and_no_phone_gets_its_deck_or_seed():
-    doc = _theorem_drawing()
+    doc = theorem_drawing()
     state = doc["systems"]["theorem"]
     after, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
     local = ok({"op": "theorem.action.draw", "state": state, "character": doc["characters"][0], "seed": 5})
@@ -179,10 +174,10 @@ def test_a_theorem_opposition_from_a_phone_replays_on_the_mjs_log():
 
 
 def test_a_versality_test_from_a_phone_is_one_entry_with_its_draw_and_its_resolution():
-    from test_versality_rules import sample_character
+    from api_calls import versality_character
 
     c = ok({"op": "versality.character.finish",
-            "character": {**sample_character(improvement_points=9), "id": "ana"}})["character"]
+            "character": {**versality_character(improvement_points=9), "id": "ana"}})["character"]
     doc = table()
     doc["characters"].append(c)
     doc["systems"]["versality"] = ok({"op": "versality.state.new"})["state"]
@@ -213,8 +208,8 @@ def test_a_versality_test_from_a_phone_is_one_entry_with_its_draw_and_its_resolu
 
 
 def test_the_pages_label_joins_the_referees_entry_and_its_result_line_stays_the_referees():
-    doc = _pz_table()
-    doc, answer = move(doc, MIRA, _pz_test(), seed=31)
+    doc = pz_table()
+    doc, answer = move(doc, MIRA, pz_test(), seed=31)
     entry = next(e for e in doc["log"] if e["id"] == answer["logged"])
     assert entry["result"]["summary"] == "Échec (Marge \u22124)"  # the referee's, from the roll
     after, _ = move(doc, MIRA, {"op": "live.log.label", "id": entry["id"], "label": "Mécanique (6) / ADR (4)",
@@ -229,11 +224,11 @@ def test_the_pages_label_joins_the_referees_entry_and_its_result_line_stays_the_
 
 
 def test_a_passe_darmes_from_a_phone_is_logged_with_the_pv_lost_and_both_sides_dice():
-    from test_referee import _uc_fight
+    from referee_tables import uc_fight
 
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "Aya"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "Ogre"})["character"]
-    doc, combat, attacker, defender = _uc_fight(a, b)
+    doc, combat, attacker, defender = uc_fight(a, b)
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     after, answer = move(doc, lea, {"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender}, seed=9)
     same = ok({"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender, "state": combat, "seed": 9})
@@ -246,7 +241,7 @@ def test_a_passe_darmes_from_a_phone_is_logged_with_the_pv_lost_and_both_sides_d
 
 
 def test_each_side_of_an_opposition_drawn_from_its_phone_replays_on_the_mjs_log():
-    from test_referee import TOM
+    from referee_tables import TOM
 
     doc = table()
     a = {"character_id": "josh", "name": "Josh", "base": 0, "start": 0, "sphere": "animalite", "skill": None}

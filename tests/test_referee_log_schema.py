@@ -9,10 +9,10 @@ import copy
 
 import pytest
 
+from guard_checks import guard
 from node_harness import NODE
 from tablee import referee
 from tablee.store import new_document, open_document
-from test_guard_depth import guard
 
 NOW = "2026-11-28T20:00:00Z"
 LEA = {"id": "m-lea", "name": "Léa", "characters": []}

@@ -13,53 +13,21 @@ import json
 
 import pytest
 
+from referee_tables import MIRA, move, ok, pz_table, pz_test, sj_learning_table, systmj_fight, systmj_table
 from tablee.errors import RulesError
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
-    _every_move_is_its_changes,
-    _systmj_table,
-    move,
-    ok,
-)
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 
-def _pz_character(cid, name, *, atouts=()):
-    c = ok({"op": "pointzero.character.new", "id": cid, "name": name})["character"]
-    c["skills"] = [{"name": "Mécanique", "level": 6}]
-    c["attributes"][1]["level"] = 4  # ADR
-    c["atouts"] = list(atouts)
-    return c
-
-
-def _pz_table(threshold=3, entries=0):
-    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
-    doc["characters"] = [_pz_character("mira", "Mira"), _pz_character("zed", "Zed")]
-    state = ok({"op": "pointzero.mj.threshold", "state": ok({"op": "pointzero.state.new"})["state"],
-                "threshold": threshold})["state"]
-    for _ in range(entries):
-        state = ok({"op": "pointzero.tension.use", "state": state, "kind": "other", "who": "MJ"})["state"]
-    doc["systems"]["pointzero"] = state
-    return doc
-
-
-MIRA = {"id": "m-mira", "name": "Léa", "characters": ["mira"]}
 ZED = {"id": "m-zed", "name": "Tom", "characters": ["zed"]}
-
-
-def _pz_test(**fields):
-    """The request Point Zéro's test page makes (pointzero/test.js spec()) for Mira's
-    Mécanique/ADR[17] (002, "sURPASSEMENT", the text's example), plus the move's character."""
-    test = {"kind": "skill", "attribute": 4, "attribute_code": "ADR", "skill": 6, "skill_name": "Mécanique",
-            "difficulty": 17, "critical": False, "meticuleux": False, "sacrifice": 1, "tension": False,
-            "tension_rule": "missing_dice", **fields}
-    return {"op": "pointzero.test.roll", "test": test, "seed": 1, "character_id": "mira"}
 
 
 def test_a_point_zero_test_with_surpassement_is_the_op_on_one_device():
     """Mira sacrifices one die (+2) with a Tension point (+2 dice): the roll is the op's with
     the referee's seed, the gauge rises by one with the roll, the threshold stays the MJ's."""
-    doc = _pz_table(threshold=3)
-    after, answer = move(doc, MIRA, _pz_test(tension=True), seed=8)
-    expected = dict(_pz_test(tension=True)["test"])
+    doc = pz_table(threshold=3)
+    after, answer = move(doc, MIRA, pz_test(tension=True), seed=8)
+    expected = dict(pz_test(tension=True)["test"])
     same = ok({"op": "pointzero.test.roll", "test": expected, "seed": 8})
     assert answer["result"] == same["result"] and answer["plan"] == same["plan"]
     assert answer["result"]["surpassement_bonus"] == 2
@@ -67,7 +35,7 @@ def test_a_point_zero_test_with_surpassement_is_the_op_on_one_device():
                                                 "kind": "dice", "who": "Mira (Léa)"})["state"]
     assert after["characters"] == doc["characters"]
     assert answer["state"]["threshold"] is None and "critical" not in answer["state"]
-    plain, answer = move(doc, MIRA, _pz_test(), seed=8)
+    plain, answer = move(doc, MIRA, pz_test(), seed=8)
     assert plain["systems"]["pointzero"] == doc["systems"]["pointzero"]  # no Tension point: the gauge stays
 
 
@@ -75,15 +43,15 @@ def test_a_phone_cannot_roll_with_levels_or_a_flag_of_its_own():
     """The levels are the sheet's on the MJ's table (a phone claiming Mécanique 10 rolls its 6),
     Tension critique is the MJ's state's (a phone saying critical false is overruled), Zed's
     test is Zed's player's, and a Méticuleux keep that names no roll of the referee's is refused."""
-    doc = _pz_table(threshold=3)
-    _, answer = move(doc, MIRA, _pz_test(skill=10, attribute=10, meticuleux=True), seed=8)
-    assert answer["plan"] == ok({"op": "pointzero.test.roll", "test": _pz_test()["test"], "seed": 8})["plan"]
-    cases = [(MIRA, _pz_test(attribute_code="XYZ"), "live.refused.sheet"),
-             (MIRA, _pz_test(skill_name="Piratage"), "live.refused.sheet"),
-             (MIRA, {**_pz_test(), "character_id": "zed"}, "live.refused.character"),
-             (ZED, _pz_test(), "live.refused.character"),
-             (MIRA, {**_pz_test(), "keep": [0, 1, 2, 3]}, "live.refused.keep"),
-             (MIRA, {**_pz_test(), "test": "junk"}, "live.refused.invalid")]
+    doc = pz_table(threshold=3)
+    _, answer = move(doc, MIRA, pz_test(skill=10, attribute=10, meticuleux=True), seed=8)
+    assert answer["plan"] == ok({"op": "pointzero.test.roll", "test": pz_test()["test"], "seed": 8})["plan"]
+    cases = [(MIRA, pz_test(attribute_code="XYZ"), "live.refused.sheet"),
+             (MIRA, pz_test(skill_name="Piratage"), "live.refused.sheet"),
+             (MIRA, {**pz_test(), "character_id": "zed"}, "live.refused.character"),
+             (ZED, pz_test(), "live.refused.character"),
+             (MIRA, {**pz_test(), "keep": [0, 1, 2, 3]}, "live.refused.keep"),
+             (MIRA, {**pz_test(), "test": "junk"}, "live.refused.invalid")]
     for member, request, code in cases:
         with pytest.raises(RulesError) as info:
             move(doc, member, request)
@@ -96,17 +64,17 @@ def test_a_meticuleux_holder_chooses_the_dice_kept_from_the_referees_roll():
     device with the same seed and that keep, on the dice the MJ's table recorded (the phone
     sends neither dice nor levels); the Tension point is not spent again; a choice is final,
     and it is the roll's own character's (Méticuleux on its sheet) or refused."""
-    doc = _pz_table(threshold=5)
+    doc = pz_table(threshold=5)
     doc["characters"][0]["atouts"] = ["Méticuleux"]
-    rolled_doc, rolled = move(doc, MIRA, _pz_test(sacrifice=0, tension=True), seed=8)
+    rolled_doc, rolled = move(doc, MIRA, pz_test(sacrifice=0, tension=True), seed=8)
     eid = rolled["logged"]
     values = [d["value"] for d in rolled["result"]["dice"]]
     assert len(values) == 8 and rolled["plan"]["keep"] == 4  # 6 + 2 Tension dice, ADR 4 kept
     worst = sorted(sorted(range(len(values)), key=lambda i: values[i])[:4])
     choice = {"op": "pointzero.test.roll", "character_id": "mira", "entry": eid, "keep": worst,
-              "test": {**_pz_test()["test"], "skill": 10, "attribute": 10}}  # the phone's levels: ignored
+              "test": {**pz_test()["test"], "skill": 10, "attribute": 10}}  # the phone's levels: ignored
     after, kept = move(rolled_doc, MIRA, choice, seed=99)
-    full = {**_pz_test(sacrifice=0, tension=True)["test"], "meticuleux": True}
+    full = {**pz_test(sacrifice=0, tension=True)["test"], "meticuleux": True}
     same = ok({"op": "pointzero.test.roll", "test": full, "seed": 8, "keep": worst})
     assert kept["result"] == same["result"] and kept["result"]["kept"] == worst
     assert kept["result"]["total"] == sum(sorted(values)[:4])
@@ -121,7 +89,7 @@ def test_a_meticuleux_holder_chooses_the_dice_kept_from_the_referees_roll():
             move(after, member, request)
         assert info.value.code in ("live.refused.keep", "live.refused.character"), request
     # Without Méticuleux on the sheet, the roll's dice are the best ones and stay so.
-    plain_doc, plain = move(doc, ZED, {**_pz_test(), "character_id": "zed"}, seed=8)
+    plain_doc, plain = move(doc, ZED, {**pz_test(), "character_id": "zed"}, seed=8)
     with pytest.raises(RulesError) as info:
         move(plain_doc, ZED, {**choice, "character_id": "zed", "entry": plain["logged"]})
     assert info.value.code == "live.refused.keep"
@@ -132,45 +100,23 @@ def test_tension_critique_refuses_surpassement_to_everyone_and_hides_the_thresho
     « Il n’est pas possible de se surpasser lors d’une Tension critique ». Reached by Zed's
     Tension point, it refuses Mira's sacrifice although her phone said ``critical: false``;
     every answer and the player's view say Tension critique, none holds the threshold."""
-    doc = _pz_table(threshold=3, entries=2)
+    doc = pz_table(threshold=3, entries=2)
     doc, answer = move(doc, ZED, {"op": "pointzero.tension.use", "kind": "other", "who": "Zed"})
     assert answer["state"]["critical"] is True and answer["state"]["threshold"] is None
     assert ok({"op": "pointzero.tension.view", "state": answer["state"]})["view"]["critical"] is True
-    after, refused = move(doc, MIRA, _pz_test(critical=False, tension=True), seed=4)
+    after, refused = move(doc, MIRA, pz_test(critical=False, tension=True), seed=4)
     assert after == doc  # refused: no roll, no Tension point
     assert refused["error"]["code"] == "pointzero.surpassement.tension_critique"
     assert "3" not in json.dumps(refused["error"].get("params", {}))
-    after, answer = move(doc, MIRA, _pz_test(sacrifice=0), seed=4)
+    after, answer = move(doc, MIRA, pz_test(sacrifice=0), seed=4)
     assert "result" in answer and answer["state"]["critical"] is True
     for text in (json.dumps(answer), json.dumps(refused)):
         assert '"threshold": 3' not in text and '"left"' not in text
     shared = ok({"op": "store.share", "kind": "table", "data": doc, "audience": "player"})["data"]
     assert shared["systems"]["pointzero"]["threshold"] is None and shared["systems"]["pointzero"]["critical"] is True
-    below = ok({"op": "store.share", "kind": "table", "data": _pz_table(threshold=3, entries=2),
+    below = ok({"op": "store.share", "kind": "table", "data": pz_table(threshold=3, entries=2),
                 "audience": "player"})["data"]
     assert "critical" not in below["systems"]["pointzero"]  # not reached: no marker, nothing to infer
-
-
-def _systmj_fight():
-    """Ana (Léa's) and Bo (Tom's) against the MJ's Orc, round 1 revealed: Ana and the Orc
-    chose Action, Bo Mouvement; Ana holds the sword, Bo the shield."""
-    doc = _systmj_table()
-    for c in doc["characters"]:
-        c["attributes"] = {**c["attributes"], "force": 60, "resistance": 50, "agilite": 55, "rapidite": 50,
-                           "chance": 40}
-        c["pv_max"], c["pa_max"] = 12, 2
-    state = doc["systems"]["systmj"]
-    sword, shield = (c["number"] for c in state["library"]["cards"])
-    s1, s2 = doc["characters"][:2]
-    r = ok({"op": "systmj.card.give", "state": state, "character": s1, "number": sword})
-    state, doc["characters"][0] = r["state"], r["character"]
-    r = ok({"op": "systmj.card.give", "state": state, "character": s2, "number": shield})
-    state, doc["characters"][1] = r["state"], r["character"]
-    state = ok({"op": "systmj.round.start", "state": state, "characters": doc["characters"]})["state"]
-    for cid, choice in (("s1", "action"), ("s2", "mouvement"), ("npc", "action")):
-        state = ok({"op": "systmj.round.choose", "state": state, "entity": cid, "choice": choice})["state"]
-    doc["systems"]["systmj"] = ok({"op": "systmj.round.reveal", "state": state})["state"]
-    return doc, sword, shield
 
 
 ANA = {"id": "m-ana", "name": "Léa", "characters": ["s1"]}
@@ -189,7 +135,7 @@ def test_a_systmj_attack_from_a_phone_is_the_attackers_side_only():
     MJ's records (the phone's inflated Force is ignored), the weapon the library's card, the
     Orc's defence the one the MJ declared for it this round (the phone's "none" is ignored),
     and the round marks Ana as having acted: the same exchange on one device."""
-    doc, sword, _shield = _systmj_fight()
+    doc, sword, _shield = systmj_fight()
     state = ok({"op": "systmj.round.defend", "state": doc["systems"]["systmj"], "entity": "npc",
                 "defence": "esquive"})["state"]
     doc["systems"]["systmj"] = state
@@ -212,7 +158,7 @@ def test_a_systmj_attack_from_a_phone_is_the_attackers_side_only():
 
 
 def test_a_systmj_attack_is_refused_for_another_character_a_weapon_not_held_or_no_round():
-    doc, _sword, shield = _systmj_fight()
+    doc, _sword, shield = systmj_fight()
     sent = {"op": "systmj.combat.exchange", "kind": "force", "attacker": {"id": "s1", "attributes": {}},
             "defender": {"id": "npc"}}
     for member, request, code in (
@@ -224,7 +170,7 @@ def test_a_systmj_attack_is_refused_for_another_character_a_weapon_not_held_or_n
         with pytest.raises(RulesError) as info:
             move(doc, member, request)
         assert info.value.code == code, request
-    free = _systmj_table()
+    free = systmj_table()
     free["systems"]["systmj"]["rounds"] = None
     free["systems"]["systmj"].pop("rounds")
     with pytest.raises(RulesError) as info:
@@ -237,7 +183,7 @@ def test_a_defence_is_declared_by_its_own_player_and_hidden_from_the_others():
     it, no answer and no player's copy shows it, and Ana's attack on Bo then meets it (the
     same exchange on one device with that defence and card). Bo's shield is not Ana's to use,
     nor Bo's defence Léa's to declare; a card he does not hold is refused by the op."""
-    doc, sword, shield = _systmj_fight()
+    doc, sword, shield = systmj_fight()
     declare_ = {"op": "systmj.round.defend", "entity": "s2", "defence": "encaissement", "card": shield}
     after, answer = move(doc, BO, declare_)
     same = ok({**declare_, "state": doc["systems"]["systmj"]})
@@ -267,22 +213,6 @@ def test_a_defence_is_declared_by_its_own_player_and_hidden_from_the_others():
 # --- SYSTMJ learning (2.4) from a phone ----------------------------------------------------------
 
 
-def _sj_learning_table():
-    """Ana (Léa's: INT 60, PER 40, Lire/écrire 30) and Bo (Tom's) in session 3, and the MJ's
-    Orc, whose defence declared for the round is the MJ's secret (rounds.py)."""
-    doc, _sword, _shield = _systmj_fight()
-    ana = doc["characters"][0]
-    ana["attributes"] = {**ana["attributes"], "intelligence": 60, "personnalite": 40}
-    ana["skills"] = {**ana["skills"], "lire_ecrire": 30}
-    bo = doc["characters"][1]
-    bo["attributes"] = {**bo["attributes"], "intelligence": 80, "personnalite": 70}
-    bo["skills"] = {**bo["skills"], "lire_ecrire": 70}
-    state = ok({"op": "systmj.round.defend", "state": doc["systems"]["systmj"], "entity": "npc",
-                "defence": "esquive"})["state"]
-    doc["systems"]["systmj"] = {**state, "session": 3}
-    return doc
-
-
 def _learned_on_one_device(doc, answer, key, note):
     """The learning page's own write on one device (systmj/learning.js ``learn``): the new score
     and the roll in the sheet's progress."""
@@ -302,7 +232,7 @@ def test_a_systmj_learning_roll_from_a_phone_is_the_op_on_the_mjs_record():
     land on the MJ's record as the page writes them, the referee logs it once, and the answer
     carries no seed nor the MJ's declared defence. A second roll of that skill this session is
     refused by the engine's rule (2.4.1, once per skill per session), the table unchanged."""
-    doc = _sj_learning_table()
+    doc = sj_learning_table()
     forged = {"op": "systmj.learning.roll", "score": 98, "intelligence": 99, "personnalite": 99, "da": 1,
               "gain": "1d20", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire", "session": 7},
               "learned": [], "seed": 5}
@@ -330,7 +260,7 @@ def test_a_phones_learning_rolls_gain_what_the_mj_chose_for_the_session():
     """2.4.1: the MJ chooses the gain (« 1 point, 1D4, 1D10 ou 1D20 »), kept in the table state
     by ``systmj.session.gain``: a learning roll and a Pouvoir card learned from a phone gain
     that, whatever the phone asks; the choice is the MJ's op, never a move."""
-    doc = _sj_learning_table()
+    doc = sj_learning_table()
     doc["systems"]["systmj"] = ok({"op": "systmj.session.gain", "state": doc["systems"]["systmj"],
                                    "gain": "1d10"})["state"]
     assert doc["systems"]["systmj"]["learning_gain"] == "1d10"
@@ -356,7 +286,7 @@ def test_a_systmj_learning_roll_reads_the_mentor_from_the_mjs_record_and_is_the_
     """2.4.3, "Apprentissage par mentorat": Bo mentors Ana; the mentor's INT, PER and score are
     the MJ's record of Bo, not the phone's. Another player's character is refused, and so is
     a study the table does not know or a mentor who is the learner."""
-    doc = _sj_learning_table()
+    doc = sj_learning_table()
     sent = {"op": "systmj.learning.roll", "score": 0, "intelligence": 0, "personnalite": 0, "da": 5, "gain": "1",
             "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"},
             "mentor": {"intelligence": 99, "personnalite": 99, "score": 99, "character": "s2"}}
@@ -384,7 +314,7 @@ def test_a_pouvoir_card_is_learned_by_its_holder_with_the_mjs_gain():
     Ana's player learns the card Ana holds; the card, INT and PER are the MJ's, the gain the
     MJ's to grant (2.4.1: the phone's 1D20 rolls as 1 point), the mentor the phone names is
     dropped. Bo's player cannot learn it for Ana."""
-    doc = _sj_learning_table()
+    doc = sj_learning_table()
     state = doc["systems"]["systmj"]
     r = ok({"op": "systmj.card.save", "state": state, "card": {"family": "pouvoir", "name": "Nécromancie", "da": 2,
                                                                   "types": ["magique"], "score": 40}})

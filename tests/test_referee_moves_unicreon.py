@@ -11,21 +11,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from th_helpers import character as th_character
 
+from referee_tables import LEA, NOW, SECRET, move, ok, table, uc_fight
 from tablee import referee
 from tablee.api import handle
 from tablee.errors import RulesError
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
-    LEA,
-    NOW,
-    SECRET,
-    _every_move_is_its_changes,
-    _uc_fight,
-    move,
-    ok,
-    table,
-    th_character,
-)
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 # --- Unicreon's passe d'armes from a phone --------------------------------------------------------
 
@@ -37,7 +30,7 @@ def test_a_passe_darmes_from_a_phone_keeps_the_defenders_side():
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
     b = ok({"op": "unicreon.shop.buy", "character": b, "ref": "armure_cuir", "carried": "worn"})["character"]
-    doc, combat, attacker, defender = _uc_fight(a, b)
+    doc, combat, attacker, defender = uc_fight(a, b)
     fighter_b = next(f for f in combat["combatants"] if f["cid"] == defender)
     assert fighter_b["protections"], fighter_b
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
@@ -55,7 +48,7 @@ def test_a_passe_darmes_skill_is_the_attackers_own_and_the_defenders_is_not_the_
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
     a["skills"] = [{"name": "Escrime", "level": "bon"}]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
-    doc, combat, attacker, foe = _uc_fight(a, b)
+    doc, combat, attacker, foe = uc_fight(a, b)
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     for level in ("fort", "faible"):  # Fort +30 or Faible +5: not on A's sheet
         with pytest.raises(RulesError) as refused:
@@ -89,7 +82,7 @@ def _uc_health_table(*, fight=False):
          "skills": [{"name": "Médecine", "level": "bon"}]}
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "Bob"})["character"]
     if fight:
-        doc, combat, _cid, _other = _uc_fight(a, b)
+        doc, combat, _cid, _other = uc_fight(a, b)
         next(f for f in combat["combatants"] if f["character_id"] == "ua")["pv"] = 5
         doc["characters"].append(h)
         return doc
@@ -204,7 +197,7 @@ def test_an_escape_from_melee_from_a_phone_is_rolled_by_the_mjs_device():
     refused."""
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
-    doc, combat, attacker, defender = _uc_fight(a, b)
+    doc, combat, attacker, defender = uc_fight(a, b)
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     request = {"op": "unicreon.combat.escape", "cid": attacker, "from": defender, "mode": "opposition", "seed": 1}
     after, answer = move(doc, lea, request, seed=23)
@@ -223,7 +216,7 @@ def test_engaging_a_foe_and_picking_a_weapon_up_are_ones_own_fighters_moves():
     thrown weapon back up): the op on one device, for one's own fighter only."""
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "A"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "B"})["character"]
-    doc, combat, attacker, defender = _uc_fight(a, b)
+    doc, combat, attacker, defender = uc_fight(a, b)
     for f in combat["combatants"]:
         f["engaged"] = []
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}

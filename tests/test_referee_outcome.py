@@ -10,7 +10,6 @@ the catalogues (static/i18n) as i18n.js fill says them.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,18 +19,23 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from node_harness import NODE, ROOT
-from tablee import referee_words
-from tablee.api import handle
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
+from referee_tables import (
     LEA,
-    _every_move_is_its_changes,
-    _systmj_table,
+    MIRA,
+    MODS,
+    catalogue_of,
+    french_spaced,
     move,
     ok,
+    pz_table,
+    pz_test,
+    systmj_table,
     table,
 )
-from test_referee_log import MODS
-from test_referee_moves import MIRA, _pz_table, _pz_test
+from tablee import referee_words
+from tablee.api import handle
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 FORGED = {"summary": "Réussite critique", "summary_words": [["systmj.outcome.critical_success"]]}
 
@@ -40,21 +44,9 @@ def _entry(doc, answer):
     return next(e for e in doc["log"] if e["id"] == answer["logged"])
 
 
-def _catalogue(lang):
-    out = {}
-    for path in sorted((ROOT / "static" / "i18n" / lang).glob("*.json")):
-        out.update(json.loads(path.read_text(encoding="utf-8")))
-    return out
-
-
-def _french_spaced(text):
-    text = re.sub(r" +(?=:)", "\u00a0", text)
-    return re.sub(r" +(?=[;?!%])", "\u202f", text)
-
-
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_referees_texts_are_the_catalogues(lang):
-    catalogue = _catalogue(lang)
+    catalogue = catalogue_of(lang)
     for key, text in referee_words.TEXTS[lang].items():
         assert catalogue.get(key) == text, key
         assert "|" not in text  # (no plural form: the referee fills names only)
@@ -62,9 +54,9 @@ def test_the_referees_texts_are_the_catalogues(lang):
 
 def _page(words, lang):
     """The page's text for words: each key said by the catalogue, as i18n.js t does."""
-    catalogue = _catalogue(lang)
+    catalogue = catalogue_of(lang)
     said = "".join(s if isinstance(s, str) else catalogue[s[0]] for s in words)
-    return _french_spaced(said) if lang == "fr" else said
+    return french_spaced(said) if lang == "fr" else said
 
 
 def test_a_forged_result_line_on_a_roll_is_not_kept_and_a_roll_has_none():
@@ -79,7 +71,7 @@ def test_a_forged_result_line_on_a_roll_is_not_kept_and_a_roll_has_none():
 
 
 def test_a_relabel_after_seeing_the_dice_changes_the_label_only():
-    doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
+    doc, answer = move(pz_table(), MIRA, pz_test(), seed=31)
     logged = _entry(doc, answer)
     after, _ = move(doc, MIRA, {"op": "live.log.label", "id": answer["logged"], "label": "Jet de Force", **FORGED})
     entry = _entry(after, answer)
@@ -91,7 +83,7 @@ def test_a_relabel_after_seeing_the_dice_changes_the_label_only():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_point_zero_tests_line_is_the_pages_for_the_referees_roll(lang):
     carried = {"label": "x", "label_words": [["pointzero.ui.log_tension"]], "words_lang": lang}
-    doc, answer = move(_pz_table(), MIRA, {**_pz_test(), **carried, **FORGED}, seed=31)
+    doc, answer = move(pz_table(), MIRA, {**pz_test(), **carried, **FORGED}, seed=31)
     entry = _entry(doc, answer)
     local = ok(entry["request"])["result"]  # the page's own request, run on one device
     verdict = ("pointzero.ui.critical_success" if local["critical"] == "success" else "pointzero.ui.critical_failure"
@@ -105,7 +97,7 @@ def test_a_point_zero_tests_line_is_the_pages_for_the_referees_roll(lang):
 
 @pytest.mark.parametrize("seed", [3, 77, 1234, 99991])
 def test_a_systmj_tests_line_is_its_outcome_and_degree(seed):
-    doc = _systmj_table()
+    doc = systmj_table()
     ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
     after, answer = move(doc, ana, {"op": "systmj.test", "score": 45, "modifiers": MODS, **FORGED}, seed=seed)
     entry = _entry(after, answer)
@@ -146,7 +138,7 @@ def test_an_op_without_outcome_words_has_no_result_line():
 
 def test_the_outcome_words_op_gives_the_replays_words():
     """What « Vérifier / rejouer » compares an entry's result line with: the same words."""
-    doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
+    doc, answer = move(pz_table(), MIRA, pz_test(), seed=31)
     entry = _entry(doc, answer)
     replay = ok(entry["request"])
     said = ok({"op": "live.outcome_words", "name": entry["request"]["op"], "request": entry["request"],
@@ -172,7 +164,7 @@ def _verify(entries):
 def test_verify_says_when_a_result_line_does_not_follow_from_its_replay():
     """The dice replay the same, the line was written by someone: said so, for an entry of the
     referee's made over (an older entry logged with a phone's line) and for a roll of dice."""
-    doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
+    doc, answer = move(pz_table(), MIRA, pz_test(), seed=31)
     honest = _entry(doc, answer)
     doc, answer = move(table(), LEA, {"op": "roll", "expr": "1d100", "label": "Jet de Force"}, seed=58)
     roll = _entry(doc, answer)
@@ -188,15 +180,63 @@ def test_verify_says_when_a_result_line_does_not_follow_from_its_replay():
         "same", "same", "same", "words", "words", "words"]
 
 
+def _page_words(cases):
+    """The words a page stores for each text it logged (log-words.js wordsOf, what app.addLog
+    keeps: the page reads its own line back into words), run by Node."""
+    page = subprocess.run([NODE, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "tests/js/words_roundtrip.mjs"],
+                          cwd=ROOT, input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(page.stdout)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_pages_own_unicreon_lines_verify_as_the_same_for_every_band_and_an_unnamed_side():
+    """An MJ's own Unicreon test (unicreon/test.js ``roll``: « Réussite — Bof. C'est passé de
+    justesse (cible 24) ») logged with the words the page reads back from it, then « Vérifier /
+    rejouer »: the same, whichever band came out. A band's text holds two sentences; the page
+    once cut it in two and left it as text, and the replay then said the line did not follow
+    from its dice (the test page's journey failed whenever its roll succeeded)."""
+    from tablee.referee_log import digest
+
+    keys = ["dice", "raw", "real", "target", "success", "band"]
+    entries, bands = [], set()
+    for seed in range(80):
+        value = 10 if seed % 2 else 40
+        request = {"op": "unicreon.test", "test": {"value": value, "difficulty": "moyen"}, "seed": seed}
+        answer = handle(request)
+        if (answer["band"], answer["success"]) in bands:
+            continue
+        bands.add((answer["band"], answer["success"]))
+        for lang in ("fr", "en"):
+            text, said, _ = referee_words.outcome("unicreon.test", request, answer, lang)
+            [words] = _page_words([{"words": said, "lang": lang, "system": "unicreon"}])
+            entries.append({"id": f"e{seed}{lang}", "kind": "unicreon.test", "system": "unicreon", "label": "Volonté",
+                            "request": request, "summary_words": words, "words_lang": lang,
+                            "result": {"total": answer["raw"], "summary": text,
+                                       "verify": {"keys": keys, "digest": digest(answer, keys)}}})
+    assert {band for band, success in bands if success} == {"bof", "bien", "top"} and (None, False) in bands
+    # A page may leave a name as text where the referee keys it (« Adversaire l'emporte »: the
+    # unnamed side): the same line, read as written in every language, never another outcome.
+    request = next(r for r in ({"op": "unicreon.opposition", "a": {"value": 30}, "b": {"value": 40}, "seed": seed}
+                               for seed in range(40)) if handle(r)["winner"] == "b")
+    answer = handle(request)
+    text, said, _ = referee_words.outcome("unicreon.opposition", request, answer, "fr")
+    [words] = _page_words([{"words": said, "lang": "fr", "system": "unicreon"}])
+    assert words != said and words[0] == ["unicreon.ui.wins", {"name": "Adversaire"}]
+    entries.append({"id": "opp", "kind": "unicreon.opposition", "system": "unicreon", "label": "Opposition",
+                    "request": request, "summary_words": words, "words_lang": "fr",
+                    "result": {"summary": text, "verify": {"keys": ["winner"], "digest": digest(answer, ["winner"])}}})
+    assert _verify(entries) == ["same"] * len(entries)
+
+
 def test_a_systmj_learning_rolls_line_is_the_pages():
-    from test_referee_moves import _sj_learning_table
+    from referee_tables import sj_learning_table
 
     ana = {"id": "m-ana", "name": "Ana", "characters": ["s1"]}
     asked = {"op": "systmj.learning.roll", "subject": {"character": "s1", "target": "skill", "key": "lire_ecrire"}}
-    after, answer = move(_sj_learning_table(), ana, {**asked, **FORGED}, seed=21)
+    after, answer = move(sj_learning_table(), ana, {**asked, **FORGED}, seed=21)
     entry = _entry(after, answer)
-    catalogue = _catalogue("fr")
-    page = _french_spaced(catalogue["systmj.ui.learning_summary"]).format(
+    catalogue = catalogue_of("fr")
+    page = french_spaced(catalogue["systmj.ui.learning_summary"]).format(
         quality=catalogue[f"systmj.quality.{answer['quality']}"], points=answer["gained"], before=answer["before"],
         after=answer["after"])
     assert entry["result"]["summary"] == page
@@ -206,15 +246,15 @@ def test_a_systmj_learning_rolls_line_is_the_pages():
 
 
 def test_a_theorem_actions_line_is_its_value_score_and_level():
-    from test_referee_log import _theorem_drawing
+    from referee_tables import theorem_drawing
 
-    doc = _theorem_drawing()
+    doc = theorem_drawing()
     after, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}, **FORGED}, seed=5)
     res = answer["result"]
     assert res["done"] is True  # (a number card: the action is over)
     entry = _entry(after, answer)
-    catalogue = _catalogue("fr")
-    page = _french_spaced(catalogue["theorem.ui.log_result"]).format(
+    catalogue = catalogue_of("fr")
+    page = french_spaced(catalogue["theorem.ui.log_result"]).format(
         value=res["value"], score=res["score"], level=catalogue[f"theorem.level.{res['level']}"])
     assert entry["result"]["summary"] == page
     assert entry["summary_words"] == [["theorem.ui.log_result", {

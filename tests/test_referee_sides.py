@@ -13,30 +13,24 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from referee_tables import LEA, catalogue_of, french_spaced, move, ok, table, uc_fight
 from tablee import referee_words
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
-    LEA,
-    _every_move_is_its_changes,
-    _uc_fight,
-    move,
-    ok,
-    table,
-)
-from test_referee_outcome import _catalogue, _french_spaced
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 FORGED = {"summary": "Réussite critique", "summary_words": [["systmj.outcome.critical_success"]]}
 
 
 def _t(key, lang, **params):
     """i18n.js ``t`` for the keys these lines use (no elision needed by the names below)."""
-    text = _catalogue(lang)[key]
+    text = catalogue_of(lang)[key]
     for name, value in params.items():
         text = text.replace("{" + name + "}", str(value))
     return text
 
 
 def _fr(text, lang):
-    return _french_spaced(text) if lang == "fr" else text
+    return french_spaced(text) if lang == "fr" else text
 
 
 def _logged(doc, member, request, seed, lang):
@@ -65,7 +59,7 @@ def test_a_theorem_oppositions_line_names_the_records_character_not_the_phones_n
 def test_a_passe_darmes_line_is_the_pages_with_the_fights_defender(lang):
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "Aya"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "Ogre"})["character"]
-    doc, combat, attacker, defender = _uc_fight(a, b)
+    doc, combat, attacker, defender = uc_fight(a, b)
     lea = {"id": "m-lea", "name": "Léa", "characters": ["ua"]}
     request = {"op": "unicreon.combat.attack", "attacker": attacker, "defender": defender}
     entry, _ = _logged(doc, lea, request, 9, lang)
@@ -232,14 +226,13 @@ def test_verify_checks_the_line_of_a_draw_that_replays_through_its_own_op():
     """A Théorem action, a side of a Théorem opposition and a Versality test replay through
     theorem.draw.replay / versality.draw.replay: their line is checked too (the words of the
     outcome they logged, naming the cards the replay drew)."""
-    from test_versality_rules import sample_character
-
+    from api_calls import versality_character
     from node_harness import NODE
-    from test_referee_log import _theorem_drawing
+    from referee_tables import theorem_drawing
 
     if NODE is None:
         pytest.skip("node is not installed")
-    doc = _theorem_drawing()
+    doc = theorem_drawing()
     after, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}, **FORGED}, seed=5)
     action = next(e for e in after["log"] if e["id"] == answer["logged"])
     other_card = {**action, "result": {**action["result"], "result": {
@@ -254,7 +247,8 @@ def test_verify_checks_the_line_of_a_draw_that_replays_through_its_own_op():
     side = next(e for e in doc["log"] if e["id"] == answer["logged"])
     assert side["result"]["summary"].startswith("Josh\u00a0: score")
 
-    c = ok({"op": "versality.character.finish", "character": {**sample_character(improvement_points=9), "id": "ana"}})
+    c = ok({"op": "versality.character.finish", "character": {**versality_character(improvement_points=9),
+                                                              "id": "ana"}})
     vdoc = table()
     vdoc["characters"].append(c["character"])
     vdoc["systems"]["versality"] = ok({"op": "versality.state.new"})["state"]

@@ -23,16 +23,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from referee_tables import LEA, MIRA, TOM, move, pz_table, pz_test, table
 from tablee import referee, referee_words, store
 from tablee.errors import RulesError
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
-    LEA,
-    TOM,
-    _every_move_is_its_changes,
-    move,
-    table,
-)
-from test_referee_moves import MIRA, _pz_table, _pz_test
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 
 def _entry(doc, answer):
@@ -51,10 +46,10 @@ def test_a_waiting_rolls_words_are_its_entrys_label_and_change_nothing_else():
 
 
 def test_a_system_move_is_logged_under_its_words_at_once_and_its_result_line_is_the_referees():
-    doc = _pz_table()
-    bare_doc, bare = move(doc, MIRA, _pz_test(), seed=31)
+    doc = pz_table()
+    bare_doc, bare = move(doc, MIRA, pz_test(), seed=31)
     assert _entry(bare_doc, bare)["label"] == ""  # (what the words replace: no title at all)
-    after, answer = move(doc, MIRA, {**_pz_test(), "label": "Point Zéro : test", "summary": "Réussite (marge +3)"},
+    after, answer = move(doc, MIRA, {**pz_test(), "label": "Point Zéro : test", "summary": "Réussite (marge +3)"},
                          seed=31)
     entry = _entry(after, answer)
     assert entry["label"] == "Point Zéro : test"
@@ -111,9 +106,9 @@ _WORDS = ("label_words", "summary_words", "words_lang")
 
 
 def test_a_moves_words_join_its_entry_and_change_nothing_else():
-    doc = _pz_table()
-    bare_doc, bare = move(doc, MIRA, {**_pz_test(), "label": EN_MOVE["label"]}, seed=31)
-    after, answer = move(doc, MIRA, {**_pz_test(), **EN_MOVE, "summary": EN_PAGE["summary"],
+    doc = pz_table()
+    bare_doc, bare = move(doc, MIRA, {**pz_test(), "label": EN_MOVE["label"]}, seed=31)
+    after, answer = move(doc, MIRA, {**pz_test(), **EN_MOVE, "summary": EN_PAGE["summary"],
                                      "summary_words": EN_PAGE["summary_words"]}, seed=31)
     assert answer == bare  # the op ran without them
     entry, plain = _entry(after, answer), _entry(bare_doc, bare)
@@ -131,7 +126,7 @@ def test_a_moves_words_join_its_entry_and_change_nothing_else():
 
 
 def test_the_pages_words_name_the_entry_the_referee_logged():
-    doc, answer = move(_pz_table(), MIRA, {**_pz_test(), **EN_MOVE}, seed=31)
+    doc, answer = move(pz_table(), MIRA, {**pz_test(), **EN_MOVE}, seed=31)
     referees = _entry(doc, answer)
     after, _ = move(doc, MIRA, {"op": "live.log.label", "id": answer["logged"], **EN_PAGE})
     entry = _entry(after, answer)
@@ -172,9 +167,9 @@ def test_malformed_words_are_refused_naming_their_key_and_change_nothing(case, o
     """The store's own check of an entry's words (store_records.words_problem): a phone whose
     words a table would refuse is told which, and nothing is logged."""
     bad = MALFORMED[case]
-    doc, answer = move(_pz_table(), MIRA, {**_pz_test(), **EN_MOVE}, seed=31)
+    doc, answer = move(pz_table(), MIRA, {**pz_test(), **EN_MOVE}, seed=31)
     texts = {"label": "3d6 · Tension point", "summary": "Success (Margin +3)", "words_lang": "en"}
-    request = ({**_pz_test(), **texts, **bad} if op == "move"
+    request = ({**pz_test(), **texts, **bad} if op == "move"
                else {"op": "live.log.label", "id": answer["logged"], **texts, **bad})
     with pytest.raises(RulesError) as info:
         move(doc, MIRA, request, seed=32)
@@ -186,7 +181,7 @@ def test_malformed_words_are_refused_naming_their_key_and_change_nothing(case, o
 
 
 def test_words_without_their_text_or_their_language_are_not_kept():
-    doc = _pz_table()
+    doc = pz_table()
     cases = [
         {"label_words": [["pointzero.ui.log_tension"]], "words_lang": "en"},  # no label to say
         {"label": "Tension point", "label_words": [["pointzero.ui.log_tension"]]},  # no language: never read
@@ -195,7 +190,7 @@ def test_words_without_their_text_or_their_language_are_not_kept():
         {"summary_words": [["pointzero.ui.success"]], "words_lang": "en", "label": "x"},  # no result line
     ]
     for carried in cases:
-        after, answer = move(doc, MIRA, {**_pz_test(), **carried}, seed=31)
+        after, answer = move(doc, MIRA, {**pz_test(), **carried}, seed=31)
         entry = _entry(after, answer)
         assert "label_words" not in entry, carried
         # (the referee's own result line, in French: none of the phone's)
@@ -217,12 +212,11 @@ def test_words_never_sign_the_entry():
 def test_a_versality_tests_words_are_its_resolutions():
     """A Versality test is one entry (the draw's, joined by its resolution): its label and result
     line are the resolution's when it carries them, and so are their words."""
-    from test_versality_rules import sample_character
-
-    from test_referee import ok
+    from api_calls import versality_character
+    from referee_tables import ok
 
     c = ok({"op": "versality.character.finish",
-            "character": {**sample_character(improvement_points=9), "id": "ana"}})["character"]
+            "character": {**versality_character(improvement_points=9), "id": "ana"}})["character"]
     doc = table()
     doc["characters"].append(c)
     doc["systems"]["versality"] = ok({"op": "versality.state.new"})["state"]

@@ -1,6 +1,6 @@
 """tablee.schema.compile_schema is fastjsonschema.compile with a smaller generated module.
 
-Issue 24: the first Théorem odds of a page took 180 ms in CPython (660 ms in the worker, seconds
+The first Théorem odds of a page took 180 ms in CPython (660 ms in the worker, seconds
 under load), most of it compiling validators: every op's request schema holds the whole table
 state, and fastjsonschema wrote its ~370 checks out again for each op, each ``raise`` with its
 definition spelled out as a literal. compile_schema calls one validator for a shared schema

@@ -22,17 +22,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from referee_tables import LEA, MIRA, move, ok, pz_table, pz_test, table
 from tablee import referee, share, store
 from tablee.api import _find, handle
 from tablee.registry import OPS
-from test_referee import (  # noqa: F401  (the autouse fixture applies here too)
-    LEA,
-    _every_move_is_its_changes,
-    move,
-    ok,
-    table,
-)
-from test_referee_moves import MIRA, _pz_table, _pz_test
+
+pytestmark = pytest.mark.usefixtures("every_move_is_its_changes")
 
 SECRET = "zq-terrible-secret-42"
 #: Keys that hold a hidden pile's order or what shuffles it, by system (the public discard and a
@@ -141,12 +136,12 @@ def test_unicreons_terrible_secret_stays_out_of_a_shared_health_entry(op):
 def _real_entries():
     """Entries the referee itself logged for phones' moves (a Point Zéro test, a Théorem draw, a
     Versality test, a Unicreon test)."""
-    from test_referee_log import _theorem_drawing
+    from referee_tables import theorem_drawing
 
     out = []
-    doc, answer = move(_pz_table(), MIRA, _pz_test(), seed=31)
+    doc, answer = move(pz_table(), MIRA, pz_test(), seed=31)
     out.append((doc, next(e for e in doc["log"] if e["id"] == answer["logged"])))
-    doc = _theorem_drawing()
+    doc = theorem_drawing()
     doc, answer = move(doc, LEA, {"op": "theorem.action.draw", "character": {"id": "josh"}}, seed=5)
     out.append((doc, next(e for e in doc["log"] if e["id"] == answer["logged"])))
     uc = _uc("u1", "Solène")

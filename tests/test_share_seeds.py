@@ -1,5 +1,5 @@
-"""A player's view never holds the seed of a draw from a hidden pile (issue 13, "Between
-devices": "hidden information never travels in a player's share").
+"""A player's view never holds the seed of a draw from a hidden pile: hidden information never
+travels in a player's share.
 
 Every Théorem and Versality op that takes a seed draws from, builds or shuffles a pile whose
 order is the MJ's secret (Théorem's numbered deck and arcana decks, 003_0f8319d4d007e1fe.txt

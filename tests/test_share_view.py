@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import store_fuzz
+from share_tables import TABLES, build_table
 from tablee import api, referee, share, store
-from test_share_filters import TABLES, build_table
 
 
 def _answers(doc: object) -> tuple[str, str]:

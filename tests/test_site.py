@@ -287,10 +287,10 @@ def test_the_csp_allows_exactly_the_page_s_inline_scripts():
 
 
 def test_the_static_welcome_is_the_home_page_s_french_text():
-    """index.html paints the home page's title and pitch before any script ran (issue 14's
-    LCP): they are exactly the French texts app.js's first render draws in their place, as the
+    """index.html paints the home page's title and pitch before any script ran (the
+    largest paint): they are exactly the French texts the shell's first render draws in their place, as the
     i18n layer writes them (its no-break space before a colon included)."""
-    from test_i18n_sentences import rendered
+    from i18n_words import rendered
 
     html = (ROOT / "index.html").read_text()
     block = re.search(r'<div class="home boot-home"[^>]*>(.*?)</div>\s*</div>', html, re.S).group(1)

@@ -1,4 +1,4 @@
-"""Issue 7, "a saved table is never lost", in CPython: one definition of valid (the limits the
+"""A saved table is never lost, in CPython: one definition of valid (the limits the
 page uses are the store's), the per-record quarantine of store.open, the write/read symmetry
 property over sequences of API ops, and the loader fuzz over 10 000 generated documents."""
 

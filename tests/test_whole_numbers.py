@@ -14,21 +14,9 @@ from __future__ import annotations
 import pytest
 
 from tablee import api
+from whole_numbers import floats_for_ints
 
 api.load_all()
-
-
-def floats_for_ints(value, pick):
-    """``value`` with the integers ``pick(i)`` chooses written as floats (bools stay bools)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and abs(value) <= 2**53 and pick():
-        return float(value)
-    if isinstance(value, dict):
-        return {k: v if k == "op" else floats_for_ints(v, pick) for k, v in value.items()}
-    if isinstance(value, list):
-        return [floats_for_ints(v, pick) for v in value]
-    return value
 
 
 PZ_SIDE = {"kind": "skill", "skill": 3, "attribute": 2, "attribute_code": "ADR", "skill_name": "Discrétion"}

@@ -1,4 +1,4 @@
-"""py/worker.py's library archive (issue 14): the engine is ready with only the first archive
+"""py/worker.py's library archive: the engine is ready with only the first archive
 unpacked, and the rest of the package is unpacked on the first import that needs it.
 
 The layout is the worker's (tools/vendor.py's split of the package between tablee.zip and

@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "e2e"))
 
 import bench_join  # noqa: E402  (four phones joining one invitation together)
-import bench_live  # noqa: E402  (the live table's sync latency and bytes, issue 15)
+import bench_live  # noqa: E402  (the live table's sync latency and bytes)
 import bench_phone  # noqa: E402  (a phone: CPU 4×, 4G, first and return visits)
 import bench_storage  # noqa: E402  (the live table's storage on each device)
 from bench_common import (  # noqa: E402  (the bench's server, results folder, machine, percentile)

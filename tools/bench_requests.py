@@ -1,4 +1,4 @@
-"""The requests `make bench` times in the worker (issue 14): the heaviest exact-odds request of
+"""The requests `make bench` times in the worker: the heaviest exact-odds request of
 each system, one cheap first op per system, and the kernel's roll and first odds.
 
 ``REQUESTS`` is a list of plain dicts, each::

@@ -1,4 +1,4 @@
-"""The live table's vendored ES modules (issue 15) and index.html's import map for them.
+"""The live table's vendored ES modules and index.html's import map for them.
 
 Yjs, y-protocols and lib0 are plain ES modules that import each other by bare specifiers
 (``yjs``, ``lib0/encoding``...). With no bundler, the browser resolves those through an import

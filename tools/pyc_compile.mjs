@@ -1,4 +1,4 @@
-// Compile Python sources to bytecode with the vendored Pyodide's own interpreter (issue 14).
+// Compile Python sources to bytecode with the vendored Pyodide's own interpreter.
 //
 //   node tools/pyc_compile.mjs <pyodide dir> <work dir> [file name prefix]
 //

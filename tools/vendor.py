@@ -11,7 +11,7 @@ Steps, each skipped when its output is already up to date:
    the camera scan's QR decoder (barcode-detector and zxing-wasm's reader .wasm, checked to be
    the pair the package was built for: check_decoder_wasm);
 3. download the pinned wheels into static/vendor/wheels/;
-4. always: build static/vendor/tablee.zip, the one archive the worker fetches (issue 14):
+4. always: build static/vendor/tablee.zip, the one archive the worker fetches:
    every .py file under py/tablee, the set-up's answers (tablee/answer.<op>.json for
    ``describe`` and ``store.limits``, see py/tablee/answers.py) and the pinned wheels' contents, with
    every module as Pyodide bytecode (a sourceless .pyc compiled by the vendored Pyodide under
@@ -414,7 +414,7 @@ def compile_pyc(sources: dict[str, bytes], prefix: str = "") -> dict[str, bytes]
 
 
 def with_bytecode(entries: dict[str, bytes], stamp: str) -> dict[str, bytes]:
-    """The archive's entries with every .py replaced by its sourceless .pyc (issue 14: the
+    """The archive's entries with every .py replaced by its sourceless .pyc (the
     worker imports bytecode instead of compiling the rules, icepool and fastjsonschema at each
     start; first answers about twice as fast). The .pyc of the archive in place are kept when
     they were compiled by this Pyodide (their zip comment is ``stamp``) from these very

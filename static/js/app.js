@@ -1,24 +1,44 @@
-// Tablée app shell: reads the saved table, paints at once, boots the rules engine in a
-// worker after that first paint (off the critical path), routes between views and keeps the
-// table document saved after every change.
+// The one `app` object views receive: the table this page shows, the engine, the route, the last
+// refusal, the notices, and the shell's services (update, undo, saved, notify...).
 //
-// This module holds the one `app` object views receive; the shell's work is split by what it
-// does: boot.js (the start and the page's events), routes.js (which page an address shows),
-// render.js (drawing the page, the header and the notices), save-queue.js (writing every
-// change under the lock the site's tabs share) and undo-bar.js (undo, redo and their bar).
+// The shell's work is split by what it does: boot.js (the start and the page's events), routes.js
+// (which page an address shows), render.js (drawing the page, the header and the notices),
+// save-queue.js (writing every change under the lock the site's tabs share) and undo-bar.js
+// (undo, redo and their bar). Each of them imports this module; this module imports none of
+// them: main.js, the page's entry, hands their functions in once (connectShell) before the
+// start, and a service calls them only when it is used.
 
-import { html, nothing } from "../vendor/lit-html/lit-html.js";
 import { call, engineState } from "./engine.js";
 import { t } from "./i18n.js";
 import { checkCandidate, setApartTooDeep, trimLogToFit } from "./guard.js";
 import { backup, DOC_KEY, downloadJson, fileNamePart, LIMITS, LOG_LIMIT, newId, noteExport, todayStamp } from "./storage.js";
 import * as undo from "./undo.js";
 import { withWords } from "./views/log-words.js";
-import { boot } from "./boot.js";
-import { documentListeners, notices, renderAll, renderChrome, renderNotices } from "./render.js";
-import { DEFAULT_ROUTE } from "./routes.js";
-import { changeCount, copyFor, forgetUnwritten, persist, queueChange, refusalText, savedUpTo } from "./save-queue.js";
-import { changeLabel, clearToast, undoEntry } from "./undo-bar.js";
+
+/** The shell's parts, as main.js hands them in: {render, saveQueue, undoBar, pageNow}. */
+const shell = {};
+
+/** Give the app object the shell's parts (main.js, once, before boot). */
+export function connectShell(parts) {
+  Object.assign(shell, parts);
+}
+
+/** The notices shown above the page (app.notify): {id, kind, text, actions}; a text or an
+ * action's label given as the function that makes it (i18n.said) is said again in the language
+ * of each drawing, so a switch of language reaches the notices already shown. */
+export const notices = [];
+
+/** Who follows the document (app.onDocument): the live table mirrors every change. */
+export const documentListeners = new Set();
+
+/** The page of `#/`, of an empty address and of an unknown one: the home page, a first visit
+ * that explains itself (routes.js parseRoute). */
+export const DEFAULT_ROUTE = "home";
+
+/** A page as the undo bar knows it: its route and parameters ("unicreon/character/uc-marie"). */
+export function pageOf({ route, params }) {
+  return [route, ...params].join("/");
+}
 
 /**
  * The suite's detector of a table changed in place (set by the browser tests before the page's
@@ -84,17 +104,17 @@ export const app = {
    */
   update(mutate, { at = null, history = null, record = true, label = null, shallow = false } = {}) {
     const base = this.doc;
-    const next = copyFor(base, shallow);
+    const next = shell.saveQueue.copyFor(base, shallow);
     mutate(next);
     const problem = checkCandidate(next, base, this.limits);
     if (problem) {
-      this.refusal = { at, text: refusalText(problem) };
-      renderAll();
+      this.refusal = { at, text: shell.saveQueue.refusalText(problem) };
+      this.rerender();
       return false;
     }
     if (this.refusal && (this.refusal.at === at || at === null)) this.refusal = null;
-    queueChange({ mutate, at, history, record, label, shallow }, base, next); // (save-queue.js)
-    renderAll();
+    shell.saveQueue.queueChange({ mutate, at, history, record, label, shallow }, base, next, shell.pageNow);
+    this.rerender();
     return true;
   },
 
@@ -117,7 +137,7 @@ export const app = {
     const list = this.history()[direction];
     const entry = list[list.length - 1];
     if (!entry) return false;
-    return undoEntry(entry, direction);
+    return shell.undoBar.undoEntry(entry, direction);
   },
 
   redo() {
@@ -126,20 +146,20 @@ export const app = {
 
   /** What a kept change did, as a sentence ("Supprimé : Ana"). */
   changeLabel(entry) {
-    return changeLabel(entry);
+    return shell.undoBar.changeLabel(entry);
   },
 
   /** Resolves once every change accepted so far is in the saved document (or could not be
    * saved: the save-state line says so). */
   async saved(upTo = Infinity) {
-    await savedUpTo(upTo);
+    await shell.saveQueue.savedUpTo(upTo);
   },
 
   /** How many changes app.update accepted so far: `app.saved(app.changeCount())` resolves once
    * this tab's changes up to now are in the saved document (or could not be saved), whatever
    * changes come after them. */
   changeCount() {
-    return changeCount();
+    return shell.saveQueue.changeCount();
   },
 
   /**
@@ -154,8 +174,8 @@ export const app = {
 
   /** Show why a change from the field `at` is refused ({path, reason, params}); nothing is written. */
   refuse(at, problem) {
-    this.refusal = { at, text: refusalText(problem) };
-    renderAll();
+    this.refusal = { at, text: shell.saveQueue.refusalText(problem) };
+    this.rerender();
   },
 
   /** Append an entry to the roll log (oldest entries dropped past LOG_LIMIT, and while the
@@ -186,18 +206,18 @@ export const app = {
     }
     const key = backup(current ?? JSON.stringify(this.doc));
     if (!key) return null;
-    forgetUnwritten(); // the whole table is replaced: changes made before it are gone with it
+    shell.saveQueue.forgetUnwritten(); // the whole table is replaced: changes made before it are gone with it
     // What was undoable belonged to the table replaced.
     try {
       localStorage.removeItem(undo.HISTORY_KEY);
     } catch {
       // nothing to forget
     }
-    clearToast();
+    shell.undoBar.clearToast();
     this.doc = doc;
     // (the interface keeps the device's language: a replaced table's own field changes nothing)
-    persist();
-    renderAll();
+    shell.saveQueue.persist();
+    this.rerender();
     return key;
   },
 
@@ -225,23 +245,33 @@ export const app = {
   notify(kind, text, actions = []) {
     const id = newId("notice");
     notices.push({ id, kind, text, actions });
-    renderNotices();
+    this.redrawNotices();
     return id;
   },
 
   dismiss(id) {
     const index = notices.findIndex((n) => n.id === id);
     if (index >= 0) notices.splice(index, 1);
-    renderNotices();
+    this.redrawNotices();
   },
 
   rerender() {
-    renderAll();
+    shell.render.renderAll();
+  },
+
+  /** Redraw the notices only (the save-state line, the undo bar, app.notify's). */
+  redrawNotices() {
+    shell.render.renderNotices();
   },
 
   /** Redraw the header and navigation only (the live table's unseen count changed). */
   chrome() {
-    renderChrome();
+    shell.render.renderChrome();
+  },
+
+  /** Open `hash` with its top in view and the focus in its first field (render.js openAtTop). */
+  openAtTop(hash) {
+    shell.render.openAtTop(hash);
   },
 
   /** How many moves of the players the MJ has not seen yet (set by live/connect.js while this
@@ -259,6 +289,3 @@ function exportName(name) {
 
 
 app.engine.state = engineState();
-boot();
-
-export { html, nothing };

@@ -5,7 +5,6 @@
 import { onEngineState, startEngine, startEngineSoon } from "./engine.js";
 import { showEngineProgress } from "./engine-progress.js";
 import { chooseLanguage, deviceLanguage, ensureLanguage, errorMessage, initI18n, LANGUAGE_KEY, language, setLanguage, t, tn } from "./i18n.js";
-// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
 import { app } from "./app.js";
 import { backup, BACKUP_PREFIX, DOC_KEY, downloadBlob, DOWNLOAD_EVENT, LIMITS, newDocument, readSaved, todayStamp } from "./storage.js";
 import { registerServiceWorker } from "./sw-register.js";

@@ -66,7 +66,7 @@ function yieldTask() {
 /**
  * Start the engine off the critical path, as soon as the shell's first render is on its way
  * to the screen: the runtime's import begins in the next frame's callback, so the core is
- * evaluated only after that frame (the saved table) is painted (issue 14: waiting for the load
+ * evaluated only after that frame (the saved table) is painted (waiting for the load
  * event and an idle moment as well cost the engine about a second on a cold visit, against a
  * bare page that starts at once). Resolves like startEngine() (the worker, once it answered).
  * A call() meanwhile starts it at once; both then share the one start.

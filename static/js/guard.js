@@ -1,5 +1,5 @@
 // The pre-save check: a change that would make the table invalid is refused before it is
-// written (issue 7). One definition of valid: the limits and the systems' character schemas
+// written. One definition of valid: the limits and the systems' character schemas
 // come from tablee.store (`store.limits`; `storage.LIMITS` until the engine is up), and the
 // engine's store.open stays the final word at every load (a record that slips through is set
 // apart "à réparer", never lost).

@@ -5,7 +5,7 @@
 export const LANGUAGES = ["fr", "en"];
 export const NAMESPACES = ["core", "kernel", "cards", "safety", "share", "unicreon", "versality", "systmj", "pointzero", "theorem", "home", "live"];
 /** The shell's own texts (every page but a system's): what a first paint needs at most, with
- * the namespaces of the systems it shows (issue 14: about 35 kB of the 138 kB of French). */
+ * the namespaces of the systems it shows (about 35 kB of the 138 kB of French). */
 export const SHELL_NAMESPACES = ["core", "kernel", "cards", "safety", "share", "home"];
 
 const tables = { fr: {}, en: {} };

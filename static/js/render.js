@@ -3,8 +3,7 @@
 // document's listeners first (app.onDocument).
 
 import { html, render, nothing } from "../vendor/lit-html/lit-html.js";
-// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
-import { app } from "./app.js";
+import { app, documentListeners, notices } from "./app.js";
 import { call } from "./engine.js";
 import { language, said, t, tn } from "./i18n.js";
 import { shownTableName } from "./storage.js";
@@ -13,10 +12,6 @@ import { currentView, failedViews, loadSystemView, parseRoute, SYSTEM_VIEWS } fr
 import { currentSaveState } from "./save-queue.js";
 import { dropToastOfAnotherPage, toastBar } from "./undo-bar.js";
 
-/** The notices shown above the page (app.notify): {id, kind, text, actions}; a text or an
- * action's label given as the function that makes it (i18n.said) is said again in the language
- * of each drawing, so a switch of language reaches the notices already shown. */
-export const notices = [];
 
 /** One persistent line while the table is not saved (never a stack of notices). */
 function saveStateLine() {
@@ -124,8 +119,6 @@ function quarantineBanner() {
     <a href="#/table">${t("quarantine.go")}</a></p>`;
 }
 
-/** Who follows the document (app.onDocument): the live table mirrors every change. */
-export const documentListeners = new Set();
 let documentNotified = null;
 
 function notifyDocument() {

@@ -1,13 +1,12 @@
 // The shell's routes: which page each address shows, and the pages' modules, loaded with their
 // route (the home page's comes with the shell).
 
-// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
-import { app } from "./app.js";
+import { app, DEFAULT_ROUTE } from "./app.js";
 import { ensureNamespaces } from "./i18n.js";
 import * as home from "./views/home.js";
 
 export const VIEWS = { home };
-// Pages loaded with their route (issue 14: the first paint waits for none of them, and the
+// Pages loaded with their route (the first paint waits for none of them, and the
 // shell's module graph stays the home page's). The table page brings the file import and
 // export, the share page the QR code generator, the dice tray and the log their dice and card
 // faces, the log its exports and replays; a system's page brings its own texts (i18n namespace
@@ -25,22 +24,14 @@ export const SYSTEM_VIEWS = {
   versality: () => import("./systems/versality.js"),
   pointzero: () => import("./systems/pointzero.js"),
   theorem: () => import("./systems/theorem.js"),
-  // The live table's pages (issue 15), loaded on demand like a system's: the MJ's #/live and
+  // The live table's pages, loaded on demand like a system's: the MJ's #/live and
   // the player's #/join/<offer>.
   live: () => import("./views/live.js"),
   join: () => import("./views/live.js"),
 };
-// `#/`, an empty hash and an unknown one land on the home page (issue 13: a first visit that
-// explains itself).
-export const DEFAULT_ROUTE = "home";
 
 /** The pages' modules loaded so far, by route. */
 const systemModules = new Map();
-
-/** A page as the bar knows it: its route and parameters ("unicreon/character/uc-marie"). */
-export function pageOf({ route, params }) {
-  return [route, ...params].join("/");
-}
 
 /**
  * The route and its parameters from the address. An address that cannot be read (a broken

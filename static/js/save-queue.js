@@ -3,15 +3,12 @@
 // chain telling a tab whose write another overwrote; the one save-state line says when the
 // table cannot be saved (docs/ARCHITECTURE.md, "Data safety").
 
-// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
-import { app } from "./app.js";
+import { app, notices } from "./app.js";
 import { checkCandidate } from "./guard.js";
 import { errorMessage, has, t, tn } from "./i18n.js";
 import { DOC_KEY, newId, parseCurrent, REV_KEY, save, textHash } from "./storage.js";
 import { readHead, waitUntil, writeHead } from "./saved-head.js";
 import * as undo from "./undo.js";
-import { notices, renderAll, renderNotices } from "./render.js";
-import { pageOf, parseRoute } from "./routes.js";
 import { changeLabel, showToast, UndoConflict } from "./undo-bar.js";
 
 /** The text this tab last read or wrote under DOC_KEY (to tell another tab's save from ours). */
@@ -235,7 +232,7 @@ function writePending({ final = false } = {}) {
   let shown = null;
   const refusedHere = []; // (accepted on this tab's copy, refused on the table as saved now)
   for (const change of batch) {
-    const { mutate, at, history: kind = null, record = true, label = null, shallow = false, made = null, page = null } = change;
+    const { mutate, history: kind = null, record = true, label = null, shallow = false, made = null, page = null } = change;
     const reused = made !== null && made.base === doc; // (the table it was made on: nothing came between)
     const next = reused ? made.next : copyFor(doc, shallow);
     try {
@@ -284,7 +281,7 @@ function writePending({ final = false } = {}) {
   setWritten(through); // (saved, or kept to write again: the save-state line says so)
   // Changes accepted while this write ran are shown on top of what was saved.
   showPending();
-  renderAll();
+  app.rerender();
 }
 
 /** The notice offering back the changes refused at their write: {id, changes}, or null. */
@@ -379,7 +376,7 @@ export function persist() {
 export function setSaveState(next) {
   const changed = JSON.stringify(next) !== JSON.stringify(saveState);
   saveState = next;
-  if (changed) renderNotices();
+  if (changed) app.redrawNotices();
 }
 
 
@@ -405,9 +402,10 @@ export function rememberSaved(raw, doc) {
 
 /**
  * Keep a change app.update accepted: `next`, the table `change.mutate` made from `base`, is
- * shown at once (app.doc), and the change is written soon, under the lock.
+ * shown at once (app.doc), and the change is written soon, under the lock. `pageNow()` is the
+ * page the address shows (routes.js parseRoute, named as app.js pageOf names a page).
  */
-export function queueChange(change, base, next) {
+export function queueChange(change, base, next, pageNow) {
   if (!pending.length) unsavedBase = base;
   app.doc = next;
   changes += 1;
@@ -416,7 +414,7 @@ export function queueChange(change, base, next) {
   const queued = { ...change, n: changes, made: { base, next }, page: null };
   // The page of the change is the one shown once the code that made it has run to its end:
   // a change that opens a page itself (a character created opens its sheet) belongs to it.
-  queueMicrotask(() => { queued.page = pageOf(parseRoute()); });
+  queueMicrotask(() => { queued.page = pageNow(); });
   pending.push(queued);
   scheduleWrite();
 }
@@ -458,6 +456,6 @@ export function showOtherTabSave(raw) {
     app.doc = doc;
     showPending(); // this tab's changes not written yet stay on screen (they will be saved)
     if (unconfirmed.length) scheduleWrite(); // was one of this tab's writes overwritten?
-    renderAll();
+    app.rerender();
   }
 }

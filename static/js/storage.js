@@ -65,8 +65,8 @@ export const STORAGE_WARN = 0.7;
 // ----------------------------------------------------------------------------- stored text
 
 /** A character WebKit cannot store in one byte (above U+00FF). */
-const WIDE = /[^\u0000-\u00ff]/;
-const WIDE_ALL = /[^\u0000-\u00ff]/g;
+const WIDE = /[\u0100-\uffff]/; // (UTF-16 units: a surrogate pair is wide too)
+const WIDE_ALL = /[\u0100-\uffff]/g;
 
 /** What `text` costs in localStorage, in bytes as WebKit counts them: its length when every
  * character is at most U+00FF, twice its length as soon as one is not (one "’" in a table makes

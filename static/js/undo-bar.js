@@ -3,15 +3,12 @@
 // last change made on this page.
 
 import { html, nothing } from "../vendor/lit-html/lit-html.js";
-// app.js imports this module back: use `app` only inside functions (at load it is not set yet).
-import { app } from "./app.js";
+import { app, pageOf } from "./app.js";
 import { trimLogToFit } from "./guard.js";
 import { has, t } from "./i18n.js";
 import { LOG_LIMIT, newId } from "./storage.js";
 import * as undo from "./undo.js";
 import { withWords } from "./views/log-words.js";
-import { renderAll, renderNotices } from "./render.js";
-import { pageOf } from "./routes.js";
 
 /** An undo that finds its paths changed since it was made (undo.conflicts). */
 export class UndoConflict extends Error {
@@ -47,7 +44,7 @@ export function undoEntry(entry, direction) {
   const label = changeLabel(entry);
   const refuse = () => {
     app.refusal = { at: null, text: t("undo.conflict", { label }) };
-    renderAll();
+    app.rerender();
     return false;
   };
   if (undo.conflicts(app.doc, entry.changes, direction).length) {
@@ -69,7 +66,7 @@ export function undoEntry(entry, direction) {
   const accepted = app.update(mutate, { history: { kind: direction, entry } });
   if (accepted) {
     forgetMoveResults();
-    renderAll();
+    app.rerender();
   }
   return accepted;
 }
@@ -122,7 +119,7 @@ export function showToast(entry, kind, page) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     toast = null;
-    renderNotices();
+    app.redrawNotices();
   }, TOAST_MS);
 }
 
@@ -144,13 +141,13 @@ export function toastBar() {
     const direction = undone ? "redo" : "undo";
     toast = null;
     if (app.history()[direction].some((e) => e.id === entry.id)) undoEntry(entry, direction);
-    else renderNotices();
+    else app.redrawNotices();
   };
   return html`<div class="notice status undo-toast" role="status" data-testid="undo-toast" data-kind=${toast.kind}>
     <p>${t(undone ? "undo.toast.undone" : "undo.toast.changed", { label })}</p>
     <div class="row">
       <button type="button" data-testid="undo-toast-action" aria-keyshortcuts=${undone ? nothing : "Control+Z Meta+Z"} @click=${act}>${t(undone ? "undo.redo" : "undo.undo")}</button>
-      <button type="button" @click=${() => { toast = null; renderNotices(); }} aria-label=${t("notice.dismiss")}>✕</button>
+      <button type="button" @click=${() => { toast = null; app.redrawNotices(); }} aria-label=${t("notice.dismiss")}>✕</button>
     </div>
   </div>`;
 }

@@ -4,23 +4,11 @@
 // Prints one JSON object: {case: {fr, en}} (the entry's label and result line read on a French
 // page and on an English page), for entries logged in French and in English.
 import { readFileSync } from "node:fs";
+import { i18n, loadEveryLanguage, STATIC } from "./page_i18n.mjs";
 
-globalThis.document = { documentElement: { dataset: {} } };
-globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
-globalThis.fetch = async (url) => {
-  try {
-    const text = readFileSync(new URL(url), "utf-8");
-    return { ok: true, json: async () => JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-};
-
-const root = new URL("../../static/", import.meta.url);
-const i18n = await import(new URL("js/i18n.js", root));
-const words = await import(new URL("js/views/log-words.js", root));
+const words = await import(new URL("js/views/log-words.js", STATIC));
 const { t, tn } = i18n;
-for (const lang of i18n.LANGUAGES) await i18n.ensureLanguage(lang);
+await loadEveryLanguage();
 
 /** The entries of the five systems' common pages, worded in the page's language. */
 const CASES = {
@@ -93,7 +81,7 @@ if (process.argv[2] === "keys") {
   }
   console.log(JSON.stringify(rows));
 } else if (process.argv[2] === "guard") {
-  const { checkCandidate } = await import(new URL("js/guard.js", root));
+  const { checkCandidate } = await import(new URL("js/guard.js", STATIC));
   const limits = JSON.parse(readFileSync(0, "utf-8"));
   const table = (log) => ({ schema: 1, app: "tablee", name: "T", language: "fr", characters: [], log, systems: {}, settings: {} });
   const logged = Object.values(out).filter((v) => v.stored).map((v, i) => ({ id: `e${i}`, at: "2026-11-28T10:00:00.000Z", request: {}, ...v.stored }));

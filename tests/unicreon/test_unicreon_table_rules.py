@@ -1,4 +1,4 @@
-"""Issue 8, Unicreon: rules that played wrong at the table, each against the text and the
+"""Unicreon: rules that played wrong at the table, each against the text and the
 adopted reading (rules/README.md, Unicreon).
 
 Source: 004_12a5de9999b9d0ad.txt ("Tests en opposition", "Passer d'armes", "Attaque par surprise",

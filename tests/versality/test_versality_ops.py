@@ -4,16 +4,16 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
-from test_versality_rules import sample_character
 from versality_store import play
 
+from api_calls import versality_character
 from tablee.api import handle
 from tablee.registry import OPS
 from tablee.store import CHARACTER_VALIDATORS, STATE_VALIDATORS
 
 
 def _game(api, roundtrip):
-    c = sample_character(created=True)
+    c = versality_character(created=True)
     state = api({"op": "versality.state.new"})["state"]
     state = api({"op": "versality.deck.build", "state": state, "character": c, "seed": 11})["state"]
     log = []
@@ -63,7 +63,7 @@ def test_player_view_hides_mj_data(api):
     )["state"]
     state = api({"op": "versality.mj.adjust", "state": state, "tokens": 2})["state"]
     state = api(
-        {"op": "versality.deck.build", "state": state, "character": sample_character(created=True), "seed": 1}
+        {"op": "versality.deck.build", "state": state, "character": versality_character(created=True), "seed": 1}
     )["state"]
     view = api({"op": "versality.view.player", "state": state})["view"]
     text = json.dumps(view)
@@ -74,7 +74,7 @@ def test_player_view_hides_mj_data(api):
 
 
 def test_odds_op_exact_strings(api):
-    c = sample_character(created=True)  # mental 2 + traquer 3 - facile 1 = 4: draw 4, choose
+    c = versality_character(created=True)  # mental 2 + traquer 3 - facile 1 = 4: draw 4, choose
     r = api(
         {
             "op": "versality.test.odds",
@@ -92,7 +92,7 @@ def test_odds_op_exact_strings(api):
 
 
 def test_session_start_gives_debt_tokens_and_resets_heal(api):
-    c = sample_character(heal_used=True)
+    c = versality_character(heal_used=True)
     c["deck"] = [x for x in c["deck"] if x["kind"] != "non-mais"] + [{"kind": "non-et", "origin": "creation"}]
     state = api({"op": "versality.state.new"})["state"]
     r = api({"op": "versality.session.start", "state": state, "characters": [c]})
@@ -100,7 +100,7 @@ def test_session_start_gives_debt_tokens_and_resets_heal(api):
 
 
 def test_resolve_refuses_bad_choices():
-    c = sample_character(created=True)
+    c = versality_character(created=True)
     state = handle({"op": "versality.state.new"})["state"]
     d = play(
         {
@@ -126,12 +126,12 @@ def test_validators_reject_garbage_without_raising():
         None,
         [],
         {"id": 3},
-        {**sample_character(), "extra": 1},
-        {**sample_character(), "wounds": {}},
+        {**versality_character(), "extra": 1},
+        {**versality_character(), "wounds": {}},
     ):
         assert CHARACTER_VALIDATORS["versality"](bad)
         assert STATE_VALIDATORS["versality"](bad)
-    assert CHARACTER_VALIDATORS["versality"](sample_character()) == []
+    assert CHARACTER_VALIDATORS["versality"](versality_character()) == []
 
 
 # Ops whose requests embed a whole character or table state are too slow to generate with
@@ -170,7 +170,7 @@ def test_finish_refuses_while_check_has_problems():
 
 
 def test_finish_sets_created_once_and_changes_nothing_else(api):
-    c = sample_character()
+    c = versality_character()
     done = api({"op": "versality.character.finish", "character": c})["character"]
     assert done["created"] is True and c["created"] is False
     assert {k: v for k, v in done.items() if k != "created"} == {k: v for k, v in c.items() if k != "created"}
@@ -179,7 +179,7 @@ def test_finish_sets_created_once_and_changes_nothing_else(api):
 
 
 def test_improvement_cards_only_after_creation(api):
-    c = sample_character(improvement_points=3)
+    c = versality_character(improvement_points=3)
     c["deck"].append({"kind": "oui-mais", "origin": "improvement"})
     c["deck"].append({"kind": "non-mais", "origin": "improvement"})
     check = api({"op": "versality.character.check", "character": c})
@@ -198,7 +198,7 @@ def test_improvement_cards_only_after_creation(api):
 
 
 def test_validator_requires_a_boolean_created():
-    good = sample_character()
+    good = versality_character()
     missing = {k: v for k, v in good.items() if k != "created"}
     for bad in (missing, {**good, "created": 1}, {**good, "created": "true"}, {**good, "created": None}):
         problems = CHARACTER_VALIDATORS["versality"](bad)
@@ -211,7 +211,7 @@ def test_validator_requires_a_boolean_created():
 def test_creation_budgets_bind_creation_only(api):
     """Source: "Caractéristiques et compétences" (3 and 5 points, at most 3 at creation);
     "La progression": afterwards characteristics and skills grow with improvement points."""
-    c = sample_character(improvement_points=20)
+    c = versality_character(improvement_points=20)
     grown = api({"op": "versality.character.finish", "character": c})["character"]
     for purchase in ({"type": "characteristic", "name": "physique"}, {"type": "skill", "name": "traquer"}):
         grown = api({"op": "versality.improve", "character": grown, "purchase": purchase})["character"]
@@ -225,7 +225,7 @@ def test_creation_budgets_bind_creation_only(api):
 def test_a_blank_power_cannot_be_bought(api):
     """Source: "Choisir son pouvoir" (the MJ approves a described power): 5 points for an
     empty text bought nothing; the points stay."""
-    c = api({"op": "versality.character.finish", "character": sample_character(improvement_points=9)})["character"]
+    c = api({"op": "versality.character.finish", "character": versality_character(improvement_points=9)})["character"]
     for purchase in ({"type": "power", "text": ""}, {"type": "power", "text": "  \n\t"}, {"type": "power"}):
         r = handle({"op": "versality.improve", "character": c, "purchase": purchase})
         assert r["error"]["code"] == "versality.improve.power_blank", purchase
@@ -249,7 +249,7 @@ def _played_state(api, c, tests=3):
 def test_deck_sync_adds_only_the_new_cards_to_the_draw_pile(api):
     """Buying a card must not reshuffle the discard back for free ("Les échecs": running out
     of deck costs catastrophe +1 and a token): sync adds the new card(s) to the draw pile only."""
-    c = api({"op": "versality.character.finish", "character": sample_character(improvement_points=9)})["character"]
+    c = api({"op": "versality.character.finish", "character": versality_character(improvement_points=9)})["character"]
     state = _played_state(api, c)
     before = state["decks"]["ana"]
     assert len(before["piles"]["discard"]["cards"]) == 3 and len(before["piles"]["draw"]["cards"]) == 5
@@ -274,7 +274,7 @@ def test_deck_sync_adds_only_the_new_cards_to_the_draw_pile(api):
 
 
 def test_deck_sync_keeps_a_pending_hand_and_refuses_cards_the_sheet_lacks(api):
-    c = api({"op": "versality.character.finish", "character": sample_character(improvement_points=9)})["character"]
+    c = api({"op": "versality.character.finish", "character": versality_character(improvement_points=9)})["character"]
     state = _played_state(api, c, tests=1)
     d = api({"op": "versality.test.draw", "state": state, "character": c, "characteristic": "mental",
              "skill": "traquer", "difficulty": "facile", "seed": 3})
@@ -299,8 +299,8 @@ def test_scenario_award_once_per_session_unless_confirmed(api):
     """Source: "La progression : monter de niveau". One award per scenario end: a second
     click in the same session is refused until the MJ confirms (again: true); a new
     session allows the next award without confirmation."""
-    mira = {**sample_character(id="mira", name="Mira"), "improvement_points": 1}
-    bo = sample_character(id="bo", name="Bo")
+    mira = {**versality_character(id="mira", name="Mira"), "improvement_points": 1}
+    bo = versality_character(id="bo", name="Bo")
     state = api({"op": "versality.state.new"})["state"]
     assert state["awarded_session"] is None
     req = {"op": "versality.scenario.award", "characters": [mira, bo], "objective": True, "unhurt": ["mira"]}

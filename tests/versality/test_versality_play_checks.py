@@ -1,4 +1,4 @@
-"""Versality at the table (issue 8): improvements compensated like creation, hidden
+"""Versality at the table: improvements compensated like creation, hidden
 information in the player answers, decks that break the ledger, the odds and the draw
 agreeing on an exhausted deck, inconsistent inputs refused."""
 
@@ -10,16 +10,16 @@ from itertools import permutations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_versality_rules import sample_character
 from versality_store import play
 
+from api_calls import versality_character
 from tablee.api import handle
 from tablee.systems.versality import rules as R
 from tablee.systems.versality import state as S
 
 
 def created(**over):
-    return sample_character(created=True, **over)
+    return versality_character(created=True, **over)
 
 
 def err(request):
@@ -152,7 +152,7 @@ def _mj_free(answer):
 
 
 def test_player_ops_answer_with_the_player_projection(api):
-    """Issue 8 point 2: each player-facing op answers the screen with ``view``, exactly
+    """Each player-facing op answers the screen with ``view``, exactly
     versality.view.player of the new state; apart from ``state`` (for the store), nothing in
     the answer carries the MJ's data. An error (asking more tokens than the MJ holds) never
     carries the MJ's count."""
@@ -208,7 +208,7 @@ def _draw(c, state=None, seed=1):
 
 def test_play_refuses_a_deck_that_breaks_the_creation_ledger(api):
     """Source: "Créer son deck de résolution" (cards are never removed), "Les échecs";
-    issue 8 point 3: build, sync, draw and odds refuse with the check's own message."""
+    build, sync, draw and odds refuse with the check's own message."""
     stripped = created()
     stripped["deck"] = [k for k in stripped["deck"] if k["kind"] != "non-mais"]
     check = api({"op": "versality.character.check", "character": stripped})
@@ -228,7 +228,7 @@ def test_play_refuses_a_deck_that_breaks_the_creation_ledger(api):
     e = _draw(stripped, table)["error"]
     assert (e["code"], e["params"]) == (first["code"], first["params"])
     # an unfinished character (creation not validated) cannot draw, even with a sound deck
-    unfinished = sample_character()
+    unfinished = versality_character()
     assert api({"op": "versality.character.check", "character": unfinished})["valid"]
     assert _draw(unfinished)["error"]["code"] == "versality.deck.not_created"
     assert _draw(created())["test"]["count"] == 4
@@ -259,7 +259,7 @@ def _state_with(pile, discard, seed):
     seed=st.integers(0, 2**32),
 )
 def test_odds_and_draw_agree_on_an_exhausted_deck(pile, discard, difficulty, skill, seed):
-    """Issue 8 point 4: what the odds announce (cards drawn, reshuffle, exhaustion, penalties)
+    """What the odds announce (cards drawn, reshuffle, exhaustion, penalties)
     is what the draw does: cards shown, events, catastrophe +1 and a token per exhaustion."""
     discard = min(discard, 8 - pile)
     c, state = _state_with(pile, discard, seed)
@@ -360,7 +360,7 @@ def test_an_incapacitated_healer_cannot_heal(api):
 
 @pytest.mark.parametrize("module", ["rules", "character", "ops"])
 def test_the_readme_readings_are_cited(module):
-    """Issue 8 point 6: the two readings once only in code comments cite the README."""
+    """The two readings once only in code comments cite the README."""
     import inspect
 
     from tablee.systems.versality import character, ops, rules
@@ -377,7 +377,7 @@ def test_the_readme_readings_are_cited(module):
 
 
 def test_player_pages_never_read_the_mj_state():
-    """Issue 8 point 2: the player pages (list, sheet, test and their shared helpers) reach
+    """The player pages (list, sheet, test and their shared helpers) reach
     the table state only through table.js (the player projection and player calls); the MJ
     screen is the only other reader of the whole state, and it sits behind its switch."""
     from pathlib import Path

@@ -1,4 +1,4 @@
-"""Issue 8, Versality point 2: a player op never answers the MJ's data.
+"""Versality: a player op never answers the MJ's data.
 
 The player ops (deck build/sync, test odds/draw/resolve) answer ``view``, ``public`` and
 ``penalties`` (:mod:`tablee.systems.versality.ops`); the store's op versality.state.merge
@@ -13,9 +13,9 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_versality_rules import sample_character
 from versality_store import PLAYER_OPS, play
 
+from api_calls import versality_character
 from tablee.api import handle
 from tablee.errors import RulesError
 from tablee.registry import rng_from
@@ -61,7 +61,8 @@ def leaks(value, path="answer"):
 
 def _characters():
     """A finished character and the same after buying a card (deck.sync adds it)."""
-    c = handle({"op": "versality.character.finish", "character": sample_character(improvement_points=9)})["character"]
+    finish = {"op": "versality.character.finish", "character": versality_character(improvement_points=9)}
+    c = handle(finish)["character"]
     purchase = {"type": "card", "kind": "oui-mais"}
     return c, handle({"op": "versality.improve", "character": c, "purchase": purchase})["character"]
 

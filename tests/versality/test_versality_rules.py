@@ -14,21 +14,17 @@ from tablee.systems.versality import rules as R
 from tablee.systems.versality import state as S
 
 
-def sample_character(**over):
-    return versality_character(**over)
-
-
 def test_deck_arithmetic_of_the_text():
     base = R.ledger(R.BASE_DECK)
     assert base["success_points"] == 7
-    full = R.ledger(card["kind"] for card in sample_character()["deck"])
+    full = R.ledger(card["kind"] for card in versality_character()["deck"])
     assert full["success_points"] == 7 + 5 == 12
     assert full["failure_required"] == 6 and full["failure_value"] == 6 and full["gap"] == 0
-    assert C.check_creation(sample_character()) == []
+    assert C.check_creation(versality_character()) == []
 
 
 def test_creation_problems_have_fields_and_codes():
-    c = sample_character(characteristics={"physique": 3, "mental": 1, "personnalite": 0})
+    c = versality_character(characteristics={"physique": 3, "mental": 1, "personnalite": 0})
     c["skills"]["traquer"] = 4
     c["skills"]["combattre"] = 1
     c["powers"][0]["approved"] = False
@@ -38,18 +34,18 @@ def test_creation_problems_have_fields_and_codes():
         ("skills.traquer", "versality.char.skill_max"),
         ("powers.0.approved", "versality.char.power_unapproved"),
     }
-    c = sample_character(forces=["a", "b", "c"], faiblesses=["x"])
+    c = versality_character(forces=["a", "b", "c"], faiblesses=["x"])
     assert [p.code for p in C.check_creation(c)] == ["versality.char.traits_count"]
-    assert C.check_creation(sample_character(forces=["a", "b", "c"], faiblesses=["x", "y"])) == []
+    assert C.check_creation(versality_character(forces=["a", "b", "c"], faiblesses=["x", "y"])) == []
 
 
 def test_zero_characteristics_allowed():
-    c = sample_character(characteristics={"physique": 3, "mental": 0, "personnalite": 0})
+    c = versality_character(characteristics={"physique": 3, "mental": 0, "personnalite": 0})
     assert C.check_creation(c) == []
 
 
 def _with_failures(*kinds):
-    c = sample_character()
+    c = versality_character()
     c["deck"] = [card for card in c["deck"] if card["kind"] not in R.FAILURE_VALUES]
     c["deck"] += [{"kind": k, "origin": "creation"} for k in kinds]
     return c
@@ -180,7 +176,7 @@ def test_base_deck_literal_odds():
 
 
 def test_wounds_readme():
-    c = sample_character()
+    c = versality_character()
     c = C.add_wound(c, "physique")
     assert C.wound_status(c) == "blesse"
     c2 = C.add_wound(c, "physique")
@@ -193,8 +189,8 @@ def test_wounds_readme():
 
 
 def test_heal_once_per_game_never_self():
-    a = C.add_wound(sample_character(), "mental")
-    b = sample_character(id="bob")
+    a = C.add_wound(versality_character(), "mental")
+    b = versality_character(id="bob")
     with pytest.raises(Exception, match=r"versality.heal.self"):
         C.heal(a, a, "mental", True)
     out = C.heal(b, a, "mental", True)
@@ -207,7 +203,7 @@ def test_improvement_points_and_prices_readme():
     assert C.improvement_points(survived_unhurt=True, objective=True, catastrophe=10)["total"] == 3
     assert C.improvement_points(survived_unhurt=True, objective=True, catastrophe=11)["total"] == 2
     assert C.improvement_points(survived_unhurt=False, objective=False, catastrophe=0)["total"] == 0
-    c = sample_character(improvement_points=20)
+    c = versality_character(improvement_points=20)
     assert C.purchase_cost(c, {"type": "characteristic", "name": "personnalite"}) == 1 + 3
     assert C.purchase_cost(c, {"type": "skill", "name": "survivre"}) == 1  # score 0 -> at least 1
     assert C.purchase_cost(c, {"type": "skill", "name": "traquer"}) == 3
@@ -223,7 +219,7 @@ def test_improvement_points_and_prices_readme():
 def test_resolve_reshuffles_empty_deck_and_feeds_mj():
     """One card per test (mental 2 + traquer 3 − complexe 4 = 1): the eighth test plays the
     deck's last card, which empties it: reshuffled at once, catastrophe +1, one token."""
-    c = sample_character(created=True)
+    c = versality_character(created=True)
     st = S.build_deck(S.new_state(), c, random.Random(1))
     for i in range(8):
         st, info = S.draw_test(st, c, "mental", "traquer", "complexe", random.Random(2 + i))

@@ -1,4 +1,4 @@
-"""versality.wound.remove (issue 13): la MJ takes back a wound added by mistake.
+"""versality.wound.remove: la MJ takes back a wound added by mistake.
 
 Source of the states: 001 "Blessure, incapacité et mort"; README (Versality): two wounds on
 one characteristic, or one on each, put the character hors de combat; the next wound
@@ -6,15 +6,15 @@ incapacitates. The correction is the exact inverse of a wound added through the 
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_versality_rules import sample_character
 
+from api_calls import versality_character
 from tablee.api import handle
 from tablee.systems.versality import character as C
 from tablee.systems.versality import rules as R
 
 
 def created(**over):
-    return sample_character(created=True, **over)
+    return versality_character(created=True, **over)
 
 
 def test_a_wound_taken_back_leaves_the_sheet_as_before(api):

@@ -1,4 +1,4 @@
-// The live table's one session per page: the links rtc.js opens go to it (issue 15).
+// The live table's one session per page: the links rtc.js opens go to it.
 //
 // `start(app)` is called once by the live pages (and at boot when this device already follows a
 // live table, so its changes keep reaching the Y docs while no link is open). The session is
@@ -6,6 +6,12 @@
 
 import { memberId, memberKey, onLink, savedName } from "./rtc.js";
 import { LIVE_KEY, readLive, Session, Y_BASE_KEY, Y_DELTA_KEY } from "./session.js";
+import { TABLE_CLOSED } from "./sync.js";
+
+/** Kept on a device whose table the MJ closed ({at}: the MJ's own device, or a phone told by
+ * the MJ's, sync.js Hub.farewell), until a link opens again or the device leaves the table:
+ * its live page says the table is closed, not that a link was lost. */
+export const CLOSED_KEY = "tablee.live.closed";
 
 let app = null;
 let session = null;
@@ -41,6 +47,16 @@ export function ensure(role) {
       return;
     }
     recognising = false;
+    if (code === TABLE_CLOSED && made.role === "player") {
+      // The MJ closed the table: this phone keeps its session (its copy of the table, its hand)
+      // and closes its side of the link at once, so the MJ's device is not kept waiting.
+      markClosed();
+      made.member?.detach();
+      // (said on whatever page the phone shows, in the language of each drawing)
+      app.notify("status", () => `${app.t("live.closed_by_mj")} ${app.t("live.closed_keeps")}`);
+      changed();
+      return;
+    }
     if (made.role === "mj" && code === REPLACED) app.notify("warning", app.t("live.replaced_refused", { name: e.detail?.name ?? "" }));
     else if (e.detail?.name !== undefined) app.notify("warning", app.t("live.identity_refused", { name: e.detail.name }));
     else app.notify("warning", app.t(`error.${code}`, { op: "", field: "", system: "" }));
@@ -61,7 +77,10 @@ export function start(theApp) {
   app.liveSession = () => session;
   const before = readLive();
   if (before) ensure(before.role);
-  onLink(({ link, role, memberId: id, name, key }) => ensure(role).attach({ link, memberId: id, name, key }));
+  onLink(({ link, role, memberId: id, name, key }) => {
+    clearClosed(); // (a link open again: the table is open)
+    ensure(role).attach({ link, memberId: id, name, key });
+  });
   // A page that goes away (closed, reloaded, another site) closes its links itself: the other
   // devices see it gone at once, not when the connection times out (about 15 s), and the
   // session's waiting save is written. A page kept in the back/forward cache keeps them.
@@ -83,11 +102,56 @@ export function watch(fn) {
   return () => listeners.delete(fn);
 }
 
+/** When the MJ closed the table this device follows ({at}), or null. */
+export function tableClosed(storage = globalThis.localStorage) {
+  try {
+    const saved = JSON.parse(storage.getItem(CLOSED_KEY));
+    return saved !== null && typeof saved === "object" && typeof saved.at === "string" ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+function markClosed(storage = globalThis.localStorage) {
+  try {
+    storage.setItem(CLOSED_KEY, JSON.stringify({ at: new Date().toISOString() }));
+  } catch {
+    // no storage: the page says it until it goes
+  }
+}
+
+/** Forget that the table was closed (it opens again, or this device left it). */
+export function clearClosed(storage = globalThis.localStorage) {
+  try {
+    storage.removeItem(CLOSED_KEY);
+  } catch {
+    // nothing saved
+  }
+}
+
+/**
+ * The MJ closes the table for everyone: each phone is told before its link closes
+ * (sync.js Hub.farewell; a phone held for the MJ's choice too), then this device leaves the
+ * live table (its table stays as it is now) and keeps that it closed it: its live page says the
+ * table is closed, with « Rouvrir la table ». Resolves once the links are closed.
+ */
+export async function closeTable(storage = globalThis.localStorage) {
+  const made = session;
+  markClosed(storage);
+  changed();
+  if (made?.role === "mj") {
+    for (const claim of made.claims?.values() ?? []) made.hub.refuse(claim.link, TABLE_CLOSED);
+    await made.hub.farewell();
+  }
+  if (session === made) leave(storage, { keepClosed: true });
+}
+
 /** Leave the live table on this device: the links close, the saved Y state goes (the table
  * itself stays, as it is now). */
-export function leave(storage = window.localStorage) {
+export function leave(storage = globalThis.localStorage, { keepClosed = false } = {}) {
   session?.close();
   session = null;
+  if (!keepClosed) clearClosed(storage);
   try {
     for (const key of [LIVE_KEY, Y_BASE_KEY, Y_DELTA_KEY]) storage.removeItem(key);
   } catch {

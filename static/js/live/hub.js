@@ -6,7 +6,7 @@
 import { admissionMethods } from "./admission.js";
 import { refusal } from "./sync.js";
 import { jsonEqual, writeJson } from "./ydoc.js";
-import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
+import { LOCAL, isObject, moveId, same, Y_SAVE_DELAY_MS } from "./ystore.js";
 
 /** Bound of the MJ's feed of incoming moves, and of the moves a phone keeps waiting. */
 export const MAX_FEED = 200;

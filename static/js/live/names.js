@@ -1,6 +1,6 @@
 // Names as people read them (the live table: one name, one player). Two names that look alike
 // are one name: « Léa », « LÉA », « Lea », « L e a »-free spacing, « Lе́а » (Cyrillic е and а,
-// a combining accent), « Lea​ » (a zero-width space) all read « Léa » at a table, so a device
+// a combining accent), « Lea\u200b » (a zero-width space) all read « Léa » at a table, so a device
 // under any of them is handled as Léa (admission.js: refused while she is present, « C'est
 // Léa ? » when she is away).
 //

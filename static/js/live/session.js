@@ -39,7 +39,7 @@ import { Hub, Member, refusal } from "./sync.js";
 import { setPrivateReader } from "./private.js";
 import { hubMethods, MAX_FEED, META, NAME_TAKEN, RATE_BURST, RATE_PER_MINUTE } from "./hub.js";
 import { MAX_QUEUE, memberMethods } from "./member.js";
-import { deltaOf, isObject, LOCAL, moveId, PUBLIC_Y_MAX_BYTES, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
+import { deltaOf, isObject, moveId, PUBLIC_Y_MAX_BYTES, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
 import { storedBytes } from "../storage.js";
 
 export { LIVE_KEY, readLive, Y_BASE_KEY, Y_DELTA_KEY } from "./ystore.js";

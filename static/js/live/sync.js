@@ -47,9 +47,11 @@ export const MAX_MOVE_BYTES = 256 * 1024;
 const MAX_MOVE_ID = 64;
 /** Default bound on one message: a table document is kept under a few MB in localStorage. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
-const DOC_NAMES = ["public", "private"];
 /** A refused link (Hub.refuse) stays open this long, for the refusal to reach the phone. */
 const REFUSE_CLOSE_MS = 2000;
+/** The code of the message that tells a phone the MJ closed the table (Hub.farewell): a link
+ * that closes without it was cut (a lost connection, a page gone). */
+export const TABLE_CLOSED = "live.closed";
 
 function envelope(kind, doc, write) {
   const encoder = encoding.createEncoder();
@@ -415,6 +417,17 @@ export class Hub {
         // closed already
       }
     }, delay);
+  }
+
+  /** The table closes (the MJ's choice): every member is told (an answer with id null and the
+   * code TABLE_CLOSED) before its link closes, when the phone closes it on hearing it or `delay`
+   * ms later (a close at once could drop the message). Resolves once every link is closed. */
+  async farewell(delay = REFUSE_CLOSE_MS) {
+    const conns = Array.from(this.members.values());
+    for (const conn of conns) conn.answer(null, refusal(TABLE_CLOSED));
+    const until = Date.now() + delay;
+    while (conns.some((conn) => !conn.closed) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const conn of conns) conn.close();
   }
 
   /** Close a member's link (its presence goes away). */

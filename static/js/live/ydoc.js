@@ -1,4 +1,4 @@
-// The live table (issue 15): the mapping between a JSON document (the table document of
+// The live table: the mapping between a JSON document (the table document of
 // docs/ARCHITECTURE.md, or any JSON object) and a Y.Doc, so Yjs can replicate it.
 //
 // Shape of the Y content, under the root map `ydoc.getMap(ROOT)`:

@@ -1,4 +1,4 @@
-// Share links (issue 13, "Between devices"): the data rides in the URL fragment, which a
+// Share links between devices: the data rides in the URL fragment, which a
 // browser never sends to the host. Envelope {app: "tablee", kind, v, data} as JSON, compressed
 // with CompressionStream("deflate-raw"), written in base64url. Decoding treats the text as
 // hostile: its length is bounded before anything else, decompression stops past a bound

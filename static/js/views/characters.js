@@ -10,7 +10,6 @@ import { newId } from "../storage.js";
 import { engineWhy } from "./forms.js";
 import { ownsCharacter, playerHides } from "./player-gate.js";
 import { callBusy, disabledWhy, fieldLimit, refusalAt } from "./ui.js";
-import { openAtTop } from "../render.js";
 
 /** The characters of one system, in document order. */
 export function systemCharacters(doc, system) {
@@ -89,7 +88,7 @@ export function characterList({ system, prefix, ns, maxName, nameOf, onRemove = 
     ui.name = "";
     // The new sheet opens at its top, the focus in its first field (the list's button may be
     // far down the page that was scrolled to it).
-    openAtTop(route("character", id));
+    app.openAtTop(route("character", id));
   }
 
   function duplicate(app, c) {

@@ -1,4 +1,4 @@
-// The journal as a spreadsheet file (issue 13: "the spreadsheet export opens correctly in a
+// The journal as a spreadsheet file ("the spreadsheet export opens correctly in a
 // French spreadsheet"): CSV per RFC 4180 (a cell with the separator, a quote or a line break
 // is quoted, quotes doubled; lines end with CRLF), a UTF-8 byte-order mark so Excel and
 // LibreOffice read the accents, headers in the UI language, local date and time in their own

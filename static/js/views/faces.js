@@ -1,4 +1,4 @@
-// Dice faces, shared by the tray and every system page (issue 13, "Look and feel").
+// Dice faces, shared by the tray and every system page.
 //
 // A die is an <li class="die"> in a <ul class="dice">: a d6 shows its pips (drawn here, as a
 // 3×3 grid of <span class="pip">, aria-hidden), any other die a polyhedral-looking face with

@@ -1,4 +1,4 @@
-// What a file is, before it is imported as a table (issue 13: "importing a file of the wrong
+// What a file is, before it is imported as a table ("importing a file of the wrong
 // kind says what the file is instead of « champ manquant »").
 //
 // `sniffFile(file)` reads the bytes and says what they are: an empty file, an image, a PDF, an

@@ -1,4 +1,4 @@
-// Forms that speak when it helps (issue 13: "a new sheet opens with six « Ce champ est
+// Forms that speak when it helps ("a new sheet opens with six « Ce champ est
 // obligatoire » errors before anything is typed"). The engine's check stays the source of
 // truth for what is wrong (its `problems` list); this module only decides which of those
 // problems are shown, and keeps what a person is typing as a preview until the field commits.

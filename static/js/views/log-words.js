@@ -168,18 +168,15 @@ export function wordsOf(text, lang, system, depth = 0) {
     // Parts a page joined with " — " or " · " ("Tirage : Valet d'épée — Humanité + Escrime"):
     // each a sentence of its own, or cut into catalogue texts.
     out = [];
-    // Sentences one after the other ("Égalité. Réussite (Marge +3)") likewise, and a sentence
-    // followed by figures in brackets ("Alice l'emporte (11 / 7)").
-    for (const [i, part] of s.split(/( — | · |(?<=[.!?]) )/).entries()) {
-      const said = i % 2 ? null : sentence(part, found, lang, system, depth);
-      const bracket = said || i % 2 ? null : /^(.+?)( \([^()]*\)\.?)$/.exec(part);
-      const head = bracket ? sentence(bracket[1], found, lang, system, depth) : null;
-      if (said) out.push(said);
-      else if (head) {
-        out.push(head);
-        cut(bracket[2], found.plain, out);
+    for (const [i, part] of s.split(/( — | · )/).entries()) {
+      if (i % 2) cut(part, found.plain, out);
+      // A catalogue text may hold sentences of its own (« Bof. C'est passé de justesse »): the
+      // part whole first, then its sentences one after the other ("Égalité. Réussite (Marge +3)").
+      else if (!clause(part, found, lang, system, depth, out)) {
+        for (const [j, one] of part.split(/((?<=[.!?]) )/).entries()) {
+          if (j % 2 || !clause(one, found, lang, system, depth, out)) cut(one, found.plain, out);
+        }
       }
-      else cut(part, found.plain, out);
     }
     out = out.reduce((all, seg) => {
       if (typeof seg === "string" && typeof all.at(-1) === "string") all[all.length - 1] += seg;
@@ -191,6 +188,22 @@ export function wordsOf(text, lang, system, depth = 0) {
   if (JSON.stringify(out).length > 2000) return null;
   if (out.some((seg) => (typeof seg === "string" ? seg.length > 200 : seg[0].length > 80 || Object.values(seg[1] ?? {}).some((v) => typeof v === "string" && v.length > 200)))) return null;
   return out;
+}
+
+/** `part` as one catalogue text, or one followed by figures in brackets ("Alice l'emporte
+ * (11 / 7)"), added to `out`; false (nothing added) when it is neither. */
+function clause(part, found, lang, system, depth, out) {
+  const said = sentence(part, found, lang, system, depth);
+  if (said) {
+    out.push(said);
+    return true;
+  }
+  const bracket = /^(.+?)( \([^()]*\)\.?)$/.exec(part);
+  const head = bracket ? sentence(bracket[1], found, lang, system, depth) : null;
+  if (!head) return false;
+  out.push(head);
+  cut(bracket[2], found.plain, out);
+  return true;
 }
 
 /** `s` as one catalogue text: [key] or [key, params] (a value all catalogue text given as its

@@ -1,4 +1,4 @@
-// UI preferences kept per character (issue 13: "a test's settings stay as the player left them
+// UI preferences kept per character ("a test's settings stay as the player left them
 // for that character when the page is reopened"): the last settings of each test page.
 //
 // They live in localStorage under their own key (PREFS_KEY), never inside the table document:

@@ -99,7 +99,7 @@ async function roll(app, event) {
 }
 
 /** A preset die: its expression goes in the field (its odds follow) and, once the engine is
- * up, it is rolled at once (issue 13: "a preset button rolls at once"). Before the engine is
+ * up, it is rolled at once ("a preset button rolls at once"). Before the engine is
  * ready it only fills the field, as the roll button says why it waits. */
 function quickRoll(app, expr) {
   clearTimeout(debounce);

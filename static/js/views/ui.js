@@ -310,7 +310,7 @@ export function own(obj, key) {
 }
 
 /**
- * Why a control is disabled, said next to it and tied to it (issue 13: "a disabled button says
+ * Why a control is disabled, said next to it and tied to it ("a disabled button says
  * why"). `const why = disabledWhy("uc-heal", reason)`; the button gets
  * `?disabled=${Boolean(reason)} aria-describedby=${why.id}` and `${why.note}` follows it.
  * With no reason, both are lit-html's `nothing`.

@@ -1,4 +1,4 @@
-// "Vérifier / rejouer" (issue 13: "the roll's seed is jargon: keep it for verification behind a
+// "Vérifier / rejouer" ("the roll's seed is jargon: keep it for verification behind a
 // control, not on every roll"). A roll or test result records, next to its request (which holds
 // the seed), a digest of the outcome fields of the engine's answer (`verifyRecord`). The control
 // sends the same request again (same seed: the rules are pure and every roll uses
@@ -167,12 +167,28 @@ async function lineFollows(call, check, r, names) {
   return saidFollows(line, said);
 }
 
-/** Whether `line` is the one `said` (live.outcome_words) gives. */
+/** The catalogue keys `words` use, their values' own words included. */
+function keysOf(words, into = new Set()) {
+  for (const seg of Array.isArray(words) ? words : []) {
+    if (!Array.isArray(seg) || typeof seg[0] !== "string") continue;
+    into.add(seg[0]);
+    for (const value of Object.values(seg[1] && typeof seg[1] === "object" ? seg[1] : {})) keysOf(value, into);
+  }
+  return into;
+}
+
+/** Whether `line` is the one `said` (live.outcome_words) gives: the same text, and words (what
+ * a reader in another language reads) made of the referee's keys only. A page reads its line
+ * back into words from the text (log-words.js wordsOf), and may leave a name or a card as text
+ * where the referee keyed it (« PNJ moyen 2 »): that reads as written in every language,
+ * never as another outcome. Words a reader would not take (that no longer say the text in
+ * their language: log-words.js stillSays) show the text instead. */
 function saidFollows(line, said) {
   if (!said || said.error || said.known !== true) return true;
   if (said.summary === null) return line.summary === "" && line.words === null;
-  if (line.words !== null && JSON.stringify(line.words) !== JSON.stringify(said.words)) return false;
-  return plain(line.summary) === plain(said.summary);
+  if (plain(line.summary) !== plain(said.summary)) return false;
+  const own = keysOf(said.words);
+  return [...keysOf(line.words)].every((key) => own.has(key));
 }
 
 /** A hidden pile's draw (LOGGED_LINES): its line must be the words of the outcome it logged,

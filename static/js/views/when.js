@@ -1,5 +1,5 @@
-// Dates and times the way the person reads them: local time, in the UI language (issue 13:
-// backups and exports named by local date and time, never by the UTC instant).
+// Dates and times the way the person reads them: local time, in the UI language
+// (backups and exports named by local date and time, never by the UTC instant).
 
 import { language } from "../i18n.js";
 import { BACKUP_PREFIX, backupDate } from "../storage.js";

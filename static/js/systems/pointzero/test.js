@@ -13,7 +13,7 @@ import { liveCharacters } from "../../live/private.js";
 import { renderDistribution } from "../../views/dice-ui.js";
 import { outcomeBar, segment } from "../../views/odds-bar.js";
 import { comparison, testBar } from "./compare.js";
-import { loadPrefs, pick, pickBool, pickInt, savePrefs } from "../../views/prefs.js";
+import { loadPrefs, pick, pickInt, savePrefs } from "../../views/prefs.js";
 import { requestCache, resultShare, reveal, onUndo } from "../../views/ui.js";
 import { audienceField, audienceOf } from "../../views/audience.js";
 import { forgetVerify, verifyControl, verifyRecord } from "../../views/verify.js";

@@ -319,7 +319,7 @@ function cardForm(app, r, state) {
   </form>`;
 }
 
-function cardActions(app, r, card, state) {
+function cardActions(app, r, card) {
   const pcs = characters(app.doc);
   const number = card.number;
   return html`<div class="row sj-card-actions no-print">
@@ -389,7 +389,7 @@ export function render(app) {
       </div>
       ${errorLine(ui.error, state)}
     </section>`)}
-    ${cards.length ? html`<ul class="sj-cards" data-testid="sj-cards">${cards.map((c) => html`<li>${renderCardFace(r, c, holder(c.holder))}${cardActions(app, r, c, state)}</li>`)}</ul>`
+    ${cards.length ? html`<ul class="sj-cards" data-testid="sj-cards">${cards.map((c) => html`<li>${renderCardFace(r, c, holder(c.holder))}${cardActions(app, r, c)}</li>`)}</ul>`
       : ui.form || livePlayer() ? html`<p class="muted">${t("systmj.cards.empty")}</p>` : emptyLibrary(app, r)}
   `;
 }

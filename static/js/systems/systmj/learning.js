@@ -176,7 +176,7 @@ export function render(app, id) {
   const odds = missingMentor || !rules(app) ? null : oddsCache(app, { op: "systmj.learning.odds", ...req });
   const set = (key) => (e) => { ui[key] = e.target.value; if (key === "skill") ui.da = null; ui.result = null; app.rerender(); };
   const gains = rules(app)?.learning_gains ?? ["1", "1d4", "1d10", "1d20"];
-  // A disabled roll says why (issue 13): the engine, the mentor to choose, a refused study.
+  // A disabled roll says why: the engine, the mentor to choose, a refused study.
   const rollWhy = !ready(app) ? t("systmj.combat.why_engine") : missingMentor ? t("systmj.ui.why_mentor")
     : odds?.error ? t("systmj.ui.why_refused") : !odds ? t("systmj.ui.odds_loading") : null;
   const why = disabledWhy("sj-l-roll", rollWhy);

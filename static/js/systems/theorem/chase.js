@@ -207,7 +207,7 @@ function oppositionResult() {
 function startChase(app) {
   const a = chaseSideOf(app, ui.a, "a");
   const b = chaseSideOf(app, ui.b, "b");
-  run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target, sheets: sheetsOf(app) }, (r) => {
+  run(app, { op: "theorem.chase.start", state: tableState(app.doc), a, b, target: ui.target, sheets: sheetsOf(app) }, () => {
     ui.announce = () => t("theorem.ui.chase_started");
   });
 }
@@ -306,7 +306,7 @@ function roundPanel(app, ch, state) {
 }
 
 function endChase(app) {
-  run(app, { op: "theorem.chase.end", state: tableState(app.doc) }, (r) => {
+  run(app, { op: "theorem.chase.end", state: tableState(app.doc) }, () => {
     ui.announce = () => t("theorem.ui.chase_closed");
   });
 }
@@ -360,7 +360,7 @@ export function render(app) {
   ensureState(app);
   const state = tableState(app.doc);
   const ch = state?.chase ?? null;
-  // A disabled button says why (issue 13): the engine first, then a chase still running.
+  // A disabled button says why: the engine first, then a chase still running.
   const engineWhy = !ready(app) || !state ? t("theorem.ui.why_engine") : null;
   const startWhy = engineWhy ?? (ch && !ch.done ? t("theorem.ui.why_chase_running") : null);
   const own = { a: owner(app, ui.a), b: owner(app, ui.b) };

@@ -57,7 +57,7 @@ function handSection(app, state) {
         request: { op: "theorem.mk.hand", size: ui.size, seed }, deck: null, summary: said(ui.message) });
     });
   };
-  const play = (card) => run(app, { op: "theorem.mk.discard", state, card: card.id }, (r) => {
+  const play = (card) => run(app, { op: "theorem.mk.discard", state, card: card.id }, () => {
     ui.message = () => t("theorem.ui.mk_played", { name: arcaneName(card.number) });
     ui.hand = null;
   });
@@ -107,7 +107,7 @@ function tableSection(app, state) {
       app.rerender();
       return;
     }
-    run(app, { op: "theorem.table.set", state, success_table: rows }, (r) => {
+    run(app, { op: "theorem.table.set", state, success_table: rows }, () => {
       ui.message = () => t("theorem.ui.table_saved");
       ui.table = null;
     });
@@ -135,7 +135,7 @@ function effectsSection(app, state) {
   ui.editing ??= [];
   ui.pick ??= ARCANA.findIndex((_, i) => !state.effects[i].trim());
   if (ui.pick < 0) ui.pick = 0;
-  const save = () => run(app, { op: "theorem.table.set", state, effects: effects.map((e) => e.slice(0, 300)) }, (r) => {
+  const save = () => run(app, { op: "theorem.table.set", state, effects: effects.map((e) => e.slice(0, 300)) }, () => {
     ui.message = () => t("theorem.ui.effects_saved");
     ui.effects = null;
     ui.editing = null;

@@ -16,7 +16,7 @@ import { compareBars, fractionMinus, outcomeBar, segment, successBar } from "../
 import { disabledWhy, engineChange, own, putSystem, onUndo } from "../../views/ui.js";
 import {
   BEASTS, SKILL_LEVELS, TIERS, amountLabel, backLink, charLabel, characters, d66Term, errorLine,
-  findCharacter, itemLabel, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, skillText, tableState,
+  findCharacter, nameOf, oddsCache, prob, ready, renderD66, replaceCharacter, skillText, tableState,
 } from "./common.js";
 
 const ui = {

@@ -37,7 +37,6 @@ onUndo(() => Object.assign(ui, { message: null, lastRoll: null, error: null }));
 // Which of the check's problems are shown: a field's once it was left, all once the player
 // tried to finish (views/forms.js).
 const form = touchedForm();
-const diagOdds = oddsCache();
 const dayOdds = oddsCache();
 
 function reset(id) {

@@ -1,5 +1,5 @@
-"""Théorem, second round: reserved ids refused everywhere a character enters; cancel and
-"not in hand"/"not set aside" messages.
+"""Théorem: reserved ids refused everywhere a character enters; cancel and "not in hand"/"not
+set aside" messages; a character's side of a chase.
 
 Source: 003_0f8319d4d007e1fe.txt, "Attention :" (the MK draws his own hand of arcana,
 hidden from the players) and "A) Au commencement" (hands face down « afin d'éviter que les

@@ -1,4 +1,4 @@
-"""Point Zéro, second round of rules: oppositions of any number of sides, the table's
+"""Point Zéro: oppositions of any number of sides, the table's
 reading of Tension dice below the attribute, contradictory declarations, NPC notation.
 
 Source: 002_61483667e16cef6b.txt, "Test en opposition" («Deux personnages (ou plus) [...]

@@ -1,4 +1,4 @@
-"""SYSTMJ rules of the second round of checks (000_d267ce9097809d3e.txt): one round counter
+"""SYSTMJ rules (000_d267ce9097809d3e.txt): one round counter
 (3.2), the round binds the combat (3.2, 3.3), the cards a combat formula may use (3.3.2,
 3.3.3), the end-of-session grants name real scores (3.4.2), a player's share of a log entry
 keeps no hidden round choice (3.2), learning a Pouvoir card (2.4, 4.4) and deleting a card (4).

@@ -4,19 +4,7 @@
 // JSON list of engine errors ({code, message_key, params, field?}) on stdin and prints
 // {lang: [message, ...]} as the page words them (errorMessage).
 import { readFileSync, readdirSync } from "node:fs";
-
-globalThis.document = { documentElement: { dataset: {} } };
-globalThis.fetch = async (url) => {
-  try {
-    const text = readFileSync(new URL(url), "utf-8");
-    return { ok: true, json: async () => JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-};
-
-const root = new URL("../static/", import.meta.url);
-const i18n = await import(new URL("js/i18n.js", root));
+import { i18n, STATIC as root } from "./page_i18n.mjs";
 
 /** Sample values by parameter name: a text for what names a thing, else a number. */
 const TEXT = {
