@@ -10,11 +10,12 @@ e2e/test_live_names.py.
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import expect
 
 from browser_support import axe_findings
-from live_join_by_name import answer, table
+from live_join_by_name import answer, invitation, table
 
 #: Every value Léa's line in the MJ's list of players takes from now on (a MutationObserver:
 #: a state shown for a moment is recorded too).
@@ -72,13 +73,20 @@ def test_an_answer_with_a_known_id_and_a_wrong_key_leaves_the_players_list_alone
 def test_a_new_device_under_an_away_name_waits_for_the_mj_who_refuses_it(devices, site):
     """Léa is away; another phone answers as « Léa »: it is told to wait for the MJ, is not in
     the list; the MJ's page says so at the top, usable by keyboard and with no accessibility
-    finding, at 360 px; « Refuser » asks the phone for another name."""
+    finding, at 360 px; « Refuser » asks the phone for another name, which answers the same
+    invitation again (no new one). That phone's join page, reloaded before a name was typed,
+    still held the invitation."""
     mj, lea, imp = devices(mj=True).page, devices(mj=False).page, devices(mj=False).page
     open_table(mj, site)
     member = joined(mj, lea, "Léa")
     lea.goto(site + "manifest.webmanifest")  # her page goes away (its link closes with it)
     expect(mj.locator(f"[data-testid=live-players] li[data-member='{member}']")).to_have_attribute("data-state", "away")
 
+    imp.goto(invitation(mj))
+    expect(imp.locator("#live-name")).to_be_visible()
+    imp.reload()  # (before typing a name: the invitation is still there)
+    expect(imp.locator("#live-name")).to_be_visible()
+    expect(imp.locator("[data-testid=live-join-bad]")).to_have_count(0)
     answer(mj, imp, "LÉA")
     expect(imp.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "recognition")
     expect(imp.locator("[data-testid=live-join-state]")).to_contain_text("le nom « LÉA » est déjà connu à cette table")
@@ -100,6 +108,16 @@ def test_a_new_device_under_an_away_name_waits_for_the_mj_who_refuses_it(devices
     expect(mj.locator("[data-testid=live-recognise-status]")).to_have_text("Appareil refusé sous le nom LÉA : il devra choisir un autre nom.")
     expect(mj.locator("[data-testid=live-recognise-status]")).to_be_focused()
     expect(imp.locator("#notices")).to_contain_text("Ce nom est déjà à la table : choisissez-en un autre")
-    expect(imp.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "away")
     expect(mj.locator("[data-testid=live-players] li")).to_have_count(1)
     expect(mj.locator("[data-testid=live-feed]")).to_contain_text("nom déjà à la table")
+    # the phone asks for another name and answers the same invitation again
+    expect(imp.locator("#live-name-error")).to_contain_text("« LÉA » est déjà à la table")
+    expect(imp.locator("#live-name")).to_be_focused()
+    imp.fill("#live-name", "Inès")
+    imp.click("#live-join")
+    expect(imp.locator("#live-answer-text")).to_have_value(re.compile(r"^T\."))
+    mj.fill("#live-answer", imp.locator("#live-answer-text").input_value())
+    mj.click("#live-accept")
+    expect(imp.locator("[data-testid=live-join-state]")).to_have_attribute("data-state", "connected")
+    expect(mj.locator("[data-testid=live-players] li")).to_have_count(2)
+    expect(mj.locator("[data-testid=live-players] li:has-text('Inès')")).to_have_attribute("data-state", "connected")

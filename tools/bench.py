@@ -27,6 +27,8 @@
    has it, a change of the MJ's until the phone has it (p50/p95 over 100 each), and the bytes
    the page loads for it; four phones opening one invitation together until all four are
    connected (tools/bench_join.py).
+   A phone's first visit through the MJ's invitation until its first refereed roll on the phone
+   profile (tools/bench_relay.py: the MJ's engine answers the odds meanwhile).
 9. The live table's storage (tools/bench_storage.py, in Node with the page's own modules): what
    each device keeps in localStorage after 1,000 moves on a full-log campaign of ~0.93 M, key by
    key, in characters and in bytes as WebKit counts them, against the goal (under half of the
@@ -62,6 +64,7 @@ sys.path.insert(0, str(ROOT / "e2e"))
 import bench_join  # noqa: E402  (four phones joining one invitation together)
 import bench_live  # noqa: E402  (the live table's sync latency and bytes)
 import bench_phone  # noqa: E402  (a phone: CPU 4×, 4G, first and return visits)
+import bench_relay  # noqa: E402  (a phone's first roll at a live table, before its engine is ready)
 import bench_storage  # noqa: E402  (the live table's storage on each device)
 import serve  # noqa: E402
 from bench_requests import REQUESTS  # noqa: E402  (the heavy odds request of each system, one op each)
@@ -544,6 +547,8 @@ def report_lines(r: dict) -> list[str]:
     lines.append(row(["bytes sent, warm visit", warm, "", "", ""]))
     if "phone" in r:
         lines += bench_phone.report_lines(r["phone"])
+    if "relay" in r:
+        lines += bench_relay.report_lines(r["relay"])
     lines += ["", "First paint of the saved table (Chromium, no throttling; the engine starts after it):", "",
               "| table, route | first contentful paint | shell rendered | largest contentful paint (element) |",
               "| --- | --- | --- | --- |"]
@@ -681,6 +686,12 @@ def main() -> None:
             results["phone"] = bench_phone.measure(p, launch=launch)
         except Exception as error:  # reported, not hidden
             results["phone"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
+        step("a phone's first roll at a live table (CPU 4×, Slow 4G, first visit)…")
+        try:
+            results["relay"] = bench_relay.measure(p, launch=launch)
+        except Exception as error:  # a bench that cannot run fails make bench, never a quiet line
+            results["relay"] = {"error": f"not measured: {str(error).splitlines()[0][:300]}"}
+            failed.append(f"a phone's first roll at a live table: {error}")
     if not args.no_lighthouse:
         step("Lighthouse (mobile)…")
         results["lighthouse"] = lighthouse(site, args.lighthouse_runs)

@@ -48,6 +48,7 @@ ROUTES: dict[str, str] = {
     "odds": "tablee.dice_ops",
     "store": "tablee.store",
     "cards": "tablee.cards",
+    "live.relay": "tablee.relay",
     "live": "tablee.referee",
     **{sid: f"tablee.systems.{sid}" for sid in SYSTEM_IDS},
 }

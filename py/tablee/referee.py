@@ -241,7 +241,7 @@ def __getattr__(name: str) -> Any:
 #: rules, never a value of the table. Everything else is dropped (an op's error may quote
 #: what it read: a card of another's hand, a deck order, the MJ's tokens, a ``detail`` or a
 #: ``request.internal`` text quoting the state); a message missing a param says "—".
-_SAFE_PARAMS = frozenset({"op", "field", "path", "rule", "max", "min", "maximum", "system"})
+_SAFE_PARAMS = frozenset({"op", "field", "path", "rule", "extra", "max", "min", "maximum", "system"})
 
 
 def _safe_value(value: Any) -> bool:

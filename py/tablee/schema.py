@@ -152,7 +152,8 @@ def schema_params(exc: fastjsonschema.JsonSchemaException) -> dict[str, Any]:
     validator's "data" root, a list's items numbered as the forms number them (``skills.0.level``,
     where fastjsonschema writes ``skills[0].level``), and for a missing key the path of that key
     (``test.skill``, where fastjsonschema names the object holding it); ``rule`` the JSON Schema
-    keyword that failed ("type", "minimum", "maxLength", "enum", "additionalProperties"…) and
+    keyword that failed ("type", "minimum", "maxLength", "enum", "additionalProperties"…),
+    ``extra`` for "additionalProperties" the first key the schema does not know, and
     ``limit`` that keyword's value when it is plain data (a number, a type name, a short list):
     the page turns ``rule`` into a sentence of its language (``schema.rule.<rule>``: "Score : 99
     au plus") naming the field by its label (``schema.field.<name>``), never "must be integer".
@@ -169,9 +170,23 @@ def schema_params(exc: fastjsonschema.JsonSchemaException) -> dict[str, Any]:
             if missing:  # the key that is missing, as the field (the object holds the others)
                 params["field"] = f"{field}.{missing[0]}" if field else missing[0]
                 return params
+        if rule == "additionalProperties" and isinstance(value, dict):
+            extra = _unknown_keys(getattr(exc, "definition", None), value)
+            if extra:  # the key the schema does not know (a newer device's field, or a forged one)
+                params["extra"] = extra[0][:64]
         if _scalar(limit) or (isinstance(limit, list) and len(limit) <= 12 and all(_scalar(x) for x in limit)):
             params["limit"] = limit
     return params
+
+
+def _unknown_keys(definition: Any, value: dict[str, Any]) -> list[str]:
+    """The keys of ``value`` that the object schema ``definition`` neither names nor matches."""
+    if not isinstance(definition, dict):
+        return []
+    names = definition.get("properties") if isinstance(definition.get("properties"), dict) else {}
+    patterns = [p for p in (definition.get("patternProperties") or {}) if isinstance(p, str)]
+    return [k for k in value if isinstance(k, str) and k not in names
+            and not any(re.search(p, k) for p in patterns)]
 
 
 def _dotted(path: str) -> str:

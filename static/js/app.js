@@ -69,8 +69,14 @@ export const app = {
     if (STRICT_TABLES) freezeDeep(next);
     table = next;
   },
-  engine: { state: "idle", describe: null },
+  engine: { state: "idle", describe: null, relayed: false },
   call,
+  /** Whether the pages' engine requests are answered: this device's engine is ready, or (a phone
+   * at a live table, while its own starts) the MJ's answers those that need no table
+   * (`engine.relayed`, live/remote-engine.js): odds, a sheet's check, a system's rule tables. */
+  engineAnswers() {
+    return this.engine.state === "ready" || this.engine.relayed === true;
+  },
   t,
   route: DEFAULT_ROUTE,
   params: [],

@@ -86,7 +86,9 @@ export function renderChrome() {
   setText(document.querySelector(".skip-link"), t("nav.skip"));
   const status = document.getElementById("engine-status");
   // "idle" lasts one paint: the engine starts by itself right after, so it reads "loading".
-  setText(status, t(`engine.${app.engine.state === "idle" ? "loading" : app.engine.state}`));
+  // (a phone at a live table whose requests the MJ's engine answers meanwhile says so)
+  const shown = app.engine.relayed && app.engine.state !== "ready" ? "relayed" : app.engine.state === "idle" ? "loading" : app.engine.state;
+  setText(status, t(`engine.${shown}`));
 }
 
 /** The live table's link with the count of the players' moves the MJ has not seen, on every

@@ -1,21 +1,46 @@
 // Registers sw.js (offline cache) and lets the user decide when a new version applies:
-// a waiting service worker is announced; it takes over only after the user agrees.
+// a waiting service worker is announced; it takes over only after the user agrees, and never
+// in the middle of a live table without asking (the reload would cut every link of the table):
+// while this device follows one, the notice says the update waits until it leaves the table,
+// and « Mettre à jour maintenant » asks first.
+
+/** The registration whose new version waits for the user's consent, once one does. */
+let waiting = null;
+let refreshing = false;
+
+/** Whether a new version of Tablée is installed and waits for the user's consent. */
+export const updateWaiting = () => Boolean(waiting?.waiting);
+
+/** Apply the waiting version now (the page reloads once it took over). */
+export function applyUpdate() {
+  if (!waiting?.waiting) return false;
+  refreshing = true;
+  waiting.waiting.postMessage({ type: "SKIP_WAITING" });
+  return true;
+}
+
+/** Whether this device follows a live table (live/connect.js sets the session). */
+const atTable = (app) => Boolean(app.liveSession?.());
 
 export function registerServiceWorker(app) {
   if (!("serviceWorker" in navigator)) return;
   const url = new URL("../../sw.js", import.meta.url);
-  let refreshing = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     // Reload only when the user asked for the update (not on the very first install).
     if (refreshing) location.reload();
   });
+  let shown = null;
   const announce = (registration) => {
-    app.notify("status", () => app.t("update.available"), [
+    waiting = registration;
+    if (shown !== null) return;
+    // (said again at each drawing: the words follow the table being left or joined)
+    shown = app.notify("status", () => app.t(atTable(app) ? "update.available_live" : "update.available"), [
       {
-        label: () => app.t("update.apply"),
+        label: () => app.t(atTable(app) ? "update.apply_live" : "update.apply"),
+        dismiss: false,
         run: () => {
-          refreshing = true;
-          registration.waiting?.postMessage({ type: "SKIP_WAITING" });
+          if (atTable(app) && !confirm(app.t("update.confirm_live"))) return;
+          if (applyUpdate()) app.dismiss(shown);
         },
       },
     ]);

@@ -1,5 +1,5 @@
 // A result line read back into words as a page does (static/js/views/log-words.js wordsOf, what
-// app.addLog stores), from the words the referee gives it (say): for tests/test_referee_words.py.
+// app.addLog stores), from the words the referee gives it (say): for tests/test_referee_outcome.py.
 // One JSON array of {words, lang, system} on stdin; one JSON array of the words read back.
 import { readFileSync } from "node:fs";
 import { i18n, loadEveryLanguage, STATIC } from "./page_i18n.mjs";

@@ -208,6 +208,10 @@ function fakeApp(doc) {
       if (app.referee && (request.op === "live.moves" || request.op === "live.move")) return realCall(app, request);
       // (the one entry filter, py/tablee/share.py addressed_view, the real one in such a world)
       if (app.referee && request.op === "live.private_log") return python(app.referee, request);
+      // (the MJ's engine answering a phone's request that needs no table: py/tablee/relay.py)
+      if (app.referee && request.op === "live.relay") return python(app.referee, request);
+      // (a phone's own engine, told apart from the MJ's: remote-engine.js)
+      if (request.op === "odds") return { engine: "this device's" };
       if (request.op === "live.moves") return { moves: ["live.character.save", "live.log.add", "live.log.label", "test.draw", "test.damage"] };
       if (request.op === "live.move") {
         // (`churn`: the MJ changes the table while the referee runs this many moves)
@@ -652,6 +656,25 @@ const handlers = {
     if (sharesOnly !== null) mj.app.worker.sharesOnly = sharesOnly;
     return { stale, whole, rev: held?.rev ?? null, same: held !== null && JSON.stringify(held.doc) === JSON.stringify(mj.app.doc),
       session: mj.session.held?.rev ?? null };
+  },
+  async engine({ world, name, state }) {
+    // This device's own engine: "loading" (the MJ's answers what needs no table, remote-engine.js)
+    // or "ready"; boot.js sets app.engine.state, the session follows it.
+    const d = device(worlds.get(world), name);
+    d.app.engine ??= { state: "ready", relayed: false };
+    d.app.engine.state = state;
+    d.app.rerender = () => {
+      d.app.rerenders = (d.app.rerenders ?? 0) + 1;
+    };
+    d.session.engineUpdate();
+    return { relayed: d.app.engine.relayed };
+  },
+  async relayRate({ world, perMinute, burst }) {
+    device(worlds.get(world), "mj").session.relayRate = { perMinute, burst };
+    return true;
+  },
+  async feed({ world }) {
+    return device(worlds.get(world), "mj").session.feed;
   },
   async churn({ world, count }) {
     // The MJ changes the table during the next `count` runs of the referee (each run of a move

@@ -6,6 +6,7 @@
 
 import { memberId, memberKey, onLink, savedName } from "./rtc.js";
 import { LIVE_KEY, readLive, Session, Y_BASE_KEY, Y_DELTA_KEY } from "./session.js";
+import { applyUpdate, updateWaiting } from "../sw-register.js";
 import { TABLE_CLOSED } from "./sync.js";
 
 /** Kept on a device whose table the MJ closed ({at}: the MJ's own device, or a phone told by
@@ -21,6 +22,16 @@ const listeners = new Set();
 let recognising = false;
 const WAIT = "live.wait.recognise";
 const REPLACED = "live.refused.replaced";
+const NAME_TAKEN = "live.refused.name_taken";
+/** A phone's name was refused (taken, or the MJ's « Refuser »): its join page asks for another. */
+let nameRefused = false;
+
+/** Whether this phone's name was refused since the last ask (asked once: the flag goes). */
+export function takeNameRefusal() {
+  const was = nameRefused;
+  nameRefused = false;
+  return was;
+}
 
 function changed() {
   for (const fn of listeners) fn(session);
@@ -47,6 +58,7 @@ export function ensure(role) {
       return;
     }
     recognising = false;
+    if (made.role === "player" && code === NAME_TAKEN) nameRefused = true;
     if (code === TABLE_CLOSED && made.role === "player") {
       // The MJ closed the table: this phone keeps its session (its copy of the table, its hand)
       // and closes its side of the link at once, so the MJ's device is not kept waiting.
@@ -62,11 +74,25 @@ export function ensure(role) {
     else app.notify("warning", app.t(`error.${code}`, { op: "", field: "", system: "" }));
     changed();
   });
+  session.addEventListener("version", (e) => tellVersion(made, e.detail));
   session.addEventListener("error", (e) => {
     if (e.detail?.code === "live.storage_full") app.notify("warning", app.t("live.storage_full"));
   });
   changed();
   return session;
+}
+
+/** The notice of each device at the table whose version differs in a way that matters (one per
+ * device: a new link replaces its notice), saying which device must update and how, with a
+ * one-tap update on a phone whose new version is already waiting (versions.js). */
+const versionNotices = new Map();
+function tellVersion(made, { member, name, who }) {
+  if (made !== session) return;
+  const key = made.role === "mj" ? `live.version.mj_${who}` : `live.version.phone_${who}`;
+  const here = made.role === "player" && who === "here";
+  const actions = here && updateWaiting() ? [{ label: () => app.t("live.version.update_now"), run: () => applyUpdate() }] : [];
+  if (versionNotices.has(member)) app.dismiss(versionNotices.get(member));
+  versionNotices.set(member, app.notify("warning", () => app.t(key, { name }), actions));
 }
 
 /** Follow the links and, when this device already follows a live table, resume it. */

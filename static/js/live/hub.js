@@ -4,7 +4,9 @@
 // player may see (`store.share`, audience "player") and into each player's private doc what
 // only that player may see. Methods of Session (session.js), and the pure table helpers they use.
 import { admissionMethods } from "./admission.js";
+import { ENGINE_OP, hubRelayMethods } from "./remote-engine.js";
 import { refusal } from "./sync.js";
+import { versionedAnswer } from "./versions.js";
 import { jsonEqual, writeJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, Y_SAVE_DELAY_MS } from "./ystore.js";
 
@@ -187,6 +189,7 @@ function seed() {
 /** Session's methods: the MJ's side. */
 export const hubMethods = {
   ...admissionMethods,
+  ...hubRelayMethods,
 
   /** The MJ assigns characters to member `id` (a character has one player at a time: taken
    * from whoever played it). */
@@ -220,6 +223,8 @@ export const hubMethods = {
   /** A member's move, bound to the link it came on: queued behind the others, run on the
    * whole table, answered. A resent move (same id) gets its first answer again. */
   referee(memberId, move, id = null) {
+    // (a request for the MJ's engine, not a move: answered aside, remote-engine.js)
+    if (move?.op === ENGINE_OP) return this.answerEngine(memberId, move);
     // Exactly once: a move id already answered gets that answer again; one still running (sent
     // twice at once) gets the same run's answer. Nothing runs twice.
     const done = this.answered.get(memberId);
@@ -321,7 +326,11 @@ export const hubMethods = {
       // The referee's own failure (not a refusal: those come filtered as answers): its code only,
       // as an error's params may quote the table (py/tablee/referee.py, phone_error).
       if (r.error) return this.note(memberId, member.name, move.op, r.error.code, { error: { code: r.error.code, message_key: `error.${r.error.code}`, params: {} } });
-      if (!r.applied) return this.note(memberId, member.name, move.op, r.answer?.error?.code ?? null, r.answer, drawn);
+      if (!r.applied) {
+        // (a move's shape refused: in words of versions, when a version explains it)
+        const answer = versionedAnswer(r.answer, this.versions?.get(memberId));
+        return this.note(memberId, member.name, move.op, answer?.error?.code ?? null, answer, drawn);
+      }
       const next = r.document;
       // The session publishes this move itself (below): the app's change is not projected again.
       this.refereeing = true;

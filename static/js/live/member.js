@@ -10,6 +10,7 @@ import { readJson } from "./ydoc.js";
 import { LOCAL, isObject, moveId, same, SAVE_DELAY_MS, Y_SAVE_DELAY_MS } from "./ystore.js";
 import { LOCAL_KEYS, META, RATE, UNDO } from "./hub.js";
 import { withWords } from "../views/log-words.js";
+import { memberRelayMethods } from "./remote-engine.js";
 
 export const MAX_QUEUE = 50;
 /** Characters answered for this phone's moves, remembered (member.js keepAnswered). */
@@ -87,6 +88,7 @@ function originButton() {
 
 /** Session's methods: a player's side. */
 export const memberMethods = {
+  ...memberRelayMethods,
   /** The characters this device's player plays (from the private doc the MJ writes). */
   assigned() {
     if (this.role !== "player") return [];
@@ -122,7 +124,8 @@ export const memberMethods = {
 
   /** The referee's list of moves (`live.moves`), asked once. */
   knowMoves() {
-    this.movesAsked ??= Promise.resolve(this.localCall({ op: "live.moves" })).then((r) => {
+    // (the MJ's engine answers it while this device's starts: remote-engine.js)
+    this.movesAsked ??= Promise.resolve(this.engineCall({ op: "live.moves" })).then((r) => {
       // (an engine that could not answer is asked again at the next call: an empty list kept
       // for good would run every move of the evening on this phone, each refused at the table)
       if (Array.isArray(r?.moves)) this.moveOps = new Set(r.moves);
@@ -133,7 +136,8 @@ export const memberMethods = {
     return this.movesAsked;
   },
 
-  /** The page's engine calls on a phone: a move goes to the MJ's device, the rest runs here. */
+  /** The page's engine calls on a phone: a move goes to the MJ's device, the rest runs here (or,
+   * while this device's engine starts, on the MJ's when it needs no table: remote-engine.js). */
   async call(request) {
     // The button that asked, read now: once this call has waited (the list of moves still
     // being learned, right after the engine became ready on a busy phone) the click's event is
@@ -160,7 +164,7 @@ export const memberMethods = {
       if (typeof answer?.logged === "string") this.logged = answer.logged;
       return answer;
     }
-    return this.localCall(request);
+    return this.engineCall(request);
   },
 
   /** The words the referee logged entry `id` under (the label its move carried), remembered
@@ -392,6 +396,7 @@ export const memberMethods = {
   },
 
   onAnswer(id, answer) {
+    if (this.engineAnswer(id, answer)) return; // (an answer of the MJ's engine: remote-engine.js)
     if (id === null) {
       this.dispatchEvent(new CustomEvent("refused", { detail: { code: answer?.error?.code ?? "live.refused.malformed" } }));
       return;

@@ -41,6 +41,7 @@ import { hubMethods, MAX_FEED, META, NAME_TAKEN, RATE_BURST, RATE_PER_MINUTE } f
 import { MAX_QUEUE, memberMethods } from "./member.js";
 import { deltaOf, isObject, moveId, PUBLIC_Y_MAX_BYTES, readLive, readY, restoreDoc, same, storeMethods, Y_SAVE_DELAY_MS } from "./ystore.js";
 import { storedBytes } from "../storage.js";
+import { OURS, whoUpdates } from "./versions.js";
 
 export { LIVE_KEY, readLive, Y_BASE_KEY, Y_DELTA_KEY } from "./ystore.js";
 export { applyChanges, applyViewChanges, MAX_FEED, MAX_IN_FLIGHT, privateView, sentTo, shared, tableChanges } from "./hub.js";
@@ -137,6 +138,9 @@ export class Session extends EventTarget {
     this.toPublish = []; // the moves applied, published once their answer is sent
     this.saveTimer = null;
     this.links = new Map();
+    /** The versions of the devices at the other end of this device's links (versions.js): the
+     * MJ's, member id -> version; a phone's, null -> the MJ's device's. */
+    this.versions = new Map();
 
     if (role === "mj") {
       this.hub = new Hub({
@@ -148,11 +152,13 @@ export class Session extends EventTarget {
         checkPresence: (id, state) => this.checkPresence(id, state),
         onanswered: () => this.publishNow(),
         onrefused: (id, code) => this.refusedMessage(id, code),
+        onversion: (id, version) => this.learnVersion(id, version),
       });
     } else {
       this.member = new Member({ publicDoc: this.publicDoc, privateDoc: this.privateDocs.get(me), awareness: this.awareness, epoch: this.epoch });
       this.member.onepoch = (epoch, held) => this.newEpoch(epoch, held);
       this.member.onanswer = (id, answer) => this.onAnswer(id, answer);
+      this.member.onversion = (version) => this.learnVersion(null, version);
       this.member.onsynced = () => this.flush();
       this.privateDocs.get(me).on("update", () => this.onPrivateUpdate());
       this.moveOps = null; // the referee's list of moves (live.moves), asked once
@@ -170,6 +176,7 @@ export class Session extends EventTarget {
       // « Annuler » on a phone is a move: the MJ's device undoes this player's last change, or
       // says why not (app.js undoEntry asks here first).
       app.liveUndo = () => this.undo();
+      this.watchEngine(); // (the MJ's engine answers for this one while it starts: remote-engine.js)
       this.knowMoves(); // asked at once: a page's addLog needs the list (synchronously)
       setPrivateReader(() => this.privateContent());
     }
@@ -218,6 +225,18 @@ export class Session extends EventTarget {
     }
     this.dropY(); // (the next save writes a base of this generation)
     this.saveSoon();
+  }
+
+  /** The device at the other end of a link (member `id`'s, or null: the MJ's) runs `version`:
+   * kept (the hub words a refused move by it), and when one of the two must update, a
+   * "version" event says which (`who`: "here" or "there", versions.whoUpdates), with the
+   * member's name on the MJ's device. */
+  learnVersion(id, version) {
+    this.versions.set(id, version);
+    const who = whoUpdates(OURS, version);
+    if (who === null) return;
+    const name = id === null ? "" : this.members.get(id)?.name ?? "";
+    this.dispatchEvent(new CustomEvent("version", { detail: { member: id, name, who, version } }));
   }
 
   /** The private doc of member `id` (created on first use: the MJ's side). */
@@ -416,6 +435,7 @@ export class Session extends EventTarget {
       this.save();
     }
     if (this.localCall) {
+      this.stopEngine();
       this.app.call = this.localCall;
       this.app.addLog = this.localAddLog;
       delete this.app.callHere;

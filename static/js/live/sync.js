@@ -5,9 +5,15 @@
 // Nothing here is a replication protocol of our own: the payloads are y-protocols' sync messages
 // (step 1: a state vector; step 2: the missing updates; then Yjs updates) and awareness updates.
 // Ours is only the envelope saying which document a message is about:
-//   varUint kind (0 sync, 1 awareness, 2 move, 3 answer, 4 generation) · varString doc ("public" |
-//   "private"; "" otherwise) · the y-protocols payload, or for a move and an answer one JSON text,
-//   or for a generation its id.
+//   varUint kind (0 sync, 1 awareness, 2 move, 3 answer, 4 generation, 5 version) · varString doc
+//   ("public" | "private"; "" otherwise) · the y-protocols payload, or for a move, an answer and
+//   a version one JSON text, or for a generation its id.
+// Versions (versions.js): a member sends its {build, protocol} first on every link; the hub
+// answers with its own, and only then (a member of before the exchange would close its link on
+// a kind it does not know). Each end hands the other's to `onversion` once: a hub's member that
+// sent none before its first other message is of before the exchange (versions.BEFORE), and so
+// is a hub that sent none before its state arrived. A member ignores a kind above the ones it
+// knows (a newer hub's: versions.NEWER), never closing its link for it.
 // Generations: the MJ's device makes its docs again from its table at each start (it keeps no
 // second copy of the table), under a new random id, which the hub sends first on every link. A
 // member whose docs are of another generation drops them before anything syncs and takes the
@@ -32,6 +38,7 @@ import * as decoding from "lib0/decoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
+import { BEFORE, NEWER, OURS, readVersion } from "./versions.js";
 
 /** Message kinds of our envelope. */
 export const MESSAGE_SYNC = 0;
@@ -39,6 +46,7 @@ export const MESSAGE_AWARENESS = 1;
 export const MESSAGE_MOVE = 2;
 export const MESSAGE_ANSWER = 3;
 export const MESSAGE_EPOCH = 4;
+export const MESSAGE_VERSION = 5;
 /** Bound on a generation's id. */
 const MAX_EPOCH = 64;
 /** Bound on one message a member sends (a move is a request: a character sheet at most). */
@@ -95,8 +103,11 @@ class Connection {
    * connection)`: whether the peer may speak for that presence; `onmove(move)` (hub) and
    * `onanswer(id, answer)` (member); `onanswered()` (hub): a move's answer was just sent.
    */
-  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null, onanswered = () => {}, onrefused = () => {}, epoch = null, onepoch = null } = {}) {
+  constructor(link, docs, awareness, maxBytes, onclosed, { hub = false, mayAnnounce = () => true, onmove = null, onanswer = null, onanswered = () => {}, onrefused = () => {}, epoch = null, onepoch = null, version = OURS, onversion = () => {} } = {}) {
     this.onrefused = onrefused;
+    this.version = version; // (this end's {build, protocol})
+    this.onversion = onversion;
+    this.peer = undefined; // (the other end's version, once known: see `learn`)
     this.epoch = epoch; // (the hub's: its docs' generation, sent first)
     this.onepoch = onepoch; // (a member's: the hub's generation, before its sync request)
     this.asked = false; // (a member: its sync request sent)
@@ -128,6 +139,7 @@ class Connection {
       if (typeof this.epoch === "string") this.send(envelope(MESSAGE_EPOCH, "", (e) => encoding.writeVarString(e, this.epoch)));
       this.ask();
     }
+    else if (this.version !== null) this.send(jsonMessage(MESSAGE_VERSION, this.version)); // (a member's, first: the hub answers)
     // (a member asks once it knows the hub's generation: the first message the hub sends; a hub
     // of a version before generations sends none, and its first message stands for it)
     const states = Array.from(this.awareness.getStates().keys());
@@ -155,8 +167,17 @@ class Connection {
       const decoder = decoding.createDecoder(bytes);
       const kind = decoding.readVarUint(decoder);
       const name = decoding.readVarString(decoder);
+      if (kind === MESSAGE_VERSION && name === "") {
+        this.receiveVersion(decoder);
+        return;
+      }
+      if (this.hub) this.learn(BEFORE); // (a member that did not say its version first has none)
       if (kind === MESSAGE_EPOCH && name === "" && !this.hub) {
         this.receiveEpoch(decoder);
+        return;
+      }
+      if (!this.hub && kind > MESSAGE_VERSION) {
+        this.learn(NEWER); // (a newer hub's message: ignored, and the member told to update)
         return;
       }
       if (!this.hub && !this.asked) this.ask();
@@ -214,9 +235,37 @@ class Connection {
     this.ask();
   }
 
+  /** The other end's version: kept once (the first one said), handed to `onversion`; a hub
+   * answers a member's with its own. A version that is not one is refused (malformed). */
+  receiveVersion(decoder) {
+    let value;
+    try {
+      value = readVersion(JSON.parse(decoding.readVarString(decoder)));
+    } catch {
+      value = null;
+    }
+    // (an end made with version null acts as a Tablée of before the exchange: tests/js)
+    if (value === null || this.version === null) throw new Refused("live.refused.malformed");
+    if (this.hub && this.peer === undefined) this.send(jsonMessage(MESSAGE_VERSION, this.version));
+    this.learn(value);
+  }
+
+  learn(version) {
+    if (this.peer !== undefined) return;
+    this.peer = version;
+    queueMicrotask(() => {
+      try {
+        this.onversion(version);
+      } catch (error) {
+        console.error(error); // (the app's: never a reason to drop the link)
+      }
+    });
+  }
+
   stepTwo(name) {
     if (this.synced.has(name)) return;
     this.synced.add(name);
+    if (!this.hub && this.synced.size === this.docs.size) this.learn(BEFORE); // (the hub's state, and no version before it)
     // the app's callback runs on its own: an error in it is the app's, not a bad message
     if (this.synced.size === this.docs.size) queueMicrotask(() => this.onsynced());
   }
@@ -319,10 +368,15 @@ export class Hub {
    *   was refused (the code it was answered with): the MJ's feed shows it
    * @param {string} [options.epoch] the generation of these docs (made anew at each start of the
    *   MJ's device), sent first on every link
+   * @param {{build: string, protocol: number}} [options.version] this device's (versions.OURS)
+   * @param {(memberId: string, version: object) => void} [options.onversion] a member's version,
+   *   once per link (versions.BEFORE when it sent none)
    */
-  constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MOVE_BYTES, epoch = null,
-    onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true, onanswered = () => {}, onrefused = () => {} }) {
+  constructor({ publicDoc, privateDocFor, awareness, maxBytes = MAX_MOVE_BYTES, epoch = null, version = OURS,
+    onmove = () => refusal("live.refused.not_a_move"), checkPresence = () => true, onanswered = () => {}, onrefused = () => {}, onversion = () => {} }) {
     this.epoch = epoch;
+    this.version = version;
+    this.onversion = onversion;
     this.onmove = onmove;
     this.onrefused = onrefused;
     this.onanswered = onanswered;
@@ -367,6 +421,8 @@ export class Hub {
       onmove: (move, id) => this.onmove(memberId, move, id),
       onanswered: () => this.onanswered(),
       onrefused: (code) => this.onrefused(memberId, code),
+      version: this.version,
+      onversion: (version) => this.onversion(memberId, version),
     });
     this.members.set(memberId, conn);
     conn.start();
@@ -465,8 +521,12 @@ export class Member {
    * @param {string|null} [options.epoch] the generation of the hub's docs these docs hold (null:
    *   not known, a fresh device or a copy saved by a version before generations)
    */
-  constructor({ publicDoc, privateDoc, awareness, maxBytes = MAX_MESSAGE_BYTES, epoch = null }) {
+  constructor({ publicDoc, privateDoc, awareness, maxBytes = MAX_MESSAGE_BYTES, epoch = null, version = OURS }) {
     this.epoch = epoch;
+    this.version = version;
+    /** Called with the hub's version once per link (versions.BEFORE: it sent none; NEWER: it
+     * sent a kind this device does not know). */
+    this.onversion = () => {};
     /** Called with (epoch, held) when the hub's docs are of another generation than these, before
      * anything syncs: `held` true when these docs hold anything, which must not be merged with the
      * hub's (the caller gives fresh docs with `useDocs`). */
@@ -525,6 +585,8 @@ export class Member {
     const docs = new Map([["public", this.publicDoc], ["private", this.privateDoc]]);
     this.conn = new Connection(link, docs, this.awareness, this.maxBytes, (conn) => this.closed(conn), {
       onanswer: (id, answer) => this.onanswer(id, answer),
+      version: this.version,
+      onversion: (version) => this.onversion(version),
       onepoch: (epoch, conn) => {
         if (epoch === this.epoch) return;
         const held = [this.publicDoc, this.privateDoc].some((doc) => doc.store.clients.size > 0);

@@ -43,7 +43,7 @@ export function checkCache(op) {
     const key = JSON.stringify(character);
     const entry = checks.get(character.id);
     if (entry?.key === key) return entry.result;
-    if (app.engine.state === "ready" && entry?.asked !== key) {
+    if (app.engineAnswers() && entry?.asked !== key) {
       checks.set(character.id, { ...entry, asked: key });
       app.call({ op, character }).then((result) => {
         const cur = checks.get(character.id);

@@ -137,7 +137,7 @@ export function focusFirstInvalid(root = null) {
 /** Why an engine-backed button is disabled: the engine still starting, or an action under
  * way (null when neither). Give it to ui.disabledWhy with the page's own reasons first. */
 export function engineWhy(app, busy = false) {
-  if (app.engine.state !== "ready") return t("forms.engine_wait");
+  if (!app.engineAnswers()) return t("forms.engine_wait");
   return busy ? t("forms.busy") : null;
 }
 

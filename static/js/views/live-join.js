@@ -1,14 +1,17 @@
 // The player's live page (`#/join/<offer>`, views/live.js): the offer is read at once and
-// removed from the address bar, the player gives a name, the page shows the answer as a QR code
-// and as a text to copy, then "connecté"; a phone scans or pastes an invitation the same way to
-// rejoin.
+// removed from the address bar (kept for the tab until the phone joins: a reload before the name
+// is typed still holds it, live/join-memory.js), the player gives a name, the page shows the
+// answer as a QR code and as a text to copy, then "connecté"; a name refused (taken, or the
+// MJ's « Refuser ») asks for another and answers the same invitation again; a phone scans or
+// pastes an invitation the same way to rejoin.
 
 import { html, nothing } from "../../vendor/lit-html/lit-html.js";
 import { live } from "../../vendor/lit-html/directives/live.js";
 import { t } from "../i18n.js";
 import { qrMatrix, qrSvg } from "../share/qr.js";
 import { announce, answerOffer, cleanName, iceServers, LiveError, MAX_NAME, MAX_SIGNAL_TEXT, memberId, memberKey, readOffer, savedName, saveName, webrtcAvailable } from "../live/rtc.js";
-import { awaitingRecognition, current, tableClosed } from "../live/connect.js";
+import { awaitingRecognition, current, tableClosed, takeNameRefusal } from "../live/connect.js";
+import { forgetInvitation, keepInvitation, keptInvitation } from "../live/join-memory.js";
 import { noteRoute, relayTag } from "./live-remote.js";
 import { hasTurn } from "../live/ice-servers.js";
 import { Scan } from "./scan.js";
@@ -31,6 +34,7 @@ async function readInvitation(app, text) {
     const offer = await readOffer(text);
     join = { status: "name", offer, name: savedName() };
   } catch (error) {
+    forgetInvitation(); // (it cannot serve: a reload does not show it again)
     join = { status: "bad", error: reason(error) };
   }
   app.rerender();
@@ -46,6 +50,7 @@ async function makeAnswer(app) {
     return;
   }
   saveName(name);
+  takeNameRefusal(); // (a refusal heard before this answer is not this answer's)
   const { offer } = join;
   join = { status: "answering", offer, name };
   app.rerender();
@@ -70,11 +75,15 @@ async function makeAnswer(app) {
     if (playerLink && playerLink !== link) playerLink.close(); // joined again: one link to the MJ
     playerLink = link;
     join = { status: "connected", name, link };
+    forgetInvitation(); // (joined: a reload is a rejoin, which the page offers)
     link.addEventListener("close", () => {
-      if (join.link === link) {
-        join = { status: "away", name };
-        app.rerender();
-      }
+      if (join.link !== link) return;
+      // A name refused (taken, or the MJ's « Refuser »): the same invitation answers again
+      // under another name; any other close is a link away.
+      const taken = takeNameRefusal();
+      join = taken ? { status: "name", offer, name, nameError: t("live.name_again", { name }) } : { status: "away", name };
+      app.rerender();
+      if (taken) document.getElementById("live-name")?.focus();
     }, { once: true });
     announce(link, "player", memberId(), name, memberKey());
     for (const event of ["unstable", "steady"]) link.addEventListener(event, () => app.rerender());
@@ -182,8 +191,14 @@ export function renderJoin(app) {
     // Consumed at once: the invitation leaves the address bar (and the history entry).
     app.params = [];
     history.replaceState(history.state, "", `${location.pathname}${location.search}#/${JOIN_ROUTE}`);
+    keepInvitation(payload); // (a reload before the name is typed keeps it)
     join = { status: "reading" };
     queueMicrotask(() => readInvitation(app, payload));
+  } else if (join.status === "none" && current()?.role !== "player" && keptInvitation()) {
+    // (this tab's page reloaded before it joined: the invitation it had read)
+    const kept = keptInvitation();
+    join = { status: "reading" };
+    queueMicrotask(() => readInvitation(app, kept));
   }
   if (!webrtcAvailable()) return html`<h1 tabindex="-1">${t("live.join_title")}</h1>${unsupportedNotice()}`;
   return html`<h1 tabindex="-1">${t("live.join_title")}</h1>

@@ -105,14 +105,14 @@ function quickRoll(app, expr) {
   clearTimeout(debounce);
   state.expr = expr;
   refreshOdds(app);
-  if (app.engine.state === "ready") roll(app);
+  if (app.engineAnswers()) roll(app);
   else app.rerender();
 }
 
 let started = false;
 
 export function render(app) {
-  const ready = app.engine.state === "ready";
+  const ready = app.engineAnswers();
   if (ready && !started) {
     started = true;
     refreshOdds(app);

@@ -99,7 +99,7 @@ export function requestCache({ keepStale = false } = {}) {
   // `key` (default: the request as JSON) says when the answer is stale: a caller whose
   // request does not carry everything the answer depends on passes its own.
   const get = (app, request, key = JSON.stringify(request)) => {
-    if (box.key !== key && box.asked !== key && app.engine.state === "ready") {
+    if (box.key !== key && box.asked !== key && app.engineAnswers()) {
       box.asked = key;
       app.call(request).then((r) => {
         if (box.asked !== key) return;
@@ -220,7 +220,7 @@ export function putSystem(doc, system, state) {
 export function engineData(op) {
   const box = { data: null, pending: false };
   return (app) => {
-    if (!box.data && !box.pending && app.engine.state === "ready") {
+    if (!box.data && !box.pending && app.engineAnswers()) {
       box.pending = true;
       app.call({ op }).then((r) => {
         box.pending = false;

@@ -25,7 +25,7 @@ export function ensureStyles() {
 export const rules = engineData("pointzero.rules");
 
 export function ready(app) {
-  return app.engine.state === "ready";
+  return app.engineAnswers();
 }
 
 export const characters = (doc) => systemCharacters(doc, SYSTEM);

@@ -36,7 +36,7 @@ export const rules = engineData("systmj.rules");
 const freshState = engineData("systmj.state.new");
 
 export function ready(app) {
-  return app.engine.state === "ready";
+  return app.engineAnswers();
 }
 
 /** The SYSTMJ table state, or a fresh one (from the engine) when the table has none yet. */

@@ -37,7 +37,7 @@ export function ensureStyles() {
 export const rules = engineData("theorem.rules");
 export const characters = (doc) => systemCharacters(doc, SYSTEM);
 export const findCharacter = (doc, id) => findSystemCharacter(doc, SYSTEM, id);
-export const ready = (app) => app.engine.state === "ready";
+export const ready = (app) => app.engineAnswers();
 export const nameOf = (c) => c?.name?.trim() || t("theorem.ui.unnamed");
 
 /** The Théorem table state, or null before the first one was made (`ensureState`). */

@@ -29,7 +29,7 @@ export function ensureStyles() {
 export const rulesData = engineData("unicreon.data");
 
 export function ready(app) {
-  return app.engine.state === "ready";
+  return app.engineAnswers();
 }
 
 export function tableState(doc) {

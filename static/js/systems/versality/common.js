@@ -72,7 +72,7 @@ export const cardFace = (card) => ({
 });
 
 export function ready(app) {
-  return app.engine.state === "ready";
+  return app.engineAnswers();
 }
 
 export function nameOf(c) {
