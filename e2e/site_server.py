@@ -1,7 +1,7 @@
-"""The site as the browser tests serve it (the fixtures in conftest.py start it; a test that
-serves the tree a second time, as an older build, subclasses its handler): under a sub-path, as
-GitHub Pages does, on a free port of the loopback, with a switch to publish a "new version" of
-the precache list."""
+"""The site as the browser tests serve it: under the base path GitHub Pages gives a project
+(``BASE``), on a free port, with a switch to publish a "new version" of the precache list
+(``SiteHandler.version_suffix``). e2e/conftest.py's fixtures serve it; a test that needs a
+second server of its own imports these from here, never from ``conftest``."""
 
 from __future__ import annotations
 
