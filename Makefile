@@ -20,7 +20,7 @@ BENCH_ARGS ?=
 # with the other devDependencies pinned in package-lock.json.
 ESLINT_PATHS := static/js sw.js tests tools e2e eslint.config.mjs
 
-.PHONY: serve test test-fast setup system-deps browser unit e2e lint bench clean
+.PHONY: serve test test-fast setup system-deps browser unit e2e lint bench clean durations
 
 serve: setup
 	$(PYTHON) tools/serve.py --port $(PORT)
@@ -51,6 +51,11 @@ unit: $(VENV)/.installed
 
 e2e: setup $(VENV)/.installed browser
 	$(VPY) -m pytest $(XDIST) e2e $(PYTEST_ARGS)
+
+# After a whole `make test`: e2e/durations.json, the longest-first order a fresh clone (CI) starts
+# from, written again from the durations that run measured (tools/durations.py).
+durations:
+	$(VPY) tools/durations.py
 
 lint: $(VENV)/.installed node_modules/.package-lock.json
 	$(VPY) -m ruff check py tests e2e tools conftest.py

@@ -40,7 +40,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import sys
 import threading
 
@@ -63,34 +62,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from engines import journeys
 from engines.drivers import FirefoxPage, WebKitPage, missing
-from serve import Handler, make_server
-
-BASE = "/tablee/"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class SiteHandler(Handler):
-    """The site as served, plus a switch to publish a "new version" of the precache list."""
-
-    version_suffix = ""
-
-    def do_GET(self) -> None:
-        if self.version_suffix and self.path.endswith("/static/vendor/precache.js"):
-            text = (ROOT / "static/vendor/precache.js").read_text()
-            body = re.sub(r'("version": ")(\w+)"', rf'\g<1>\g<2>{self.version_suffix}"', text).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/javascript")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        super().do_GET()
-
+from serve import make_server
+from site_server import BASE, SiteHandler, free_port
 
 # How long an `expect` waits for its state before failing. Most states come back from the
 # Python engine, sometimes after several round trips, and `make test` runs a browser per core:

@@ -1,8 +1,13 @@
 """tools/bench_live.py runs: a tiny run of the live table's bench (the two-phone table's moves,
 card moves and MJ changes, twelve of each: past the table's burst of moves; a table of two
-phones in turn and at once), so a bench
-that no longer runs (a page that changed under it) fails here, loudly, instead of printing
-« not measured » among ``make bench``'s figures. The figures themselves are never asserted."""
+phones in turn and at once), so a bench that no longer runs (a page that changed under it)
+fails here, loudly, instead of printing « not measured » among ``make bench``'s figures. The
+figures themselves are never asserted.
+
+The one outcome the bench reports instead of failing on is a move the live table itself lost (a
+device whose table never shows a move the referee logged, seen when phones roll at the same
+moment): the bench names it, ``make bench`` fails on it, and this test is marked as the known
+fault it is once every other check passed (an expected failure, with the bench's words)."""
 
 from __future__ import annotations
 
@@ -24,9 +29,6 @@ def _percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-@pytest.mark.xfail(reason="the live bench's join waits for a state the invitation that serves every phone no longer "
-                   "shows (Page.wait_for_function times out, also on an idle machine): to repair in tools/bench_live.py",
-                   strict=False)
 def test_the_live_bench_runs_on_a_tiny_table(browser, site):
     # 12 moves from one phone: past the table's burst of 10 (hub.js RATE_BURST), where the bench broke.
     live = bench_live.live_sync(browser, site, changes=12)
@@ -35,8 +37,12 @@ def test_the_live_bench_runs_on_a_tiny_table(browser, site):
         assert len(live[key]) == 12 and all(isinstance(t, float | int) for t in live[key]), (key, live[key])
     assert live["files"] > 0 and live["gzip_bytes"] > 0
     live.update(bench_live.many_phones(browser, site, phones=2, moves=2, rounds=1))
-    assert len(live["table_every"]) == 2 and len(live["table_to_mj"]) == 2 and len(live["table_at_once"]) == 1
+    assert len(live["table_every"]) == 2 and len(live["table_to_mj"]) == 2
     assert all(t > 0 for t in live["table_every"] + live["table_at_once"]), live
     bench_live.summarize(live, _percentile)
     lines = "\n".join(bench_live.report_lines(live))
     assert "not measured" not in lines and "2 phones: a roll from each phone in turn" in lines
+    if live.get("table_lost"):
+        assert "lost a move" in lines and live["table_at_once"] is None
+        pytest.xfail(f"the live table lost a move sent at the same moment: {live['table_lost']}")
+    assert live["table_at_once"]["count"] == 1

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
@@ -132,9 +131,8 @@ def test_the_forced_seeds_are_what_the_rules_say():
     assert (hit["exchange"]["hit"], hit["exchange"]["pv_lost"], hit["defender_pv"]) == (True, 2, 10)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(page, app_with, width):
-    page.set_viewport_size({"width": width, "height": 900})
+def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(page, app_with):
+    page.set_viewport_size({"width": WIDTHS[0], "height": 900})
     bea = uc_character("uc-bea", "Béa")
     state, _, _ = duel(bea)
     app = seed(app_with, [bea], {"unicreon": {"combat": state, "custom_items": []}})
@@ -171,53 +169,60 @@ def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(page, ap
     assert saved_document(app)["log"][-1]["result"]["summary"].startswith("Touché\u00a0: PNJ moyen −2 PV → 10 PV restants sur 12.")
 
     # The tracker (turn and fighters) beside the exchange at 1280 px, below it on a phone.
-    expect(app.locator("[data-testid=uc-fighters]")).to_be_visible()
-    if width >= 1280:
-        assert beside(app, "[data-testid=uc-exchange-col]", "[data-testid=uc-tracker-col]")
-    else:
-        assert stacked(app, ".uc-action-card", ".uc-fighters-card")
-    no_horizontal_scroll(app, width)
+    for width in WIDTHS:  # one engine start: the page is resized
+        app.set_viewport_size({"width": width, "height": 900})
+        expect(app.locator("[data-testid=uc-fighters]")).to_be_visible()
+        if width >= 1280:
+            assert beside(app, "[data-testid=uc-exchange-col]", "[data-testid=uc-tracker-col]")
+        else:
+            assert stacked(app, ".uc-action-card", ".uc-fighters-card")
+        no_horizontal_scroll(app, width)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_unicreon_buttons_say_why_they_are_disabled(page, app_with, width):
+def test_unicreon_buttons_say_why_they_are_disabled(page, app_with):
     """A tracker with nobody in it: the initiative and the end of the fight say why they wait."""
-    page.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": WIDTHS[0], "height": 900})
     from tablee.systems.unicreon import combat as cb
 
     app = seed(app_with, [], {"unicreon": {"combat": cb.new_state(), "custom_items": []}})
     goto_route(app, "unicreon/combat")
-    for sel in ("#uc-initiative", "#uc-end-combat"):
-        expect(app.locator(sel)).to_be_disabled()
-        expect(app.locator(sel)).to_have_accessible_description("Ajoutez d'abord des combattants.")
-    no_horizontal_scroll(app, width)
+    for width in WIDTHS:  # one engine start: the page is resized
+        app.set_viewport_size({"width": width, "height": 900})
+        for sel in ("#uc-initiative", "#uc-end-combat"):
+            expect(app.locator(sel)).to_be_disabled()
+            expect(app.locator(sel)).to_have_accessible_description("Ajoutez d'abord des combattants.")
+        no_horizontal_scroll(app, width)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_an_incapacitated_healer_says_why_and_the_mj_screen_sits_side_by_side(page, app_with, width):
-    page.set_viewport_size({"width": width, "height": 900})
+def test_an_incapacitated_healer_says_why_and_the_mj_screen_sits_side_by_side(page, app_with):
+    page.set_viewport_size({"width": WIDTHS[0], "height": 900})
     dan = vs_character("vs-dan", "Dan")
     dan["incapacitated"] = True
     dan["wounds"] = {"physique": 2, "mental": 1, "personnalite": 0}
     app = seed(app_with, [vs_character("vs-ana", "Ana"), dan])
     goto_route(app, "versality/character/vs-dan")
     button = app.locator("#vs-heal-test")
-    expect(button).to_be_disabled()
-    expect(button).to_have_accessible_description(re.compile("En incapacité"))
-    assert "incapacité" in described_by(app, "#vs-heal-test")
-    no_horizontal_scroll(app, width)
+    for width in WIDTHS:  # one engine start: the page is resized
+        app.set_viewport_size({"width": width, "height": 900})
+        expect(button).to_be_disabled()
+        expect(button).to_have_accessible_description(re.compile("En incapacité"))
+        assert "incapacité" in described_by(app, "#vs-heal-test")
+        no_horizontal_scroll(app, width)
 
     # The MJ screen behind its switch: its panels in two columns from 60rem, one on a phone.
+    app.set_viewport_size({"width": WIDTHS[0], "height": 900})
     goto_route(app, "versality/mj")
     app.get_by_role("button", name=re.compile("^Je suis MJ")).click()
     panels = app.locator("[data-testid=vs-mj-split] > *")
-    expect(panels.first).to_be_visible()
-    assert panels.count() >= 2
-    if width >= 1280:
-        assert beside(app, "[data-testid=vs-mj-split] > :nth-child(1)", "[data-testid=vs-mj-split] > :nth-child(2)")
-    else:
-        assert stacked(app, "[data-testid=vs-mj-split] > :nth-child(1)", "[data-testid=vs-mj-split] > :nth-child(2)")
-    no_horizontal_scroll(app, width)
+    for width in WIDTHS:
+        app.set_viewport_size({"width": width, "height": 900})
+        expect(panels.first).to_be_visible()
+        assert panels.count() >= 2
+        if width >= 1280:
+            assert beside(app, "[data-testid=vs-mj-split] > :nth-child(1)", "[data-testid=vs-mj-split] > :nth-child(2)")
+        else:
+            assert stacked(app, "[data-testid=vs-mj-split] > :nth-child(1)", "[data-testid=vs-mj-split] > :nth-child(2)")
+        no_horizontal_scroll(app, width)
 
 
 def systmj_table() -> tuple[dict, list[dict]]:
@@ -267,11 +272,10 @@ def hit_seed(state: dict, aldo: dict, brune: dict) -> tuple[int, dict]:
     raise AssertionError("no hit in 200 seeds")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_systmj_held_weapon_why_disabled_damage_line_and_layout(page, app_with, width):
+def test_systmj_held_weapon_why_disabled_damage_line_and_layout(page, app_with):
     from tablee.api import handle
 
-    page.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": WIDTHS[0], "height": 900})
     state, (aldo, brune) = systmj_table()
     app = seed(app_with, [aldo, brune], {"systmj": state})
     goto_route(app, "systmj/combat")
@@ -307,11 +311,13 @@ def test_systmj_held_weapon_why_disabled_damage_line_and_layout(page, app_with, 
         f"d6 {d6} → {dmg['amount']} dégâts : −{dmg['from_pa']} PA puis −{dmg['from_pv']} PV → "
         f"{dmg['pv']} PV sur 30, {dmg['pa']} PA restants.")
 
-    if width >= 1280:
-        assert beside(app, "[data-testid=sj-combat-split] > :nth-child(1)", "[data-testid=sj-combat-split] > :nth-child(2)")
-    else:
-        assert stacked(app, "[data-testid=sj-combat-split] > :nth-child(1)", "[data-testid=sj-combat-split] > :nth-child(2)")
-    no_horizontal_scroll(app, width)
+    for width in WIDTHS:  # two engine starts instead of four: the page is resized
+        app.set_viewport_size({"width": width, "height": 900})
+        if width >= 1280:
+            assert beside(app, "[data-testid=sj-combat-split] > :nth-child(1)", "[data-testid=sj-combat-split] > :nth-child(2)")
+        else:
+            assert stacked(app, "[data-testid=sj-combat-split] > :nth-child(1)", "[data-testid=sj-combat-split] > :nth-child(2)")
+        no_horizontal_scroll(app, width)
 
     # Aldo at 0 PV in the round: hors de combat, and the button says so.
     doc = saved_document(app)
@@ -325,16 +331,15 @@ def test_systmj_held_weapon_why_disabled_damage_line_and_layout(page, app_with, 
     expect(attack).to_have_accessible_description("Aldo est hors de combat (0 PV) : pas d'attaque.")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_the_mj_screens_use_the_width_and_fit_a_phone(app, width):
+def test_the_mj_screens_use_the_width_and_fit_a_phone(app):
     """Point Zéro's MJ screen, Théorem's MK screen and SYSTMJ's Chronoste: two columns of panels
     from 60rem (shared .split), one column with no horizontal scroll at 360 px."""
-    app.set_viewport_size({"width": width, "height": 900})
-    for route, split, panel in (
+    for width, (route, split, panel) in ((w, r) for w in WIDTHS for r in (  # one engine start: the page is resized
         ("pointzero/mj", "pz-mj-split", "#pz-mj-gauge-title"),
         ("theorem/mk", "th-mk-split", "[data-testid=th-mk-hand]"),
         ("systmj/chronoste", "sj-chronoste-split", "[data-testid=sj-now]"),
-    ):
+    )):
+        app.set_viewport_size({"width": width, "height": 900})
         goto_route(app, route)
         expect(app.locator(panel)).to_be_visible()
         first, second = (f"[data-testid={split}] > :nth-child({n})" for n in (1, 2))

@@ -10,7 +10,6 @@ flip are CSS animations of at most 300 ms, and the result is in the page at once
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from browser_support import (
@@ -35,10 +34,10 @@ LADDER = {
 }
 
 
-@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
-def width(request, page):
-    page.set_viewport_size({"width": request.param, "height": 800})
-    return request.param
+def sized(page, width: int) -> None:
+    """The page at ``width``: each test below checks its faces at both widths in one page (one
+    engine start), resizing it."""
+    page.set_viewport_size({"width": width, "height": 800})
 
 
 def fits(page, width: int) -> None:
@@ -67,71 +66,83 @@ def logged_dice(doc: dict) -> list[list[int]]:
     return logged
 
 
-def test_3d6_shows_three_faces_with_their_pips_and_names(app, width):
+def test_3d6_shows_three_faces_with_their_pips_and_names(app):
+    sized(app, WIDTHS[0])
     app.fill("#dice-expr", "3d6")
     app.click("#roll-button")
     expect(app.locator("[data-testid=total]")).not_to_be_empty()
     expect(app.locator("#roll-result li.die.d6")).to_have_count(3)
     (values,) = logged_dice(wait_log(app, 1))
-    dice = dice_in_result(app)
-    assert [d["value"] for d in dice] == values
-    for die in dice:
-        assert 1 <= die["value"] <= 6 and die["pips"] == die["value"]
-        assert die["name"] == f"Dé {die['value']}"
-        assert die["text"] == str(die["value"])  # the value is text (visually hidden), the pips are not
-    assert int(app.inner_text("[data-testid=total]")) == sum(values)
-    # The pips are drawn, not read: every pip sits inside an aria-hidden face.
-    assert app.locator("#roll-result .pip").count() == sum(values)
-    assert app.locator("#roll-result [aria-hidden=true] .pip").count() == sum(values)
-    fits(app, width)
+    for width in WIDTHS:
+        sized(app, width)
+        dice = dice_in_result(app)
+        assert [d["value"] for d in dice] == values
+        for die in dice:
+            assert 1 <= die["value"] <= 6 and die["pips"] == die["value"]
+            assert die["name"] == f"Dé {die['value']}"
+            assert die["text"] == str(die["value"])  # the value is text (visually hidden), the pips are not
+        assert int(app.inner_text("[data-testid=total]")) == sum(values)
+        # The pips are drawn, not read: every pip sits inside an aria-hidden face.
+        assert app.locator("#roll-result .pip").count() == sum(values)
+        assert app.locator("#roll-result [aria-hidden=true] .pip").count() == sum(values)
+        fits(app, width)
 
 
-def test_dropped_dice_stay_visible_and_say_so(app, width):
+def test_dropped_dice_stay_visible_and_say_so(app):
+    sized(app, WIDTHS[0])
     app.fill("#dice-expr", "4d6dl1")
     app.click("#roll-button")
     expect(app.locator("#roll-result li.die")).to_have_count(4)
     wait_log(app, 1)
     dropped = app.locator("#roll-result li.die.dropped")
-    expect(dropped).to_have_count(1)
-    expect(dropped).to_be_visible()
-    value = dropped.get_attribute("data-value")
-    expect(dropped).to_have_attribute("aria-label", f"Dé {value} (écarté)")
-    assert dropped.locator(".pip").count() == int(value)
+    for width in WIDTHS:
+        sized(app, width)
+        expect(dropped).to_have_count(1)
+        expect(dropped).to_be_visible()
+        value = dropped.get_attribute("data-value")
+        expect(dropped).to_have_attribute("aria-label", f"Dé {value} (écarté)")
+        assert dropped.locator(".pip").count() == int(value)
 
 
-def test_a_d66_preset_rolls_at_once_as_two_coloured_dice(app, width):
+def test_a_d66_preset_rolls_at_once_as_two_coloured_dice(app):
+    sized(app, WIDTHS[0])
     app.click("button.quick[data-expr=d66]")
     doc = wait_log(app, 1)  # one click, one roll in the log
     (tens_units,) = logged_dice(doc)
-    expect(app.locator("#dice-expr")).to_have_value("d66")
-    dice = dice_in_result(app)
-    assert [d["value"] for d in dice] == tens_units
-    tens, units = dice
-    assert "tens" in tens["cls"] and "units" in units["cls"] and "tens" not in units["cls"]
-    assert (tens["name"], units["name"]) == (f"Dizaines {tens['value']}", f"Unités {units['value']}")
-    assert tens["pips"] == tens["value"] and units["pips"] == units["value"]
-    colours = app.evaluate(
-        """() => [...document.querySelectorAll('#roll-result li.die')].map(li => getComputedStyle(li).backgroundColor)"""
-    )
-    assert colours[0] != colours[1]
-    expect(app.locator("#roll-result .dice-legend")).to_have_text("Dé foncé : dizaines · dé clair : unités.")
-    assert int(app.inner_text("[data-testid=total]")) == 10 * tens["value"] + units["value"]
-    fits(app, width)
+    for width in WIDTHS:
+        sized(app, width)
+        expect(app.locator("#dice-expr")).to_have_value("d66")
+        dice = dice_in_result(app)
+        assert [d["value"] for d in dice] == tens_units
+        tens, units = dice
+        assert "tens" in tens["cls"] and "units" in units["cls"] and "tens" not in units["cls"]
+        assert (tens["name"], units["name"]) == (f"Dizaines {tens['value']}", f"Unités {units['value']}")
+        assert tens["pips"] == tens["value"] and units["pips"] == units["value"]
+        colours = app.evaluate(
+            """() => [...document.querySelectorAll('#roll-result li.die')].map(li => getComputedStyle(li).backgroundColor)"""
+        )
+        assert colours[0] != colours[1]
+        expect(app.locator("#roll-result .dice-legend")).to_have_text("Dé foncé : dizaines · dé clair : unités.")
+        assert int(app.inner_text("[data-testid=total]")) == 10 * tens["value"] + units["value"]
+        fits(app, width)
 
 
-def test_a_d100_preset_rolls_tens_and_units_read_00_to_99(app, width):
+def test_a_d100_preset_rolls_tens_and_units_read_00_to_99(app):
+    sized(app, WIDTHS[0])
     app.click("button.quick[data-expr=d100]")
     (tens_units,) = logged_dice(wait_log(app, 1))
-    dice = dice_in_result(app)
-    assert [d["value"] for d in dice] == tens_units
-    tens, units = dice
-    assert tens["sides"] == units["sides"] == 10 and tens["pips"] == units["pips"] == 0
-    assert "d10" in tens["cls"] and "d10" in units["cls"]
-    # "40" + "7" = 47: the tens face shows its ten, the units face its unit.
-    assert tens["shown"] == f"{tens['value']}0" and units["shown"] == str(units["value"])
-    assert (tens["name"], units["name"]) == (f"Dizaines {tens['value']}", f"Unités {units['value']}")
-    total = int(app.inner_text("[data-testid=total]"))
-    assert total == 10 * tens["value"] + units["value"] and 0 <= total <= 99
+    for width in WIDTHS:
+        sized(app, width)
+        dice = dice_in_result(app)
+        assert [d["value"] for d in dice] == tens_units
+        tens, units = dice
+        assert tens["sides"] == units["sides"] == 10 and tens["pips"] == units["pips"] == 0
+        assert "d10" in tens["cls"] and "d10" in units["cls"]
+        # "40" + "7" = 47: the tens face shows its ten, the units face its unit.
+        assert tens["shown"] == f"{tens['value']}0" and units["shown"] == str(units["value"])
+        assert (tens["name"], units["name"]) == (f"Dizaines {tens['value']}", f"Unités {units['value']}")
+        total = int(app.inner_text("[data-testid=total]"))
+        assert total == 10 * tens["value"] + units["value"] and 0 <= total <= 99
     # The expression field still rolls what is typed, after a preset.
     app.fill("#dice-expr", "d20")
     app.click("#roll-button")
@@ -139,26 +150,30 @@ def test_a_d100_preset_rolls_tens_and_units_read_00_to_99(app, width):
     expect(app.locator("#roll-result li.die.d20")).to_have_count(1)
 
 
-def test_no_animation_under_reduced_motion_and_a_short_one_otherwise(app, width):
-    app.emulate_media(reduced_motion="reduce")
-    app.fill("#dice-expr", "3d6")
-    app.click("#roll-button")
-    expect(app.locator("[data-testid=total]")).not_to_be_empty()  # the result is there at once
-    expect(app.locator("#roll-result li.die")).to_have_count(3)
-    assert app.evaluate("document.getAnimations().length") == 0
-    assert app.evaluate("getComputedStyle(document.querySelector('#roll-result li.die')).animationName") == "none"
-    wait_log(app, 1)
-    app.emulate_media(reduced_motion="no-preference")
-    app.click("button.quick[data-expr='2d6']")
-    wait_log(app, 2)
-    timing = app.evaluate(
-        """() => [...document.querySelectorAll('#roll-result li.die')].map(li => {
-            const s = getComputedStyle(li); return [s.animationName, parseFloat(s.animationDuration)]; })"""
-    )
-    assert timing and all(name == "die-roll" and 0 < seconds <= 0.3 for name, seconds in timing)
+def test_no_animation_under_reduced_motion_and_a_short_one_otherwise(app):
+    for rolled, width in enumerate(WIDTHS):  # two rolls at each width: 3d6 still, then 2d6 animated
+        sized(app, width)
+        app.emulate_media(reduced_motion="reduce")
+        app.fill("#dice-expr", "3d6")
+        app.click("#roll-button")
+        expect(app.locator("[data-testid=total]")).not_to_be_empty()  # the result is there at once
+        expect(app.locator("#roll-result li.die")).to_have_count(3)
+        assert app.evaluate("document.getAnimations().length") == 0
+        assert app.evaluate("getComputedStyle(document.querySelector('#roll-result li.die')).animationName") == "none"
+        wait_log(app, 2 * rolled + 1)
+        app.emulate_media(reduced_motion="no-preference")
+        app.click("button.quick[data-expr='2d6']")
+        wait_log(app, 2 * rolled + 2)
+        expect(app.locator("#roll-result li.die")).to_have_count(2)
+        timing = app.evaluate(
+            """() => [...document.querySelectorAll('#roll-result li.die')].map(li => {
+                const s = getComputedStyle(li); return [s.animationName, parseFloat(s.animationDuration)]; })"""
+        )
+        assert timing and all(name == "die-roll" and 0 < seconds <= 0.3 for name, seconds in timing)
 
 
-def test_versality_cards_show_the_ladder_with_symbol_and_word(app_with, width):
+def test_versality_cards_show_the_ladder_with_symbol_and_word(page, app_with):
+    sized(page, WIDTHS[0])
     app = app_with(new_table([versality_character("vs-ana", "Ana")]))
     app.emulate_media(reduced_motion="reduce")
     goto_route(app, "versality/test/vs-ana")
@@ -171,28 +186,31 @@ def test_versality_cards_show_the_ladder_with_symbol_and_word(app_with, width):
     cards = app.locator("[data-testid=hand-card]")
     expect(cards).to_have_count(7)
     assert app.evaluate("document.getAnimations().length") == 0
-    for i in range(7):
-        card = cards.nth(i)
-        expect(card).to_have_attribute("data-face", "versality")
-        kind = card.get_attribute("data-kind")
-        word, symbol = LADDER[kind]
-        expect(card).to_have_attribute("aria-label", word)
-        expect(card.locator(".card-symbol")).to_have_text(symbol)
-        expect(card.locator(".card-label")).to_have_text(word)
-    # Every rung has its own colour (and its own symbol and word, checked above).
-    colours = app.evaluate(
-        """() => [...document.querySelectorAll('[data-testid=hand-card]')].map(c => [c.dataset.kind, getComputedStyle(c).backgroundColor])"""
-    )
-    by_kind = {kind: colour for kind, colour in colours}
-    assert all(by_kind[kind] == colour for kind, colour in colours)
-    assert len(set(by_kind.values())) == len(by_kind)
-    fits(app, width)
-    hand_box = app.locator("[data-testid=hand]").bounding_box()
-    assert hand_box["x"] + hand_box["width"] <= width
-    assert axe_findings(app) == []
+    for width in WIDTHS:
+        sized(app, width)
+        for i in range(7):
+            card = cards.nth(i)
+            expect(card).to_have_attribute("data-face", "versality")
+            kind = card.get_attribute("data-kind")
+            word, symbol = LADDER[kind]
+            expect(card).to_have_attribute("aria-label", word)
+            expect(card.locator(".card-symbol")).to_have_text(symbol)
+            expect(card.locator(".card-label")).to_have_text(word)
+        # Every rung has its own colour (and its own symbol and word, checked above).
+        colours = app.evaluate(
+            """() => [...document.querySelectorAll('[data-testid=hand-card]')].map(c => [c.dataset.kind, getComputedStyle(c).backgroundColor])"""
+        )
+        by_kind = {kind: colour for kind, colour in colours}
+        assert all(by_kind[kind] == colour for kind, colour in colours)
+        assert len(set(by_kind.values())) == len(by_kind)
+        fits(app, width)
+        hand_box = app.locator("[data-testid=hand]").bounding_box()
+        assert hand_box["x"] + hand_box["width"] <= width
+        assert axe_findings(app) == []
 
 
-def test_theorem_tarot_figures_numbers_and_arcana(app, width):
+def test_theorem_tarot_figures_numbers_and_arcana(app):
+    sized(app, WIDTHS[0])
     base = app.url.split("#")[0]
     app.goto(base + "#/theorem")
     app.fill("#th-new-name", "Joshua")
@@ -247,14 +265,16 @@ def test_theorem_tarot_figures_numbers_and_arcana(app, width):
     expect(app.locator("[data-testid=th-aside-card]")).to_have_attribute("data-card-id", "coupe-reine")
     app.click("#th-draw")
     seven = app.locator("[data-card-id=baton-07][data-face=tarot]").first
-    expect(seven).to_be_visible()
-    expect(seven).to_have_attribute("aria-label", "7 de bâton")
-    expect(seven.locator(".card-symbol")).to_have_text("♣")
-    expect(seven.locator(".card-corner.top")).to_have_text("7♣")
-    fits(app, width)
+    for width in WIDTHS:  # the faces at each width, in one page
+        sized(app, width)
+        expect(seven).to_be_visible()
+        expect(seven).to_have_attribute("aria-label", "7 de bâton")
+        expect(seven.locator(".card-symbol")).to_have_text("♣")
+        expect(seven.locator(".card-corner.top")).to_have_text("7♣")
+        fits(app, width)
 
 
-def test_systmj_library_cards_show_their_family(app_with, width):
+def test_systmj_library_cards_show_their_family(page, app_with):
     rules = handle({"op": "systmj.cards.rules"})
     state = handle({"op": "systmj.state.new"})["state"]
     names = {"equipement": "Épée longue", "ressource": "Herbes de Lune", "savoir": "Grimoire", "pouvoir": "Flamme"}
@@ -265,18 +285,21 @@ def test_systmj_library_cards_show_their_family(app_with, width):
                         "card": {"family": family, "name": name, "description": "", **rules["defaults"][family],
                                  **typed.get(family, {})}})
         state = saved["state"]
+    sized(page, WIDTHS[0])
     app = app_with(new_table(systems={"systmj": state}), "systmj/cards")
-    expect(app.locator("[data-testid=sj-card]")).to_have_count(4)
     words = {"equipement": ("Équipement", "EQ-00001", "⚒"), "ressource": ("Ressource", "RE-00001", "⚗"),
              "savoir": ("Savoir", "SA-00001", "✎"), "pouvoir": ("Pouvoir", "PO-00001", "✦")}
-    for family, (word, number, symbol) in words.items():
-        card = app.locator(f"[data-testid=sj-card][data-family={family}]")
-        expect(card).to_have_attribute("data-number", number)
-        expect(card.locator(".sj-card-symbol")).to_have_text(symbol)
-        expect(card.locator(".sj-card-symbol")).to_have_attribute("aria-hidden", "true")
-        expect(app.get_by_role("article", name=f"{word} {number} {names[family]}", exact=True)).to_have_count(1)
-    bands = app.evaluate(
-        """() => [...document.querySelectorAll('[data-testid=sj-card] > header')].map(h => getComputedStyle(h).backgroundColor)"""
-    )
-    assert len(set(bands)) == 4
-    fits(app, width)
+    for width in WIDTHS:
+        sized(app, width)
+        expect(app.locator("[data-testid=sj-card]")).to_have_count(4)
+        for family, (word, number, symbol) in words.items():
+            card = app.locator(f"[data-testid=sj-card][data-family={family}]")
+            expect(card).to_have_attribute("data-number", number)
+            expect(card.locator(".sj-card-symbol")).to_have_text(symbol)
+            expect(card.locator(".sj-card-symbol")).to_have_attribute("aria-hidden", "true")
+            expect(app.get_by_role("article", name=f"{word} {number} {names[family]}", exact=True)).to_have_count(1)
+        bands = app.evaluate(
+            """() => [...document.querySelectorAll('[data-testid=sj-card] > header')].map(h => getComputedStyle(h).backgroundColor)"""
+        )
+        assert len(set(bands)) == 4
+        fits(app, width)

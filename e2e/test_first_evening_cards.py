@@ -12,7 +12,6 @@ Tables are seeded in storage (built with the real engine in CPython).
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from browser_support import goto_route, no_horizontal_scroll, ok, open_table, saved_document, wait_saved
@@ -25,9 +24,17 @@ def table(characters=(), systems=None) -> dict:
     return ok({"op": "store.open", "document": doc})["document"]
 
 
-@pytest.mark.parametrize("width", [360, 1280])
-def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site, guarded, width):
+WIDTHS = (360, 1280)
+
+
+def sized(page, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 740 if width == 360 else 800})
+
+
+def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site, guarded):
+    # One engine start: the effects are written once, and what they show is read at both widths
+    # (the page resized).
+    sized(page, 360)
     joshua = ok({"op": "theorem.character.new", "id": "th-josh", "name": "Joshua"})["character"]
     joshua["realite"] = 20
     state = ok({"op": "theorem.state.new", "seed": 7})["state"]
@@ -46,10 +53,13 @@ def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site
         page.fill(f"#th-effect-{i}", f"Effet écrit par la table pour l'arcane {i}.")
     page.click("#th-save-effects")
     wait_saved(page, "d => d.systems.theorem.effects.every((e, i) => e.endsWith(`arcane ${i}.`))")
-    expect(page.get_by_test_id("th-effects-count")).to_have_text("(écrits : 22 sur 22)")
-    if width == 360:
-        no_horizontal_scroll(page)
+    for width in WIDTHS:
+        sized(page, width)
+        expect(page.get_by_test_id("th-effects-count")).to_have_text("(écrits : 22 sur 22)")
+        if width == 360:
+            no_horizontal_scroll(page)
 
+    sized(page, 360)
     goto_route(page, "theorem/test/th-josh")
     page.click("#th-look-hand")
     cards = page.locator("[data-testid=th-hand-card]")
@@ -58,14 +68,16 @@ def test_theorem_arcana_effects_written_at_once_and_shown_when_played(page, site
     number = int(first.rsplit("-", 1)[1])
     page.locator("[data-testid=th-arcane-effect]").first.click()
     played = page.get_by_test_id("th-effect-played")
-    expect(played).to_have_attribute("data-arcane", str(number))
-    expect(page.get_by_test_id("th-effect-text")).to_have_text(f"Effet écrit par la table pour l'arcane {number}.")
-    expect(page.get_by_test_id("th-announce")).to_contain_text(f"pour l'arcane {number}.")
+    for width in WIDTHS:
+        sized(page, width)
+        expect(played).to_have_attribute("data-arcane", str(number))
+        expect(page.get_by_test_id("th-effect-text")).to_have_text(f"Effet écrit par la table pour l'arcane {number}.")
+        expect(page.get_by_test_id("th-announce")).to_contain_text(f"pour l'arcane {number}.")
+        if width == 360:
+            no_horizontal_scroll(page)
     doc = wait_saved(page, "d => d.log.some(e => e.kind === 'theorem.arcane')")
     entry = next(e for e in doc["log"] if e["kind"] == "theorem.arcane")
     assert entry["result"]["summary"].endswith(f"Effet écrit par la table pour l'arcane {number}.")
-    if width == 360:
-        no_horizontal_scroll(page)
 
 
 def test_theorem_an_arcane_without_effect_says_where_it_is_written(page, site, guarded):

@@ -33,10 +33,12 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "timezone_id": ZONE}
 
 
-@pytest.fixture(params=[360, 1280], ids=["360px", "1280px"])
-def width(request, page):
-    page.set_viewport_size({"width": request.param, "height": 740 if request.param == 360 else 800})
-    return request.param
+# A test that checks both widths starts the engine once, at 360 px, and resizes its page.
+WIDTHS = (360, 1280)
+
+
+def sized(page, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 740 if width == 360 else 800})
 
 
 def local(iso: str) -> datetime.datetime:
@@ -71,7 +73,8 @@ def import_on_home(page, path) -> None:
 
 
 # --------------------------------------------------------------------------- the welcome
-def test_an_empty_profile_lands_on_the_welcome(page, site, guarded, width):
+def test_an_empty_profile_lands_on_the_welcome(page, site, guarded):
+    sized(page, 360)
     open_home(page, site)
     pitch = page.locator("[data-testid=home-pitch] p")
     expect(pitch).to_have_count(2)
@@ -95,17 +98,19 @@ def test_an_empty_profile_lands_on_the_welcome(page, site, guarded, width):
     first = page.locator("#app-nav a").first
     expect(first).to_have_text("Accueil")
     expect(first).to_have_attribute("aria-current", "page")
-    systems = page.locator("[data-testid=home-systems]").bounding_box()
-    steps = page.locator("[data-testid=home-next]").bounding_box()
-    if width == 360:
-        no_horizontal_scroll(page, 360)
-        assert systems["y"] >= steps["y"] + steps["height"] - 1  # one column, the next step first
-        assert steps["y"] < 740  # it starts on the first screen
-    else:
-        mj = page.locator("[data-testid=home-mj]").bounding_box()
-        assert systems["x"] >= steps["x"] + steps["width"] - 1  # side by side
-        assert abs(steps["y"] - mj["y"]) < 80  # the MJ's choice beside the next step, the systems under it
-        assert steps["y"] + steps["height"] < 800  # all of it on the first screen
+    for width in WIDTHS:
+        sized(page, width)
+        systems = page.locator("[data-testid=home-systems]").bounding_box()
+        steps = page.locator("[data-testid=home-next]").bounding_box()
+        if width == 360:
+            no_horizontal_scroll(page, 360)
+            assert systems["y"] >= steps["y"] + steps["height"] - 1  # one column, the next step first
+            assert steps["y"] < 740  # it starts on the first screen
+        else:
+            mj = page.locator("[data-testid=home-mj]").bounding_box()
+            assert systems["x"] >= steps["x"] + steps["width"] - 1  # side by side
+            assert abs(steps["y"] - mj["y"]) < 80  # the MJ's choice beside the next step, the systems under it
+            assert steps["y"] + steps["height"] < 800  # all of it on the first screen
     # an unknown route lands here too, and English is one click away
     page.goto(site + "#/nowhere")
     expect(first).to_have_attribute("aria-current", "page")
@@ -114,46 +119,57 @@ def test_an_empty_profile_lands_on_the_welcome(page, site, guarded, width):
     expect(first).to_have_text("Home")
 
 
-def test_each_system_link_opens_its_page(page, site, guarded, width):
+def test_each_system_link_opens_its_page(page, site, guarded):
+    sized(page, 360)
     open_home(page, site)
-    for sid, name in SYSTEMS:
-        page.locator(f"[data-testid=home-system][data-system={sid}]").get_by_role("link", name=name, exact=True).click()
-        expect(page.locator(f'#app-nav a[data-route="{sid}"]')).to_have_attribute("aria-current", "page")
-        expect(page.locator("main h1")).to_be_visible()
-        expect(page.get_by_role("heading", name="Bienvenue à la table")).to_have_count(0)
-        page.locator("#app-nav a").first.click()
-        expect(page.get_by_role("heading", name="Bienvenue à la table", level=1)).to_be_visible()
-    page.click("#home-tray-link")
-    expect(page.get_by_role("heading", name="Lancer de dés")).to_be_visible()
+    for width in WIDTHS:
+        sized(page, width)
+        if width != WIDTHS[0]:  # back home from the tray, by the navigation
+            page.locator("#app-nav a").first.click()
+            expect(page.get_by_role("heading", name="Bienvenue à la table", level=1)).to_be_visible()
+        for sid, name in SYSTEMS:
+            page.locator(f"[data-testid=home-system][data-system={sid}]").get_by_role("link", name=name, exact=True).click()
+            expect(page.locator(f'#app-nav a[data-route="{sid}"]')).to_have_attribute("aria-current", "page")
+            expect(page.locator("main h1")).to_be_visible()
+            expect(page.get_by_role("heading", name="Bienvenue à la table")).to_have_count(0)
+            page.locator("#app-nav a").first.click()
+            expect(page.get_by_role("heading", name="Bienvenue à la table", level=1)).to_be_visible()
+        page.click("#home-tray-link")
+        expect(page.get_by_role("heading", name="Lancer de dés")).to_be_visible()
 
 
-def test_the_navigation_fits_and_holds_every_page(page, site, guarded, width):
+def test_the_navigation_fits_and_holds_every_page(page, site, guarded):
+    sized(page, 360)
     open_home(page, site)
     routes = page.eval_on_selector_all("#app-nav a", "links => links.map(a => a.dataset.route)")
     assert routes == ["home", "tray", "log", "systmj", "unicreon", "versality", "pointzero", "theorem", "table", "share", "live", "about"]
-    nav = page.locator("#app-nav")
-    box = nav.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width
-    for route in ("theorem", "about", "tray"):
-        goto_route(page, route)
-        no_horizontal_scroll(page, width)
-        # the current page's link is marked and in sight inside the navigation
-        link = page.locator(f'#app-nav a[data-route="{route}"]')
-        expect(link).to_have_attribute("aria-current", "page")
-        page.wait_for_function(
-            """r => { const nav = document.getElementById('app-nav').getBoundingClientRect();
-                const a = document.querySelector(`#app-nav a[data-route="${r}"]`).getBoundingClientRect();
-                return a.left >= nav.left - 1 && a.right <= nav.right + 1; }""",
-            arg=route,
-        )
-    # Every link in sight at every width (it wraps, nothing hides past a scrolling edge), in
-    # at most three compact rows on a phone.
-    assert page.evaluate("(() => { const n = document.getElementById('app-nav'); return n.scrollWidth <= n.clientWidth; })()")
-    assert box["height"] < (130 if width == 360 else 70)
+    for width in WIDTHS:
+        sized(page, width)
+        goto_route(page, "home")
+        nav = page.locator("#app-nav")
+        box = nav.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        for route in ("theorem", "about", "tray"):
+            goto_route(page, route)
+            no_horizontal_scroll(page, width)
+            # the current page's link is marked and in sight inside the navigation
+            link = page.locator(f'#app-nav a[data-route="{route}"]')
+            expect(link).to_have_attribute("aria-current", "page")
+            page.wait_for_function(
+                """r => { const nav = document.getElementById('app-nav').getBoundingClientRect();
+                    const a = document.querySelector(`#app-nav a[data-route="${r}"]`).getBoundingClientRect();
+                    return a.left >= nav.left - 1 && a.right <= nav.right + 1; }""",
+                arg=route,
+            )
+        # Every link in sight at every width (it wraps, nothing hides past a scrolling edge), in
+        # at most three compact rows on a phone.
+        assert page.evaluate("(() => { const n = document.getElementById('app-nav'); return n.scrollWidth <= n.clientWidth; })()")
+        assert box["height"] < (130 if width == 360 else 70), width
 
 
 # ------------------------------------------------------------------- import and returning
-def test_import_from_the_home_page_then_the_table_is_summarised(page, site, guarded, tmp_path, width):
+def test_import_from_the_home_page_then_the_table_is_summarised(page, site, guarded, tmp_path):
+    sized(page, 360)
     open_home(page, site)
     before = saved_document(page)
     doc = table(log=[entry(1, "Zoé", "Perception", 7, "2026-11-22T20:47:05.000Z", system="unicreon")])
@@ -179,11 +195,13 @@ def test_import_from_the_home_page_then_the_table_is_summarised(page, site, guar
     page.click("#uc-create")
     wait_saved(page, "d => d.characters.length === 1")
     page.locator("#app-nav a").first.click()
-    expect(page.locator("[data-testid=home-system][data-system=unicreon] [data-testid=home-count]")).to_have_text("1 personnage à cette table.")
-    expect(summary).to_contain_text("1 personnage (Unicreon 1)")
-    expect(page.locator("[data-testid=home-continue]")).to_have_attribute("href", "#/unicreon")
-    if width == 360:
-        no_horizontal_scroll(page, 360)
+    for width in WIDTHS:
+        sized(page, width)
+        expect(page.locator("[data-testid=home-system][data-system=unicreon] [data-testid=home-count]")).to_have_text("1 personnage à cette table.")
+        expect(summary).to_contain_text("1 personnage (Unicreon 1)")
+        expect(page.locator("[data-testid=home-continue]")).to_have_attribute("href", "#/unicreon")
+        if width == 360:
+            no_horizontal_scroll(page, 360)
 
 
 def test_files_of_the_wrong_kind_say_what_they_are_and_change_nothing(page, site, guarded, tmp_path):
@@ -280,7 +298,8 @@ def test_the_english_export_has_english_headers(page, site, guarded, tmp_path):
 
 
 # ------------------------------------------------------------------------------ backups
-def test_a_backup_is_labelled_by_local_date_and_time_with_its_summary(page, site, guarded, width):
+def test_a_backup_is_labelled_by_local_date_and_time_with_its_summary(page, site, guarded):
+    sized(page, 360)
     open_home(page, site)
     key = "tablee.backup.2026-11-22T20:47:00.000Z"
     old = table(name="Vieille table",
@@ -301,13 +320,15 @@ def test_a_backup_is_labelled_by_local_date_and_time_with_its_summary(page, site
         items.first.get_by_role("button", name="Télécharger").click()
     assert info.value.suggested_filename == f"tablee-sauvegarde-Vieille-table-{when:%Y-%m-%d_%Hh%M}.json"
     assert json.loads(open(info.value.path(), encoding="utf-8").read()) == old
-    if width == 360:
-        no_horizontal_scroll(page, 360)
-    else:
-        # the table page uses the width: the transfer and the backups side by side
-        transfer = page.locator("section[aria-labelledby=transfer-title]").bounding_box()
-        backups = page.locator("section[aria-labelledby=backups-title]").bounding_box()
-        assert backups["x"] >= transfer["x"] + transfer["width"] - 1
+    for width in WIDTHS:
+        sized(page, width)
+        if width == 360:
+            no_horizontal_scroll(page, 360)
+        else:
+            # the table page uses the width: the transfer and the backups side by side
+            transfer = page.locator("section[aria-labelledby=transfer-title]").bounding_box()
+            backups = page.locator("section[aria-labelledby=backups-title]").bounding_box()
+            assert backups["x"] >= transfer["x"] + transfer["width"] - 1
     page.click("#lang-toggle")
     wait_saved(page, "d => d.language === 'en'")
     expect(items.first.locator("[data-testid=backup-when]")).to_have_text(
@@ -316,7 +337,8 @@ def test_a_backup_is_labelled_by_local_date_and_time_with_its_summary(page, site
         "Vieille table · 2 characters · last roll: Zoé · Perception = 7")
 
 
-def test_the_log_page_uses_the_width(page, site, guarded, tmp_path, width):
+def test_the_log_page_uses_the_width(page, site, guarded, tmp_path):
+    sized(page, 360)
     open_home(page, site)
     log = [entry(i, "Zoé", f"Jet {i}", i, f"2026-11-22T20:4{i}:00.000Z") for i in range(1, 5)]
     path = tmp_path / "t.json"
@@ -326,9 +348,11 @@ def test_the_log_page_uses_the_width(page, site, guarded, tmp_path, width):
     goto_route(page, "log")
     entries = page.locator("#log-list li")
     expect(entries).to_have_count(4)
-    a, b = entries.nth(0).bounding_box(), entries.nth(1).bounding_box()
-    if width == 360:
-        no_horizontal_scroll(page, 360)
-        assert b["y"] > a["y"]
-    else:
-        assert abs(b["y"] - a["y"]) < 1 and b["x"] > a["x"]
+    for width in WIDTHS:
+        sized(page, width)
+        a, b = entries.nth(0).bounding_box(), entries.nth(1).bounding_box()
+        if width == 360:
+            no_horizontal_scroll(page, 360)
+            assert b["y"] > a["y"]
+        else:
+            assert abs(b["y"] - a["y"]) < 1 and b["x"] > a["x"]

@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import Device
-from conftest import BASE, SiteHandler, free_port
 from live_join_by_name import invitation, table
 from serve import make_server
+from site_server import BASE, SiteHandler, free_port
 
 pytestmark = pytest.mark.slow
 

@@ -66,11 +66,10 @@ def columns(page, testid: str) -> int:
 
 
 # ------------------------------------------------------------------ 1. errors when they help
-@pytest.mark.parametrize("width", WIDTHS)
-def test_a_new_sheet_shows_no_error_and_uses_the_width(app, width):
-    sized(app, width)
-    for system, prefix in SYSTEMS:
-        create(app, system, prefix, "Mira")
+def test_a_new_sheet_shows_no_error_and_uses_the_width(app):
+    for width, system, prefix in ((w, s, p) for w in WIDTHS for s, p in SYSTEMS):  # one engine start
+        sized(app, width)
+        create(app, system, prefix, f"Mira {width}")
         # The engine's check has answered (the sheet is rendered with its problem slots)...
         expect(app.locator("main .field-error[data-field]").first).to_be_attached()
         # No count before the player tries to finish (its messages are not shown yet).

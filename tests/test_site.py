@@ -35,7 +35,7 @@ def test_pyscript_toml_fetches_the_two_archives():
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
     assert config["files"] == {
         "./static/vendor/tablee.zip": "./*",  # unpacked before py/worker.py runs
-        "./static/vendor/tablee-lib.zip": "./tablee-lib.zip",  # unpacked by py/worker.py when needed
+        "./static/vendor/tablee-lib.zip.xz": "./tablee-lib.zip.xz",  # unpacked by py/worker.py when needed
     }, "pyscript.toml is out of date: run `make setup`"
     assert "interpreter" not in config, "a worker ignores it; the engine passes the local Pyodide instead"
 
@@ -72,6 +72,9 @@ def test_archives_hold_exactly_the_sources_bytecode_the_wheels_and_the_answers(a
     sources = vendor.archive_entries(wheels, answers=dict.fromkeys(answers.OPS, b""))
     first = {name: archive.read(name) for name in archive.namelist()}
     rest = {name: library.read(name) for name in library.namelist()}
+    # (the first archive names the library's top-level packages, for py/worker.py's finder)
+    tops = json.loads(first.pop(vendor.LIBRARY_NAMES))
+    assert tops == sorted({n.split("/")[0].removesuffix(".pyc") for n in rest}) and "icepool" in tops
     assert not set(first) & set(rest)
     stored = first | rest
     expected = sorted(n + "c" if n.endswith(".py") else n for n in sources)
@@ -136,9 +139,29 @@ def test_archive_is_reproducible(name):
         assert {i.external_attr for i in infos} == {0o100644 << 16}
         entries = {i.filename: archive.read(i) for i in infos}
         comment = archive.comment.decode()
-    rebuilt = vendor.archive_bytes(entries, comment)
+    rebuilt = vendor.archive_bytes(entries, comment, stored=name == "tablee-lib.zip")
     assert rebuilt == (ROOT / "static/vendor" / name).read_bytes()
-    assert vendor.archive_bytes(dict(reversed(entries.items())), comment) == rebuilt
+    assert vendor.archive_bytes(dict(reversed(entries.items())), comment, stored=name == "tablee-lib.zip") == rebuilt
+
+
+@pytest.mark.parametrize(("name", "packed"), [("tablee-lib.zip", "tablee-lib.zip.xz"),
+                                              ("pyodide/stdlib-trimmed.zip", "pyodide/stdlib-trimmed.zip.gz")])
+def test_the_worker_gets_each_large_archive_compressed_as_a_whole(name, packed):
+    """The library and the standard library reach the worker as one compressed stream over a zip
+    of stored entries (xz, gzip): exactly the zip built, far smaller than it, smaller than the
+    same zip with each entry deflated; only the packed file is precached and fetched."""
+    zipped, shipped = ROOT / "static/vendor" / name, ROOT / "static/vendor" / packed
+    assert shipped.exists(), f"static/vendor/{packed} is missing: run `make setup`"
+    assert vendor.unpacked_bytes(shipped) == zipped.read_bytes()
+    with zipfile.ZipFile(zipped) as archive:
+        entries = {i.filename: archive.read(i) for i in archive.infolist()}
+        assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
+    deflated = vendor.archive_bytes(entries)
+    assert shipped.stat().st_size * 2 < zipped.stat().st_size and shipped.stat().st_size < len(deflated) * 0.95
+    precache = (ROOT / "static/vendor/precache.js").read_text()
+    assert f'"./static/vendor/{packed}"' in precache and f'"./static/vendor/{name}"' not in precache
+    fetched = (ROOT / "static/js/pyodide-snapshot.js").read_text() + (ROOT / "static/js/engine.js").read_text()
+    assert packed.rsplit("/", 1)[-1] in fetched
 
 
 def test_runtime_requirements_are_pinned_once_for_cpython_and_pyodide():
@@ -347,7 +370,7 @@ def test_the_snapshot_key_covers_every_other_precached_file():
     key_file = ROOT / "static/vendor/snapshot-key.json"
     assert key_file in files, "the key must be there offline"
     rels = {p.relative_to(ROOT).as_posix() for p in files}
-    assert {"static/vendor/pyodide/stdlib-trimmed.zip", "static/vendor/pyodide/pyodide.asm.wasm",
+    assert {"static/vendor/pyodide/stdlib-trimmed.zip.gz", "static/vendor/pyodide/pyodide.asm.wasm",
             "static/vendor/pyodide/pyodide.mjs", "static/js/pyodide-snapshot.js", "static/js/engine.js"} <= rels
     stored = json.loads(key_file.read_text())
     others = [p for p in files if p != key_file]
@@ -386,3 +409,12 @@ def test_pyscript_core_probes_shared_array_buffer_without_throwing():
         # Nothing else differs: the edit only adds the guards.
         guards = sum(len(f"if(!{m.group(1)})throw 0;") for m in vendor.SAB_PROBE.finditer(text))
         assert len(edited) - len(text) == guards
+
+
+def test_the_vendored_lock_file_lists_no_package():
+    """The engine loads none of Pyodide's packages: its lock file keeps only its ``info`` (the
+    interpreter's version and platform, which Pyodide reads) instead of 357 packages that every
+    start fetched and parsed."""
+    vendored = json.loads((ROOT / "static/vendor/pyodide/pyodide-lock.json").read_text())
+    published = json.loads((ROOT / "node_modules/pyodide/pyodide-lock.json").read_text())
+    assert vendored == {"info": published["info"], "packages": {}} and len(published["packages"]) > 100

@@ -100,6 +100,66 @@ def test_the_suite_runs_its_longest_tests_first_and_remembers_durations(tmp_path
     assert set(durations) == {"a/test_a.py::test_quick", "a/test_a.py::test_slow", "a/test_a.py::test_also_quick"}
 
 
+def test_a_fresh_clone_orders_by_the_committed_baseline_and_runs_each_shared_start_as_one_block(tmp_path):
+    """Without a cache, the durations of e2e/durations.json order the tests (a test it lacks keeps
+    its estimate); the tests that start a browser of their own in the worker (Firefox and WebKitGTK
+    through `engine_site`) or use a context of their module's own come first, each set together,
+    the longest set first."""
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = --strict-markers\nmarkers =\n    slow\n    browser\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "test_a.py").write_text(
+        "def test_quick():\n    pass\ndef test_measured():\n    pass\ndef test_also_quick():\n    pass\n")
+    (tmp_path / "e2e").mkdir()
+    (tmp_path / "e2e" / "test_b.py").write_text(
+        "import pytest\n"
+        "@pytest.fixture\n"
+        "def engine_site():\n    return 'site'\n"
+        "def test_browser():\n    pass\n"
+        "def test_firefox(engine_site):\n    pass\n"
+        "@pytest.mark.slow\n"
+        "def test_journey():\n    pass\n"
+        "def test_webkit(engine_site):\n    pass\n"
+    )
+    (tmp_path / "e2e" / "test_zone.py").write_text(
+        "import pytest\n"
+        "@pytest.fixture\n"
+        "def browser_context_args():\n    return {'timezone_id': 'Pacific/Auckland'}\n"
+        "def test_in_the_zone(browser_context_args):\n    pass\n"
+    )
+    (tmp_path / "e2e" / "durations.json").write_text(json.dumps({
+        "e2e/test_b.py::test_browser": 100.0, "e2e/test_b.py::test_webkit": 30.0, "a/test_a.py::test_measured": 5.0}))
+    run = run_pytest(tmp_path, "--collect-only", "-p", "no:cacheprovider")
+    assert run.returncode == 0, run.stdout + run.stderr
+    order = [line.split("::")[-1] for line in run.stdout.splitlines() if "::" in line]
+    assert order == ["test_webkit", "test_firefox", "test_in_the_zone", "test_browser", "test_journey",
+                     "test_measured", "test_quick", "test_also_quick"]
+
+
+def test_make_durations_writes_the_baseline_from_the_last_run(tmp_path):
+    """tools/durations.py: the cache's durations over the baseline's, each test of a second or more
+    rounded to a tenth; a test the run did not measure keeps its entry, a gone file loses it."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import durations
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    (tmp_path / "e2e").mkdir()
+    (tmp_path / "e2e" / "test_b.py").write_text("")
+    (tmp_path / "e2e" / "durations.json").write_text(json.dumps({
+        "e2e/test_b.py::test_not_run": 12.0, "e2e/test_b.py::test_now_quick": 8.0, "e2e/test_gone.py::test_x": 50.0}))
+    cache = tmp_path / ".pytest_cache" / "v" / "tablee"
+    cache.mkdir(parents=True)
+    (cache / "durations").write_text(json.dumps({
+        "e2e/test_b.py::test_now_quick": 0.4, "e2e/test_b.py::test_long": 61.26, "e2e/test_b.py::test_flag": True}))
+    durations.write_baseline(tmp_path)
+    assert json.loads((tmp_path / "e2e" / "durations.json").read_text()) == {
+        "e2e/test_b.py::test_long": 61.3, "e2e/test_b.py::test_not_run": 12.0}
+    (cache / "durations").write_text("{}")
+    with pytest.raises(SystemExit, match="make test"):
+        durations.write_baseline(tmp_path)
+
+
 def test_no_two_test_modules_share_a_name():
     """pytest imports tests/ and e2e/ as top-level modules (rootdir conftest, no packages): two
     files of one name cannot both be collected, and the whole run fails with "import file

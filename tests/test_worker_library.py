@@ -2,7 +2,7 @@
 unpacked, and the rest of the package is unpacked on the first import that needs it.
 
 The layout is the worker's (tools/vendor.py's split of the package between tablee.zip and
-tablee-lib.zip, the library copied beside the package as pyscript.toml's [files] says), built
+tablee-lib.zip.xz, the library copied beside the package as pyscript.toml's [files] says), built
 from the sources: the archives hold Pyodide's bytecode, which CPython cannot run
 (tests/test_site.py checks that bytecode against these very sources).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import shutil
 import subprocess
 import sys
@@ -31,9 +32,10 @@ try:
 except ImportError:
     pass
 def state():
-    return {"library_left": os.path.exists("tablee-lib.zip"), "icepool_dir": os.path.isdir("icepool"),
+    return {"library_left": os.path.exists("tablee-lib.zip.xz"), "icepool_dir": os.path.isdir("icepool"),
             "systems": sorted(m for m in sys.modules if m.startswith("tablee.systems.")),
-            "finders": [type(f).__name__ for f in sys.meta_path]}
+            "finders": [type(f).__name__ for f in sys.meta_path],
+            "decompressed": any(getattr(f, "zip", None) is not None for f in sys.meta_path)}
 out = [{"step": "start", **state()}]
 for line in sys.stdin:
     request = json.loads(line)
@@ -62,7 +64,7 @@ def worker_dir(tmp_path_factory) -> Path:
     with zipfile.ZipFile(buffer, "w") as z:
         for name, data in lib.items():
             z.writestr(name, data)
-    (dest / "tablee-lib.zip").write_bytes(buffer.getvalue())
+    (dest / "tablee-lib.zip.xz").write_bytes(lzma.compress(buffer.getvalue()))
     shutil.copy(ROOT / "py/worker.py", dest / "worker.py")
     return dest
 
@@ -90,6 +92,8 @@ def test_ready_with_the_first_archive_then_the_library_on_first_need(worker_dir)
     for step in ("start", "store.limits", "describe"):
         assert by[step]["library_left"] is True and by[step]["icepool_dir"] is False, by[step]
         assert by[step]["finders"][-1] == "Library"
+        # (a miss is answered from the names beside the first archive: nothing decompressed)
+        assert by[step]["decompressed"] is False, by[step]
     assert by["store.limits"]["error"] is None and by["describe"]["error"] is None
     # The first system op unpacks it (once: the finder leaves), and everything answers.
     unicreon = by["unicreon.test"]

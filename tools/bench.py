@@ -42,17 +42,14 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import functools
 import json
 import os
-import platform
 import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -66,14 +63,17 @@ import bench_live  # noqa: E402  (the live table's sync latency and bytes)
 import bench_phone  # noqa: E402  (a phone: CPU 4×, 4G, first and return visits)
 import bench_relay  # noqa: E402  (a phone's first roll at a live table, before its engine is ready)
 import bench_storage  # noqa: E402  (the live table's storage on each device)
-import serve  # noqa: E402
+from bench_common import (  # noqa: E402  (the bench's server, results folder, machine, percentile)
+    BARE_PATH,
+    RESULTS,
+    machine,
+    percentile,
+    start_server,
+)
 from bench_requests import REQUESTS  # noqa: E402  (the heavy odds request of each system, one op each)
 from bench_table import saved_table  # noqa: E402
 from browser_support import CHROMIUM_FLAGS, chromium_launch, chromium_path  # noqa: E402
 
-BASE = "/tablee/"
-BARE_PATH = "__bench__/"
-RESULTS = ROOT / "bench-results"
 GOALS = {
     "cold": "≤ 0.90",
     "warm": "≤ 0.40",
@@ -87,69 +87,6 @@ GOALS = {
     "roll_p95_ms": "≤ 50",
 }
 
-BARE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title>
-<script type="module" src="bare.js"></script></head><body><p>bare Pyodide worker</p></body></html>"""
-BARE_JS = """const root = new URL("../", location.href);
-const { PyWorker } = await import(new URL("static/vendor/pyscript/core.js", root));
-const worker = await PyWorker(new URL("bare.py", location.href).href, {
-  config: {}, version: new URL("bare-pyodide.mjs", location.href).href });
-await worker.sync.ping();
-performance.mark("tablee-engine-ready");
-document.documentElement.dataset.engine = "ready";
-"""
-# The bare page's interpreter: the vendored Pyodide with the standard library its npm package
-# ships (sources, no bytecode), not the site's precompiled one, so the baseline stays Pyodide
-# as published.
-BARE_MODULE = """import { loadPyodide as load, version } from "../static/vendor/pyodide/pyodide.mjs";
-export { version };
-export const loadPyodide = (options) => load({ ...options,
-  indexURL: new URL("../static/vendor/pyodide/", import.meta.url).href,
-  stdLibURL: new URL("python_stdlib.zip", import.meta.url).href });
-"""
-BARE_STDLIB = ROOT / "node_modules/pyodide/python_stdlib.zip"
-BARE_PY = '__export__ = ["ping"]\n\n\ndef ping():\n    return "pong"\n'
-
-
-class BenchHandler(serve.Handler):
-    """The site, plus a bare Pyodide page under /tablee/__bench__/ (not part of the site),
-    counting the bytes and requests it answers."""
-
-    def do_GET(self) -> None:
-        extra = {
-            f"{BASE}{BARE_PATH}": ("text/html", BARE_HTML),
-            f"{BASE}{BARE_PATH}bare.js": ("text/javascript", BARE_JS),
-            f"{BASE}{BARE_PATH}bare.py": ("text/plain", BARE_PY),
-            f"{BASE}{BARE_PATH}bare-pyodide.mjs": ("text/javascript", BARE_MODULE),
-            f"{BASE}{BARE_PATH}python_stdlib.zip": ("application/zip", BARE_STDLIB),
-        }
-        if self.path in extra:
-            kind, body = extra[self.path]
-            data = body.read_bytes() if isinstance(body, Path) else body.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-            return
-        super().do_GET()
-
-    def send_response(self, code, message=None) -> None:
-        with self.server.lock:
-            self.server.sent_requests += 1
-        super().send_response(code, message)
-
-    def send_header(self, keyword: str, value: str) -> None:
-        if keyword.lower() == "content-length":  # a body follows (a 304 has none)
-            with self.server.lock:
-                self.server.sent_bytes += int(value)
-        super().send_header(keyword, value)
-
-
-class BenchServer(serve.Server):
-    """The site's server (a context closed mid-download, as the paint figures' are, is no fault:
-    serve.Server.handle_error)."""
-
-
 # ------------------------------------------------------------------ helpers
 READY_MS = "performance.getEntriesByName('tablee-engine-ready')[0]?.startTime ?? null"
 
@@ -157,12 +94,6 @@ READY_MS = "performance.getEntriesByName('tablee-engine-ready')[0]?.startTime ??
 def wait_ready(page) -> float:
     page.wait_for_function(f"() => ({READY_MS}) !== null", timeout=300_000, polling=100)
     return float(page.evaluate(READY_MS))
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def med(values: list[float]) -> float | None:
@@ -471,30 +402,6 @@ def runs_of(lh: dict, key: str) -> str:
     return f", median of {len(values)} runs: {', '.join(str(v) for v in values)} ms"
 
 
-def machine() -> dict:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    chrome = chromium_path()
-    version = "playwright's Chromium"
-    if chrome:
-        try:
-            version = subprocess.run([chrome, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
-        except (OSError, subprocess.TimeoutExpired):
-            version = chrome
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        load = None
-    return {"nproc": os.cpu_count(), "cpu": cpu, "chromium": version, "platform": platform.platform(),
-            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "load_average_1min": load}
-
-
 def fmt(value, unit="ms", digits=0) -> str:
     if value is None:
         return "—"
@@ -610,15 +517,7 @@ def main() -> None:
             write_readme(lines, args.note)
         return
 
-    port = 0  # any free port
-    handler = type("H", (BenchHandler,), {"base": BASE})
-    httpd = BenchServer(("127.0.0.1", port), functools.partial(handler, directory=str(ROOT)))
-    httpd.quiet = True
-    httpd.lock = threading.Lock()
-    httpd.sent_bytes = httpd.sent_requests = 0
-    serve_port = httpd.server_address[1]
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{serve_port}{BASE}"
+    httpd, site = start_server()
     bare = site + BARE_PATH
     results: dict = {"machine": machine(), "runs": args.runs}
     failed: list[str] = []
@@ -661,6 +560,8 @@ def main() -> None:
             try:
                 step(f"live table of {bench_live.TABLE_PHONES} phones…")
                 live.update(bench_live.many_phones(browser, site))
+                if live.get("table_lost"):  # (the figures measured stay; make bench fails, naming the loss)
+                    failed.append(f"live table of {bench_live.TABLE_PHONES} phones: {live['table_lost']}")
             except Exception as error:  # the two-phone figures stay
                 live["table_error"] = f"not measured: {str(error).splitlines()[0][:300]}"
                 failed.append(f"live table of {bench_live.TABLE_PHONES} phones: {error}")

@@ -15,17 +15,16 @@ there. JSON in bench-results/engines.json.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import statistics
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "e2e"), str(ROOT / "py")]
 
 import bench  # noqa: E402
+import bench_common  # noqa: E402
 from engines.drivers import FirefoxPage, WebKitPage, missing  # noqa: E402
 
 ENGINES = {"firefox": FirefoxPage, "webkit": WebKitPage}
@@ -78,14 +77,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="new profiles per engine (medians reported)")
     parser.add_argument("--engines", default="firefox,webkit")
     args = parser.parse_args()
-    handler = type("H", (bench.BenchHandler,), {"base": bench.BASE})
-    httpd = bench.BenchServer(("127.0.0.1", 0), functools.partial(handler, directory=str(ROOT)))
-    httpd.quiet = True
-    httpd.lock = threading.Lock()
-    httpd.sent_bytes = httpd.sent_requests = 0
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{httpd.server_address[1]}{bench.BASE}"
-    results: dict = {"machine": bench.machine(), "runs": args.runs, "engines": {}}
+    httpd, site = bench_common.start_server()
+    results: dict = {"machine": bench_common.machine(), "runs": args.runs, "engines": {}}
     lines = ["| engine | figure | Tablée | bare Pyodide worker page | ratio | goal |",
              "| --- | --- | --- | --- | --- | --- |"]
     for name in args.engines.split(","):
@@ -119,8 +112,8 @@ def main() -> None:
         started = "; ".join(", ".join(b) for b in boots)
         lines.append(f"| {name} | how Tablée started (first visit, reloads) | {started} | | | made, then snapshot |")
     httpd.shutdown()
-    bench.RESULTS.mkdir(exist_ok=True)
-    (bench.RESULTS / "engines.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    bench_common.RESULTS.mkdir(exist_ok=True)
+    (bench_common.RESULTS / "engines.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     print("\n".join(lines))
 
 

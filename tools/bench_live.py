@@ -120,16 +120,20 @@ def _with_card_systems(doc: dict) -> dict:
     return doc
 
 
-def _join(mj, player, site: str, name: str = "Banc", used: str | None = None) -> str:
-    """Join ``player`` to the MJ's table through the pages; returns the invitation it used (a
-    second player waits for the next one, the page makes it after each answer)."""
-    if used is None:
+def _join(mj, player, site: str, name: str = "Banc", offer: str | None = None) -> str:
+    """Join ``player`` to the MJ's table through the pages, as a table does: the MJ opens the table
+    (when ``offer`` is None), the player opens the invitation's link, gives a name and shows an
+    answer, the MJ's page reads it. One invitation serves every phone: a later player opens the
+    same ``offer``. Returns the invitation's link."""
+    if offer is None:
         mj.goto(site + "#/live")
         mj.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=300_000)
-        mj.click("#live-open")
-    mj.wait_for_function("(used) => /#\\/join\\/T\\./.test(document.getElementById('live-offer')?.value ?? '')"
-                         " && document.getElementById('live-offer').value !== used", arg=used, timeout=120_000)
-    offer = mj.locator("#live-offer").input_value()
+        mj.wait_for_selector("#live-offer, #live-open:enabled", timeout=120_000)
+        if mj.locator("#live-offer").count() == 0:
+            mj.click("#live-open")
+        mj.wait_for_function("() => /#\\/join\\/T\\./.test(document.getElementById('live-offer')?.value ?? '')",
+                             timeout=120_000)
+        offer = mj.locator("#live-offer").input_value()
     player.goto(offer)
     player.fill("#live-name", name)
     player.click("#live-join")
@@ -137,6 +141,7 @@ def _join(mj, player, site: str, name: str = "Banc", used: str | None = None) ->
                              timeout=120_000)
     mj.fill("#live-answer", player.locator("#live-answer-text").input_value())
     mj.click("#live-accept")
+    mj.wait_for_function("() => document.getElementById('live-answer')?.value === ''", timeout=120_000)
     player.wait_for_function(
         "() => document.querySelector('[data-testid=live-session]')?.dataset.joined === 'yes'", timeout=120_000)
     return offer
@@ -333,7 +338,7 @@ def many_phones(browser, site: str, phones: int = TABLE_PHONES, moves: int = TAB
             others = [page.evaluate(seen_at, entry) - sent for page in pages if page is not phone]
             every.append(max([back - sent, *others]))
             to_mj.append(mj.evaluate("(id) => window.__logged.get(id)", entry) - sent)
-        at_once = []
+        at_once, lost = [], None
         for _ in range(rounds):
             at = mj.evaluate(CLOCK) + 500
             for phone in pages:
@@ -346,17 +351,41 @@ def many_phones(browser, site: str, phones: int = TABLE_PHONES, moves: int = TAB
                     raise RuntimeError(f"a move was refused: {error}")
                 entries.append(entry)
             held = 0.0
-            for page in everyone:
-                page.wait_for_function("(ids) => ids.every((id) => window.__logged.has(id))", arg=entries,
-                                       timeout=60_000, polling=10)
-                last = page.evaluate("(ids) => Math.max(...ids.map((id) => window.__logged.get(id)))", entries)
-                held = max(held, last)
+            try:
+                for n, page in enumerate(everyone):
+                    _hold(page, entries, "the MJ's device" if n == 0 else f"phone {n}")
+                    last = page.evaluate("(ids) => Math.max(...ids.map((id) => window.__logged.get(id)))", entries)
+                    held = max(held, last)
+            except LostMove as error:  # (the figures measured so far stay; the loss is reported)
+                lost = str(error)
+                break
             at_once.append(held - at)
     finally:
         mj_context.close()
         for context in phone_contexts:
             context.close()
-    return {"phones": phones, "table_every": every, "table_to_mj": to_mj, "table_at_once": at_once}
+    out = {"phones": phones, "table_every": every, "table_to_mj": to_mj, "table_at_once": at_once}
+    if lost:
+        out["table_lost"] = lost
+    return out
+
+
+class LostMove(RuntimeError):
+    """A move the referee logged that a device's table never showed (see _hold)."""
+
+
+def _hold(page, entries: list[str], who: str) -> None:
+    """Wait until ``page``'s table holds every one of ``entries`` (log entry ids); a device that
+    never gets one stops the bench with a message naming the device and the missing moves (a
+    move lost on its way to a phone is the live table's fault, not the bench's)."""
+    try:
+        page.wait_for_function("(ids) => ids.every((id) => window.__logged.has(id))", arg=entries,
+                               timeout=60_000, polling=10)
+    except Exception as error:
+        missing = page.evaluate("(ids) => ids.filter((id) => !window.__logged.has(id))", entries)
+        raise LostMove(f"{who} never showed {len(missing)} of the {len(entries)} moves sent at the same moment"
+                           f" ({', '.join(missing)}) within 60 s: the live table lost a move on its way there"
+                           ) from error
 
 
 #: Each timed figure (a list of ms per move or change) and its row in the report.
@@ -388,7 +417,9 @@ def summarize(live: dict, percentile) -> None:
     """Replace each timed list by its count, p50 and p95 (``runs`` keeps the list)."""
     for key in LABELS:
         times = live.get(key)
-        if isinstance(times, list):
+        if times == []:  # (nothing measured: a round stopped by a lost move)
+            live[key] = None
+        elif isinstance(times, list):
             live[key] = {"count": len(times), "p50_ms": percentile(times, 0.5),
                          "p95_ms": percentile(times, 0.95), "runs": times}
 
@@ -408,6 +439,9 @@ def report_lines(r: dict) -> list[str]:
         lines.append(f"| {label} ({s['count']} changes) | {s['p50_ms']:.1f} ms | {s['p95_ms']:.1f} ms |")
     if r.get("table_error"):
         lines.append(f"| a table of {TABLE_PHONES} phones | {r['table_error']} | |")
+    if r.get("table_lost"):
+        phones = r.get("phones", TABLE_PHONES)
+        lines.append(f"| {phones} phones rolling at the same moment: a lost move | {r['table_lost']} | |")
     lines += ["", f"Bytes the page loads for the live table: {r['bytes'] / 1e3:.1f} kB in {r['files']} files"
                   f" ({r['gzip_bytes'] / 1e3:.1f} kB gzipped)."]
     return lines
@@ -417,36 +451,29 @@ def main() -> None:
     """The live table's figures alone (``python tools/bench_live.py``): the same server and
     browser as ``make bench``, written to bench-results/live-<time>.json."""
     import datetime as dt
-    import functools
-    import threading
 
     from playwright.sync_api import sync_playwright
 
-    import bench
+    import bench_common
+    from browser_support import chromium_launch
 
-    handler = type("H", (bench.BenchHandler,), {"base": bench.BASE})
-    httpd = bench.BenchServer(("127.0.0.1", 0), functools.partial(handler, directory=str(ROOT)))
-    httpd.quiet = True
-    httpd.lock = threading.Lock()
-    httpd.sent_bytes = httpd.sent_requests = 0
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{httpd.server_address[1]}{bench.BASE}"
+    httpd, site = bench_common.start_server()
     try:
         with sync_playwright() as p:
-            launch = bench.chromium_launch(p.chromium)
-            browser = p.chromium.launch(**launch)
+            browser = p.chromium.launch(**chromium_launch(p.chromium))
             live = live_sync(browser, site)
+            live.update(many_phones(browser, site))
             browser.close()
     finally:
         httpd.shutdown()
-    summarize(live, bench.percentile)
+    summarize(live, bench_common.percentile)
     print("\n".join(report_lines(live)))
-    bench.RESULTS.mkdir(exist_ok=True)
-    out = bench.RESULTS / f"live-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}.json"
-    out.write_text(json.dumps({"machine": bench.machine(), "live": live}, indent=1) + "\n", encoding="utf-8")
+    bench_common.RESULTS.mkdir(exist_ok=True)
+    out = bench_common.RESULTS / f"live-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}.json"
+    out.write_text(json.dumps({"machine": bench_common.machine(), "live": live}, indent=1) + "\n", encoding="utf-8")
     print(f"written: {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT / "tools"))
+    sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "e2e")]
     main()

@@ -86,7 +86,7 @@ export async function startEngineSoon() {
  */
 export const WORKER_FILES = {
   "./static/vendor/tablee.zip": "./*",
-  "./static/vendor/tablee-lib.zip": "./tablee-lib.zip"
+  "./static/vendor/tablee-lib.zip.xz": "./tablee-lib.zip.xz"
 };
 
 function workerConfig() {

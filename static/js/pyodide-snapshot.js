@@ -33,8 +33,11 @@ export { version };
 const here = (path) => new URL(path, import.meta.url).href;
 const INDEX_URL = here("../vendor/pyodide/");
 /** The standard library the engine mounts: only the modules the worker's code can import
- * (tools/vendor.py write_stdlib_trimmed), 2 MB instead of Pyodide's whole 4.5 MB archive. */
-const STDLIB_URL = here("../vendor/pyodide/stdlib-trimmed.zip");
+ * (tools/vendor.py write_stdlib_trimmed), its entries stored and the zip gzipped as a whole
+ * (1.65 MB on the wire): the worker's fetch inflates it as it arrives (inflateGzip). A browser
+ * without DecompressionStream fetches the zip itself (4.1 MB, not precached: online only). */
+const PACKED_STDLIB = typeof DecompressionStream === "function";
+const STDLIB_URL = here(`../vendor/pyodide/stdlib-trimmed.zip${PACKED_STDLIB ? ".gz" : ""}`);
 const KEY_URL = here("../vendor/snapshot-key.json");
 /** The Cache Storage cache holding the one snapshot (sw.js keeps it across its own cleanup). */
 export const SNAPSHOT_CACHE = "tablee-snapshot";
@@ -59,7 +62,13 @@ export const PRE_IMPORTS = [
  * times an evening: each restored start then answers a system's first op, or the first odds
  * (icepool), without importing anything (90 to 320 ms each in the worker before), for about
  * half a second more on the start that makes it. */
-const PACKAGE_ARCHIVES = [here("../vendor/tablee.zip"), here("../vendor/tablee-lib.zip")];
+const PACKAGE_ARCHIVES = [here("../vendor/tablee.zip"), here("../vendor/tablee-lib.zip.xz")];
+/** The library archive comes xz-compressed (tools/vendor.py LIB_PACKED): written as it is, then
+ * decompressed and unpacked by the interpreter's own lzma, as py/worker.py does. */
+const LIBRARY_UNPACK =
+  "import io as _io, lzma as _lz, zipfile as _zf\n" +
+  "with open('tablee-lib.zip.xz', 'rb') as _f:\n    _zf.ZipFile(_io.BytesIO(_lz.decompress(_f.read()))).extractall('.')\n" +
+  "del _io, _lz, _zf, _f";
 const PACKAGE_PRELOAD = "import tablee.api as _a\n_a.load_all()\nimport icepool, fastjsonschema\ndel _a, icepool, fastjsonschema";
 
 /** This start's options, from the module's URL (static/js/engine.js): `start`, the id of the
@@ -82,33 +91,48 @@ function progress(step, loaded = 0) {
 }
 
 /** The downloads the page's bar follows, by the end of their URL. */
-const TRACKED = [["pyodide.asm.wasm", "runtime"], ["stdlib-trimmed.zip", "stdlib"], ["tablee-lib.zip", "package"], ["tablee.zip", "package"]];
+const TRACKED = [["pyodide.asm.wasm", "runtime"], ["stdlib-trimmed.zip.gz", "stdlib"], ["stdlib-trimmed.zip", "stdlib"],
+  ["tablee-lib.zip.xz", "package"], ["tablee.zip", "package"]];
 
-/** The worker's fetch, counting the bytes of TRACKED downloads as they arrive (at most one
- * message every 150 ms a file). The response is the same but for its body's stream. */
+/** The standard library's response inflated as it arrives (Pyodide reads the zip's bytes). */
+function inflateGzip(response) {
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.set("content-type", "application/zip");
+  return new Response(response.body.pipeThrough(new DecompressionStream("gzip")), { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The worker's fetch: the packed standard library inflated (inflateGzip), and the bytes of
+ * TRACKED downloads counted as they arrive (at most one message every 150 ms a file). The
+ * response is the same but for its body's stream. */
 function followDownloads() {
   const plain = globalThis.fetch;
-  if (!progressChannel || typeof plain !== "function" || typeof TransformStream !== "function") return;
+  if (typeof plain !== "function") return;
   globalThis.fetch = async (input, init) => {
-    const response = await plain(input, init);
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input?.url ?? "";
-    const tracked = TRACKED.find(([end]) => url.split("?")[0].endsWith(end));
-    if (!tracked || !response.ok || !response.body) return response;
-    let loaded = 0;
-    let said = 0;
-    const counting = new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        const now = Date.now();
-        if (now - said > 150) {
-          said = now;
-          progress(tracked[1], loaded);
-        }
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(counting), { status: response.status, statusText: response.statusText, headers: response.headers });
+    const counted = counting(await plain(input, init), url);
+    return PACKED_STDLIB && url.split("?")[0].endsWith("/stdlib-trimmed.zip.gz") && counted.ok && counted.body ? inflateGzip(counted) : counted;
   };
+}
+
+/** ``response`` counted for the page's bar when ``url`` is a TRACKED download. */
+function counting(response, url) {
+  const tracked = TRACKED.find(([end]) => url.split("?")[0].endsWith(end));
+  if (!progressChannel || typeof TransformStream !== "function" || !tracked || !response.ok || !response.body) return response;
+  let loaded = 0;
+  let said = 0;
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      const now = Date.now();
+      if (now - said > 150) {
+        said = now;
+        progress(tracked[1], loaded);
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 followDownloads();
 
@@ -230,8 +254,10 @@ async function preloadPackage(pyodide) {
         return response.arrayBuffer();
       }),
     );
-    const into = pyodide.FS.cwd();
-    for (const bytes of archives) pyodide.unpackArchive(bytes, "zip", { extractDir: into });
+    const [first, library] = archives;
+    pyodide.unpackArchive(first, "zip", { extractDir: pyodide.FS.cwd() });
+    pyodide.FS.writeFile(`${pyodide.FS.cwd()}/tablee-lib.zip.xz`, new Uint8Array(library));
+    pyodide.runPython(LIBRARY_UNPACK);
     pyodide.runPython(PACKAGE_PRELOAD);
   } catch (error) {
     console.warn("Tablée: the rules package is not in the engine snapshot", error);
@@ -271,6 +297,10 @@ function storeWhenReady(store) {
 export async function loadPyodide(options = {}) {
   performance.mark("tablee-interpreter-start");
   progress("interpreter");
+  // Pyodide's Emscripten module (1.25 MB of JavaScript to fetch and compile) is imported now,
+  // while the snapshot's key and bytes are read: the restore, or Pyodide's own start, then
+  // finds it loaded (one module map: the same URL is imported once).
+  import(`${INDEX_URL}pyodide.asm.mjs`).catch(() => {}); // (a failure is Pyodide's to report)
   const base = { ...options, indexURL: INDEX_URL, stdLibURL: STDLIB_URL };
   // A second try after a start that hung: no snapshot read, none made.
   if (PLAIN) return mark(await loadPlain(base), "plain", 0);

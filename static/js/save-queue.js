@@ -1,7 +1,7 @@
 // The table's save: every change app.update accepted is written under a lock all the site's tabs
 // share, applied again to the table as saved at that moment and checked again, with a revision
 // chain telling a tab whose write another overwrote; the one save-state line says when the
-// table cannot be saved (docs/ARCHITECTURE.md, "Data safety").
+// table cannot be saved (docs/ARCHITECTURE.md, "The table document and data safety").
 
 import { app, notices } from "./app.js";
 import { checkCandidate } from "./guard.js";

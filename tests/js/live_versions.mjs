@@ -1,4 +1,4 @@
-// Node script for tests/test_live_versions.py: two ends of a live link (static/js/live/sync.js
+// Node script for tests/test_live_version_exchange.py: two ends of a live link (static/js/live/sync.js
 // Hub and Member over memoryLinkPair) of the same or different versions, and what each learns
 // of the other; the referee's refusals worded by versions (static/js/live/versions.js).
 import * as Y from "yjs";
