@@ -57,8 +57,9 @@ def duel(bea: dict) -> tuple[dict, str, str]:
     """Béa against a PNJ moyen, in contact since round 1 (initiative dice forced): round 2, her
     turn, both actions left."""
     from tablee.systems.unicreon import combat as cb
+    from tablee.systems.unicreon import combat_state as cs
 
-    state = cb.add_npcs(cb.add_character(cb.new_state(), bea), tier="moyen")
+    state = cb.add_npcs(cb.add_character(cs.new_state(), bea), tier="moyen")
     pc, foe = (c["cid"] for c in state["combatants"])
     state = cb.engage(cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1]), pc, foe)
     return cb.next_turn(cb.next_turn(state)), pc, foe
@@ -182,9 +183,9 @@ def test_unicreon_passe_parry_colour_damage_line_held_weapon_and_layout(page, ap
 def test_unicreon_buttons_say_why_they_are_disabled(page, app_with):
     """A tracker with nobody in it: the initiative and the end of the fight say why they wait."""
     page.set_viewport_size({"width": WIDTHS[0], "height": 900})
-    from tablee.systems.unicreon import combat as cb
+    from tablee.systems.unicreon import combat_state as cs
 
-    app = seed(app_with, [], {"unicreon": {"combat": cb.new_state(), "custom_items": []}})
+    app = seed(app_with, [], {"unicreon": {"combat": cs.new_state(), "custom_items": []}})
     goto_route(app, "unicreon/combat")
     for width in WIDTHS:  # one engine start: the page is resized
         app.set_viewport_size({"width": width, "height": 900})

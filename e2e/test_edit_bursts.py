@@ -178,10 +178,11 @@ def test_quick_pv_clicks_on_the_unicreon_combat_tracker_are_all_applied(page, si
     """Three "−1 PV" on a fighter clicked without waiting: none is dropped as "busy" nor
     computed from the tracker as the page showed it: 12 PV become 9."""
     from tablee.systems.unicreon import combat as cb
+    from tablee.systems.unicreon import combat_state as cs
     from unicreon_sheets import character as uc_character
 
     bea = uc_character("uc-bea", "Béa")
-    combat = cb.add_character(cb.new_state(), bea)
+    combat = cb.add_character(cs.new_state(), bea)
     cid = combat["combatants"][0]["cid"]
     _open_with(page, site, [bea], "#/unicreon/combat", systems={"unicreon": {"combat": combat, "custom_items": []}})
     minus = f"[data-testid=uc-fighter][data-cid='{cid}'] button[aria-label^='Retirer 1 PV']"

@@ -237,7 +237,8 @@ IN_VIEW = """() => {
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight, width: innerWidth,
           scrolled: scrollY, onTop: bar.contains(document.elementFromPoint(x, y)),
-          focusedCovered: document.activeElement !== document.body && f.bottom > r.top && f.top < r.bottom};
+          focusedCovered: document.activeElement !== document.body && f.bottom > r.top && f.top < r.bottom
+            && f.right > r.left && f.left < r.right};
 }"""
 
 
@@ -261,6 +262,9 @@ def test_the_undo_notice_is_on_screen_right_after_a_change_far_down_the_page(app
     bar = page.locator(TOAST)
     expect(bar).to_be_visible()
     expect(bar).to_contain_text("Annuler")
+    # The page settles after the draw (the focus goes to the result, brought into view; the
+    # notice keeps clear once it is at rest): wait for the notice clear of the focused control.
+    page.wait_for_function(f"() => {{ const box = ({IN_VIEW})(); return box !== null && !box.focusedCovered; }}")
     box = page.evaluate(IN_VIEW)
     assert 0 <= box["top"] and box["bottom"] <= box["height"], box  # the notice is on screen
     assert 0 <= box["left"] and box["right"] <= box["width"], box

@@ -382,10 +382,11 @@ def test_long_name_everywhere_surprise_keyboard_sheet_pv_in_a_fight_and_poison(a
 
 def test_escape_and_zero_pv_then_the_end_writes_the_down_state_back(app_with):
     from tablee.systems.unicreon import combat as cb
+    from tablee.systems.unicreon import combat_state as cs
 
     bea = character("uc-bea", "Béa")
     bea["pv"] = 1
-    state = cb.add_character(cb.new_state(), bea)
+    state = cb.add_character(cs.new_state(), bea)
     state = cb.add_npcs(state, beast="canides")
     pc, wolf = (c["cid"] for c in state["combatants"])
     state = cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1])

@@ -44,8 +44,9 @@ def with_items(c: dict, *refs: str) -> dict:
 def duel_state(bea: dict) -> tuple[dict, str, str]:
     """Béa against a PNJ moyen (every characteristic 40), Béa's turn (forced dice), engaged."""
     from tablee.systems.unicreon import combat as cb
+    from tablee.systems.unicreon import combat_state as cs
 
-    state = cb.add_npcs(cb.add_character(cb.new_state(), bea), tier="moyen")
+    state = cb.add_npcs(cb.add_character(cs.new_state(), bea), tier="moyen")
     pc, foe = (c["cid"] for c in state["combatants"])
     state = cb.engage(cb.initiative_from_dice(state, {pc: [6, 6]}, [1, 1]), pc, foe)
     return state, pc, foe
