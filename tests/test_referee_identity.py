@@ -151,9 +151,10 @@ def _entry(i, member=None, to=None):
     return e
 
 
-def test_at_the_cap_a_players_entry_pushes_out_the_oldest_players_entry_never_the_mjs():
-    """The log at its 1,000 cap: Léa's note, her roll and Tom's note each push out the oldest
-    member entry; every entry of the MJ's (none carries ``member``) stays, secret ones too."""
+def test_at_the_cap_a_players_entry_pushes_out_the_oldest_entry_while_players_fill_half_the_log():
+    """The log at its 1,000 cap, five member entries in it: Léa's note, her roll and Tom's note
+    each push out the oldest entry (the MJ's secret roll first), as the MJ's own device does;
+    every member entry stays."""
     doc = table()
     doc["log"] = [_entry(i, to="mj" if i == 0 else None) for i in range(995)]
     doc["log"][10:10] = [_entry(1000 + i, member=TOM if i % 2 else LEA) for i in range(5)]
@@ -163,9 +164,9 @@ def test_at_the_cap_a_players_entry_pushes_out_the_oldest_players_entry_never_th
     doc, answer = move(doc, LEA, {"op": "roll", "expr": "1d6"}, seed=3)
     doc, _ = move(doc, TOM, note("n2", "Tom"))
     assert len(doc["log"]) == store_shape.MAX_LOG
-    assert [e["id"] for e in doc["log"] if "member" not in e] == mj_ids
+    assert [e["id"] for e in doc["log"] if "member" not in e] == mj_ids[3:]
     members = [e["id"] for e in doc["log"] if "member" in e]
-    assert members == ["e1003", "e1004", "n1", answer["logged"], "n2"]
+    assert members == ["e1000", "e1001", "e1002", "e1003", "e1004", "n1", answer["logged"], "n2"]
 
 
 def test_a_flood_of_notes_never_takes_the_mjs_history_out_of_the_log():
@@ -182,15 +183,16 @@ def test_a_flood_of_notes_never_takes_the_mjs_history_out_of_the_log():
     assert doc["log"][32]["id"] == "flood-32" and doc["log"][-1]["id"] == "flood-999"
 
 
-def test_a_log_of_the_mjs_entries_only_gives_up_its_oldest_one_for_a_player():
-    """A log full of the MJ's entries, no member entry to push out: the player's line still goes
-    in, in place of the oldest entry, once; the next ones push out that player's line."""
+def test_a_log_full_of_the_mjs_entries_keeps_every_players_line():
+    """A long campaign: the log full of the MJ's entries. Six players' rolls at the same moment
+    (one move after the other on the MJ's device) each push out the oldest entry: all six are
+    in the log, none pushed out by the next player's."""
     doc = table()
     doc["log"] = [_entry(i) for i in range(store_shape.MAX_LOG)]
-    doc, _ = move(doc, LEA, note("n1", "Léa"))
-    doc, _ = move(doc, LEA, note("n2", "Léa"))
+    for n in range(6):
+        doc, _ = move(doc, LEA if n % 2 else TOM, note(f"n{n}", "Léa" if n % 2 else "Tom"))
     ids = [e["id"] for e in doc["log"]]
-    assert ids[0] == "e1" and ids[-1] == "n2" and "n1" not in ids and len(ids) == store_shape.MAX_LOG
+    assert ids[0] == "e6" and ids[-6:] == [f"n{n}" for n in range(6)] and len(ids) == store_shape.MAX_LOG
 
 
 def _uc_fight():
@@ -232,10 +234,12 @@ def test_a_unicreon_attack_or_escape_from_a_phone_is_signed_with_the_fighters_na
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["mj", "lea", "tom"]), min_size=1, max_size=60), st.integers(0, 40))
-def test_whatever_the_order_a_members_entry_never_costs_the_mj_an_entry_while_a_member_entry_remains(steps, room):
+def test_whatever_the_order_a_members_entry_costs_the_mj_an_entry_only_while_players_fill_half_the_log(steps, room):
     """A log ``room`` entries short of its cap (a small cap here, the same rule), the MJ's entries
     added by the app (oldest out first) and the players' notes by the referee, in any order: a
-    player's note takes an MJ entry out only when the log holds no member entry at all."""
+    player's note pushes out the oldest entry while the members' entries are at most half the
+    cap, else the oldest member entry; the MJ's entries never fall under half the log but by
+    the MJ's own."""
     cap = 40
     doc = table()
     doc["log"] = [_entry(i) for i in range(cap - room)]
@@ -244,17 +248,19 @@ def test_whatever_the_order_a_members_entry_never_costs_the_mj_an_entry_while_a_
             doc["log"] = [*doc["log"], _entry(5000 + n)][-cap:]
             continue
         member = LEA if who == "lea" else TOM
-        had_member_entry = any(e["id"].startswith("n") for e in doc["log"])
-        mj_before = [e["id"] for e in doc["log"] if e["id"].startswith("e")]
+        before = [e["id"] for e in doc["log"]]
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(store_shape, "MAX_LOG", cap)
             doc, _ = move(doc, member, note(f"n{n}", member["name"]))
-        mj_after = [e["id"] for e in doc["log"] if e["id"].startswith("e")]
-        assert len(doc["log"]) <= cap and doc["log"][-1]["id"] == f"n{n}"
-        if had_member_entry or len(mj_before) + 1 <= cap:
-            assert mj_after == mj_before
+        after = [e["id"] for e in doc["log"]]
+        assert len(after) <= cap and after[-1] == f"n{n}"
+        members = [i for i in before if i.startswith("n")] + [f"n{n}"]
+        if len(before) < cap:
+            assert after == [*before, f"n{n}"]
+        elif len(members) <= cap // 2:
+            assert after == [*before[1:], f"n{n}"]  # the oldest entry, whoever's
         else:
-            assert mj_after == mj_before[1:]
+            assert after == [i for i in before if i != members[0]] + [f"n{n}"]  # the oldest member entry
 
 
 def test_a_full_logs_cut_reaches_the_mjs_device_as_a_few_records_not_the_whole_log():
@@ -264,7 +270,8 @@ def test_a_full_logs_cut_reaches_the_mjs_device_as_a_few_records_not_the_whole_l
     1,000 entries whole while the cut is within the first hundred; the changes make the
     referee's log again."""
     doc = table()
-    doc["log"] = [_entry(i, member=LEA if i % 4 == 3 else None) for i in range(store_shape.MAX_LOG)]
+    # (three entries in four the players': past half the log, a cut takes the oldest member entry)
+    doc["log"] = [_entry(i, member=LEA if i % 4 else None) for i in range(store_shape.MAX_LOG)]
     for n in range(20):
         after, _ = move(doc, TOM, note(f"n{n}", "Tom"))
         found = referee.changes(doc, after)
@@ -272,7 +279,7 @@ def test_a_full_logs_cut_reaches_the_mjs_device_as_a_few_records_not_the_whole_l
         assert len(found["log"].get("set", {})) <= 3 + 3 * n and found["log"]["add"][0]["id"] == f"n{n}"
         assert referee.apply_changes(copy.deepcopy(doc), json.loads(json.dumps(found)))["log"] == after["log"]
         doc = after
-    kept = [f"e{i}" for i in range(store_shape.MAX_LOG) if i % 4 != 3]
+    kept = [f"e{i}" for i in range(store_shape.MAX_LOG) if i % 4 == 0]
     assert [e["id"] for e in doc["log"] if "member" not in e] == kept
 
 

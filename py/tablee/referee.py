@@ -535,8 +535,8 @@ _MAX_CUT_SET = 100
 
 def _cut_changes(before: list[Any], after: list[Any]) -> dict[str, Any] | None:
     """The log ``after`` made from a full ``before`` by a member's entry appended and one older
-    entry ``k`` cut out of the middle (:func:`tablee.referee_kernel.append`: the oldest member
-    entry, never the MJ's), in the changes' own shape: the first record dropped, the ``k``
+    entry ``k`` cut out (:func:`tablee.referee_kernel.append`: the oldest entry, or past half
+    the log the oldest member entry), in the changes' own shape: the first record dropped, the ``k``
     records before the cut set one place earlier, the new entry added. :func:`changes` finds
     the first record kept and compares from there, which makes such a cut every record after
     it: the whole log (1,000 entries) at every move of a full log. ``None`` when ``after`` is

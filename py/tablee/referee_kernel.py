@@ -15,10 +15,12 @@ result line is the referee's (:mod:`tablee.referee_words`). A Tension point (Poi
 has only a ``who``: it is the :func:`signature`, the
 character's name with the member's ("Aube (Léa)").
 
-The log keeps at most ``store_shape.MAX_LOG`` entries. A member's entry never pushes one of the MJ's
-own out (an entry without ``member``: written on the MJ's device, or imported): at the cap it
-pushes out the oldest member entry (:func:`append`); only a log holding no member entry at all
-loses its oldest entry, so a flood from phones costs the MJ's history one entry at most.
+The log keeps at most ``store_shape.MAX_LOG`` entries. At the cap a member's entry pushes out the
+oldest entry, as the MJ's own device does, while the members' entries fill at most half the log;
+past that, the oldest member entry (:func:`append`). A flood from phones never takes more than
+half of the MJ's history out (an entry without ``member``: written on the MJ's device, or
+imported), and in a long campaign whose log is full of the MJ's entries one player's roll never
+pushes out another's.
 """
 
 from __future__ import annotations
@@ -205,11 +207,15 @@ def is_members(entry: Any) -> bool:
 
 def append(log: list[Any], entry: dict[str, Any]) -> None:
     """Add a member's ``entry`` to ``log`` (a list the move owns), trimmed to ``store_shape.MAX_LOG``:
-    what goes is the oldest member entry, never one of the MJ's (an entry without ``member``);
-    only a log holding no other member entry loses its oldest entry."""
+    what goes is the oldest entry while the members' entries are at most half the cap, else the
+    oldest member entry. (Taking a member entry whatever the share, as before, made a log full
+    of the MJ's entries keep one player entry: each roll pushed out the previous player's, and
+    phones rolling at the same moment never saw each other's.)"""
     log.append(entry)
     while len(log) > store_shape.MAX_LOG:
-        at = next((i for i, e in enumerate(log[:-1]) if is_members(e)), 0)
+        members = sum(1 for e in log if is_members(e))
+        at = 0 if members <= store_shape.MAX_LOG // 2 else next(
+            (i for i, e in enumerate(log[:-1]) if is_members(e)), 0)
         del log[at]
 
 
