@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent / "theorem"))
 
 from th_helpers import character as th_character
 
+from referee_tables import uc_fight
 from tablee import referee, store_shape
 from tablee.api import handle
 from tablee.errors import RulesError
@@ -199,19 +200,7 @@ def _uc_fight():
     """Léa's fighter Brune (side pc) engaged with the MJ's NPC Ogre, Brune's turn."""
     a = ok({"op": "unicreon.character.new", "id": "ua", "name": "Brune"})["character"]
     b = ok({"op": "unicreon.character.new", "id": "ub", "name": "Ogre"})["character"]
-    combat = ok({"op": "unicreon.combat.new"})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": a})["state"]
-    combat = ok({"op": "unicreon.combat.add_character", "state": combat, "character": b, "side": "npc"})["state"]
-    combat = ok({"op": "unicreon.combat.initiative", "state": combat, "seed": 3})["state"]
-    mine = next(f["cid"] for f in combat["combatants"] if f["side"] == "pc")
-    foe = next(f["cid"] for f in combat["combatants"] if f["side"] == "npc")
-    for f in combat["combatants"]:
-        f["engaged"] = [foe if f["cid"] == mine else mine]
-        f["actions"] = 2
-    combat["turn"] = combat["order"].index(mine)
-    doc = ok({"op": "store.new", "name": "Table", "language": "fr"})["document"]
-    doc["characters"] = [a, b]
-    doc["systems"]["unicreon"] = {"custom_items": [], "combat": combat}
+    doc, _, mine, foe = uc_fight(a, b)
     return doc, mine, foe
 
 
