@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import ok, wait_engine, wait_saved
+from live_join_by_name import answer
 
 pytestmark = pytest.mark.slow
 
@@ -47,26 +48,6 @@ def evening() -> dict:
     opened = ok({"op": "store.open", "document": doc})
     assert opened["quarantined"] == 0
     return opened["document"]
-
-
-def invitation(mj) -> str:
-    expect(mj.locator("#live-offer, #live-open:enabled").first).to_be_visible()
-    if mj.locator("#live-offer").count() == 0:
-        mj.click("#live-open")
-    expect(mj.locator("#live-offer")).to_have_value(re.compile(r"#/join/T\.[A-Za-z0-9_-]+$"))
-    return mj.locator("#live-offer").input_value()
-
-
-def answer(mj, phone, name: str) -> None:
-    """The phone opens the MJ's invitation and answers it as `name`; the answer is pasted on
-    the MJ's page."""
-    phone.goto(invitation(mj))
-    phone.fill("#live-name", name)
-    phone.click("#live-join")
-    expect(phone.locator("#live-answer-text")).to_have_value(re.compile(r"^T\."))
-    mj.fill("#live-answer", phone.locator("#live-answer-text").input_value())
-    mj.click("#live-accept")
-    expect(mj.locator("#live-answer")).to_have_value("")
 
 
 def join(mj, phone, name: str) -> str:

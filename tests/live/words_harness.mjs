@@ -10,24 +10,12 @@
 //   move or null. The entry's label and summary are given as parts said in `lang` (`said`).
 // - `read` {lang, entry}: the entry's label, result line and signer on a page in `lang`.
 // - `said` {lang, parts}: parts said in `lang` (a part is text or [key, params], said by t).
-import { readFileSync } from "node:fs";
 import { serveLines } from "./lines.mjs";
+import { i18n, loadEveryLanguage } from "../js/page_i18n.mjs";
 
-globalThis.document = { documentElement: { dataset: {} } };
-globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
-globalThis.fetch = async (url) => {
-  try {
-    const text = readFileSync(new URL(url), "utf-8");
-    return { ok: true, json: async () => JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-};
-
-const i18n = await import("../../static/js/i18n.js");
 const { labelOf, signerOf, summaryOf } = await import("../../static/js/views/log-words.js");
 const { memberMethods } = await import("../../static/js/live/member.js");
-for (const lang of i18n.LANGUAGES) await i18n.ensureLanguage(lang);
+await loadEveryLanguage();
 
 const say = (parts) => (typeof parts === "string" ? parts : parts.map((p) => (typeof p === "string" ? p : i18n.t(p[0], p[1] ?? {}))).join(""));
 
