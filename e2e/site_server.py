@@ -32,11 +32,15 @@ class SiteHandler(Handler):
     def do_GET(self) -> None:
         if self.version_suffix and self.path.endswith("/static/vendor/precache.js"):
             text = (ROOT / "static/vendor/precache.js").read_text()
-            body = re.sub(r'("version": ")(\w+)"', rf'\g<1>\g<2>{self.version_suffix}"', text).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/javascript")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.send_script(re.sub(r'("version": ")(\w+)"', rf'\g<1>\g<2>{self.version_suffix}"', text))
             return
         super().do_GET()
+
+    def send_script(self, text: str) -> None:
+        """Answer with ``text`` as a script of the site (a file served rewritten)."""
+        body = text.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/javascript")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)

@@ -36,12 +36,7 @@ class OlderSite(SiteHandler):
 
                 text = (ROOT / path.lstrip("/")).read_text(encoding="utf-8")
                 assert old in text, path
-                body = text.replace(old, new).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/javascript")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.send_script(text.replace(old, new))
                 return
         super().do_GET()
 
